@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+// Two cores on CI: at most two test files at once; prover-backed tests are slow, so the
+// default timeout is generous and the teeth test sets its own.
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    pool: "forks",
+    maxWorkers: 2,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
