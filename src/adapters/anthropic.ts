@@ -1,0 +1,206 @@
+// Anthropic messages format: a top-level `system` (string or text blocks) and user/assistant
+// messages whose content is a string or blocks (text, tool_use, tool_result, images...).
+// One user message may carry several tool results plus text; the model splits it into tool
+// messages followed by a user message, and the writer merges them back.
+import { InputError } from "../engine/errors.ts";
+import { describeJson, isJsonObject, type Json, type JsonObject } from "../engine/json.ts";
+import type { Message, SourceRef, ToolCall } from "../engine/message.ts";
+import type { FormatOptions } from "./openai.ts";
+import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
+
+function str(v: Json | undefined, path: string): string {
+  if (typeof v !== "string") throw new InputError(path, `expected a string, got ${describeJson(v)}`);
+  return v;
+}
+
+// Blocks that carry no text we summarize but are legitimate; kept verbatim via the source.
+const OPAQUE_BLOCKS = new Set(["image", "document", "thinking", "redacted_thinking", "search_result"]);
+
+function blockType(b: Json, path: string): { block: JsonObject; type: string } {
+  if (!isJsonObject(b)) throw new InputError(path, `expected a content block object, got ${describeJson(b)}`);
+  return { block: b, type: str(b.type, `${path}.type`) };
+}
+
+function textOfBlocks(blocks: Json[], path: string): string {
+  const texts: string[] = [];
+  blocks.forEach((b, k) => {
+    const { block, type } = blockType(b, `${path}[${k}]`);
+    if (type === "text") texts.push(str(block.text, `${path}[${k}].text`));
+    else if (!OPAQUE_BLOCKS.has(type)) throw new InputError(`${path}[${k}].type`, `unknown content block type ${JSON.stringify(type)}`);
+  });
+  return texts.join("\n");
+}
+
+/** Reads the top-level `system` (string or text blocks) as a system message. */
+export function readAnthropicSystem(v: Json, path = "system"): Message {
+  const source: SourceRef = { format: "anthropic", index: -1, raw: v, parts: 1 };
+  if (typeof v === "string") return { role: "system", content: v, source };
+  if (!Array.isArray(v)) throw new InputError(path, `expected a string or an array of text blocks, got ${describeJson(v)}`);
+  return { role: "system", content: textOfBlocks(v, path), source };
+}
+
+/** Reads one Anthropic message at `messages[index]` into one or more model messages. */
+export function readAnthropicMessage(v: Json, index: number, path: string, opts: FormatOptions = {}): Message[] {
+  const tag = opts.summaryTag ?? "summary";
+  if (!isJsonObject(v)) throw new InputError(path, `expected a message object, got ${describeJson(v)}`);
+  if (typeof v.role !== "string") throw new InputError(`${path}.role`, `expected a string, got ${describeJson(v.role)}`);
+  if (v.role !== "user" && v.role !== "assistant") throw new InputError(`${path}.role`, `unknown role ${JSON.stringify(v.role)}`);
+  const content = v.content;
+  const cpath = `${path}.content`;
+  if (typeof content !== "string" && !Array.isArray(content)) {
+    throw new InputError(cpath, `expected a string or an array of content blocks, got ${describeJson(content)}`);
+  }
+  if (v.role === "assistant") {
+    const source: SourceRef = { format: "anthropic", index, raw: v, parts: 1, blocks: content };
+    if (typeof content === "string") {
+      const summary = unwrapSummary(content, tag);
+      if (summary !== undefined) return [{ role: "summary", content: summary, source }];
+      return [{ role: "assistant", content, toolCalls: [], source }];
+    }
+    const texts: string[] = [];
+    const calls: ToolCall[] = [];
+    content.forEach((b, k) => {
+      const p = `${cpath}[${k}]`;
+      const { block, type } = blockType(b, p);
+      if (type === "text") texts.push(str(block.text, `${p}.text`));
+      else if (type === "tool_use") {
+        const input = block.input ?? {};
+        if (!isJsonObject(input)) throw new InputError(`${p}.input`, `expected an object, got ${describeJson(input)}`);
+        calls.push({ id: str(block.id, `${p}.id`), name: str(block.name, `${p}.name`), arguments: JSON.stringify(input) });
+      } else if (!OPAQUE_BLOCKS.has(type)) throw new InputError(`${p}.type`, `unknown content block type ${JSON.stringify(type)}`);
+    });
+    const text = texts.join("\n");
+    const summary = calls.length === 0 ? unwrapSummary(text, tag) : undefined;
+    if (summary !== undefined) return [{ role: "summary", content: summary, source }];
+    return [{ role: "assistant", content: text, toolCalls: calls, source }];
+  }
+  // user: tool results first (the API requires them first), then the rest as one user message
+  if (typeof content === "string") {
+    return [{ role: "user", content, source: { format: "anthropic", index, raw: v, parts: 1, blocks: content } }];
+  }
+  const results: { id: string; text: string; isError: boolean; block: JsonObject }[] = [];
+  const rest: Json[] = [];
+  const restText: string[] = [];
+  content.forEach((b, k) => {
+    const p = `${cpath}[${k}]`;
+    const { block, type } = blockType(b, p);
+    if (type === "tool_result") {
+      const inner = block.content;
+      let text: string;
+      if (inner === undefined || inner === null) text = "";
+      else if (typeof inner === "string") text = inner;
+      else if (Array.isArray(inner)) text = textOfBlocks(inner, `${p}.content`);
+      else throw new InputError(`${p}.content`, `expected a string or an array of blocks, got ${describeJson(inner)}`);
+      if (block.is_error !== undefined && typeof block.is_error !== "boolean") {
+        throw new InputError(`${p}.is_error`, `expected a boolean, got ${describeJson(block.is_error)}`);
+      }
+      results.push({ id: str(block.tool_use_id, `${p}.tool_use_id`), text, isError: block.is_error === true, block });
+    } else if (type === "text") {
+      rest.push(block);
+      restText.push(str(block.text, `${p}.text`));
+    } else if (OPAQUE_BLOCKS.has(type)) rest.push(block);
+    else throw new InputError(`${p}.type`, `unknown content block type ${JSON.stringify(type)}`);
+  });
+  const parts = results.length + (rest.length > 0 ? 1 : 0);
+  const out: Message[] = results.map((r) => ({
+    role: "tool",
+    toolCallId: r.id,
+    content: r.text,
+    ...(r.isError ? { isError: true } : {}),
+    source: { format: "anthropic", index, raw: v, parts, blocks: [r.block] },
+  }));
+  if (rest.length > 0 || parts === 0) {
+    out.push({ role: "user", content: restText.join("\n"), source: { format: "anthropic", index, raw: v, parts: Math.max(parts, 1), blocks: rest } });
+  }
+  return out;
+}
+
+/** Reads an Anthropic `messages` array (and optional top-level `system`). */
+export function readAnthropicMessages(v: Json, system: Json | undefined, path = "messages", opts: FormatOptions = {}): Message[] {
+  if (!Array.isArray(v)) throw new InputError(path, `expected an array of messages, got ${describeJson(v)}`);
+  const out: Message[] = system === undefined ? [] : [readAnthropicSystem(system)];
+  v.forEach((m, i) => out.push(...readAnthropicMessage(m, i, `${path}[${i}]`, opts)));
+  return out;
+}
+
+/** An Anthropic request body's conversation part. */
+export interface AnthropicConversation {
+  system?: Json;
+  messages: JsonObject[];
+}
+
+// Messages that came from one Anthropic message share a key; messages from elsewhere share
+// the key "new", so adjacent new tool results (and a following user text) form one message.
+function groupKey(m: Message): string {
+  return m.source?.format === "anthropic" ? `a${m.source.index}` : "new";
+}
+
+function sameSource(a: Message, b: Message): boolean {
+  return a.source !== undefined && b.source !== undefined && a.source.format === "anthropic" &&
+    b.source.format === "anthropic" && a.source.index === b.source.index && a.source.raw === b.source.raw;
+}
+
+function blocksOf(m: Message): Json[] {
+  const b = m.source?.format === "anthropic" ? m.source.blocks : undefined;
+  if (Array.isArray(b)) return b;
+  if (typeof b === "string") return [{ type: "text", text: b }];
+  if (m.role === "tool") {
+    return [{ type: "tool_result", tool_use_id: m.toolCallId, content: m.content, ...(m.isError ? { is_error: true } : {}) }];
+  }
+  return [{ type: "text", text: m.content }];
+}
+
+function parseInput(args: string): JsonObject {
+  try {
+    const v: Json = JSON.parse(args === "" ? "{}" : args);
+    return isJsonObject(v) ? v : { value: v };
+  } catch {
+    return { arguments: args };
+  }
+}
+
+function assistantOut(m: Message, tag: string): JsonObject {
+  if (m.source?.format === "anthropic" && m.source.parts === 1 && isJsonObject(m.source.raw)) return m.source.raw;
+  if (m.role === "summary") return { role: "assistant", content: wrapSummary(m.content, tag) };
+  if (m.role !== "assistant") return { role: "assistant", content: m.content };
+  if (m.toolCalls.length === 0) return { role: "assistant", content: m.content };
+  const blocks: Json[] = m.content === "" ? [] : [{ type: "text", text: m.content }];
+  for (const c of m.toolCalls) blocks.push({ type: "tool_use", id: c.id, name: c.name, input: parseInput(c.arguments) });
+  return { role: "assistant", content: blocks };
+}
+
+/** Writes model messages in Anthropic shape (untouched messages verbatim). */
+export function writeAnthropicMessages(messages: readonly Message[], opts: FormatOptions = {}): AnthropicConversation {
+  const tag = opts.summaryTag ?? "summary";
+  const systems = messages.filter((m) => m.role === "system");
+  const out: AnthropicConversation = { messages: [] };
+  if (systems.length === 1 && systems[0].source?.format === "anthropic") out.system = systems[0].source.raw;
+  else if (systems.length > 0) out.system = systems.map((m) => m.content).join("\n\n");
+  const rest = messages.filter((m) => m.role !== "system");
+  let i = 0;
+  while (i < rest.length) {
+    const m = rest[i];
+    if (m.role === "assistant" || m.role === "summary") {
+      out.messages.push(assistantOut(m, tag));
+      i++;
+      continue;
+    }
+    // a run of tool results and user text from one source message, or adjacent new ones
+    let j = i + 1;
+    while (j < rest.length && rest[j - 1].role === "tool" && (rest[j].role === "tool" || rest[j].role === "user") &&
+      groupKey(rest[j - 1]) === groupKey(rest[j])) j++;
+    const run = rest.slice(i, j);
+    const src = run[0].source;
+    if (src?.format === "anthropic" && run.length === src.parts && run.every((r) => sameSource(run[0], r)) && isJsonObject(src.raw)) {
+      out.messages.push(src.raw);
+    } else if (run.length === 1 && run[0].role === "user" && src?.format === "anthropic" && typeof src.blocks === "string") {
+      out.messages.push({ role: "user", content: src.blocks });
+    } else if (run.length === 1 && run[0].role === "user" && src?.format !== "anthropic") {
+      out.messages.push({ role: "user", content: run[0].content });
+    } else {
+      out.messages.push({ role: "user", content: run.flatMap(blocksOf) });
+    }
+    i = j;
+  }
+  return out;
+}

@@ -1,0 +1,114 @@
+// OpenAI chat format: system/developer/user/assistant (with `tool_calls`)/tool (with
+// `tool_call_id`). One wire message is one model message, so round trips are exact.
+import { InputError } from "../engine/errors.ts";
+import { describeJson, isJsonObject, type Json, type JsonObject } from "../engine/json.ts";
+import type { Message, ToolCall } from "../engine/message.ts";
+import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
+
+/** Options shared by the readers and writers. */
+export interface FormatOptions {
+  /** tag marking summary messages; default "summary" */
+  readonly summaryTag?: string;
+}
+
+function str(v: Json | undefined, path: string): string {
+  if (typeof v !== "string") throw new InputError(path, `expected a string, got ${describeJson(v)}`);
+  return v;
+}
+
+// Content is a string, null (assistant with tool calls) or an array of parts; only text parts
+// carry text, other parts (images, audio) are kept verbatim through the raw source.
+function contentText(v: Json | undefined, path: string): string {
+  if (v === undefined || v === null) return "";
+  if (typeof v === "string") return v;
+  if (!Array.isArray(v)) throw new InputError(path, `expected a string, null or an array of parts, got ${describeJson(v)}`);
+  const texts: string[] = [];
+  v.forEach((part, k) => {
+    const p = `${path}[${k}]`;
+    if (!isJsonObject(part)) throw new InputError(p, `expected a content part object, got ${describeJson(part)}`);
+    const type = str(part.type, `${p}.type`);
+    if (type === "text" || type === "input_text" || type === "output_text") texts.push(str(part.text, `${p}.text`));
+    else if (type === "refusal") texts.push(str(part.refusal, `${p}.refusal`));
+  });
+  return texts.join("\n");
+}
+
+function toolCalls(v: Json | undefined, path: string): ToolCall[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) throw new InputError(path, `expected an array, got ${describeJson(v)}`);
+  return v.map((c, k) => {
+    const p = `${path}[${k}]`;
+    if (!isJsonObject(c)) throw new InputError(p, `expected a tool call object, got ${describeJson(c)}`);
+    const fn = c.function;
+    if (!isJsonObject(fn)) throw new InputError(`${p}.function`, `expected an object, got ${describeJson(fn)}`);
+    return {
+      id: str(c.id, `${p}.id`),
+      name: str(fn.name, `${p}.function.name`),
+      arguments: fn.arguments === undefined ? "" : str(fn.arguments, `${p}.function.arguments`),
+    };
+  });
+}
+
+/** Reads one OpenAI chat message at `messages[index]` (`path` names it in errors). */
+export function readOpenAIMessage(v: Json, index: number, path: string, opts: FormatOptions = {}): Message {
+  const tag = opts.summaryTag ?? "summary";
+  if (!isJsonObject(v)) throw new InputError(path, `expected a message object, got ${describeJson(v)}`);
+  const source = { format: "openai" as const, index, raw: v, parts: 1 };
+  if (typeof v.role !== "string") throw new InputError(`${path}.role`, `expected a string, got ${describeJson(v.role)}`);
+  const content = contentText(v.content, `${path}.content`);
+  switch (v.role) {
+    case "system":
+    case "developer":
+      return { role: "system", content, source };
+    case "user":
+      return { role: "user", content, source };
+    case "assistant": {
+      const calls = toolCalls(v.tool_calls, `${path}.tool_calls`);
+      const summary = calls.length === 0 ? unwrapSummary(content, tag) : undefined;
+      if (summary !== undefined) return { role: "summary", content: summary, source };
+      return { role: "assistant", content, toolCalls: calls, source };
+    }
+    case "tool":
+      return { role: "tool", content, toolCallId: str(v.tool_call_id, `${path}.tool_call_id`), source };
+    default:
+      throw new InputError(`${path}.role`, `unknown role ${JSON.stringify(v.role)}`);
+  }
+}
+
+/** Reads an OpenAI `messages` array. */
+export function readOpenAIMessages(v: Json, path = "messages", opts: FormatOptions = {}): Message[] {
+  if (!Array.isArray(v)) throw new InputError(path, `expected an array of messages, got ${describeJson(v)}`);
+  return v.map((m, i) => readOpenAIMessage(m, i, `${path}[${i}]`, opts));
+}
+
+/** Writes one model message as an OpenAI chat message (untouched messages verbatim). */
+export function writeOpenAIMessage(m: Message, opts: FormatOptions = {}): JsonObject {
+  if (m.source?.format === "openai" && isJsonObject(m.source.raw)) return m.source.raw;
+  const tag = opts.summaryTag ?? "summary";
+  switch (m.role) {
+    case "system":
+    case "user":
+      return { role: m.role, content: m.content };
+    case "summary":
+      return { role: "assistant", content: wrapSummary(m.content, tag) };
+    case "tool":
+      return { role: "tool", tool_call_id: m.toolCallId, content: m.content };
+    case "assistant": {
+      if (m.toolCalls.length === 0) return { role: "assistant", content: m.content };
+      return {
+        role: "assistant",
+        content: m.content === "" ? null : m.content,
+        tool_calls: m.toolCalls.map((c) => ({
+          id: c.id,
+          type: "function",
+          function: { name: c.name, arguments: c.arguments },
+        })),
+      };
+    }
+  }
+}
+
+/** Writes model messages as an OpenAI `messages` array. */
+export function writeOpenAIMessages(messages: readonly Message[], opts: FormatOptions = {}): JsonObject[] {
+  return messages.map((m) => writeOpenAIMessage(m, opts));
+}

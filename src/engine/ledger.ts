@@ -1,0 +1,53 @@
+// Token counts kept incrementally: one count per message and a running total, so appending
+// a message costs one tokenizer call and never re-reads the history.
+import type { Message } from "./message.ts";
+import { messageTokens, type TokenCounter } from "./tokens.ts";
+
+/** Per-message token counts plus their running total, updated in place. */
+export class TokenLedger {
+  readonly counter: TokenCounter;
+  private readonly counts: number[] = [];
+  private sum = 0;
+
+  constructor(counter: TokenCounter, messages: readonly Message[] = []) {
+    this.counter = counter;
+    for (const m of messages) this.append(m);
+  }
+
+  /** Counts one new message and adds it to the total. */
+  append(m: Message): void {
+    const t = messageTokens(this.counter, m);
+    this.counts.push(t);
+    this.sum += t;
+  }
+
+  /** Replaces entries [start, end) by the count of `summary` (mirrors a conversation splice). */
+  splice(start: number, end: number, summary: Message): void {
+    const t = messageTokens(this.counter, summary);
+    const removed = this.counts.splice(start, end - start, t);
+    for (const r of removed) this.sum -= r;
+    this.sum += t;
+  }
+
+  /** The running total. */
+  get total(): number {
+    return this.sum;
+  }
+
+  /** Number of messages counted. */
+  get length(): number {
+    return this.counts.length;
+  }
+
+  /** A copy of the per-message counts (the kernel's token view). */
+  perMessage(): number[] {
+    return this.counts.slice();
+  }
+
+  /** Sum of the counts of entries [start, end). */
+  rangeTotal(start: number, end: number): number {
+    let s = 0;
+    for (let i = start; i < end; i++) s += this.counts[i];
+    return s;
+  }
+}

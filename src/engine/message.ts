@@ -1,0 +1,85 @@
+// The engine's message model: one shape for every conversation format. Adapters map their
+// format in and out; the engine and the kernel views see only this.
+import type { Role } from "../kernel/roles.ts";
+import type { Json, JsonObject } from "./json.ts";
+
+/** One tool call made by an assistant message; `arguments` is the raw JSON text. */
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: string;
+}
+
+/**
+ * Where a message came from, so an untouched message is written back byte-for-byte
+ * (unknown fields, images, cache hints survive). Never read by the engine's decisions.
+ */
+export interface SourceRef {
+  readonly format: "openai" | "anthropic";
+  /** index of the source message in the input (-1: Anthropic top-level `system`) */
+  readonly index: number;
+  /** the source message as read */
+  readonly raw: Json;
+  /** how many model messages the source message produced (Anthropic splits tool results out) */
+  readonly parts: number;
+  /** the source content blocks this model message came from (Anthropic), or its string content */
+  readonly blocks?: Json[] | string;
+}
+
+interface MessageBase {
+  /** the text the message carries (text parts joined); what is counted and summarized */
+  readonly content: string;
+  readonly source?: SourceRef;
+}
+
+/** A system (or developer) instruction; never altered (L2). */
+export interface SystemMessage extends MessageBase {
+  readonly role: "system";
+}
+/** A user turn; never altered (L2). */
+export interface UserMessage extends MessageBase {
+  readonly role: "user";
+}
+/** An assistant turn, possibly calling tools. */
+export interface AssistantMessage extends MessageBase {
+  readonly role: "assistant";
+  readonly toolCalls: readonly ToolCall[];
+}
+/** The result of one tool call. */
+export interface ToolMessage extends MessageBase {
+  readonly role: "tool";
+  readonly toolCallId: string;
+  readonly isError?: boolean;
+}
+/** A summary written by an earlier compaction; may be summarized again (rolling summary). */
+export interface SummaryMessage extends MessageBase {
+  readonly role: "summary";
+}
+
+/** Any message of a conversation. */
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage | SummaryMessage;
+
+// The model's roles and the kernel's roles must stay the same set: these two lines fail to
+// compile if either side gains a role the other lacks.
+type SameRoles<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const rolesAgree: SameRoles<Message["role"], Role> = true;
+void rolesAgree;
+
+/** A conversation read from a file: the messages plus what surrounded them. */
+export interface Conversation {
+  readonly messages: readonly Message[];
+  /** the top-level object minus `messages` (and Anthropic `system`), when the input had one */
+  readonly envelope?: JsonObject;
+}
+
+/** Builds a summary message holding `content`. */
+export function summaryMessage(content: string): SummaryMessage {
+  return { role: "summary", content };
+}
+
+/** The text a message contributes to token counts and prompts (content plus tool calls). */
+export function messageText(m: Message): string {
+  if (m.role !== "assistant" || m.toolCalls.length === 0) return m.content;
+  const calls = m.toolCalls.map((c) => `${c.name}(${c.arguments})`).join("\n");
+  return m.content === "" ? calls : `${m.content}\n${calls}`;
+}

@@ -1,0 +1,58 @@
+// The well-formedness guard at the boundary: the kernel's proofs assume every tool result
+// answers exactly one earlier call, so a conversation that breaks this is rejected here with
+// a clear error instead of reaching the kernel.
+import { InputError } from "./errors.ts";
+import type { Message } from "./message.ts";
+
+/** How a message is named in errors: its index in the input file when known. */
+export function messageLabel(messages: readonly Message[], i: number): string {
+  const src = messages[i].source;
+  if (src === undefined) return `messages[${i}]`;
+  return src.index < 0 ? "system" : `messages[${src.index}]`;
+}
+
+/**
+ * Throws an InputError on a duplicate tool call id, a tool result before its call, an
+ * orphan tool result, or two results for one call.
+ */
+export function assertWellFormed(messages: readonly Message[]): void {
+  const callAt = new Map<string, number>();
+  messages.forEach((m, i) => {
+    if (m.role !== "assistant") return;
+    for (const c of m.toolCalls) {
+      const first = callAt.get(c.id);
+      if (first !== undefined) {
+        throw new InputError(
+          messageLabel(messages, i),
+          `duplicate tool call id "${c.id}" (already used by ${messageLabel(messages, first)})`,
+        );
+      }
+      callAt.set(c.id, i);
+    }
+  });
+  const answeredAt = new Map<string, number>();
+  messages.forEach((m, i) => {
+    if (m.role !== "tool") return;
+    const call = callAt.get(m.toolCallId);
+    if (call === undefined) {
+      throw new InputError(
+        messageLabel(messages, i),
+        `orphan tool result: no tool call has id "${m.toolCallId}"`,
+      );
+    }
+    if (call > i) {
+      throw new InputError(
+        messageLabel(messages, i),
+        `tool result for "${m.toolCallId}" comes before its call at ${messageLabel(messages, call)}`,
+      );
+    }
+    const prev = answeredAt.get(m.toolCallId);
+    if (prev !== undefined) {
+      throw new InputError(
+        messageLabel(messages, i),
+        `second tool result for "${m.toolCallId}" (first at ${messageLabel(messages, prev)})`,
+      );
+    }
+    answeredAt.set(m.toolCallId, i);
+  });
+}
