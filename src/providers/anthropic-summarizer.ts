@@ -1,0 +1,46 @@
+// Summaries from the Anthropic messages API.
+import { SummarizerError } from "../engine/errors.ts";
+import { isJsonObject, type Json } from "../engine/json.ts";
+import { extractTagged } from "./extract-tag.ts";
+import { postJson } from "./http.ts";
+import type { Summarizer, SummaryRequest } from "./summarizer.ts";
+
+/** Settings of the Anthropic summarizer. */
+export interface AnthropicSummarizerOptions {
+  /** default https://api.anthropic.com */
+  readonly baseUrl?: string;
+  /** sent as x-api-key when present */
+  readonly apiKey?: string;
+  readonly timeoutMs?: number;
+  readonly maxRetryWaitMs?: number;
+}
+
+/** The API version header value this client speaks. */
+export const ANTHROPIC_VERSION = "2023-06-01";
+
+function answerText(body: Json): string {
+  if (!isJsonObject(body) || !Array.isArray(body.content)) throw new SummarizerError("Anthropic answer has no content");
+  const text = body.content
+    .map((b) => (isJsonObject(b) && b.type === "text" && typeof b.text === "string" ? b.text : ""))
+    .join("");
+  if (text.trim() === "") throw new SummarizerError("Anthropic answer is empty");
+  return text;
+}
+
+/** A summarizer calling POST {baseUrl}/v1/messages. */
+export function anthropicSummarizer(opts: AnthropicSummarizerOptions = {}): Summarizer {
+  const base = (opts.baseUrl ?? "https://api.anthropic.com").replace(/\/+$/, "");
+  return {
+    name: "anthropic",
+    async summarize(req: SummaryRequest): Promise<string> {
+      const headers: Record<string, string> = { "anthropic-version": ANTHROPIC_VERSION };
+      if (opts.apiKey) headers["x-api-key"] = opts.apiKey;
+      const body = await postJson(`${base}/v1/messages`, headers, {
+        model: req.model,
+        max_tokens: req.maxTokens,
+        messages: [{ role: "user", content: req.prompt }],
+      }, { timeoutMs: opts.timeoutMs ?? 60_000, signal: req.signal, maxRetryWaitMs: opts.maxRetryWaitMs, service: "Anthropic" });
+      return extractTagged(answerText(body), req.summaryTag);
+    },
+  };
+}

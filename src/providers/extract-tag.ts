@@ -1,0 +1,16 @@
+// LLM answers wrap the summary in <tag>...</tag> (the prompt asks for it); only the inside is
+// used, so chatter around it never reaches the conversation.
+import { SummarizerError } from "../engine/errors.ts";
+
+/** The trimmed text inside the first `<tag>...</tag>` of an answer; throws if absent or empty. */
+export function extractTagged(answer: string, tag: string): string {
+  const open = `<${tag}>`;
+  const close = `</${tag}>`;
+  const a = answer.indexOf(open);
+  if (a < 0) throw new SummarizerError(`the answer has no ${open}...${close} block`);
+  const b = answer.indexOf(close, a + open.length);
+  if (b < 0) throw new SummarizerError(`the answer's ${open} block is not closed by ${close}`);
+  const inner = answer.slice(a + open.length, b).trim();
+  if (inner === "") throw new SummarizerError(`the answer's ${open} block is empty`);
+  return inner;
+}

@@ -1,0 +1,84 @@
+// JSON over HTTP with Node's built-in fetch: a timeout combined with the caller's
+// AbortSignal, and one retry on transient failures (429 honoring Retry-After, 5xx, network).
+import { SummarizerError } from "../engine/errors.ts";
+import type { Json } from "../engine/json.ts";
+
+/** Options of one JSON POST. */
+export interface PostOptions {
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+  /** longest Retry-After we wait for; a longer one fails at once (default 30 s) */
+  readonly maxRetryWaitMs?: number;
+  /** status label in errors, e.g. "OpenAI" */
+  readonly service: string;
+}
+
+/** Seconds from a Retry-After header (delta-seconds or HTTP date), if parseable. */
+export function retryAfterSeconds(header: string | null, now = Date.now()): number | undefined {
+  if (header === null || header.trim() === "") return undefined;
+  const s = Number(header);
+  if (Number.isFinite(s) && s >= 0) return s;
+  const t = Date.parse(header);
+  if (Number.isNaN(t)) return undefined;
+  return Math.max(0, (t - now) / 1000);
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new SummarizerError("aborted while waiting to retry"));
+    };
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+async function attempt(url: string, headers: Record<string, string>, body: Json, o: PostOptions): Promise<Json> {
+  const timeout = AbortSignal.timeout(o.timeoutMs);
+  const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body), signal });
+    text = await res.text();
+  } catch (e) {
+    if (o.signal?.aborted) throw new SummarizerError(`${o.service} request aborted`);
+    if (timeout.aborted) throw new SummarizerError(`${o.service} request timed out after ${o.timeoutMs} ms`);
+    const cause = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message;
+    throw new SummarizerError(`${o.service} request failed: network error (${cause})`, true);
+  }
+  if (!res.ok) {
+    const detail = text.slice(0, 200).replace(/\s+/g, " ");
+    const transient = res.status === 429 || res.status >= 500;
+    const wait = res.status === 429 ? retryAfterSeconds(res.headers.get("retry-after")) : undefined;
+    throw new SummarizerError(`${o.service} answered HTTP ${res.status}: ${detail}`, transient, wait);
+  }
+  try {
+    return JSON.parse(text) as Json;
+  } catch {
+    throw new SummarizerError(`${o.service} answered with invalid JSON: ${text.slice(0, 100)}`);
+  }
+}
+
+/** POSTs JSON and returns the parsed answer; retries once on a transient failure. */
+export async function postJson(url: string, headers: Record<string, string>, body: Json, o: PostOptions): Promise<Json> {
+  try {
+    return await attempt(url, headers, body, o);
+  } catch (e) {
+    if (!(e instanceof SummarizerError) || !e.transient) throw e;
+    const waitMs = (e.retryAfterSeconds ?? 1) * 1000;
+    if (waitMs > (o.maxRetryWaitMs ?? 30_000)) throw e;
+    await sleep(waitMs, o.signal);
+    try {
+      return await attempt(url, headers, body, o);
+    } catch (e2) {
+      if (e2 instanceof SummarizerError) throw new SummarizerError(`${e2.message} (after one retry)`, e2.transient);
+      throw e2;
+    }
+  }
+}

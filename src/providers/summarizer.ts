@@ -1,0 +1,30 @@
+// The summarizer contract: given a rendered prompt and the stretch, return the summary text
+// (already taken out of its tag) or throw a SummarizerError. Validation is the engine's job.
+import type { Message } from "../engine/message.ts";
+
+/** Everything a summarizer may use to summarize one stretch. */
+export interface SummaryRequest {
+  /** the rendered prompt (stretch, previous summary, facts to keep) for LLM summarizers */
+  readonly prompt: string;
+  /** the messages being replaced, without the earlier summary they may start with */
+  readonly stretch: readonly Message[];
+  /** the earlier summary this stretch continues from (rolling summary) */
+  readonly previousSummary: string | undefined;
+  /** facts the summary must contain verbatim */
+  readonly requiredFacts: readonly string[];
+  /** max_tokens: the most tokens the summary may have (passed to the model) */
+  readonly maxTokens: number;
+  /** tokens the whole summary message must stay strictly under (what it replaces) */
+  readonly replacedTokens: number;
+  readonly summaryTag: string;
+  /** the model to ask (already resolved from "same as agent") */
+  readonly model: string;
+  readonly signal?: AbortSignal;
+}
+
+/** A source of summaries. */
+export interface Summarizer {
+  readonly name: string;
+  /** Returns the summary text for a request, or throws a SummarizerError. */
+  summarize(request: SummaryRequest): Promise<string>;
+}
