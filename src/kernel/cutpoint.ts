@@ -1,0 +1,141 @@
+// L7, the keep-recent-tokens cut point. The conversation is seen through plain arrays of
+// equal length: roles, token counts, and the tool pairing (callOf[j]: index of the
+// message holding the call that tool result j answers; lastAnswer[a]: index of the last
+// result answering a call of message a, -1 when it has none). Everything before the cut is
+// summarized; everything from the cut on is kept.
+// API: sumRange, findValidCutPoints, findTurnStart, findCutPoint -> CutPoint.
+
+import type { Role } from "./roles.ts";
+
+/** Where a keep-recent cut lands. `found` is false when no cut keeps the budget safely. */
+export interface CutPoint {
+  found: boolean;
+  /** first kept index; equals `start` (nothing cut) when not found */
+  firstKept: number;
+  /** the user message that starts the turn the cut splits, or -1 */
+  turnStart: number;
+  isSplitTurn: boolean;
+}
+
+/** Sum of tokens[from..to). */
+//@ verify
+//@ requires 0 <= from && from <= to && to <= tokens.length
+//@ decreases to - from
+export function sumRange(tokens: readonly number[], from: number, to: number): number {
+  if (from === to) return 0;
+  return tokens[from] + sumRange(tokens, from + 1, to);
+}
+
+/**
+ * Indices in [start, end) where the kept part may begin, ascending: never a tool result,
+ * and no tool result at or after the cut loses its call. Scans from 0 because a call made
+ * before `start` may be answered after it.
+ */
+//@ verify
+//@ requires roles.length === callOf.length && callOf.length === lastAnswer.length
+//@ requires 0 <= start && start <= end && end <= roles.length
+//@ requires forall(j: nat, j < roles.length && roles[j] === "tool" ==> 0 <= callOf[j] && callOf[j] < j && lastAnswer[callOf[j]] >= j)
+//@ ensures forall(k: nat, k < \result.length ==> start <= \result[k] && \result[k] < end && roles[\result[k]] !== "tool")
+//@ ensures forall(k: nat, k < \result.length ==> forall(j: nat, \result[k] <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= \result[k]))
+//@ ensures forall(k: nat, k + 1 < \result.length ==> \result[k] < \result[k + 1])
+export function findValidCutPoints(
+  roles: readonly Role[],
+  callOf: readonly number[],
+  lastAnswer: readonly number[],
+  start: number,
+  end: number,
+): number[] {
+  const points: number[] = [];
+  // the largest lastAnswer of any message before i: a cut at or below it orphans a result
+  let openUntil = -1;
+  for (let i = 0; i < end; i++) {
+    //@ invariant 0 <= i && i <= end
+    //@ invariant forall(a: nat, a < i ==> lastAnswer[a] <= openUntil)
+    //@ invariant forall(k: nat, k < points.length ==> start <= points[k] && points[k] < i && roles[points[k]] !== "tool")
+    //@ invariant forall(k: nat, k < points.length ==> forall(a: nat, a < points[k] ==> lastAnswer[a] < points[k]))
+    //@ invariant forall(k: nat, k + 1 < points.length ==> points[k] < points[k + 1])
+    if (i >= start && roles[i] !== "tool" && openUntil < i) {
+      points.push(i);
+    }
+    openUntil = Math.max(openUntil, lastAnswer[i]);
+  }
+  return points;
+}
+
+/** The user message that starts the turn holding `index`, searching back to `start`; -1 if none. */
+//@ verify
+//@ requires 0 <= start && start <= index && index < roles.length
+//@ ensures \result === -1 || (start <= \result && \result <= index && roles[\result] === "user")
+//@ ensures \result === -1 ==> forall(k: nat, start <= k && k <= index ==> roles[k] !== "user")
+//@ ensures \result !== -1 ==> forall(k: nat, \result < k && k <= index ==> roles[k] !== "user")
+export function findTurnStart(roles: readonly Role[], index: number, start: number): number {
+  let i = index;
+  while (i >= start) {
+    //@ invariant start - 1 <= i && i <= index
+    //@ invariant forall(k: nat, i < k && k <= index ==> roles[k] !== "user")
+    //@ decreases i - start + 1
+    if (roles[i] === "user") return i;
+    i--;
+  }
+  return -1;
+}
+
+/**
+ * The cut that keeps at least `keepRecentTokens` of [start, end): walk back from the end
+ * until the budget is met, then take the nearest valid cut point at or before that index
+ * (never after it: a later cut would keep less than the budget).
+ */
+//@ verify
+//@ requires roles.length === tokens.length && tokens.length === callOf.length && callOf.length === lastAnswer.length
+//@ requires 0 <= start && start <= end && end <= roles.length
+//@ requires forall(j: nat, j < tokens.length ==> tokens[j] >= 0)
+//@ requires forall(j: nat, j < roles.length && roles[j] === "tool" ==> 0 <= callOf[j] && callOf[j] < j && lastAnswer[callOf[j]] >= j)
+//@ ensures \result.found ==> start <= \result.firstKept && \result.firstKept < end && roles[\result.firstKept] !== "tool"
+//@ ensures \result.found ==> forall(j: nat, \result.firstKept <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= \result.firstKept)
+//@ ensures \result.found && sumRange(tokens, start, end) >= keepRecentTokens ==> sumRange(tokens, \result.firstKept, end) >= keepRecentTokens
+//@ ensures \result.isSplitTurn ==> \result.found && start <= \result.turnStart && \result.turnStart < \result.firstKept && roles[\result.turnStart] === "user"
+//@ ensures !\result.found ==> \result.firstKept === start && !\result.isSplitTurn
+export function findCutPoint(
+  roles: readonly Role[],
+  tokens: readonly number[],
+  callOf: readonly number[],
+  lastAnswer: readonly number[],
+  start: number,
+  end: number,
+  keepRecentTokens: number,
+): CutPoint {
+  const points = findValidCutPoints(roles, callOf, lastAnswer, start, end);
+  if (points.length === 0) {
+    return { found: false, firstKept: start, turnStart: -1, isSplitTurn: false };
+  }
+  let acc = 0;
+  let i = end;
+  while (i > start && acc < keepRecentTokens) {
+    //@ invariant start <= i && i <= end
+    //@ invariant acc === sumRange(tokens, i, end)
+    //@ decreases i
+    i--;
+    acc += tokens[i];
+  }
+  let cut = points[0];
+  if (acc >= keepRecentTokens) {
+    // the nearest valid cut point at or before i keeps at least acc tokens
+    let chosen = -1;
+    for (let k = 0; k < points.length; k++) {
+      //@ invariant 0 <= k && k <= points.length
+      //@ invariant chosen === -1 || (start <= chosen && chosen <= i && chosen < end && roles[chosen] !== "tool")
+      //@ invariant chosen === -1 || forall(j: nat, chosen <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= chosen)
+      if (points[k] <= i) chosen = points[k];
+    }
+    if (chosen === -1) {
+      return { found: false, firstKept: start, turnStart: -1, isSplitTurn: false };
+    }
+    //@ use SumRangeAntitone(tokens, chosen, i, end)
+    cut = chosen;
+  }
+  if (roles[cut] === "user") {
+    return { found: true, firstKept: cut, turnStart: -1, isSplitTurn: false };
+  }
+  const turnStart = findTurnStart(roles, cut, start);
+  return { found: true, firstKept: cut, turnStart, isSplitTurn: turnStart !== -1 };
+}

@@ -1,0 +1,38 @@
+// Command line of the toolchain: `gen` regenerates dafny/, `check dafny` regenerates,
+// reports stale artifacts and runs the prover (scripts/check.sh calls this).
+
+import { resolve } from "node:path";
+import { checkDafny, regenerate } from "./check.ts";
+import { TranslateError } from "./ir.ts";
+import { layout } from "./program.ts";
+
+function main(argv: string[]): number {
+  const rootIdx = argv.indexOf("--root");
+  const root = resolve(rootIdx >= 0 ? argv[rootIdx + 1] : process.cwd());
+  const only = argv.flatMap((a, i) => (argv[i - 1] === "--only" ? a.split(",") : []));
+  const l = layout(root);
+  const [cmd, backend] = argv.filter((a, i) => !a.startsWith("--") && !["--root", "--only"].includes(argv[i - 1] ?? ""));
+  try {
+    if (cmd === "gen") {
+      const s = regenerate(l);
+      for (const f of s.changed) console.log(`wrote dafny/${f}`);
+      for (const f of s.orphaned) console.log(`removed dafny/${f}`);
+      if (s.changed.length + s.orphaned.length === 0) console.log("dafny/ is up to date");
+      return 0;
+    }
+    if (cmd === "check" && backend === "dafny") {
+      const r = checkDafny(l, { only, staleIsError: !argv.includes("--allow-stale"), log: (x) => console.log(x) });
+      return r.exitCode;
+    }
+    console.error("usage: cli.ts gen | check dafny [--root DIR] [--only m1,m2] [--allow-stale]");
+    return 2;
+  } catch (e) {
+    if (e instanceof TranslateError) {
+      console.error(`error: ${e.message}`);
+      return 1;
+    }
+    throw e;
+  }
+}
+
+process.exitCode = main(process.argv.slice(2));

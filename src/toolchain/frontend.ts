@@ -1,0 +1,605 @@
+// From annotated TypeScript to the IR. Uses the TypeScript 5.x parser (syntax only: the
+// subset is small enough that the translator does its own typing, which keeps the output
+// independent of the checker's inference). Every construct outside the subset is an error
+// with file:line:column.
+
+import ts from "typescript";
+import { type Annotation, annotationsIn, leadingAnnotations, posAt } from "./annotations.ts";
+import {
+  type BinOp, type Expr, type Fn, type Module, type Param, type Pos, type Stmt, type Ty,
+  type TypeDecl, TranslateError,
+} from "./ir.ts";
+import { parseSpec } from "./spec-parser.ts";
+
+/** A union tag's constructor name: the literal in PascalCase ("max_tokens" -> "MaxTokens"). */
+export function ctorName(tag: string): string {
+  return tag
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w.length > 0)
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join("");
+}
+
+class FileContext {
+  constructor(readonly sf: ts.SourceFile) {}
+
+  pos(node: ts.Node): Pos {
+    return posAt(this.sf, node.getStart(this.sf));
+  }
+
+  fail(node: ts.Node, detail: string): never {
+    throw new TranslateError(this.pos(node), detail);
+  }
+
+  unsupported(node: ts.Node, what: string): never {
+    this.fail(node, `unsupported ${what}`);
+  }
+}
+
+/** Per-function state: which names are natural numbers, which are parameters. */
+interface FnScope {
+  natNames: Set<string>;
+  params: Set<string>;
+  tparams: Set<string>;
+}
+
+function spec(a: Annotation): Expr {
+  return parseSpec(a.text, a.pos);
+}
+
+/** Translates one kernel source file. `relPath` is how errors and headers name it. */
+export function translateFile(relPath: string, text: string, hasCompanion: boolean): Module {
+  const sf = ts.createSourceFile(relPath, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+  const cx = new FileContext(sf);
+  const name = relPath.replace(/^.*\//, "").replace(/\.ts$/, "");
+  const mod: Module = { name, source: relPath, imports: [], types: [], fns: [], companion: hasCompanion ? name : null };
+
+  for (const st of sf.statements) {
+    for (const a of leadingAnnotations(sf, st)) {
+      if (a.kind === "declare-type") mod.types.push(declareType(a));
+    }
+    if (ts.isImportDeclaration(st)) {
+      mod.imports.push(importTarget(cx, st));
+    } else if (ts.isTypeAliasDeclaration(st)) {
+      mod.types.push(typeAlias(cx, st));
+    } else if (ts.isInterfaceDeclaration(st)) {
+      mod.types.push(interfaceDecl(cx, st));
+    } else if (ts.isEnumDeclaration(st)) {
+      mod.types.push({
+        k: "union",
+        name: st.name.text,
+        tags: st.members.map((m) => {
+          if (m.initializer) cx.unsupported(m, "enum member initializer");
+          const key = m.name.getText(sf);
+          return { tag: key, ctor: key };
+        }),
+        pos: cx.pos(st),
+      });
+    } else if (ts.isFunctionDeclaration(st)) {
+      mod.fns.push(functionDecl(cx, st));
+    } else {
+      cx.unsupported(st, `top-level statement (${ts.SyntaxKind[st.kind]}) in a kernel file`);
+    }
+  }
+  for (const a of annotationsIn(sf, sf.statements.end, sf.text.length)) {
+    if (a.kind === "declare-type") mod.types.push(declareType(a));
+  }
+  return mod;
+}
+
+function importTarget(cx: FileContext, st: ts.ImportDeclaration): string {
+  const spec = (st.moduleSpecifier as ts.StringLiteral).text;
+  const m = /^\.\/([A-Za-z0-9_-]+)(\.ts)?$/.exec(spec);
+  if (!m) cx.fail(st, `unsupported import '${spec}': the kernel imports only sibling kernel files`);
+  return m[1];
+}
+
+function declareType(a: Annotation): TypeDecl {
+  const m = /^([A-Za-z][A-Za-z0-9_]*)\s*\{(.*)\}\s*$/.exec(a.text);
+  if (!m) throw new TranslateError(a.pos, "declare-type expects 'Name { field: type; ... }'");
+  const fields: Param[] = m[2]
+    .split(/[;,]/)
+    .map((f) => f.trim())
+    .filter((f) => f.length > 0)
+    .map((f) => {
+      const fm = /^([A-Za-z][A-Za-z0-9_]*)\s*:\s*(.+)$/.exec(f);
+      if (!fm) throw new TranslateError(a.pos, `declare-type field '${f}' is not 'name: type'`);
+      return { name: fm[1], ty: tyFromText(fm[2].trim(), a.pos) };
+    });
+  return { k: "record", name: m[1], fields, pos: a.pos };
+}
+
+function tyFromText(text: string, pos: Pos): Ty {
+  if (text === "number") return { k: "int" };
+  if (text === "nat") return { k: "nat" };
+  if (text === "boolean") return { k: "bool" };
+  const arr = /^(?:readonly\s+)?(.+)\[\]$/.exec(text);
+  if (arr) return { k: "seq", elem: tyFromText(arr[1].trim(), pos) };
+  if (/^[A-Za-z][A-Za-z0-9_]*$/.test(text)) return { k: "named", name: text };
+  throw new TranslateError(pos, `unsupported type '${text}'`);
+}
+
+function typeAlias(cx: FileContext, st: ts.TypeAliasDeclaration): TypeDecl {
+  if (st.typeParameters) cx.unsupported(st, "generic type alias");
+  const t = st.type;
+  const members = ts.isUnionTypeNode(t) ? t.types : [t];
+  if (members.every((m) => ts.isLiteralTypeNode(m) && ts.isStringLiteral(m.literal))) {
+    const tags = members.map((m) => ((m as ts.LiteralTypeNode).literal as ts.StringLiteral).text);
+    const seen = new Map<string, string>();
+    for (const tag of tags) {
+      const c = ctorName(tag);
+      if (c.length === 0 || !/^[A-Z]/.test(c)) cx.fail(st, `union member "${tag}" has no usable constructor name`);
+      if (seen.has(c)) cx.fail(st, `union members "${seen.get(c)}" and "${tag}" map to the same constructor ${c}`);
+      seen.set(c, tag);
+    }
+    return { k: "union", name: st.name.text, tags: tags.map((tag) => ({ tag, ctor: ctorName(tag) })), pos: cx.pos(st) };
+  }
+  if (ts.isTypeLiteralNode(t)) return { k: "record", name: st.name.text, fields: recordFields(cx, t.members, new Set()), pos: cx.pos(st) };
+  cx.unsupported(st, "type alias (only unions of string literals and object types are supported)");
+}
+
+function interfaceDecl(cx: FileContext, st: ts.InterfaceDeclaration): TypeDecl {
+  if (st.typeParameters) cx.unsupported(st, "generic interface");
+  if (st.heritageClauses) cx.unsupported(st, "interface inheritance");
+  return { k: "record", name: st.name.text, fields: recordFields(cx, st.members, new Set()), pos: cx.pos(st) };
+}
+
+function recordFields(cx: FileContext, members: ts.NodeArray<ts.TypeElement>, tparams: Set<string>): Param[] {
+  return members.map((m) => {
+    if (!ts.isPropertySignature(m) || !m.type) cx.unsupported(m, "record member (only typed properties are supported)");
+    if (m.questionToken) cx.unsupported(m, "optional field");
+    return { name: m.name.getText(cx.sf), ty: tyFromNode(cx, m.type, tparams) };
+  });
+}
+
+function tyFromNode(cx: FileContext, t: ts.TypeNode, tparams: Set<string>): Ty {
+  switch (t.kind) {
+    case ts.SyntaxKind.NumberKeyword:
+      return { k: "int" };
+    case ts.SyntaxKind.BooleanKeyword:
+      return { k: "bool" };
+    default:
+  }
+  if (ts.isArrayTypeNode(t)) return { k: "seq", elem: tyFromNode(cx, t.elementType, tparams) };
+  if (ts.isTypeOperatorNode(t) && t.operator === ts.SyntaxKind.ReadonlyKeyword && ts.isArrayTypeNode(t.type)) {
+    return { k: "seq", elem: tyFromNode(cx, t.type.elementType, tparams) };
+  }
+  if (ts.isParenthesizedTypeNode(t)) return tyFromNode(cx, t.type, tparams);
+  if (ts.isTypeReferenceNode(t) && ts.isIdentifier(t.typeName)) {
+    const n = t.typeName.text;
+    if ((n === "ReadonlyArray" || n === "Array") && t.typeArguments?.length === 1) {
+      return { k: "seq", elem: tyFromNode(cx, t.typeArguments[0], tparams) };
+    }
+    if (t.typeArguments) cx.unsupported(t, `generic type ${n}<...>`);
+    if (tparams.has(n)) return { k: "tparam", name: n };
+    return { k: "named", name: n };
+  }
+  cx.unsupported(t, `type '${t.getText(cx.sf)}'`);
+}
+
+function functionDecl(cx: FileContext, fd: ts.FunctionDeclaration): Fn {
+  const sf = cx.sf;
+  if (!fd.name) cx.unsupported(fd, "anonymous function");
+  const name = fd.name.text;
+  const ann = leadingAnnotations(sf, fd);
+  const verify = ann.some((a) => a.kind === "verify");
+  const extern = ann.some((a) => a.kind === "extern");
+  if (!verify && !extern) cx.fail(fd, `function ${name} is neither //@ verify nor //@ extern: the kernel holds only translated code`);
+  if (verify && extern) cx.fail(fd, `function ${name} cannot be both //@ verify and //@ extern`);
+  if (fd.asteriskToken) cx.unsupported(fd, "generator function");
+  if (fd.modifiers?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword)) cx.unsupported(fd, "async function");
+  const tparams = new Set((fd.typeParameters ?? []).map((p) => {
+    if (p.constraint || p.default) cx.unsupported(p, "type parameter constraint or default");
+    return p.name.text;
+  }));
+  const natNames = new Set<string>();
+  for (const a of ann) {
+    if (a.kind === "type") natNames.add(typeAnnotation(a));
+    else if (!["verify", "extern", "requires", "ensures", "decreases", "declare-type"].includes(a.kind)) {
+      throw new TranslateError(a.pos, `//@ ${a.kind} is not allowed above a function`);
+    }
+  }
+  const params: Param[] = fd.parameters.map((p) => {
+    if (!ts.isIdentifier(p.name)) cx.unsupported(p, "destructuring parameter");
+    if (!p.type) cx.fail(p, `parameter ${p.name.text} needs a type annotation`);
+    if (p.questionToken || p.initializer || p.dotDotDotToken) cx.unsupported(p, "optional, default or rest parameter");
+    const ty = tyFromNode(cx, p.type, tparams);
+    return { name: p.name.text, ty: natNames.has(p.name.text) ? natOf(cx, p, ty) : ty };
+  });
+  if (!fd.type) cx.fail(fd, `function ${name} needs a return type annotation`);
+  let ret = tyFromNode(cx, fd.type, tparams);
+  if (natNames.has("\\result")) ret = natOf(cx, fd, ret);
+  const scope: FnScope = { natNames, params: new Set(params.map((p) => p.name)), tparams };
+  const fn: Fn = {
+    name,
+    tparams: [...tparams],
+    params,
+    ret,
+    requires: ann.filter((a) => a.kind === "requires").map(spec),
+    ensures: ann.filter((a) => a.kind === "ensures").map(spec),
+    decreases: ann.filter((a) => a.kind === "decreases").map(spec),
+    pureExpr: null,
+    stmts: [],
+    extern,
+    pos: cx.pos(fd),
+  };
+  if (extern) return fn;
+  if (!fd.body) cx.fail(fd, `function ${name} has no body`);
+  // `//@ type x nat` lines anywhere in the body apply to the local x
+  for (const a of annotationsIn(sf, fd.body.getStart(sf), fd.body.end)) {
+    if (a.kind === "type") natNames.add(typeAnnotation(a));
+  }
+  fn.stmts = block(cx, fd.body, scope, false);
+  fn.pureExpr = pureForm(cx, fd.body.statements, scope, fd.body);
+  return fn;
+}
+
+function natOf(cx: FileContext, node: ts.Node, ty: Ty): Ty {
+  if (ty.k !== "int") cx.fail(node, "//@ type ... nat applies only to number");
+  return { k: "nat" };
+}
+
+function typeAnnotation(a: Annotation): string {
+  const m = /^(\\result|[A-Za-z_$][A-Za-z0-9_$]*)\s+nat$/.exec(a.text);
+  if (!m) throw new TranslateError(a.pos, "//@ type expects 'NAME nat'");
+  return m[1];
+}
+
+// ---------------------------------------------------------------- pure (function) form
+
+/** The body as one expression when it is a chain of const / if-return / return, else null. */
+function pureForm(cx: FileContext, stmts: readonly ts.Statement[], scope: FnScope, at: ts.Node): Expr | null {
+  const sf = cx.sf;
+  // statement-level annotations (assert, use, ...) need a method body
+  if (annotationsIn(sf, at.getStart(sf), at.end).some((a) => a.kind !== "type")) return null;
+  const go = (i: number): Expr | null => {
+    if (i >= stmts.length) return null;
+    const st = stmts[i];
+    if (ts.isReturnStatement(st)) return st.expression ? expr(cx, st.expression) : null;
+    if (ts.isVariableStatement(st)) {
+      if (!(st.declarationList.flags & ts.NodeFlags.Const)) return null;
+      const decls = st.declarationList.declarations;
+      if (decls.length !== 1) return null;
+      const d = decls[0];
+      if (!ts.isIdentifier(d.name) || !d.initializer) return null;
+      const body = go(i + 1);
+      if (!body) return null;
+      const ty = d.type ? tyFromNode(cx, d.type, scope.tparams) : { k: "unknown" as const };
+      return { k: "let", name: d.name.text, ty: scope.natNames.has(d.name.text) ? { k: "nat" } : ty, e: expr(cx, d.initializer), body, pos: cx.pos(st) };
+    }
+    if (ts.isIfStatement(st)) {
+      const t = branch(st.thenStatement);
+      if (!t) return null;
+      if (st.elseStatement) {
+        if (i + 1 < stmts.length) return null;
+        const f = branch(st.elseStatement);
+        return f ? { k: "cond", c: expr(cx, st.expression), t, f, pos: cx.pos(st) } : null;
+      }
+      const f = go(i + 1);
+      return f ? { k: "cond", c: expr(cx, st.expression), t, f, pos: cx.pos(st) } : null;
+    }
+    return null;
+  };
+  const branch = (s: ts.Statement): Expr | null =>
+    ts.isBlock(s) ? pureForm(cx, s.statements, scope, s) : pureForm(cx, [s], scope, s);
+  return go(0);
+}
+
+// ---------------------------------------------------------------- statements
+
+function block(cx: FileContext, b: ts.Block, scope: FnScope, isLoopBody: boolean): Stmt[] {
+  const sf = cx.sf;
+  const out: Stmt[] = [];
+  const emitAnnotations = (anns: Annotation[]) => {
+    for (const a of anns) {
+      if (a.kind === "assert") out.push({ k: "assert", e: spec(a), pos: a.pos });
+      else if (a.kind === "use") {
+        const call = spec(a);
+        if (call.k !== "call") throw new TranslateError(a.pos, "//@ use expects a lemma call 'Name(args)'");
+        out.push({ k: "use", call, pos: a.pos });
+      } else if (a.kind === "type") continue;
+      else if ((a.kind === "invariant" || a.kind === "decreases") && isLoopBody) continue;
+      else throw new TranslateError(a.pos, `//@ ${a.kind} is not allowed here`);
+    }
+  };
+  let cursor = b.getStart(sf) + 1;
+  for (const st of b.statements) {
+    emitAnnotations(annotationsIn(sf, cursor, st.getStart(sf)));
+    out.push(...statement(cx, st, scope));
+    cursor = st.end;
+  }
+  emitAnnotations(annotationsIn(sf, cursor, b.end - 1));
+  return out;
+}
+
+function asBlock(cx: FileContext, s: ts.Statement, scope: FnScope, isLoopBody: boolean): Stmt[] {
+  if (ts.isBlock(s)) return block(cx, s, scope, isLoopBody);
+  if (isLoopBody) cx.fail(s, "a loop body must be a block { ... } (it holds the invariants)");
+  return statement(cx, s, scope);
+}
+
+/** The invariant and decreases annotations of a loop (first lines of its body block). */
+function loopSpecs(cx: FileContext, body: ts.Statement): { invariants: Expr[]; decreases: Expr[] } {
+  const sf = cx.sf;
+  if (!ts.isBlock(body)) cx.fail(body, "a loop body must be a block { ... } (it holds the invariants)");
+  const end = body.statements.length > 0 ? body.statements[0].getStart(sf) : body.end;
+  const anns = annotationsIn(sf, body.getStart(sf), end);
+  return {
+    invariants: anns.filter((a) => a.kind === "invariant").map(spec),
+    decreases: anns.filter((a) => a.kind === "decreases").map(spec),
+  };
+}
+
+function declarations(cx: FileContext, list: ts.VariableDeclarationList, scope: FnScope): Stmt[] {
+  return list.declarations.map((d) => {
+    if (!ts.isIdentifier(d.name)) cx.unsupported(d, "destructuring declaration");
+    if (!d.initializer) cx.fail(d, `${d.name.text} needs an initializer`);
+    let ty: Ty = d.type ? tyFromNode(cx, d.type, scope.tparams) : { k: "unknown" };
+    if (scope.natNames.has(d.name.text)) ty = { k: "nat" };
+    return { k: "var", name: d.name.text, ty, init: expr(cx, d.initializer), pos: cx.pos(d) };
+  });
+}
+
+function statement(cx: FileContext, st: ts.Statement, scope: FnScope): Stmt[] {
+  const pos = cx.pos(st);
+  if (ts.isVariableStatement(st)) return declarations(cx, st.declarationList, scope);
+  if (ts.isExpressionStatement(st)) return [exprStatement(cx, st.expression, scope)];
+  if (ts.isIfStatement(st)) {
+    return [{
+      k: "if",
+      c: expr(cx, st.expression),
+      t: asBlock(cx, st.thenStatement, scope, false),
+      f: st.elseStatement ? asBlock(cx, st.elseStatement, scope, false) : [],
+      pos,
+    }];
+  }
+  if (ts.isWhileStatement(st)) {
+    const { invariants, decreases } = loopSpecs(cx, st.statement);
+    const body = lowerContinue(cx, asBlock(cx, st.statement, scope, true), [], st);
+    return [{ k: "while", c: expr(cx, st.expression), invariants, decreases, body, pos }];
+  }
+  if (ts.isForStatement(st)) return [forLoop(cx, st, scope)];
+  if (ts.isBreakStatement(st)) {
+    if (st.label) cx.unsupported(st, "labelled break");
+    return [{ k: "break", pos }];
+  }
+  if (ts.isContinueStatement(st)) {
+    if (st.label) cx.unsupported(st, "labelled continue");
+    return [{ k: "continue", pos }];
+  }
+  if (ts.isReturnStatement(st)) return [{ k: "return", e: st.expression ? expr(cx, st.expression) : null, pos }];
+  if (ts.isBlock(st)) return [{ k: "block", body: block(cx, st, scope, false), pos }];
+  if (ts.isSwitchStatement(st)) return switchStatement(cx, st, scope);
+  cx.unsupported(st, `statement (${ts.SyntaxKind[st.kind]})`);
+}
+
+function isContinue(s: Stmt): boolean {
+  return s.k === "continue";
+}
+
+function containsContinue(stmts: Stmt[]): boolean {
+  return stmts.some((s) =>
+    isContinue(s) ||
+    (s.k === "if" && (containsContinue(s.t) || containsContinue(s.f))) ||
+    (s.k === "block" && containsContinue(s.body)),
+  );
+}
+
+/**
+ * Removes `continue` from a loop body (Dafny 2.3 has none): the rest of the body after an
+ * `if` that may continue moves into its branches, and `continue` itself becomes `tail`
+ * (the increment of a `for` loop, or nothing).
+ */
+function lowerContinue(cx: FileContext, stmts: Stmt[], tail: Stmt[], at: ts.Node): Stmt[] {
+  const out: Stmt[] = [];
+  for (let i = 0; i < stmts.length; i++) {
+    const s = stmts[i];
+    if (isContinue(s)) return [...out, ...tail];
+    if (s.k === "if" && (containsContinue(s.t) || containsContinue(s.f))) {
+      const rest = stmts.slice(i + 1);
+      out.push({
+        ...s,
+        t: lowerContinue(cx, [...s.t, ...rest], tail, at),
+        f: lowerContinue(cx, [...s.f, ...rest], tail, at),
+      });
+      return out;
+    }
+    if (s.k === "block" && containsContinue(s.body)) {
+      return [...out, ...lowerContinue(cx, [...s.body, ...stmts.slice(i + 1)], tail, at)];
+    }
+    out.push(s);
+  }
+  return [...out, ...tail];
+}
+
+function forLoop(cx: FileContext, st: ts.ForStatement, scope: FnScope): Stmt {
+  const pos = cx.pos(st);
+  if (!st.initializer || !ts.isVariableDeclarationList(st.initializer)) cx.unsupported(st, "for loop without a 'let' initializer");
+  const init = declarations(cx, st.initializer, scope);
+  if (!st.condition) cx.unsupported(st, "for loop without a condition");
+  if (!st.incrementor) cx.unsupported(st, "for loop without an increment");
+  const incr = exprStatement(cx, st.incrementor, scope);
+  const { invariants, decreases } = loopSpecs(cx, st.statement);
+  const body = lowerContinue(cx, asBlock(cx, st.statement, scope, true), [incr], st);
+  // the block scopes the loop variable, as `let` does in TypeScript
+  return { k: "block", body: [...init, { k: "while", c: expr(cx, st.condition), invariants, decreases, body, pos }], pos };
+}
+
+function switchStatement(cx: FileContext, st: ts.SwitchStatement, scope: FnScope): Stmt[] {
+  const pos = cx.pos(st);
+  const disc = expr(cx, st.expression);
+  const clauses = st.caseBlock.clauses.map((c) => {
+    const body = c.statements.flatMap((s) => statement(cx, s, scope));
+    const last = body[body.length - 1];
+    const endsWithBreak = last !== undefined && last.k === "break";
+    const stmts = endsWithBreak ? body.slice(0, -1) : body;
+    if (containsBreak(stmts)) cx.fail(c, "a break inside a switch clause must be its last statement");
+    const terminates = endsWithBreak || (last !== undefined && last.k === "return");
+    return { label: ts.isCaseClause(c) ? expr(cx, c.expression) : null, stmts, terminates, node: c };
+  });
+  // A clause entered at index i runs its statements and falls through to the next
+  // clauses until one terminates.
+  const bodyFrom = (i: number): Stmt[] => {
+    const out: Stmt[] = [];
+    for (let j = i; j < clauses.length; j++) {
+      out.push(...clauses[j].stmts);
+      if (clauses[j].terminates) break;
+    }
+    return out;
+  };
+  const defaultIndex = clauses.findIndex((c) => c.label === null);
+  let chain: Stmt[] = defaultIndex >= 0 ? bodyFrom(defaultIndex) : [];
+  for (let i = clauses.length - 1; i >= 0; i--) {
+    const label = clauses[i].label;
+    if (label === null) continue;
+    chain = [{ k: "if", c: { k: "bin", op: "==", l: disc, r: label, pos }, t: bodyFrom(i), f: chain, pos }];
+  }
+  return chain;
+}
+
+function containsBreak(stmts: Stmt[]): boolean {
+  return stmts.some((s) =>
+    s.k === "break" ||
+    (s.k === "if" && (containsBreak(s.t) || containsBreak(s.f))) ||
+    (s.k === "block" && containsBreak(s.body)),
+  );
+}
+
+function exprStatement(cx: FileContext, e: ts.Expression, scope: FnScope): Stmt {
+  const pos = cx.pos(e);
+  const local = (id: ts.Expression, what: string): string => {
+    if (!ts.isIdentifier(id)) cx.unsupported(id, `${what} of anything but a local variable`);
+    if (scope.params.has(id.text)) cx.fail(id, `unsupported mutation of parameter ${id.text} (parameters are values in the proofs)`);
+    return id.text;
+  };
+  const v = (name: string, at: ts.Node): Expr => ({ k: "var", name, pos: cx.pos(at) });
+  const one: Expr = { k: "num", v: "1", pos };
+  if (ts.isBinaryExpression(e)) {
+    const op = e.operatorToken.kind;
+    if (op === ts.SyntaxKind.EqualsToken) {
+      if (ts.isElementAccessExpression(e.left)) {
+        const name = local(e.left.expression, "element assignment");
+        return { k: "assign", name, e: { k: "update", e: v(name, e.left), i: expr(cx, e.left.argumentExpression), v: expr(cx, e.right), pos }, pos };
+      }
+      return { k: "assign", name: local(e.left, "assignment"), e: expr(cx, e.right), pos };
+    }
+    if (op === ts.SyntaxKind.PlusEqualsToken || op === ts.SyntaxKind.MinusEqualsToken) {
+      const name = local(e.left, "compound assignment");
+      return { k: "assign", name, e: { k: "bin", op: op === ts.SyntaxKind.PlusEqualsToken ? "+" : "-", l: v(name, e.left), r: expr(cx, e.right), pos }, pos };
+    }
+  }
+  if ((ts.isPostfixUnaryExpression(e) || ts.isPrefixUnaryExpression(e)) &&
+      (e.operator === ts.SyntaxKind.PlusPlusToken || e.operator === ts.SyntaxKind.MinusMinusToken)) {
+    const name = local(e.operand, "increment");
+    return { k: "assign", name, e: { k: "bin", op: e.operator === ts.SyntaxKind.PlusPlusToken ? "+" : "-", l: v(name, e.operand), r: one, pos }, pos };
+  }
+  if (ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression) && e.expression.name.text === "push") {
+    const name = local(e.expression.expression, "push");
+    if (e.arguments.length !== 1) cx.unsupported(e, "push with other than one argument");
+    const item: Expr = { k: "seqlit", elems: [expr(cx, e.arguments[0])], pos };
+    return { k: "assign", name, e: { k: "bin", op: "+", l: v(name, e.expression.expression), r: item, pos }, pos };
+  }
+  cx.unsupported(e, `expression statement '${e.getText(cx.sf)}'`);
+}
+
+// ---------------------------------------------------------------- expressions
+
+const BIN_OPS: Partial<Record<ts.SyntaxKind, BinOp>> = {
+  [ts.SyntaxKind.PlusToken]: "+",
+  [ts.SyntaxKind.MinusToken]: "-",
+  [ts.SyntaxKind.AsteriskToken]: "*",
+  [ts.SyntaxKind.LessThanToken]: "<",
+  [ts.SyntaxKind.LessThanEqualsToken]: "<=",
+  [ts.SyntaxKind.GreaterThanToken]: ">",
+  [ts.SyntaxKind.GreaterThanEqualsToken]: ">=",
+  [ts.SyntaxKind.EqualsEqualsEqualsToken]: "==",
+  [ts.SyntaxKind.EqualsEqualsToken]: "==",
+  [ts.SyntaxKind.ExclamationEqualsEqualsToken]: "!=",
+  [ts.SyntaxKind.ExclamationEqualsToken]: "!=",
+  [ts.SyntaxKind.AmpersandAmpersandToken]: "&&",
+  [ts.SyntaxKind.BarBarToken]: "||",
+};
+
+function expr(cx: FileContext, e: ts.Expression): Expr {
+  const pos = cx.pos(e);
+  if (ts.isParenthesizedExpression(e)) return expr(cx, e.expression);
+  if (ts.isNumericLiteral(e)) {
+    if (!/^[0-9]+$/.test(e.text)) cx.unsupported(e, `number literal ${e.getText(cx.sf)} (integers only)`);
+    return { k: "num", v: e.text, pos };
+  }
+  if (e.kind === ts.SyntaxKind.TrueKeyword) return { k: "bool", v: true, pos };
+  if (e.kind === ts.SyntaxKind.FalseKeyword) return { k: "bool", v: false, pos };
+  if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) return { k: "str", v: e.text, pos };
+  if (ts.isIdentifier(e)) {
+    if (e.text === "undefined" || e.text === "NaN" || e.text === "Infinity") cx.unsupported(e, `value ${e.text}`);
+    return { k: "var", name: e.text, pos };
+  }
+  if (ts.isPrefixUnaryExpression(e)) {
+    if (e.operator === ts.SyntaxKind.ExclamationToken) return { k: "not", e: expr(cx, e.operand), pos };
+    if (e.operator === ts.SyntaxKind.MinusToken) return { k: "neg", e: expr(cx, e.operand), pos };
+    cx.unsupported(e, `operator ${ts.tokenToString(e.operator)} here`);
+  }
+  if (ts.isBinaryExpression(e)) {
+    const op = BIN_OPS[e.operatorToken.kind];
+    if (!op) cx.unsupported(e.operatorToken, `operator '${e.operatorToken.getText(cx.sf)}'${e.operatorToken.kind === ts.SyntaxKind.SlashToken ? " (write Math.floor(a / b))" : ""}`);
+    return { k: "bin", op, l: expr(cx, e.left), r: expr(cx, e.right), pos };
+  }
+  if (ts.isConditionalExpression(e)) {
+    return { k: "cond", c: expr(cx, e.condition), t: expr(cx, e.whenTrue), f: expr(cx, e.whenFalse), pos };
+  }
+  if (ts.isElementAccessExpression(e)) return { k: "index", e: expr(cx, e.expression), i: expr(cx, e.argumentExpression), pos };
+  if (ts.isPropertyAccessExpression(e)) {
+    if (e.questionDotToken) cx.unsupported(e, "optional chaining");
+    const field = e.name.text;
+    if (field === "length") return { k: "len", e: expr(cx, e.expression), pos };
+    if (ts.isIdentifier(e.expression) && /^[A-Z]/.test(e.expression.text) && e.expression.text !== "Math") {
+      return { k: "member", type: e.expression.text, name: field, pos };
+    }
+    return { k: "field", e: expr(cx, e.expression), name: field, pos };
+  }
+  if (ts.isCallExpression(e)) return call(cx, e);
+  if (ts.isObjectLiteralExpression(e)) {
+    const fields: Array<[string, Expr]> = e.properties.map((p) => {
+      if (ts.isPropertyAssignment(p) && ts.isIdentifier(p.name)) return [p.name.text, expr(cx, p.initializer)];
+      if (ts.isShorthandPropertyAssignment(p)) return [p.name.text, { k: "var", name: p.name.text, pos: cx.pos(p) }];
+      cx.unsupported(p, "object literal member");
+    });
+    return { k: "record", type: null, fields, pos };
+  }
+  if (ts.isArrayLiteralExpression(e)) {
+    return {
+      k: "seqlit",
+      elems: e.elements.map((x) => {
+        if (ts.isSpreadElement(x)) cx.unsupported(x, "spread element");
+        return expr(cx, x);
+      }),
+      pos,
+    };
+  }
+  cx.unsupported(e, `expression '${e.getText(cx.sf)}' (${ts.SyntaxKind[e.kind]})`);
+}
+
+function call(cx: FileContext, e: ts.CallExpression): Expr {
+  const pos = cx.pos(e);
+  if (e.typeArguments) cx.unsupported(e, "explicit type arguments");
+  const args = e.arguments.map((a) => expr(cx, a));
+  const callee = e.expression;
+  if (ts.isPropertyAccessExpression(callee)) {
+    const method = callee.name.text;
+    if (ts.isIdentifier(callee.expression) && callee.expression.text === "Math") {
+      if ((method === "max" || method === "min") && args.length === 2) return { k: "minmax", op: method, a: args[0], b: args[1], pos };
+      if (method === "floor" && e.arguments.length === 1) {
+        const inner = e.arguments[0];
+        const q = ts.isParenthesizedExpression(inner) ? inner.expression : inner;
+        if (ts.isBinaryExpression(q) && q.operatorToken.kind === ts.SyntaxKind.SlashToken) {
+          return { k: "bin", op: "/", l: expr(cx, q.left), r: expr(cx, q.right), pos };
+        }
+      }
+      cx.unsupported(e, `Math.${method} call`);
+    }
+    if (method === "slice" && args.length <= 2) return { k: "slice", e: expr(cx, callee.expression), lo: args[0] ?? null, hi: args[1] ?? null, pos };
+    cx.unsupported(e, `method call .${method}(...)`);
+  }
+  if (!ts.isIdentifier(callee)) cx.unsupported(e, "call of a computed function");
+  return { k: "call", fn: callee.text, args, pos };
+}

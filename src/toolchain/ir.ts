@@ -1,0 +1,116 @@
+// The intermediate representation between annotated TypeScript and the prover backends.
+// It is deliberately small: exactly the subset documented in SUBSET.md, nothing more, so a
+// backend never meets a construct it has to guess about.
+
+/** A source position, rendered as file:line:column in error messages. */
+export interface Pos {
+  file: string;
+  line: number;
+  col: number;
+}
+
+/** A type of the subset. */
+export type Ty =
+  | { k: "int" }
+  | { k: "nat" }
+  | { k: "bool" }
+  | { k: "seq"; elem: Ty }
+  | { k: "named"; name: string }
+  | { k: "tparam"; name: string }
+  | { k: "unknown" };
+
+export type BinOp =
+  | "+" | "-" | "*" | "/"
+  | "<" | "<=" | ">" | ">="
+  | "==" | "!="
+  | "&&" | "||" | "==>" | "<==>";
+
+/** An expression of code or specification. */
+export type Expr =
+  | { k: "num"; v: string; pos: Pos }
+  | { k: "bool"; v: boolean; pos: Pos }
+  | { k: "var"; name: string; pos: Pos }
+  | { k: "result"; pos: Pos }
+  | { k: "str"; v: string; pos: Pos }
+  | { k: "member"; type: string; name: string; pos: Pos }
+  | { k: "bin"; op: BinOp; l: Expr; r: Expr; pos: Pos }
+  | { k: "not"; e: Expr; pos: Pos }
+  | { k: "neg"; e: Expr; pos: Pos }
+  | { k: "cond"; c: Expr; t: Expr; f: Expr; pos: Pos }
+  | { k: "index"; e: Expr; i: Expr; pos: Pos }
+  | { k: "len"; e: Expr; pos: Pos }
+  | { k: "slice"; e: Expr; lo: Expr | null; hi: Expr | null; pos: Pos }
+  | { k: "field"; e: Expr; name: string; pos: Pos }
+  | { k: "call"; fn: string; args: Expr[]; pos: Pos }
+  | { k: "record"; type: string | null; fields: Array<[string, Expr]>; pos: Pos }
+  | { k: "seqlit"; elems: Expr[]; pos: Pos }
+  | { k: "quant"; q: "forall" | "exists"; v: string; ty: Ty; body: Expr; pos: Pos }
+  | { k: "minmax"; op: "min" | "max"; a: Expr; b: Expr; pos: Pos }
+  | { k: "let"; name: string; ty: Ty; e: Expr; body: Expr; pos: Pos }
+  | { k: "update"; e: Expr; i: Expr; v: Expr; pos: Pos };
+
+/** A statement of a method body (loops and `continue` already lowered to while/if). */
+export type Stmt =
+  | { k: "var"; name: string; ty: Ty; init: Expr; pos: Pos }
+  | { k: "assign"; name: string; e: Expr; pos: Pos }
+  | { k: "if"; c: Expr; t: Stmt[]; f: Stmt[]; pos: Pos }
+  | { k: "while"; c: Expr; invariants: Expr[]; decreases: Expr[]; body: Stmt[]; pos: Pos }
+  | { k: "break"; pos: Pos }
+  /** only before lowering: loops rewrite it away (Dafny 2.3 has no continue) */
+  | { k: "continue"; pos: Pos }
+  | { k: "return"; e: Expr | null; pos: Pos }
+  | { k: "assert"; e: Expr; pos: Pos }
+  | { k: "use"; call: Expr; pos: Pos }
+  | { k: "block"; body: Stmt[]; pos: Pos };
+
+/** A parameter of a function. */
+export interface Param {
+  name: string;
+  ty: Ty;
+}
+
+/** A translated function with its contract. */
+export interface Fn {
+  name: string;
+  tparams: string[];
+  params: Param[];
+  ret: Ty;
+  requires: Expr[];
+  ensures: Expr[];
+  decreases: Expr[];
+  /** the body as one pure expression, when it has that shape (then it may become a Dafny function) */
+  pureExpr: Expr | null;
+  /** the body as statements (used when the function becomes a Dafny method) */
+  stmts: Stmt[];
+  extern: boolean;
+  pos: Pos;
+}
+
+/** A type declaration: a union of tags or a record. */
+export type TypeDecl =
+  | { k: "union"; name: string; tags: Array<{ tag: string; ctor: string }>; pos: Pos }
+  | { k: "record"; name: string; fields: Param[]; pos: Pos };
+
+/** One kernel source file, translated. */
+export interface Module {
+  /** base name without extension, e.g. "cutpoint" */
+  name: string;
+  /** source path relative to the project root */
+  source: string;
+  imports: string[];
+  types: TypeDecl[];
+  fns: Fn[];
+  /** base name of the proof companion under proofs/dafny, when one exists */
+  companion: string | null;
+}
+
+/** An error in the input, reported with its position. */
+export class TranslateError extends Error {
+  constructor(
+    readonly pos: Pos,
+    readonly detail: string,
+  ) {
+    super(`${pos.file}:${pos.line}:${pos.col}: ${detail}`);
+    this.name = "TranslateError";
+  }
+}
