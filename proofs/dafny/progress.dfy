@@ -1,0 +1,37 @@
+// Proof companion of src/kernel/progress.ts: induction lemmas about sumTokens (a back-recursive sum).
+
+// Sums agree on ranges where the two sequences agree.
+lemma SumTokensAgree(xs: seq<int>, ys: seq<int>, a: int, b: int)
+  requires 0 <= a <= b <= |xs| && b <= |ys|
+  requires forall k :: a <= k < b ==> xs[k] == ys[k]
+  ensures sumTokens(xs, a, b) == sumTokens(ys, a, b)
+  decreases b - a
+{
+  if a < b { SumTokensAgree(xs, ys, a, b - 1); }
+}
+
+// Appending one entry adds it to the total (what a loop that pushes needs).
+lemma SumTokensSnoc(xs: seq<int>, x: int)
+  ensures sumTokens(xs + [x], 0, |xs| + 1) == sumTokens(xs, 0, |xs|) + x
+{
+  SumTokensAgree(xs + [x], xs, 0, |xs|);
+}
+
+// A range sum splits at any midpoint.
+lemma SumTokensSplit(xs: seq<int>, a: int, m: int, b: int)
+  requires 0 <= a <= m <= b <= |xs|
+  ensures sumTokens(xs, a, b) == sumTokens(xs, a, m) + sumTokens(xs, m, b)
+  decreases b - m
+{
+  if m < b { SumTokensSplit(xs, a, m, b - 1); }
+}
+
+// Token counts are never negative, so neither is a sum of them (the termination measure is bounded).
+lemma SumTokensNonNeg(xs: seq<int>, a: int, b: int)
+  requires 0 <= a <= b <= |xs|
+  requires forall k :: 0 <= k < |xs| ==> xs[k] >= 0
+  ensures sumTokens(xs, a, b) >= 0
+  decreases b - a
+{
+  if a < b { SumTokensNonNeg(xs, a, b - 1); }
+}

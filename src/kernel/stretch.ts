@@ -1,0 +1,83 @@
+// API: selectStretch(roles, callOf, lastAnswer, ongoing, window): Stretch; movable(roles, callOf, ongoing, s, j): boolean
+//      -- L4 (earliest), L5 (tool-call coherence), with L2 and L3 as side conditions.
+import type { Role } from "./roles.ts";
+import { isCompressible } from "./compressible.ts";
+import { retentionCutoff } from "./retention.ts";
+
+/** The stretch [start, end) to summarize (end exclusive); start = end = 0 when none was found. */
+export interface Stretch {
+  found: boolean;
+  start: number;
+  end: number;
+}
+
+//@ verify
+//@ requires callOf.length === roles.length && ongoing.length === roles.length
+//@ requires 0 <= j && j < roles.length
+/** Message j may lie in a stretch starting at s: compressible, not an ongoing call, and (if a tool result) its call is not before s. */
+export function movable(roles: readonly Role[], callOf: readonly number[], ongoing: readonly boolean[], s: number, j: number): boolean {
+  return isCompressible(roles[j]) && !ongoing[j] && (callOf[j] < 0 || s <= callOf[j]);
+}
+
+// The predicates Pairing, Coherent, HasWork, Eligible and the lemma CoherentIsLawful live in
+// proofs/dafny/stretch.dfy. Eligible(s, e) = Coherent(s, e) && HasWork(s, e), where Coherent says:
+// 0 <= s < e <= cutoff, every message in [s, e) is movable from s, and every call in [s, e) has its
+// last answer before e; HasWork says some message in [s, e) is not an earlier summary (a stretch
+// made only of summaries is not worth re-summarizing, while one long assistant reply is).
+
+//@ verify
+//@ requires window >= 1
+//@ requires Pairing(roles, callOf, lastAnswer, ongoing)
+//@ ensures \result.found ==> Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), \result.start, \result.end)
+//@ ensures \result.found ==> forall(e2: int, \result.end < e2 ==> !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), \result.start, e2))
+//@ ensures \result.found ==> forall(s2: int, forall(e2: int, s2 < \result.start ==> !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), s2, e2)))
+//@ ensures !\result.found ==> forall(s2: int, forall(e2: int, !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), s2, e2)))
+//@ ensures \result.found ==> 0 <= \result.start && \result.start < \result.end && \result.end <= retentionCutoff(roles.length, window)
+//@ ensures \result.found ==> forall(k: int, \result.start <= k && k < \result.end ==> isCompressible(roles[k]) && !ongoing[k])
+//@ ensures \result.found ==> forall(k: int, \result.start <= k && k < \result.end && roles[k] === "tool" ==> \result.start <= callOf[k])
+//@ ensures \result.found ==> forall(k: int, 0 <= k && k < roles.length && \result.start <= callOf[k] && callOf[k] < \result.end ==> k < \result.end)
+/** The earliest maximal eligible stretch before the retention window, or found=false if there is none (L4, L5). */
+export function selectStretch(
+  roles: readonly Role[],
+  callOf: readonly number[],
+  lastAnswer: readonly number[],
+  ongoing: readonly boolean[],
+  window: number,
+): Stretch {
+  const cutoff = retentionCutoff(roles.length, window);
+  let s = 0;
+  while (s < cutoff) {
+    //@ invariant 0 <= s && s <= cutoff
+    //@ invariant forall(s2: int, forall(e2: int, s2 < s ==> !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s2, e2)))
+    // Scan forward from s while messages may join a stretch starting at s; `need` is the largest
+    // last-answer index of the calls seen so far, so [s, k) keeps every answer iff need < k.
+    let k = s;
+    let need = -1;
+    let work = false;
+    let best = s;
+    while (k < cutoff) {
+      //@ invariant s <= k && k <= cutoff
+      //@ invariant forall(j: int, s <= j && j < k ==> movable(roles, callOf, ongoing, s, j))
+      //@ invariant forall(j: int, s <= j && j < k ==> lastAnswer[j] <= need)
+      //@ invariant need === -1 || exists(j: int, s <= j && j < k && lastAnswer[j] === need)
+      //@ invariant work <==> HasWork(roles, s, k)
+      //@ invariant s <= best && best <= k
+      //@ invariant best > s ==> Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s, best)
+      //@ invariant forall(e2: int, best < e2 && e2 <= k ==> !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s, e2))
+      if (!movable(roles, callOf, ongoing, s, k)) break;
+      if (lastAnswer[k] > need) need = lastAnswer[k];
+      if (roles[k] !== "summary") work = true;
+      k = k + 1;
+      if (need < k && work) best = k;
+    }
+    if (best > s) {
+      //@ use CoherentIsLawful(roles, callOf, lastAnswer, ongoing, cutoff, s, best)
+      return { found: true, start: s, end: best };
+    }
+    // Nothing eligible starts at s: ends up to k were refuted in the scan; longer ones contain the
+    // non-movable message k or pass the cutoff.
+    //@ assert forall(e2: int, !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s, e2))
+    s = s + 1;
+  }
+  return { found: false, start: 0, end: 0 };
+}

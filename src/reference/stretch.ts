@@ -1,0 +1,44 @@
+// Reference for src/kernel/stretch.ts: try every stretch, judged in the plain words of L2-L5.
+// Tool pairing is judged through callOf alone (which result answers which call), not through
+// the kernel's lastAnswer shortcut, so the two implementations read different evidence.
+import type { Role } from "../kernel/roles.ts";
+import type { Stretch } from "../kernel/stretch.ts";
+
+function eligible(
+  roles: readonly Role[],
+  callOf: readonly number[],
+  ongoing: readonly boolean[],
+  s: number,
+  e: number,
+): boolean {
+  const inside = (i: number): boolean => i >= s && i < e;
+  let work = false;
+  for (let k = s; k < e; k++) {
+    const r = roles[k];
+    if (r === "user" || r === "system") return false; // L2
+    if (ongoing[k]) return false; // L5: ongoing calls stay
+    if (r === "tool" && !inside(callOf[k])) return false; // L5: no result leaves without its call
+    if (r !== "summary") work = true;
+  }
+  for (let j = 0; j < roles.length; j++) {
+    if (roles[j] === "tool" && inside(callOf[j]) && !inside(j)) return false; // L5: no call leaves a result behind
+  }
+  return work;
+}
+
+/** Plain reference of selectStretch. */
+export function selectStretch(
+  roles: readonly Role[],
+  callOf: readonly number[],
+  _lastAnswer: readonly number[],
+  ongoing: readonly boolean[],
+  window: number,
+): Stretch {
+  const cutoff = Math.max(0, roles.length - window); // L3
+  for (let s = 0; s < cutoff; s++) {
+    for (let e = cutoff; e > s; e--) {
+      if (eligible(roles, callOf, ongoing, s, e)) return { found: true, start: s, end: e };
+    }
+  }
+  return { found: false, start: 0, end: 0 };
+}

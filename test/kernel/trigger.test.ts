@@ -1,0 +1,62 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { hasThreshold, isCompactionDue, isOverContextWindow, type Thresholds } from "../../src/kernel/trigger.ts";
+import * as ref from "../../src/reference/trigger.ts";
+import { RUNS, nat } from "./gen.ts";
+
+const thresholds: fc.Arbitrary<Thresholds> = fc.record({
+  tokenThreshold: nat,
+  messageThreshold: nat,
+  turnThreshold: nat,
+});
+const setThresholds = thresholds.filter((th) => ref.hasThreshold(th));
+
+describe("trigger (L1)", () => {
+  it("hasThreshold agrees with the reference and its ensures", () => {
+    fc.assert(
+      fc.property(thresholds, (th) => {
+        const got = hasThreshold(th);
+        return got === ref.hasThreshold(th) &&
+          got === (th.tokenThreshold > 0 || th.messageThreshold > 0 || th.turnThreshold > 0);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+  it("isCompactionDue agrees with the reference", () => {
+    fc.assert(
+      fc.property(nat, nat, nat, setThresholds, (t, m, u, th) => isCompactionDue(t, m, u, th) === ref.isCompactionDue(t, m, u, th)),
+      { numRuns: RUNS },
+    );
+  });
+  it("isCompactionDue ensures: due iff some set threshold is reached", () => {
+    fc.assert(
+      fc.property(nat, nat, nat, setThresholds, (t, m, u, th) => {
+        const want =
+          (th.tokenThreshold > 0 && t >= th.tokenThreshold) ||
+          (th.messageThreshold > 0 && m >= th.messageThreshold) ||
+          (th.turnThreshold > 0 && u >= th.turnThreshold);
+        return isCompactionDue(t, m, u, th) === want;
+      }),
+      { numRuns: RUNS },
+    );
+  });
+  it("fires exactly at the threshold and never on an unset one", () => {
+    const th = { tokenThreshold: 100, messageThreshold: 0, turnThreshold: 0 };
+    expect(isCompactionDue(99, 10 ** 9, 10 ** 9, th)).toBe(false);
+    expect(isCompactionDue(100, 0, 0, th)).toBe(true);
+  });
+  const window = fc.tuple(nat, nat).filter(([w, r]) => w > r).map(([w, r]) => ({ w, r }));
+  it("isOverContextWindow agrees with the reference and its ensures", () => {
+    fc.assert(
+      fc.property(nat, window, (t, { w, r }) => {
+        const got = isOverContextWindow(t, w, r);
+        return got === ref.isOverContextWindow(t, w, r) && got === (t > w - r);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+  it("context-window boundary", () => {
+    expect(isOverContextWindow(900, 1000, 100)).toBe(false);
+    expect(isOverContextWindow(901, 1000, 100)).toBe(true);
+  });
+});
