@@ -29,7 +29,7 @@ export const configSchema = z.strictObject({
   anchors: z.array(z.string()).default([]),
   provider: z.enum(["offline", "openai", "anthropic"]).default("offline"),
   base_url: z.string().nullable().default(null),
-  timeout_ms: count.default(60000),
+  timeout_ms: count.min(1).default(60000),
   tokenizer: z.enum(["bpe", "chars"]).default("bpe"),
   known_models: z.array(z.string()).default([]),
 });

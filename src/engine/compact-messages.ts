@@ -1,0 +1,51 @@
+// The one-shot library entry: compact a list of messages under a configuration and return
+// the result with a report whose law checks compare input and output.
+import { parseConfig } from "./config-rules.ts";
+import type { Config, ConfigInput } from "./config.ts";
+import { compactStore } from "./compact.ts";
+import { checkLaws } from "./law-checks.ts";
+import type { Message } from "./message.ts";
+import type { CompactionReport } from "./report.ts";
+import { ConversationStore } from "./store.ts";
+import { tokenCounter, type TokenCounter } from "./tokens.ts";
+import { assertWellFormed } from "./wellformed.ts";
+import { summarizerFromConfig, type KeyEnv } from "../providers/from-config.ts";
+import type { Summarizer } from "../providers/summarizer.ts";
+
+/** Options of a one-shot compaction. */
+export interface CompactMessagesOptions {
+  /** default: the one the configuration names (offline unless set) */
+  readonly summarizer?: Summarizer;
+  /** default: the configured tokenizer */
+  readonly counter?: TokenCounter;
+  /** the agent's model ("same as agent") */
+  readonly agentModel?: string;
+  /** where API keys are read; default process.env */
+  readonly env?: KeyEnv;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (line: string) => void;
+  readonly dryRun?: boolean;
+}
+
+/** The compacted messages and the report. */
+export interface CompactResult {
+  readonly messages: Message[];
+  readonly report: CompactionReport;
+  /** the validated configuration that was used */
+  readonly config: Config;
+}
+
+/** Compacts `messages` (never mutated) until under the trigger; failures leave them as they were. */
+export async function compactMessages(messages: readonly Message[], config: ConfigInput | Config, o: CompactMessagesOptions = {}): Promise<CompactResult> {
+  const c = parseConfig(config);
+  assertWellFormed(messages);
+  const counter = o.counter ?? tokenCounter(c.tokenizer);
+  const summarizer = o.summarizer ?? summarizerFromConfig(c, counter, o.env ?? process.env, o.agentModel);
+  const store = new ConversationStore(counter, messages);
+  const report = await compactStore(store, c, {
+    summarizer, agentModel: o.agentModel, signal: o.signal, onProgress: o.onProgress, dryRun: o.dryRun,
+  });
+  const after = store.messages.slice();
+  const laws = checkLaws(messages, after, report.stretches, c, { before: report.tokensBefore, after: report.tokensAfter, dueBefore: report.dueBefore });
+  return { messages: after, report: { ...report, laws }, config: c };
+}

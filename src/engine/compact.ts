@@ -1,0 +1,104 @@
+// The compaction loop: while compaction is due, plan a step against a snapshot, summarize the
+// stretch, validate, and commit through the version check; stop when under the trigger, when
+// no stretch is eligible, or at the first failure (then the conversation is as it was before
+// that step, and the report says why).
+import { SAME_AS_AGENT, snapshotConfig, type Config } from "./config.ts";
+import { SafecutError } from "./errors.ts";
+import { summaryMessage } from "./message.ts";
+import { dueBy, planStep } from "./plan.ts";
+import type { CompactionReport, ReplacedStretch } from "./report.ts";
+import type { ConversationStore } from "./store.ts";
+import { summarizeStretch } from "./summarize-step.ts";
+import { kernelViews } from "./views.ts";
+import type { Summarizer } from "../providers/summarizer.ts";
+
+/** Options of a compaction run. */
+export interface CompactOptions {
+  readonly summarizer: Summarizer;
+  /** the agent's model, used when the configured model is "same as agent" */
+  readonly agentModel?: string;
+  readonly signal?: AbortSignal;
+  /** progress lines for long runs */
+  readonly onProgress?: (line: string) => void;
+  /** plan the first step and stop, changing nothing */
+  readonly dryRun?: boolean;
+  /** safety bound on steps (each accepted step lowers the token total, so the loop ends anyway: L8) */
+  readonly maxSteps?: number;
+}
+
+/** The model summaries are requested from. */
+export function resolveModel(c: Config, agentModel: string | undefined): string {
+  return c.model === SAME_AS_AGENT ? (agentModel ?? SAME_AS_AGENT) : c.model;
+}
+
+/** Compacts a store in place until it is under the trigger; the config is snapshotted at the start. */
+export async function compactStore(store: ConversationStore, config: Config, o: CompactOptions): Promise<CompactionReport> {
+  const c = snapshotConfig(config);
+  const model = resolveModel(c, o.agentModel);
+  const progress = o.onProgress ?? (() => {});
+  const before = store.snapshot();
+  const userTurnsBefore = kernelViews(before.messages).userTurns;
+  const dueBefore = dueBy(c, before.totalTokens, before.messages.length, userTurnsBefore) !== "none";
+  const stretches: ReplacedStretch[] = [];
+  let outcome: CompactionReport["outcome"] = "nothing-to-do";
+  let reason = "";
+  let planned: CompactionReport["plannedStretch"];
+  store.beginCompaction();
+  try {
+    const maxSteps = o.maxSteps ?? 10_000;
+    for (let step = 1; ; step++) {
+      const snap = store.snapshot();
+      const plan = planStep(snap, c);
+      if (!plan.due) {
+        reason = stretches.length === 0 ? "compaction is not due: under every configured trigger" : "under the trigger";
+        break;
+      }
+      if (plan.stretch === undefined) {
+        reason = "compaction is due but no stretch is eligible (only user/system messages, ongoing tool calls or the retention window remain)";
+        break;
+      }
+      const { start, end, replacedTokens } = plan.stretch;
+      if (o.dryRun) {
+        outcome = "dry-run";
+        planned = plan.stretch;
+        reason = `would summarize messages ${start}..${end - 1} (${end - start} messages, ${replacedTokens} tokens; trigger: ${plan.trigger})`;
+        break;
+      }
+      if (step > maxSteps) {
+        reason = `stopped after ${maxSteps} steps`;
+        break;
+      }
+      progress(`step ${step}: summarizing messages ${start}..${end - 1} (${end - start} messages, ${replacedTokens} tokens; total ${snap.totalTokens})`);
+      const res = await summarizeStretch(snap.messages.slice(start, end), replacedTokens, { config: c, summarizer: o.summarizer, counter: store.counter, model, signal: o.signal });
+      if (!res.ok) {
+        outcome = "degraded";
+        reason = `summarizing messages ${start}..${end - 1} failed after ${res.attempts} attempt(s), conversation left unchanged by this step: ${res.reason}`;
+        progress(`step ${step}: degraded: ${res.reason}`);
+        break;
+      }
+      const commit = store.commitSplice(snap, start, end, summaryMessage(res.text));
+      if (commit.decision === "reject") {
+        outcome = "degraded";
+        reason = "the conversation was edited (not only appended to) while summarizing: the step was not applied";
+        break;
+      }
+      stretches.push({ start, end, replacedMessages: end - start, replacedTokens, summaryTokens: res.tokens, attempts: res.attempts, decision: commit.decision, summary: res.text });
+      outcome = "compacted";
+      progress(`step ${step}: replaced ${replacedTokens} tokens by a ${res.tokens}-token summary; total now ${store.totalTokens}`);
+    }
+  } finally {
+    store.endCompaction();
+  }
+  const after = store.snapshot();
+  const dueAfter = dueBy(c, after.totalTokens, after.messages.length, kernelViews(after.messages).userTurns) !== "none";
+  if (outcome === "nothing-to-do" && stretches.length > 0) outcome = "compacted";
+  if (outcome === "degraded" && reason === "") throw new SafecutError("internal", "degraded without a reason");
+  return {
+    outcome, reason,
+    tokensBefore: before.totalTokens, tokensAfter: after.totalTokens,
+    messagesBefore: before.messages.length, messagesAfter: after.messages.length,
+    dueBefore, dueAfter, stretches,
+    ...(planned ? { plannedStretch: planned } : {}),
+    watermark: store.watermark, summarizer: o.summarizer.name, tokenizer: store.counter.name, laws: [],
+  };
+}

@@ -1,0 +1,129 @@
+// The engine's only door into the kernel. Every kernel decision the engine uses is called
+// here, after checking the function's `//@ requires` at runtime: the proofs hold only for
+// inputs that satisfy them, so a violation is a clear error, never an unproven path.
+import type { Role } from "../kernel/roles.ts";
+import { isCompressible } from "../kernel/compressible.ts";
+import { hasThreshold, isCompactionDue, isOverContextWindow, type Thresholds } from "../kernel/trigger.ts";
+import { retentionCutoff } from "../kernel/retention.ts";
+import { selectStretch, type Stretch } from "../kernel/stretch.ts";
+import { splice } from "../kernel/splice.ts";
+import { acceptSummary, rangeTokens } from "../kernel/progress.ts";
+import { decideCommit, type CommitDecision, type CurrentStamp, type PlanStamp } from "../kernel/commit.ts";
+import { advanceWatermark } from "../kernel/watermark.ts";
+import { validateConfig, type ConfigField, type ConfigView } from "../kernel/config.ts";
+import { findCutPoint, type CutPoint } from "../kernel/cutpoint.ts";
+import { movable } from "../kernel/stretch.ts";
+import { KernelBoundaryError } from "./errors.ts";
+import type { KernelViews } from "./views.ts";
+
+function need(ok: boolean, fn: string, requirement: string): void {
+  if (!ok) throw new KernelBoundaryError(fn, requirement);
+}
+
+const isNat = (x: number): boolean => Number.isSafeInteger(x) && x >= 0;
+
+/** L1 (threshold form): is compaction due for these counts? */
+export function gateCompactionDue(tokens: number, messages: number, userTurns: number, th: Thresholds): boolean {
+  need(isNat(tokens) && isNat(messages) && isNat(userTurns), "isCompactionDue", "tokens, messages, userTurns >= 0");
+  need(isNat(th.tokenThreshold) && isNat(th.messageThreshold) && isNat(th.turnThreshold), "isCompactionDue", "thresholds >= 0");
+  need(hasThreshold(th), "isCompactionDue", "at least one threshold");
+  return isCompactionDue(tokens, messages, userTurns, th);
+}
+
+/** L1: is at least one threshold configured? */
+export function gateHasThreshold(th: Thresholds): boolean {
+  return hasThreshold(th);
+}
+
+/** L1 (context-window form): does the history leave less than reserveTokens free? */
+export function gateOverContextWindow(tokens: number, contextWindow: number, reserveTokens: number): boolean {
+  need(isNat(tokens) && isNat(reserveTokens) && Number.isSafeInteger(contextWindow) && contextWindow > reserveTokens,
+    "isOverContextWindow", "tokens >= 0, reserveTokens >= 0, contextWindow > reserveTokens");
+  return isOverContextWindow(tokens, contextWindow, reserveTokens);
+}
+
+/** L2: may a message of this role be summarized away? */
+export function gateCompressible(role: Role): boolean {
+  return isCompressible(role);
+}
+
+/** L3: index of the first message of the retention window. */
+export function gateRetentionCutoff(n: number, window: number): number {
+  need(isNat(n) && Number.isSafeInteger(window) && window >= 1, "retentionCutoff", "n >= 0 && window >= 1");
+  return retentionCutoff(n, window);
+}
+
+// The kernel's Pairing predicate (proofs/dafny/stretch.dfy), checked on the engine's views.
+function pairing(v: KernelViews): boolean {
+  const n = v.roles.length;
+  if (v.callOf.length !== n || v.lastAnswer.length !== n || v.ongoing.length !== n) return false;
+  for (let j = 0; j < n; j++) {
+    if ((v.roles[j] === "tool") !== (v.callOf[j] >= 0)) return false;
+    const c = v.callOf[j];
+    if (c >= 0 && !(c < j && v.roles[c] === "assistant" && v.lastAnswer[c] >= j)) return false;
+    const a = v.lastAnswer[j];
+    if (a >= 0 && !(v.roles[j] === "assistant" && j < a && a < n)) return false;
+    if (v.ongoing[j] && v.roles[j] !== "assistant") return false;
+  }
+  return true;
+}
+
+/** L4/L5: the earliest eligible stretch before the retention window. */
+export function gateSelectStretch(v: KernelViews, window: number): Stretch {
+  need(Number.isSafeInteger(window) && window >= 1, "selectStretch", "window >= 1");
+  need(pairing(v), "selectStretch", "Pairing(roles, callOf, lastAnswer, ongoing): every tool result answers an earlier call");
+  return selectStretch(v.roles, v.callOf, v.lastAnswer, v.ongoing, window);
+}
+
+/** L6: xs[..start] ++ [summary] ++ xs[end..]. */
+export function gateSplice<T>(xs: readonly T[], start: number, end: number, summary: T): T[] {
+  need(isNat(start) && Number.isSafeInteger(end) && start < end && end <= xs.length, "splice", "0 <= start < end <= xs.length");
+  return splice(xs, start, end, summary);
+}
+
+/** Sum of tokens[a..b) (the replaced tokens of a stretch). */
+export function gateRangeTokens(tokens: readonly number[], a: number, b: number): number {
+  need(isNat(a) && Number.isSafeInteger(b) && a <= b && b <= tokens.length, "rangeTokens", "0 <= a <= b <= tokens.length");
+  return rangeTokens(tokens, a, b);
+}
+
+/** L8: is a summary of summaryTokens an acceptable replacement for replacedTokens? */
+export function gateAcceptSummary(summaryTokens: number, replacedTokens: number, maxTokens: number): boolean {
+  return acceptSummary(summaryTokens, replacedTokens, maxTokens);
+}
+
+/** L9: may a planned compaction still be applied (commit, rebase) or not (reject)? */
+export function gateDecideCommit(plan: PlanStamp, now: CurrentStamp): CommitDecision {
+  need(isNat(plan.length) && isNat(now.length) && isNat(plan.stretchEnd), "decideCommit", "lengths and stretchEnd >= 0");
+  return decideCommit(plan, now);
+}
+
+/** L10: the next persisted watermark. */
+export function gateAdvanceWatermark(current: number, proposed: number, newestUserIndex: number): number {
+  return advanceWatermark(current, proposed, newestUserIndex);
+}
+
+/** L12: the first invalid setting of a configuration's numeric view, or "none". */
+export function gateValidateConfig(view: ConfigView): ConfigField {
+  return validateConfig(view);
+}
+
+/** L7: the keep-recent cut point within [start, end). */
+export function gateFindCutPoint(v: KernelViews, tokens: readonly number[], start: number, end: number, keepRecentTokens: number): CutPoint {
+  const n = v.roles.length;
+  need(tokens.length === n && v.callOf.length === n && v.lastAnswer.length === n, "findCutPoint", "arrays of equal length");
+  need(isNat(start) && Number.isSafeInteger(end) && start <= end && end <= n, "findCutPoint", "0 <= start <= end <= roles.length");
+  need(tokens.every(isNat), "findCutPoint", "token counts >= 0");
+  need(pairing(v), "findCutPoint", "every tool result answers an earlier call whose lastAnswer covers it");
+  return findCutPoint(v.roles, tokens, v.callOf, v.lastAnswer, start, end, keepRecentTokens);
+}
+
+/** The kernel's Eligible(s, e) (Coherent and HasWork, proofs/dafny/stretch.dfy) re-checked on a candidate stretch with movable. */
+export function gateIsEligible(v: KernelViews, cutoff: number, s: number, e: number): boolean {
+  if (!(0 <= s && s < e && e <= cutoff && cutoff <= v.roles.length)) return false;
+  for (let j = s; j < e; j++) {
+    if (!movable(v.roles, v.callOf, v.ongoing, s, j)) return false;
+    if (v.lastAnswer[j] >= e) return false;
+  }
+  return v.roles.slice(s, e).some((r) => r !== "summary");
+}

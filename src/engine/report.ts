@@ -1,0 +1,49 @@
+// What a compaction run reports: tokens before/after, each stretch replaced, why it stopped,
+// and (for one-shot runs) each law's runtime check on the result.
+
+/** One stretch replaced by a summary. */
+export interface ReplacedStretch {
+  /** position in the conversation at the time of the step */
+  readonly start: number;
+  readonly end: number;
+  readonly replacedMessages: number;
+  readonly replacedTokens: number;
+  readonly summaryTokens: number;
+  /** summarizer calls this step took (1, or 2 after a retry) */
+  readonly attempts: number;
+  /** the commit decision: "commit", or "rebase" when messages were appended meanwhile */
+  readonly decision: "commit" | "rebase";
+  /** the summary text that replaced the stretch */
+  readonly summary: string;
+}
+
+/** One law's runtime counterpart checked on the result. */
+export interface LawCheck {
+  readonly law: string;
+  readonly title: string;
+  readonly ok: boolean;
+  readonly detail: string;
+}
+
+/** How a run ended. */
+export type Outcome = "compacted" | "nothing-to-do" | "degraded" | "dry-run";
+
+/** The report of a compaction run. */
+export interface CompactionReport {
+  readonly outcome: Outcome;
+  /** why the run stopped (under the trigger, no eligible stretch, summarizer failure, ...) */
+  readonly reason: string;
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  readonly messagesBefore: number;
+  readonly messagesAfter: number;
+  readonly dueBefore: boolean;
+  readonly dueAfter: boolean;
+  readonly stretches: readonly ReplacedStretch[];
+  /** dry run: the first stretch that would be summarized */
+  readonly plannedStretch?: { readonly start: number; readonly end: number; readonly replacedTokens: number };
+  readonly watermark: number;
+  readonly summarizer: string;
+  readonly tokenizer: string;
+  readonly laws: readonly LawCheck[];
+}

@@ -1,0 +1,40 @@
+// Validation of a summary before it may replace a stretch: not empty, within max_tokens and
+// strictly shorter than what it replaces (the kernel's L8 decision), and keeping every
+// required fact verbatim.
+import { gateAcceptSummary } from "./kernel-gate.ts";
+import { missingFacts } from "./facts.ts";
+import { summaryMessage } from "./message.ts";
+import { messageTokens, type TokenCounter } from "./tokens.ts";
+
+/** The verdict on one summary. */
+export type SummaryVerdict =
+  | { readonly ok: true; readonly tokens: number }
+  | { readonly ok: false; readonly reason: string; readonly tokens: number };
+
+/** What a summary is checked against. */
+export interface SummaryLimits {
+  readonly replacedTokens: number;
+  readonly maxTokens: number;
+  readonly requiredFacts: readonly string[];
+  readonly counter: TokenCounter;
+}
+
+function listSome(xs: readonly string[]): string {
+  const shown = xs.slice(0, 5).map((x) => JSON.stringify(x)).join(", ");
+  return xs.length > 5 ? `${shown} and ${xs.length - 5} more` : shown;
+}
+
+/** Checks a summary text against the limits of its stretch. */
+export function validateSummary(text: string, lim: SummaryLimits): SummaryVerdict {
+  const tokens = messageTokens(lim.counter, summaryMessage(text));
+  if (text.trim() === "") return { ok: false, reason: "the summary is empty", tokens };
+  if (!gateAcceptSummary(tokens, lim.replacedTokens, lim.maxTokens)) {
+    const why = tokens >= lim.replacedTokens
+      ? `is not shorter than what it replaces (${tokens} >= ${lim.replacedTokens} tokens)`
+      : `exceeds max_tokens (${tokens} > ${lim.maxTokens})`;
+    return { ok: false, reason: `the summary ${why}`, tokens };
+  }
+  const missing = missingFacts(text, lim.requiredFacts);
+  if (missing.length > 0) return { ok: false, reason: `the summary dropped required facts: ${listSome(missing)}`, tokens };
+  return { ok: true, tokens };
+}

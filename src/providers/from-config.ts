@@ -1,0 +1,30 @@
+// Builds the summarizer a configuration names. API keys come from the environment only
+// (OPENAI_API_KEY, ANTHROPIC_API_KEY), never from config files that get committed.
+import type { Config } from "../engine/config.ts";
+import { SAME_AS_AGENT } from "../engine/config.ts";
+import { ConfigError } from "../engine/errors.ts";
+import type { TokenCounter } from "../engine/tokens.ts";
+import { anthropicSummarizer } from "./anthropic-summarizer.ts";
+import { offlineSummarizer } from "./offline-summarizer.ts";
+import { openAISummarizer } from "./openai-summarizer.ts";
+import type { Summarizer } from "./summarizer.ts";
+
+/** Environment variables read for API keys. */
+export type KeyEnv = Readonly<Record<string, string | undefined>>;
+
+/** The summarizer for `c.provider`; throws ConfigError when a key or model is missing. */
+export function summarizerFromConfig(c: Config, counter: TokenCounter, env: KeyEnv, agentModel?: string): Summarizer {
+  if (c.provider === "offline") return offlineSummarizer(counter);
+  if (c.model === SAME_AS_AGENT && agentModel === undefined) {
+    throw new ConfigError("model", `"${SAME_AS_AGENT}" but the agent's model is unknown: set model (--model) or use a conversation file that names its model`);
+  }
+  const baseUrl = c.base_url ?? undefined;
+  if (c.provider === "openai") {
+    const apiKey = env.OPENAI_API_KEY;
+    if (!apiKey && baseUrl === undefined) throw new ConfigError("OPENAI_API_KEY", "is not set (needed for provider openai at api.openai.com)");
+    return openAISummarizer({ baseUrl, apiKey, timeoutMs: c.timeout_ms });
+  }
+  const apiKey = env.ANTHROPIC_API_KEY;
+  if (!apiKey && baseUrl === undefined) throw new ConfigError("ANTHROPIC_API_KEY", "is not set (needed for provider anthropic at api.anthropic.com)");
+  return anthropicSummarizer({ baseUrl, apiKey, timeoutMs: c.timeout_ms });
+}
