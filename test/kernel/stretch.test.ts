@@ -1,0 +1,126 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { isCompressible } from "../../src/kernel/compressible.ts";
+import { retentionCutoff } from "../../src/kernel/retention.ts";
+import { selectStretch, movable, type Stretch } from "../../src/kernel/stretch.ts";
+import { selectStretch as ref } from "../../src/reference/stretch.ts";
+import { RUNS, buildConversation, conversation, nat, type Conversation } from "./gen.ts";
+
+const window = fc.oneof(fc.integer({ min: 1, max: 8 }), nat.map((w) => Math.max(1, w)));
+
+// The companion's predicates (proofs/dafny/stretch.dfy), as executable TypeScript.
+function coherent(c: Conversation, cutoff: number, s: number, e: number): boolean {
+  if (!(0 <= s && s < e && e <= cutoff && cutoff <= c.roles.length)) return false;
+  for (let j = s; j < e; j++) {
+    if (!movable(c.roles, c.callOf, c.ongoing, s, j)) return false;
+    if (c.lastAnswer[j] >= e) return false;
+  }
+  return true;
+}
+function hasWork(c: Conversation, s: number, e: number): boolean {
+  return c.roles.slice(s, e).some((r) => r !== "summary");
+}
+function eligible(c: Conversation, cutoff: number, s: number, e: number): boolean {
+  return coherent(c, cutoff, s, e) && hasWork(c, s, e);
+}
+
+function checkEnsures(c: Conversation, w: number, r: Stretch): boolean {
+  const n = c.roles.length;
+  const cutoff = retentionCutoff(n, w);
+  if (!r.found) {
+    for (let s = 0; s <= n; s++) for (let e = 0; e <= n; e++) if (eligible(c, cutoff, s, e)) return false;
+    return r.start === 0 && r.end === 0;
+  }
+  if (!eligible(c, cutoff, r.start, r.end)) return false;
+  for (let e = r.end + 1; e <= n + 1; e++) if (eligible(c, cutoff, r.start, e)) return false; // maximal
+  for (let s = 0; s < r.start; s++) for (let e = 0; e <= n; e++) if (eligible(c, cutoff, s, e)) return false; // earliest
+  if (!(0 <= r.start && r.start < r.end && r.end <= cutoff)) return false;
+  for (let k = r.start; k < r.end; k++) {
+    if (!isCompressible(c.roles[k]) || c.ongoing[k]) return false;
+    if (c.roles[k] === "tool" && c.callOf[k] < r.start) return false;
+  }
+  for (let k = 0; k < n; k++) {
+    if (c.callOf[k] >= r.start && c.callOf[k] < r.end && k >= r.end) return false;
+  }
+  return true;
+}
+
+/** The conversation after replacing [s, e) by one summary, with the views rebuilt from scratch. */
+function afterSplice(c: Conversation, s: number, e: number): Conversation {
+  const d = e - s - 1;
+  const map = (i: number) => (i < 0 ? i : i < s ? i : i - d);
+  const keep = (i: number) => i < s || i >= e;
+  const idx = c.roles.map((_, i) => i).filter(keep);
+  const roles = [...c.roles.slice(0, s), "summary" as const, ...c.roles.slice(e)];
+  const callOf = [...idx.slice(0, s).map((i) => c.callOf[i]), -1, ...idx.slice(s).map((i) => map(c.callOf[i]))];
+  const lastAnswer = [...idx.slice(0, s).map((i) => map(c.lastAnswer[i])), -1, ...idx.slice(s).map((i) => map(c.lastAnswer[i]))];
+  const ongoing = [...c.ongoing.slice(0, s), false, ...c.ongoing.slice(e)];
+  return { roles, callOf, lastAnswer, ongoing };
+}
+
+describe("stretch (L4, L5)", () => {
+  it("agrees with the reference", () => {
+    fc.assert(
+      fc.property(conversation(), window, (c, w) => {
+        expect(selectStretch(c.roles, c.callOf, c.lastAnswer, c.ongoing, w)).toEqual(
+          ref(c.roles, c.callOf, c.lastAnswer, c.ongoing, w),
+        );
+      }),
+      { numRuns: RUNS },
+    );
+  });
+  it("ensures hold (eligible, maximal, earliest, none when not found, plain L5 form)", () => {
+    fc.assert(
+      fc.property(conversation(), window, (c, w) => checkEnsures(c, w, selectStretch(c.roles, c.callOf, c.lastAnswer, c.ongoing, w))),
+      { numRuns: RUNS },
+    );
+  });
+  it("finds stretches often enough for the properties above to mean something", () => {
+    let found = 0;
+    fc.assert(
+      fc.property(conversation(), fc.integer({ min: 1, max: 4 }), (c, w) => {
+        if (selectStretch(c.roles, c.callOf, c.lastAnswer, c.ongoing, w).found) found++;
+      }),
+      { numRuns: 2000 },
+    );
+    expect(found).toBeGreaterThan(400);
+  });
+  it("forward progress (L4): repeated compaction never moves back", () => {
+    fc.assert(
+      fc.property(conversation(30), fc.integer({ min: 1, max: 6 }), (c0, w) => {
+        let c = c0;
+        let last = 0;
+        for (let round = 0; round < 40; round++) {
+          const r = selectStretch(c.roles, c.callOf, c.lastAnswer, c.ongoing, w);
+          if (!r.found) return true;
+          if (r.start < last) return false;
+          last = r.start;
+          c = afterSplice(c, r.start, r.end);
+        }
+        return true;
+      }),
+      { numRuns: RUNS },
+    );
+  });
+  it("adversarial shapes", () => {
+    const empty = buildConversation([]);
+    expect(selectStretch(empty.roles, empty.callOf, empty.lastAnswer, empty.ongoing, 1).found).toBe(false);
+    // assistant(call a) tool(a) user assistant(call b, unanswered) x x x  with window 1
+    const c = buildConversation([
+      { kind: "assistant", calls: 1, pick: 0 },
+      { kind: "tool", calls: 0, pick: 0 },
+      { kind: "user", calls: 0, pick: 0 },
+      { kind: "assistant", calls: 1, pick: 0 },
+      { kind: "assistant", calls: 0, pick: 0 },
+      { kind: "user", calls: 0, pick: 0 },
+    ]);
+    expect(selectStretch(c.roles, c.callOf, c.lastAnswer, c.ongoing, 1)).toEqual({ found: true, start: 0, end: 2 });
+    // the ongoing call at 3 stays; 4 alone is eligible once 0..2 is gone
+    expect(selectStretch(["user", ...c.roles.slice(2)], [-1, -1, -1, -1, -1], [-1, -1, -1, -1, -1], [false, false, true, false, false], 1))
+      .toEqual({ found: true, start: 3, end: 4 });
+    // a lone earlier summary is not re-summarized
+    expect(selectStretch(["summary", "user", "user"], [-1, -1, -1], [-1, -1, -1], [false, false, false], 1).found).toBe(false);
+    // huge window: nothing is outside the retention window
+    expect(selectStretch(c.roles, c.callOf, c.lastAnswer, c.ongoing, 2 ** 40).found).toBe(false);
+  });
+});
