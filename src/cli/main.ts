@@ -1,0 +1,157 @@
+// The `safecut` command: read a conversation (file or stdin), compact it, write the result
+// (stdout or --output) and a report (stderr or --report FILE). The input is never modified.
+import { readFileSync, realpathSync, writeFileSync, existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { Command, CommanderError, Option } from "commander";
+import { readConversationFile, writeConversationFile } from "../adapters/conversation-file.ts";
+import { compactMessages } from "../engine/compact-messages.ts";
+import { SafecutError } from "../engine/errors.ts";
+import type { CompactionReport } from "../engine/report.ts";
+import { EXIT, EXIT_CODES_HELP, exitCodeFor } from "./exit-codes.ts";
+import { reportText } from "./report-text.ts";
+import { settingsFromFlags, type FlagValues } from "./settings.ts";
+
+/** Where the CLI reads and writes; real streams in production, buffers in tests. */
+export interface CliIO {
+  readStdin(): Promise<string>;
+  stdout(text: string): void;
+  stderr(text: string): void;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+}
+
+function collect(v: string, prev: string[]): string[] {
+  return [...prev, v];
+}
+
+function samePath(a: string, b: string): boolean {
+  try {
+    return existsSync(b) && realpathSync(a) === realpathSync(b);
+  } catch {
+    return resolve(a) === resolve(b);
+  }
+}
+
+async function runCompact(file: string, flags: FlagValues, io: CliIO): Promise<number> {
+  const quiet = flags.quiet === true;
+  const started = Date.now();
+  const fromStdin = file === "-";
+  const inputPath = fromStdin ? "-" : resolve(io.cwd, file);
+  const outputPath = typeof flags.output === "string" ? resolve(io.cwd, flags.output) : undefined;
+  if (outputPath !== undefined && !fromStdin && samePath(inputPath, outputPath)) {
+    throw new SafecutError("usage", `--output ${flags.output} is the input file; safecut never modifies its input`);
+  }
+  let text: string;
+  if (fromStdin) text = await io.readStdin();
+  else {
+    try {
+      text = readFileSync(inputPath, "utf8");
+    } catch (e) {
+      throw new SafecutError("input", `cannot read ${file}: ${(e as Error).message}`);
+    }
+  }
+  const settings = settingsFromFlags(flags);
+  const summaryTag = typeof settings.summary_tag === "string" ? settings.summary_tag : "summary";
+  const format = flags.format === "openai" || flags.format === "anthropic" ? flags.format : undefined;
+  const conv = readConversationFile(text, { format, summaryTag: summaryTag === "" ? "summary" : summaryTag });
+  const name = fromStdin ? "stdin" : file;
+  const result = await compactMessages(conv.messages, settings, {
+    agentModel: conv.model,
+    env: io.env,
+    dryRun: flags.dryRun === true,
+    // progress for long runs only: after the first second, or always with --progress
+    onProgress: (line) => {
+      if (!quiet && (flags.progress === true || Date.now() - started > 1000)) io.stderr(`safecut: ${line}\n`);
+    },
+  });
+  const report: CompactionReport = result.report;
+  if (typeof flags.report === "string") {
+    writeFileSync(resolve(io.cwd, flags.report), JSON.stringify({ input: name, format: conv.format, ...report }, null, 2) + "\n");
+  }
+  if (!quiet || report.laws.some((l) => !l.ok)) io.stderr(reportText(report, name));
+  if (report.laws.some((l) => !l.ok)) return EXIT.internal;
+  if (flags.dryRun === true) {
+    io.stdout(JSON.stringify({ format: conv.format, due: report.dueBefore, tokens: report.tokensBefore, messages: report.messagesBefore, plannedStretch: report.plannedStretch ?? null, reason: report.reason }, null, 2) + "\n");
+    return EXIT.ok;
+  }
+  const out = writeConversationFile(result.messages, { format: conv.format, container: conv.container, envelope: conv.envelope, summaryTag: result.config.summary_tag });
+  if (outputPath !== undefined) writeFileSync(outputPath, out);
+  else io.stdout(out);
+  return report.outcome === "degraded" ? EXIT.degraded : EXIT.ok;
+}
+
+/** Builds the commander program; `run` receives the parsed `compact` invocation. */
+function program(io: CliIO, run: (file: string, flags: FlagValues) => Promise<void>): Command {
+  const p = new Command("safecut")
+    .description("Compact an LLM agent's conversation history, with laws checked by a verified kernel.")
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
+    .addHelpText("after", `\n${EXIT_CODES_HELP}\n`);
+  p.command("compact")
+    .description("compact a conversation (JSON or JSONL, OpenAI or Anthropic shape); prints the result on stdout and a report on stderr")
+    .argument("<file>", "conversation file, or - for stdin")
+    .option("-c, --config <file>", "JSON configuration file (settings as in the README)")
+    .addOption(new Option("--provider <name>", "summarizer").choices(["offline", "openai", "anthropic"]))
+    .option("--model <name>", 'summarizer model (default "same as agent": the file\'s "model")')
+    .option("--base-url <url>", "API base URL (OpenAI-compatible servers, proxies, tests)")
+    .addOption(new Option("--format <name>", "input format (auto-detected if absent)").choices(["openai", "anthropic"]))
+    .option("-o, --output <file>", "write the compacted conversation here instead of stdout")
+    .option("--report <file>", "write the report as JSON here (stderr gets a one-line summary)")
+    .option("--dry-run", "print the plan (what would be summarized first) and change nothing")
+    .option("--max-tokens <n>", "max tokens of a summary (default 2000)")
+    .option("--token-threshold <n>", "compact at this many tokens (default 60000; none to unset)")
+    .option("--message-threshold <n>", "compact at this many messages (default unset)")
+    .option("--turn-threshold <n>", "compact at this many user turns (default unset)")
+    .option("--retention-window <n>", "never touch the last n messages (default 6)")
+    .option("--context-window <n>", "compact when tokens > context window - reserve tokens")
+    .option("--reserve-tokens <n>", "tokens to keep free in the context window (default 16384)")
+    .option("--keep-recent-tokens <n>", "keep at least this many recent tokens unsummarized")
+    .option("--summary-tag <tag>", 'tag around summaries (default "summary")')
+    .option("--anchor <phrase>", "a phrase every summary must keep when present (repeatable)", collect, [])
+    .addOption(new Option("--tokenizer <name>", "token counter (default bpe)").choices(["bpe", "chars"]))
+    .option("--timeout-ms <n>", "summarizer request timeout (default 60000)")
+    .option("--progress", "always print progress lines (default: only for runs longer than a second)")
+    .option("-q, --quiet", "print nothing on stderr except errors")
+    .addHelpText("after", `\n${EXIT_CODES_HELP}\n`)
+    .action(async (file: string, flags: FlagValues) => run(file, flags));
+  return p;
+}
+
+/** Runs the CLI with `argv` (arguments after the program name); returns the exit code. */
+export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
+  let code: number = EXIT.ok;
+  const p = program(io, async (file, flags) => {
+    code = await runCompact(file, flags, io);
+  });
+  try {
+    if (argv.length === 0) {
+      p.outputHelp();
+      return EXIT.usage;
+    }
+    await p.parseAsync([...argv], { from: "user" });
+    return code;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    if (e instanceof SafecutError) {
+      io.stderr(`safecut: error: ${e.message}\n`);
+      return exitCodeFor(e.kind);
+    }
+    io.stderr(`safecut: internal error: ${(e as Error).stack ?? String(e)}\n`);
+    return EXIT.internal;
+  }
+}
+
+/** The real process's IO. */
+export function processIO(): CliIO {
+  return {
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const c of process.stdin) chunks.push(c as Buffer);
+      return Buffer.concat(chunks).toString("utf8");
+    },
+    stdout: (s) => void process.stdout.write(s),
+    stderr: (s) => void process.stderr.write(s),
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}

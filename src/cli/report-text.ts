@@ -1,0 +1,19 @@
+// The human-readable report printed on stderr.
+import type { CompactionReport } from "../engine/report.ts";
+
+/** Renders a report as a few lines of text. */
+export function reportText(r: CompactionReport, inputName: string): string {
+  const lines: string[] = [];
+  const head = r.outcome === "dry-run" ? "dry run" : r.outcome;
+  lines.push(`safecut: ${inputName}: ${head}: ${r.messagesBefore} -> ${r.messagesAfter} messages, ${r.tokensBefore} -> ${r.tokensAfter} tokens (${r.tokenizer}), ${r.stretches.length} stretch(es) replaced by ${r.summarizer} summaries`);
+  lines.push(`  ${r.reason}`);
+  for (const s of r.stretches.slice(0, 10)) {
+    lines.push(`  replaced messages ${s.start}..${s.end - 1} (${s.replacedTokens} tokens) by a ${s.summaryTokens}-token summary${s.attempts > 1 ? " (after a retry)" : ""}${s.decision === "rebase" ? " (rebased over appends)" : ""}`);
+  }
+  if (r.stretches.length > 10) lines.push(`  ... and ${r.stretches.length - 10} more`);
+  if (r.laws.length > 0) {
+    lines.push(`  laws: ${r.laws.map((l) => `${l.law} ${l.ok ? "ok" : "FAILED"}`).join(", ")}`);
+    for (const l of r.laws) if (!l.ok) lines.push(`  ${l.law} ${l.title}: FAILED: ${l.detail}`);
+  }
+  return lines.join("\n") + "\n";
+}
