@@ -15,4 +15,160 @@ export interface Mutant {
 }
 
 /** Every mutant the prover must reject; each law that is a decision has at least one. */
-export const mutants: Mutant[] = [];
+export const mutants: Mutant[] = [
+  {
+    module: "cutpoint.ts",
+    law: "L7",
+    find: `if (i >= start && roles[i] !== "tool" && openUntil < i) {`,
+    replace: `if (i >= start) {`,
+    why: "every index becomes a cut point, tool results included",
+  },
+  {
+    module: "cutpoint.ts",
+    law: "L7",
+    find: `if (i >= start && roles[i] !== "tool" && openUntil < i) {`,
+    replace: `if (i >= start && roles[i] !== "tool") {`,
+    why: "a cut may fall between a tool call and its result, orphaning the kept result",
+  },
+  {
+    module: "cutpoint.ts",
+    law: "L7",
+    find: `if (roles[i] === "user") return i;`,
+    replace: `if (roles[i] === "assistant") return i;`,
+    why: "the reported turn start is not a user message",
+  },
+  {
+    module: "cutpoint.ts",
+    law: "L7",
+    find: `//@ use SumRangeAntitone(tokens, chosen, i, end)
+    cut = chosen;`,
+    replace: `//@ use SumRangeAntitone(tokens, chosen, i, end)
+    cut = points[points.length - 1];`,
+    why: "the cut moves past the budget index, so the kept suffix may hold fewer than keepRecentTokens",
+  },
+  {
+    module: "compressible.ts",
+    law: "L2",
+    find: ` || r === "summary";`,
+    replace: ` || r === "user";`,
+    why: "user messages become compressible, so a compaction could summarize them away",
+  },
+  {
+    module: "trigger.ts",
+    law: "L1",
+    find: `tokens >= th.tokenThreshold) return true;`,
+    replace: `tokens > th.tokenThreshold) return true;`,
+    why: "compaction is not due when the token count exactly reaches the threshold",
+  },
+  {
+    module: "trigger.ts",
+    law: "L1",
+    find: `return tokens + reserveTokens > contextWindow;`,
+    replace: `return tokens + reserveTokens >= contextWindow;`,
+    why: "the context-window form fires one token early",
+  },
+  {
+    module: "config.ts",
+    law: "L12",
+    find: `return c.maxTokens <= maxTokensLimit();`,
+    replace: `return c.maxTokens <= maxTokensLimit() + 1;`,
+    why: "max_tokens one above the documented range is accepted",
+  },
+  {
+    module: "config.ts",
+    law: "L12",
+    find: `  if (!summaryTagOk(c)) return "summaryTag";
+  if (!modelOk(c)) return "model";`,
+    replace: `  if (!modelOk(c)) return "model";
+  if (!summaryTagOk(c)) return "summaryTag";`,
+    why: "the reported field is not the first invalid one",
+  },
+  {
+    module: "retention.ts",
+    law: "L3",
+    find: `return n - window;`,
+    replace: `return n - window + 1;`,
+    why: "the cutoff moves into the retention window, so the oldest retained message could be summarized",
+  },
+  {
+    module: "stretch.ts",
+    law: "L5",
+    find: `if (need < k && work) best = k;`,
+    replace: `if (need <= k && work) best = k;`,
+    why: "the stretch may end right before a call's last answer, orphaning the kept result",
+  },
+  {
+    module: "stretch.ts",
+    law: "L5",
+    find: `return isCompressible(roles[j]) && !ongoing[j] && `,
+    replace: `return isCompressible(roles[j]) && `,
+    why: "an ongoing tool call (no result yet) may be summarized",
+  },
+  {
+    module: "stretch.ts",
+    law: "L4",
+    find: `    s = s + 1;
+  }
+  return { found: false, start: 0, end: 0 };`,
+    replace: `    s = s + 2;
+  }
+  return { found: false, start: 0, end: 0 };`,
+    why: "the search skips start positions, so the stretch chosen may not be the earliest",
+  },
+  {
+    module: "splice.ts",
+    law: "L6",
+    find: `let j = end;`,
+    replace: `let j = end + 1;`,
+    why: "the message right after the stretch is dropped",
+  },
+  {
+    module: "splice.ts",
+    law: "L6",
+    find: `splice(roles, start, end, "summary")`,
+    replace: `splice(roles, start, end, "assistant")`,
+    why: "the replacement is not marked as a summary",
+  },
+  {
+    module: "progress.ts",
+    law: "L8",
+    find: `if (summaryTokens >= replacedTokens) return false;`,
+    replace: `if (summaryTokens > replacedTokens) return false;`,
+    why: "a summary as long as what it replaces is accepted (no progress)",
+  },
+  {
+    module: "progress.ts",
+    law: "L8",
+    find: `if (!acceptSummary(pr.summaryTokens, replaced, maxTokens)) break;`,
+    replace: `if (pr.summaryTokens > maxTokens) break;`,
+    why: "summaries are not required to be shorter, so repeated compaction need not terminate",
+  },
+  {
+    module: "commit.ts",
+    law: "L9",
+    find: `if (now.onlyAppends && now.length >= plan.length) return "rebase";`,
+    replace: `if (now.length >= plan.length) return "rebase";`,
+    why: "a plan is applied although the conversation was edited since (lost update)",
+  },
+  {
+    module: "watermark.ts",
+    law: "L10",
+    find: `if (proposed <= newestUserIndex) return proposed;`,
+    replace: `if (proposed <= newestUserIndex + 1) return proposed;`,
+    why: "the watermark may pass the newest user message",
+  },
+  {
+    module: "truncate.ts",
+    law: "L11",
+    find: `const next = k === 0 ? lineBytes[0] : bytes + 1 + lineBytes[k];`,
+    replace: `const next = k === 0 ? lineBytes[0] : bytes + lineBytes[k];`,
+    why: "newline separators are not counted, so the kept head can exceed the byte budget",
+  },
+  {
+    module: "truncate.ts",
+    law: "L11",
+    find: `while (k < n && k < maxLines) {`,
+    replace: `while (k < n && k <= maxLines) {`,
+    why: "the kept tail can exceed the line budget by one",
+  },
+];
