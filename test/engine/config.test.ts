@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { parseConfig } from "../../src/engine/config-rules.ts";
+import { snapshotConfig } from "../../src/engine/config.ts";
+import { ConfigError } from "../../src/engine/errors.ts";
+
+describe("configuration", () => {
+  it("fills the defaults of DESIGN section 5", () => {
+    const c = parseConfig({});
+    expect(c).toMatchObject({
+      max_tokens: 2000, token_threshold: 60000, message_threshold: null, turn_threshold: null,
+      retention_window: 6, model: "same as agent", summary_tag: "summary",
+      context_window: null, keep_recent_tokens: null, provider: "offline", tokenizer: "bpe",
+    });
+    expect(c.prompt).toContain("{{conversation}}");
+  });
+
+  it.each([
+    [{ retention_window: -1 }, "retention_window", "must be >= 1"],
+    [{ retention_window: 0 }, "retention_window", "must be >= 1"],
+    [{ token_threshold: Number.NaN }, "token_threshold", "expected number, received NaN"],
+    [{ token_threshold: 0 }, "token_threshold", "must be > 0 when set"],
+    [{ message_threshold: -5 }, "message_threshold", "must be > 0 when set"],
+    [{ turn_threshold: 1.5 }, "turn_threshold", "expected int"],
+    [{ max_tokens: 0 }, "max_tokens", "between 1 and 100000"],
+    [{ max_tokens: 100001 }, "max_tokens", "between 1 and 100000"],
+    [{ max_tokens: "big" }, "max_tokens", "expected number, received string"],
+    [{ token_threshold: null }, "token_threshold", "no trigger configured"],
+    [{ summary_tag: "" }, "summary_tag", "must not be empty"],
+    [{ model: "gpt-5", provider: "anthropic" }, "model", 'unknown model "gpt-5" for provider anthropic'],
+    [{ context_window: 1000, reserve_tokens: 1000 }, "reserve_tokens", "below context_window"],
+    [{ keep_recent_tokens: -3 }, "keep_recent_tokens", "must be > 0"],
+    [{ prompt: "no placeholder" }, "prompt", "{{conversation}}"],
+    [{ retention_windw: 3 }, "retention_windw", "unknown setting"],
+    [{ anchors: [1] }, "anchors.0", "expected string"],
+    [{ provider: "mistral" }, "provider", "expected one of"],
+  ])("rejects %j naming the field", (input, field, message) => {
+    let err: unknown;
+    try {
+      parseConfig(input);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).field).toBe(field);
+    expect((err as ConfigError).message).toContain(message);
+    expect((err as ConfigError).message.startsWith(`${field}: `)).toBe(true);
+  });
+
+  it("accepts a context-window-only trigger and known models", () => {
+    expect(parseConfig({ token_threshold: null, context_window: 200000 }).context_window).toBe(200000);
+    expect(parseConfig({ provider: "anthropic", model: "claude-sonnet-4-5" }).model).toBe("claude-sonnet-4-5");
+    expect(parseConfig({ provider: "openai", base_url: "http://localhost:8080/v1", model: "llama3" }).model).toBe("llama3");
+    expect(parseConfig({ model: "my-model", known_models: ["my-model"] }).model).toBe("my-model");
+  });
+
+  it("snapshots are frozen copies", () => {
+    const c = parseConfig({ anchors: ["keep me"] });
+    const s = snapshotConfig(c);
+    c.anchors.push("later");
+    c.max_tokens = 5;
+    expect(s.anchors).toEqual(["keep me"]);
+    expect(s.max_tokens).toBe(2000);
+    expect(Object.isFrozen(s)).toBe(true);
+    expect(() => (s.anchors as string[]).push("x")).toThrow();
+  });
+});
