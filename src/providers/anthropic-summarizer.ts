@@ -13,6 +13,8 @@ export interface AnthropicSummarizerOptions {
   readonly apiKey?: string;
   readonly timeoutMs?: number;
   readonly maxRetryWaitMs?: number;
+  /** wait before retrying when the server gave no Retry-After (default 1000 ms) */
+  readonly retryDelayMs?: number;
 }
 
 /** The API version header value this client speaks. */
@@ -39,7 +41,7 @@ export function anthropicSummarizer(opts: AnthropicSummarizerOptions = {}): Summ
         model: req.model,
         max_tokens: req.maxTokens,
         messages: [{ role: "user", content: req.prompt }],
-      }, { timeoutMs: opts.timeoutMs ?? 60_000, signal: req.signal, maxRetryWaitMs: opts.maxRetryWaitMs, service: "Anthropic" });
+      }, { timeoutMs: opts.timeoutMs ?? 60_000, signal: req.signal, maxRetryWaitMs: opts.maxRetryWaitMs, retryDelayMs: opts.retryDelayMs, service: "Anthropic" });
       return extractTagged(answerText(body), req.summaryTag);
     },
   };

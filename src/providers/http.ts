@@ -9,6 +9,8 @@ export interface PostOptions {
   readonly signal?: AbortSignal;
   /** longest Retry-After we wait for; a longer one fails at once (default 30 s) */
   readonly maxRetryWaitMs?: number;
+  /** wait before the retry when the server gave no Retry-After (default 1000 ms) */
+  readonly retryDelayMs?: number;
   /** status label in errors, e.g. "OpenAI" */
   readonly service: string;
 }
@@ -55,7 +57,7 @@ async function attempt(url: string, headers: Record<string, string>, body: Json,
   if (!res.ok) {
     const detail = text.slice(0, 200).replace(/\s+/g, " ");
     const transient = res.status === 429 || res.status >= 500;
-    const wait = res.status === 429 ? retryAfterSeconds(res.headers.get("retry-after")) : undefined;
+    const wait = transient ? retryAfterSeconds(res.headers.get("retry-after")) : undefined;
     throw new SummarizerError(`${o.service} answered HTTP ${res.status}: ${detail}`, transient, wait);
   }
   try {
@@ -71,7 +73,7 @@ export async function postJson(url: string, headers: Record<string, string>, bod
     return await attempt(url, headers, body, o);
   } catch (e) {
     if (!(e instanceof SummarizerError) || !e.transient) throw e;
-    const waitMs = (e.retryAfterSeconds ?? 1) * 1000;
+    const waitMs = e.retryAfterSeconds !== undefined ? e.retryAfterSeconds * 1000 : o.retryDelayMs ?? 1000;
     if (waitMs > (o.maxRetryWaitMs ?? 30_000)) throw e;
     await sleep(waitMs, o.signal);
     try {

@@ -14,6 +14,8 @@ export interface OpenAISummarizerOptions {
   readonly apiKey?: string;
   readonly timeoutMs?: number;
   readonly maxRetryWaitMs?: number;
+  /** wait before retrying when the server gave no Retry-After (default 1000 ms) */
+  readonly retryDelayMs?: number;
 }
 
 function answerText(body: Json): string {
@@ -41,7 +43,7 @@ export function openAISummarizer(opts: OpenAISummarizerOptions = {}): Summarizer
         model: req.model,
         max_tokens: req.maxTokens,
         messages: [{ role: "user", content: req.prompt }],
-      }, { timeoutMs: opts.timeoutMs ?? 60_000, signal: req.signal, maxRetryWaitMs: opts.maxRetryWaitMs, service: "OpenAI" });
+      }, { timeoutMs: opts.timeoutMs ?? 60_000, signal: req.signal, maxRetryWaitMs: opts.maxRetryWaitMs, retryDelayMs: opts.retryDelayMs, service: "OpenAI" });
       return extractTagged(answerText(body), req.summaryTag);
     },
   };

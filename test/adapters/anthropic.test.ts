@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readAnthropicMessages, writeAnthropicMessages } from "../../src/adapters/anthropic.ts";
 import { InputError } from "../../src/engine/errors.ts";
-import type { Json } from "../../src/engine/json.ts";
+import type { Json, JsonObject } from "../../src/engine/json.ts";
 import { anthropicConversation } from "../support/generate.ts";
 
 describe("Anthropic adapter", () => {
@@ -14,7 +14,7 @@ describe("Anthropic adapter", () => {
   });
 
   it("splits a user message into tool results then text, and merges them back", () => {
-    const wire = [
+    const wire: JsonObject[] = [
       { role: "user", content: "go" },
       { role: "assistant", content: [{ type: "text", text: "calling" }, { type: "tool_use", id: "t1", name: "ls", input: { d: "." } }, { type: "tool_use", id: "t2", name: "cat", input: {} }] },
       { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "a.ts" }, { type: "tool_result", tool_use_id: "t2", content: [{ type: "text", text: "boom" }], is_error: true }, { type: "text", text: "and then?" }] },
