@@ -50,7 +50,7 @@ async function runCompact(file: string, flags: FlagValues, io: CliIO): Promise<n
       throw new SafecutError("input", `cannot read ${file}: ${(e as Error).message}`);
     }
   }
-  const settings = settingsFromFlags(flags);
+  const settings = settingsFromFlags(flags, io.cwd);
   const summaryTag = typeof settings.summary_tag === "string" ? settings.summary_tag : "summary";
   const format = flags.format === "openai" || flags.format === "anthropic" ? flags.format : undefined;
   const conv = readConversationFile(text, { format, summaryTag: summaryTag === "" ? "summary" : summaryTag });

@@ -2,6 +2,7 @@
 // from flags are passed to the config parser as numbers (NaN included) so that a bad value
 // gets the same field-naming error as in a config file.
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { ConfigError } from "../engine/errors.ts";
 
 /** Flag values as commander gives them (strings; repeated --anchor as an array). */
@@ -52,9 +53,9 @@ export function readConfigFile(path: string): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
-/** Merges the config file (if any) and the flags into one settings object. */
-export function settingsFromFlags(flags: FlagValues): Record<string, unknown> {
-  const out: Record<string, unknown> = typeof flags.config === "string" ? { ...readConfigFile(flags.config) } : {};
+/** Merges the config file (if any, relative to cwd) and the flags into one settings object. */
+export function settingsFromFlags(flags: FlagValues, cwd: string): Record<string, unknown> {
+  const out: Record<string, unknown> = typeof flags.config === "string" ? { ...readConfigFile(resolve(cwd, flags.config)) } : {};
   for (const [flag, field] of Object.entries(NUMERIC)) {
     const v = flags[flag];
     if (typeof v === "string") out[field] = numberOrUnset(v);

@@ -1,0 +1,154 @@
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { readConversationFile } from "../../src/adapters/conversation-file.ts";
+import { runInProcess, tempDir } from "../support/cli-run.ts";
+import { openAIConversation } from "../support/generate.ts";
+import { factfulAnswer, startImitation, type Behavior, type Imitation } from "../support/http-imitation.ts";
+import { expectLawsHold } from "../support/laws.ts";
+
+let dir: string;
+let convPath: string;
+const conv = openAIConversation({ turns: 12 });
+const hash = (p: string) => createHash("sha256").update(readFileSync(p)).digest("hex");
+
+beforeAll(() => {
+  dir = tempDir();
+  convPath = join(dir, "conv.json");
+  writeFileSync(convPath, JSON.stringify({ model: "gpt-4o-mini", messages: conv }));
+});
+
+let server: Imitation | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function writeInput(name: string, content: string): string {
+  const p = join(dir, name);
+  writeFileSync(p, content);
+  return p;
+}
+
+describe("safecut compact (in process)", () => {
+  it("compacts a file, prints the conversation on stdout and the report on stderr", async () => {
+    const before = hash(convPath);
+    const r = await runInProcess(["compact", "conv.json", "--token-threshold", "3000"], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(hash(convPath)).toBe(before);
+    const out = readConversationFile(r.stdout);
+    expect(out.model).toBe("gpt-4o-mini");
+    expectLawsHold(readConversationFile(readFileSync(convPath, "utf8")).messages, out.messages, 6);
+    expect(r.stderr).toMatch(/compacted: \d+ -> \d+ messages/);
+    expect(r.stderr).toContain("laws: L1 ok, L2 ok, L3 ok, L5 ok, L6 ok, L8 ok");
+  });
+
+  it("reads stdin, writes --output and a JSON --report", async () => {
+    const r = await runInProcess(["compact", "-", "--token-threshold", "3000", "-o", "out.json", "--report", "report.json"], { cwd: dir, stdin: JSON.stringify(conv) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("");
+    const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
+    expect(report.outcome).toBe("compacted");
+    expect(report.laws.every((l: { ok: boolean }) => l.ok)).toBe(true);
+    expect(report.tokensAfter).toBeLessThan(report.tokensBefore);
+    expect(readConversationFile(readFileSync(join(dir, "out.json"), "utf8")).messages.length).toBeLessThan(conv.length);
+  });
+
+  it("--dry-run prints the plan and writes nothing", async () => {
+    const r = await runInProcess(["compact", "conv.json", "--token-threshold", "3000", "--dry-run"], { cwd: dir });
+    expect(r.code).toBe(0);
+    const plan = JSON.parse(r.stdout);
+    expect(plan).toMatchObject({ format: "openai", due: true, plannedStretch: { start: 2 } });
+  });
+
+  it("exits 0 and changes nothing when compaction is not due", async () => {
+    const r = await runInProcess(["compact", "conv.json"], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ model: "gpt-4o-mini", messages: conv });
+    expect(r.stderr).toContain("not due");
+  });
+
+  it.each([
+    ["invalid JSON", "{\"messages\": [", [], "invalid JSON"],
+    ["an orphan tool result", JSON.stringify([{ role: "user", content: "a" }, { role: "tool", tool_call_id: "nope", content: "x" }]), [], 'messages[1]: orphan tool result: no tool call has id "nope"'],
+    ["duplicate tool call ids", JSON.stringify([{ role: "user", content: "a" }, { role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }] }, { role: "tool", tool_call_id: "c", content: "x" }, { role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }] }]), [], 'messages[3]: duplicate tool call id "c"'],
+    ["a tool result before its call", JSON.stringify([{ role: "user", content: "a" }, { role: "tool", tool_call_id: "c", content: "x" }, { role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }] }]), [], "comes before its call"],
+    ["an unknown role", JSON.stringify([{ role: "user", content: "a" }, { role: "assistant", content: "b" }, { role: "user", content: "c" }, { role: "robot", content: "d" }]), [], 'messages[3].role: unknown role "robot"'],
+    ["a negative setting", JSON.stringify(conv), ["--retention-window", "-1"], "retention_window: must be >= 1, got -1"],
+    ["a NaN setting", JSON.stringify(conv), ["--token-threshold", "lots"], "token_threshold: expected number, received NaN"],
+    ["a missing API key", JSON.stringify(conv), ["--provider", "openai", "--model", "gpt-4o"], "OPENAI_API_KEY: is not set"],
+    ["an unknown model", JSON.stringify(conv), ["--provider", "anthropic", "--model", "gpt-4o"], 'model: unknown model "gpt-4o"'],
+  ])("rejects %s with exit 1, a clear error and an untouched input", async (_name, content, flags, message) => {
+    const p = writeInput("bad.json", content);
+    const before = hash(p);
+    const r = await runInProcess(["compact", "bad.json", ...(flags as string[])], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(message);
+    expect(r.stdout).toBe("");
+    expect(hash(p)).toBe(before);
+  });
+
+  it("rejects a bad config file naming the field", async () => {
+    writeInput("cfg.json", JSON.stringify({ token_threshold: 0 }));
+    const r = await runInProcess(["compact", "conv.json", "--config", "cfg.json"], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("token_threshold: must be > 0 when set");
+    writeInput("cfg2.json", "{oops");
+    expect((await runInProcess(["compact", "conv.json", "--config", "cfg2.json"], { cwd: dir })).stderr).toContain("cfg2.json is not valid JSON");
+  });
+
+  it.each([
+    [[], "Usage"],
+    [["compact"], "missing required argument"],
+    [["compact", "conv.json", "--bogus"], "unknown option"],
+    [["compact", "conv.json", "--format", "xml"], "Allowed choices are openai, anthropic"],
+    [["compact", "conv.json", "-o", "conv.json"], "never modifies its input"],
+  ])("usage errors exit 2: %j", async (args, message) => {
+    const before = hash(convPath);
+    const r = await runInProcess(args as string[], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stdout + r.stderr).toContain(message);
+    expect(hash(convPath)).toBe(before);
+  });
+
+  it("--help documents the exit codes", async () => {
+    const r = await runInProcess(["compact", "--help"], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Exit codes:");
+    expect(r.stdout).toContain("3  summarizer failure");
+  });
+
+  const failures: [string, Behavior, string[], string][] = [
+    ["HTTP 500", { kind: "raw", status: 500, body: "{\"error\":\"boom\"}", headers: { "retry-after": "0" } }, [], "HTTP 500"],
+    ["a timeout", { kind: "hang" }, ["--timeout-ms", "150"], "timed out after 150 ms"],
+    ["an empty answer", { kind: "summary", text: "" }, [], "has no <summary>"],
+    ["a missing tag", { kind: "summary", text: "Here is a summary without tags." }, [], "has no <summary>...</summary> block"],
+    ["an over-long answer", { kind: "summary", text: `<summary>${"very long ".repeat(3000)}</summary>` }, [], "is not shorter than what it replaces"],
+    ["dropped facts", { kind: "summary", text: "<summary>The agent did some work.</summary>" }, [], "dropped required facts"],
+  ];
+  it.each(failures)("a summarizer failure (%s) leaves the conversation exactly as it was, exit 3", async (_n, behavior, flags, reason) => {
+    server = await startImitation("openai", () => behavior);
+    const before = hash(convPath);
+    const r = await runInProcess(["compact", "conv.json", "--provider", "openai", "--base-url", server.url, "--token-threshold", "3000", "--report", "fail.json", ...flags], { cwd: dir });
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout)).toEqual({ model: "gpt-4o-mini", messages: conv });
+    const report = JSON.parse(readFileSync(join(dir, "fail.json"), "utf8"));
+    expect(report.outcome).toBe("degraded");
+    expect(report.reason).toContain(reason);
+    expect(report.tokensAfter).toBe(report.tokensBefore);
+    expect(hash(convPath)).toBe(before);
+    // the request used the agent's model from the file ("same as agent")
+    expect(server.requests[0]?.body.model ?? "gpt-4o-mini").toBe("gpt-4o-mini");
+  });
+
+  it("uses the OpenAI imitation for a full compaction", async () => {
+    server = await startImitation("openai", (_n, req) => ({ kind: "summary", text: factfulAnswer(req) }));
+    const r = await runInProcess(["compact", "conv.json", "--provider", "openai", "--base-url", server.url, "--token-threshold", "3000"], { cwd: dir, env: { OPENAI_API_KEY: "sk-x" } });
+    expect(r.code).toBe(0);
+    expect(server.requests.length).toBeGreaterThan(1);
+    expect(server.requests[0].body).toMatchObject({ model: "gpt-4o-mini", max_tokens: 2000 });
+    expect(server.requests[0].headers.authorization).toBe("Bearer sk-x");
+    expectLawsHold(readConversationFile(readFileSync(convPath, "utf8")).messages, readConversationFile(r.stdout).messages, 6);
+  });
+});
