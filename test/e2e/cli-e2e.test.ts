@@ -1,0 +1,115 @@
+// End to end: the real `node bin/safecut.js` on generated conversations of several hundred
+// messages with many tool calls, in both formats, JSON and JSONL, with the offline summarizer
+// and with local HTTP imitations of both APIs; every law's runtime counterpart is asserted on
+// the output, and failures must leave the conversation as it was.
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { readConversationFile, type ConversationFile } from "../../src/adapters/conversation-file.ts";
+import type { Message } from "../../src/engine/message.ts";
+import { bpeCounter, messageTokens } from "../../src/engine/tokens.ts";
+import { runProcess, tempDir } from "../support/cli-run.ts";
+import { anthropicConversation, openAIConversation } from "../support/generate.ts";
+import { factfulAnswer, startImitation, type Imitation } from "../support/http-imitation.ts";
+import { expectLawsHold } from "../support/laws.ts";
+
+const counter = bpeCounter();
+const total = (ms: readonly Message[]) => ms.reduce((s, m) => s + messageTokens(counter, m), 0);
+const hash = (p: string) => createHash("sha256").update(readFileSync(p)).digest("hex");
+
+let dir: string;
+const files: Record<string, string> = {};
+
+beforeAll(() => {
+  dir = tempDir();
+  const oa = openAIConversation({ turns: 50, seed: 7 });
+  const an = anthropicConversation({ turns: 50, seed: 9 });
+  files.openaiJson = join(dir, "openai.json");
+  writeFileSync(files.openaiJson, JSON.stringify({ model: "gpt-4o-mini", messages: oa }, null, 2));
+  files.openaiJsonl = join(dir, "openai.jsonl");
+  writeFileSync(files.openaiJsonl, oa.map((m) => JSON.stringify(m)).join("\n") + "\n");
+  files.anthropicJson = join(dir, "anthropic.json");
+  writeFileSync(files.anthropicJson, JSON.stringify({ model: "claude-haiku-4-5", max_tokens: 1024, system: an.system, messages: an.messages }, null, 2));
+  files.anthropicJsonl = join(dir, "anthropic.jsonl");
+  writeFileSync(files.anthropicJsonl, [JSON.stringify({ system: an.system }), ...an.messages.map((m) => JSON.stringify(m))].join("\n") + "\n");
+});
+
+let server: Imitation | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function expectCompacted(input: string, stdout: string, window = 6): { before: ConversationFile; after: ConversationFile } {
+  const before = readConversationFile(readFileSync(input, "utf8"));
+  const after = readConversationFile(stdout);
+  expect(after.format).toBe(before.format);
+  expect(after.container).toBe(before.container);
+  expect(before.messages.length).toBeGreaterThan(300);
+  expect(before.messages.filter((m) => m.role === "tool").length).toBeGreaterThan(150);
+  expect(after.messages.some((m) => m.role === "summary")).toBe(true);
+  expectLawsHold(before.messages, after.messages, window, { before: total(before.messages), after: total(after.messages) });
+  return { before, after };
+}
+
+describe("safecut compact, end to end", () => {
+  it.each([
+    ["OpenAI JSON", "openaiJson"],
+    ["Anthropic JSON", "anthropicJson"],
+    ["OpenAI JSONL", "openaiJsonl"],
+  ])("compacts %s with the offline summarizer", async (_name, key) => {
+    const input = files[key];
+    const h = hash(input);
+    const r = await runProcess(["compact", input, "--token-threshold", "20000", "--report", join(dir, `${key}.report.json`)], { cwd: dir });
+    expect(r.stderr).not.toContain("error");
+    expect(r.code).toBe(0);
+    expect(hash(input)).toBe(h);
+    expectCompacted(input, r.stdout);
+    const report = JSON.parse(readFileSync(join(dir, `${key}.report.json`), "utf8"));
+    expect(report.laws.map((l: { law: string; ok: boolean }) => `${l.law}:${l.ok}`)).toEqual(["L1:true", "L2:true", "L3:true", "L5:true", "L6:true", "L8:true"]);
+    expect(report.tokensAfter).toBeLessThan(20000);
+  });
+
+  it("compacts OpenAI JSON through the OpenAI HTTP imitation", async () => {
+    server = await startImitation("openai", (_n, req) => ({ kind: "summary", text: factfulAnswer(req) }));
+    const r = await runProcess(["compact", files.openaiJson, "--provider", "openai", "--base-url", server.url, "--token-threshold", "20000", "--retention-window", "10"], { cwd: dir, env: { OPENAI_API_KEY: "sk-e2e" } });
+    expect(r.code).toBe(0);
+    expectCompacted(files.openaiJson, r.stdout, 10);
+    expect(server.requests.length).toBeGreaterThan(5);
+    expect(server.requests.every((q) => q.body.model === "gpt-4o-mini" && q.body.max_tokens === 2000)).toBe(true);
+  });
+
+  it("compacts Anthropic JSONL through the Anthropic HTTP imitation", async () => {
+    server = await startImitation("anthropic", (_n, req) => ({ kind: "summary", text: factfulAnswer(req) }));
+    const r = await runProcess(["compact", files.anthropicJsonl, "--provider", "anthropic", "--model", "claude-haiku-4-5", "--base-url", server.url, "--message-threshold", "100", "--token-threshold", "none"], { cwd: dir, env: { ANTHROPIC_API_KEY: "ak-e2e" } });
+    expect(r.code).toBe(0);
+    const { before, after } = expectCompacted(files.anthropicJsonl, r.stdout);
+    // 50 user turns, each followed by one summary, is as far as L2 lets it go
+    expect(after.messages.length).toBeLessThan(before.messages.length / 2);
+    expect(server.requests[0].headers["x-api-key"]).toBe("ak-e2e");
+  });
+
+  it("a failing summarizer (HTTP 500 every time) leaves the conversation as it was, exit 3", async () => {
+    server = await startImitation("anthropic", () => ({ kind: "raw", status: 500, body: "{\"type\":\"error\"}", headers: { "retry-after": "0" } }));
+    const h = hash(files.anthropicJson);
+    const r = await runProcess(["compact", files.anthropicJson, "--provider", "anthropic", "--base-url", server.url, "--token-threshold", "20000"], { cwd: dir });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("HTTP 500");
+    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(readFileSync(files.anthropicJson, "utf8")));
+    expect(hash(files.anthropicJson)).toBe(h);
+  });
+
+  it("bad input gives a clear error, exit 1, and an untouched file", async () => {
+    const bad = join(dir, "bad.jsonl");
+    const lines = readFileSync(files.openaiJsonl, "utf8").split("\n");
+    lines.splice(5, 0, JSON.stringify({ role: "tool", tool_call_id: "ghost", content: "?" }));
+    writeFileSync(bad, lines.join("\n"));
+    const h = hash(bad);
+    const r = await runProcess(["compact", bad], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('messages[5]: orphan tool result: no tool call has id "ghost"');
+    expect(r.stdout).toBe("");
+    expect(hash(bad)).toBe(h);
+  });
+});
