@@ -106,6 +106,7 @@ function program(io: CliIO, run: (file: string, flags: FlagValues) => Promise<vo
     .option("--context-window <n>", "compact when tokens > context window - reserve tokens")
     .option("--reserve-tokens <n>", "tokens to keep free in the context window (default 16384)")
     .option("--keep-recent-tokens <n>", "keep at least this many recent tokens unsummarized")
+    .option("--prompt-file <file>", "prompt template file ({{conversation}}, {{previous_summary}}, {{required_facts}}, {{max_tokens}}, {{summary_tag}})")
     .option("--summary-tag <tag>", 'tag around summaries (default "summary")')
     .option("--anchor <phrase>", "a phrase every summary must keep when present (repeatable)", collect, [])
     .addOption(new Option("--tokenizer <name>", "token counter (default bpe)").choices(["bpe", "chars"]))

@@ -26,7 +26,6 @@ const TEXT: Record<string, string> = {
   baseUrl: "base_url",
   summaryTag: "summary_tag",
   tokenizer: "tokenizer",
-  prompt: "prompt",
 };
 
 function numberOrUnset(v: string): number | null {
@@ -63,6 +62,13 @@ export function settingsFromFlags(flags: FlagValues, cwd: string): Record<string
   for (const [flag, field] of Object.entries(TEXT)) {
     const v = flags[flag];
     if (typeof v === "string") out[field] = v;
+  }
+  if (typeof flags.promptFile === "string") {
+    try {
+      out.prompt = readFileSync(resolve(cwd, flags.promptFile), "utf8");
+    } catch (e) {
+      throw new ConfigError("--prompt-file", `cannot read ${flags.promptFile}: ${(e as Error).message}`);
+    }
   }
   const anchors = flags.anchor;
   if (Array.isArray(anchors) && anchors.length > 0) {

@@ -2,10 +2,9 @@
 // file builds the kernel's numeric view and turns the kernel's verdict into a message that
 // names the field as the user wrote it.
 import type { ConfigField, ConfigView } from "../kernel/config.ts";
-import { maxTokensLimit } from "../kernel/config.ts";
 import { parseConfigShape, SAME_AS_AGENT, type Config } from "./config.ts";
 import { ConfigError } from "./errors.ts";
-import { gateValidateConfig } from "./kernel-gate.ts";
+import { gateMaxTokensLimit, gateValidateConfig } from "./kernel-gate.ts";
 
 // Model families each provider serves; an OpenAI-compatible server at a custom base_url may
 // serve anything, and `known_models` extends the list.
@@ -39,7 +38,7 @@ export function configView(c: Config): ConfigView {
 }
 
 const MESSAGES: Record<Exclude<ConfigField, "none">, (c: Config) => [string, string]> = {
-  maxTokens: (c) => ["max_tokens", `must be between 1 and ${maxTokensLimit()}, got ${c.max_tokens}`],
+  maxTokens: (c) => ["max_tokens", `must be between 1 and ${gateMaxTokensLimit()}, got ${c.max_tokens}`],
   tokenThreshold: (c) => ["token_threshold", `must be > 0 when set (null unsets it), got ${c.token_threshold}`],
   messageThreshold: (c) => ["message_threshold", `must be > 0 when set (null unsets it), got ${c.message_threshold}`],
   turnThreshold: (c) => ["turn_threshold", `must be > 0 when set (null unsets it), got ${c.turn_threshold}`],

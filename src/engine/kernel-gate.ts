@@ -1,8 +1,6 @@
 // The engine's only door into the kernel. Every kernel decision the engine uses is called
 // here, after checking the function's `//@ requires` at runtime: the proofs hold only for
 // inputs that satisfy them, so a violation is a clear error, never an unproven path.
-import type { Role } from "../kernel/roles.ts";
-import { isCompressible } from "../kernel/compressible.ts";
 import { hasThreshold, isCompactionDue, isOverContextWindow, type Thresholds } from "../kernel/trigger.ts";
 import { retentionCutoff } from "../kernel/retention.ts";
 import { selectStretch, type Stretch } from "../kernel/stretch.ts";
@@ -10,8 +8,9 @@ import { splice } from "../kernel/splice.ts";
 import { acceptSummary, rangeTokens } from "../kernel/progress.ts";
 import { decideCommit, type CommitDecision, type CurrentStamp, type PlanStamp } from "../kernel/commit.ts";
 import { advanceWatermark } from "../kernel/watermark.ts";
-import { validateConfig, type ConfigField, type ConfigView } from "../kernel/config.ts";
+import { maxTokensLimit, validateConfig, type ConfigField, type ConfigView } from "../kernel/config.ts";
 import { findCutPoint, type CutPoint } from "../kernel/cutpoint.ts";
+import { keepHeadLines, keepTailLines } from "../kernel/truncate.ts";
 import { movable } from "../kernel/stretch.ts";
 import { KernelBoundaryError } from "./errors.ts";
 import type { KernelViews } from "./views.ts";
@@ -40,11 +39,6 @@ export function gateOverContextWindow(tokens: number, contextWindow: number, res
   need(isNat(tokens) && isNat(reserveTokens) && Number.isSafeInteger(contextWindow) && contextWindow > reserveTokens,
     "isOverContextWindow", "tokens >= 0, reserveTokens >= 0, contextWindow > reserveTokens");
   return isOverContextWindow(tokens, contextWindow, reserveTokens);
-}
-
-/** L2: may a message of this role be summarized away? */
-export function gateCompressible(role: Role): boolean {
-  return isCompressible(role);
 }
 
 /** L3: index of the first message of the retention window. */
@@ -126,4 +120,16 @@ export function gateIsEligible(v: KernelViews, cutoff: number, s: number, e: num
     if (v.lastAnswer[j] >= e) return false;
   }
   return v.roles.slice(s, e).some((r) => r !== "summary");
+}
+
+/** L12: the largest accepted max_tokens (for error messages). */
+export function gateMaxTokensLimit(): number {
+  return maxTokensLimit();
+}
+
+/** L11: how many whole lines of the head (or tail) fit both budgets. */
+export function gateKeepLines(lineBytes: readonly number[], maxLines: number, maxBytes: number, from: "head" | "tail"): number {
+  need(isNat(maxLines) && isNat(maxBytes), from === "head" ? "keepHeadLines" : "keepTailLines", "maxLines >= 0 && maxBytes >= 0");
+  need(lineBytes.every(isNat), "keepLines", "line byte lengths >= 0");
+  return from === "head" ? keepHeadLines(lineBytes, maxLines, maxBytes) : keepTailLines(lineBytes, maxLines, maxBytes);
 }

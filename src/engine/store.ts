@@ -84,7 +84,7 @@ export class ConversationStore {
   get counter(): TokenCounter {
     return this.ledger.counter;
   }
-  /** Number of messages covered by summaries so far (L10: only grows). */
+  /** The persisted compaction watermark: index just past the latest summary, clamped by the kernel (L10: only grows, never past the newest user message). */
   get watermark(): number {
     return this.mark;
   }

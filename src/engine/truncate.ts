@@ -1,8 +1,8 @@
 // Tool-output truncation: keep the head or the tail of a text within a line budget and a byte
 // budget, whichever hits first. The kernel decides how many whole lines fit (L11); this file
 // only splits the text and measures UTF-8 bytes.
-import { keepHeadLines, keepTailLines } from "../kernel/truncate.ts";
 import { ConfigError } from "./errors.ts";
+import { gateKeepLines } from "./kernel-gate.ts";
 
 /** Truncation limits. */
 export interface TruncateOptions {
@@ -29,7 +29,7 @@ export function truncateToolOutput(text: string, o: TruncateOptions): Truncated 
   const lines = text.split("\n");
   const bytes = lines.map((l) => Buffer.byteLength(l, "utf8"));
   const tail = o.keep === "tail";
-  const k = tail ? keepTailLines(bytes, o.maxLines, o.maxBytes) : keepHeadLines(bytes, o.maxLines, o.maxBytes);
+  const k = gateKeepLines(bytes, o.maxLines, o.maxBytes, tail ? "tail" : "head");
   const kept = tail ? lines.slice(lines.length - k) : lines.slice(0, k);
   return { text: kept.join("\n"), truncated: k < lines.length, keptLines: k, omittedLines: lines.length - k };
 }
