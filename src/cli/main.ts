@@ -68,8 +68,15 @@ async function runCompact(file: string, flags: FlagValues, io: CliIO): Promise<n
   if (typeof flags.report === "string") {
     writeFileSync(resolve(io.cwd, flags.report), JSON.stringify({ input: name, format: conv.format, ...report }, null, 2) + "\n");
   }
-  if (!quiet || report.laws.some((l) => !l.ok)) io.stderr(reportText(report, name));
-  if (report.laws.some((l) => !l.ok)) return EXIT.internal;
+  const lawFailed = report.laws.some((l) => !l.ok);
+  if (lawFailed) io.stderr(reportText(report, name));
+  else if (quiet && report.outcome === "degraded") io.stderr(`safecut: ${name}: degraded: ${report.reason}\n`);
+  else if (!quiet) {
+    // with --report the details are in the file; stderr keeps the summary line and the reason
+    const text = reportText(report, name);
+    io.stderr(typeof flags.report === "string" ? `${text.split("\n").slice(0, 2).join("\n")}\n` : text);
+  }
+  if (lawFailed) return EXIT.internal;
   if (flags.dryRun === true) {
     io.stdout(JSON.stringify({ format: conv.format, due: report.dueBefore, tokens: report.tokensBefore, messages: report.messagesBefore, plannedStretch: report.plannedStretch ?? null, reason: report.reason }, null, 2) + "\n");
     return EXIT.ok;
@@ -96,7 +103,7 @@ function program(io: CliIO, run: (file: string, flags: FlagValues) => Promise<vo
     .option("--base-url <url>", "API base URL (OpenAI-compatible servers, proxies, tests)")
     .addOption(new Option("--format <name>", "input format (auto-detected if absent)").choices(["openai", "anthropic"]))
     .option("-o, --output <file>", "write the compacted conversation here instead of stdout")
-    .option("--report <file>", "write the report as JSON here (stderr gets a one-line summary)")
+    .option("--report <file>", "write the report as JSON here (stderr keeps only the summary line and the reason)")
     .option("--dry-run", "print the plan (what would be summarized first) and change nothing")
     .option("--max-tokens <n>", "max tokens of a summary (default 2000)")
     .option("--token-threshold <n>", "compact at this many tokens (default 60000; none to unset)")
@@ -112,7 +119,7 @@ function program(io: CliIO, run: (file: string, flags: FlagValues) => Promise<vo
     .addOption(new Option("--tokenizer <name>", "token counter (default bpe)").choices(["bpe", "chars"]))
     .option("--timeout-ms <n>", "summarizer request timeout (default 60000)")
     .option("--progress", "always print progress lines (default: only for runs longer than a second)")
-    .option("-q, --quiet", "print nothing on stderr except errors")
+    .option("-q, --quiet", "print nothing on stderr except errors and a degraded run's reason")
     .addHelpText("after", `\n${EXIT_CODES_HELP}\n`)
     .action(async (file: string, flags: FlagValues) => run(file, flags));
   return p;

@@ -51,7 +51,8 @@ async function attempt(url: string, headers: Record<string, string>, body: Json,
   } catch (e) {
     if (o.signal?.aborted) throw new SummarizerError(`${o.service} request aborted`);
     if (timeout.aborted) throw new SummarizerError(`${o.service} request timed out after ${o.timeoutMs} ms`);
-    const cause = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message;
+    const c = (e as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause;
+    const cause = c?.code ?? c?.errors?.[0]?.code ?? c?.message ?? (e as Error).message;
     throw new SummarizerError(`${o.service} request failed: network error (${cause})`, true);
   }
   if (!res.ok) {
