@@ -16,14 +16,13 @@ function build(events: Event[], ongoing: boolean): Message[] {
   const out: Message[] = [{ role: "system", content: "sys" }];
   let id = 0;
   for (const e of events) {
-    if (e.kind === "user") out.push({ role: "user", content: `ask ${"u".repeat(e.size)}` });
-    else if (e.kind === "text") out.push({ role: "assistant", content: `say ${"a".repeat(e.size)}`, toolCalls: [] });
-    else if (e.kind === "summary") out.push({ role: "summary", content: `earlier ${"s".repeat(e.size)}` });
-    else {
+    if ("n" in e) {
       const ids = Array.from({ length: e.n }, () => `c${id++}`);
       out.push({ role: "assistant", content: "", toolCalls: ids.map((i) => ({ id: i, name: "run", arguments: "{}" })) });
       for (const i of ids) out.push({ role: "tool", toolCallId: i, content: `out ${"t".repeat(e.size)}` });
-    }
+    } else if (e.kind === "user") out.push({ role: "user", content: `ask ${"u".repeat(e.size)}` });
+    else if (e.kind === "text") out.push({ role: "assistant", content: `say ${"a".repeat(e.size)}`, toolCalls: [] });
+    else out.push({ role: "summary", content: `earlier ${"s".repeat(e.size)}` });
   }
   if (ongoing) out.push({ role: "assistant", content: "", toolCalls: [{ id: "pending", name: "run", arguments: "{}" }] });
   return out;
