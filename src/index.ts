@@ -1,6 +1,6 @@
 // The public library API of safecut.
 
-export type { Message, ToolCall, SystemMessage, UserMessage, AssistantMessage, ToolMessage, SummaryMessage, Conversation } from "./engine/message.ts";
+export type { Message, ToolCall, SystemMessage, UserMessage, AssistantMessage, ToolMessage, SummaryMessage } from "./engine/message.ts";
 export { summaryMessage, messageText } from "./engine/message.ts";
 export { SafecutError, InputError, ConfigError, SummarizerError, KernelBoundaryError, type ErrorKind } from "./engine/errors.ts";
 export { configSchema, parseConfigShape, snapshotConfig, SAME_AS_AGENT, type Config, type ConfigInput, type ProviderName } from "./engine/config.ts";

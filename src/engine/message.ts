@@ -1,7 +1,7 @@
 // The engine's message model: one shape for every conversation format. Adapters map their
 // format in and out; the engine and the kernel views see only this.
 import type { Role } from "../kernel/roles.ts";
-import type { Json, JsonObject } from "./json.ts";
+import type { Json } from "./json.ts";
 
 /** One tool call made by an assistant message; `arguments` is the raw JSON text. */
 export interface ToolCall {
@@ -64,13 +64,6 @@ export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessa
 type SameRoles<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
 const rolesAgree: SameRoles<Message["role"], Role> = true;
 void rolesAgree;
-
-/** A conversation read from a file: the messages plus what surrounded them. */
-export interface Conversation {
-  readonly messages: readonly Message[];
-  /** the top-level object minus `messages` (and Anthropic `system`), when the input had one */
-  readonly envelope?: JsonObject;
-}
 
 /** Builds a summary message holding `content`. */
 export function summaryMessage(content: string): SummaryMessage {

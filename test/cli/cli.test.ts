@@ -142,6 +142,19 @@ describe("safecut compact (in process)", () => {
     expect(server.requests[0]?.body.model ?? "gpt-4o-mini").toBe("gpt-4o-mini");
   });
 
+  it("--prompt-file and --anchor shape the request", async () => {
+    server = await startImitation("openai", (_n, req) => ({ kind: "summary", text: factfulAnswer(req) }));
+    writeInput("prompt.txt", "CUSTOM TEMPLATE keep {{required_facts}}\n\nConversation excerpt:\n{{conversation}}\nwrap in <{{summary_tag}}>");
+    const r = await runInProcess(["compact", "conv.json", "--provider", "openai", "--base-url", server.url, "--token-threshold", "3000",
+      "--prompt-file", "prompt.txt", "--anchor", "off-by-one", "--summary-tag", "recap", "--model", "gpt-4.1-mini"], { cwd: dir });
+    expect(r.code).toBe(3); // the custom template does not list facts the way factfulAnswer reads them
+    const prompt = (server.requests[0].body.messages as { content: string }[])[0].content;
+    expect(prompt.startsWith("CUSTOM TEMPLATE keep - ")).toBe(true);
+    expect(prompt).toContain("- off-by-one");
+    expect(prompt).toContain("wrap in <recap>");
+    expect(server.requests[0].body.model).toBe("gpt-4.1-mini");
+  });
+
   it("uses the OpenAI imitation for a full compaction", async () => {
     server = await startImitation("openai", (_n, req) => ({ kind: "summary", text: factfulAnswer(req) }));
     const r = await runInProcess(["compact", "conv.json", "--provider", "openai", "--base-url", server.url, "--token-threshold", "3000"], { cwd: dir, env: { OPENAI_API_KEY: "sk-x" } });
