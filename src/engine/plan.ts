@@ -57,6 +57,9 @@ export function planStep(snap: StoreSnapshot, c: Config): Plan {
     const n = snap.messages.length;
     const stillNeeded = c.keep_recent_tokens - gateRangeTokens(snap.tokens, s.end, n);
     if (stillNeeded > 0) {
+      // The kernel's bound (L7) holds when the range holds the budget; when it does not, only
+      // keeping the whole stretch honors keep_recent_tokens.
+      if (gateRangeTokens(snap.tokens, s.start, s.end) < stillNeeded) return { ...base, stretch: undefined };
       const cut = gateFindCutPoint(views, snap.tokens, s.start, s.end, stillNeeded);
       if (!cut.found || cut.firstKept <= s.start) return { ...base, stretch: undefined };
       end = cut.firstKept;

@@ -2,7 +2,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compactMessages } from "../../src/engine/compact-messages.ts";
 import type { Message } from "../../src/engine/message.ts";
+import { charCounter, messageTokens } from "../../src/engine/tokens.ts";
 import { expectLawsHold } from "../support/laws.ts";
+
+const counter = charCounter();
 
 // Random well-formed conversations: user turns, assistant text, assistant tool calls answered
 // right away or (at the very end) left ongoing, earlier summaries.
@@ -41,7 +44,13 @@ describe("compaction on random conversations", () => {
         if (r.report.stretches.length > 0) expect(r.report.tokensAfter).toBeLessThan(r.report.tokensBefore);
         else expect(r.messages).toEqual(input);
         if (ongoing) expect(r.messages.at(-1)).toBe(input.at(-1));
+        const last = r.report.stretches.at(-1);
+        if (keepRecent !== null && last !== undefined) {
+          // L7: everything after the newest summary holds at least keep_recent_tokens
+          const kept = r.messages.slice(last.start + 1).reduce((t, m) => t + messageTokens(counter, m), 0);
+          expect(kept).toBeGreaterThanOrEqual(keepRecent);
+        }
       },
-    ), { numRuns: 150 });
+    ), { numRuns: 200 });
   });
 });
