@@ -240,12 +240,18 @@ class Emitter {
         const u = this.info.unions.get(e.type);
         if (!u) throw new TranslateError(e.pos, `unknown enum ${e.type}`);
         if (!u.ctors.has(e.name)) throw new TranslateError(e.pos, `${e.name} is not a member of ${e.type}`);
-        return `${e.type}.${e.name}`;
+        return `${e.type}.${dafnyName(e.name, e.pos)}`;
       }
       case "bin": {
         if (e.op === "==" || e.op === "!=") {
           const lt = this.typeOf(e.l, env, cx);
           const rt = this.typeOf(e.r, env, cx);
+          // JavaScript compares arrays and objects by reference, Dafny by value: only the
+          // specifications (which mean value equality) may compare them
+          const ty = lt.k === "unknown" ? rt : lt;
+          if (!cx.inSpec && (ty.k === "seq" || ty.k === "tparam" || (ty.k === "named" && this.info.records.has(ty.name)))) {
+            throw new TranslateError(e.pos, `unsupported ${e.op === "==" ? "===" : "!=="} on ${ty.k === "seq" ? "arrays" : ty.k === "tparam" ? `values of type parameter ${ty.name}` : `records (${ty.name})`} in code (JavaScript compares references; compare elements or fields)`);
+          }
           return `${wrap(e.l, rt.k === "unknown" ? null : rt)} ${e.op} ${wrap(e.r, lt.k === "unknown" ? null : lt)}`;
         }
         if (e.op === "+" || e.op === "-" || e.op === "*" || e.op === "/") {
@@ -317,7 +323,7 @@ class Emitter {
         return `if ${a} ${e.op === "max" ? ">=" : "<="} ${b} then ${a} else ${b}`;
       }
       case "let": {
-        const ty = e.ty.k === "unknown" ? this.typeOf(e.e, env, cx) : e.ty;
+        const ty = this.letType(e, env, cx);
         const inner = new Map(env);
         inner.set(e.name, ty);
         return `var ${dafnyName(e.name, e.pos)}: ${tyText(ty, e.pos)} := ${this.expr(e.e, env, cx, ty)}; ${this.expr(e.body, inner, cx, expect)}`;
@@ -418,10 +424,19 @@ class Emitter {
     }
   }
 
+  /** The type of a `const` of a function body: declared, or the initializer's. */
+  letType(e: Extract<Expr, { k: "let" }>, env: Env, cx: Ctx): Ty {
+    const ty = e.ty.k === "unknown" ? this.typeOf(e.e, env, cx) : e.ty;
+    if (ty.k === "unknown" || (ty.k === "seq" && ty.elem.k === "unknown")) {
+      throw new TranslateError(e.pos, `cannot infer the type of ${e.name}: add a type annotation`);
+    }
+    return ty;
+  }
+
   /** A function body in the pure form, laid out over lines. */
   body(e: Expr, env: Env, cx: Ctx, ind: string, expect: Ty): string[] {
     if (e.k === "let") {
-      const ty = e.ty.k === "unknown" ? this.typeOf(e.e, env, cx) : e.ty;
+      const ty = this.letType(e, env, cx);
       const inner = new Map(env);
       inner.set(e.name, ty);
       return [`${ind}var ${dafnyName(e.name, e.pos)}: ${tyText(ty, e.pos)} := ${this.expr(e.e, env, cx, ty)};`, ...this.body(e.body, inner, cx, ind, expect)];
@@ -492,7 +507,7 @@ export function emitModule(mod: Module, info: ProgramInfo): string {
   if (mod.companion) lines.push(`include "../proofs/dafny/${mod.companion}.dfy"`);
   if (mod.imports.length > 0 || mod.companion) lines.push("");
   for (const t of mod.types) {
-    if (t.k === "union") lines.push(`datatype ${t.name} = ${t.tags.map((x) => x.ctor).join(" | ")}`, "");
+    if (t.k === "union") lines.push(`datatype ${t.name} = ${t.tags.map((x) => dafnyName(x.ctor, t.pos)).join(" | ")}`, "");
     else {
       for (const f of t.fields) em.checkTy(f.ty, t.pos, []);
       lines.push(`datatype ${t.name} = ${t.name}(${t.fields.map((f) => `${dafnyName(f.name, t.pos)}: ${tyText(f.ty, t.pos)}`).join(", ")})`, "");

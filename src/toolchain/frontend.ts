@@ -20,8 +20,22 @@ export function ctorName(tag: string): string {
     .join("");
 }
 
+/** The name of a syntax kind ("VariableStatement", not its alias "FirstStatement"). */
+function syntaxName(kind: ts.SyntaxKind): string {
+  const names = Object.keys(ts.SyntaxKind).filter((k) => (ts.SyntaxKind as unknown as Record<string, number>)[k] === kind);
+  return names.find((n) => !/^(First|Last)/.test(n)) ?? names[0] ?? String(kind);
+}
+
 class FileContext {
+  /** offsets of the annotations the translation took into account */
+  readonly used = new Set<number>();
+
   constructor(readonly sf: ts.SourceFile) {}
+
+  take(a: Annotation): Annotation {
+    this.used.add(a.offset);
+    return a;
+  }
 
   pos(node: ts.Node): Pos {
     return posAt(this.sf, node.getStart(this.sf));
@@ -44,7 +58,7 @@ interface FnScope {
 }
 
 function spec(a: Annotation): Expr {
-  return parseSpec(a.text, a.pos);
+  return parseSpec(a.text, a.pos, a.segments);
 }
 
 /** Translates one kernel source file. `relPath` is how errors and headers name it. */
@@ -56,7 +70,7 @@ export function translateFile(relPath: string, text: string, hasCompanion: boole
 
   for (const st of sf.statements) {
     for (const a of leadingAnnotations(sf, st)) {
-      if (a.kind === "declare-type") mod.types.push(declareType(a));
+      if (a.kind === "declare-type") mod.types.push(declareType(cx.take(a)));
     }
     if (ts.isImportDeclaration(st)) {
       mod.imports.push(importTarget(cx, st));
@@ -78,11 +92,16 @@ export function translateFile(relPath: string, text: string, hasCompanion: boole
     } else if (ts.isFunctionDeclaration(st)) {
       mod.fns.push(functionDecl(cx, st));
     } else {
-      cx.unsupported(st, `top-level statement (${ts.SyntaxKind[st.kind]}) in a kernel file`);
+      if (ts.isClassDeclaration(st)) cx.unsupported(st, "class declaration (the kernel holds only functions and types)");
+      cx.unsupported(st, `top-level statement (${syntaxName(st.kind)}) in a kernel file`);
     }
   }
   for (const a of annotationsIn(sf, sf.statements.end, sf.text.length)) {
-    if (a.kind === "declare-type") mod.types.push(declareType(a));
+    if (a.kind === "declare-type") mod.types.push(declareType(cx.take(a)));
+  }
+  // an annotation the translation did not read would silently check nothing
+  for (const a of annotationsIn(sf, 0, sf.text.length)) {
+    if (!cx.used.has(a.offset)) throw new TranslateError(a.pos, `//@ ${a.kind} is not allowed here`);
   }
   return mod;
 }
@@ -181,7 +200,7 @@ function functionDecl(cx: FileContext, fd: ts.FunctionDeclaration): Fn {
   const sf = cx.sf;
   if (!fd.name) cx.unsupported(fd, "anonymous function");
   const name = fd.name.text;
-  const ann = leadingAnnotations(sf, fd);
+  const ann = leadingAnnotations(sf, fd).map((a) => cx.take(a));
   const verify = ann.some((a) => a.kind === "verify");
   const extern = ann.some((a) => a.kind === "extern");
   if (!verify && !extern) cx.fail(fd, `function ${name} is neither //@ verify nor //@ extern: the kernel holds only translated code`);
@@ -227,9 +246,10 @@ function functionDecl(cx: FileContext, fd: ts.FunctionDeclaration): Fn {
   if (!fd.body) cx.fail(fd, `function ${name} has no body`);
   // `//@ type x nat` lines anywhere in the body apply to the local x
   for (const a of annotationsIn(sf, fd.body.getStart(sf), fd.body.end)) {
-    if (a.kind === "type") natNames.add(typeAnnotation(a));
+    if (a.kind === "type") natNames.add(typeAnnotation(cx.take(a)));
   }
   fn.stmts = block(cx, fd.body, scope, false);
+  checkOwnership(fn.stmts);
   fn.pureExpr = pureForm(cx, fd.body.statements, scope, fd.body);
   return fn;
 }
@@ -265,7 +285,7 @@ function pureForm(cx: FileContext, stmts: readonly ts.Statement[], scope: FnScop
       const body = go(i + 1);
       if (!body) return null;
       const ty = d.type ? tyFromNode(cx, d.type, scope.tparams) : { k: "unknown" as const };
-      return { k: "let", name: d.name.text, ty: scope.natNames.has(d.name.text) ? { k: "nat" } : ty, e: expr(cx, d.initializer), body, pos: cx.pos(st) };
+      return { k: "let", name: d.name.text, ty: scope.natNames.has(d.name.text) ? { k: "nat" } : ty, e: expr(cx, d.initializer), body, pos: cx.pos(d) };
     }
     if (ts.isIfStatement(st)) {
       const t = branch(st.thenStatement);
@@ -292,14 +312,16 @@ function block(cx: FileContext, b: ts.Block, scope: FnScope, isLoopBody: boolean
   const out: Stmt[] = [];
   const emitAnnotations = (anns: Annotation[]) => {
     for (const a of anns) {
-      if (a.kind === "assert") out.push({ k: "assert", e: spec(a), pos: a.pos });
+      if (a.kind === "assert") out.push({ k: "assert", e: spec(cx.take(a)), pos: a.pos });
       else if (a.kind === "use") {
-        const call = spec(a);
+        const call = spec(cx.take(a));
         if (call.k !== "call") throw new TranslateError(a.pos, "//@ use expects a lemma call 'Name(args)'");
         out.push({ k: "use", call, pos: a.pos });
       } else if (a.kind === "type") continue;
-      else if ((a.kind === "invariant" || a.kind === "decreases") && isLoopBody) continue;
-      else throw new TranslateError(a.pos, `//@ ${a.kind} is not allowed here`);
+      else if ((a.kind === "invariant" || a.kind === "decreases") && isLoopBody) {
+        // loopSpecs took those above the first statement
+        if (!cx.used.has(a.offset)) throw new TranslateError(a.pos, `//@ ${a.kind} must come before the first statement of the loop body`);
+      } else throw new TranslateError(a.pos, `//@ ${a.kind} is not allowed here`);
     }
   };
   let cursor = b.getStart(sf) + 1;
@@ -325,8 +347,8 @@ function loopSpecs(cx: FileContext, body: ts.Statement): { invariants: Expr[]; d
   const end = body.statements.length > 0 ? body.statements[0].getStart(sf) : body.end;
   const anns = annotationsIn(sf, body.getStart(sf), end);
   return {
-    invariants: anns.filter((a) => a.kind === "invariant").map(spec),
-    decreases: anns.filter((a) => a.kind === "decreases").map(spec),
+    invariants: anns.filter((a) => a.kind === "invariant").map((a) => spec(cx.take(a))),
+    decreases: anns.filter((a) => a.kind === "decreases").map((a) => spec(cx.take(a))),
   };
 }
 
@@ -370,7 +392,8 @@ function statement(cx: FileContext, st: ts.Statement, scope: FnScope): Stmt[] {
   if (ts.isReturnStatement(st)) return [{ k: "return", e: st.expression ? expr(cx, st.expression) : null, pos }];
   if (ts.isBlock(st)) return [{ k: "block", body: block(cx, st, scope, false), pos }];
   if (ts.isSwitchStatement(st)) return switchStatement(cx, st, scope);
-  cx.unsupported(st, `statement (${ts.SyntaxKind[st.kind]})`);
+  if (ts.isLabeledStatement(st)) cx.unsupported(st, `labelled statement '${st.label.text}:' (and so labelled break/continue)`);
+  cx.unsupported(st, `statement (${syntaxName(st.kind)})`);
 }
 
 function isContinue(s: Stmt): boolean {
@@ -479,7 +502,7 @@ function exprStatement(cx: FileContext, e: ts.Expression, scope: FnScope): Stmt 
     if (op === ts.SyntaxKind.EqualsToken) {
       if (ts.isElementAccessExpression(e.left)) {
         const name = local(e.left.expression, "element assignment");
-        return { k: "assign", name, e: { k: "update", e: v(name, e.left), i: expr(cx, e.left.argumentExpression), v: expr(cx, e.right), pos }, pos };
+        return { k: "assign", name, e: { k: "update", e: v(name, e.left), i: expr(cx, e.left.argumentExpression), v: expr(cx, e.right), pos }, pos, inPlace: true };
       }
       return { k: "assign", name: local(e.left, "assignment"), e: expr(cx, e.right), pos };
     }
@@ -497,9 +520,73 @@ function exprStatement(cx: FileContext, e: ts.Expression, scope: FnScope): Stmt 
     const name = local(e.expression.expression, "push");
     if (e.arguments.length !== 1) cx.unsupported(e, "push with other than one argument");
     const item: Expr = { k: "seqlit", elems: [expr(cx, e.arguments[0])], pos };
-    return { k: "assign", name, e: { k: "bin", op: "+", l: v(name, e.expression.expression), r: item, pos }, pos };
+    return { k: "assign", name, e: { k: "bin", op: "+", l: v(name, e.expression.expression), r: item, pos }, pos, inPlace: true };
   }
   cx.unsupported(e, `expression statement '${e.getText(cx.sf)}'`);
+}
+
+// ---------------------------------------------------------------- aliasing
+
+/**
+ * JavaScript arrays are references, Dafny sequences are values: they agree as long as an
+ * array that is changed in place (push, element assignment) has no other name. So such an
+ * array must be created fresh (an array literal or .slice()) and otherwise be used only as
+ * xs[i], xs.length, xs.slice(...) or a returned value.
+ */
+function checkOwnership(stmts: Stmt[]): void {
+  const mutated = new Set<string>();
+  const collect = (list: Stmt[]): void => {
+    for (const s of list) {
+      if (s.k === "assign" && s.inPlace) mutated.add(s.name);
+      if (s.k === "if") { collect(s.t); collect(s.f); }
+      if (s.k === "while" || s.k === "block") collect(s.body);
+    }
+  };
+  collect(stmts);
+  if (mutated.size === 0) return;
+  const fail = (name: string, pos: Pos): never => {
+    throw new TranslateError(pos, `unsupported aliasing of array ${name}: an array changed in place must be created by an array literal or .slice() and used only as ${name}[i], ${name}.length, ${name}.slice(...) or a return value`);
+  };
+  const uses = (e: Expr): void => {
+    switch (e.k) {
+      case "var": if (mutated.has(e.name)) fail(e.name, e.pos); return;
+      case "index": if (e.e.k !== "var") uses(e.e); uses(e.i); return;
+      case "len": if (e.e.k !== "var") uses(e.e); return;
+      case "slice": if (e.e.k !== "var") uses(e.e); if (e.lo) uses(e.lo); if (e.hi) uses(e.hi); return;
+      case "bin": uses(e.l); uses(e.r); return;
+      case "not": case "neg": case "field": uses(e.e); return;
+      case "cond": uses(e.c); uses(e.t); uses(e.f); return;
+      case "call": e.args.forEach(uses); return;
+      case "record": e.fields.forEach(([, x]) => uses(x)); return;
+      case "seqlit": e.elems.forEach(uses); return;
+      case "minmax": uses(e.a); uses(e.b); return;
+      case "let": uses(e.e); uses(e.body); return;
+      case "update": uses(e.e); uses(e.i); uses(e.v); return;
+      default: return;
+    }
+  };
+  const fresh = (name: string, e: Expr, pos: Pos): void => {
+    if (mutated.has(name) && e.k !== "seqlit" && e.k !== "slice") fail(name, pos);
+    uses(e);
+  };
+  const check = (list: Stmt[]): void => {
+    for (const s of list) {
+      switch (s.k) {
+        case "var": fresh(s.name, s.init, s.pos); break;
+        case "assign":
+          if (!s.inPlace) fresh(s.name, s.e, s.pos);
+          else if (s.e.k === "update") { uses(s.e.i); uses(s.e.v); }
+          else if (s.e.k === "bin") uses(s.e.r);
+          break;
+        case "if": uses(s.c); check(s.t); check(s.f); break;
+        case "while": uses(s.c); check(s.body); break;
+        case "block": check(s.body); break;
+        case "return": if (s.e && !(s.e.k === "var")) uses(s.e); break;
+        default:
+      }
+    }
+  };
+  check(stmts);
 }
 
 // ---------------------------------------------------------------- expressions
@@ -576,30 +663,55 @@ function expr(cx: FileContext, e: ts.Expression): Expr {
       pos,
     };
   }
-  cx.unsupported(e, `expression '${e.getText(cx.sf)}' (${ts.SyntaxKind[e.kind]})`);
+  cx.unsupported(e, `expression '${e.getText(cx.sf)}' (${syntaxName(e.kind)})`);
 }
 
 function call(cx: FileContext, e: ts.CallExpression): Expr {
   const pos = cx.pos(e);
   if (e.typeArguments) cx.unsupported(e, "explicit type arguments");
-  const args = e.arguments.map((a) => expr(cx, a));
+  // arguments are translated only once the callee is known: Math.floor(a / b) holds a '/'
+  // that is unsupported anywhere else
+  const args = (): Expr[] => e.arguments.map((a) => expr(cx, a));
   const callee = e.expression;
   if (ts.isPropertyAccessExpression(callee)) {
     const method = callee.name.text;
     if (ts.isIdentifier(callee.expression) && callee.expression.text === "Math") {
-      if ((method === "max" || method === "min") && args.length === 2) return { k: "minmax", op: method, a: args[0], b: args[1], pos };
+      if ((method === "max" || method === "min") && e.arguments.length === 2) {
+        const [a, b] = args();
+        return { k: "minmax", op: method, a, b, pos };
+      }
       if (method === "floor" && e.arguments.length === 1) {
         const inner = e.arguments[0];
         const q = ts.isParenthesizedExpression(inner) ? inner.expression : inner;
         if (ts.isBinaryExpression(q) && q.operatorToken.kind === ts.SyntaxKind.SlashToken) {
-          return { k: "bin", op: "/", l: expr(cx, q.left), r: expr(cx, q.right), pos };
+          return floorDiv(expr(cx, q.left), expr(cx, q.right), pos);
         }
       }
       cx.unsupported(e, `Math.${method} call`);
     }
-    if (method === "slice" && args.length <= 2) return { k: "slice", e: expr(cx, callee.expression), lo: args[0] ?? null, hi: args[1] ?? null, pos };
+    if (method === "slice" && e.arguments.length <= 2) {
+      const [lo, hi] = args();
+      return { k: "slice", e: expr(cx, callee.expression), lo: lo ?? null, hi: hi ?? null, pos };
+    }
     cx.unsupported(e, `method call .${method}(...)`);
   }
   if (!ts.isIdentifier(callee)) cx.unsupported(e, "call of a computed function");
-  return { k: "call", fn: callee.text, args, pos };
+  return { k: "call", fn: callee.text, args: args(), pos };
+}
+
+/**
+ * Math.floor(a / b). Dafny's `/` is Euclidean: it is the floor only for b > 0, so a divisor
+ * that is not a positive literal divides the negated operands when it is negative
+ * (floor(a / b) = floor(-a / -b)). A zero divisor stays a proof obligation.
+ */
+function floorDiv(a: Expr, b: Expr, pos: Pos): Expr {
+  if (b.k === "num" && !/^0+$/.test(b.v)) return { k: "bin", op: "/", l: a, r: b, pos };
+  const zero: Expr = { k: "num", v: "0", pos };
+  return {
+    k: "cond",
+    c: { k: "bin", op: ">", l: b, r: zero, pos },
+    t: { k: "bin", op: "/", l: a, r: b, pos },
+    f: { k: "bin", op: "/", l: { k: "neg", e: a, pos }, r: { k: "neg", e: b, pos }, pos },
+    pos,
+  };
 }

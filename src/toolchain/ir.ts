@@ -52,7 +52,8 @@ export type Expr =
 /** A statement of a method body (loops and `continue` already lowered to while/if). */
 export type Stmt =
   | { k: "var"; name: string; ty: Ty; init: Expr; pos: Pos }
-  | { k: "assign"; name: string; e: Expr; pos: Pos }
+  /** `inPlace`: the TypeScript changed the array in place (push, element assignment) */
+  | { k: "assign"; name: string; e: Expr; pos: Pos; inPlace?: boolean }
   | { k: "if"; c: Expr; t: Stmt[]; f: Stmt[]; pos: Pos }
   | { k: "while"; c: Expr; invariants: Expr[]; decreases: Expr[]; body: Stmt[]; pos: Pos }
   | { k: "break"; pos: Pos }

@@ -2,6 +2,7 @@
 // `<==>`, `forall(k: nat, P)`, `exists(k: nat, P)` and `\result`. TypeScript's own parser
 // cannot read the extra operators, so specs get this small precedence-climbing parser.
 
+import { type Segment, segmentPos } from "./annotations.ts";
 import { type BinOp, type Expr, type Pos, type Ty, TranslateError } from "./ir.ts";
 
 interface Token {
@@ -79,9 +80,12 @@ function normalizeOp(op: string, pos: Pos): BinOp {
   return op as BinOp;
 }
 
-/** Parses one spec expression; `base` is the position of its first character. */
-export function parseSpec(src: string, base: Pos): Expr {
-  const at = (offset: number): Pos => ({ file: base.file, line: base.line, col: base.col + offset });
+/**
+ * Parses one spec expression; `base` is the position of its first character, `segments`
+ * (when the spec continues over several `//@` lines) where each line's text starts.
+ */
+export function parseSpec(src: string, base: Pos, segments?: readonly Segment[]): Expr {
+  const at = (offset: number): Pos => segmentPos(segments ?? [{ start: 0, pos: base }], offset);
   const toks = tokenize(src, at);
   let p = 0;
   const peek = (): Token => toks[p];
