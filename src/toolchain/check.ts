@@ -64,15 +64,16 @@ export function checkDafny(l: Layout, opts: CheckOptions): CheckResult {
     .sort();
   const verdicts = verifyFiles(l, files, prover, (v) => {
     const what = v.status === "invalid" ? ` (did not resolve, exit ${v.exitCode})` : "";
-    log(`${v.file}: ${v.verified} verified, ${v.errors} errors${what}`);
+    log(`${v.file}: ${v.verified} verified, ${v.errors} errors${v.timeouts > 0 ? `, ${v.timeouts} time outs` : ""}${what}`);
     if (v.status !== "verified") {
       for (const line of v.output.split("\n").filter((x) => /Error|error/.test(x)).slice(0, 20)) log(`  ${line.trim()}`);
     }
   });
   const verified = verdicts.reduce((a, v) => a + v.verified, 0);
   const errors = verdicts.reduce((a, v) => a + v.errors, 0);
+  const timeouts = verdicts.reduce((a, v) => a + v.timeouts, 0);
   const invalid = verdicts.filter((v) => v.status === "invalid").length;
-  log(`total: ${verdicts.length} files, ${verified} verified, ${errors} errors${invalid ? `, ${invalid} files did not resolve` : ""}${staleFail ? ", stale artifacts" : ""}`);
+  log(`total: ${verdicts.length} files, ${verified} verified, ${errors} errors${timeouts ? `, ${timeouts} time outs` : ""}${invalid ? `, ${invalid} files did not resolve` : ""}${staleFail ? ", stale artifacts" : ""}`);
   const ok = !staleFail && verdicts.every((v) => v.status === "verified");
   return { exitCode: ok ? 0 : 1, stale, verdicts };
 }

@@ -22,7 +22,9 @@ export interface FileVerdict {
   file: string;
   verified: number;
   errors: number;
-  /** "verified": all VCs proven; "rejected": a VC failed; "invalid": parse/resolution error or crash */
+  /** verification conditions the prover gave up on (time limit): not proven either */
+  timeouts: number;
+  /** "verified": all VCs proven; "rejected": a VC failed or timed out; "invalid": parse/resolution error or crash */
   status: "verified" | "rejected" | "invalid";
   exitCode: number;
   output: string;
@@ -41,14 +43,16 @@ export function findProver(projectRoot: string): Prover | null {
   return null;
 }
 
-function parseVerdict(file: string, exitCode: number, output: string): FileVerdict {
-  const m = /finished with (\d+) verified, (\d+) errors?/.exec(output);
+/** Reads Dafny's summary line ("finished with 17 verified, 0 errors, 1 time out"). */
+export function parseVerdict(file: string, exitCode: number, output: string): FileVerdict {
+  const m = /finished with (\d+) verified, (\d+) errors?(?:, (\d+) time outs?)?/.exec(output);
   const verified = m ? Number(m[1]) : 0;
   const errors = m ? Number(m[2]) : 0;
+  const timeouts = m?.[3] ? Number(m[3]) : 0;
   let status: FileVerdict["status"] = "invalid";
-  if (m && exitCode === 0 && errors === 0) status = "verified";
-  else if (m && errors > 0) status = "rejected";
-  return { file, verified, errors, status, exitCode, output };
+  if (m && exitCode === 0 && errors === 0 && timeouts === 0) status = "verified";
+  else if (m && errors + timeouts > 0) status = "rejected";
+  return { file, verified, errors, timeouts, status, exitCode, output };
 }
 
 /**
