@@ -51,6 +51,10 @@ describe("Anthropic adapter", () => {
     });
   });
 
+  it("names a bad top-level system", () => {
+    expect(() => readAnthropicMessages([], 5)).toThrow("system: expected a string or an array of text blocks, got a number");
+  });
+
   it.each([
     [[{ role: "system", content: "x" }], 'messages[0].role: unknown role "system"'],
     [[{ role: "user", content: [{ type: "video" }] }], 'messages[0].content[0].type: unknown content block type "video"'],
