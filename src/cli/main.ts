@@ -32,6 +32,14 @@ function samePath(a: string, b: string): boolean {
   }
 }
 
+function writeOut(path: string, text: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (e) {
+    throw new SafecutError("input", `cannot write ${path}: ${(e as Error).message}`);
+  }
+}
+
 async function runCompact(file: string, flags: FlagValues, io: CliIO): Promise<number> {
   const quiet = flags.quiet === true;
   const started = Date.now();
@@ -66,7 +74,7 @@ async function runCompact(file: string, flags: FlagValues, io: CliIO): Promise<n
   });
   const report: CompactionReport = result.report;
   if (typeof flags.report === "string") {
-    writeFileSync(resolve(io.cwd, flags.report), JSON.stringify({ input: name, format: conv.format, ...report }, null, 2) + "\n");
+    writeOut(resolve(io.cwd, flags.report), JSON.stringify({ input: name, format: conv.format, ...report }, null, 2) + "\n");
   }
   const lawFailed = report.laws.some((l) => !l.ok);
   if (lawFailed) io.stderr(reportText(report, name));
@@ -82,7 +90,7 @@ async function runCompact(file: string, flags: FlagValues, io: CliIO): Promise<n
     return EXIT.ok;
   }
   const out = writeConversationFile(result.messages, { format: conv.format, container: conv.container, envelope: conv.envelope, summaryTag: result.config.summary_tag });
-  if (outputPath !== undefined) writeFileSync(outputPath, out);
+  if (outputPath !== undefined) writeOut(outputPath, out);
   else io.stdout(out);
   return report.outcome === "degraded" ? EXIT.degraded : EXIT.ok;
 }
