@@ -69,3 +69,19 @@ method selectStretch(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, o
   }
   return Stretch(false, 0, 0);
 }
+
+method selectAfterSplice(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, window: int, prev: Stretch, roles2: seq<Role>, callOf2: seq<int>, lastAnswer2: seq<int>, ongoing2: seq<bool>) returns (result: Stretch)
+  requires window >= 1
+  requires Pairing(roles, callOf, lastAnswer, ongoing)
+  requires prev.found
+  requires Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), prev.start, prev.end)
+  requires forall s2: int :: forall e2: int :: (s2 < prev.start) ==> (!Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), s2, e2))
+  requires SplicedView(roles, callOf, lastAnswer, ongoing, prev.start, prev.end, roles2, callOf2, lastAnswer2, ongoing2)
+  ensures result.found ==> (result.start >= prev.start)
+  ensures result.found ==> Eligible(roles2, callOf2, lastAnswer2, ongoing2, retentionCutoff(|roles2|, window), result.start, result.end)
+{
+  SplicePreservesPairing(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), prev.start, prev.end, roles2, callOf2, lastAnswer2, ongoing2);
+  ForwardProgress(roles, callOf, lastAnswer, ongoing, window, prev.start, prev.end, roles2, callOf2, lastAnswer2, ongoing2);
+  var next: Stretch := selectStretch(roles2, callOf2, lastAnswer2, ongoing2, window);
+  return next;
+}

@@ -3,8 +3,8 @@
 
 // The tool-pairing view the engine builds (src/engine/views.ts), as the kernel assumes it:
 // a message is a tool result iff it names a call; the call is an earlier assistant message whose
-// last answer is at or after this result; an answered call's last answer is a later message; only
-// assistant messages are ongoing.
+// last answer is at or after this result; an answered call's last answer is a later message that
+// answers it; only assistant messages are ongoing.
 ghost predicate Pairing(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>)
 {
   |callOf| == |roles| && |lastAnswer| == |roles| && |ongoing| == |roles| &&
@@ -12,7 +12,7 @@ ghost predicate Pairing(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>
   (forall j :: 0 <= j < |roles| && callOf[j] >= 0 ==>
      callOf[j] < j && roles[callOf[j]] == Assistant && lastAnswer[callOf[j]] >= j) &&
   (forall i :: 0 <= i < |roles| && lastAnswer[i] >= 0 ==>
-     roles[i] == Assistant && i < lastAnswer[i] < |roles|) &&
+     roles[i] == Assistant && i < lastAnswer[i] < |roles| && callOf[lastAnswer[i]] == i) &&
   (forall i :: 0 <= i < |roles| && ongoing[i] ==> roles[i] == Assistant)
 }
 
@@ -66,5 +66,198 @@ lemma CoherentIsLawful(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>,
     var i := callOf[k];
     assert lastAnswer[i] >= k;
     assert lastAnswer[i] < e;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// After a splice (L4 forward progress, and well-formedness is kept).
+
+// Where an index of the old conversation lands after [s, e) became one message at s (indices in
+// [s, e) never occur below: coherence keeps them out of every kept message's pairing).
+ghost function Shift(x: int, s: int, e: int): int
+{
+  if x >= e then x - (e - s - 1) else x
+}
+
+// The views of the conversation after replacing [s, e) by one summary, related to the old views
+// (what the engine gets by rebuilding the views of the spliced conversation).
+ghost predicate SplicedView(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, s: int, e: int,
+                            roles2: seq<Role>, callOf2: seq<int>, lastAnswer2: seq<int>, ongoing2: seq<bool>)
+{
+  |callOf| == |roles| && |lastAnswer| == |roles| && |ongoing| == |roles| &&
+  0 <= s < e <= |roles| &&
+  |roles2| == |roles| - (e - s) + 1 && |callOf2| == |roles2| && |lastAnswer2| == |roles2| && |ongoing2| == |roles2| &&
+  roles2[s] == Summary && callOf2[s] == -1 && lastAnswer2[s] == -1 && !ongoing2[s] &&
+  (forall k :: 0 <= k < s ==> roles2[k] == roles[k] && callOf2[k] == Shift(callOf[k], s, e) &&
+     lastAnswer2[k] == Shift(lastAnswer[k], s, e) && ongoing2[k] == ongoing[k]) &&
+  (forall k :: e <= k < |roles| ==> roles2[k - (e - s) + 1] == roles[k] && callOf2[k - (e - s) + 1] == Shift(callOf[k], s, e) &&
+     lastAnswer2[k - (e - s) + 1] == Shift(lastAnswer[k], s, e) && ongoing2[k - (e - s) + 1] == ongoing[k])
+}
+
+// No kept message's pairing points into a coherent stretch from outside.
+lemma KeptPairingAvoidsStretch(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, cutoff: int, s: int, e: int)
+  requires Pairing(roles, callOf, lastAnswer, ongoing)
+  requires Coherent(roles, callOf, lastAnswer, ongoing, cutoff, s, e)
+  ensures forall k :: 0 <= k < |roles| && !(s <= k < e) ==> !(s <= callOf[k] < e)
+  ensures forall k :: 0 <= k < |roles| && !(s <= k < e) ==> !(s <= lastAnswer[k] < e)
+{
+  forall k | 0 <= k < |roles| && !(s <= k < e)
+    ensures !(s <= callOf[k] < e)
+  {
+    if s <= callOf[k] < e {
+      var i := callOf[k];
+      assert lastAnswer[i] >= k;
+      assert lastAnswer[i] < e;
+    }
+  }
+  forall k | 0 <= k < |roles| && !(s <= k < e)
+    ensures !(s <= lastAnswer[k] < e)
+  {
+    if s <= lastAnswer[k] < e {
+      var j := lastAnswer[k];
+      assert callOf[j] == k;
+      assert movable(roles, callOf, ongoing, s, j);
+    }
+  }
+}
+
+// Splicing a coherent stretch keeps the pairing view well-formed: no orphan is created (L5).
+lemma SplicePreservesPairing(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, cutoff: int, s: int, e: int,
+                             roles2: seq<Role>, callOf2: seq<int>, lastAnswer2: seq<int>, ongoing2: seq<bool>)
+  requires Pairing(roles, callOf, lastAnswer, ongoing)
+  requires Coherent(roles, callOf, lastAnswer, ongoing, cutoff, s, e)
+  requires SplicedView(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2)
+  ensures Pairing(roles2, callOf2, lastAnswer2, ongoing2)
+{
+  KeptPairingAvoidsStretch(roles, callOf, lastAnswer, ongoing, cutoff, s, e);
+  var d := e - s - 1;
+  var n2 := |roles2|;
+  // new index -> old index
+  forall j | 0 <= j < n2
+    ensures (roles2[j] == Tool <==> callOf2[j] >= 0)
+    ensures callOf2[j] >= 0 ==> callOf2[j] < j && roles2[callOf2[j]] == Assistant && lastAnswer2[callOf2[j]] >= j
+    ensures lastAnswer2[j] >= 0 ==> roles2[j] == Assistant && j < lastAnswer2[j] < n2 && callOf2[lastAnswer2[j]] == j
+    ensures ongoing2[j] ==> roles2[j] == Assistant
+  {
+    if j == s {
+    } else {
+      var o := if j < s then j else j + d;
+      assert 0 <= o < |roles| && !(s <= o < e);
+      assert roles2[j] == roles[o] && ongoing2[j] == ongoing[o];
+      assert callOf2[j] == Shift(callOf[o], s, e) && lastAnswer2[j] == Shift(lastAnswer[o], s, e);
+      if callOf[o] >= 0 {
+        var c := callOf[o];
+        assert !(s <= c < e);
+        var c2 := Shift(c, s, e);
+        if c < s {
+          assert roles2[c] == roles[c] && lastAnswer2[c] == Shift(lastAnswer[c], s, e);
+        } else {
+          assert c - (e - s) + 1 == c2;
+          assert roles2[c2] == roles[c] && lastAnswer2[c2] == Shift(lastAnswer[c], s, e);
+        }
+        assert lastAnswer[c] >= o;
+        assert !(s <= lastAnswer[c] < e);
+      }
+      if lastAnswer[o] >= 0 {
+        var a := lastAnswer[o];
+        assert !(s <= a < e);
+        assert callOf[a] == o;
+        var a2 := Shift(a, s, e);
+        if a < s {
+          assert callOf2[a] == Shift(callOf[a], s, e);
+        } else {
+          assert a - (e - s) + 1 == a2;
+          assert callOf2[a2] == Shift(callOf[a], s, e);
+        }
+      }
+    }
+  }
+}
+
+// An eligible stretch of the new conversation that ends before the summary was eligible before.
+lemma EligibleBeforeSummary(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, s: int, e: int,
+                            roles2: seq<Role>, callOf2: seq<int>, lastAnswer2: seq<int>, ongoing2: seq<bool>,
+                            cutoff: int, cutoff2: int, s2: int, e2: int)
+  requires SplicedView(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2)
+  requires cutoff2 <= cutoff <= |roles|
+  requires 0 <= s2 < e2 <= s
+  requires Eligible(roles2, callOf2, lastAnswer2, ongoing2, cutoff2, s2, e2)
+  ensures Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s2, e2)
+{
+  forall k | s2 <= k < e2
+    ensures movable(roles, callOf, ongoing, s2, k) && lastAnswer[k] < e2
+  {
+    assert movable(roles2, callOf2, ongoing2, s2, k);
+    assert lastAnswer2[k] < e2;
+    assert roles2[k] == roles[k] && callOf2[k] == Shift(callOf[k], s, e) && lastAnswer2[k] == Shift(lastAnswer[k], s, e) && ongoing2[k] == ongoing[k];
+  }
+  var w2 :| s2 <= w2 < e2 && roles2[w2] != Summary;
+  assert roles[w2] == roles2[w2];
+}
+
+// An eligible stretch of the new conversation that covers the summary maps back to an eligible
+// stretch of the old one that contains the replaced stretch.
+lemma EligibleAcrossSummary(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, s: int, e: int,
+                            roles2: seq<Role>, callOf2: seq<int>, lastAnswer2: seq<int>, ongoing2: seq<bool>,
+                            cutoff: int, cutoff2: int, s2: int, e2: int)
+  requires SplicedView(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2)
+  requires Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s, e)
+  requires 0 <= s2 < s < e2
+  requires e2 + (e - s - 1) <= cutoff
+  requires Eligible(roles2, callOf2, lastAnswer2, ongoing2, cutoff2, s2, e2)
+  ensures Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s2, e2 + (e - s - 1))
+{
+  var E := e2 + (e - s - 1);
+  forall k | s2 <= k < s
+    ensures movable(roles, callOf, ongoing, s2, k) && lastAnswer[k] < E
+  {
+    assert movable(roles2, callOf2, ongoing2, s2, k);
+    assert lastAnswer2[k] < e2;
+    assert roles2[k] == roles[k] && callOf2[k] == Shift(callOf[k], s, e) && lastAnswer2[k] == Shift(lastAnswer[k], s, e) && ongoing2[k] == ongoing[k];
+  }
+  forall k | s <= k < e
+    ensures movable(roles, callOf, ongoing, s2, k) && lastAnswer[k] < E
+  {
+    assert movable(roles, callOf, ongoing, s, k);
+    assert lastAnswer[k] < e;
+  }
+  forall k | e <= k < E
+    ensures movable(roles, callOf, ongoing, s2, k) && lastAnswer[k] < E
+  {
+    var k2 := k - (e - s) + 1;
+    assert s < k2 < e2;
+    assert movable(roles2, callOf2, ongoing2, s2, k2);
+    assert lastAnswer2[k2] < e2;
+    assert roles2[k2] == roles[k] && callOf2[k2] == Shift(callOf[k], s, e) && lastAnswer2[k2] == Shift(lastAnswer[k], s, e) && ongoing2[k2] == ongoing[k];
+  }
+  var w :| s <= w < e && roles[w] != Summary;
+  assert s2 <= w < E;
+}
+
+// L4 forward progress: if [s, e) was the earliest eligible stretch and it is spliced, no eligible
+// stretch of the new conversation (same retention window) starts before s.
+lemma ForwardProgress(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, window: int, s: int, e: int,
+                      roles2: seq<Role>, callOf2: seq<int>, lastAnswer2: seq<int>, ongoing2: seq<bool>)
+  requires window >= 1
+  requires Pairing(roles, callOf, lastAnswer, ongoing)
+  requires Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), s, e)
+  requires forall s2: int, e2: int :: s2 < s ==> !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), s2, e2)
+  requires SplicedView(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2)
+  ensures forall s2: int, e2: int :: s2 < s ==> !Eligible(roles2, callOf2, lastAnswer2, ongoing2, retentionCutoff(|roles2|, window), s2, e2)
+{
+  var cutoff := retentionCutoff(|roles|, window);
+  var cutoff2 := retentionCutoff(|roles2|, window);
+  forall s2: int, e2: int | s2 < s
+    ensures !Eligible(roles2, callOf2, lastAnswer2, ongoing2, cutoff2, s2, e2)
+  {
+    if Eligible(roles2, callOf2, lastAnswer2, ongoing2, cutoff2, s2, e2) {
+      assert 0 <= s2 < e2 <= cutoff2;
+      if e2 <= s {
+        EligibleBeforeSummary(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2, cutoff, cutoff2, s2, e2);
+      } else {
+        assert cutoff == cutoff2 + (e - s - 1);
+        EligibleAcrossSummary(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2, cutoff, cutoff2, s2, e2);
+      }
+    }
   }
 }

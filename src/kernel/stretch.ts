@@ -1,4 +1,5 @@
-// API: selectStretch(roles, callOf, lastAnswer, ongoing, window): Stretch; movable(roles, callOf, ongoing, s, j): boolean
+// API: selectStretch(roles, callOf, lastAnswer, ongoing, window): Stretch; movable(roles, callOf, ongoing, s, j): boolean;
+//      selectAfterSplice(old views, window, prev, new views): Stretch (proof model of L4 forward progress)
 //      -- L4 (earliest), L5 (tool-call coherence), with L2 and L3 as side conditions.
 import type { Role } from "./roles.ts";
 import { isCompressible } from "./compressible.ts";
@@ -80,4 +81,34 @@ export function selectStretch(
     s = s + 1;
   }
   return { found: false, start: 0, end: 0 };
+}
+
+//@ verify
+//@ requires window >= 1
+//@ requires Pairing(roles, callOf, lastAnswer, ongoing)
+//@ requires prev.found
+//@ requires Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), prev.start, prev.end)
+//@ requires forall(s2: int, forall(e2: int, s2 < prev.start ==> !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), s2, e2)))
+//@ requires SplicedView(roles, callOf, lastAnswer, ongoing, prev.start, prev.end, roles2, callOf2, lastAnswer2, ongoing2)
+//@ ensures \result.found ==> \result.start >= prev.start
+//@ ensures \result.found ==> Eligible(roles2, callOf2, lastAnswer2, ongoing2, retentionCutoff(roles2.length, window), \result.start, \result.end)
+/** Selection on the conversation after `prev` was spliced: well-formed again, and never earlier than prev (L4 forward progress). */
+export function selectAfterSplice(
+  roles: readonly Role[],
+  callOf: readonly number[],
+  lastAnswer: readonly number[],
+  ongoing: readonly boolean[],
+  window: number,
+  prev: Stretch,
+  roles2: readonly Role[],
+  callOf2: readonly number[],
+  lastAnswer2: readonly number[],
+  ongoing2: readonly boolean[],
+): Stretch {
+  // A proof-carrying model of two compaction rounds: the lemmas show the spliced views satisfy
+  // selectStretch's requires and that nothing eligible starts before prev.start any more.
+  //@ use SplicePreservesPairing(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), prev.start, prev.end, roles2, callOf2, lastAnswer2, ongoing2)
+  //@ use ForwardProgress(roles, callOf, lastAnswer, ongoing, window, prev.start, prev.end, roles2, callOf2, lastAnswer2, ongoing2)
+  const next = selectStretch(roles2, callOf2, lastAnswer2, ongoing2, window);
+  return next;
 }

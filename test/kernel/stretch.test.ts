@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isCompressible } from "../../src/kernel/compressible.ts";
 import { retentionCutoff } from "../../src/kernel/retention.ts";
-import { selectStretch, movable, type Stretch } from "../../src/kernel/stretch.ts";
+import { selectAfterSplice, selectStretch, movable, type Stretch } from "../../src/kernel/stretch.ts";
 import { selectStretch as ref } from "../../src/reference/stretch.ts";
 import { RUNS, buildConversation, conversation, nat, type Conversation } from "./gen.ts";
 
@@ -41,6 +41,21 @@ function checkEnsures(c: Conversation, w: number, r: Stretch): boolean {
   }
   for (let k = 0; k < n; k++) {
     if (c.callOf[k] >= r.start && c.callOf[k] < r.end && k >= r.end) return false;
+  }
+  return true;
+}
+
+/** The companion's Pairing predicate: the well-formedness selectStretch requires. */
+function pairing(c: Conversation): boolean {
+  const n = c.roles.length;
+  if (c.callOf.length !== n || c.lastAnswer.length !== n || c.ongoing.length !== n) return false;
+  for (let j = 0; j < n; j++) {
+    if ((c.roles[j] === "tool") !== (c.callOf[j] >= 0)) return false;
+    const a = c.callOf[j];
+    if (a >= 0 && !(a < j && c.roles[a] === "assistant" && c.lastAnswer[a] >= j)) return false;
+    const la = c.lastAnswer[j];
+    if (la >= 0 && !(c.roles[j] === "assistant" && j < la && la < n && c.callOf[la] === j)) return false;
+    if (c.ongoing[j] && c.roles[j] !== "assistant") return false;
   }
   return true;
 }
@@ -98,6 +113,29 @@ describe("stretch (L4, L5)", () => {
           c = afterSplice(c, r.start, r.end);
         }
         return true;
+      }),
+      { numRuns: RUNS },
+    );
+  });
+  it("generated views satisfy Pairing, and splicing a selected stretch keeps them well-formed (SplicePreservesPairing)", () => {
+    fc.assert(
+      fc.property(conversation(), window, (c, w) => {
+        if (!pairing(c)) return false;
+        const r = selectStretch(c.roles, c.callOf, c.lastAnswer, c.ongoing, w);
+        return !r.found || pairing(afterSplice(c, r.start, r.end));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+  it("selectAfterSplice ensures: the next stretch starts at or after the previous one and is eligible", () => {
+    fc.assert(
+      fc.property(conversation(), fc.integer({ min: 1, max: 6 }), (c, w) => {
+        const prev = selectStretch(c.roles, c.callOf, c.lastAnswer, c.ongoing, w);
+        if (!prev.found) return true;
+        const c2 = afterSplice(c, prev.start, prev.end);
+        const next = selectAfterSplice(c.roles, c.callOf, c.lastAnswer, c.ongoing, w, prev, c2.roles, c2.callOf, c2.lastAnswer, c2.ongoing);
+        expect(next).toEqual(ref(c2.roles, c2.callOf, c2.lastAnswer, c2.ongoing, w));
+        return !next.found || (next.start >= prev.start && eligible(c2, retentionCutoff(c2.roles.length, w), next.start, next.end));
       }),
       { numRuns: RUNS },
     );
