@@ -5,7 +5,7 @@ import type { ErrorKind } from "../engine/errors.ts";
 export const EXIT = {
   /** compacted, nothing to do, or dry run */
   ok: 0,
-  /** bad input or configuration: invalid JSON, unknown role, orphan tool result, invalid setting, unreadable file */
+  /** bad input or configuration: invalid JSON, unknown role, orphan tool result, invalid setting, unreadable input, unwritable output */
   badInput: 1,
   /** usage error: unknown option, missing argument, output would overwrite the input */
   usage: 2,
@@ -34,7 +34,8 @@ export function exitCodeFor(kind: ErrorKind): number {
 export const EXIT_CODES_HELP = `Exit codes:
   0  compacted, nothing to do, or dry run
   1  bad input or configuration (invalid JSON, unknown role, orphan tool result,
-     duplicate tool call id, invalid setting, unreadable file)
+     duplicate tool call id, invalid setting, unreadable input,
+     unwritable output)
   2  usage error (unknown option, missing argument, --output equal to the input)
   3  summarizer failure: the failed step changed nothing; the conversation is
      written as it stands and the reason is in the report

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { KernelBoundaryError } from "../../src/engine/errors.ts";
+import {
+  gateCompactionDue, gateDecideCommit, gateFindCutPoint, gateKeepLines, gateOverContextWindow, gateRangeTokens,
+  gateRetentionCutoff, gateSelectStretch, gateSplice,
+} from "../../src/engine/kernel-gate.ts";
+import type { KernelViews } from "../../src/engine/views.ts";
+
+// Every guarded kernel call refuses input outside its //@ requires, with an error naming it.
+const th = { tokenThreshold: 10, messageThreshold: 0, turnThreshold: 0 };
+const orphanViews: KernelViews = { roles: ["user", "tool"], callOf: [-1, -1], lastAnswer: [-1, -1], ongoing: [false, false], userTurns: 1 };
+
+describe("kernel boundary guard", () => {
+  it.each([
+    ["isCompactionDue without a threshold", () => gateCompactionDue(5, 1, 1, { tokenThreshold: 0, messageThreshold: 0, turnThreshold: 0 }), "isCompactionDue requires at least one threshold"],
+    ["isCompactionDue with negative tokens", () => gateCompactionDue(-1, 1, 1, th), "isCompactionDue requires tokens"],
+    ["isCompactionDue with NaN", () => gateCompactionDue(Number.NaN, 1, 1, th), "isCompactionDue requires tokens"],
+    ["isOverContextWindow with reserve >= window", () => gateOverContextWindow(1, 100, 100), "contextWindow > reserveTokens"],
+    ["retentionCutoff with window 0", () => gateRetentionCutoff(5, 0), "window >= 1"],
+    ["selectStretch on an orphan tool result", () => gateSelectStretch(orphanViews, 1), "Pairing"],
+    ["splice with an empty range", () => gateSplice([1, 2, 3], 2, 2, 9), "0 <= start < end <= xs.length"],
+    ["rangeTokens past the end", () => gateRangeTokens([1, 2], 0, 3), "0 <= a <= b <= tokens.length"],
+    ["decideCommit with a negative length", () => gateDecideCommit({ version: 0, length: -1, stretchEnd: 0 }, { version: 0, length: 0, onlyAppends: true }), "decideCommit requires"],
+    ["findCutPoint on an orphan tool result", () => gateFindCutPoint(orphanViews, [1, 1], 0, 2, 1), "findCutPoint requires"],
+    ["keepLines with a negative budget", () => gateKeepLines([1], -1, 5, "head"), "keepHeadLines requires"],
+  ])("%s", (_name, call, message) => {
+    expect(call).toThrow(KernelBoundaryError);
+    expect(call).toThrow(message);
+  });
+
+  it("passes valid input through to the kernel", () => {
+    expect(gateCompactionDue(10, 1, 1, th)).toBe(true);
+    expect(gateSplice([1, 2, 3, 4], 1, 3, 9)).toEqual([1, 9, 4]);
+    expect(gateRetentionCutoff(10, 6)).toBe(4);
+  });
+});
