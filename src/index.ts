@@ -22,6 +22,7 @@ export { readOpenAIMessages, writeOpenAIMessages } from "./adapters/openai.ts";
 export { readAnthropicMessages, writeAnthropicMessages } from "./adapters/anthropic.ts";
 export { readConversationFile, writeConversationFile, type ConversationFile } from "./adapters/conversation-file.ts";
 export { detectFormat, type FormatName } from "./adapters/detect.ts";
+export { compactOpenAIMessages, compactAnthropicMessages } from "./adapters/compact-wire.ts";
 export { offlineSummarizer } from "./providers/offline-summarizer.ts";
 export { openAISummarizer, type OpenAISummarizerOptions } from "./providers/openai-summarizer.ts";
 export { anthropicSummarizer, type AnthropicSummarizerOptions } from "./providers/anthropic-summarizer.ts";
