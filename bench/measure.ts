@@ -1,0 +1,303 @@
+// Measurement harness shared by bench/run.ts and test/bench/linear.test.ts. Absolute times on a
+// shared two-core machine are noisy; what is quoted are ratios within one run, so every figure
+// is the median of several samples taken after warm-up, each sample does enough work to dwarf
+// timer and scheduling noise, and the garbage collector runs between samples (not inside them).
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { parseConfig } from "../src/engine/config-rules.ts";
+import type { Config } from "../src/engine/config.ts";
+import { gateFindCutPoint, gateRetentionCutoff, gateSelectStretch } from "../src/engine/kernel-gate.ts";
+import { dueBy, planStep } from "../src/engine/plan.ts";
+import { TokenLedger } from "../src/engine/ledger.ts";
+import type { Message } from "../src/engine/message.ts";
+import { ConversationStore, type StoreSnapshot } from "../src/engine/store.ts";
+import { bpeCounter, charCounter, type TokenCounter } from "../src/engine/tokens.ts";
+import { kernelViews, type KernelViews } from "../src/engine/views.ts";
+import { appendStream, generateConversation } from "./conversation.ts";
+
+// A collector we can call between samples; exposing it at runtime keeps `npm run bench` a plain
+// `tsx bench/run.ts` (no node flags to remember).
+setFlagsFromString("--expose-gc");
+const collect: () => void = (() => {
+  const g: unknown = runInNewContext("typeof gc === 'function' ? gc : undefined");
+  return typeof g === "function" ? () => { (g as () => void)(); } : () => {};
+})();
+
+/** The median of a non-empty list. */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** How many samples to take. */
+export interface Repetitions {
+  readonly warmup: number;
+  readonly reps: number;
+}
+
+/**
+ * Milliseconds of CPU time used by this process (user + system, all its threads). The machine
+ * is shared (provers and test runs of other sessions load both cores), so wall time mostly
+ * measures how often we were descheduled; CPU time counts only work done for us, including
+ * the garbage collector's helper threads, which is part of the cost being measured.
+ */
+export function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+// Results flow into this sink so that the JIT cannot drop a computation whose value is unused.
+let sink = 0;
+/** Keeps a value alive (see sink). */
+export function consume(x: number): void {
+  sink = (sink + x) | 0;
+}
+/** The sink's value (printed once, so it is observable). */
+export function sinkValue(): number {
+  return sink;
+}
+
+/** The benchmark's configuration: the default trigger plus the keep-recent form, so the cut point is planned too. */
+export function benchConfig(): Config {
+  return parseConfig({ token_threshold: 60_000, context_window: 200_000, reserve_tokens: 16_384, keep_recent_tokens: 20_000 });
+}
+
+/** A snapshot of a generated conversation of n messages (counted with the character heuristic: planning cost does not depend on the tokenizer). */
+export function snapshotOf(n: number, seed = 1): StoreSnapshot {
+  return new ConversationStore(charCounter(), generateConversation(n, { seed })).snapshot();
+}
+
+/**
+ * One full planning pass over a snapshot, through the engine's view building and the kernel's
+ * gates: views, trigger (L1), earliest stretch (L4/L5), keep-recent cut point (L7) over
+ * everything before the retention window.
+ */
+export function planOnce(snap: StoreSnapshot, c: Config): number {
+  const n = snap.messages.length;
+  const views = kernelViews(snap.messages);
+  const trigger = dueBy(c, snap.totalTokens, n, views.userTurns);
+  const s = gateSelectStretch(views, c.retention_window);
+  const cutoff = gateRetentionCutoff(n, c.retention_window);
+  const cut = gateFindCutPoint(views, snap.tokens, 0, cutoff, c.keep_recent_tokens ?? 0);
+  return (trigger === "none" ? 0 : 1) + s.end + cut.firstKept;
+}
+
+// Views built once per snapshot, for timing the stretch and cut-point gates on their own.
+const viewCache = new WeakMap<StoreSnapshot, KernelViews>();
+function viewsOf(snap: StoreSnapshot): KernelViews {
+  let v = viewCache.get(snap);
+  if (v === undefined) {
+    v = kernelViews(snap.messages);
+    viewCache.set(snap, v);
+  }
+  return v;
+}
+
+/** The planning operations measured, each a function of a snapshot. */
+export const PLANNING_PARTS = {
+  /**
+   * Baseline, not planning: one pass reading each message's role and tool calls. Its growth
+   * is the memory hierarchy's (a million messages do not fit in cache), which the planning
+   * figures carry too; planning / baseline isolates the algorithm's own growth.
+   */
+  baseline: (snap: StoreSnapshot) => {
+    let k = 0;
+    for (const m of snap.messages) k += m.role === "assistant" ? m.toolCalls.length + 1 : m.role.length;
+    return k;
+  },
+  /** the whole pass (planOnce) */
+  plan: planOnce,
+  /** kernelViews: roles and tool-pairing arrays */
+  views: (snap: StoreSnapshot) => kernelViews(snap.messages).userTurns,
+  /** selectStretch behind its boundary guard (the Pairing check), on prebuilt views */
+  stretch: (snap: StoreSnapshot, c: Config) => gateSelectStretch(viewsOf(snap), c.retention_window).end,
+  /** findCutPoint behind its boundary guard, over everything before the retention window, on prebuilt views */
+  cutPoint: (snap: StoreSnapshot, c: Config) => {
+    const n = snap.messages.length;
+    return gateFindCutPoint(viewsOf(snap), snap.tokens, 0, gateRetentionCutoff(n, c.retention_window), c.keep_recent_tokens ?? 0).firstKept;
+  },
+  /** the engine's planStep: views + trigger + stretch (+ cut point inside the stretch) */
+  planStep: (snap: StoreSnapshot, c: Config) => {
+    const p = planStep(snap, c);
+    return p.stretch === undefined ? 0 : p.stretch.end;
+  },
+} as const;
+
+/** Per-message and per-call time of one operation at one size. */
+export interface SizeTiming {
+  readonly n: number;
+  /** median CPU milliseconds of one call */
+  readonly callMs: number;
+  /** median nanoseconds per message (callMs / n) */
+  readonly perMessageNs: number;
+  /** the fastest sample's nanoseconds per message (the least disturbed by other processes) */
+  readonly minPerMessageNs: number;
+  readonly samplesMs: readonly number[];
+  /** conversations planned per sample */
+  readonly iterations: number;
+}
+
+/** Median and minimum of a list of sample times, plus the raw samples. */
+export interface Estimate {
+  readonly medianMs: number;
+  readonly minMs: number;
+  readonly samplesMs: readonly number[];
+}
+
+/**
+ * Runs `sample` warmup + reps times, collecting garbage before each, and summarizes the timed
+ * milliseconds of the measured ones; `sample` returns the CPU milliseconds it measured itself,
+ * so untimed set-up (building a store) can live inside it.
+ */
+export function measure(sample: () => number, r: Repetitions): Estimate {
+  const ms: number[] = [];
+  for (let i = 0; i < r.warmup + r.reps; i++) {
+    collect();
+    const t = sample();
+    if (i >= r.warmup) ms.push(t);
+  }
+  return { medianMs: median(ms), minMs: Math.min(...ms), samplesMs: ms };
+}
+
+/** The name of a planning operation. */
+export type PlanningPart = keyof typeof PLANNING_PARTS;
+
+/**
+ * Times each planning operation on generated conversations of each size. Every sample touches
+ * about `workMessages` messages held in distinct conversations: ceil(workMessages / n) of them
+ * at size n, each planned once. So the working set is the same at every size and a small size
+ * is not flattered by staying in the CPU cache across repetitions (which would make growth look
+ * worse than it is), while a quadratic operation still shows: its cost per message grows with n.
+ * Sizes are measured one after the other and each size's conversations are dropped before the
+ * next are built, so each figure carries the garbage-collection cost of its own heap only.
+ */
+export function timeBySize(
+  sizes: readonly number[], parts: readonly PlanningPart[], workMessages: number, r: Repetitions,
+): Map<PlanningPart, SizeTiming[]> {
+  const c = benchConfig();
+  const out = new Map<PlanningPart, SizeTiming[]>(parts.map((p) => [p, []]));
+  for (const n of sizes) {
+    const copies = Math.max(1, Math.ceil(workMessages / n));
+    let snaps: StoreSnapshot[] = Array.from({ length: copies }, (_, k) => snapshotOf(n, k + 1));
+    for (const part of parts) {
+      const op = PLANNING_PARTS[part];
+      const est = measure(() => {
+        const t0 = cpuMs();
+        for (const snap of snaps) consume(op(snap, c));
+        return cpuMs() - t0;
+      }, r);
+      const callMs = est.medianMs / copies;
+      out.get(part)?.push({
+        n, callMs, perMessageNs: (callMs * 1e6) / n, minPerMessageNs: ((est.minMs / copies) * 1e6) / n,
+        samplesMs: est.samplesMs, iterations: copies,
+      });
+    }
+    snaps = [];
+    consume(snaps.length);
+  }
+  return out;
+}
+
+/** A counter that counts the history with the fast heuristic, then the appended messages with `after`. */
+function switchingCounter(after: TokenCounter): { counter: TokenCounter; switchNow: () => void } {
+  let current: TokenCounter = charCounter();
+  const counter: TokenCounter = { name: after.name, count: (t) => current.count(t) };
+  return { counter, switchNow: () => { current = after; } };
+}
+
+/** Median cost of one append at one history size. */
+export interface AppendTiming {
+  readonly n: number;
+  /** median nanoseconds per appended message */
+  readonly perAppendNs: number;
+  /** the fastest sample's nanoseconds per appended message */
+  readonly minPerAppendNs: number;
+  readonly samplesMs: readonly number[];
+  readonly appendsPerSample: number;
+}
+
+/** What an append measurement goes through. */
+export type AppendPath =
+  /** TokenLedger.append with the character heuristic: the ledger's own cost, tokenizer nearly free */
+  | "ledger-chars"
+  /** ConversationStore.append (validation + ledger) with the default BPE tokenizer: what an agent pays */
+  | "store-bpe";
+
+// Something messages can be appended to: a token ledger or a whole conversation store.
+interface Appendable {
+  append(m: Message): void;
+  readonly total: number;
+}
+
+// A fresh copy of the history to append to (built untimed).
+function freshCopy(path: AppendPath, history: readonly Message[]): Appendable {
+  if (path === "ledger-chars") return new TokenLedger(charCounter(), history);
+  const sw = switchingCounter(bpeCounter());
+  const store = new ConversationStore(sw.counter, history);
+  sw.switchNow();
+  return { append: (m) => store.append(m), get total() { return store.totalTokens; } };
+}
+
+/**
+ * The cost of appending one message with a history of n messages. Each sample appends
+ * `appendsPerSample` messages from one fixed stream (the same texts at every size, so the
+ * tokenizer's work is identical). No structure grows by more than 10% of n, so the history
+ * stays about n: the appends are spread over fresh copies of the history (built untimed).
+ * For the store, history counts are taken with the character heuristic and only the appended
+ * messages with BPE (counting a million-message history with BPE takes minutes and is not what
+ * is measured).
+ */
+export function appendBySize(sizes: readonly number[], path: AppendPath, appendsPerSample: number, r: Repetitions): AppendTiming[] {
+  const stream = appendStream(appendsPerSample, "app");
+  return sizes.map((n) => {
+    const history = generateConversation(n, { seed: 1 });
+    const perCopy = Math.max(1, Math.min(appendsPerSample, Math.floor(n / 10)));
+    const batches: Message[][] = [];
+    for (let done = 0; done < appendsPerSample;) {
+      // a batch never starts with a tool result: its call must be in the same copy
+      let next = Math.min(appendsPerSample, done + perCopy);
+      while (next < appendsPerSample && stream[next].role === "tool") next++;
+      batches.push(stream.slice(done, next));
+      done = next;
+    }
+    const est = measure(() => {
+      // All copies are built before the clock starts and the collector runs in between, so the
+      // garbage of building them is not collected (on helper threads, counted in process CPU
+      // time) while the appends are being timed.
+      const copies = batches.map(() => freshCopy(path, history));
+      collect();
+      const t0 = cpuMs();
+      batches.forEach((batch, k) => {
+        const copy = copies[k];
+        for (const m of batch) copy.append(m);
+      });
+      const t = cpuMs() - t0;
+      for (const copy of copies) consume(copy.total);
+      return t;
+    }, r);
+    return {
+      n,
+      perAppendNs: (est.medianMs * 1e6) / appendsPerSample,
+      minPerAppendNs: (est.minMs * 1e6) / appendsPerSample,
+      samplesMs: est.samplesMs,
+      appendsPerSample,
+    };
+  });
+}
+
+/** Ratios between successive entries: xs[i] / xs[i-1] (undefined for the first). */
+export function successiveRatios(xs: readonly number[]): Array<number | undefined> {
+  return xs.map((x, i) => (i === 0 ? undefined : x / xs[i - 1]));
+}
+
+/** Warms the JIT on a small conversation before anything is timed. */
+export function warmUp(): void {
+  const snap = snapshotOf(2_000, 99);
+  const c = benchConfig();
+  for (let i = 0; i < 200; i++) {
+    for (const op of Object.values(PLANNING_PARTS)) consume(op(snap, c));
+  }
+  appendBySize([2_000], "ledger-chars", 1_000, { warmup: 2, reps: 0 });
+  appendBySize([2_000], "store-bpe", 100, { warmup: 2, reps: 0 });
+}
