@@ -17,6 +17,7 @@ const RESERVED = new Set(
 /** The Dafny spelling of a TypeScript identifier. */
 export function dafnyName(name: string, pos: Pos): string {
   if (name.startsWith("_") || name.includes("$")) throw new TranslateError(pos, `unsupported identifier '${name}' (Dafny names cannot start with '_' or contain '$')`);
+  if (name.endsWith("_") && RESERVED.has(name.slice(0, -1))) throw new TranslateError(pos, `unsupported identifier '${name}' (it is the Dafny spelling of '${name.slice(0, -1)}')`);
   return RESERVED.has(name) ? `${name}_` : name;
 }
 
@@ -65,6 +66,18 @@ export function programInfo(mods: Module[], companionText: Map<string, string>):
     const names = new Set<string>();
     if (text) for (const mm of text.matchAll(/\b(?:function|predicate|lemma)\s+(?:\{[^}]*\}\s*)*([A-Za-z][A-Za-z0-9_']*)/g)) names.add(mm[1]);
     info.companionNames.set(m.name, names);
+  }
+  // a record literal is emitted as the unqualified constructor R(...): no union may have a
+  // constructor of that name (Dafny would find it ambiguous)
+  for (const m of mods) {
+    for (const t of m.types) {
+      if (t.k !== "union") continue;
+      for (const x of t.tags) {
+        if (info.records.has(x.ctor)) {
+          throw new TranslateError(t.pos, `union member "${x.tag}" of ${t.name} becomes the constructor ${x.ctor}, which is also the record type ${x.ctor}`);
+        }
+      }
+    }
   }
   const byName = new Map(mods.map((m) => [m.name, m]));
   const reachOf = (name: string, acc: Set<string>): Set<string> => {

@@ -9,7 +9,7 @@ import {
   type BinOp, type Expr, type Fn, type Module, type Param, type Pos, type Stmt, type Ty,
   type TypeDecl, TranslateError,
 } from "./ir.ts";
-import { parseSpec } from "./spec-parser.ts";
+import { floorDiv, parseSpec } from "./spec-parser.ts";
 
 /** A union tag's constructor name: the literal in PascalCase ("max_tokens" -> "MaxTokens"). */
 export function ctorName(tag: string): string {
@@ -73,7 +73,8 @@ export function translateFile(relPath: string, text: string, hasCompanion: boole
       if (a.kind === "declare-type") mod.types.push(declareType(cx.take(a)));
     }
     if (ts.isImportDeclaration(st)) {
-      mod.imports.push(importTarget(cx, st));
+      const target = importTarget(cx, st);
+      if (!mod.imports.includes(target)) mod.imports.push(target);
     } else if (ts.isTypeAliasDeclaration(st)) {
       mod.types.push(typeAlias(cx, st));
     } else if (ts.isInterfaceDeclaration(st)) {
@@ -212,8 +213,13 @@ function functionDecl(cx: FileContext, fd: ts.FunctionDeclaration): Fn {
     return p.name.text;
   }));
   const natNames = new Set<string>();
+  const paramNames = new Set(fd.parameters.map((p) => (ts.isIdentifier(p.name) ? p.name.text : "")));
   for (const a of ann) {
-    if (a.kind === "type") natNames.add(typeAnnotation(a));
+    if (a.kind === "type") {
+      const x = typeAnnotation(a);
+      if (x !== "\\result" && !paramNames.has(x)) throw new TranslateError(a.pos, `//@ type ${x} nat: ${name} has no parameter ${x}`);
+      natNames.add(x);
+    }
     else if (!["verify", "extern", "requires", "ensures", "decreases", "declare-type"].includes(a.kind)) {
       throw new TranslateError(a.pos, `//@ ${a.kind} is not allowed above a function`);
     }
@@ -245,8 +251,18 @@ function functionDecl(cx: FileContext, fd: ts.FunctionDeclaration): Fn {
   if (extern) return fn;
   if (!fd.body) cx.fail(fd, `function ${name} has no body`);
   // `//@ type x nat` lines anywhere in the body apply to the local x
+  const locals = new Set<string>();
+  const findLocals = (n: ts.Node): void => {
+    if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name)) locals.add(n.name.text);
+    ts.forEachChild(n, findLocals);
+  };
+  findLocals(fd.body);
   for (const a of annotationsIn(sf, fd.body.getStart(sf), fd.body.end)) {
-    if (a.kind === "type") natNames.add(typeAnnotation(cx.take(a)));
+    if (a.kind !== "type") continue;
+    const x = typeAnnotation(cx.take(a));
+    if (paramNames.has(x) || x === "\\result") throw new TranslateError(a.pos, `//@ type ${x} nat: annotate parameters and \\result above the function`);
+    if (!locals.has(x)) throw new TranslateError(a.pos, `//@ type ${x} nat: ${name} has no local ${x}`);
+    natNames.add(x);
   }
   fn.stmts = block(cx, fd.body, scope, false);
   checkOwnership(fn.stmts);
@@ -697,21 +713,4 @@ function call(cx: FileContext, e: ts.CallExpression): Expr {
   }
   if (!ts.isIdentifier(callee)) cx.unsupported(e, "call of a computed function");
   return { k: "call", fn: callee.text, args: args(), pos };
-}
-
-/**
- * Math.floor(a / b). Dafny's `/` is Euclidean: it is the floor only for b > 0, so a divisor
- * that is not a positive literal divides the negated operands when it is negative
- * (floor(a / b) = floor(-a / -b)). A zero divisor stays a proof obligation.
- */
-function floorDiv(a: Expr, b: Expr, pos: Pos): Expr {
-  if (b.k === "num" && !/^0+$/.test(b.v)) return { k: "bin", op: "/", l: a, r: b, pos };
-  const zero: Expr = { k: "num", v: "0", pos };
-  return {
-    k: "cond",
-    c: { k: "bin", op: ">", l: b, r: zero, pos },
-    t: { k: "bin", op: "/", l: a, r: b, pos },
-    f: { k: "bin", op: "/", l: { k: "neg", e: a, pos }, r: { k: "neg", e: b, pos }, pos },
-    pos,
-  };
 }

@@ -205,6 +205,17 @@ export function parseSpec(src: string, base: Pos, segments?: readonly Segment[])
         if (t.text === "Math" && isOp(".")) {
           next();
           const m = next();
+          if (m.text === "floor") {
+            const args = parseArgs();
+            const q = args[0];
+            if (args.length !== 1 || q.k !== "bin" || q.op !== "/") throw new TranslateError(pos, "unsupported Math.floor in spec (only Math.floor(a / b))");
+            rejectDivision(q.l);
+            rejectDivision(q.r);
+            const d = floorDiv(q.l, q.r, pos);
+            divisions.add(d);
+            if (d.k === "cond") { divisions.add(d.t); divisions.add(d.f); }
+            return d;
+          }
           if (m.text !== "max" && m.text !== "min") throw new TranslateError(pos, `unsupported Math.${m.text} in spec`);
           const args = parseArgs();
           if (args.length !== 2) throw new TranslateError(pos, `Math.${m.text} takes two arguments`);
@@ -225,8 +236,46 @@ export function parseSpec(src: string, base: Pos, segments?: readonly Segment[])
     }
   };
 
+  // `/` is JavaScript's real division: only Math.floor(a / b) has an integer meaning (and
+  // Dafny's `/` is Euclidean, so floorDiv spells it out)
+  const divisions = new WeakSet<Expr>();
+  const rejectDivision = (x: Expr): void => {
+    if (x.k === "bin" && x.op === "/" && !divisions.has(x)) {
+      throw new TranslateError(x.pos, "unsupported operator '/' in spec (write Math.floor(a / b))");
+    }
+    switch (x.k) {
+      case "bin": rejectDivision(x.l); rejectDivision(x.r); break;
+      case "not": case "neg": case "len": case "field": rejectDivision(x.e); break;
+      case "cond": rejectDivision(x.c); rejectDivision(x.t); rejectDivision(x.f); break;
+      case "index": rejectDivision(x.e); rejectDivision(x.i); break;
+      case "slice": rejectDivision(x.e); if (x.lo) rejectDivision(x.lo); if (x.hi) rejectDivision(x.hi); break;
+      case "call": x.args.forEach(rejectDivision); break;
+      case "quant": rejectDivision(x.body); break;
+      case "minmax": rejectDivision(x.a); rejectDivision(x.b); break;
+      default:
+    }
+  };
+
   const e = parseLevel(0);
   const rest = peek();
   if (rest.kind !== "eof") throw new TranslateError(at(rest.offset), `unexpected '${rest.text}' after spec expression`);
+  rejectDivision(e);
   return e;
+}
+
+/**
+ * Math.floor(a / b). Dafny's `/` is Euclidean: it is the floor only for b > 0, so a divisor
+ * that is not a positive literal divides the negated operands when it is negative
+ * (floor(a / b) = floor(-a / -b)). A zero divisor stays a proof obligation.
+ */
+export function floorDiv(a: Expr, b: Expr, pos: Pos): Expr {
+  if (b.k === "num" && !/^0+$/.test(b.v)) return { k: "bin", op: "/", l: a, r: b, pos };
+  const zero: Expr = { k: "num", v: "0", pos };
+  return {
+    k: "cond",
+    c: { k: "bin", op: ">", l: b, r: zero, pos },
+    t: { k: "bin", op: "/", l: a, r: b, pos },
+    f: { k: "bin", op: "/", l: { k: "neg", e: a, pos }, r: { k: "neg", e: b, pos }, pos },
+    pos,
+  };
 }
