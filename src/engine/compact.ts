@@ -1,11 +1,13 @@
 // The compaction loop: while compaction is due, plan a step against a snapshot, summarize the
-// stretch, validate, and commit through the version check; stop when under the trigger, when
-// no stretch is eligible, or at the first failure (then the conversation is as it was before
-// that step, and the report says why).
+// stretch, validate, and commit through the version check; stop when under the trigger or
+// when no stretch is eligible. A stretch whose summaries are rejected (too short to shrink,
+// facts dropped) is left as it is and the run moves on past it; a summarizer that fails to
+// answer, or a concurrent edit, ends the run. Either way a failed step changes nothing and
+// the report says why.
 import { SAME_AS_AGENT, snapshotConfig, type Config } from "./config.ts";
 import { summaryMessage } from "./message.ts";
 import { dueBy, planStep } from "./plan.ts";
-import type { CompactionReport, ReplacedStretch } from "./report.ts";
+import type { CompactionReport, ReplacedStretch, SkippedStretch } from "./report.ts";
 import type { ConversationStore } from "./store.ts";
 import { summarizeStretch } from "./summarize-step.ts";
 import { kernelViews } from "./views.ts";
@@ -39,26 +41,28 @@ export async function compactStore(store: ConversationStore, config: Config, o: 
   const userTurnsBefore = kernelViews(before.messages).userTurns;
   const dueBefore = dueBy(c, before.totalTokens, before.messages.length, userTurnsBefore) !== "none";
   const stretches: ReplacedStretch[] = [];
-  let outcome: CompactionReport["outcome"] = "nothing-to-do";
+  const skipped: SkippedStretch[] = [];
+  let stopped: string | undefined; // set when a failure ends the run (summarizer outage, concurrent edit)
   let reason = "";
   let planned: CompactionReport["plannedStretch"];
+  // Stretches before `from` were tried and rejected; the next plan looks only at or after it.
+  let from = 0;
   store.beginCompaction();
   try {
     const maxSteps = o.maxSteps ?? 10_000;
     for (let step = 1; ; step++) {
       const snap = store.snapshot();
-      const plan = planStep(snap, c);
+      const plan = planStep(snap, c, from);
       if (!plan.due) {
         reason = stretches.length === 0 ? "compaction is not due: under every configured trigger" : "under the trigger";
         break;
       }
       if (plan.stretch === undefined) {
-        reason = "compaction is due but no stretch is eligible (only user/system messages, ongoing tool calls or the retention window remain)";
+        reason = "compaction is due but no stretch is eligible (only user/system messages, ongoing tool calls, the retention window or skipped stretches remain)";
         break;
       }
       const { start, end, replacedTokens } = plan.stretch;
       if (o.dryRun) {
-        outcome = "dry-run";
         planned = plan.stretch;
         reason = `would summarize messages ${start}..${end - 1} (${end - start} messages, ${replacedTokens} tokens; trigger: ${plan.trigger})`;
         break;
@@ -69,33 +73,47 @@ export async function compactStore(store: ConversationStore, config: Config, o: 
       }
       progress(`step ${step}: summarizing messages ${start}..${end - 1} (${end - start} messages, ${replacedTokens} tokens; total ${snap.totalTokens})`);
       const res = await summarizeStretch(snap.messages.slice(start, end), replacedTokens, { config: c, summarizer: o.summarizer, counter: store.counter, model, signal: o.signal });
+      if (!res.ok && res.failure === "rejected") {
+        // This stretch stays as it is; later stretches may still be summarized (L4: forward only).
+        skipped.push({ start, end, replacedTokens, reason: res.reason });
+        progress(`step ${step}: left messages ${start}..${end - 1} unchanged: ${res.reason}`);
+        from = end;
+        continue;
+      }
       if (!res.ok) {
-        outcome = "degraded";
-        reason = `summarizing messages ${start}..${end - 1} failed after ${res.attempts} attempt(s), conversation left unchanged by this step: ${res.reason}`;
+        stopped = `summarizing messages ${start}..${end - 1} failed after ${res.attempts} attempt(s), conversation left unchanged by this step: ${res.reason}`;
         progress(`step ${step}: degraded: ${res.reason}`);
         break;
       }
       const commit = store.commitSplice(snap, start, end, summaryMessage(res.text));
       if (commit.decision === "reject") {
-        outcome = "degraded";
-        reason = "the conversation was edited (not only appended to) while summarizing: the step was not applied";
+        stopped = "the conversation was edited (not only appended to) while summarizing: the step was not applied";
         break;
       }
       stretches.push({ start, end, replacedMessages: end - start, replacedTokens, summaryTokens: res.tokens, attempts: res.attempts, decision: commit.decision, summary: res.text });
-      outcome = "compacted";
       progress(`step ${step}: replaced ${replacedTokens} tokens by a ${res.tokens}-token summary; total now ${store.totalTokens}`);
     }
   } finally {
     store.endCompaction();
   }
+  let outcome: CompactionReport["outcome"];
+  if (o.dryRun && planned !== undefined) outcome = "dry-run";
+  else if (stopped !== undefined) {
+    outcome = "degraded";
+    reason = stopped;
+  } else if (stretches.length > 0) outcome = "compacted";
+  else if (skipped.length > 0) {
+    outcome = "degraded";
+    reason = `no stretch could be summarized (${skipped.length} tried, all left unchanged); first: messages ${skipped[0].start}..${skipped[0].end - 1}: ${skipped[0].reason}`;
+  } else outcome = "nothing-to-do";
+  if (outcome === "compacted" && skipped.length > 0) reason = `${reason}; ${skipped.length} stretch(es) left unchanged (see skipped)`;
   const after = store.snapshot();
   const dueAfter = dueBy(c, after.totalTokens, after.messages.length, kernelViews(after.messages).userTurns) !== "none";
-  if (outcome === "nothing-to-do" && stretches.length > 0) outcome = "compacted";
   return {
     outcome, reason,
     tokensBefore: before.totalTokens, tokensAfter: after.totalTokens,
     messagesBefore: before.messages.length, messagesAfter: after.messages.length,
-    dueBefore, dueAfter, stretches,
+    dueBefore, dueAfter, stretches, skipped,
     ...(planned ? { plannedStretch: planned } : {}),
     watermark: store.watermark, summarizer: o.summarizer.name, tokenizer: store.counter.name, laws: [],
   };

@@ -42,7 +42,7 @@ const MESSAGES: Record<Exclude<ConfigField, "none">, (c: Config) => [string, str
   tokenThreshold: (c) => ["token_threshold", `must be > 0 when set (null unsets it), got ${c.token_threshold}`],
   messageThreshold: (c) => ["message_threshold", `must be > 0 when set (null unsets it), got ${c.message_threshold}`],
   turnThreshold: (c) => ["turn_threshold", `must be > 0 when set (null unsets it), got ${c.turn_threshold}`],
-  thresholds: () => ["token_threshold", "no trigger configured: set at least one of token_threshold, message_threshold, turn_threshold or context_window"],
+  trigger: () => ["token_threshold", "no trigger configured: set at least one of token_threshold, message_threshold, turn_threshold or context_window"],
   retentionWindow: (c) => ["retention_window", `must be >= 1, got ${c.retention_window}`],
   summaryTag: () => ["summary_tag", "must not be empty"],
   model: (c) => ["model", `unknown model ${JSON.stringify(c.model)} for provider ${c.provider}: use "${SAME_AS_AGENT}", a ${c.provider} model, or list it in known_models`],

@@ -8,6 +8,7 @@ import {
   gateRetentionCutoff, gateSelectStretch,
 } from "./kernel-gate.ts";
 import type { StoreSnapshot } from "./store.ts";
+import { maskBefore } from "./view-mask.ts";
 import { kernelViews } from "./views.ts";
 
 /** The stretch chosen for one compaction step. */
@@ -43,12 +44,15 @@ export function dueBy(c: Config, tokens: number, messages: number, userTurns: nu
   return "none";
 }
 
-/** Plans the next compaction step of a snapshot under a (validated) configuration. */
-export function planStep(snap: StoreSnapshot, c: Config): Plan {
+/**
+ * Plans the next compaction step of a snapshot under a (validated) configuration; with
+ * `from` > 0 only stretches starting at or after `from` are considered (see view-mask.ts).
+ */
+export function planStep(snap: StoreSnapshot, c: Config, from = 0): Plan {
   const views = kernelViews(snap.messages);
   const trigger = dueBy(c, snap.totalTokens, snap.messages.length, views.userTurns);
   const base = { due: trigger !== "none", trigger, totalTokens: snap.totalTokens, messages: snap.messages.length, userTurns: views.userTurns };
-  const s = gateSelectStretch(views, c.retention_window);
+  const s = gateSelectStretch(maskBefore(views, from), c.retention_window);
   if (!s.found) return { ...base, stretch: undefined };
   let end = s.end;
   if (c.keep_recent_tokens !== null) {

@@ -17,6 +17,14 @@ export interface ReplacedStretch {
   readonly summary: string;
 }
 
+/** A stretch left as it was because no summary of it passed validation; the run went on after it. */
+export interface SkippedStretch {
+  readonly start: number;
+  readonly end: number;
+  readonly replacedTokens: number;
+  readonly reason: string;
+}
+
 /** One law's runtime counterpart checked on the result. */
 export interface LawCheck {
   readonly law: string;
@@ -40,6 +48,8 @@ export interface CompactionReport {
   readonly dueBefore: boolean;
   readonly dueAfter: boolean;
   readonly stretches: readonly ReplacedStretch[];
+  /** stretches whose summaries were rejected twice (e.g. too short to summarize); left unchanged */
+  readonly skipped: readonly SkippedStretch[];
   /** dry run: the first stretch that would be summarized */
   readonly plannedStretch?: { readonly start: number; readonly end: number; readonly replacedTokens: number };
   readonly watermark: number;

@@ -13,7 +13,13 @@ import type { Summarizer } from "../providers/summarizer.ts";
 /** The result of a step: an accepted summary, or the reason none was accepted. */
 export type StepResult =
   | { readonly ok: true; readonly text: string; readonly tokens: number; readonly attempts: number }
-  | { readonly ok: false; readonly reason: string; readonly attempts: number };
+  | {
+    readonly ok: false;
+    readonly reason: string;
+    readonly attempts: number;
+    /** "rejected": the summarizer answered but no answer passed validation; "summarizer": it failed to answer */
+    readonly failure: "rejected" | "summarizer";
+  };
 
 /** What a step needs besides the stretch. */
 export interface StepContext {
@@ -41,6 +47,7 @@ export async function summarizeStretch(stretch: readonly Message[], replacedToke
     summaryTag: c.summary_tag,
   });
   const reasons: string[] = [];
+  let failure: "rejected" | "summarizer" = "summarizer";
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const prompt = reasons.length === 0
       ? basePrompt
@@ -54,13 +61,15 @@ export async function summarizeStretch(stretch: readonly Message[], replacedToke
     } catch (e) {
       if (!(e instanceof SummarizerError)) throw e;
       reasons.push(e.message);
+      failure = "summarizer";
       if (ctx.signal?.aborted) break;
       continue;
     }
     const verdict = validateSummary(text, { replacedTokens, maxTokens: c.max_tokens, requiredFacts: facts, counter: ctx.counter });
     if (verdict.ok) return { ok: true, text, tokens: verdict.tokens, attempts: attempt };
     reasons.push(verdict.reason);
+    failure = "rejected";
   }
   const unique = Array.from(new Set(reasons));
-  return { ok: false, reason: unique.join("; then: "), attempts: reasons.length };
+  return { ok: false, reason: unique.join("; then: "), attempts: reasons.length, failure };
 }

@@ -63,10 +63,22 @@ describe("compaction loop", () => {
   it.each([
     ["a timeout", () => new SummarizerError("OpenAI request timed out after 10 ms"), "timed out"],
     ["an HTTP 500", () => new SummarizerError("OpenAI answered HTTP 500: boom"), "HTTP 500"],
+  ])("%s stops the run and leaves the conversation exactly as it was, with the reason", async (_name, answer, reason) => {
+    const input = conversation(10);
+    const s = scripted([answer]);
+    const r = await compactMessages(input, small, { summarizer: s });
+    expect(r.report.outcome).toBe("degraded");
+    expect(r.report.reason).toContain(reason);
+    expect(r.messages).toEqual(input);
+    expect(r.report.tokensAfter).toBe(r.report.tokensBefore);
+    expect(s.requests.length).toBe(2); // one retry, then give up
+  });
+
+  it.each([
     ["an empty answer", () => "   ", "the summary is empty"],
     ["an over-long answer", (r: SummaryRequest) => `${good(r)} ${"padding ".repeat(5000)}`, "is not shorter than what it replaces"],
     ["dropped facts", () => "All fine, nothing to report.", "dropped required facts"],
-  ])("%s leaves the conversation exactly as it was, with the reason", async (_name, answer, reason) => {
+  ])("%s on every stretch leaves the conversation exactly as it was, with the reason", async (_name, answer, reason) => {
     const input = conversation(10);
     const s = scripted([answer as (r: SummaryRequest) => string | Error]);
     const r = await compactMessages(input, small, { summarizer: s });
@@ -74,7 +86,27 @@ describe("compaction loop", () => {
     expect(r.report.reason).toContain(reason);
     expect(r.messages).toEqual(input);
     expect(r.report.tokensAfter).toBe(r.report.tokensBefore);
-    expect(s.requests.length).toBe(2); // one retry, then give up
+    // each eligible stretch was tried twice (one retry), left unchanged, and the run moved on
+    expect(r.report.skipped.length).toBeGreaterThan(1);
+    expect(s.requests.length).toBe(2 * r.report.skipped.length);
+    const starts = r.report.skipped.map((k) => k.start);
+    expect(starts).toEqual([...starts].sort((a, b) => a - b));
+  });
+
+  it("moves past a stretch too small to summarize (a greeting) and compacts the rest", async () => {
+    const input: Message[] = [
+      { role: "system", content: "sys" },
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "Hello!", toolCalls: [] },
+      ...conversation(10).slice(1),
+    ];
+    const r = await compactMessages(input, small);
+    expect(r.report.outcome).toBe("compacted");
+    expect(r.report.skipped[0]).toMatchObject({ start: 2, end: 3, reason: expect.stringContaining("not shorter") });
+    expect(r.messages[2]).toBe(input[2]);
+    expect(r.report.stretches.length).toBeGreaterThan(0);
+    expect(r.report.stretches.every((s) => s.start >= 3)).toBe(true);
+    expectLawsHold(input, r.messages, 6, { before: r.report.tokensBefore, after: r.report.tokensAfter });
   });
 
   it("over max_tokens is rejected even when shorter than the stretch", async () => {
