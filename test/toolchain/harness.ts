@@ -1,0 +1,28 @@
+// Test harness for the translator: translates in-memory kernel modules exactly as
+// program.ts does for files on disk (translateFile + programInfo + emitModule).
+
+import { emitModule, programInfo } from "../../src/toolchain/dafny-emit.ts";
+import { translateFile } from "../../src/toolchain/frontend.ts";
+import { TranslateError } from "../../src/toolchain/ir.ts";
+
+/** Kernel modules by base name ("cutpoint") -> TypeScript source. */
+export type Sources = Record<string, string>;
+
+/** Translates every module; companions (base name -> Dafny text) mark modules with a proof companion. */
+export function translate(sources: Sources, companions: Record<string, string> = {}): Map<string, string> {
+  const names = Object.keys(sources).sort();
+  const mods = names.map((n) => translateFile(`src/kernel/${n}.ts`, sources[n], n in companions));
+  const info = programInfo(mods, new Map(Object.entries(companions)));
+  return new Map(mods.map((m) => [m.name, emitModule(m, info)]));
+}
+
+/** The message of the TranslateError that translating throws; fails when it does not throw. */
+export function translateError(sources: Sources, companions: Record<string, string> = {}): string {
+  try {
+    translate(sources, companions);
+  } catch (e) {
+    if (e instanceof TranslateError) return e.message;
+    throw e;
+  }
+  throw new Error("expected a TranslateError, but the translation succeeded");
+}

@@ -1,0 +1,106 @@
+// The real prover on golden cases: a temporary project (src/kernel/<case>.ts copies of the
+// golden inputs, their proof companions under proofs/dafny/, scripts/z3-wrapper.sh) goes
+// through check.ts checkDafny, exactly as `scripts/check.sh dafny` runs the kernel. The
+// cases verify, so the golden outputs are valid Dafny, not just text. A wrong-on-purpose
+// variant shows the check can fail.
+
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { checkDafny } from "../../src/toolchain/check.ts";
+import { layout } from "../../src/toolchain/program.ts";
+import { parseVerdict } from "../../src/toolchain/prover.ts";
+
+const REPO = join(import.meta.dirname, "..", "..");
+const GOLDEN = join(import.meta.dirname, "golden");
+/** the cases with contracts: floor division of either sign, switch lowering, a companion lemma, an extern */
+const CASES = ["scalars", "control", "specs"];
+
+const dafnyCommand = process.env.SAFECUT_DAFNY ?? "dafny";
+const hasDafny = !spawnSync(dafnyCommand, ["--version"], { encoding: "utf8" }).error;
+if (!hasDafny) console.warn(`prover.test.ts: skipped, '${dafnyCommand}' is not on PATH (run: bash scripts/setup-provers.sh)`);
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const r of roots) rmSync(r, { recursive: true, force: true });
+});
+
+/** A temporary project holding the given modules (name -> TypeScript) and companions. */
+function project(sources: Record<string, string>, companions: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), "safecut-golden-"));
+  roots.push(root);
+  const l = layout(root);
+  for (const d of [l.kernelDir, l.companionDir, l.dafnyDir, join(root, "scripts")]) mkdirSync(d, { recursive: true });
+  cpSync(join(REPO, "scripts", "z3-wrapper.sh"), join(root, "scripts", "z3-wrapper.sh"));
+  for (const [n, text] of Object.entries(sources)) writeFileSync(join(l.kernelDir, `${n}.ts`), text);
+  for (const [n, text] of Object.entries(companions)) writeFileSync(join(l.companionDir, `${n}.dfy`), text);
+  return root;
+}
+
+function goldenProject(cases: string[]): string {
+  const sources: Record<string, string> = {};
+  const companions: Record<string, string> = {};
+  for (const c of cases) {
+    sources[c] = readFileSync(join(GOLDEN, c, "input.ts"), "utf8");
+    const comp = join(GOLDEN, c, "companion.dfy");
+    if (existsSync(comp)) companions[c] = readFileSync(comp, "utf8");
+  }
+  return project(sources, companions);
+}
+
+describe.skipIf(!hasDafny)("Dafny on golden cases", () => {
+  it(`${CASES.join(", ")} verify, and the files checked are the expected goldens`, () => {
+    const root = goldenProject(CASES);
+    const log: string[] = [];
+    const r = checkDafny(layout(root), { only: [], staleIsError: false, log: (x) => log.push(x) });
+    const summary = log.join("\n");
+    expect(r.verdicts.map((v) => [v.file, v.status]), summary).toEqual(CASES.slice().sort().map((c) => [`${c}.dfy`, "verified"]));
+    for (const v of r.verdicts) expect(v.verified, v.file).toBeGreaterThan(0);
+    expect(r.exitCode, summary).toBe(0);
+    for (const c of CASES) {
+      expect(readFileSync(join(root, "dafny", `${c}.dfy`), "utf8")).toBe(readFileSync(join(GOLDEN, c, "expected.dfy"), "utf8"));
+    }
+  }, 120_000);
+
+  it("a false contract is rejected (the check has teeth)", () => {
+    const src = [
+      "//@ verify",
+      "//@ ensures \\result >= 0",
+      "export function floorOf(a: number, b: number): number {",
+      "  return Math.floor(a / b);",
+      "}",
+      "",
+    ].join("\n");
+    const root = project({ wrong: src }, {});
+    const r = checkDafny(layout(root), { only: [], staleIsError: false, log: () => {} });
+    expect(r.exitCode).toBe(1);
+    expect(r.verdicts).toHaveLength(1);
+    expect(r.verdicts[0].status).toBe("rejected");
+    expect(r.verdicts[0].errors).toBeGreaterThan(0);
+  }, 60_000);
+});
+
+describe("reading Dafny's verdict", () => {
+  it("all proven", () => {
+    const v = parseVerdict("a.dfy", 0, "\nDafny program verifier finished with 9 verified, 0 errors\n");
+    expect([v.status, v.verified, v.errors, v.timeouts]).toEqual(["verified", 9, 0, 0]);
+  });
+
+  it("a failed condition", () => {
+    const v = parseVerdict("a.dfy", 4, "a.dfy(3,2): Error: ...\nDafny program verifier finished with 8 verified, 1 error\n");
+    expect([v.status, v.verified, v.errors, v.timeouts]).toEqual(["rejected", 8, 1, 0]);
+  });
+
+  it("a time out is not a proof (and not a resolution error)", () => {
+    const v = parseVerdict("a.dfy", 4, "Dafny program verifier finished with 17 verified, 0 errors, 1 time out\n");
+    expect([v.status, v.verified, v.errors, v.timeouts]).toEqual(["rejected", 17, 0, 1]);
+    expect(parseVerdict("a.dfy", 4, "finished with 1 verified, 2 errors, 3 time outs").timeouts).toBe(3);
+  });
+
+  it("no summary line: did not resolve", () => {
+    const v = parseVerdict("a.dfy", 2, "a.dfy(1,0): Error: unresolved identifier: x\n1 resolution/type errors detected in a.dfy\n");
+    expect(v.status).toBe("invalid");
+  });
+});
