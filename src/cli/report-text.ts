@@ -11,6 +11,8 @@ export function reportText(r: CompactionReport, inputName: string): string {
     lines.push(`  replaced messages ${s.start}..${s.end - 1} (${s.replacedTokens} tokens) by a ${s.summaryTokens}-token summary${s.attempts > 1 ? " (after a retry)" : ""}${s.decision === "rebase" ? " (rebased over appends)" : ""}`);
   }
   if (r.stretches.length > 10) lines.push(`  ... and ${r.stretches.length - 10} more`);
+  for (const k of r.skipped.slice(0, 5)) lines.push(`  left messages ${k.start}..${k.end - 1} unchanged: ${k.reason}`);
+  if (r.skipped.length > 5) lines.push(`  ... and ${r.skipped.length - 5} more left unchanged`);
   if (r.laws.length > 0) {
     lines.push(`  laws: ${r.laws.map((l) => `${l.law} ${l.ok ? "ok" : "FAILED"}`).join(", ")}`);
     for (const l of r.laws) if (!l.ok) lines.push(`  ${l.law} ${l.title}: FAILED: ${l.detail}`);
