@@ -431,6 +431,7 @@ class Emitter {
       case "assert": return [`${ind}assert ${this.spec(s.e, env, cx)};`];
       case "use": {
         if (s.call.k !== "call") throw new TranslateError(s.pos, "//@ use expects a lemma call");
+        if (this.info.fns.has(s.call.fn)) throw new TranslateError(s.call.pos, `//@ use calls ${s.call.fn}, a kernel function: it takes a lemma of the proof companion`);
         return [`${ind}${this.call(s.call, env, { ...cx, inSpec: true }, false)};`];
       }
       case "block": return [`${ind}{`, ...this.stmts(s.body, new Map(env), cx, inner), `${ind}}`];

@@ -337,6 +337,18 @@ const CASES: ErrorCase[] = [
     message: "unsupported Math.floor in spec (only Math.floor(a / b))",
   },
   {
+    what: "//@ use of a kernel function",
+    src: ["//@ verify", "export function g(a: number): number {", "  return a;", "}", "//@ verify", "export function f(a: number): number {", "  //@ use g(a)", "  return a;", "}"],
+    line: 7, col: 11, at: "g(a)",
+    message: "//@ use calls g, a kernel function: it takes a lemma of the proof companion",
+  },
+  {
+    what: "//@ use of something that is not a call",
+    src: ["//@ verify", "export function f(a: number): number {", "  //@ use a > 0", "  return a;", "}"],
+    line: 3, col: 11, at: "a > 0",
+    message: "//@ use expects a lemma call 'Name(args)'",
+  },
+  {
     what: "a bad token in a spec",
     src: ["//@ verify", "//@ ensures \\result >= a # 1", "export function f(a: number): number {", "  return a;", "}"],
     line: 2, col: 26, at: "# 1",
