@@ -55,6 +55,16 @@ describe("safecut compact (in process)", () => {
     expect(readConversationFile(readFileSync(join(dir, "out.json"), "utf8")).messages.length).toBeLessThan(conv.length);
   });
 
+  it("the context-window trigger with keep-recent-tokens", async () => {
+    const r = await runInProcess(["compact", "conv.json", "--token-threshold", "none", "--context-window", "12000", "--reserve-tokens", "4000",
+      "--keep-recent-tokens", "3000", "--report", "cw.json"], { cwd: dir });
+    expect(r.code).toBe(0);
+    const report = JSON.parse(readFileSync(join(dir, "cw.json"), "utf8"));
+    expect(report.outcome).toBe("compacted");
+    expect(report.tokensAfter).toBeLessThanOrEqual(8000);
+    expect(report.laws.every((l: { ok: boolean }) => l.ok)).toBe(true);
+  });
+
   it("--dry-run prints the plan and writes nothing", async () => {
     const r = await runInProcess(["compact", "conv.json", "--token-threshold", "3000", "--dry-run"], { cwd: dir });
     expect(r.code).toBe(0);
