@@ -2,7 +2,7 @@
 
 datatype ConfigView = ConfigView(maxTokens: int, tokenThresholdSet: bool, tokenThreshold: int, messageThresholdSet: bool, messageThreshold: int, turnThresholdSet: bool, turnThreshold: int, retentionWindow: int, summaryTagLength: int, modelKnown: bool, contextWindowSet: bool, contextWindow: int, reserveTokens: int, keepRecentTokensSet: bool, keepRecentTokens: int)
 
-datatype ConfigField = None | MaxTokens | TokenThreshold | MessageThreshold | TurnThreshold | Thresholds | RetentionWindow | SummaryTag | Model | ContextWindow | ReserveTokens | KeepRecentTokens
+datatype ConfigField = None | MaxTokens | TokenThreshold | MessageThreshold | TurnThreshold | Trigger | RetentionWindow | SummaryTag | Model | ContextWindow | ReserveTokens | KeepRecentTokens
 
 function maxTokensLimit(): int
   ensures maxTokensLimit() == 100000
@@ -109,7 +109,7 @@ function validateConfig(c: ConfigView): ConfigField
   ensures (validateConfig(c) == ConfigField.TokenThreshold) ==> ((!tokenThresholdOk(c)) && maxTokensOk(c))
   ensures (validateConfig(c) == ConfigField.MessageThreshold) ==> (((!messageThresholdOk(c)) && maxTokensOk(c)) && tokenThresholdOk(c))
   ensures (validateConfig(c) == ConfigField.TurnThreshold) ==> ((((!turnThresholdOk(c)) && maxTokensOk(c)) && tokenThresholdOk(c)) && messageThresholdOk(c))
-  ensures (validateConfig(c) == ConfigField.Thresholds) ==> (((((!thresholdsOk(c)) && maxTokensOk(c)) && tokenThresholdOk(c)) && messageThresholdOk(c)) && turnThresholdOk(c))
+  ensures (validateConfig(c) == ConfigField.Trigger) ==> (((((!thresholdsOk(c)) && maxTokensOk(c)) && tokenThresholdOk(c)) && messageThresholdOk(c)) && turnThresholdOk(c))
   ensures (validateConfig(c) == ConfigField.RetentionWindow) ==> ((((((!retentionWindowOk(c)) && maxTokensOk(c)) && tokenThresholdOk(c)) && messageThresholdOk(c)) && turnThresholdOk(c)) && thresholdsOk(c))
   ensures (validateConfig(c) == ConfigField.SummaryTag) ==> (((((((!summaryTagOk(c)) && maxTokensOk(c)) && tokenThresholdOk(c)) && messageThresholdOk(c)) && turnThresholdOk(c)) && thresholdsOk(c)) && retentionWindowOk(c))
   ensures (validateConfig(c) == ConfigField.Model) ==> ((((((((!modelOk(c)) && maxTokensOk(c)) && tokenThresholdOk(c)) && messageThresholdOk(c)) && turnThresholdOk(c)) && thresholdsOk(c)) && retentionWindowOk(c)) && summaryTagOk(c))
@@ -130,7 +130,7 @@ function validateConfig(c: ConfigView): ConfigField
           ConfigField.TurnThreshold
         else
           if !thresholdsOk(c) then
-            ConfigField.Thresholds
+            ConfigField.Trigger
           else
             if !retentionWindowOk(c) then
               ConfigField.RetentionWindow

@@ -14,6 +14,48 @@ function movable(roles: seq<Role>, callOf: seq<int>, ongoing: seq<bool>, s: int,
   (isCompressible(roles[j]) && (!ongoing[j])) && ((callOf[j] < 0) || (s <= callOf[j]))
 }
 
+function pairingAt(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, j: int): bool
+  requires ((|callOf| == |roles|) && (|lastAnswer| == |roles|)) && (|ongoing| == |roles|)
+  requires (0 <= j) && (j < |roles|)
+{
+  var c: int := callOf[j];
+  var a: int := lastAnswer[j];
+  if (roles[j] == Role.Tool) != (c >= 0) then
+    false
+  else
+    if (c >= 0) && (!(((c < j) && (roles[c] == Role.Assistant)) && (lastAnswer[c] >= j))) then
+      false
+    else
+      if (a >= 0) && (!((((roles[j] == Role.Assistant) && (j < a)) && (a < |roles|)) && (callOf[a] == j))) then
+        false
+      else
+        if ongoing[j] && (roles[j] != Role.Assistant) then
+          false
+        else
+          true
+}
+
+method pairingOk(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>) returns (result: bool)
+  ensures result <==> Pairing(roles, callOf, lastAnswer, ongoing)
+{
+  var n: int := |roles|;
+  if ((|callOf| != n) || (|lastAnswer| != n)) || (|ongoing| != n) {
+    return false;
+  }
+  var j: int := 0;
+  while j < n
+    invariant (0 <= j) && (j <= n)
+    invariant forall k: int :: ((0 <= k) && (k < j)) ==> pairingAt(roles, callOf, lastAnswer, ongoing, k)
+  {
+    if !pairingAt(roles, callOf, lastAnswer, ongoing, j) {
+      return false;
+    }
+    j := j + 1;
+  }
+  PairingFromEveryIndex(roles, callOf, lastAnswer, ongoing);
+  return true;
+}
+
 method selectStretch(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, window: int) returns (result: Stretch)
   requires window >= 1
   requires Pairing(roles, callOf, lastAnswer, ongoing)

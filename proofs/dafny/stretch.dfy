@@ -261,3 +261,19 @@ lemma ForwardProgress(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, 
     }
   }
 }
+
+// The runtime check pairingOk (index by index) establishes Pairing.
+lemma PairingFromEveryIndex(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>)
+  requires |callOf| == |roles| && |lastAnswer| == |roles| && |ongoing| == |roles|
+  requires forall k: int :: 0 <= k < |roles| ==> pairingAt(roles, callOf, lastAnswer, ongoing, k)
+  ensures Pairing(roles, callOf, lastAnswer, ongoing)
+{
+  forall j | 0 <= j < |roles|
+    ensures (roles[j] == Tool <==> callOf[j] >= 0)
+    ensures callOf[j] >= 0 ==> callOf[j] < j && roles[callOf[j]] == Assistant && lastAnswer[callOf[j]] >= j
+    ensures lastAnswer[j] >= 0 ==> roles[j] == Assistant && j < lastAnswer[j] < |roles| && callOf[lastAnswer[j]] == j
+    ensures ongoing[j] ==> roles[j] == Assistant
+  {
+    assert pairingAt(roles, callOf, lastAnswer, ongoing, j);
+  }
+}

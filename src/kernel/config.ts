@@ -31,7 +31,7 @@ export type ConfigField =
   | "tokenThreshold"
   | "messageThreshold"
   | "turnThreshold"
-  | "thresholds"
+  | "trigger"
   | "retentionWindow"
   | "summaryTag"
   | "model"
@@ -143,7 +143,7 @@ export function configOk(c: ConfigView): boolean {
 //@ ensures \result === "tokenThreshold" ==> !tokenThresholdOk(c) && maxTokensOk(c)
 //@ ensures \result === "messageThreshold" ==> !messageThresholdOk(c) && maxTokensOk(c) && tokenThresholdOk(c)
 //@ ensures \result === "turnThreshold" ==> !turnThresholdOk(c) && maxTokensOk(c) && tokenThresholdOk(c) && messageThresholdOk(c)
-//@ ensures \result === "thresholds" ==> !thresholdsOk(c) && maxTokensOk(c) && tokenThresholdOk(c) && messageThresholdOk(c) && turnThresholdOk(c)
+//@ ensures \result === "trigger" ==> !thresholdsOk(c) && maxTokensOk(c) && tokenThresholdOk(c) && messageThresholdOk(c) && turnThresholdOk(c)
 //@ ensures \result === "retentionWindow" ==> !retentionWindowOk(c) && maxTokensOk(c) && tokenThresholdOk(c) && messageThresholdOk(c) && turnThresholdOk(c) && thresholdsOk(c)
 //@ ensures \result === "summaryTag" ==> !summaryTagOk(c) && maxTokensOk(c) && tokenThresholdOk(c) && messageThresholdOk(c) && turnThresholdOk(c) && thresholdsOk(c) && retentionWindowOk(c)
 //@ ensures \result === "model" ==> !modelOk(c) && maxTokensOk(c) && tokenThresholdOk(c) && messageThresholdOk(c) && turnThresholdOk(c) && thresholdsOk(c) && retentionWindowOk(c) && summaryTagOk(c)
@@ -156,7 +156,7 @@ export function validateConfig(c: ConfigView): ConfigField {
   if (!tokenThresholdOk(c)) return "tokenThreshold";
   if (!messageThresholdOk(c)) return "messageThreshold";
   if (!turnThresholdOk(c)) return "turnThreshold";
-  if (!thresholdsOk(c)) return "thresholds";
+  if (!thresholdsOk(c)) return "trigger";
   if (!retentionWindowOk(c)) return "retentionWindow";
   if (!summaryTagOk(c)) return "summaryTag";
   if (!modelOk(c)) return "model";

@@ -1,5 +1,6 @@
 // API: selectStretch(roles, callOf, lastAnswer, ongoing, window): Stretch; movable(roles, callOf, ongoing, s, j): boolean;
-//      selectAfterSplice(old views, window, prev, new views): Stretch (proof model of L4 forward progress)
+//      selectAfterSplice(old views, window, prev, new views): Stretch (proof model of L4 forward progress);
+//      pairingOk(roles, callOf, lastAnswer, ongoing): boolean (== Pairing, the requires of selectStretch); pairingAt(.., j)
 //      -- L4 (earliest), L5 (tool-call coherence), with L2 and L3 as side conditions.
 import type { Role } from "./roles.ts";
 import { isCompressible } from "./compressible.ts";
@@ -18,6 +19,37 @@ export interface Stretch {
 /** Message j may lie in a stretch starting at s: compressible, not an ongoing call, and (if a tool result) its call is not before s. */
 export function movable(roles: readonly Role[], callOf: readonly number[], ongoing: readonly boolean[], s: number, j: number): boolean {
   return isCompressible(roles[j]) && !ongoing[j] && (callOf[j] < 0 || s <= callOf[j]);
+}
+
+//@ verify
+//@ requires callOf.length === roles.length && lastAnswer.length === roles.length && ongoing.length === roles.length
+//@ requires 0 <= j && j < roles.length
+/** Message j satisfies the pairing view's well-formedness (the clauses of Pairing at index j). */
+export function pairingAt(roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], j: number): boolean {
+  const c = callOf[j];
+  const a = lastAnswer[j];
+  if ((roles[j] === "tool") !== (c >= 0)) return false;
+  if (c >= 0 && !(c < j && roles[c] === "assistant" && lastAnswer[c] >= j)) return false;
+  if (a >= 0 && !(roles[j] === "assistant" && j < a && a < roles.length && callOf[a] === j)) return false;
+  if (ongoing[j] && roles[j] !== "assistant") return false;
+  return true;
+}
+
+//@ verify
+//@ ensures \result <==> Pairing(roles, callOf, lastAnswer, ongoing)
+/** Runtime check of selectStretch's precondition Pairing, proven equal to it: the engine's guard at the kernel boundary. */
+export function pairingOk(roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[]): boolean {
+  const n = roles.length;
+  if (callOf.length !== n || lastAnswer.length !== n || ongoing.length !== n) return false;
+  let j = 0;
+  while (j < n) {
+    //@ invariant 0 <= j && j <= n
+    //@ invariant forall(k: int, 0 <= k && k < j ==> pairingAt(roles, callOf, lastAnswer, ongoing, k))
+    if (!pairingAt(roles, callOf, lastAnswer, ongoing, j)) return false;
+    j = j + 1;
+  }
+  //@ use PairingFromEveryIndex(roles, callOf, lastAnswer, ongoing)
+  return true;
 }
 
 // The predicates Pairing, Coherent, HasWork, Eligible and the lemma CoherentIsLawful live in

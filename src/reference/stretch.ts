@@ -42,3 +42,29 @@ export function selectStretch(
   }
   return { found: false, start: 0, end: 0 };
 }
+
+/** Plain reference of pairingOk: each tool result names an earlier assistant message, lastAnswer is the latest result naming it (negative if none), only assistants are ongoing. */
+export function pairingOk(
+  roles: readonly Role[],
+  callOf: readonly number[],
+  lastAnswer: readonly number[],
+  ongoing: readonly boolean[],
+): boolean {
+  const n = roles.length;
+  if (callOf.length !== n || lastAnswer.length !== n || ongoing.length !== n) return false;
+  const latest = new Array<number>(n).fill(-1);
+  for (let j = 0; j < n; j++) {
+    const c = callOf[j];
+    if (roles[j] === "tool") {
+      if (!(c >= 0 && c < j && roles[c] === "assistant")) return false;
+      latest[c] = j;
+    } else if (c >= 0) {
+      return false;
+    }
+    if (ongoing[j] && roles[j] !== "assistant") return false;
+  }
+  for (let i = 0; i < n; i++) {
+    if (latest[i] >= 0 ? lastAnswer[i] !== latest[i] : lastAnswer[i] >= 0) return false;
+  }
+  return true;
+}

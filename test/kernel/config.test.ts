@@ -44,7 +44,7 @@ const rule: Record<Exclude<k.ConfigField, "none">, (c: ConfigView) => boolean> =
   tokenThreshold: k.tokenThresholdOk,
   messageThreshold: k.messageThresholdOk,
   turnThreshold: k.turnThresholdOk,
-  thresholds: k.thresholdsOk,
+  trigger: k.thresholdsOk,
   retentionWindow: k.retentionWindowOk,
   summaryTag: k.summaryTagOk,
   model: k.modelOk,
@@ -85,7 +85,7 @@ describe("config (L12)", () => {
   it("the documented defaults are valid; a zero threshold and an empty tag are not", () => {
     expect(k.validateConfig(valid)).toBe("none");
     expect(k.validateConfig({ ...valid, tokenThreshold: 0 })).toBe("tokenThreshold");
-    expect(k.validateConfig({ ...valid, tokenThresholdSet: false })).toBe("thresholds");
+    expect(k.validateConfig({ ...valid, tokenThresholdSet: false })).toBe("trigger");
     expect(k.validateConfig({ ...valid, summaryTagLength: 0 })).toBe("summaryTag");
     expect(k.validateConfig({ ...valid, maxTokens: k.maxTokensLimit() + 1 })).toBe("maxTokens");
   });

@@ -2,9 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isCompressible } from "../../src/kernel/compressible.ts";
 import { retentionCutoff } from "../../src/kernel/retention.ts";
-import { selectAfterSplice, selectStretch, movable, type Stretch } from "../../src/kernel/stretch.ts";
-import { selectStretch as ref } from "../../src/reference/stretch.ts";
-import { RUNS, buildConversation, conversation, nat, type Conversation } from "./gen.ts";
+import { pairingOk, selectAfterSplice, selectStretch, movable, type Stretch } from "../../src/kernel/stretch.ts";
+import { pairingOk as refPairingOk, selectStretch as ref } from "../../src/reference/stretch.ts";
+import { RUNS, buildConversation, conversation, nat, role, type Conversation } from "./gen.ts";
 
 const window = fc.oneof(fc.integer({ min: 1, max: 8 }), nat.map((w) => Math.max(1, w)));
 
@@ -139,6 +139,33 @@ describe("stretch (L4, L5)", () => {
       }),
       { numRuns: RUNS },
     );
+  });
+  // Views with one entry corrupted: most are no longer well-formed.
+  const corrupted = fc
+    .tuple(conversation(), fc.nat(100), fc.constantFrom("roles", "callOf", "lastAnswer", "ongoing", "length"), fc.integer({ min: -2, max: 25 }), role)
+    .map(([c, at, field, v, r]) => {
+      const out: Conversation = { roles: [...c.roles], callOf: [...c.callOf], lastAnswer: [...c.lastAnswer], ongoing: [...c.ongoing] };
+      const n = c.roles.length;
+      if (n === 0) return out;
+      const i = at % n;
+      if (field === "roles") out.roles[i] = r;
+      else if (field === "callOf") out.callOf[i] = v;
+      else if (field === "lastAnswer") out.lastAnswer[i] = v;
+      else if (field === "ongoing") out.ongoing[i] = !out.ongoing[i];
+      else out.callOf.pop();
+      return out;
+    });
+  it("pairingOk agrees with the reference and with Pairing, on well-formed and corrupted views", () => {
+    let rejected = 0;
+    fc.assert(
+      fc.property(fc.oneof(conversation(), corrupted), (c) => {
+        const got = pairingOk(c.roles, c.callOf, c.lastAnswer, c.ongoing);
+        if (!got) rejected++;
+        return got === refPairingOk(c.roles, c.callOf, c.lastAnswer, c.ongoing) && got === pairing(c);
+      }),
+      { numRuns: RUNS },
+    );
+    expect(rejected).toBeGreaterThan(RUNS / 10);
   });
   it("adversarial shapes", () => {
     const empty = buildConversation([]);
