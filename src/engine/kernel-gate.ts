@@ -56,7 +56,7 @@ function pairing(v: KernelViews): boolean {
     const c = v.callOf[j];
     if (c >= 0 && !(c < j && v.roles[c] === "assistant" && v.lastAnswer[c] >= j)) return false;
     const a = v.lastAnswer[j];
-    if (a >= 0 && !(v.roles[j] === "assistant" && j < a && a < n)) return false;
+    if (a >= 0 && !(v.roles[j] === "assistant" && j < a && a < n && v.callOf[a] === j)) return false;
     if (v.ongoing[j] && v.roles[j] !== "assistant") return false;
   }
   return true;
