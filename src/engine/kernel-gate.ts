@@ -11,7 +11,7 @@ import { advanceWatermark } from "../kernel/watermark.ts";
 import { maxTokensLimit, validateConfig, type ConfigField, type ConfigView } from "../kernel/config.ts";
 import { findCutPoint, type CutPoint } from "../kernel/cutpoint.ts";
 import { keepHeadLines, keepTailLines } from "../kernel/truncate.ts";
-import { movable } from "../kernel/stretch.ts";
+import { movable, pairingOk } from "../kernel/stretch.ts";
 import { KernelBoundaryError } from "./errors.ts";
 import type { KernelViews } from "./views.ts";
 
@@ -47,19 +47,9 @@ export function gateRetentionCutoff(n: number, window: number): number {
   return retentionCutoff(n, window);
 }
 
-// The kernel's Pairing predicate (proofs/dafny/stretch.dfy), checked on the engine's views.
+// selectStretch's precondition Pairing, checked by the kernel's own pairingOk (proven equal to it).
 function pairing(v: KernelViews): boolean {
-  const n = v.roles.length;
-  if (v.callOf.length !== n || v.lastAnswer.length !== n || v.ongoing.length !== n) return false;
-  for (let j = 0; j < n; j++) {
-    if ((v.roles[j] === "tool") !== (v.callOf[j] >= 0)) return false;
-    const c = v.callOf[j];
-    if (c >= 0 && !(c < j && v.roles[c] === "assistant" && v.lastAnswer[c] >= j)) return false;
-    const a = v.lastAnswer[j];
-    if (a >= 0 && !(v.roles[j] === "assistant" && j < a && a < n && v.callOf[a] === j)) return false;
-    if (v.ongoing[j] && v.roles[j] !== "assistant") return false;
-  }
-  return true;
+  return pairingOk(v.roles, v.callOf, v.lastAnswer, v.ongoing);
 }
 
 /** L4/L5: the earliest eligible stretch before the retention window. */
