@@ -14,7 +14,12 @@ function str(v: Json | undefined, path: string): string {
 }
 
 // Blocks that carry no text we summarize but are legitimate; kept verbatim via the source.
-const OPAQUE_BLOCKS = new Set(["image", "document", "thinking", "redacted_thinking", "search_result"]);
+// Server-side tool blocks pair up inside one assistant message, so they need no pairing view.
+const OPAQUE_BLOCKS = new Set([
+  "image", "document", "thinking", "redacted_thinking", "search_result", "container_upload",
+  "server_tool_use", "web_search_tool_result", "web_fetch_tool_result", "code_execution_tool_result",
+  "bash_code_execution_tool_result", "text_editor_code_execution_tool_result", "mcp_tool_use", "mcp_tool_result",
+]);
 
 function blockType(b: Json, path: string): { block: JsonObject; type: string } {
   if (!isJsonObject(b)) throw new InputError(path, `expected a content block object, got ${describeJson(b)}`);
