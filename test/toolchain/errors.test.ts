@@ -364,6 +364,18 @@ const CASES: ErrorCase[] = [
     message: "unsupported labelled statement 'outer:' (and so labelled break/continue)",
   },
   {
+    what: "a labelled break (whose label the parser left dangling)",
+    src: ["//@ verify", "export function f(a: number): number {", "  let i = 0;", "  while (i < a) {", "    i++;", "    break done;", "  }", "  return i;", "}"],
+    line: 6, col: 5, at: "break done",
+    message: "unsupported labelled break",
+  },
+  {
+    what: "a labelled continue (whose label the parser left dangling)",
+    src: ["//@ verify", "export function f(a: number): number {", "  let i = 0;", "  while (i < a) {", "    i++;", "    continue done;", "  }", "  return i;", "}"],
+    line: 6, col: 5, at: "continue done",
+    message: "unsupported labelled continue",
+  },
+  {
     what: "undefined",
     src: ["//@ verify", "export function f(a: number): boolean {", "  return a === undefined;", "}"],
     line: 3, col: 16, at: "undefined",
