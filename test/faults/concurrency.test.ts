@@ -1,0 +1,174 @@
+// Faults around the commit: messages appended while the summarizer runs (the plan still applies:
+// rebase), a competing rewrite while it runs (the step must be rejected), a crash (thrown error)
+// between planning and committing, and an abort. The summarizer is the real OpenAI-compatible
+// client against a local HTTP imitation, so the appends really happen while a request is in
+// flight. Each case asserts the outcome, that nothing was lost, and that the reason is reported.
+import { afterEach, describe, expect, it } from "vitest";
+import { readOpenAIMessages } from "../../src/adapters/openai.ts";
+import { compactMessages } from "../../src/engine/compact-messages.ts";
+import { compactStore } from "../../src/engine/compact.ts";
+import { parseConfig } from "../../src/engine/config-rules.ts";
+import { summaryMessage, type Message } from "../../src/engine/message.ts";
+import { planStep } from "../../src/engine/plan.ts";
+import { ConversationStore } from "../../src/engine/store.ts";
+import { bpeCounter, messageTokens } from "../../src/engine/tokens.ts";
+import { assertWellFormed } from "../../src/engine/wellformed.ts";
+import { openAISummarizer } from "../../src/providers/openai-summarizer.ts";
+import type { Summarizer } from "../../src/providers/summarizer.ts";
+import { openAIConversation } from "../support/generate.ts";
+import { factfulAnswer, startImitation, type Behavior, type Imitation, type RecordedRequest } from "../support/http-imitation.ts";
+import { expectLawsHold } from "../support/laws.ts";
+
+const counter = bpeCounter();
+const WINDOW = 6;
+const config = parseConfig({ token_threshold: 2_000, retention_window: WINDOW, model: "gpt-4o-mini", provider: "openai", base_url: "http://127.0.0.1:9" });
+const total = (ms: readonly Message[]) => ms.reduce((s, m) => s + messageTokens(counter, m), 0);
+
+let server: Imitation | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function freshStore(): { store: ConversationStore; before: Message[] } {
+  const msgs = readOpenAIMessages(openAIConversation({ turns: 6, seed: 21 }));
+  return { store: new ConversationStore(counter, msgs), before: structuredClone(msgs) };
+}
+
+async function imitation(script: (n: number, req: RecordedRequest) => Behavior): Promise<Summarizer> {
+  server = await startImitation("openai", script);
+  return openAISummarizer({ baseUrl: server.url, timeoutMs: 5_000 });
+}
+
+const good = (req: RecordedRequest, delayMs = 0): Behavior => ({ kind: "summary", text: factfulAnswer(req), delayMs });
+
+/** Messages an agent appends while a summary is being written: a tool call with its result, then a reply. */
+function lateMessages(k: number): Message[] {
+  return [
+    { role: "user", content: `late question ${k}` },
+    { role: "assistant", content: "", toolCalls: [{ id: `late_${k}`, name: "read_file", arguments: `{"path":"src/late${k}.ts"}` }] },
+    { role: "tool", toolCallId: `late_${k}`, content: `contents of src/late${k}.ts` },
+    { role: "assistant", content: `late answer ${k}`, toolCalls: [] },
+  ];
+}
+
+describe("appends arriving during summarization", () => {
+  it("are kept, in order, after the summary; the planned step still commits (rebase)", async () => {
+    const { store, before } = freshStore();
+    const appended: Message[] = [];
+    const summarizer = await imitation((n, req) => {
+      // the request is in flight: the agent keeps talking
+      if (n < 2) for (const m of lateMessages(n)) {
+        store.append(m);
+        appended.push(m);
+      }
+      return good(req, 30);
+    });
+    const report = await compactStore(store, config, { summarizer, agentModel: "gpt-4o-mini" });
+    expect(report.outcome).toBe("compacted");
+    expect(report.stretches.length).toBeGreaterThan(0);
+    expect(report.stretches[0].decision).toBe("rebase");
+    const expected = [...before, ...appended];
+    const after = store.messages;
+    // the appended messages are the conversation's tail, untouched and in order
+    expect(after.slice(after.length - appended.length)).toEqual(appended);
+    assertWellFormed(after);
+    expectLawsHold(expected, after, WINDOW, { before: total(expected), after: store.totalTokens });
+    // the ledger stayed exact through appends and splices
+    expect(store.totalTokens).toBe(total(after));
+    expect(report.reason).not.toBe("");
+  });
+});
+
+describe("a competing rewrite during summarization", () => {
+  it("makes the step fail with a reason; the competitor's result stands, nothing else changes", async () => {
+    const { store, before } = freshStore();
+    let afterCompetitor: Message[] | undefined;
+    const summarizer = await imitation((n, req) => {
+      if (n === 0) {
+        // another writer commits its own splice of the same stretch while our request is in flight
+        const snap = store.snapshot();
+        const plan = planStep(snap, config);
+        if (plan.stretch === undefined) throw new Error("test set-up: nothing to splice");
+        store.commitSplice(snap, plan.stretch.start, plan.stretch.end, summaryMessage("the other writer's summary of src/module0/index.ts"));
+        afterCompetitor = structuredClone([...store.messages]);
+      }
+      return good(req, 30);
+    });
+    const report = await compactStore(store, config, { summarizer, agentModel: "gpt-4o-mini" });
+    expect(afterCompetitor).toBeDefined();
+    expect(report.outcome).toBe("degraded");
+    expect(report.reason).toMatch(/edited .* while summarizing: the step was not applied/);
+    expect(report.stretches).toHaveLength(0);
+    expect(store.messages).toEqual(afterCompetitor);
+    expectLawsHold(before, [...store.messages], WINDOW);
+  });
+});
+
+describe("a crash between plan and commit", () => {
+  it("a summarizer throwing a non-summarizer error: the error propagates with its message, the store is as before and usable", async () => {
+    const { store, before } = freshStore();
+    const version = store.version;
+    const crashing: Summarizer = { name: "crashing", summarize: async () => { throw new TypeError("summarizer bug: cannot read 'text'"); } };
+    await expect(compactStore(store, config, { summarizer: crashing, agentModel: "x" })).rejects.toThrow(/summarizer bug: cannot read 'text'/);
+    expect(store.messages).toEqual(before);
+    expect(store.version).toBe(version);
+    expect(store.totalTokens).toBe(total(before));
+    // the compaction lock was released: the next compaction runs and succeeds
+    const summarizer = await imitation((_n, req) => good(req));
+    const report = await compactStore(store, config, { summarizer, agentModel: "gpt-4o-mini" });
+    expect(report.outcome).toBe("compacted");
+    expectLawsHold(before, [...store.messages], WINDOW, { before: total(before), after: store.totalTokens });
+  });
+
+  it("a progress callback throwing after planning, before the summary is requested: nothing changes, nothing is sent", async () => {
+    const { store, before } = freshStore();
+    const summarizer = await imitation((_n, req) => good(req));
+    const onProgress = (line: string) => {
+      if (/summarizing/.test(line)) throw new Error("progress sink closed");
+    };
+    await expect(compactStore(store, config, { summarizer, agentModel: "gpt-4o-mini", onProgress })).rejects.toThrow(/progress sink closed/);
+    expect(store.messages).toEqual(before);
+    expect(server?.requests).toHaveLength(0);
+  });
+
+  it("a crash after a step committed keeps that step whole: the store is a lawful compaction, never a half-applied one", async () => {
+    const { store, before } = freshStore();
+    const summarizer = await imitation((_n, req) => good(req));
+    const onProgress = (line: string) => {
+      if (/replaced/.test(line)) throw new Error("crash right after the first commit");
+    };
+    await expect(compactStore(store, config, { summarizer, agentModel: "gpt-4o-mini", onProgress })).rejects.toThrow(/crash right after the first commit/);
+    const after = [...store.messages];
+    expect(after.filter((m) => m.role === "summary")).toHaveLength(1);
+    expect(after.length).toBeLessThan(before.length);
+    assertWellFormed(after);
+    expectLawsHold(before, after, WINDOW, { before: total(before), after: store.totalTokens });
+    expect(store.totalTokens).toBe(total(after));
+  });
+
+  it("the one-shot library call: the caller's messages are untouched and the error is reported", async () => {
+    const msgs = readOpenAIMessages(openAIConversation({ turns: 6, seed: 21 }));
+    const frozen = structuredClone(msgs);
+    const crashing: Summarizer = { name: "crashing", summarize: async () => { throw new RangeError("out of memory in the summarizer"); } };
+    await expect(compactMessages(msgs, { token_threshold: 2_000 }, { summarizer: crashing })).rejects.toThrow(/out of memory in the summarizer/);
+    expect(msgs).toEqual(frozen);
+  });
+});
+
+describe("an abort while the request is in flight", () => {
+  it("leaves the conversation unchanged and says it was aborted", async () => {
+    const { store, before } = freshStore();
+    const ac = new AbortController();
+    const summarizer = await imitation(() => {
+      setTimeout(() => ac.abort(), 20);
+      return { kind: "hang" };
+    });
+    const report = await compactStore(store, config, { summarizer, agentModel: "gpt-4o-mini", signal: ac.signal });
+    expect(report.outcome).toBe("degraded");
+    expect(report.reason).toMatch(/aborted/);
+    expect(store.messages).toEqual(before);
+    // aborting is final: the engine does not retry after the caller gave up
+    expect(server?.requests).toHaveLength(1);
+  });
+});
