@@ -57,7 +57,9 @@ describe("progress (L8)", () => {
           out.length === xs.length - (b - a) + 1 && out[a] === s &&
           after === before - replaced + s &&
           (s < replaced ? after < before : true) &&
-          out.every((x) => x >= 0)
+          out.every((x) => x >= 0) &&
+          xs.slice(0, a).every((x, k) => out[k] === x) &&
+          xs.slice(b).every((x, k) => out[a + 1 + k] === x)
         );
       }),
       { numRuns: RUNS },

@@ -74,6 +74,12 @@ describe("splice (L6)", () => {
         const protectedRoles = (rs: readonly Role[]) => rs.filter((r) => !isCompressible(r));
         expect(protectedRoles(out)).toEqual(protectedRoles(roles));
         expect(out[s]).toBe("summary");
+        expect(out.length).toBe(roles.length - (e - s) + 1);
+        roles.forEach((r, k) => {
+          if (isCompressible(r)) return;
+          if (k < s) expect(out[k]).toBe(r);
+          else expect(out[k - (e - s) + 1]).toBe(r); // k >= e: the stretch holds no user/system message
+        });
         for (let k = 0; k < w && k < roles.length; k++) {
           expect(out[out.length - 1 - k]).toBe(roles[roles.length - 1 - k]);
         }
