@@ -55,7 +55,7 @@ method zeroNegatives(xs: seq<int>) returns (result: seq<int>)
   return ys;
 }
 
-method firstIndexOf(xs: seq<int>, v: int) returns (result: int)
+method lastIndexOf(xs: seq<int>, v: int) returns (result: int)
   ensures ((-1) <= result) && (result < |xs|)
 {
   var found: int := -1;

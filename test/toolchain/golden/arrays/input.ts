@@ -50,7 +50,7 @@ export function zeroNegatives(xs: number[]): number[] {
 
 //@ verify
 //@ ensures -1 <= \result && \result < xs.length
-export function firstIndexOf(xs: readonly number[], v: number): number {
+export function lastIndexOf(xs: readonly number[], v: number): number {
   let found = -1;
   for (let i = xs.length - 1; i >= 0; i--) {
     //@ invariant -1 <= i && i < xs.length
