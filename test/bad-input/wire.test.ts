@@ -12,101 +12,13 @@ import { readConversationFile } from "../../src/adapters/conversation-file.ts";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
 import { compactMessages } from "../../src/engine/compact-messages.ts";
 import type { ConfigInput } from "../../src/engine/config.ts";
-import type { Json, JsonObject } from "../../src/engine/json.ts";
+import type { Json } from "../../src/engine/json.ts";
+import { applyStructural, buildAnthropic, buildOpenAI, conversationText, fileShape, garble, garbleText, step, structural } from "./corpus.ts";
 import { attempt, corrupt, corruption, deepFreeze, expectClearError, expectLawfulResult, junk } from "./judge.ts";
 
 // Low thresholds so that most well-formed cases really compact (offline summarizer, no network).
 const CONFIG: ConfigInput = { token_threshold: 60, tokenizer: "chars", retention_window: 2, max_tokens: 400 };
 const RUNS = 600;
-
-const text = fc.oneof(
-  fc.string({ maxLength: 30 }),
-  fc.constantFrom("see src/app.ts", "TypeError: x is undefined", "call fetchUser now", "ok", "", "<summary>old</summary>", "{{conversation}}"),
-);
-
-type Step = { kind: "system" | "user" | "assistant" | "calls"; calls: number; answered: boolean; text: string };
-const step: fc.Arbitrary<Step> = fc.record({
-  kind: fc.constantFrom("system", "user", "assistant", "calls", "calls"),
-  calls: fc.integer({ min: 1, max: 3 }),
-  answered: fc.oneof({ arbitrary: fc.constant(true), weight: 3 }, { arbitrary: fc.constant(false), weight: 1 }),
-  text,
-});
-
-/** A well-formed OpenAI history: calls answered right after (or left ongoing). */
-function buildOpenAI(steps: readonly Step[]): JsonObject[] {
-  const out: JsonObject[] = [];
-  let id = 0;
-  for (const s of steps) {
-    if (s.kind === "system" || s.kind === "user") out.push({ role: s.kind, content: s.text });
-    else if (s.kind === "assistant") out.push({ role: "assistant", content: s.text });
-    else {
-      const ids = Array.from({ length: s.calls }, () => `call_${id++}`);
-      out.push({
-        role: "assistant", content: s.text === "" ? null : s.text,
-        tool_calls: ids.map((c) => ({ id: c, type: "function", function: { name: "read_file", arguments: `{"path":"src/${c}.ts"}` } })),
-      });
-      if (s.answered) for (const c of ids) out.push({ role: "tool", tool_call_id: c, content: `result of ${c}: ${s.text}` });
-    }
-  }
-  return out;
-}
-
-/** A well-formed Anthropic history: tool_use blocks answered by tool_result blocks in the next user message. */
-function buildAnthropic(steps: readonly Step[]): { system?: Json; messages: JsonObject[] } {
-  const messages: JsonObject[] = [];
-  let system: Json | undefined;
-  let pending: Json[] = [];
-  let id = 0;
-  const flushUser = (t: string | undefined) => {
-    const blocks: Json[] = [...pending, ...(t === undefined ? [] : [{ type: "text", text: t }])];
-    pending = [];
-    if (blocks.length > 0) messages.push({ role: "user", content: blocks });
-  };
-  for (const s of steps) {
-    if (s.kind === "system") system = s.text;
-    else if (s.kind === "user") flushUser(s.text);
-    else {
-      flushUser(undefined);
-      const ids = s.kind === "calls" ? Array.from({ length: s.calls }, () => `toolu_${id++}`) : [];
-      messages.push({
-        role: "assistant",
-        content: [...(s.text === "" ? [] : [{ type: "text", text: s.text }]), ...ids.map((c) => ({ type: "tool_use", id: c, name: "bash", input: { cmd: `cat src/${c}.ts` } }))],
-      });
-      if (s.answered) pending = ids.map((c) => ({ type: "tool_result", tool_use_id: c, content: `output of ${c}` }));
-    }
-  }
-  flushUser(undefined);
-  return system === undefined ? { messages } : { system, messages };
-}
-
-/** Structural breakages that generic corruption reaches only by luck. */
-type Structural =
-  | { kind: "moveFirst"; at: number } // a message (e.g. a tool result) moved before everything
-  | { kind: "duplicate"; at: number } // a message repeated (duplicate call ids, second results)
-  | { kind: "insert"; at: number; value: Json }; // a junk or orphan message inserted
-const structural: fc.Arbitrary<Structural> = fc.oneof(
-  fc.record({ kind: fc.constant("moveFirst" as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant("duplicate" as const), at: fc.nat() }),
-  fc.record({
-    kind: fc.constant("insert" as const), at: fc.nat(),
-    value: fc.oneof(
-      junk,
-      fc.constant<Json>({ role: "tool", tool_call_id: "no_such_call", content: "orphan" }),
-      fc.constant<Json>({ role: "user", content: [{ type: "tool_result", tool_use_id: "no_such_call", content: "orphan" }] }),
-      fc.record({ role: junk, content: text }) as fc.Arbitrary<Json>,
-    ),
-  }),
-);
-
-function applyStructural(ms: Json[], ss: readonly Structural[]): void {
-  for (const s of ss) {
-    if (ms.length === 0 && s.kind !== "insert") continue;
-    const i = s.at % Math.max(1, ms.length);
-    if (s.kind === "moveFirst") ms.unshift(...ms.splice(i, 1));
-    else if (s.kind === "duplicate") ms.splice(i, 0, structuredClone(ms[i]));
-    else ms.splice(i, 0, structuredClone(s.value));
-  }
-}
 
 const breakage = fc.record({
   corruptions: fc.array(corruption, { maxLength: 3 }),
@@ -179,31 +91,11 @@ describe("malformed Anthropic histories", () => {
 });
 
 describe("malformed conversation files (text)", () => {
-  const garble = fc.oneof(
-    fc.record({ kind: fc.constant("truncate" as const), at: fc.nat() }),
-    fc.record({ kind: fc.constant("insert" as const), at: fc.nat(), s: fc.constantFrom("{", "}", "[", ",", '"', "\\", "\n", "NaN", "\u0000", "garbage") }),
-    fc.record({ kind: fc.constant("replace" as const), s: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom("", "   ", "null", "42", '"x"', "{}", "[]", '{"messages": 3}', '{"messages": [], "system": 5}', "[1, 2]", '{"role": "user"}')) }),
-  );
-
   it("give a clear error or a lawful result, for JSON and JSONL in both shapes", async () => {
     let errors = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { maxLength: 10 }), fc.constantFrom("openai-json", "openai-jsonl", "anthropic-json", "anthropic-jsonl"), fc.array(garble, { maxLength: 2 }), async (steps, shape, gs) => {
-        let t: string;
-        if (shape.startsWith("openai")) {
-          const ms = buildOpenAI(steps);
-          t = shape.endsWith("jsonl") ? ms.map((m) => JSON.stringify(m)).join("\n") : JSON.stringify({ model: "gpt-4o", messages: ms });
-        } else {
-          const a = buildAnthropic(steps);
-          t = shape.endsWith("jsonl")
-            ? [...(a.system === undefined ? [] : [{ system: a.system }]), ...a.messages].map((m) => JSON.stringify(m)).join("\n")
-            : JSON.stringify({ model: "claude-haiku-4-5", ...a });
-        }
-        for (const g of gs) {
-          if (g.kind === "truncate") t = t.slice(0, g.at % (t.length + 1));
-          else if (g.kind === "insert") { const i = g.at % (t.length + 1); t = t.slice(0, i) + g.s + t.slice(i); }
-          else t = g.s;
-        }
+      fc.asyncProperty(fc.array(step, { maxLength: 10 }), fileShape, fc.array(garble, { maxLength: 2 }), async (steps, shape, gs) => {
+        const t = garbleText(conversationText(steps, shape), gs);
         const r = await attempt(async () => {
           const file = readConversationFile(t);
           return { file, result: await compactMessages(file.messages, CONFIG) };
