@@ -6,6 +6,8 @@ datatype CurrentStamp = CurrentStamp(version: int, length: int, onlyAppends: boo
 
 datatype CommitDecision = Commit | Rebase | Reject
 
+datatype RaceOutcome = RaceOutcome(first: CommitDecision, second: CommitDecision)
+
 function decideCommit(plan: PlanStamp, now: CurrentStamp): CommitDecision
   requires ((plan.length >= 0) && (now.length >= 0)) && (plan.stretchEnd >= 0)
   ensures (decideCommit(plan, now) == CommitDecision.Commit) ==> (((now.version == plan.version) && (now.length == plan.length)) && (plan.stretchEnd <= plan.length))
@@ -27,4 +29,17 @@ function decideCommit(plan: PlanStamp, now: CurrentStamp): CommitDecision
         CommitDecision.Rebase
       else
         CommitDecision.Reject
+}
+
+function raceTwoPlans(a: PlanStamp, b: PlanStamp, now: CurrentStamp): RaceOutcome
+  requires ((((a.length >= 0) && (b.length >= 0)) && (now.length >= 0)) && (a.stretchEnd >= 0)) && (b.stretchEnd >= 0)
+  requires (a.version == b.version) && (now.version >= a.version)
+  ensures (raceTwoPlans(a, b, now).first == CommitDecision.Reject) || (raceTwoPlans(a, b, now).second == CommitDecision.Reject)
+{
+  var first: CommitDecision := decideCommit(a, now);
+  if first == CommitDecision.Reject then
+    RaceOutcome(first, decideCommit(b, now))
+  else
+    var after: CurrentStamp := CurrentStamp(now.version + 1, now.length, false);
+    RaceOutcome(first, decideCommit(b, after))
 }

@@ -1,4 +1,4 @@
-// API: decideCommit(plan: PlanStamp, now: CurrentStamp): CommitDecision -- L9.
+// API: decideCommit(plan: PlanStamp, now: CurrentStamp): CommitDecision; raceTwoPlans(a, b, now): RaceOutcome (model) -- L9.
 
 /** What the engine knew when it planned a compaction. */
 export interface PlanStamp {
@@ -41,4 +41,23 @@ export function decideCommit(plan: PlanStamp, now: CurrentStamp): CommitDecision
   // planned indices still name the same messages in the current conversation.
   if (now.onlyAppends && now.length >= plan.length) return "rebase";
   return "reject";
+}
+
+/** The two verdicts when two compactions planned against the same version race (first to return wins). */
+export interface RaceOutcome {
+  first: CommitDecision;
+  second: CommitDecision;
+}
+
+//@ verify
+//@ requires a.length >= 0 && b.length >= 0 && now.length >= 0 && a.stretchEnd >= 0 && b.stretchEnd >= 0
+//@ requires a.version === b.version && now.version >= a.version
+//@ ensures \result.first === "reject" || \result.second === "reject"
+/** Model of the store's discipline (L9, no overlap): a committed compaction makes a new version that is not an append, so of two plans from one version at most one is applied. */
+export function raceTwoPlans(a: PlanStamp, b: PlanStamp, now: CurrentStamp): RaceOutcome {
+  const first = decideCommit(a, now);
+  if (first === "reject") return { first: first, second: decideCommit(b, now) };
+  // Applying the first compaction bumps the version; the store records it as a non-append change.
+  const after: CurrentStamp = { version: now.version + 1, length: now.length, onlyAppends: false };
+  return { first: first, second: decideCommit(b, after) };
 }

@@ -10,3 +10,11 @@ export function decideCommit(plan: PlanStamp, now: CurrentStamp): CommitDecision
   if (planFits && appendedOnly) return "rebase";
   return "reject";
 }
+
+/** Plain reference of raceTwoPlans: the second plan is judged against the store after the first one. */
+export function raceTwoPlans(a: PlanStamp, b: PlanStamp, now: CurrentStamp): { first: CommitDecision; second: CommitDecision } {
+  const first = decideCommit(a, now);
+  const storeAfter: CurrentStamp =
+    first === "reject" ? now : { version: now.version + 1, length: now.length, onlyAppends: false };
+  return { first, second: decideCommit(b, storeAfter) };
+}

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decideCommit, type CurrentStamp, type PlanStamp } from "../../src/kernel/commit.ts";
-import { decideCommit as ref } from "../../src/reference/commit.ts";
+import { decideCommit, raceTwoPlans, type CurrentStamp, type PlanStamp } from "../../src/kernel/commit.ts";
+import { decideCommit as ref, raceTwoPlans as refRace } from "../../src/reference/commit.ts";
 import { RUNS, int, nat } from "./gen.ts";
 
 // Versions collide often (small range) so every branch is exercised; lengths include 2^40.
@@ -39,6 +39,27 @@ describe("commit (L9)", () => {
       }),
       { numRuns: RUNS },
     );
+  });
+  // Two plans from one version; the store may have moved on (only forward).
+  const race = fc
+    .tuple(plan, fc.record({ length: nat, stretchEnd: nat }), fc.integer({ min: 0, max: 2 }), nat, fc.boolean())
+    .map(([a, bRest, ahead, length, onlyAppends]) => ({
+      a,
+      b: { version: a.version, ...bRest },
+      now: { version: a.version + ahead, length: ahead === 0 ? a.length : length, onlyAppends },
+    }));
+  it("raceTwoPlans agrees with the reference, and at most one of two same-version plans is applied", () => {
+    let applied = 0;
+    fc.assert(
+      fc.property(race, ({ a, b, now }) => {
+        const r = raceTwoPlans(a, b, now);
+        expect(r).toEqual(refRace(a, b, now));
+        if (r.first !== "reject" || r.second !== "reject") applied++;
+        return r.first === "reject" || r.second === "reject";
+      }),
+      { numRuns: RUNS },
+    );
+    expect(applied).toBeGreaterThan(RUNS / 10);
   });
   it("never commits or rebases on a stale non-append change", () => {
     expect(decideCommit({ version: 1, length: 10, stretchEnd: 4 }, { version: 2, length: 10, onlyAppends: false })).toBe("reject");

@@ -171,4 +171,11 @@ export const mutants: Mutant[] = [
     replace: `while (k < n && k <= maxLines) {`,
     why: "the kept tail can exceed the line budget by one",
   },
+  {
+    module: "commit.ts",
+    law: "L9",
+    find: `length: now.length, onlyAppends: false };`,
+    replace: `length: now.length, onlyAppends: true };`,
+    why: "a committed compaction is recorded as an append, so a second plan from the same version could still be applied (overlap)",
+  },
 ];
