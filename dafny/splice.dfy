@@ -44,6 +44,7 @@ method spliceRoles(roles: seq<Role>, start: int, end: int, window: int) returns 
   ensures result[start] == Role.Summary
   ensures forall k: nat :: (((k < |roles|) && (!isCompressible(roles[k]))) && (k < start)) ==> (result[k] == roles[k])
   ensures forall k: nat :: (((k < |roles|) && (!isCompressible(roles[k]))) && (end <= k)) ==> (result[(k - (end - start)) + 1] == roles[k])
+  ensures forall k: nat :: ((end <= k) && (k < |roles|)) ==> (result[(k - (end - start)) + 1] == roles[k])
   ensures forall k: nat :: ((k < window) && (k < |roles|)) ==> (result[(|result| - 1) - k] == roles[(|roles| - 1) - k])
 {
   var out: seq<Role> := splice(roles, start, end, Role.Summary);

@@ -42,6 +42,7 @@ export function splice<T>(xs: readonly T[], start: number, end: number, summary:
 //@ ensures \result[start] === "summary"
 //@ ensures forall(k: nat, k < roles.length && !isCompressible(roles[k]) && k < start ==> \result[k] === roles[k])
 //@ ensures forall(k: nat, k < roles.length && !isCompressible(roles[k]) && end <= k ==> \result[k - (end - start) + 1] === roles[k])
+//@ ensures forall(k: nat, end <= k && k < roles.length ==> \result[k - (end - start) + 1] === roles[k])
 //@ ensures forall(k: nat, k < window && k < roles.length ==> \result[\result.length - 1 - k] === roles[roles.length - 1 - k])
 /** The role-level view of a splice: user/system messages keep their order and the retained tail is identical (L2, L3, L6). */
 export function spliceRoles(roles: readonly Role[], start: number, end: number, window: number): Role[] {

@@ -178,4 +178,11 @@ export const mutants: Mutant[] = [
     replace: `length: now.length, onlyAppends: true };`,
     why: "a committed compaction is recorded as an append, so a second plan from the same version could still be applied (overlap)",
   },
+  {
+    module: "compaction.ts",
+    law: "L2",
+    find: `const out = spliceRoles(roles, st.start, st.end, window);`,
+    replace: `const out = spliceRoles(roles, st.start, st.end + 1, window);`,
+    why: "the splice swallows the message after the stretch, which may be a user message or retained",
+  },
 ];
