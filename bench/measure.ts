@@ -157,7 +157,7 @@ export function measure(sample: () => number, r: Repetitions): Estimate {
     const t = sample();
     if (i >= r.warmup) ms.push(t);
   }
-  return { medianMs: median(ms), minMs: Math.min(...ms), samplesMs: ms };
+  return { medianMs: median(ms), minMs: ms.reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY), samplesMs: ms };
 }
 
 /** The name of a planning operation. */
@@ -175,20 +175,30 @@ export type PlanningPart = keyof typeof PLANNING_PARTS;
 export function timeBySize(
   sizes: readonly number[], parts: readonly PlanningPart[], workMessages: number, r: Repetitions,
 ): Map<PlanningPart, SizeTiming[]> {
+  const ops = new Map<PlanningPart, PlanningOp>(parts.map((p) => [p, PLANNING_PARTS[p]]));
+  return timeOpsBySize(sizes, ops, workMessages, r);
+}
+
+/** An operation on a snapshot that planning benchmarks time. */
+export type PlanningOp = (snap: StoreSnapshot, c: Config) => number;
+
+/** timeBySize for any operations (the tests time a deliberately quadratic one through it). */
+export function timeOpsBySize<K>(
+  sizes: readonly number[], ops: ReadonlyMap<K, PlanningOp>, workMessages: number, r: Repetitions,
+): Map<K, SizeTiming[]> {
   const c = benchConfig();
-  const out = new Map<PlanningPart, SizeTiming[]>(parts.map((p) => [p, []]));
+  const out = new Map<K, SizeTiming[]>(Array.from(ops.keys(), (k) => [k, []]));
   for (const n of sizes) {
     const copies = Math.max(1, Math.ceil(workMessages / n));
     let snaps: StoreSnapshot[] = Array.from({ length: copies }, (_, k) => snapshotOf(n, k + 1));
-    for (const part of parts) {
-      const op = PLANNING_PARTS[part];
+    for (const [key, op] of ops) {
       const est = measure(() => {
         const t0 = cpuMs();
         for (const snap of snaps) consume(op(snap, c));
         return cpuMs() - t0;
       }, r);
       const callMs = est.medianMs / copies;
-      out.get(part)?.push({
+      out.get(key)?.push({
         n, callMs, perMessageNs: (callMs * 1e6) / n, minPerMessageNs: ((est.minMs / copies) * 1e6) / n,
         samplesMs: est.samplesMs, iterations: copies,
       });
@@ -206,14 +216,21 @@ function switchingCounter(after: TokenCounter): { counter: TokenCounter; switchN
   return { counter, switchNow: () => { current = after; } };
 }
 
-/** Median cost of one append at one history size. */
+/** Cost of one append at one history size. */
 export interface AppendTiming {
   readonly n: number;
-  /** median nanoseconds per appended message */
+  /**
+   * The typical append: median wall nanoseconds of individually timed appends (pooled over all
+   * samples). A median is immune both to the odd append that grows an array or an id set
+   * (amortized O(1), but that one append copies O(n)) and to being descheduled mid-append.
+   */
   readonly perAppendNs: number;
-  /** the fastest sample's nanoseconds per appended message */
+  /** the same over the fastest sample, a second estimator for noisy runs */
   readonly minPerAppendNs: number;
-  readonly samplesMs: readonly number[];
+  /** amortized: median over samples of the CPU time of all appends / appends, growth and GC included */
+  readonly amortizedNs: number;
+  /** the slowest single append seen (wall nanoseconds): the latency spike of a growth step */
+  readonly maxNs: number;
   readonly appendsPerSample: number;
 }
 
@@ -224,14 +241,15 @@ export type AppendPath =
   /** ConversationStore.append (validation + ledger) with the default BPE tokenizer: what an agent pays */
   | "store-bpe";
 
-// Something messages can be appended to: a token ledger or a whole conversation store.
-interface Appendable {
+/** Something messages can be appended to: a token ledger or a whole conversation store. */
+export interface Appendable {
   append(m: Message): void;
   readonly total: number;
 }
 
 // A fresh copy of the history to append to (built untimed).
-function freshCopy(path: AppendPath, history: readonly Message[]): Appendable {
+function freshCopy(path: AppendPath | ((history: readonly Message[]) => Appendable), history: readonly Message[]): Appendable {
+  if (typeof path === "function") return path(history);
   if (path === "ledger-chars") return new TokenLedger(charCounter(), history);
   const sw = switchingCounter(bpeCounter());
   const store = new ConversationStore(sw.counter, history);
@@ -248,7 +266,9 @@ function freshCopy(path: AppendPath, history: readonly Message[]): Appendable {
  * messages with BPE (counting a million-message history with BPE takes minutes and is not what
  * is measured).
  */
-export function appendBySize(sizes: readonly number[], path: AppendPath, appendsPerSample: number, r: Repetitions): AppendTiming[] {
+export function appendBySize(
+  sizes: readonly number[], path: AppendPath | ((history: readonly Message[]) => Appendable), appendsPerSample: number, r: Repetitions,
+): AppendTiming[] {
   const stream = appendStream(appendsPerSample, "app");
   return sizes.map((n) => {
     const history = generateConversation(n, { seed: 1 });
@@ -261,26 +281,39 @@ export function appendBySize(sizes: readonly number[], path: AppendPath, appends
       batches.push(stream.slice(done, next));
       done = next;
     }
+    const singles: number[] = [];
+    const sampleMedians: number[] = [];
     const est = measure(() => {
       // All copies are built before the clock starts and the collector runs in between, so the
       // garbage of building them is not collected (on helper threads, counted in process CPU
       // time) while the appends are being timed.
       const copies = batches.map(() => freshCopy(path, history));
       collect();
+      const mine: number[] = [];
       const t0 = cpuMs();
       batches.forEach((batch, k) => {
         const copy = copies[k];
-        for (const m of batch) copy.append(m);
+        for (const m of batch) {
+          const s0 = performance.now();
+          copy.append(m);
+          mine.push(performance.now() - s0);
+        }
       });
       const t = cpuMs() - t0;
       for (const copy of copies) consume(copy.total);
+      for (const x of mine) singles.push(x);
+      sampleMedians.push(median(mine));
       return t;
     }, r);
+    // the warm-up sample's appends are not part of the figures
+    const measured = singles.slice(singles.length - r.reps * appendsPerSample);
+    const measuredMedians = sampleMedians.slice(sampleMedians.length - r.reps);
     return {
       n,
-      perAppendNs: (est.medianMs * 1e6) / appendsPerSample,
-      minPerAppendNs: (est.minMs * 1e6) / appendsPerSample,
-      samplesMs: est.samplesMs,
+      perAppendNs: median(measured) * 1e6,
+      minPerAppendNs: Math.min(...measuredMedians) * 1e6,
+      amortizedNs: (est.medianMs * 1e6) / appendsPerSample,
+      maxNs: measured.reduce((a, b) => Math.max(a, b), 0) * 1e6,
       appendsPerSample,
     };
   });
