@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { TokenLedger } from "../../src/engine/ledger.ts";
 import type { Message } from "../../src/engine/message.ts";
 import { ConversationStore } from "../../src/engine/store.ts";
-import { bpeCounter, charCounter, MESSAGE_OVERHEAD, type TokenCounter } from "../../src/engine/tokens.ts";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { BPE_MAX_RUN, bpeCounter, bpePieces, charCounter, MESSAGE_OVERHEAD, type TokenCounter } from "../../src/engine/tokens.ts";
 
 /** Wraps a counter and counts the calls made to it and the characters it was shown. */
 function spy(inner: TokenCounter): TokenCounter & { calls: number; chars: number } {
@@ -69,5 +70,75 @@ describe("token counting", () => {
     store.append(msg(2));
     expect(counter.calls - calls).toBe(1);
     expect(store.version).toBe(1);
+  });
+
+  describe("long unbroken runs are counted in pieces (linear cost, bounded error)", () => {
+    /** A deterministic string of n code points drawn from an alphabet. */
+    function draw(alphabet: string, n: number, seed: number): string {
+      const chars = [...alphabet];
+      let x = seed >>> 0;
+      let out = "";
+      for (let i = 0; i < n; i++) {
+        x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+        out += chars[(x >>> 16) % chars.length];
+      }
+      return out;
+    }
+    const exact = (text: string) => countTokens(text, { disallowedSpecial: new Set<string>() });
+    const runs: Record<string, (n: number, seed: number) => string> = {
+      dna: (n, s) => draw("acgt", n, s),
+      fill: (n) => "a".repeat(n),
+      identifiers: (n, s) => draw("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_", n, s),
+      cjk: (n, s) => draw("的一是不了人我在有他这为之大来以个中上们", n, s),
+      devanagari: (n, s) => draw("कखगघचछजझटठडढतथदधनपफबभमयरलवशसह", n, s),
+      emoji: (n, s) => draw("😀🎉👍", n / 2, s),
+      punctuation: (n, s) => draw("-=*#~.,;", n, s),
+      dashes: (n) => "-".repeat(n),
+      digits: (n, s) => draw("0123456789", n, s),
+      base64: (n, s) => draw("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", n, s),
+      spaces: (n) => " ".repeat(n),
+      newlines: (n) => "\n".repeat(n),
+      "mixed whitespace": (n, s) => draw(" \t\n", n, s),
+    };
+
+    it("the pieces put back together are the text, and no piece splits a surrogate pair", () => {
+      for (const [name, run] of Object.entries(runs)) {
+        for (const offset of [0, 1]) {
+          const text = "x".repeat(offset) + " " + run(3 * BPE_MAX_RUN + 7, 5);
+          const pieces = bpePieces(text);
+          expect(pieces.join(""), name).toBe(text);
+          for (const p of pieces) {
+            expect(p.length, name).toBeGreaterThan(0);
+            expect(/^[\udc00-\udfff]/.test(p) || /[\ud800-\udbff]$/.test(p), name).toBe(false);
+          }
+        }
+      }
+    });
+
+    it("text without a run longer than the bound is one piece, so its count is exact", () => {
+      const prose = draw("abcdefghij klmnop qrstuv wxyz ,.\n", 20_000, 3);
+      const words = ("w".repeat(BPE_MAX_RUN) + " ").repeat(10);
+      for (const text of [prose, words, "a".repeat(BPE_MAX_RUN)]) {
+        expect(bpePieces(text)).toEqual([text]);
+        expect(bpeCounter().count(text)).toBe(exact(text));
+      }
+    });
+
+    it("a text with long runs counts within 2 tokens per cut of the exact count", () => {
+      for (const [name, run] of Object.entries(runs)) {
+        for (const seed of [1, 2]) {
+          const text = `before ${run(6_000, seed)} after`;
+          const cuts = bpePieces(text).length - 1;
+          expect(cuts, name).toBeGreaterThanOrEqual(10);
+          const diff = bpeCounter().count(text) - exact(text);
+          expect(Math.abs(diff), `${name}: ${diff} over ${cuts} cuts`).toBeLessThanOrEqual(2 * cuts);
+        }
+      }
+    });
+
+    it("counting is deterministic: the same text always gets the same count", () => {
+      const text = runs.dna(5_000, 9) + " " + runs.cjk(2_000, 4);
+      expect(bpeCounter().count(text)).toBe(bpeCounter().count(text));
+    });
   });
 });
