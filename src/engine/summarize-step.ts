@@ -1,5 +1,7 @@
 // One summarization step: build the prompt (with the previous summary: rolling summary),
-// ask the summarizer, validate; on failure retry once with the reason, then give up.
+// ask the summarizer, validate; on failure (an error thrown, an answer that is not text, or a
+// summary that fails validation) retry once with the reason, then give up; an abort of the
+// caller's signal gives up at once.
 import type { Config } from "./config.ts";
 import { SummarizerError } from "./errors.ts";
 import { requiredFacts } from "./facts.ts";
@@ -52,19 +54,34 @@ export async function summarizeStretch(stretch: readonly Message[], replacedToke
     const prompt = reasons.length === 0
       ? basePrompt
       : `${basePrompt}\n\nYour previous answer was rejected: ${reasons[reasons.length - 1]}. Fix that.`;
-    let text: string;
+    let answer: unknown;
     try {
-      text = await ctx.summarizer.summarize({
+      answer = await ctx.summarizer.summarize({
         prompt, stretch: fresh, previousSummary, requiredFacts: facts, maxTokens: c.max_tokens,
         replacedTokens, summaryTag: c.summary_tag, model: ctx.model, signal: ctx.signal,
       });
     } catch (e) {
-      if (!(e instanceof SummarizerError)) throw e;
-      reasons.push(e.message);
+      // Whatever a summarizer throws (a SummarizerError, or a custom summarizer's own error such as
+      // an SDK's APIError) is a failed attempt: DESIGN §1 says a failure leaves the conversation as
+      // it was and says why, so it becomes the step's reason rather than a rejection of the run.
       failure = "summarizer";
-      if (ctx.signal?.aborted) break;
+      if (ctx.signal?.aborted) {
+        // The caller gave up: no retry, and the reason says it was an abort whatever was thrown.
+        const what = thrownMessage(e);
+        reasons.push(/abort/i.test(what) ? what : `aborted by the caller's signal (the summarizer threw: ${what})`);
+        break;
+      }
+      reasons.push(e instanceof SummarizerError ? e.message : `the summarizer threw ${thrownMessage(e)}`);
       continue;
     }
+    if (typeof answer !== "string") {
+      // The interface promises a string, but a JavaScript caller's summarizer may pass on e.g. an
+      // LLM client's `message.content`, which is null on a refusal: an empty answer, so retry.
+      reasons.push(`the summarizer returned ${describeNonText(answer)}, not text`);
+      failure = "summarizer";
+      continue;
+    }
+    const text = answer;
     const verdict = validateSummary(text, { replacedTokens, maxTokens: c.max_tokens, requiredFacts: facts, counter: ctx.counter });
     if (verdict.ok) return { ok: true, text, tokens: verdict.tokens, attempts: attempt };
     reasons.push(verdict.reason);
@@ -72,4 +89,21 @@ export async function summarizeStretch(stretch: readonly Message[], replacedToke
   }
   const unique = Array.from(new Set(reasons));
   return { ok: false, reason: unique.join("; then: "), attempts: reasons.length, failure };
+}
+
+/** A thrown value as a message: a SummarizerError's own message, "Name: message" for other errors, the value otherwise. */
+function thrownMessage(e: unknown): string {
+  if (e instanceof SummarizerError) return e.message;
+  if (e instanceof Error) return `${e.name}: ${e.message}`;
+  return describeNonText(e);
+}
+
+/** Names a value that is not a string, briefly (never its whole content: it may be huge or throw on toString). */
+function describeNonText(v: unknown): string {
+  if (v === null) return "null";
+  if (v === undefined) return "undefined";
+  if (typeof v === "number" || typeof v === "boolean" || typeof v === "bigint") return `a ${typeof v} (${String(v)})`;
+  if (typeof v === "string") return JSON.stringify(v.length > 100 ? `${v.slice(0, 100)}...` : v);
+  if (Array.isArray(v)) return "an array";
+  return typeof v === "object" ? "an object" : `a ${typeof v}`;
 }

@@ -25,6 +25,10 @@ export interface SummaryRequest {
 /** A source of summaries. */
 export interface Summarizer {
   readonly name: string;
-  /** Returns the summary text for a request, or throws a SummarizerError. */
+  /**
+   * Returns the summary text for a request, or throws a SummarizerError. The engine treats any
+   * other thrown value, or an answer that is not a string, as a failed attempt too (retried once,
+   * then a degraded run with the reason); after the request's signal is aborted it does not retry.
+   */
   summarize(request: SummaryRequest): Promise<string>;
 }

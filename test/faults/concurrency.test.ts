@@ -1,6 +1,7 @@
 // Faults around the commit: messages appended while the summarizer runs (the plan still applies:
 // rebase), a competing rewrite while it runs (the step must be rejected), a crash (thrown error)
-// between planning and committing, and an abort. The summarizer is the real OpenAI-compatible
+// between planning and committing (a summarizer's own error is a degraded step, a progress
+// callback's error propagates), and an abort. The summarizer is the real OpenAI-compatible
 // client against a local HTTP imitation, so the appends really happen while a request is in
 // flight. Each case asserts the outcome, that nothing was lost, and that the reason is reported.
 import { afterEach, describe, expect, it } from "vitest";
@@ -106,11 +107,19 @@ describe("a competing rewrite during summarization", () => {
 });
 
 describe("a crash between plan and commit", () => {
-  it("a summarizer throwing a non-summarizer error: the error propagates with its message, the store is as before and usable", async () => {
+  // A custom summarizer's own error (not a SummarizerError) is a failed attempt like any other:
+  // retried once, then a degraded run whose reason carries the error (DESIGN §1: a failure leaves
+  // the conversation as it was and says why), not a rejection of the whole call.
+  it("a summarizer throwing a non-summarizer error: degraded with its message after one retry, the store is as before and usable", async () => {
     const { store, before } = freshStore();
     const version = store.version;
-    const crashing: Summarizer = { name: "crashing", summarize: async () => { throw new TypeError("summarizer bug: cannot read 'text'"); } };
-    await expect(compactStore(store, config, { summarizer: crashing, agentModel: "x" })).rejects.toThrow(/summarizer bug: cannot read 'text'/);
+    let calls = 0;
+    const crashing: Summarizer = { name: "crashing", summarize: async () => { calls++; throw new TypeError("summarizer bug: cannot read 'text'"); } };
+    const failed = await compactStore(store, config, { summarizer: crashing, agentModel: "x" });
+    expect(failed.outcome).toBe("degraded");
+    expect(failed.reason).toMatch(/TypeError: summarizer bug: cannot read 'text'/);
+    expect(failed.stretches).toHaveLength(0);
+    expect(calls).toBe(2);
     expect(store.messages).toEqual(before);
     expect(store.version).toBe(version);
     expect(store.totalTokens).toBe(total(before));
@@ -151,7 +160,10 @@ describe("a crash between plan and commit", () => {
     const msgs = readOpenAIMessages(openAIConversation({ turns: 6, seed: 21 }));
     const frozen = structuredClone(msgs);
     const crashing: Summarizer = { name: "crashing", summarize: async () => { throw new RangeError("out of memory in the summarizer"); } };
-    await expect(compactMessages(msgs, { token_threshold: 2_000 }, { summarizer: crashing })).rejects.toThrow(/out of memory in the summarizer/);
+    const r = await compactMessages(msgs, { token_threshold: 2_000 }, { summarizer: crashing });
+    expect(r.report.outcome).toBe("degraded");
+    expect(r.report.reason).toMatch(/RangeError: out of memory in the summarizer/);
+    expect(r.messages).toEqual(frozen);
     expect(msgs).toEqual(frozen);
   });
 });

@@ -1,9 +1,9 @@
 // Faults of a library user's own summarizer (the Summarizer interface is public). A common
 // real-world mistake is returning an LLM client's `choices[0].message.content`, which is null
 // when the model answers with a refusal or a tool call: that is an empty answer, and DESIGN.md
-// says an empty answer leaves the conversation as it was and says why. These tests FAIL today:
-// the engine crashes with "TypeError: Cannot read properties of null (reading 'length')", which
-// names neither the summarizer nor the problem (engine bug reported in .tmp/engine-bugs.txt).
+// says an empty answer leaves the conversation as it was and says why. Before the fix in
+// src/engine/summarize-step.ts the engine crashed with "TypeError: Cannot read properties of null
+// (reading 'length')", which named neither the summarizer nor the problem.
 import { describe, expect, it } from "vitest";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
 import { compactMessages } from "../../src/engine/compact-messages.ts";
@@ -24,5 +24,48 @@ describe("a custom summarizer answering something that is not text", () => {
     expect(r.report.reason).toMatch(/not (a )?(string|text)|no text|empty/i);
     expect(r.messages).toEqual(frozen);
     expect(msgs).toEqual(frozen);
+  });
+});
+
+// A custom summarizer that throws its own error (e.g. an SDK's APIError on an HTTP 500) rather
+// than a SummarizerError: a failed attempt, retried once, then degraded with the error as reason;
+// after the caller aborts through its AbortSignal the run ends at once and says it was aborted.
+describe("a custom summarizer that throws", () => {
+  const thrown: ReadonlyArray<[string, unknown, RegExp]> = [
+    ["a plain Error", new Error("upstream answered 500"), /the summarizer threw Error: upstream answered 500/],
+    ["a string", "rate limited", /the summarizer threw "rate limited"/],
+    ["null", null, /the summarizer threw null/],
+  ];
+  it.each(thrown)("throwing %s: retried once, degraded, conversation unchanged, the reason carries it", async (_label, value, reason) => {
+    const msgs = readOpenAIMessages(openAIConversation({ turns: 4, seed: 3 }));
+    const frozen = structuredClone(msgs);
+    let calls = 0;
+    const summarizer: Summarizer = { name: "custom", summarize: async () => { calls++; throw value; } };
+    const r = await compactMessages(msgs, { token_threshold: 500, tokenizer: "chars" }, { summarizer });
+    expect(r.report.outcome).toBe("degraded");
+    expect(r.report.reason).toMatch(reason);
+    expect(calls).toBe(2);
+    expect(r.messages).toEqual(frozen);
+    expect(msgs).toEqual(frozen);
+  });
+
+  it("throwing after the caller aborted: no retry, degraded, conversation unchanged, the reason says aborted", async () => {
+    const msgs = readOpenAIMessages(openAIConversation({ turns: 4, seed: 3 }));
+    const frozen = structuredClone(msgs);
+    const ac = new AbortController();
+    let calls = 0;
+    const summarizer: Summarizer = {
+      name: "custom",
+      summarize: async () => {
+        calls++;
+        ac.abort(new Error("user pressed stop"));
+        throw ac.signal.reason;
+      },
+    };
+    const r = await compactMessages(msgs, { token_threshold: 500, tokenizer: "chars" }, { summarizer, signal: ac.signal });
+    expect(r.report.outcome).toBe("degraded");
+    expect(r.report.reason).toMatch(/aborted by the caller's signal .*user pressed stop/);
+    expect(calls).toBe(1);
+    expect(r.messages).toEqual(frozen);
   });
 });
