@@ -10,9 +10,11 @@ import type { CompactionReport } from "../engine/report.ts";
 import { EXIT, EXIT_CODES_HELP, exitCodeFor } from "./exit-codes.ts";
 import { reportText } from "./report-text.ts";
 import { settingsFromFlags, type FlagValues } from "./settings.ts";
+import { decodeUtf8 } from "./utf8.ts";
 
 /** Where the CLI reads and writes; real streams in production, buffers in tests. */
 export interface CliIO {
+  /** stdin's whole text, decoded as strict UTF-8 (an InputError if it is not UTF-8) */
   readStdin(): Promise<string>;
   stdout(text: string): void;
   stderr(text: string): void;
@@ -52,11 +54,14 @@ async function runCompact(file: string, flags: FlagValues, io: CliIO): Promise<n
   let text: string;
   if (fromStdin) text = await io.readStdin();
   else {
+    let bytes: Buffer;
     try {
-      text = readFileSync(inputPath, "utf8");
+      bytes = readFileSync(inputPath);
     } catch (e) {
       throw new SafecutError("input", `cannot read ${file}: ${(e as Error).message}`);
     }
+    // strictly: a lenient decode would rewrite bad bytes in a user message as U+FFFD
+    text = decodeUtf8(bytes, file);
   }
   const settings = settingsFromFlags(flags, io.cwd);
   const summaryTag = typeof settings.summary_tag === "string" ? settings.summary_tag : "summary";
@@ -163,7 +168,7 @@ export function processIO(): CliIO {
     readStdin: async () => {
       const chunks: Buffer[] = [];
       for await (const c of process.stdin) chunks.push(c as Buffer);
-      return Buffer.concat(chunks).toString("utf8");
+      return decodeUtf8(Buffer.concat(chunks), "stdin");
     },
     stdout: (s) => void process.stdout.write(s),
     stderr: (s) => void process.stderr.write(s),

@@ -2,9 +2,9 @@
 // pasted raw bytes of a binary file into a message. Reading it as UTF-8 replaces each bad byte by
 // U+FFFD, so a user message would come out altered while the report says "L2 ok": the law checks
 // compare the already-altered text with itself. The CLI must refuse such input with a clear error
-// naming the place, or keep the bytes; it may not rewrite a user message. This test FAILS today
-// (exit 0, bytes 0xFF 0xFE of the user message written back as EF BF BD EF BF BD): engine/CLI bug
-// reported in .tmp/engine-bugs.txt.
+// naming the place, or keep the bytes; it may not rewrite a user message. Before the CLI decoded
+// strictly (src/cli/utf8.ts) this exited 0 and wrote bytes 0xFF 0xFE of the user message back as
+// EF BF BD EF BF BD.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";

@@ -34,7 +34,7 @@ export async function runInProcess(args: string[], o: { cwd: string; stdin?: str
 const BIN = resolve(import.meta.dirname, "../../bin/safecut.js");
 
 /** Runs `node bin/safecut.js` as a child process (async, so an in-process HTTP imitation keeps serving). */
-export function runProcess(args: string[], o: { cwd: string; stdin?: string; env?: Record<string, string | undefined> }): Promise<CliResult> {
+export function runProcess(args: string[], o: { cwd: string; stdin?: string | Uint8Array; env?: Record<string, string | undefined> }): Promise<CliResult> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: o.cwd, env: { PATH: process.env.PATH, ...(o.env ?? {}) } });
     let stdout = "";
