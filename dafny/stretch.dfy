@@ -56,23 +56,22 @@ method pairingOk(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoi
   return true;
 }
 
-method selectStretch(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, window: int) returns (result: Stretch)
+method selectStretchFrom(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, window: int, from: int) returns (result: Stretch)
   requires window >= 1
+  requires 0 <= from
   requires Pairing(roles, callOf, lastAnswer, ongoing)
   ensures result.found ==> Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), result.start, result.end)
+  ensures result.found ==> (from <= result.start)
   ensures result.found ==> (forall e2: int :: (result.end < e2) ==> (!Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), result.start, e2)))
-  ensures result.found ==> (forall s2: int :: forall e2: int :: (s2 < result.start) ==> (!Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), s2, e2)))
-  ensures (!result.found) ==> (forall s2: int :: forall e2: int :: !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), s2, e2))
-  ensures result.found ==> (((0 <= result.start) && (result.start < result.end)) && (result.end <= retentionCutoff(|roles|, window)))
-  ensures result.found ==> (forall k: int :: ((result.start <= k) && (k < result.end)) ==> (isCompressible(roles[k]) && (!ongoing[k])))
-  ensures result.found ==> (forall k: int :: (((result.start <= k) && (k < result.end)) && (roles[k] == Role.Tool)) ==> (result.start <= callOf[k]))
-  ensures result.found ==> (forall k: int :: ((((0 <= k) && (k < |roles|)) && (result.start <= callOf[k])) && (callOf[k] < result.end)) ==> (k < result.end))
+  ensures result.found ==> (forall s2: int :: forall e2: int :: ((from <= s2) && (s2 < result.start)) ==> (!Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), s2, e2)))
+  ensures (!result.found) ==> (forall s2: int :: forall e2: int :: (from <= s2) ==> (!Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), s2, e2)))
+  ensures (!result.found) ==> ((result.start == 0) && (result.end == 0))
 {
   var cutoff: nat := retentionCutoff(|roles|, window);
-  var s: int := 0;
+  var s: int := from;
   while s < cutoff
-    invariant (0 <= s) && (s <= cutoff)
-    invariant forall s2: int :: forall e2: int :: (s2 < s) ==> (!Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s2, e2))
+    invariant from <= s
+    invariant forall s2: int :: forall e2: int :: ((from <= s2) && (s2 < s)) ==> (!Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s2, e2))
   {
     var k: int := s;
     var need: int := -1;
@@ -103,13 +102,31 @@ method selectStretch(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, o
       }
     }
     if best > s {
-      CoherentIsLawful(roles, callOf, lastAnswer, ongoing, cutoff, s, best);
       return Stretch(true, s, best);
     }
     assert forall e2: int :: !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s, e2);
     s := s + 1;
   }
   return Stretch(false, 0, 0);
+}
+
+method selectStretch(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, window: int) returns (result: Stretch)
+  requires window >= 1
+  requires Pairing(roles, callOf, lastAnswer, ongoing)
+  ensures result.found ==> Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), result.start, result.end)
+  ensures result.found ==> (forall e2: int :: (result.end < e2) ==> (!Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), result.start, e2)))
+  ensures result.found ==> (forall s2: int :: forall e2: int :: (s2 < result.start) ==> (!Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), s2, e2)))
+  ensures (!result.found) ==> (forall s2: int :: forall e2: int :: !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), s2, e2))
+  ensures result.found ==> (((0 <= result.start) && (result.start < result.end)) && (result.end <= retentionCutoff(|roles|, window)))
+  ensures result.found ==> (forall k: int :: ((result.start <= k) && (k < result.end)) ==> (isCompressible(roles[k]) && (!ongoing[k])))
+  ensures result.found ==> (forall k: int :: (((result.start <= k) && (k < result.end)) && (roles[k] == Role.Tool)) ==> (result.start <= callOf[k]))
+  ensures result.found ==> (forall k: int :: ((((0 <= k) && (k < |roles|)) && (result.start <= callOf[k])) && (callOf[k] < result.end)) ==> (k < result.end))
+{
+  var st: Stretch := selectStretchFrom(roles, callOf, lastAnswer, ongoing, window, 0);
+  if st.found {
+    CoherentIsLawful(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), st.start, st.end);
+  }
+  return st;
 }
 
 method selectAfterSplice(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, window: int, prev: Stretch, roles2: seq<Role>, callOf2: seq<int>, lastAnswer2: seq<int>, ongoing2: seq<bool>) returns (result: Stretch)

@@ -1,4 +1,4 @@
-// API: selectStretch(roles, callOf, lastAnswer, ongoing, window): Stretch; movable(roles, callOf, ongoing, s, j): boolean;
+// API: selectStretch(roles, callOf, lastAnswer, ongoing, window): Stretch; selectStretchFrom(.., window, from): Stretch; movable(roles, callOf, ongoing, s, j): boolean;
 //      selectAfterSplice(old views, window, prev, new views): Stretch (proof model of L4 forward progress);
 //      pairingOk(roles, callOf, lastAnswer, ongoing): boolean (== Pairing, the requires of selectStretch); pairingAt(.., j)
 //      -- L4 (earliest), L5 (tool-call coherence), with L2 and L3 as side conditions.
@@ -60,28 +60,28 @@ export function pairingOk(roles: readonly Role[], callOf: readonly number[], las
 
 //@ verify
 //@ requires window >= 1
+//@ requires 0 <= from
 //@ requires Pairing(roles, callOf, lastAnswer, ongoing)
 //@ ensures \result.found ==> Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), \result.start, \result.end)
+//@ ensures \result.found ==> from <= \result.start
 //@ ensures \result.found ==> forall(e2: int, \result.end < e2 ==> !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), \result.start, e2))
-//@ ensures \result.found ==> forall(s2: int, forall(e2: int, s2 < \result.start ==> !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), s2, e2)))
-//@ ensures !\result.found ==> forall(s2: int, forall(e2: int, !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), s2, e2)))
-//@ ensures \result.found ==> 0 <= \result.start && \result.start < \result.end && \result.end <= retentionCutoff(roles.length, window)
-//@ ensures \result.found ==> forall(k: int, \result.start <= k && k < \result.end ==> isCompressible(roles[k]) && !ongoing[k])
-//@ ensures \result.found ==> forall(k: int, \result.start <= k && k < \result.end && roles[k] === "tool" ==> \result.start <= callOf[k])
-//@ ensures \result.found ==> forall(k: int, 0 <= k && k < roles.length && \result.start <= callOf[k] && callOf[k] < \result.end ==> k < \result.end)
-/** The earliest maximal eligible stretch before the retention window, or found=false if there is none (L4, L5). */
-export function selectStretch(
+//@ ensures \result.found ==> forall(s2: int, forall(e2: int, from <= s2 && s2 < \result.start ==> !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), s2, e2)))
+//@ ensures !\result.found ==> forall(s2: int, forall(e2: int, from <= s2 ==> !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), s2, e2)))
+//@ ensures !\result.found ==> \result.start === 0 && \result.end === 0
+/** The earliest maximal eligible stretch starting at or after `from`, or found=false if there is none (L4 from a position, L5). */
+export function selectStretchFrom(
   roles: readonly Role[],
   callOf: readonly number[],
   lastAnswer: readonly number[],
   ongoing: readonly boolean[],
   window: number,
+  from: number,
 ): Stretch {
   const cutoff = retentionCutoff(roles.length, window);
-  let s = 0;
+  let s = from;
   while (s < cutoff) {
-    //@ invariant 0 <= s && s <= cutoff
-    //@ invariant forall(s2: int, forall(e2: int, s2 < s ==> !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s2, e2)))
+    //@ invariant from <= s
+    //@ invariant forall(s2: int, forall(e2: int, from <= s2 && s2 < s ==> !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s2, e2)))
     // Scan forward from s while messages may join a stretch starting at s; `need` is the largest
     // last-answer index of the calls seen so far, so [s, k) keeps every answer iff need < k.
     let k = s;
@@ -104,7 +104,6 @@ export function selectStretch(
       if (need < k && work) best = k;
     }
     if (best > s) {
-      //@ use CoherentIsLawful(roles, callOf, lastAnswer, ongoing, cutoff, s, best)
       return { found: true, start: s, end: best };
     }
     // Nothing eligible starts at s: ends up to k were refuted in the scan; longer ones contain the
@@ -113,6 +112,33 @@ export function selectStretch(
     s = s + 1;
   }
   return { found: false, start: 0, end: 0 };
+}
+
+//@ verify
+//@ requires window >= 1
+//@ requires Pairing(roles, callOf, lastAnswer, ongoing)
+//@ ensures \result.found ==> Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), \result.start, \result.end)
+//@ ensures \result.found ==> forall(e2: int, \result.end < e2 ==> !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), \result.start, e2))
+//@ ensures \result.found ==> forall(s2: int, forall(e2: int, s2 < \result.start ==> !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), s2, e2)))
+//@ ensures !\result.found ==> forall(s2: int, forall(e2: int, !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), s2, e2)))
+//@ ensures \result.found ==> 0 <= \result.start && \result.start < \result.end && \result.end <= retentionCutoff(roles.length, window)
+//@ ensures \result.found ==> forall(k: int, \result.start <= k && k < \result.end ==> isCompressible(roles[k]) && !ongoing[k])
+//@ ensures \result.found ==> forall(k: int, \result.start <= k && k < \result.end && roles[k] === "tool" ==> \result.start <= callOf[k])
+//@ ensures \result.found ==> forall(k: int, 0 <= k && k < roles.length && \result.start <= callOf[k] && callOf[k] < \result.end ==> k < \result.end)
+/** The earliest maximal eligible stretch before the retention window, or found=false if there is none (L4, L5). */
+export function selectStretch(
+  roles: readonly Role[],
+  callOf: readonly number[],
+  lastAnswer: readonly number[],
+  ongoing: readonly boolean[],
+  window: number,
+): Stretch {
+  // Selection from the very beginning; no stretch starts before 0 (Coherent needs 0 <= s).
+  const st = selectStretchFrom(roles, callOf, lastAnswer, ongoing, window, 0);
+  if (st.found) {
+    //@ use CoherentIsLawful(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), st.start, st.end)
+  }
+  return st;
 }
 
 //@ verify

@@ -30,12 +30,24 @@ function eligible(
 export function selectStretch(
   roles: readonly Role[],
   callOf: readonly number[],
-  _lastAnswer: readonly number[],
+  lastAnswer: readonly number[],
   ongoing: readonly boolean[],
   window: number,
 ): Stretch {
+  return selectStretchFrom(roles, callOf, lastAnswer, ongoing, window, 0);
+}
+
+/** Plain reference of selectStretchFrom: the first start at or after `from` with an eligible stretch, its longest one. */
+export function selectStretchFrom(
+  roles: readonly Role[],
+  callOf: readonly number[],
+  _lastAnswer: readonly number[],
+  ongoing: readonly boolean[],
+  window: number,
+  from: number,
+): Stretch {
   const cutoff = Math.max(0, roles.length - window); // L3
-  for (let s = 0; s < cutoff; s++) {
+  for (let s = from; s < cutoff; s++) {
     for (let e = cutoff; e > s; e--) {
       if (eligible(roles, callOf, ongoing, s, e)) return { found: true, start: s, end: e };
     }

@@ -2,8 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isCompressible } from "../../src/kernel/compressible.ts";
 import { retentionCutoff } from "../../src/kernel/retention.ts";
-import { pairingOk, selectAfterSplice, selectStretch, movable, type Stretch } from "../../src/kernel/stretch.ts";
-import { pairingOk as refPairingOk, selectStretch as ref } from "../../src/reference/stretch.ts";
+import { pairingOk, selectAfterSplice, selectStretch, selectStretchFrom, movable, type Stretch } from "../../src/kernel/stretch.ts";
+import { pairingOk as refPairingOk, selectStretch as ref, selectStretchFrom as refFrom } from "../../src/reference/stretch.ts";
 import { RUNS, buildConversation, conversation, nat, role, type Conversation } from "./gen.ts";
 
 const window = fc.oneof(fc.integer({ min: 1, max: 8 }), nat.map((w) => Math.max(1, w)));
@@ -42,6 +42,20 @@ function checkEnsures(c: Conversation, w: number, r: Stretch): boolean {
   for (let k = 0; k < n; k++) {
     if (c.callOf[k] >= r.start && c.callOf[k] < r.end && k >= r.end) return false;
   }
+  return true;
+}
+
+/** selectStretchFrom's ensures: eligible, from <= start, maximal, earliest at or after from, none at or after from when not found. */
+function checkFromEnsures(c: Conversation, w: number, from: number, r: Stretch): boolean {
+  const n = c.roles.length;
+  const cutoff = retentionCutoff(n, w);
+  if (!r.found) {
+    for (let s = from; s <= n; s++) for (let e = 0; e <= n; e++) if (eligible(c, cutoff, s, e)) return false;
+    return r.start === 0 && r.end === 0;
+  }
+  if (!eligible(c, cutoff, r.start, r.end) || r.start < from) return false;
+  for (let e = r.end + 1; e <= n + 1; e++) if (eligible(c, cutoff, r.start, e)) return false; // maximal
+  for (let s = from; s < r.start; s++) for (let e = 0; e <= n; e++) if (eligible(c, cutoff, s, e)) return false; // earliest
   return true;
 }
 
@@ -89,6 +103,28 @@ describe("stretch (L4, L5)", () => {
       fc.property(conversation(), window, (c, w) => checkEnsures(c, w, selectStretch(c.roles, c.callOf, c.lastAnswer, c.ongoing, w))),
       { numRuns: RUNS },
     );
+  });
+  it("selectStretchFrom agrees with the reference, and from = 0 is selectStretch", () => {
+    fc.assert(
+      fc.property(conversation(), window, fc.nat(30), (c, w, from) => {
+        const got = selectStretchFrom(c.roles, c.callOf, c.lastAnswer, c.ongoing, w, from);
+        expect(got).toEqual(refFrom(c.roles, c.callOf, c.lastAnswer, c.ongoing, w, from));
+        if (from === 0) expect(got).toEqual(selectStretch(c.roles, c.callOf, c.lastAnswer, c.ongoing, w));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+  it("selectStretchFrom ensures hold (eligible, from <= start, maximal, earliest at or after from, none when not found)", () => {
+    let later = 0;
+    fc.assert(
+      fc.property(conversation(), fc.integer({ min: 1, max: 4 }), fc.nat(24), (c, w, from) => {
+        const r = selectStretchFrom(c.roles, c.callOf, c.lastAnswer, c.ongoing, w, from);
+        if (r.found && from > 0) later++;
+        return checkFromEnsures(c, w, from, r);
+      }),
+      { numRuns: RUNS },
+    );
+    expect(later).toBeGreaterThan(RUNS / 25); // from > 0 and still found: the `from` clauses are exercised
   });
   it("finds stretches often enough for the properties above to mean something", () => {
     let found = 0;
