@@ -229,8 +229,6 @@ export interface AppendTiming {
   readonly minPerAppendNs: number;
   /** amortized: median over samples of the CPU time of all appends / appends, growth and GC included */
   readonly amortizedNs: number;
-  /** the slowest single append seen (wall nanoseconds): the latency spike of a growth step */
-  readonly maxNs: number;
   readonly appendsPerSample: number;
 }
 
@@ -313,7 +311,6 @@ export function appendBySize(
       perAppendNs: median(measured) * 1e6,
       minPerAppendNs: Math.min(...measuredMedians) * 1e6,
       amortizedNs: (est.medianMs * 1e6) / appendsPerSample,
-      maxNs: measured.reduce((a, b) => Math.max(a, b), 0) * 1e6,
       appendsPerSample,
     };
   });
