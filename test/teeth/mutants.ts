@@ -116,6 +116,27 @@ export const mutants: Mutant[] = [
     why: "the search skips start positions, so the stretch chosen may not be the earliest",
   },
   {
+    module: "stretch.ts",
+    law: "L4",
+    find: `let s = from;`,
+    replace: `let s = 0;`,
+    why: "selection from a position may return a stretch that starts before it (a stretch the engine already gave up on)",
+  },
+  {
+    module: "keeprecent.ts",
+    law: "L7",
+    find: `if (need < k && work && rest >= keepRecentTokens) best = k;`,
+    replace: `if (need < k && work) best = k;`,
+    why: "the stretch is not shortened for the budget, so the kept suffix may hold fewer than keep_recent_tokens",
+  },
+  {
+    module: "keeprecent.ts",
+    law: "L4",
+    find: `next = sel.start + 1;`,
+    replace: `next = sel.end;`,
+    why: "after a start that cannot keep the budget, later starts inside its stretch are skipped, so the choice may not be the earliest",
+  },
+  {
     module: "splice.ts",
     law: "L6",
     find: `let j = end;`,

@@ -1,0 +1,121 @@
+// API: selectKeepRecent(roles, tokens, callOf, lastAnswer, ongoing, window, from, keepRecentTokens): Stretch;
+//      keptPrefixEnd(.., start, end, keepRecentTokens): number; suffixTokens(tokens, from): number
+// -- L7 (keep-recent form) on top of L4/L5: the stretch to summarize when the newest
+// keepRecentTokens tokens must stay. KeepsRecent(s, e) (proofs/dafny/keeprecent.dfy) is
+// Eligible(s, e) and sumRange(tokens, e, n) >= keepRecentTokens.
+//
+// Why not findCutPoint: its valid cut points serve the "summarize everything before the cut"
+// form, so it refuses a cut under a call made before the stretch and answered after it. Inside a
+// stretch such a cut is harmless (the call and its answer are both kept), and refusing it would
+// make found=false although an eligible, budget-keeping stretch exists. Scanning the stretch's
+// prefixes directly gives the exact answer: found=false iff no such stretch exists.
+import type { Role } from "./roles.ts";
+import { retentionCutoff } from "./retention.ts";
+import { sumRange } from "./cutpoint.ts";
+import { selectStretchFrom, type Stretch } from "./stretch.ts";
+
+//@ verify
+//@ requires 0 <= from && from <= tokens.length
+//@ ensures \result === sumRange(tokens, from, tokens.length)
+/** Sum of tokens[from..n), by a loop (sumRange recurses, which would exhaust the stack on long histories). */
+export function suffixTokens(tokens: readonly number[], from: number): number {
+  let acc = 0;
+  let i = tokens.length;
+  while (i > from) {
+    //@ invariant from <= i && i <= tokens.length
+    //@ invariant acc === sumRange(tokens, i, tokens.length)
+    i = i - 1;
+    acc = acc + tokens[i];
+  }
+  return acc;
+}
+
+//@ verify
+//@ requires callOf.length === roles.length && lastAnswer.length === roles.length && ongoing.length === roles.length && tokens.length === roles.length
+//@ requires Eligible(roles, callOf, lastAnswer, ongoing, cutoff, start, end)
+//@ requires forall(e2: int, end < e2 ==> !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, start, e2))
+//@ ensures start <= \result && \result <= end
+//@ ensures \result > start ==> KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, cutoff, keepRecentTokens, start, \result)
+//@ ensures forall(e2: int, \result < e2 ==> !KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, cutoff, keepRecentTokens, start, e2))
+/** The largest e in (start, end] such that [start, e) keeps the budget, or start if none does; [start, end) is a maximal eligible stretch. */
+export function keptPrefixEnd(
+  roles: readonly Role[],
+  tokens: readonly number[],
+  callOf: readonly number[],
+  lastAnswer: readonly number[],
+  ongoing: readonly boolean[],
+  cutoff: number,
+  start: number,
+  end: number,
+  keepRecentTokens: number,
+): number {
+  // Every message of [start, end) is movable from start, so a prefix [start, k) is eligible iff
+  // it keeps every answer (need < k) and holds work; `rest` is what stays after it.
+  let rest = suffixTokens(tokens, start);
+  let k = start;
+  let need = -1;
+  let work = false;
+  let best = start;
+  while (k < end) {
+    //@ invariant start <= k && k <= end
+    //@ invariant rest === sumRange(tokens, k, tokens.length)
+    //@ invariant forall(j: int, start <= j && j < k ==> lastAnswer[j] <= need)
+    //@ invariant need === -1 || exists(j: int, start <= j && j < k && lastAnswer[j] === need)
+    //@ invariant work <==> HasWork(roles, start, k)
+    //@ invariant start <= best && best <= k
+    //@ invariant best > start ==> KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, cutoff, keepRecentTokens, start, best)
+    //@ invariant forall(e2: int, best < e2 && e2 <= k ==> !KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, cutoff, keepRecentTokens, start, e2))
+    if (lastAnswer[k] > need) need = lastAnswer[k];
+    if (roles[k] !== "summary") work = true;
+    rest = rest - tokens[k];
+    k = k + 1;
+    if (need < k && work && rest >= keepRecentTokens) best = k;
+  }
+  return best;
+}
+
+//@ verify
+//@ requires window >= 1
+//@ requires 0 <= from
+//@ requires Pairing(roles, callOf, lastAnswer, ongoing)
+//@ requires tokens.length === roles.length
+//@ ensures \result.found ==> KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, retentionCutoff(roles.length, window), keepRecentTokens, \result.start, \result.end)
+//@ ensures \result.found ==> from <= \result.start
+//@ ensures \result.found ==> forall(e2: int, \result.end < e2 ==> !KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, retentionCutoff(roles.length, window), keepRecentTokens, \result.start, e2))
+//@ ensures \result.found ==> forall(s2: int, forall(e2: int, from <= s2 && s2 < \result.start ==> !KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, retentionCutoff(roles.length, window), keepRecentTokens, s2, e2)))
+//@ ensures !\result.found ==> forall(s2: int, forall(e2: int, from <= s2 ==> !KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, retentionCutoff(roles.length, window), keepRecentTokens, s2, e2)))
+//@ ensures \result.found ==> 0 <= \result.start && \result.start < \result.end && \result.end <= retentionCutoff(roles.length, window)
+//@ ensures \result.found ==> sumRange(tokens, \result.end, roles.length) >= keepRecentTokens
+//@ ensures \result.found ==> forall(k: int, \result.start <= k && k < \result.end ==> isCompressible(roles[k]) && !ongoing[k])
+//@ ensures \result.found ==> forall(k: int, \result.start <= k && k < \result.end && roles[k] === "tool" ==> \result.start <= callOf[k])
+//@ ensures \result.found ==> forall(k: int, 0 <= k && k < roles.length && \result.start <= callOf[k] && callOf[k] < \result.end ==> k < \result.end)
+/** The earliest stretch at or after `from` that is eligible and leaves at least keepRecentTokens after it, longest at that start; found=false if none (L4, L5, L7). */
+export function selectKeepRecent(
+  roles: readonly Role[],
+  tokens: readonly number[],
+  callOf: readonly number[],
+  lastAnswer: readonly number[],
+  ongoing: readonly boolean[],
+  window: number,
+  from: number,
+  keepRecentTokens: number,
+): Stretch {
+  const cutoff = retentionCutoff(roles.length, window);
+  let next = from;
+  while (next < cutoff) {
+    //@ invariant from <= next
+    //@ invariant forall(s2: int, forall(e2: int, from <= s2 && s2 < next ==> !KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, cutoff, keepRecentTokens, s2, e2)))
+    // The earliest eligible start is the only candidate before the next one: a budget-keeping
+    // stretch is eligible. Shorten it as little as the budget allows; if no prefix keeps the
+    // budget, nothing starting there does, and the search moves one start on.
+    const sel = selectStretchFrom(roles, callOf, lastAnswer, ongoing, window, next);
+    if (!sel.found) return { found: false, start: 0, end: 0 };
+    const end = keptPrefixEnd(roles, tokens, callOf, lastAnswer, ongoing, cutoff, sel.start, sel.end, keepRecentTokens);
+    if (end > sel.start) {
+      //@ use CoherentIsLawful(roles, callOf, lastAnswer, ongoing, cutoff, sel.start, end)
+      return { found: true, start: sel.start, end: end };
+    }
+    next = sel.start + 1;
+  }
+  return { found: false, start: 0, end: 0 };
+}
