@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
 import type { Json } from "../../src/engine/json.ts";
 import type { Message } from "../../src/engine/message.ts";
-import { compact } from "../../src/index.ts";
+import { ConversationStore, charCounter, compact } from "../../src/index.ts";
 import { buildOpenAI, step } from "./corpus.ts";
 import { attempt, corrupt, corruption, deepFreeze, expectClearError, expectLawfulResult } from "./judge.ts";
 
@@ -44,19 +44,19 @@ describe("malformed messages given to compact()", () => {
     );
   });
 
-  it.each<[string, unknown]>([
-    ["an assistant message without toolCalls", [{ role: "user", content: "hi" }, { role: "assistant", content: "x" }]],
-    ["a numeric content", [{ role: "user", content: 5 }]],
-    ["an unknown role", [{ role: "robot", content: "x" }]],
-    ["a null message", [null]],
-    ["toolCalls as a string", [{ role: "assistant", content: "x", toolCalls: "abc" }]],
-    ["a tool result without toolCallId", [{ role: "assistant", content: "", toolCalls: [{ id: "a", name: "f", arguments: "{}" }] }, { role: "tool", content: "r" }]],
-  ])("%s is a clear error naming messages[i]", async (_label, value) => {
+  it.each<[string, unknown, RegExp]>([
+    ["an assistant message without toolCalls", [{ role: "user", content: "hi" }, { role: "assistant", content: "x" }], /^messages\[1\]\.toolCalls/],
+    ["a numeric content", [{ role: "user", content: 5 }], /^messages\[0\]\.content/],
+    ["an unknown role", [{ role: "robot", content: "x" }], /^messages\[0\]\.role/],
+    ["a null message", [null], /^messages\[0\]/],
+    ["toolCalls as a string", [{ role: "assistant", content: "x", toolCalls: "abc" }], /^messages\[0\]\.toolCalls/],
+    ["a tool result without toolCallId", [{ role: "assistant", content: "", toolCalls: [{ id: "a", name: "f", arguments: "{}" }] }, { role: "tool", content: "r" }], /^messages\[1\]\.toolCallId/],
+  ])("%s is a clear error naming messages[i] and the field", async (_label, value, where) => {
     const r = await attempt(() => compact(deepFreeze(value) as Message[], CONFIG));
     expect(r.ok).toBe(false);
     if (!r.ok) {
       expectClearError(r.error);
-      expect((r.error as Error).message).toMatch(/^messages\[\d+\]/);
+      expect((r.error as Error).message).toMatch(where);
     }
   });
 
@@ -66,5 +66,28 @@ describe("malformed messages given to compact()", () => {
       expect(r.ok).toBe(false);
       if (!r.ok) expectClearError(r.error);
     }
+  });
+});
+
+describe("malformed messages given to ConversationStore.append (the incremental API)", () => {
+  it.each<[string, unknown, RegExp]>([
+    ["an assistant message without toolCalls", { role: "assistant", content: "x" }, /^messages\[1\]\.toolCalls/],
+    ["a numeric content", { role: "user", content: 5 }, /^messages\[1\]\.content/],
+    ["an unknown role", { role: "robot", content: "x" }, /^messages\[1\]\.role/],
+    ["null", null, /^messages\[1\]/],
+  ])("%s is refused with an error naming messages[n] and the field; the store is unchanged", (_label, value, where) => {
+    const store = new ConversationStore(charCounter(), [{ role: "user", content: "hello" }]);
+    const before = structuredClone([...store.messages]);
+    const total = store.totalTokens;
+    let error: unknown;
+    try {
+      store.append(deepFreeze(value) as Message);
+    } catch (e) {
+      error = e;
+    }
+    expectClearError(error);
+    expect((error as Error).message).toMatch(where);
+    expect(store.messages).toEqual(before);
+    expect(store.totalTokens).toBe(total);
   });
 });
