@@ -58,7 +58,7 @@ export async function compactStore(store: ConversationStore, config: Config, o: 
         break;
       }
       if (plan.stretch === undefined) {
-        reason = "compaction is due but no stretch is eligible (only user/system messages, ongoing tool calls, the retention window or skipped stretches remain)";
+        reason = "compaction is due but no stretch is eligible (only user/system messages, ongoing tool calls, the retention window, keep_recent_tokens or skipped stretches remain)";
         break;
       }
       const { start, end, replacedTokens } = plan.stretch;

@@ -3,7 +3,8 @@
 // inputs that satisfy them, so a violation is a clear error, never an unproven path.
 import { hasThreshold, isCompactionDue, isOverContextWindow, type Thresholds } from "../kernel/trigger.ts";
 import { retentionCutoff } from "../kernel/retention.ts";
-import { selectStretch, type Stretch } from "../kernel/stretch.ts";
+import { selectStretch, selectStretchFrom, type Stretch } from "../kernel/stretch.ts";
+import { selectKeepRecent } from "../kernel/keeprecent.ts";
 import { splice } from "../kernel/splice.ts";
 import { acceptSummary, rangeTokens } from "../kernel/progress.ts";
 import { decideCommit, type CommitDecision, type CurrentStamp, type PlanStamp } from "../kernel/commit.ts";
@@ -11,7 +12,7 @@ import { advanceWatermark } from "../kernel/watermark.ts";
 import { maxTokensLimit, validateConfig, type ConfigField, type ConfigView } from "../kernel/config.ts";
 import { findCutPoint, type CutPoint } from "../kernel/cutpoint.ts";
 import { keepHeadLines, keepTailLines } from "../kernel/truncate.ts";
-import { movable, pairingOk } from "../kernel/stretch.ts";
+import { pairingOk } from "../kernel/stretch.ts";
 import { KernelBoundaryError } from "./errors.ts";
 import type { KernelViews } from "./views.ts";
 
@@ -59,6 +60,25 @@ export function gateSelectStretch(v: KernelViews, window: number): Stretch {
   return selectStretch(v.roles, v.callOf, v.lastAnswer, v.ongoing, window);
 }
 
+/** L4/L5: the earliest eligible stretch starting at or after `from` (to continue past a stretch that was left unchanged). */
+export function gateSelectStretchFrom(v: KernelViews, window: number, from: number): Stretch {
+  need(Number.isSafeInteger(window) && window >= 1, "selectStretchFrom", "window >= 1");
+  need(isNat(from), "selectStretchFrom", "0 <= from");
+  need(pairing(v), "selectStretchFrom", "Pairing(roles, callOf, lastAnswer, ongoing): every tool result answers an earlier call");
+  return selectStretchFrom(v.roles, v.callOf, v.lastAnswer, v.ongoing, window, from);
+}
+
+/** L7 with L4/L5: the earliest eligible stretch at or after `from` that leaves at least keepRecentTokens after it. */
+export function gateSelectKeepRecent(v: KernelViews, tokens: readonly number[], window: number, from: number, keepRecentTokens: number): Stretch {
+  need(Number.isSafeInteger(window) && window >= 1, "selectKeepRecent", "window >= 1");
+  need(isNat(from), "selectKeepRecent", "0 <= from");
+  need(pairing(v), "selectKeepRecent", "Pairing(roles, callOf, lastAnswer, ongoing): every tool result answers an earlier call");
+  need(tokens.length === v.roles.length, "selectKeepRecent", "tokens.length === roles.length");
+  // not a requires: the proofs read integers, so the doubles passed must be exact ones (PROPERTIES.md)
+  need(tokens.every(isNat) && Number.isSafeInteger(keepRecentTokens), "selectKeepRecent", "token counts >= 0 and an integer keepRecentTokens");
+  return selectKeepRecent(v.roles, tokens, v.callOf, v.lastAnswer, v.ongoing, window, from, keepRecentTokens);
+}
+
 /** L6: xs[..start] ++ [summary] ++ xs[end..]. */
 export function gateSplice<T>(xs: readonly T[], start: number, end: number, summary: T): T[] {
   need(isNat(start) && Number.isSafeInteger(end) && start < end && end <= xs.length, "splice", "0 <= start < end <= xs.length");
@@ -100,16 +120,6 @@ export function gateFindCutPoint(v: KernelViews, tokens: readonly number[], star
   need(tokens.every(isNat), "findCutPoint", "token counts >= 0");
   need(pairing(v), "findCutPoint", "every tool result answers an earlier call whose lastAnswer covers it");
   return findCutPoint(v.roles, tokens, v.callOf, v.lastAnswer, start, end, keepRecentTokens);
-}
-
-/** The kernel's Eligible(s, e) (Coherent and HasWork, proofs/dafny/stretch.dfy) re-checked on a candidate stretch with movable. */
-export function gateIsEligible(v: KernelViews, cutoff: number, s: number, e: number): boolean {
-  if (!(0 <= s && s < e && e <= cutoff && cutoff <= v.roles.length)) return false;
-  for (let j = s; j < e; j++) {
-    if (!movable(v.roles, v.callOf, v.ongoing, s, j)) return false;
-    if (v.lastAnswer[j] >= e) return false;
-  }
-  return v.roles.slice(s, e).some((r) => r !== "summary");
 }
 
 /** L12: the largest accepted max_tokens (for error messages). */

@@ -1,14 +1,10 @@
 // Planning one compaction step against a snapshot: is compaction due (L1), which stretch
-// (L4/L5 within L2/L3), how many tokens it holds. Every decision is the kernel's.
+// (L4/L5 within L2/L3, and L7 in the keep-recent form), how many tokens it holds. Every
+// decision is the kernel's: this file only picks which kernel function the config asks for.
 import type { Thresholds } from "../kernel/trigger.ts";
 import type { Config } from "./config.ts";
-import { KernelBoundaryError } from "./errors.ts";
-import {
-  gateCompactionDue, gateFindCutPoint, gateHasThreshold, gateIsEligible, gateOverContextWindow, gateRangeTokens,
-  gateRetentionCutoff, gateSelectStretch,
-} from "./kernel-gate.ts";
+import { gateCompactionDue, gateHasThreshold, gateOverContextWindow, gateRangeTokens, gateSelectKeepRecent, gateSelectStretchFrom } from "./kernel-gate.ts";
 import type { StoreSnapshot } from "./store.ts";
-import { maskBefore } from "./view-mask.ts";
 import { kernelViews } from "./views.ts";
 
 /** The stretch chosen for one compaction step. */
@@ -46,34 +42,17 @@ export function dueBy(c: Config, tokens: number, messages: number, userTurns: nu
 
 /**
  * Plans the next compaction step of a snapshot under a (validated) configuration; with
- * `from` > 0 only stretches starting at or after `from` are considered (see view-mask.ts).
+ * `from` > 0 only stretches starting at or after `from` are considered (the run continues
+ * past a stretch it left unchanged). The stretch is the kernel's choice, in the keep-recent
+ * form (L7) too: selectKeepRecent already leaves keep_recent_tokens after it.
  */
 export function planStep(snap: StoreSnapshot, c: Config, from = 0): Plan {
   const views = kernelViews(snap.messages);
   const trigger = dueBy(c, snap.totalTokens, snap.messages.length, views.userTurns);
   const base = { due: trigger !== "none", trigger, totalTokens: snap.totalTokens, messages: snap.messages.length, userTurns: views.userTurns };
-  const s = gateSelectStretch(maskBefore(views, from), c.retention_window);
+  const s = c.keep_recent_tokens === null
+    ? gateSelectStretchFrom(views, c.retention_window, from)
+    : gateSelectKeepRecent(views, snap.tokens, c.retention_window, from, c.keep_recent_tokens);
   if (!s.found) return { ...base, stretch: undefined };
-  let end = s.end;
-  if (c.keep_recent_tokens !== null) {
-    // Keep-recent form (L7): the kept part must hold keep_recent_tokens; what lies after the
-    // stretch already counts, and the kernel's cut point inside the stretch provides the rest.
-    const n = snap.messages.length;
-    const stillNeeded = c.keep_recent_tokens - gateRangeTokens(snap.tokens, s.end, n);
-    if (stillNeeded > 0) {
-      // The kernel's bound (L7) holds when the range holds the budget; when it does not, only
-      // keeping the whole stretch honors keep_recent_tokens.
-      if (gateRangeTokens(snap.tokens, s.start, s.end) < stillNeeded) return { ...base, stretch: undefined };
-      const cut = gateFindCutPoint(views, snap.tokens, s.start, s.end, stillNeeded);
-      if (!cut.found || cut.firstKept <= s.start) return { ...base, stretch: undefined };
-      end = cut.firstKept;
-      // a part made only of earlier summaries is not worth re-summarizing (the kernel's HasWork)
-      if (snap.messages.slice(s.start, end).every((m) => m.role === "summary")) return { ...base, stretch: undefined };
-      // The shortened stretch must still be one the kernel would call eligible (L5).
-      if (!gateIsEligible(views, gateRetentionCutoff(n, c.retention_window), s.start, end)) {
-        throw new KernelBoundaryError("findCutPoint", `a cut at ${end} that leaves [${s.start}, ${end}) eligible`);
-      }
-    }
-  }
-  return { ...base, stretch: { start: s.start, end, replacedTokens: gateRangeTokens(snap.tokens, s.start, end) } };
+  return { ...base, stretch: { start: s.start, end: s.end, replacedTokens: gateRangeTokens(snap.tokens, s.start, s.end) } };
 }

@@ -2,12 +2,13 @@ import { describe, expect, it } from "vitest";
 import { KernelBoundaryError } from "../../src/engine/errors.ts";
 import {
   gateCompactionDue, gateDecideCommit, gateFindCutPoint, gateKeepLines, gateOverContextWindow, gateRangeTokens,
-  gateRetentionCutoff, gateSelectStretch, gateSplice,
+  gateRetentionCutoff, gateSelectKeepRecent, gateSelectStretch, gateSelectStretchFrom, gateSplice,
 } from "../../src/engine/kernel-gate.ts";
 import type { KernelViews } from "../../src/engine/views.ts";
 
 // Every guarded kernel call refuses input outside its //@ requires, with an error naming it.
 const th = { tokenThreshold: 10, messageThreshold: 0, turnThreshold: 0 };
+const okViews: KernelViews = { roles: ["assistant", "user"], callOf: [-1, -1], lastAnswer: [-1, -1], ongoing: [false, false], userTurns: 1 };
 const orphanViews: KernelViews = { roles: ["user", "tool"], callOf: [-1, -1], lastAnswer: [-1, -1], ongoing: [false, false], userTurns: 1 };
 
 describe("kernel boundary guard", () => {
@@ -18,6 +19,12 @@ describe("kernel boundary guard", () => {
     ["isOverContextWindow with reserve >= window", () => gateOverContextWindow(1, 100, 100), "contextWindow > reserveTokens"],
     ["retentionCutoff with window 0", () => gateRetentionCutoff(5, 0), "window >= 1"],
     ["selectStretch on an orphan tool result", () => gateSelectStretch(orphanViews, 1), "Pairing"],
+    ["selectStretchFrom on an orphan tool result", () => gateSelectStretchFrom(orphanViews, 1, 0), "selectStretchFrom requires Pairing"],
+    ["selectStretchFrom from a negative position", () => gateSelectStretchFrom(okViews, 1, -1), "selectStretchFrom requires 0 <= from"],
+    ["selectKeepRecent on an orphan tool result", () => gateSelectKeepRecent(orphanViews, [1, 1], 1, 0, 1), "selectKeepRecent requires Pairing"],
+    ["selectKeepRecent with too few token counts", () => gateSelectKeepRecent(okViews, [1], 1, 0, 1), "tokens.length === roles.length"],
+    ["selectKeepRecent with a fractional token count", () => gateSelectKeepRecent(okViews, [1, 0.5], 1, 0, 1), "token counts >= 0"],
+    ["selectKeepRecent with window 0", () => gateSelectKeepRecent(okViews, [1, 1], 0, 0, 1), "selectKeepRecent requires window >= 1"],
     ["splice with an empty range", () => gateSplice([1, 2, 3], 2, 2, 9), "0 <= start < end <= xs.length"],
     ["rangeTokens past the end", () => gateRangeTokens([1, 2], 0, 3), "0 <= a <= b <= tokens.length"],
     ["decideCommit with a negative length", () => gateDecideCommit({ version: 0, length: -1, stretchEnd: 0 }, { version: 0, length: 0, onlyAppends: true }), "decideCommit requires"],
@@ -32,5 +39,9 @@ describe("kernel boundary guard", () => {
     expect(gateCompactionDue(10, 1, 1, th)).toBe(true);
     expect(gateSplice([1, 2, 3, 4], 1, 3, 9)).toEqual([1, 9, 4]);
     expect(gateRetentionCutoff(10, 6)).toBe(4);
+    expect(gateSelectStretchFrom(okViews, 1, 0)).toEqual({ found: true, start: 0, end: 1 });
+    expect(gateSelectStretchFrom(okViews, 1, 1).found).toBe(false);
+    expect(gateSelectKeepRecent(okViews, [3, 4], 1, 0, 4)).toEqual({ found: true, start: 0, end: 1 });
+    expect(gateSelectKeepRecent(okViews, [3, 4], 1, 0, 5).found).toBe(false);
   });
 });

@@ -1,0 +1,91 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { gateRetentionCutoff, gateSelectKeepRecent, gateSelectStretchFrom } from "../../src/engine/kernel-gate.ts";
+import type { Message } from "../../src/engine/message.ts";
+import { type KernelViews, kernelViews } from "../../src/engine/views.ts";
+
+// Continuing past a stretch that was left unchanged: the engine asks the kernel's
+// selectStretchFrom (proven) through the gate. This checks it on views built from real
+// messages against a brute force over the plain words of L2-L5.
+function eligible(v: KernelViews, cutoff: number, s: number, e: number): boolean {
+  const inside = (i: number): boolean => i >= s && i < e;
+  for (let k = s; k < e; k++) {
+    const r = v.roles[k];
+    if (r === "user" || r === "system" || v.ongoing[k]) return false;
+    if (r === "tool" && !inside(v.callOf[k])) return false;
+  }
+  for (let j = 0; j < v.roles.length; j++) if (v.roles[j] === "tool" && inside(v.callOf[j]) && !inside(j)) return false;
+  return e <= cutoff && v.roles.slice(s, e).some((r) => r !== "summary");
+}
+
+// Random well-formed conversations where tool results may come late (after other messages),
+// so some results answer calls made before `from`.
+const step = fc.oneof(
+  fc.constant<"user">("user"), fc.constant<"text">("text"), fc.constant<"summary">("summary"),
+  fc.record({ calls: fc.integer({ min: 1, max: 3 }), delay: fc.integer({ min: 0, max: 3 }) }),
+);
+
+function build(steps: (string | { calls: number; delay: number })[]): Message[] {
+  const out: Message[] = [];
+  const pending: { id: string; due: number }[] = [];
+  let id = 0;
+  steps.forEach((s, k) => {
+    if (s === "user") out.push({ role: "user", content: "u" });
+    else if (s === "text") out.push({ role: "assistant", content: "a", toolCalls: [] });
+    else if (s === "summary") out.push({ role: "summary", content: "s" });
+    else if (typeof s === "object") {
+      const ids = Array.from({ length: s.calls }, () => `c${id++}`);
+      out.push({ role: "assistant", content: "", toolCalls: ids.map((i) => ({ id: i, name: "f", arguments: "{}" })) });
+      for (const i of ids) pending.push({ id: i, due: k + s.delay });
+    }
+    for (const p of pending.filter((q) => q.due <= k)) out.push({ role: "tool", toolCallId: p.id, content: "r" });
+    pending.splice(0, pending.length, ...pending.filter((q) => q.due > k));
+  });
+  return out;
+}
+
+describe("selection from a position, through the gate", () => {
+  it("picks the earliest eligible stretch starting at or after `from`, longest at its start", () => {
+    fc.assert(fc.property(fc.array(step, { maxLength: 25 }), fc.nat(30), fc.integer({ min: 1, max: 4 }), (steps, fromRaw, window) => {
+      const msgs = build(steps);
+      const v = kernelViews(msgs);
+      const from = Math.min(fromRaw, msgs.length);
+      const got = gateSelectStretchFrom(v, window, from);
+      // brute force on the real views: earliest start >= from, then the longest eligible end
+      const cutoff = gateRetentionCutoff(msgs.length, window);
+      let want = { found: false, start: 0, end: 0 };
+      for (let s = from; s < cutoff && !want.found; s++) {
+        for (let e = cutoff; e > s; e--) {
+          if (eligible(v, cutoff, s, e)) {
+            want = { found: true, start: s, end: e };
+            break;
+          }
+        }
+      }
+      expect(got).toEqual(want);
+    }), { numRuns: 500 });
+  });
+
+  it("in the keep-recent form, picks the earliest eligible stretch at or after `from` that leaves keep_recent_tokens after it", () => {
+    fc.assert(fc.property(fc.array(step, { maxLength: 25 }), fc.nat(30), fc.integer({ min: 1, max: 4 }), fc.array(fc.nat(40), { minLength: 80, maxLength: 80 }), fc.nat(400),
+      (steps, fromRaw, window, pool, keep) => {
+        const msgs = build(steps);
+        const v = kernelViews(msgs);
+        const tokens = pool.slice(0, msgs.length);
+        const from = Math.min(fromRaw, msgs.length);
+        const got = gateSelectKeepRecent(v, tokens, window, from, keep);
+        const after = (e: number): number => tokens.slice(e).reduce((a, b) => a + b, 0);
+        const cutoff = gateRetentionCutoff(msgs.length, window);
+        let want = { found: false, start: 0, end: 0 };
+        for (let s = from; s < cutoff && !want.found; s++) {
+          for (let e = cutoff; e > s; e--) {
+            if (eligible(v, cutoff, s, e) && after(e) >= keep) {
+              want = { found: true, start: s, end: e };
+              break;
+            }
+          }
+        }
+        expect(got).toEqual(want);
+      }), { numRuns: 500 });
+  });
+});
