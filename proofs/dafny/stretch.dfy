@@ -121,6 +121,81 @@ lemma KeptPairingAvoidsStretch(roles: seq<Role>, callOf: seq<int>, lastAnswer: s
   }
 }
 
+// The old index of message j != s of the conversation after the splice of [s, e).
+ghost function OldIndex(j: int, s: int, e: int): int
+{
+  if j < s then j else j + (e - s - 1)
+}
+
+// Message j != s after the splice is the old message OldIndex(j), with its pairing shifted.
+lemma SplicedEntry(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, s: int, e: int,
+                   roles2: seq<Role>, callOf2: seq<int>, lastAnswer2: seq<int>, ongoing2: seq<bool>, j: int)
+  requires SplicedView(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2)
+  requires 0 <= j < |roles2| && j != s
+  ensures 0 <= OldIndex(j, s, e) < |roles| && !(s <= OldIndex(j, s, e) < e) && Shift(OldIndex(j, s, e), s, e) == j
+  ensures roles2[j] == roles[OldIndex(j, s, e)] && ongoing2[j] == ongoing[OldIndex(j, s, e)]
+  ensures callOf2[j] == Shift(callOf[OldIndex(j, s, e)], s, e) && lastAnswer2[j] == Shift(lastAnswer[OldIndex(j, s, e)], s, e)
+{
+  if j > s {
+    var o := j + (e - s - 1);
+    assert o - (e - s) + 1 == j;
+  }
+}
+
+// Old message o outside [s, e) lands at Shift(o), with its pairing shifted.
+lemma SplicedLanding(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, s: int, e: int,
+                     roles2: seq<Role>, callOf2: seq<int>, lastAnswer2: seq<int>, ongoing2: seq<bool>, o: int)
+  requires SplicedView(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2)
+  requires 0 <= o < |roles| && !(s <= o < e)
+  ensures 0 <= Shift(o, s, e) < |roles2| && Shift(o, s, e) != s
+  ensures roles2[Shift(o, s, e)] == roles[o]
+  ensures callOf2[Shift(o, s, e)] == Shift(callOf[o], s, e) && lastAnswer2[Shift(o, s, e)] == Shift(lastAnswer[o], s, e)
+{
+}
+
+// Pairing's call clause at a kept message j after the splice (no orphan result).
+lemma SplicedCallClause(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, s: int, e: int,
+                        roles2: seq<Role>, callOf2: seq<int>, lastAnswer2: seq<int>, ongoing2: seq<bool>, j: int)
+  requires Pairing(roles, callOf, lastAnswer, ongoing)
+  requires SplicedView(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2)
+  requires forall k :: 0 <= k < |roles| && !(s <= k < e) ==> !(s <= callOf[k] < e)
+  requires forall k :: 0 <= k < |roles| && !(s <= k < e) ==> !(s <= lastAnswer[k] < e)
+  requires 0 <= j < |roles2| && j != s
+  ensures (roles2[j] == Tool <==> callOf2[j] >= 0)
+  ensures callOf2[j] >= 0 ==> callOf2[j] < j && roles2[callOf2[j]] == Assistant && lastAnswer2[callOf2[j]] >= j
+{
+  SplicedEntry(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2, j);
+  var o := OldIndex(j, s, e);
+  if callOf[o] >= 0 {
+    var c := callOf[o];
+    assert !(s <= c < e);
+    SplicedLanding(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2, c);
+    assert lastAnswer[c] >= o;
+    assert !(s <= lastAnswer[c] < e);
+  }
+}
+
+// Pairing's last-answer clause at a kept message j after the splice (no call loses its result).
+lemma SplicedAnswerClause(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, s: int, e: int,
+                          roles2: seq<Role>, callOf2: seq<int>, lastAnswer2: seq<int>, ongoing2: seq<bool>, j: int)
+  requires Pairing(roles, callOf, lastAnswer, ongoing)
+  requires SplicedView(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2)
+  requires forall k :: 0 <= k < |roles| && !(s <= k < e) ==> !(s <= callOf[k] < e)
+  requires forall k :: 0 <= k < |roles| && !(s <= k < e) ==> !(s <= lastAnswer[k] < e)
+  requires 0 <= j < |roles2| && j != s
+  ensures lastAnswer2[j] >= 0 ==> roles2[j] == Assistant && j < lastAnswer2[j] < |roles2| && callOf2[lastAnswer2[j]] == j
+  ensures ongoing2[j] ==> roles2[j] == Assistant
+{
+  SplicedEntry(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2, j);
+  var o := OldIndex(j, s, e);
+  if lastAnswer[o] >= 0 {
+    var a := lastAnswer[o];
+    assert !(s <= a < e);
+    assert callOf[a] == o;
+    SplicedLanding(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2, a);
+  }
+}
+
 // Splicing a coherent stretch keeps the pairing view well-formed: no orphan is created (L5).
 lemma SplicePreservesPairing(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, cutoff: int, s: int, e: int,
                              roles2: seq<Role>, callOf2: seq<int>, lastAnswer2: seq<int>, ongoing2: seq<bool>)
@@ -130,47 +205,16 @@ lemma SplicePreservesPairing(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq
   ensures Pairing(roles2, callOf2, lastAnswer2, ongoing2)
 {
   KeptPairingAvoidsStretch(roles, callOf, lastAnswer, ongoing, cutoff, s, e);
-  var d := e - s - 1;
-  var n2 := |roles2|;
-  // new index -> old index
-  forall j | 0 <= j < n2
+  // Each clause at each kept index is its own small lemma: one big forall over all four was
+  // the slowest proof obligation of the project (about a minute on a loaded machine).
+  forall j | 0 <= j < |roles2| && j != s
     ensures (roles2[j] == Tool <==> callOf2[j] >= 0)
     ensures callOf2[j] >= 0 ==> callOf2[j] < j && roles2[callOf2[j]] == Assistant && lastAnswer2[callOf2[j]] >= j
-    ensures lastAnswer2[j] >= 0 ==> roles2[j] == Assistant && j < lastAnswer2[j] < n2 && callOf2[lastAnswer2[j]] == j
+    ensures lastAnswer2[j] >= 0 ==> roles2[j] == Assistant && j < lastAnswer2[j] < |roles2| && callOf2[lastAnswer2[j]] == j
     ensures ongoing2[j] ==> roles2[j] == Assistant
   {
-    if j == s {
-    } else {
-      var o := if j < s then j else j + d;
-      assert 0 <= o < |roles| && !(s <= o < e);
-      assert roles2[j] == roles[o] && ongoing2[j] == ongoing[o];
-      assert callOf2[j] == Shift(callOf[o], s, e) && lastAnswer2[j] == Shift(lastAnswer[o], s, e);
-      if callOf[o] >= 0 {
-        var c := callOf[o];
-        assert !(s <= c < e);
-        var c2 := Shift(c, s, e);
-        if c < s {
-          assert roles2[c] == roles[c] && lastAnswer2[c] == Shift(lastAnswer[c], s, e);
-        } else {
-          assert c - (e - s) + 1 == c2;
-          assert roles2[c2] == roles[c] && lastAnswer2[c2] == Shift(lastAnswer[c], s, e);
-        }
-        assert lastAnswer[c] >= o;
-        assert !(s <= lastAnswer[c] < e);
-      }
-      if lastAnswer[o] >= 0 {
-        var a := lastAnswer[o];
-        assert !(s <= a < e);
-        assert callOf[a] == o;
-        var a2 := Shift(a, s, e);
-        if a < s {
-          assert callOf2[a] == Shift(callOf[a], s, e);
-        } else {
-          assert a - (e - s) + 1 == a2;
-          assert callOf2[a2] == Shift(callOf[a], s, e);
-        }
-      }
-    }
+    SplicedCallClause(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2, j);
+    SplicedAnswerClause(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2, j);
   }
 }
 
