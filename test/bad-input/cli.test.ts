@@ -89,7 +89,7 @@ describe("the CLI on malformed files, config files and flags", () => {
         if (r.code === 1 || r.code === 2) errors++;
         snapshotBytes(files).forEach((b, i) => expect(b.equals(before[i]), `${files[i]} changed`).toBe(true));
       }),
-      { numRuns: 600 },
+      { numRuns: 1_500 },
     );
     expect(errors).toBeGreaterThan(25);
   });

@@ -18,7 +18,7 @@ import { attempt, corrupt, corruption, deepFreeze, expectClearError, expectLawfu
 
 // Low thresholds so that most well-formed cases really compact (offline summarizer, no network).
 const CONFIG: ConfigInput = { token_threshold: 60, tokenizer: "chars", retention_window: 2, max_tokens: 400 };
-const RUNS = 600;
+const RUNS = 2_000;
 
 const breakage = fc.record({
   corruptions: fc.array(corruption, { maxLength: 3 }),

@@ -14,6 +14,7 @@ import { planStep } from "../../src/engine/plan.ts";
 import { ConversationStore } from "../../src/engine/store.ts";
 import { bpeCounter, messageTokens } from "../../src/engine/tokens.ts";
 import { assertWellFormed } from "../../src/engine/wellformed.ts";
+import { anthropicSummarizer } from "../../src/providers/anthropic-summarizer.ts";
 import { openAISummarizer } from "../../src/providers/openai-summarizer.ts";
 import type { Summarizer } from "../../src/providers/summarizer.ts";
 import { openAIConversation } from "../support/generate.ts";
@@ -36,9 +37,11 @@ function freshStore(): { store: ConversationStore; before: Message[] } {
   return { store: new ConversationStore(counter, msgs), before: structuredClone(msgs) };
 }
 
-async function imitation(script: (n: number, req: RecordedRequest) => Behavior): Promise<Summarizer> {
-  server = await startImitation("openai", script);
-  return openAISummarizer({ baseUrl: server.url, timeoutMs: 5_000 });
+async function imitation(script: (n: number, req: RecordedRequest) => Behavior, api: "openai" | "anthropic" = "openai"): Promise<Summarizer> {
+  server = await startImitation(api, script);
+  return api === "openai"
+    ? openAISummarizer({ baseUrl: server.url, timeoutMs: 5_000 })
+    : anthropicSummarizer({ baseUrl: server.url, timeoutMs: 5_000 });
 }
 
 const good = (req: RecordedRequest, delayMs = 0): Behavior => ({ kind: "summary", text: factfulAnswer(req), delayMs });
@@ -54,7 +57,7 @@ function lateMessages(k: number): Message[] {
 }
 
 describe("appends arriving during summarization", () => {
-  it("are kept, in order, after the summary; the planned step still commits (rebase)", async () => {
+  it.each(["openai", "anthropic"] as const)("are kept, in order, after the summary; the planned step still commits (rebase) (%s)", async (api) => {
     const { store, before } = freshStore();
     const appended: Message[] = [];
     const summarizer = await imitation((n, req) => {
@@ -64,7 +67,7 @@ describe("appends arriving during summarization", () => {
         appended.push(m);
       }
       return good(req, 30);
-    });
+    }, api);
     const report = await compactStore(store, config, { summarizer, agentModel: "gpt-4o-mini" });
     expect(report.outcome).toBe("compacted");
     expect(report.stretches.length).toBeGreaterThan(0);
