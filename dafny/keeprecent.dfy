@@ -22,15 +22,16 @@ method suffixTokens(tokens: seq<int>, from: int) returns (result: int)
   return acc;
 }
 
-method keptPrefixEnd(roles: seq<Role>, tokens: seq<int>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, cutoff: int, start: int, end: int, keepRecentTokens: int) returns (result: int)
+method keptPrefixEnd(roles: seq<Role>, tokens: seq<int>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, cutoff: int, start: int, end: int, keepRecentTokens: int, after: int) returns (result: int)
   requires (((|callOf| == |roles|) && (|lastAnswer| == |roles|)) && (|ongoing| == |roles|)) && (|tokens| == |roles|)
   requires Eligible(roles, callOf, lastAnswer, ongoing, cutoff, start, end)
   requires forall e2: int :: (end < e2) ==> (!Eligible(roles, callOf, lastAnswer, ongoing, cutoff, start, e2))
+  requires after == sumRange(tokens, start, |tokens|)
   ensures (start <= result) && (result <= end)
   ensures (result > start) ==> KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, cutoff, keepRecentTokens, start, result)
   ensures forall e2: int :: (result < e2) ==> (!KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, cutoff, keepRecentTokens, start, e2))
 {
-  var rest: int := suffixTokens(tokens, start);
+  var rest: int := after;
   var k: int := start;
   var need: int := -1;
   var work: bool := false;
@@ -65,6 +66,7 @@ method selectKeepRecent(roles: seq<Role>, tokens: seq<int>, callOf: seq<int>, la
   requires 0 <= from
   requires Pairing(roles, callOf, lastAnswer, ongoing)
   requires |tokens| == |roles|
+  requires forall j: int :: ((0 <= j) && (j < |tokens|)) ==> (tokens[j] >= 0)
   ensures result.found ==> KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, retentionCutoff(|roles|, window), keepRecentTokens, result.start, result.end)
   ensures result.found ==> (from <= result.start)
   ensures result.found ==> (forall e2: int :: (result.end < e2) ==> (!KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, retentionCutoff(|roles|, window), keepRecentTokens, result.start, e2)))
@@ -86,7 +88,12 @@ method selectKeepRecent(roles: seq<Role>, tokens: seq<int>, callOf: seq<int>, la
     if !sel.found {
       return Stretch(false, 0, 0);
     }
-    var end: int := keptPrefixEnd(roles, tokens, callOf, lastAnswer, ongoing, cutoff, sel.start, sel.end, keepRecentTokens);
+    var after: int := suffixTokens(tokens, sel.start);
+    if after < keepRecentTokens {
+      NoBudgetFrom(roles, callOf, lastAnswer, ongoing, tokens, cutoff, keepRecentTokens, sel.start);
+      return Stretch(false, 0, 0);
+    }
+    var end: int := keptPrefixEnd(roles, tokens, callOf, lastAnswer, ongoing, cutoff, sel.start, sel.end, keepRecentTokens, after);
     if end > sel.start {
       CoherentIsLawful(roles, callOf, lastAnswer, ongoing, cutoff, sel.start, end);
       return Stretch(true, sel.start, end);

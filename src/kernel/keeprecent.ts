@@ -34,10 +34,11 @@ export function suffixTokens(tokens: readonly number[], from: number): number {
 //@ requires callOf.length === roles.length && lastAnswer.length === roles.length && ongoing.length === roles.length && tokens.length === roles.length
 //@ requires Eligible(roles, callOf, lastAnswer, ongoing, cutoff, start, end)
 //@ requires forall(e2: int, end < e2 ==> !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, start, e2))
+//@ requires after === sumRange(tokens, start, tokens.length)
 //@ ensures start <= \result && \result <= end
 //@ ensures \result > start ==> KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, cutoff, keepRecentTokens, start, \result)
 //@ ensures forall(e2: int, \result < e2 ==> !KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, cutoff, keepRecentTokens, start, e2))
-/** The largest e in (start, end] such that [start, e) keeps the budget, or start if none does; [start, end) is a maximal eligible stretch. */
+/** The largest e in (start, end] such that [start, e) keeps the budget, or start if none does; [start, end) is a maximal eligible stretch, `after` the tokens from start on. */
 export function keptPrefixEnd(
   roles: readonly Role[],
   tokens: readonly number[],
@@ -48,10 +49,11 @@ export function keptPrefixEnd(
   start: number,
   end: number,
   keepRecentTokens: number,
+  after: number,
 ): number {
   // Every message of [start, end) is movable from start, so a prefix [start, k) is eligible iff
   // it keeps every answer (need < k) and holds work; `rest` is what stays after it.
-  let rest = suffixTokens(tokens, start);
+  let rest = after;
   let k = start;
   let need = -1;
   let work = false;
@@ -79,6 +81,7 @@ export function keptPrefixEnd(
 //@ requires 0 <= from
 //@ requires Pairing(roles, callOf, lastAnswer, ongoing)
 //@ requires tokens.length === roles.length
+//@ requires forall(j: int, 0 <= j && j < tokens.length ==> tokens[j] >= 0)
 //@ ensures \result.found ==> KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, retentionCutoff(roles.length, window), keepRecentTokens, \result.start, \result.end)
 //@ ensures \result.found ==> from <= \result.start
 //@ ensures \result.found ==> forall(e2: int, \result.end < e2 ==> !KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, retentionCutoff(roles.length, window), keepRecentTokens, \result.start, e2))
@@ -110,7 +113,14 @@ export function selectKeepRecent(
     // budget, nothing starting there does, and the search moves one start on.
     const sel = selectStretchFrom(roles, callOf, lastAnswer, ongoing, window, next);
     if (!sel.found) return { found: false, start: 0, end: 0 };
-    const end = keptPrefixEnd(roles, tokens, callOf, lastAnswer, ongoing, cutoff, sel.start, sel.end, keepRecentTokens);
+    const after = suffixTokens(tokens, sel.start);
+    if (after < keepRecentTokens) {
+      // Every later stretch keeps even less (token counts are >= 0): stop here, so that a
+      // budget larger than the history costs one pass, not one per start.
+      //@ use NoBudgetFrom(roles, callOf, lastAnswer, ongoing, tokens, cutoff, keepRecentTokens, sel.start)
+      return { found: false, start: 0, end: 0 };
+    }
+    const end = keptPrefixEnd(roles, tokens, callOf, lastAnswer, ongoing, cutoff, sel.start, sel.end, keepRecentTokens, after);
     if (end > sel.start) {
       //@ use CoherentIsLawful(roles, callOf, lastAnswer, ongoing, cutoff, sel.start, end)
       return { found: true, start: sel.start, end: end };

@@ -126,7 +126,8 @@ describe("keeprecent (L7 on L4/L5)", () => {
         const sel = selectStretchFrom(c.roles, c.callOf, c.lastAnswer, c.ongoing, c.window, c.from);
         if (!sel.found) return true;
         const cutoff = retentionCutoff(c.roles.length, c.window);
-        const e = keptPrefixEnd(c.roles, c.tokens, c.callOf, c.lastAnswer, c.ongoing, cutoff, sel.start, sel.end, c.keep);
+        const after = sumRange(c.tokens, sel.start, c.tokens.length);
+        const e = keptPrefixEnd(c.roles, c.tokens, c.callOf, c.lastAnswer, c.ongoing, cutoff, sel.start, sel.end, c.keep, after);
         if (e > sel.start && e < sel.end) inside++;
         if (!(sel.start <= e && e <= sel.end)) return false;
         if (e > sel.start && !keepsRecent(c, cutoff, sel.start, e)) return false;
@@ -146,6 +147,17 @@ describe("keeprecent (L7 on L4/L5)", () => {
       }),
       { numRuns: RUNS },
     );
+  });
+
+  it("a budget larger than the history costs one pass, not one per start", () => {
+    // 100k messages alternating assistant/user: 50k eligible starts, none can keep the budget
+    const n = 100_000;
+    const roles = Array.from({ length: n }, (_, i) => (i % 2 === 0 ? "assistant" : "user") as "assistant" | "user");
+    const none = new Array<number>(n).fill(-1);
+    const t0 = performance.now();
+    const r = selectKeepRecent(roles, new Array<number>(n).fill(1), none, none, new Array<boolean>(n).fill(false), 1, 0, n + 1);
+    expect(r.found).toBe(false);
+    expect(performance.now() - t0).toBeLessThan(500); // ~3 ms here; one pass per start took ~2 s
   });
 
   it("adversarial shapes", () => {
