@@ -1,0 +1,42 @@
+// Planning must stay linear on adversarial histories too, not only on realistic ones (which
+// linear.test.ts covers): a conversation file is user input, and one plan that takes seconds per
+// step stalls the CLI and the agent. The worst case found: a long run of consecutive earlier
+// summaries. The stretch search (src/kernel/stretch.ts, selectStretchFrom) scans from each start s
+// to the end of the run before concluding that a summaries-only stretch has no work, then moves
+// to s + 1, so a run of r summaries costs about r²/2 steps (measured: 2k summaries 20 ms, 8k
+// 0.18 s, 32k 2.5 s). This test FAILS today (about 10x per message from 2k to 20k; bound 3x):
+// kernel bug reported in .tmp/engine-bugs.txt.
+import { describe, expect, it } from "vitest";
+import { cpuMs, median } from "../../bench/measure.ts";
+import { parseConfig } from "../../src/engine/config-rules.ts";
+import type { Message } from "../../src/engine/message.ts";
+import { planStep } from "../../src/engine/plan.ts";
+import { ConversationStore } from "../../src/engine/store.ts";
+import { charCounter } from "../../src/engine/tokens.ts";
+
+/** n - 1 earlier summaries in a row, then one user message: nothing is eligible. */
+function summariesRun(n: number): Message[] {
+  return Array.from({ length: n }, (_, i): Message => (i === n - 1 ? { role: "user", content: "next?" } : { role: "summary", content: `summary ${i}` }));
+}
+
+/** Median CPU nanoseconds per message of one planStep over `samples` samples (several plans per sample at the small size). */
+function perMessageNs(n: number, plansPerSample: number, samples: number): number {
+  const snap = new ConversationStore(charCounter(), summariesRun(n)).snapshot();
+  const c = parseConfig({ token_threshold: 1 });
+  const ms: number[] = [];
+  for (let rep = 0; rep < samples; rep++) {
+    const t0 = cpuMs();
+    for (let k = 0; k < plansPerSample; k++) expect(planStep(snap, c).stretch).toBeUndefined();
+    ms.push(cpuMs() - t0);
+  }
+  return (median(ms) * 1e6) / (plansPerSample * n);
+}
+
+describe("planning on adversarial histories", () => {
+  it("a run of consecutive earlier summaries: per-message planning time at 20k is < 3x that at 2k", () => {
+    perMessageNs(2_000, 10, 1); // warm-up
+    const small = perMessageNs(2_000, 10, 5);
+    const large = perMessageNs(20_000, 1, 2);
+    expect(large / small, `${small.toFixed(0)} ns/msg at 2k, ${large.toFixed(0)} ns/msg at 20k`).toBeLessThan(3);
+  }, 60_000);
+});
