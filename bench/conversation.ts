@@ -111,3 +111,20 @@ export function appendStream(count: number, prefix: string, seed = 3): Message[]
   }
   return out;
 }
+
+/** Adversarial: n - 1 earlier summaries in a row, then one user message (nothing is eligible). */
+export function summariesRun(n: number): Message[] {
+  return Array.from({ length: n }, (_, i): Message => (i === n - 1 ? { role: "user", content: "next?" } : { role: "summary", content: `summary ${i}` }));
+}
+
+/**
+ * Adversarial: parallel tool calls whose results all come after a user message (well-formed:
+ * every result follows its call), then a short tail.
+ */
+export function callsAnsweredAfterUser(n: number): Message[] {
+  const k = Math.floor((n - 10) / 2);
+  const calls = Array.from({ length: k }, (_, i): Message => ({ role: "assistant", content: "", toolCalls: [{ id: `x${i}`, name: "f", arguments: "{}" }] }));
+  const results = Array.from({ length: k }, (_, i): Message => ({ role: "tool", toolCallId: `x${i}`, content: "r" }));
+  const tail = Array.from({ length: n - 1 - 2 * k }, (_, i): Message => (i % 2 === 1 ? { role: "user", content: "t" } : { role: "assistant", content: "t", toolCalls: [] }));
+  return [...calls, { role: "user", content: "wait" }, ...results, ...tail];
+}

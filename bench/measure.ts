@@ -331,3 +331,33 @@ export function warmUp(): void {
   appendBySize([2_000], "ledger-chars", 1_000, { warmup: 2, reps: 0 });
   appendBySize([2_000], "store-bpe", 100, { warmup: 2, reps: 0 });
 }
+
+/** Per-message planStep time on adversarial shapes (user input can take any shape). */
+export interface AdversarialTiming {
+  readonly shape: string;
+  readonly n: number;
+  readonly perMessageNs: number;
+}
+
+/**
+ * planStep on each adversarial shape at each size: median CPU time of `reps` plans after one
+ * warm-up plan, per message. Linear planning gives flat per-message figures.
+ */
+export function adversarialBySize(
+  shapes: ReadonlyArray<readonly [string, (n: number) => Message[]]>, sizes: readonly number[], reps: number,
+): AdversarialTiming[] {
+  const c = parseConfig({ token_threshold: 1 });
+  const out: AdversarialTiming[] = [];
+  for (const [shape, build] of shapes) {
+    for (const n of sizes) {
+      const snap = new ConversationStore(charCounter(), build(n)).snapshot();
+      const est = measure(() => {
+        const t0 = cpuMs();
+        consume(planStep(snap, c).stretch?.end ?? -1);
+        return cpuMs() - t0;
+      }, { warmup: 1, reps });
+      out.push({ shape, n, perMessageNs: (est.medianMs * 1e6) / n });
+    }
+  }
+  return out;
+}

@@ -8,30 +8,13 @@
 // ms, 8k 58 ms, 32k 0.98 s). These tests FAIL today (about 10x per message from 2k to 20k; bound
 // 3x): kernel bug reported in .tmp/engine-bugs.txt.
 import { describe, expect, it } from "vitest";
+import { callsAnsweredAfterUser, summariesRun } from "../../bench/conversation.ts";
 import { consume, cpuMs, median } from "../../bench/measure.ts";
 import { parseConfig } from "../../src/engine/config-rules.ts";
 import type { Message } from "../../src/engine/message.ts";
 import { planStep } from "../../src/engine/plan.ts";
 import { ConversationStore } from "../../src/engine/store.ts";
 import { charCounter } from "../../src/engine/tokens.ts";
-
-/** n - 1 earlier summaries in a row, then one user message: nothing is eligible. */
-function summariesRun(n: number): Message[] {
-  return Array.from({ length: n }, (_, i): Message => (i === n - 1 ? { role: "user", content: "next?" } : { role: "summary", content: `summary ${i}` }));
-}
-
-/**
- * Parallel tool calls whose results all come after a user message (well-formed: every result
- * follows its call): from every start the scan keeps an unanswered call until the user message
- * breaks it, so each start fails after a long scan.
- */
-function callsAnsweredAfterUser(n: number): Message[] {
-  const k = Math.floor((n - 10) / 2);
-  const calls = Array.from({ length: k }, (_, i): Message => ({ role: "assistant", content: "", toolCalls: [{ id: `x${i}`, name: "f", arguments: "{}" }] }));
-  const results = Array.from({ length: k }, (_, i): Message => ({ role: "tool", toolCallId: `x${i}`, content: "r" }));
-  const tail = Array.from({ length: 9 }, (_, i): Message => (i % 2 === 1 ? { role: "user", content: "t" } : { role: "assistant", content: "t", toolCalls: [] }));
-  return [...calls, { role: "user", content: "wait" }, ...results, ...tail];
-}
 
 /** Median CPU nanoseconds per message of one planStep over `samples` samples (several plans per sample at the small size). */
 function perMessageNs(shape: (n: number) => Message[], n: number, plansPerSample: number, samples: number): number {
