@@ -11,10 +11,12 @@ export function isJsonObject(v: Json | undefined): v is JsonObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** A short description of a JSON value's type for error messages ("a number", "null"). */
-export function describeJson(v: Json | undefined): string {
+/** A short description of a value's type for error messages ("a number", "null"); also for non-JSON values callers pass. */
+export function describeJson(v: unknown): string {
   if (v === undefined) return "nothing (field missing)";
   if (v === null) return "null";
+  // JSON has no NaN or infinities, but a hand-built message can carry them
+  if (typeof v === "number" && !Number.isFinite(v)) return String(v);
   if (Array.isArray(v)) return "an array";
   if (typeof v === "object") return "an object";
   return `a ${typeof v}`;

@@ -1,0 +1,110 @@
+// The runtime shape check of the engine's message model. Adapters build messages themselves,
+// but library callers build them by hand, and the declared types do not stop a JavaScript
+// caller (or a cast) from passing a missing toolCalls, a numeric content or a role the kernel
+// does not know. Every public entry that takes Message objects runs this one schema first, so a
+// bad message is an InputError naming its JSON path, in the adapters' wording, instead of a
+// TypeError deep in the engine or a NaN at a kernel boundary.
+import { z } from "zod";
+import { InputError } from "./errors.ts";
+import { describeJson, type Json } from "./json.ts";
+import type { Message } from "./message.ts";
+
+const text = z.string();
+const toolCall = z.object({ id: text, name: text, arguments: text });
+
+// `raw` and `blocks` are the source message as read, kept verbatim for the writers; only their
+// outer kind matters here (the writers test it before use).
+const json = z.custom<Json>((v) => v !== undefined);
+const source = z.object({
+  format: z.enum(["openai", "anthropic"]),
+  index: z.number().int().min(-1),
+  raw: json,
+  parts: z.number().int().min(1),
+  blocks: z.union([z.array(json), z.string()]).optional(),
+});
+
+const base = { content: text, source: source.optional() };
+
+/** The schema of one message of the engine's model (extra fields are allowed and kept). */
+export const messageSchema = z.discriminatedUnion("role", [
+  z.object({ role: z.literal("system"), ...base }),
+  z.object({ role: z.literal("user"), ...base }),
+  z.object({ role: z.literal("assistant"), ...base, toolCalls: z.array(toolCall).readonly() }),
+  z.object({ role: z.literal("tool"), ...base, toolCallId: text, isError: z.boolean().optional() }),
+  z.object({ role: z.literal("summary"), ...base }),
+]);
+
+// The schema and the Message type must describe the same shapes: this fails to compile if
+// either side gains a field or a role the other lacks.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const shapesAgree: Same<z.output<typeof messageSchema>, Message> = true;
+void shapesAgree;
+
+function pathText(start: string, keys: readonly PropertyKey[]): string {
+  return keys.reduce<string>((p, k) => (typeof k === "number" ? `${p}[${k}]` : `${p}.${String(k)}`), start);
+}
+
+function valueAt(v: unknown, keys: readonly PropertyKey[]): unknown {
+  let cur = v;
+  for (const k of keys) {
+    if (typeof cur !== "object" || cur === null) return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[k];
+  }
+  return cur;
+}
+
+// What an object is called in errors, by where it sits: the message itself, a tool call, ...
+function objectName(keys: readonly PropertyKey[]): string {
+  if (keys.length === 0) return "a message object";
+  if (keys.length === 2 && keys[0] === "toolCalls") return "a tool call object";
+  return "an object";
+}
+
+const EXPECTED: Record<string, string> = {
+  string: "a string", array: "an array", boolean: "a boolean", number: "a number", int: "an integer",
+};
+
+// One zod issue in the adapters' words: "expected an array, got nothing (field missing)".
+function issueText(issue: z.core.$ZodIssue, value: unknown): string {
+  const got = describeJson(value);
+  switch (issue.code) {
+    case "invalid_type": {
+      if (issue.expected === "int" && typeof value === "number") return `expected an integer, got ${value}`;
+      const what = issue.expected === "object" ? objectName(issue.path) : EXPECTED[issue.expected] ?? `a ${issue.expected}`;
+      return `expected ${what}, got ${got}`;
+    }
+    case "invalid_union":
+      // only the role discriminator reaches here (the other unions are of plain kinds)
+      if (issue.path[issue.path.length - 1] === "role") {
+        return typeof value === "string"
+          ? `unknown role ${JSON.stringify(value)} (expected system, user, assistant, tool or summary)`
+          : `expected a role (system, user, assistant, tool or summary), got ${got}`;
+      }
+      return `expected a string or an array, got ${got}`;
+    case "invalid_value":
+      return `expected one of ${issue.values.map((x) => JSON.stringify(x)).join(", ")}, got ${typeof value === "string" ? JSON.stringify(value) : got}`;
+    case "custom":
+      // only `raw` is a custom check: present, any JSON value
+      return `expected a JSON value, got ${got}`;
+    case "too_small":
+      return `must be >= ${String(issue.minimum)}, got ${String(value)}`;
+    default:
+      return issue.message.replace(/^Invalid input: /, "");
+  }
+}
+
+/** Checks one message's shape; throws an InputError naming `path` and the field, or returns it unchanged. */
+export function assertMessage(m: unknown, path: string): Message {
+  const r = messageSchema.safeParse(m);
+  if (r.success) return m as Message; // the caller's own object: never copied, never mutated
+  const issue = r.error.issues[0];
+  throw new InputError(pathText(path, issue.path), issueText(issue, valueAt(m, issue.path)));
+}
+
+/** Checks that `messages` is an array of well-shaped messages; throws an InputError naming `path[i]` and the field. */
+export function assertMessages(messages: unknown, path = "messages"): readonly Message[] {
+  if (!Array.isArray(messages)) throw new InputError(path, `expected an array of messages, got ${describeJson(messages)}`);
+  // a plain loop: sparse arrays have holes that forEach would skip
+  for (let i = 0; i < messages.length; i++) assertMessage(messages[i], `${path}[${i}]`);
+  return messages;
+}
