@@ -1,6 +1,7 @@
 // Token counts kept incrementally: one count per message and a running total, so appending
 // a message costs one tokenizer call and never re-reads the history.
 import type { Message } from "./message.ts";
+import { assertMessage, assertMessages } from "./message-shape.ts";
 import { messageTokens, type TokenCounter } from "./tokens.ts";
 
 /** Per-message token counts plus their running total, updated in place. */
@@ -11,11 +12,13 @@ export class TokenLedger {
 
   constructor(counter: TokenCounter, messages: readonly Message[] = []) {
     this.counter = counter;
-    for (const m of messages) this.append(m);
+    for (const m of assertMessages(messages)) this.append(m);
   }
 
   /** Counts one new message and adds it to the total. */
   append(m: Message): void {
+    // a bad message would count as NaN and poison the total for good
+    assertMessage(m, `messages[${this.counts.length}]`);
     const t = messageTokens(this.counter, m);
     this.counts.push(t);
     this.sum += t;
@@ -23,6 +26,7 @@ export class TokenLedger {
 
   /** Replaces entries [start, end) by the count of `summary` (mirrors a conversation splice). */
   splice(start: number, end: number, summary: Message): void {
+    assertMessage(summary, "summary");
     const t = messageTokens(this.counter, summary);
     const removed = this.counts.splice(start, end - start, t);
     for (const r of removed) this.sum -= r;

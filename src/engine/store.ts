@@ -6,6 +6,7 @@ import { InputError, SafecutError } from "./errors.ts";
 import { gateAdvanceWatermark, gateDecideCommit, gateSplice } from "./kernel-gate.ts";
 import { TokenLedger } from "./ledger.ts";
 import type { Message, SummaryMessage } from "./message.ts";
+import { assertMessage } from "./message-shape.ts";
 import type { TokenCounter } from "./tokens.ts";
 import { assertWellFormed } from "./wellformed.ts";
 import type { CommitDecision } from "../kernel/commit.ts";
@@ -53,6 +54,8 @@ export class ConversationStore {
   /** Appends one message (one tokenizer call; the history is not recounted). */
   append(m: Message): void {
     const at = `messages[${this.msgs.length}]`;
+    // only the new message is checked, so an append stays O(1) in the history
+    assertMessage(m, at);
     if (m.role === "assistant") {
       const seen = new Set<string>();
       for (const c of m.toolCalls) {
@@ -110,6 +113,10 @@ export class ConversationStore {
    * (commit: nothing changed; rebase: only appends since, so the indices still hold).
    */
   commitSplice(planned: StoreSnapshot, start: number, end: number, summary: SummaryMessage): CommitOutcome {
+    // a caller may commit its own summary: a user or system message here would bypass L2
+    if (assertMessage(summary, "summary").role !== "summary") {
+      throw new InputError("summary.role", `expected "summary", got ${JSON.stringify(summary.role)}`);
+    }
     const decision = gateDecideCommit(
       { version: planned.version, length: planned.messages.length, stretchEnd: end },
       { version: this.ver, length: this.msgs.length, onlyAppends: this.lastRewrite <= planned.version },

@@ -3,6 +3,7 @@
 // a clear error instead of reaching the kernel.
 import { InputError } from "./errors.ts";
 import type { Message } from "./message.ts";
+import { assertMessages } from "./message-shape.ts";
 
 /** How a message is named in errors: its index in the input file when known. */
 export function messageLabel(messages: readonly Message[], i: number): string {
@@ -12,10 +13,12 @@ export function messageLabel(messages: readonly Message[], i: number): string {
 }
 
 /**
- * Throws an InputError on a duplicate tool call id, a tool result before its call, an
- * orphan tool result, or two results for one call.
+ * Throws an InputError on a value that is not an array of well-shaped messages, a duplicate
+ * tool call id, a tool result before its call, an orphan tool result, or two results for one call.
  */
 export function assertWellFormed(messages: readonly Message[]): void {
+  // the shape first: the pairing checks below read toolCalls and toolCallId
+  assertMessages(messages);
   const callAt = new Map<string, number>();
   messages.forEach((m, i) => {
     if (m.role !== "assistant") return;
