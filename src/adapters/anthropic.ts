@@ -5,6 +5,7 @@
 import { InputError } from "../engine/errors.ts";
 import { describeJson, isJsonObject, type Json, type JsonObject } from "../engine/json.ts";
 import type { Message, SourceRef, ToolCall } from "../engine/message.ts";
+import { assertMessages } from "../engine/message-shape.ts";
 import type { FormatOptions } from "./openai.ts";
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
 
@@ -177,6 +178,8 @@ function assistantOut(m: Message, tag: string): JsonObject {
 /** Writes model messages in Anthropic shape (untouched messages verbatim). */
 export function writeAnthropicMessages(messages: readonly Message[], opts: FormatOptions = {}): AnthropicConversation {
   const tag = opts.summaryTag ?? "summary";
+  // callers may hand-build the messages they write: a bad one is named, not a TypeError
+  assertMessages(messages);
   const systems = messages.filter((m) => m.role === "system");
   const out: AnthropicConversation = { messages: [] };
   if (systems.length === 1 && systems[0].source?.format === "anthropic") out.system = systems[0].source.raw;

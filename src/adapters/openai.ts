@@ -3,6 +3,7 @@
 import { InputError } from "../engine/errors.ts";
 import { describeJson, isJsonObject, type Json, type JsonObject } from "../engine/json.ts";
 import type { Message, ToolCall } from "../engine/message.ts";
+import { assertMessages } from "../engine/message-shape.ts";
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
 
 /** Options shared by the readers and writers. */
@@ -110,5 +111,6 @@ export function writeOpenAIMessage(m: Message, opts: FormatOptions = {}): JsonOb
 
 /** Writes model messages as an OpenAI `messages` array. */
 export function writeOpenAIMessages(messages: readonly Message[], opts: FormatOptions = {}): JsonObject[] {
-  return messages.map((m) => writeOpenAIMessage(m, opts));
+  // callers may hand-build the messages they write: a bad one is named, not a TypeError
+  return assertMessages(messages).map((m) => writeOpenAIMessage(m, opts));
 }

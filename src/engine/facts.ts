@@ -4,6 +4,7 @@
 // from bulk tool output, which would make the list longer than any useful summary; error
 // messages are taken from everywhere, tool output included.
 import type { Message } from "./message.ts";
+import { assertMessages } from "./message-shape.ts";
 
 const URL = /\bhttps?:\/\/\S+/g;
 const EXT = "ts|tsx|js|jsx|mjs|cjs|json|jsonl|py|rs|go|java|kt|c|h|cc|cpp|hpp|cs|rb|php|swift|md|txt|yml|yaml|toml|ini|cfg|sh|bash|css|scss|html|sql|xml|lock|env|log|csv|dfy|lean";
@@ -45,7 +46,8 @@ export function errorMessages(text: string): string[] {
 /** The facts a summary of `stretch` must contain verbatim, deduplicated, in first-seen order. */
 export function requiredFacts(stretch: readonly Message[], anchors: readonly string[]): string[] {
   const found: string[] = [];
-  for (const m of stretch) {
+  // a public utility: a hand-built stretch is checked like any other message list
+  for (const m of assertMessages(stretch, "stretch")) {
     const own = agentText(m);
     found.push(...filePaths(own), ...identifiers(own), ...errorMessages(m.role === "assistant" ? own : m.content));
   }
