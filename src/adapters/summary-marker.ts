@@ -7,13 +7,17 @@ export function wrapSummary(text: string, tag: string): string {
   return `<${tag}>\n${text}\n</${tag}>`;
 }
 
-/** The summary text if `text` is exactly one `<tag>...</tag>` block, else undefined. */
+/**
+ * The summary text if `text` is wrapped as one `<tag>...</tag>` block, else undefined. The
+ * inner text may itself mention the tag (a fact copied from a tool error, a model quoting
+ * it): the wrapper is recognised by its first and last line only, so a round trip through
+ * wrapSummary never loses the summary role.
+ */
 export function unwrapSummary(text: string, tag: string): string | undefined {
   const open = `<${tag}>`;
   const close = `</${tag}>`;
   const t = text.trim();
   if (!t.startsWith(open) || !t.endsWith(close)) return undefined;
   const inner = t.slice(open.length, t.length - close.length);
-  if (inner.includes(open) || inner.includes(close)) return undefined;
   return inner.replace(/^\n/, "").replace(/\n$/, "");
 }
