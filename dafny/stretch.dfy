@@ -105,6 +105,22 @@ method selectStretchFrom(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int
       return Stretch(true, s, best);
     }
     assert forall e2: int :: !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s, e2);
+    var failed: int := s;
+    assert forall j: int :: ((failed <= j) && (j < k)) ==> movable(roles, callOf, ongoing, failed, j);
+    assert (k < cutoff) ==> (!movable(roles, callOf, ongoing, failed, k));
+    assert forall e2: int :: ((failed < e2) && (e2 <= k)) ==> (!Eligible(roles, callOf, lastAnswer, ongoing, cutoff, failed, e2));
+    var bound: int := lastAnswer[s];
+    while ((s + 1) < k) && ((bound < (s + 1)) || (lastAnswer[s + 1] >= k))
+      invariant (failed <= s) && ((s == failed) || (s < k))
+      invariant forall j: int :: ((failed <= j) && (j <= s)) ==> (lastAnswer[j] <= bound)
+      invariant forall s2: int :: forall e2: int :: ((failed <= s2) && (s2 <= s)) ==> (!Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s2, e2))
+    {
+      SkipAfterFailure(roles, callOf, lastAnswer, ongoing, cutoff, failed, k, s + 1, bound);
+      if lastAnswer[s + 1] > bound {
+        bound := lastAnswer[s + 1];
+      }
+      s := s + 1;
+    }
     s := s + 1;
   }
   return Stretch(false, 0, 0);

@@ -69,6 +69,43 @@ lemma CoherentIsLawful(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>,
   }
 }
 
+// After the scan from s found nothing eligible and stopped at k (the first message not movable
+// from s, or the cutoff), a later start p < k fails too when [s, p) keeps every answer of its
+// calls (bound < p: an eligible [p, e) would make [s, e) eligible) or p's last answer is at or
+// past k (every stretch from p ends by k, so it would cut p from its answer).
+lemma SkipAfterFailure(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, cutoff: int,
+                       s: int, k: int, p: int, bound: int)
+  requires |callOf| == |roles| && |lastAnswer| == |roles| && |ongoing| == |roles|
+  requires 0 <= s < p < k <= cutoff <= |roles|
+  requires forall j :: s <= j < k ==> movable(roles, callOf, ongoing, s, j)
+  requires k < cutoff ==> !movable(roles, callOf, ongoing, s, k)
+  requires forall e2 :: s < e2 <= k ==> !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s, e2)
+  requires forall j :: s <= j < p ==> lastAnswer[j] <= bound
+  requires bound < p || lastAnswer[p] >= k
+  ensures forall e2 :: !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, p, e2)
+{
+  forall e2 | Eligible(roles, callOf, lastAnswer, ongoing, cutoff, p, e2)
+    ensures false
+  {
+    if e2 > k {
+      assert movable(roles, callOf, ongoing, p, k);
+    } else if lastAnswer[p] >= k {
+      assert lastAnswer[p] < e2;
+    } else {
+      forall j | s <= j < e2
+        ensures movable(roles, callOf, ongoing, s, j) && lastAnswer[j] < e2
+      {
+        if j >= p {
+          assert movable(roles, callOf, ongoing, p, j);
+        }
+      }
+      var w :| p <= w < e2 && roles[w] != Summary;
+      assert HasWork(roles, s, e2);
+      assert Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s, e2);
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // After a splice (L4 forward progress, and well-formedness is kept).
 

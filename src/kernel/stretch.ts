@@ -109,6 +109,23 @@ export function selectStretchFrom(
     // Nothing eligible starts at s: ends up to k were refuted in the scan; longer ones contain the
     // non-movable message k or pass the cutoff.
     //@ assert forall(e2: int, !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s, e2))
+    // Later starts p < k fail too when [s, p) keeps its answers (an eligible [p, e) would extend
+    // to an eligible [s, e)) or p's answer lies at or past k (every stretch from p ends by k):
+    // skip them (lemma SkipAfterFailure), so a run of summaries or of calls answered after a
+    // user message is scanned once, not once per start.
+    const failed = s;
+    //@ assert forall(j: int, failed <= j && j < k ==> movable(roles, callOf, ongoing, failed, j))
+    //@ assert k < cutoff ==> !movable(roles, callOf, ongoing, failed, k)
+    //@ assert forall(e2: int, failed < e2 && e2 <= k ==> !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, failed, e2))
+    let bound = lastAnswer[s];
+    while (s + 1 < k && (bound < s + 1 || lastAnswer[s + 1] >= k)) {
+      //@ invariant failed <= s && (s === failed || s < k)
+      //@ invariant forall(j: int, failed <= j && j <= s ==> lastAnswer[j] <= bound)
+      //@ invariant forall(s2: int, forall(e2: int, failed <= s2 && s2 <= s ==> !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s2, e2)))
+      //@ use SkipAfterFailure(roles, callOf, lastAnswer, ongoing, cutoff, failed, k, s + 1, bound)
+      if (lastAnswer[s + 1] > bound) bound = lastAnswer[s + 1];
+      s = s + 1;
+    }
     s = s + 1;
   }
   return { found: false, start: 0, end: 0 };
