@@ -203,6 +203,24 @@ describe("stretch (L4, L5)", () => {
     );
     expect(rejected).toBeGreaterThan(RUNS / 10);
   });
+  it("a failed start does not cost a rescan per later start on runs of summaries or of calls answered after a user message", () => {
+    const n = 100_000;
+    const none = new Array<number>(n).fill(-1);
+    const never = new Array<boolean>(n).fill(false);
+    // n - 1 earlier summaries, then a user message: nothing has work (one rescan per start was ~n²/2 steps)
+    const summaries = Array.from({ length: n }, (_, i) => (i === n - 1 ? "user" : "summary") as "user" | "summary");
+    let t0 = performance.now();
+    expect(selectStretch(summaries, none, none, never, 1).found).toBe(false);
+    expect(performance.now() - t0).toBeLessThan(500);
+    // k calls, a user message, their k answers: no stretch before the user message keeps its answers
+    const k = (n - 2) / 2;
+    const roles = [...Array<"assistant">(k).fill("assistant"), "user" as const, ...Array<"tool">(k).fill("tool"), "user" as const];
+    const callOf = roles.map((_, i) => (i > k && i <= 2 * k ? i - k - 1 : -1));
+    const lastAnswer = roles.map((_, i) => (i < k ? i + k + 1 : -1));
+    t0 = performance.now();
+    expect(selectStretch(roles, callOf, lastAnswer, never, 1).found).toBe(false);
+    expect(performance.now() - t0).toBeLessThan(500);
+  });
   it("adversarial shapes", () => {
     const empty = buildConversation([]);
     expect(selectStretch(empty.roles, empty.callOf, empty.lastAnswer, empty.ongoing, 1).found).toBe(false);
