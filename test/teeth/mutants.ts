@@ -123,6 +123,13 @@ export const mutants: Mutant[] = [
     why: "selection from a position may return a stretch that starts before it (a stretch the engine already gave up on)",
   },
   {
+    module: "stretch.ts",
+    law: "L4",
+    find: `|| lastAnswer[s + 1] >= k)) {`,
+    replace: `|| lastAnswer[s + 1] > s + 1)) {`,
+    why: "after a failed start, every later start holding a tool call is skipped, even one whose answers come before the scan stopped, so the earliest stretch may be missed",
+  },
+  {
     module: "keeprecent.ts",
     law: "L7",
     find: `if (need < k && work && rest >= keepRecentTokens) best = k;`,
