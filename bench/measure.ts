@@ -7,12 +7,14 @@ import { runInNewContext } from "node:vm";
 import { parseConfig } from "../src/engine/config-rules.ts";
 import type { Config } from "../src/engine/config.ts";
 import { gateFindCutPoint, gateRetentionCutoff, gateSelectStretch } from "../src/engine/kernel-gate.ts";
+import { compactStore } from "../src/engine/compact.ts";
 import { dueBy, planStep } from "../src/engine/plan.ts";
 import { TokenLedger } from "../src/engine/ledger.ts";
 import type { Message } from "../src/engine/message.ts";
 import { ConversationStore, type StoreSnapshot } from "../src/engine/store.ts";
 import { bpeCounter, charCounter, type TokenCounter } from "../src/engine/tokens.ts";
 import { kernelViews, type KernelViews } from "../src/engine/views.ts";
+import { offlineSummarizer } from "../src/providers/offline-summarizer.ts";
 import { appendStream, generateConversation } from "./conversation.ts";
 
 // A collector we can call between samples; exposing it at runtime keeps `npm run bench` a plain
@@ -358,6 +360,40 @@ export function adversarialBySize(
       }, { warmup: 1, reps });
       out.push({ shape, n, perMessageNs: (est.medianMs * 1e6) / n });
     }
+  }
+  return out;
+}
+
+/** CPU cost of one step of a compaction run at one history size. */
+export interface StepTiming {
+  readonly n: number;
+  /** median CPU milliseconds per step (replaced or skipped stretch) */
+  readonly msPerStep: number;
+  readonly steps: number;
+}
+
+/**
+ * The first `steps` steps of a one-shot compaction (offline summarizer, character heuristic)
+ * over a generated history of each size, far above the trigger: a run over a never-compacted
+ * history takes a number of steps proportional to its length, so a run is linear only if the
+ * cost per step does not grow with n.
+ */
+export async function compactionStepsBySize(sizes: readonly number[], steps: number, reps: number): Promise<StepTiming[]> {
+  const c = parseConfig({ token_threshold: 60_000, tokenizer: "chars" });
+  const once = async (n: number, seed: number): Promise<{ ms: number; steps: number }> => {
+    const store = new ConversationStore(charCounter(), generateConversation(n, { seed }));
+    collect();
+    const t0 = cpuMs();
+    const r = await compactStore(store, c, { summarizer: offlineSummarizer(charCounter()), maxSteps: steps });
+    const done = r.stretches.length + r.skipped.length;
+    return { ms: (cpuMs() - t0) / Math.max(1, done), steps: done };
+  };
+  await once(1_000, 99); // warm-up
+  const out: StepTiming[] = [];
+  for (const n of sizes) {
+    const runs: Array<{ ms: number; steps: number }> = [];
+    for (let k = 0; k < reps; k++) runs.push(await once(n, k + 1));
+    out.push({ n, msPerStep: median(runs.map((x) => x.ms)), steps: Math.min(...runs.map((x) => x.steps)) });
   }
   return out;
 }

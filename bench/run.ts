@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { callsAnsweredAfterUser, summariesRun } from "./conversation.ts";
 import { dafnyModules, timeDafny, type ModuleTiming } from "./dafny.ts";
 import {
-  adversarialBySize, appendBySize, sinkValue, type AdversarialTiming, successiveRatios, timeBySize, warmUp, type AppendTiming, type PlanningPart, type Repetitions,
+  adversarialBySize, appendBySize, compactionStepsBySize, sinkValue, type AdversarialTiming, type StepTiming, successiveRatios, timeBySize, warmUp, type AppendTiming, type PlanningPart, type Repetitions,
   type SizeTiming,
 } from "./measure.ts";
 
@@ -24,6 +24,7 @@ const LEDGER_APPENDS = ci ? 20_000 : 100_000;
 const DAFNY_REPS = 3;
 // Adversarial shapes stop at 20k: a quadratic plan at 200k would take minutes.
 const ADVERSARIAL_SIZES = ci ? [] : [2_000, 20_000];
+const RUN_STEPS = 50;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -87,6 +88,14 @@ function appendTable(bpe: readonly AppendTiming[], ledger: readonly AppendTiming
   );
 }
 
+function stepsTable(t: readonly StepTiming[]): string {
+  const r = successiveRatios(t.map((x) => x.msPerStep));
+  return table(
+    ["history (messages)", "CPU per step (ms)", "ratio vs previous size", "steps timed"],
+    t.map((x, i) => [fmtN(x.n), fmt(x.msPerStep, 2), fmtRatio(r[i]), String(x.steps)]),
+  );
+}
+
 function adversarialTable(a: readonly AdversarialTiming[]): string {
   const shapes = Array.from(new Set(a.map((x) => x.shape)));
   const sizes = Array.from(new Set(a.map((x) => x.n)));
@@ -108,7 +117,7 @@ function dafnyTable(d: readonly ModuleTiming[]): string {
   );
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const started = new Date();
   log(`safecut bench (${ci ? "ci" : "full"}): sizes ${SIZES.map(fmtN).join(", ")}`);
   warmUp();
@@ -118,6 +127,8 @@ function main(): void {
   const bpe = appendBySize(SIZES, "store-bpe", BPE_APPENDS, APPEND_REPS);
   log("append (ledger)...");
   const ledger = appendBySize(SIZES, "ledger-chars", LEDGER_APPENDS, APPEND_REPS);
+  log("compaction steps...");
+  const steps = ci ? [] : await compactionStepsBySize(SIZES, RUN_STEPS, 2);
   log("adversarial planning...");
   const adversarial = adversarialBySize([
     ["consecutive earlier summaries", summariesRun],
@@ -160,6 +171,18 @@ function main(): void {
     appendTable(bpe, ledger),
     "",
   ];
+  if (steps.length > 0) {
+    out.push(
+      "## One step of a compaction run",
+      "",
+      `The first ${RUN_STEPS} steps of a one-shot compaction (offline summarizer, character heuristic) over a history far above the`,
+      "trigger, median of 2 runs. A never-compacted history needs a number of steps proportional to its length, so the run",
+      "is linear only if the cost per step stays flat (ratio near 1); a ratio near 10 per decade means the run is quadratic.",
+      "",
+      stepsTable(steps),
+      "",
+    );
+  }
   if (adversarial.length > 0) {
     out.push(
       "## Planning on adversarial histories",
@@ -189,4 +212,4 @@ function main(): void {
   log(`done (sink ${sinkValue()})`);
 }
 
-main();
+await main();
