@@ -342,23 +342,26 @@ export interface AdversarialTiming {
 }
 
 /**
- * planStep on each adversarial shape at each size: median CPU time of `reps` plans after one
- * warm-up plan, per message. Linear planning gives flat per-message figures.
+ * planStep on each adversarial shape at each size, per message: each sample plans
+ * ceil(max(sizes) / n) distinct copies (the same memory at every size), median of `reps` samples
+ * after one warm-up. Linear planning gives flat per-message figures.
  */
 export function adversarialBySize(
   shapes: ReadonlyArray<readonly [string, (n: number) => Message[]]>, sizes: readonly number[], reps: number,
 ): AdversarialTiming[] {
   const c = parseConfig({ token_threshold: 1 });
+  const top = Math.max(...sizes);
   const out: AdversarialTiming[] = [];
   for (const [shape, build] of shapes) {
     for (const n of sizes) {
-      const snap = new ConversationStore(charCounter(), build(n)).snapshot();
+      const copies = Math.max(1, Math.ceil(top / n));
+      const snaps = Array.from({ length: copies }, () => new ConversationStore(charCounter(), build(n)).snapshot());
       const est = measure(() => {
         const t0 = cpuMs();
-        consume(planStep(snap, c).stretch?.end ?? -1);
+        for (const snap of snaps) consume(planStep(snap, c).stretch?.end ?? -1);
         return cpuMs() - t0;
       }, { warmup: 1, reps });
-      out.push({ shape, n, perMessageNs: (est.medianMs * 1e6) / n });
+      out.push({ shape, n, perMessageNs: (est.medianMs * 1e6) / (copies * n) });
     }
   }
   return out;

@@ -133,7 +133,7 @@ async function main(): Promise<void> {
   const adversarial = adversarialBySize([
     ["consecutive earlier summaries", summariesRun],
     ["parallel calls answered after a user message", callsAnsweredAfterUser],
-  ], ADVERSARIAL_SIZES, 3);
+  ], ADVERSARIAL_SIZES, 5);
   const dafny = skipDafny ? [] : timeDafny(dafnyModules(), DAFNY_REPS, log);
   const elapsed = (Date.now() - started.getTime()) / 1000;
 
@@ -187,8 +187,9 @@ async function main(): Promise<void> {
     out.push(
       "## Planning on adversarial histories",
       "",
-      "Conversation files are user input; these shapes are the worst found for the stretch search (one planStep, median CPU",
-      "time of 3 plans). Linear planning gives a ratio near 1; about 10 (for 10x the messages) means quadratic.",
+      "Conversation files are user input; these shapes are the worst found for the stretch search (planStep, median CPU time",
+      "of 5 samples, each planning the same number of messages). Linear planning gives a ratio near 1; about 10 (for 10x the",
+      "messages) means quadratic.",
       "",
       adversarialTable(adversarial),
       "",
