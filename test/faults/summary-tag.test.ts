@@ -2,9 +2,9 @@
 // reading it back restores the summary role, which is what lets the next compaction roll it up
 // (previous summary) instead of treating it as the agent's own words. A summary whose text itself
 // contains the tag breaks that: a required fact copied verbatim from a tool's error output
-// ("Error: unexpected </summary> in template.html"), or an LLM answer quoting the tag. These tests
-// FAIL today: the summary is written back with the tag inside, and on reading it comes back as a
-// plain assistant message (engine/adapters bug reported in .tmp/engine-bugs.txt).
+// ("Error: unexpected </summary> in template.html"), or an LLM answer quoting the tag. Until the
+// summary marker recognised the wrapper by its first and last line (commit f7eb2e0), such a summary
+// read back as a plain assistant message.
 import { afterEach, describe, expect, it } from "vitest";
 import { compactOpenAIMessages } from "../../src/adapters/compact-wire.ts";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
