@@ -1,4 +1,4 @@
-// The compaction loop: while compaction is due, plan a step against a snapshot, summarize the
+// The compaction loop: while compaction is due, plan a step against a read-only view of the store, summarize the
 // stretch, validate, and commit through the version check; stop when under the trigger or
 // when no stretch is eligible. A stretch whose summaries are rejected (too short to shrink,
 // facts dropped) is left as it is and the run moves on past it; a summarizer that fails to
@@ -10,7 +10,6 @@ import { dueBy, planStep } from "./plan.ts";
 import type { CompactionReport, ReplacedStretch, SkippedStretch } from "./report.ts";
 import type { ConversationStore } from "./store.ts";
 import { summarizeStretch } from "./summarize-step.ts";
-import { kernelViews } from "./views.ts";
 import type { Summarizer } from "../providers/summarizer.ts";
 
 /** Options of a compaction run. */
@@ -37,21 +36,26 @@ export async function compactStore(store: ConversationStore, config: Config, o: 
   const c = snapshotConfig(config);
   const model = resolveModel(c, o.agentModel);
   const progress = o.onProgress ?? (() => {});
-  const before = store.snapshot();
-  const userTurnsBefore = kernelViews(before.messages).userTurns;
-  const dueBefore = dueBy(c, before.totalTokens, before.messages.length, userTurnsBefore) !== "none";
+  const tokensBefore = store.totalTokens;
+  const messagesBefore = store.messages.length;
+  const dueBefore = dueBy(c, tokensBefore, messagesBefore, store.userTurns) !== "none";
   const stretches: ReplacedStretch[] = [];
   const skipped: SkippedStretch[] = [];
   let stopped: string | undefined; // set when a failure ends the run (summarizer outage, concurrent edit)
   let reason = "";
   let planned: CompactionReport["plannedStretch"];
-  // Stretches before `from` were tried and rejected; the next plan looks only at or after it.
+  // Stretches before `skipFrom` were tried and rejected; no plan looks before it.
+  let skipFrom = 0;
+  // Where the next plan starts: skipFrom, or the start of the stretch just committed, since after a
+  // splice nothing eligible starts before it (kernel lemma ForwardProgress, L4), so the scan need
+  // not walk the prefix again at every step.
   let from = 0;
   store.beginCompaction();
   try {
     const maxSteps = o.maxSteps ?? 10_000;
     for (let step = 1; ; step++) {
-      const snap = store.snapshot();
+      // a read-only view, not a copy: it is used before the await and stamped for the commit
+      const snap = store.view();
       const plan = planStep(snap, c, from);
       if (!plan.due) {
         reason = stretches.length === 0 ? "compaction is not due: under every configured trigger" : "under the trigger";
@@ -77,6 +81,7 @@ export async function compactStore(store: ConversationStore, config: Config, o: 
         // This stretch stays as it is; later stretches may still be summarized (L4: forward only).
         skipped.push({ start, end, replacedTokens, reason: res.reason });
         progress(`step ${step}: left messages ${start}..${end - 1} unchanged: ${res.reason}`);
+        skipFrom = end;
         from = end;
         continue;
       }
@@ -90,6 +95,9 @@ export async function compactStore(store: ConversationStore, config: Config, o: 
         stopped = "the conversation was edited (not only appended to) while summarizing: the step was not applied";
         break;
       }
+      // "rebase": messages were appended while summarizing and may have answered an ongoing call
+      // before `start`, so a stretch may now start earlier: plan again from skipFrom
+      from = commit.decision === "commit" ? start : skipFrom;
       stretches.push({ start, end, replacedMessages: end - start, replacedTokens, summaryTokens: res.tokens, attempts: res.attempts, decision: commit.decision, summary: res.text });
       progress(`step ${step}: replaced ${replacedTokens} tokens by a ${res.tokens}-token summary; total now ${store.totalTokens}`);
     }
@@ -107,12 +115,11 @@ export async function compactStore(store: ConversationStore, config: Config, o: 
     reason = `no stretch could be summarized (${skipped.length} tried, all left unchanged); first: messages ${skipped[0].start}..${skipped[0].end - 1}: ${skipped[0].reason}`;
   } else outcome = "nothing-to-do";
   if (outcome === "compacted" && skipped.length > 0) reason = `${reason}; ${skipped.length} stretch(es) left unchanged (see skipped)`;
-  const after = store.snapshot();
-  const dueAfter = dueBy(c, after.totalTokens, after.messages.length, kernelViews(after.messages).userTurns) !== "none";
+  const dueAfter = dueBy(c, store.totalTokens, store.messages.length, store.userTurns) !== "none";
   return {
     outcome, reason,
-    tokensBefore: before.totalTokens, tokensAfter: after.totalTokens,
-    messagesBefore: before.messages.length, messagesAfter: after.messages.length,
+    tokensBefore, tokensAfter: store.totalTokens,
+    messagesBefore, messagesAfter: store.messages.length,
     dueBefore, dueAfter, stretches, skipped,
     ...(planned ? { plannedStretch: planned } : {}),
     watermark: store.watermark, summarizer: o.summarizer.name, tokenizer: store.counter.name, laws: [],

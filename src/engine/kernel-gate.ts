@@ -12,9 +12,9 @@ import { advanceWatermark } from "../kernel/watermark.ts";
 import { maxTokensLimit, validateConfig, type ConfigField, type ConfigView } from "../kernel/config.ts";
 import { findCutPoint, type CutPoint } from "../kernel/cutpoint.ts";
 import { keepHeadLines, keepTailLines } from "../kernel/truncate.ts";
-import { pairingOk } from "../kernel/stretch.ts";
+import { movable, pairingAt, pairingOk } from "../kernel/stretch.ts";
 import { KernelBoundaryError } from "./errors.ts";
-import type { KernelViews } from "./views.ts";
+import { spliceViews, type KernelViews, type LiveViews } from "./views.ts";
 
 function need(ok: boolean, fn: string, requirement: string): void {
   if (!ok) throw new KernelBoundaryError(fn, requirement);
@@ -48,9 +48,57 @@ export function gateRetentionCutoff(n: number, window: number): number {
   return retentionCutoff(n, window);
 }
 
-// selectStretch's precondition Pairing, checked by the kernel's own pairingOk (proven equal to it).
+// Live views (the store's) whose Pairing was checked in full here and that have since changed only
+// through gateViewsAppended and gateSpliceViews, each of which re-checks what its change can break.
+// Views built any other way (untrusted input, tests) are not in the set and get the full check.
+const pairedLive = new WeakSet<KernelViews>();
+
+// selectStretch's precondition Pairing, checked by the kernel's own pairingOk (proven equal to it):
+// in full (O(n)), unless the views are live views already known to satisfy it (see pairedLive).
 function pairing(v: KernelViews): boolean {
+  if (pairedLive.has(v)) return true;
   return pairingOk(v.roles, v.callOf, v.lastAnswer, v.ongoing);
+}
+
+/** Checks Pairing of live views in full (O(n)) and, if it holds, lets later checks be incremental. */
+export function gateTrackPairing(v: LiveViews): boolean {
+  const ok = pairingOk(v.roles, v.callOf, v.lastAnswer, v.ongoing);
+  if (ok) pairedLive.add(v);
+  else pairedLive.delete(v);
+  return ok;
+}
+
+/**
+ * Re-checks Pairing after message j was appended to live views: only index j and, for a tool
+ * result, its call's index changed (lastAnswer, ongoing), so pairingAt at those two is enough.
+ * A failure drops the views from the checked set, so the next gate call checks them in full
+ * (and fails with the usual boundary error).
+ */
+export function gateViewsAppended(v: LiveViews, j: number, answered: number): void {
+  if (!pairedLive.has(v)) return;
+  const ok = v.callOf.length === v.roles.length && v.lastAnswer.length === v.roles.length && v.ongoing.length === v.roles.length &&
+    pairingAt(v.roles, v.callOf, v.lastAnswer, v.ongoing, j) && (answered < 0 || pairingAt(v.roles, v.callOf, v.lastAnswer, v.ongoing, answered));
+  if (!ok) pairedLive.delete(v);
+}
+
+/**
+ * L6 on the live views: replaces [start, end) by a summary entry if the stretch is coherent
+ * (every message movable from start and every call answered before end, checked here in
+ * O(end - start)) and the views are checked ones; the kernel's lemma SplicePreservesPairing then gives Pairing of the result, so
+ * checked views stay checked. Returns false, changing nothing, for an incoherent stretch or unchecked views: the
+ * caller must rebuild the views from its messages (and they get the full check again).
+ */
+export function gateSpliceViews(v: LiveViews, start: number, end: number): boolean {
+  const n = v.roles.length;
+  need(isNat(start) && Number.isSafeInteger(end) && start < end && end <= n, "spliceViews", "0 <= start < end <= roles.length");
+  // unchecked views may not be consistent (a lastAnswer that disagrees with callOf), so the
+  // coherence check below would not be enough to shift them safely
+  if (!pairedLive.has(v)) return false;
+  for (let j = start; j < end; j++) {
+    if (!movable(v.roles, v.callOf, v.ongoing, start, j) || v.lastAnswer[j] >= end) return false;
+  }
+  spliceViews(v, start, end);
+  return true;
 }
 
 /** L4/L5: the earliest eligible stretch before the retention window. */
@@ -77,6 +125,16 @@ export function gateSelectKeepRecent(v: KernelViews, tokens: readonly number[], 
   // not a requires: the proofs read integers, so the doubles passed must be exact ones (PROPERTIES.md)
   need(tokens.every(isNat) && Number.isSafeInteger(keepRecentTokens), "selectKeepRecent", "token counts >= 0 and an integer keepRecentTokens");
   return selectKeepRecent(v.roles, tokens, v.callOf, v.lastAnswer, v.ongoing, window, from, keepRecentTokens);
+}
+
+/**
+ * L6 in place: xs becomes xs[..start] ++ [summary] ++ xs[end..], the same array the kernel's
+ * splice returns (its ensures; test/engine/live-views.test.ts compares them), without copying the
+ * whole history at every compaction step.
+ */
+export function gateSpliceInPlace<T>(xs: T[], start: number, end: number, summary: T): void {
+  need(isNat(start) && Number.isSafeInteger(end) && start < end && end <= xs.length, "splice", "0 <= start < end <= xs.length");
+  xs.splice(start, end - start, summary);
 }
 
 /** L6: xs[..start] ++ [summary] ++ xs[end..]. */

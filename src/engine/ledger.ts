@@ -43,6 +43,11 @@ export class TokenLedger {
     return this.counts.length;
   }
 
+  /** The per-message counts themselves, read-only (no copy: for a plan against the current state). */
+  get countsView(): readonly number[] {
+    return this.counts;
+  }
+
   /** A copy of the per-message counts (the kernel's token view). */
   perMessage(): number[] {
     return this.counts.slice();

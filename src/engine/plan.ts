@@ -4,7 +4,7 @@
 import type { Thresholds } from "../kernel/trigger.ts";
 import type { Config } from "./config.ts";
 import { gateCompactionDue, gateHasThreshold, gateOverContextWindow, gateRangeTokens, gateSelectKeepRecent, gateSelectStretchFrom } from "./kernel-gate.ts";
-import type { StoreSnapshot } from "./store.ts";
+import type { StoreSnapshot, StoreView } from "./store.ts";
 import { kernelViews } from "./views.ts";
 
 /** The stretch chosen for one compaction step. */
@@ -44,10 +44,12 @@ export function dueBy(c: Config, tokens: number, messages: number, userTurns: nu
  * Plans the next compaction step of a snapshot under a (validated) configuration; with
  * `from` > 0 only stretches starting at or after `from` are considered (the run continues
  * past a stretch it left unchanged). The stretch is the kernel's choice, in the keep-recent
- * form (L7) too: selectKeepRecent already leaves keep_recent_tokens after it.
+ * form (L7) too: selectKeepRecent already leaves keep_recent_tokens after it. Given a StoreView
+ * (store.view()), it plans on the store's live views instead of rebuilding them.
  */
-export function planStep(snap: StoreSnapshot, c: Config, from = 0): Plan {
-  const views = kernelViews(snap.messages);
+export function planStep(snap: StoreSnapshot | StoreView, c: Config, from = 0): Plan {
+  // a store view carries views kept incrementally; a snapshot's are built here (O(n))
+  const views = "views" in snap ? snap.views : kernelViews(snap.messages);
   const trigger = dueBy(c, snap.totalTokens, snap.messages.length, views.userTurns);
   const base = { due: trigger !== "none", trigger, totalTokens: snap.totalTokens, messages: snap.messages.length, userTurns: views.userTurns };
   const s = c.keep_recent_tokens === null

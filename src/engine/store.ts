@@ -3,11 +3,12 @@
 // committed through the kernel's version check (L9), then spliced (L6) and the watermark
 // advanced (L10). At most one compaction runs at a time.
 import { InputError, SafecutError } from "./errors.ts";
-import { gateAdvanceWatermark, gateDecideCommit, gateSplice } from "./kernel-gate.ts";
+import { gateAdvanceWatermark, gateDecideCommit, gateSpliceInPlace, gateSpliceViews, gateTrackPairing, gateViewsAppended } from "./kernel-gate.ts";
 import { TokenLedger } from "./ledger.ts";
 import type { Message, SummaryMessage } from "./message.ts";
 import { assertMessage } from "./message-shape.ts";
 import type { TokenCounter } from "./tokens.ts";
+import { appendToViews, liveViews, type KernelViews, type LiveViews } from "./views.ts";
 import { assertWellFormed } from "./wellformed.ts";
 import type { CommitDecision } from "../kernel/commit.ts";
 
@@ -19,6 +20,20 @@ export interface StoreSnapshot {
   readonly tokens: readonly number[];
   readonly totalTokens: number;
 }
+
+/**
+ * A read-only view of the store's current state, to plan one step against without copying the
+ * history: valid until the store next changes (the arrays are the store's own, never mutate them).
+ */
+export interface StoreView extends StoreSnapshot {
+  /** number of messages when the view was taken (the live `messages` may have grown since) */
+  readonly length: number;
+  /** the kernel views of `messages`, kept incrementally by the store */
+  readonly views: KernelViews;
+}
+
+/** What a planned commit is stamped with: a snapshot, or a view (whose length was fixed when taken). */
+export type PlannedAgainst = StoreSnapshot | StoreView;
 
 /** The outcome of trying to commit a planned splice. */
 export interface CommitOutcome {
@@ -37,6 +52,12 @@ export class ConversationStore {
   private busy = false;
   private readonly callIds = new Set<string>();
   private readonly answered = new Set<string>();
+  /** kernel views of msgs, kept in step with it (see views.ts LiveViews) */
+  private live: LiveViews = liveViews([]);
+  /** false after the views were (re)built from messages: their Pairing has not been checked yet */
+  private liveTracked = false;
+  /** index of the newest user message, or -1 (for the watermark, L10) */
+  private newestUser = -1;
 
   constructor(counter: TokenCounter, messages: readonly Message[] = []) {
     assertWellFormed(messages);
@@ -47,8 +68,11 @@ export class ConversationStore {
   private push(m: Message): void {
     if (m.role === "assistant") for (const c of m.toolCalls) this.callIds.add(c.id);
     if (m.role === "tool") this.answered.add(m.toolCallId);
+    if (m.role === "user") this.newestUser = this.msgs.length;
     this.msgs.push(m);
     this.ledger.append(m);
+    const answered = appendToViews(this.live, m);
+    gateViewsAppended(this.live, this.live.roles.length - 1, answered);
   }
 
   /** Appends one message (one tokenizer call; the history is not recounted). */
@@ -92,6 +116,23 @@ export class ConversationStore {
     return this.mark;
   }
 
+  /** Number of user messages (user turns). */
+  get userTurns(): number {
+    return this.live.userTurns;
+  }
+
+  /** A read-only view to plan one step against (O(1) unless the views must be rebuilt); see StoreView. */
+  view(): StoreView {
+    if (!this.liveTracked) {
+      // views built from messages (untrusted input, or after an incoherent splice): Pairing is
+      // checked in full once; a failure leaves them unchecked, so the gate checks them in full
+      // at every use and reports the violation
+      gateTrackPairing(this.live);
+      this.liveTracked = true;
+    }
+    return { version: this.ver, length: this.msgs.length, messages: this.msgs, tokens: this.ledger.countsView, totalTokens: this.ledger.total, views: this.live };
+  }
+
   /** A consistent copy to plan against. */
   snapshot(): StoreSnapshot {
     return { version: this.ver, messages: this.msgs.slice(), tokens: this.ledger.perMessage(), totalTokens: this.ledger.total };
@@ -112,23 +153,33 @@ export class ConversationStore {
    * Replaces [start, end) of the planned snapshot by `summary` if the kernel allows it
    * (commit: nothing changed; rebase: only appends since, so the indices still hold).
    */
-  commitSplice(planned: StoreSnapshot, start: number, end: number, summary: SummaryMessage): CommitOutcome {
+  commitSplice(planned: PlannedAgainst, start: number, end: number, summary: SummaryMessage): CommitOutcome {
     // a caller may commit its own summary: a user or system message here would bypass L2
     if (assertMessage(summary, "summary").role !== "summary") {
       throw new InputError("summary.role", `expected "summary", got ${JSON.stringify(summary.role)}`);
     }
     const decision = gateDecideCommit(
-      { version: planned.version, length: planned.messages.length, stretchEnd: end },
+      { version: planned.version, length: "length" in planned ? planned.length : planned.messages.length, stretchEnd: end },
       { version: this.ver, length: this.msgs.length, onlyAppends: this.lastRewrite <= planned.version },
     );
     if (decision === "reject") return { decision, version: this.ver };
-    this.msgs = gateSplice(this.msgs, start, end, summary as Message);
+    // in place: the history is not copied at every step (a StoreView taken before is stale now)
+    gateSpliceInPlace(this.msgs, start, end, summary as Message);
     this.ledger.splice(start, end, summary);
+    if (!gateSpliceViews(this.live, start, end)) {
+      // a stretch the kernel would not choose (a caller's own commit): rebuild and re-check
+      this.live = liveViews(this.msgs);
+      this.liveTracked = false;
+    }
     this.ver++;
     this.lastRewrite = this.ver;
-    let newestUser = -1;
-    for (let i = this.msgs.length - 1; i >= 0; i--) if (this.msgs[i].role === "user") { newestUser = i; break; }
-    this.mark = gateAdvanceWatermark(this.mark, start + 1, newestUser);
+    if (this.newestUser >= end) this.newestUser -= end - start - 1;
+    else if (this.newestUser >= start) {
+      // a user message was spliced away (only a caller's own commit does that): find the newest left
+      this.newestUser = -1;
+      for (let i = start; i >= 0; i--) if (this.msgs[i].role === "user") { this.newestUser = i; break; }
+    }
+    this.mark = gateAdvanceWatermark(this.mark, start + 1, this.newestUser);
     return { decision, version: this.ver };
   }
 

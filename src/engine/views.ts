@@ -44,3 +44,84 @@ export function kernelViews(messages: readonly Message[]): KernelViews {
   for (let i = 0; i < n; i++) ongoing[i] = pending[i] > 0;
   return { roles, callOf, lastAnswer, ongoing, userTurns };
 }
+
+/**
+ * Kernel views kept up to date by the store as messages are appended and stretches spliced,
+ * so planning a step does not rebuild them from every Message (which made each step O(n)).
+ */
+export interface LiveViews extends KernelViews {
+  userTurns: number;
+  /** per assistant message, how many of its calls still wait for a result */
+  readonly pending: number[];
+  /** call id -> index of its assistant message, for calls still waiting for their result */
+  readonly openCalls: Map<string, number>;
+}
+
+/** Empty live views, to be filled by appendToViews. */
+export function emptyLiveViews(): LiveViews {
+  return { roles: [], callOf: [], lastAnswer: [], ongoing: [], userTurns: 0, pending: [], openCalls: new Map() };
+}
+
+/** Live views of a conversation, built message by message (same arrays as kernelViews on a well-formed one). */
+export function liveViews(messages: readonly Message[]): LiveViews {
+  const v = emptyLiveViews();
+  for (const m of messages) appendToViews(v, m);
+  return v;
+}
+
+/** Adds message m at the end of the views in O(its tool calls); returns the index of the call it answers, or -1. */
+export function appendToViews(v: LiveViews, m: Message): number {
+  const i = v.roles.length;
+  v.roles.push(m.role);
+  v.callOf.push(-1);
+  v.lastAnswer.push(-1);
+  v.ongoing.push(false);
+  v.pending.push(0);
+  if (m.role === "user") v.userTurns++;
+  if (m.role === "assistant" && m.toolCalls.length > 0) {
+    for (const c of m.toolCalls) v.openCalls.set(c.id, i);
+    v.pending[i] = m.toolCalls.length;
+    v.ongoing[i] = true;
+  }
+  if (m.role === "tool") {
+    const a = v.openCalls.get(m.toolCallId);
+    if (a !== undefined && a < i) {
+      v.openCalls.delete(m.toolCallId);
+      v.callOf[i] = a;
+      v.lastAnswer[a] = i;
+      v.pending[a]--;
+      v.ongoing[a] = v.pending[a] > 0;
+      return a;
+    }
+  }
+  return -1;
+}
+
+/**
+ * Replaces entries [start, end) by one summary entry and shifts every index past `end` down by
+ * end - start - 1. Correct when no index outside [start, end) points into it (a coherent
+ * stretch: kernel-gate's gateSpliceViews checks that first). Array splices are memory moves and
+ * the shift is one pass over two number arrays: a small constant, no Message is read.
+ */
+export function spliceViews(v: LiveViews, start: number, end: number): void {
+  const d = end - start - 1;
+  const cut = end - start;
+  for (let j = start; j < end; j++) if (v.roles[j] === "user") v.userTurns--;
+  for (const [id, at] of v.openCalls) {
+    // only waiting calls are here (few): those inside the stretch are gone, later ones move
+    if (at >= end) v.openCalls.set(id, at - d);
+    else if (at >= start) v.openCalls.delete(id);
+  }
+  v.roles.splice(start, cut, "summary");
+  v.callOf.splice(start, cut, -1);
+  v.lastAnswer.splice(start, cut, -1);
+  v.ongoing.splice(start, cut, false);
+  v.pending.splice(start, cut, 0);
+  if (d === 0) return;
+  const callOf = v.callOf;
+  const lastAnswer = v.lastAnswer;
+  for (let j = 0; j < callOf.length; j++) {
+    if (callOf[j] >= end) callOf[j] -= d;
+    if (lastAnswer[j] >= end) lastAnswer[j] -= d;
+  }
+}
