@@ -1,12 +1,12 @@
 // A compaction run replaces the earliest eligible stretch, one step at a time, until the history is
 // under the trigger; a long history that was never compacted takes a number of steps proportional
 // to its length. So each step must cost about the same whatever the history's length, or the whole
-// run is quadratic. Today each step re-snapshots the store (copies of the messages and token
-// arrays), rebuilds the kernel views over the whole history and splices by copying: O(n) per step.
-// Measured (offline summarizer, chars tokenizer, CPU per step over the first 190 steps): 4k
-// messages 0.6-1 ms, 40k 7-9 ms, 400k 135 ms; a one-shot compaction of 16k messages takes 1.7 s,
-// of 64k 50 s, and a million-message history would take hours. This test FAILS today (about 9x
-// per step from 4k to 40k messages; bound 3x): engine bug reported in .tmp/engine-bugs.txt.
+// run is quadratic. Each step used to re-snapshot the store (copies of the messages and token
+// arrays), rebuild the kernel views over the whole history and splice by copying: O(n) per step.
+// Measured then (offline summarizer, chars tokenizer, CPU per step over the first 190 steps): 4k
+// messages 0.6-1 ms, 40k 7-9 ms, 400k 135 ms; a one-shot compaction of 16k messages took 1.7 s,
+// of 64k 50 s (about 9x per step from 4k to 40k messages; bound 3x). Fixed in 5353544: the store
+// keeps the views incrementally, plans on a read-only view and splices in place (about 1.3x now).
 import { describe, expect, it } from "vitest";
 import { generateConversation } from "../../bench/conversation.ts";
 import { cpuMs, median } from "../../bench/measure.ts";
