@@ -8,7 +8,7 @@ export { parseConfig, assertConfigValid, configView } from "./engine/config-rule
 export { DEFAULT_PROMPT, renderPrompt } from "./engine/prompt-template.ts";
 export { bpeCounter, charCounter, tokenCounter, messageTokens, MESSAGE_OVERHEAD, type TokenCounter } from "./engine/tokens.ts";
 export { TokenLedger } from "./engine/ledger.ts";
-export { ConversationStore, type StoreSnapshot } from "./engine/store.ts";
+export { ConversationStore, type StoreSnapshot, type StoreView } from "./engine/store.ts";
 export { assertWellFormed } from "./engine/wellformed.ts";
 export { kernelViews, type KernelViews } from "./engine/views.ts";
 export { planStep, type Plan } from "./engine/plan.ts";
