@@ -3,13 +3,13 @@ import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/engine/config-rules.ts";
 import { KernelBoundaryError } from "../../src/engine/errors.ts";
 import { gateSelectStretchFrom, gateSpliceInPlace, gateTrackPairing, gateViewsAppended } from "../../src/engine/kernel-gate.ts";
-import type { Message } from "../../src/engine/message.ts";
 import { summaryMessage } from "../../src/engine/message.ts";
 import { planStep } from "../../src/engine/plan.ts";
 import { ConversationStore } from "../../src/engine/store.ts";
 import { charCounter } from "../../src/engine/tokens.ts";
 import { appendToViews, kernelViews, liveViews } from "../../src/engine/views.ts";
 import { splice } from "../../src/kernel/splice.ts";
+import { buildLateAnswers, step } from "../support/late-answers.ts";
 
 // The store keeps the kernel views incrementally (append: O(1); splice: shift what moved) so a
 // compaction step does not rebuild them from every message. These tests check that the kept
@@ -17,31 +17,6 @@ import { splice } from "../../src/kernel/splice.ts";
 // stretch's start) picks what planning from scratch picks, and that the gate still reports a
 // Pairing violation.
 
-type Step = "user" | "text" | "summary" | { calls: number; delay: number };
-const step: fc.Arbitrary<Step> = fc.oneof(
-  fc.constant<"user">("user"), fc.constant<"text">("text"), fc.constant<"summary">("summary"),
-  fc.record({ calls: fc.integer({ min: 1, max: 3 }), delay: fc.integer({ min: 0, max: 3 }) }),
-);
-
-/** A well-formed conversation where tool results may come late and some calls stay unanswered. */
-function build(steps: readonly Step[]): Message[] {
-  const out: Message[] = [];
-  const pending: { id: string; due: number }[] = [];
-  let id = 0;
-  steps.forEach((s, k) => {
-    if (s === "user") out.push({ role: "user", content: "u" });
-    else if (s === "text") out.push({ role: "assistant", content: "a".repeat(k + 1), toolCalls: [] });
-    else if (s === "summary") out.push({ role: "summary", content: "s" });
-    else {
-      const ids = Array.from({ length: s.calls }, () => `c${id++}`);
-      out.push({ role: "assistant", content: "", toolCalls: ids.map((i) => ({ id: i, name: "f", arguments: "{}" })) });
-      for (const i of ids) pending.push({ id: i, due: k + s.delay });
-    }
-    for (const p of pending.filter((q) => q.due <= k)) out.push({ role: "tool", toolCallId: p.id, content: "r" });
-    pending.splice(0, pending.length, ...pending.filter((q) => q.due > k));
-  });
-  return out;
-}
 
 function expectSameViews(store: ConversationStore): void {
   const v = store.view().views;
@@ -54,7 +29,7 @@ describe("kernel views kept by the store", () => {
   it("equal the views built from scratch after appends, kernel-chosen splices and a caller's own splices, and plans agree", () => {
     fc.assert(fc.property(fc.array(step, { maxLength: 30 }), fc.nat(40), fc.array(fc.tuple(fc.nat(40), fc.nat(5)), { maxLength: 3 }), fc.integer({ min: 1, max: 4 }),
       (steps, cut, ownSplices, window) => {
-        const msgs = build(steps);
+        const msgs = buildLateAnswers(steps);
         const k = Math.min(cut, msgs.length);
         const store = new ConversationStore(charCounter(), msgs.slice(0, k));
         for (const m of msgs.slice(k)) store.append(m);
@@ -83,7 +58,7 @@ describe("kernel views kept by the store", () => {
   });
 
   it("stay right when messages are appended while a step is summarized (rebase)", () => {
-    const msgs = build(["user", { calls: 2, delay: 0 }, "text", "text", "user", { calls: 1, delay: 9 }, "text", "text", "user", "text"]);
+    const msgs = buildLateAnswers(["user", { calls: 2, delay: 0 }, "text", "text", "user", { calls: 1, delay: 9 }, "text", "text", "user", "text"]);
     const store = new ConversationStore(charCounter(), msgs);
     const c = parseConfig({ token_threshold: 1, retention_window: 2, tokenizer: "chars" });
     const view = store.view();

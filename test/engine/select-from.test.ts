@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { gateRetentionCutoff, gateSelectKeepRecent, gateSelectStretchFrom } from "../../src/engine/kernel-gate.ts";
-import type { Message } from "../../src/engine/message.ts";
 import { type KernelViews, kernelViews } from "../../src/engine/views.ts";
+import { buildLateAnswers, step } from "../support/late-answers.ts";
 
 // Continuing past a stretch that was left unchanged: the engine asks the kernel's
 // selectStretchFrom (proven) through the gate. This checks it on views built from real
@@ -18,36 +18,11 @@ function eligible(v: KernelViews, cutoff: number, s: number, e: number): boolean
   return e <= cutoff && v.roles.slice(s, e).some((r) => r !== "summary");
 }
 
-// Random well-formed conversations where tool results may come late (after other messages),
-// so some results answer calls made before `from`.
-const step = fc.oneof(
-  fc.constant<"user">("user"), fc.constant<"text">("text"), fc.constant<"summary">("summary"),
-  fc.record({ calls: fc.integer({ min: 1, max: 3 }), delay: fc.integer({ min: 0, max: 3 }) }),
-);
-
-function build(steps: (string | { calls: number; delay: number })[]): Message[] {
-  const out: Message[] = [];
-  const pending: { id: string; due: number }[] = [];
-  let id = 0;
-  steps.forEach((s, k) => {
-    if (s === "user") out.push({ role: "user", content: "u" });
-    else if (s === "text") out.push({ role: "assistant", content: "a", toolCalls: [] });
-    else if (s === "summary") out.push({ role: "summary", content: "s" });
-    else if (typeof s === "object") {
-      const ids = Array.from({ length: s.calls }, () => `c${id++}`);
-      out.push({ role: "assistant", content: "", toolCalls: ids.map((i) => ({ id: i, name: "f", arguments: "{}" })) });
-      for (const i of ids) pending.push({ id: i, due: k + s.delay });
-    }
-    for (const p of pending.filter((q) => q.due <= k)) out.push({ role: "tool", toolCallId: p.id, content: "r" });
-    pending.splice(0, pending.length, ...pending.filter((q) => q.due > k));
-  });
-  return out;
-}
 
 describe("selection from a position, through the gate", () => {
   it("picks the earliest eligible stretch starting at or after `from`, longest at its start", () => {
     fc.assert(fc.property(fc.array(step, { maxLength: 25 }), fc.nat(30), fc.integer({ min: 1, max: 4 }), (steps, fromRaw, window) => {
-      const msgs = build(steps);
+      const msgs = buildLateAnswers(steps);
       const v = kernelViews(msgs);
       const from = Math.min(fromRaw, msgs.length);
       const got = gateSelectStretchFrom(v, window, from);
@@ -69,7 +44,7 @@ describe("selection from a position, through the gate", () => {
   it("in the keep-recent form, picks the earliest eligible stretch at or after `from` that leaves keep_recent_tokens after it", () => {
     fc.assert(fc.property(fc.array(step, { maxLength: 25 }), fc.nat(30), fc.integer({ min: 1, max: 4 }), fc.array(fc.nat(40), { minLength: 80, maxLength: 80 }), fc.nat(400),
       (steps, fromRaw, window, pool, keep) => {
-        const msgs = build(steps);
+        const msgs = buildLateAnswers(steps);
         const v = kernelViews(msgs);
         const tokens = pool.slice(0, msgs.length);
         const from = Math.min(fromRaw, msgs.length);
