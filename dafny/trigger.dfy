@@ -2,6 +2,8 @@
 
 datatype Thresholds = Thresholds(tokenThreshold: int, messageThreshold: int, turnThreshold: int)
 
+datatype TriggerKind = Threshold | Window | NotDue
+
 function hasThreshold(th: Thresholds): bool
   ensures hasThreshold(th) <==> (((th.tokenThreshold > 0) || (th.messageThreshold > 0)) || (th.turnThreshold > 0))
 {
@@ -31,4 +33,22 @@ function isOverContextWindow(tokens: int, contextWindow: int, reserveTokens: int
   ensures isOverContextWindow(tokens, contextWindow, reserveTokens) <==> (tokens > (contextWindow - reserveTokens))
 {
   (tokens + reserveTokens) > contextWindow
+}
+
+function triggerFired(tokens: int, messages: int, userTurns: int, th: Thresholds, contextWindow: int, reserveTokens: int): TriggerKind
+  requires ((tokens >= 0) && (messages >= 0)) && (userTurns >= 0)
+  requires ((th.tokenThreshold >= 0) && (th.messageThreshold >= 0)) && (th.turnThreshold >= 0)
+  requires (contextWindow == 0) || ((reserveTokens >= 0) && (contextWindow > reserveTokens))
+  requires hasThreshold(th) || (contextWindow > 0)
+  ensures (triggerFired(tokens, messages, userTurns, th, contextWindow, reserveTokens) == TriggerKind.Threshold) <==> (hasThreshold(th) && isCompactionDue(tokens, messages, userTurns, th))
+  ensures (triggerFired(tokens, messages, userTurns, th, contextWindow, reserveTokens) == TriggerKind.Window) <==> (((!(hasThreshold(th) && isCompactionDue(tokens, messages, userTurns, th))) && (contextWindow > 0)) && (tokens > (contextWindow - reserveTokens)))
+  ensures (triggerFired(tokens, messages, userTurns, th, contextWindow, reserveTokens) == TriggerKind.NotDue) <==> ((!(hasThreshold(th) && isCompactionDue(tokens, messages, userTurns, th))) && (!((contextWindow > 0) && (tokens > (contextWindow - reserveTokens)))))
+{
+  if hasThreshold(th) && isCompactionDue(tokens, messages, userTurns, th) then
+    TriggerKind.Threshold
+  else
+    if (contextWindow > 0) && isOverContextWindow(tokens, contextWindow, reserveTokens) then
+      TriggerKind.Window
+    else
+      TriggerKind.NotDue
 }

@@ -1,7 +1,7 @@
 // The engine's only door into the kernel. Every kernel decision the engine uses is called
 // here, after checking the function's `//@ requires` at runtime: the proofs hold only for
 // inputs that satisfy them, so a violation is a clear error, never an unproven path.
-import { hasThreshold, isCompactionDue, isOverContextWindow, type Thresholds } from "../kernel/trigger.ts";
+import { hasThreshold, isCompactionDue, isOverContextWindow, type Thresholds, triggerFired, type TriggerKind } from "../kernel/trigger.ts";
 import { retentionCutoff } from "../kernel/retention.ts";
 import { selectStretch, selectStretchFrom, type Stretch } from "../kernel/stretch.ts";
 import { selectKeepRecent } from "../kernel/keeprecent.ts";
@@ -28,6 +28,16 @@ export function gateCompactionDue(tokens: number, messages: number, userTurns: n
   need(isNat(th.tokenThreshold) && isNat(th.messageThreshold) && isNat(th.turnThreshold), "isCompactionDue", "thresholds >= 0");
   need(hasThreshold(th), "isCompactionDue", "at least one threshold");
   return isCompactionDue(tokens, messages, userTurns, th);
+}
+
+/** L1, both forms: which trigger makes compaction due (contextWindow 0 = no window). */
+export function gateTriggerFired(tokens: number, messages: number, userTurns: number, th: Thresholds, contextWindow: number, reserveTokens: number): TriggerKind {
+  need(isNat(tokens) && isNat(messages) && isNat(userTurns), "triggerFired", "tokens, messages, userTurns >= 0");
+  need(isNat(th.tokenThreshold) && isNat(th.messageThreshold) && isNat(th.turnThreshold), "triggerFired", "thresholds >= 0");
+  need(isNat(contextWindow) && (contextWindow === 0 || (isNat(reserveTokens) && contextWindow > reserveTokens)),
+    "triggerFired", "contextWindow = 0, or reserveTokens >= 0 and contextWindow > reserveTokens");
+  need(hasThreshold(th) || contextWindow > 0, "triggerFired", "at least one threshold or a context window");
+  return triggerFired(tokens, messages, userTurns, th, contextWindow, reserveTokens);
 }
 
 /** L1: is at least one threshold configured? */

@@ -3,7 +3,7 @@
 // decision is the kernel's: this file only picks which kernel function the config asks for.
 import type { Thresholds } from "../kernel/trigger.ts";
 import type { Config } from "./config.ts";
-import { gateCompactionDue, gateHasThreshold, gateOverContextWindow, gateRangeTokens, gateSelectKeepRecent, gateSelectStretchFrom } from "./kernel-gate.ts";
+import { gateRangeTokens, gateSelectKeepRecent, gateSelectStretchFrom, gateTriggerFired } from "./kernel-gate.ts";
 import type { StoreSnapshot, StoreView } from "./store.ts";
 import { kernelViews } from "./views.ts";
 
@@ -34,10 +34,8 @@ export function thresholdsOf(c: Config): Thresholds {
 
 /** Is compaction due for these counts, and by which trigger (L1, both forms)? */
 export function dueBy(c: Config, tokens: number, messages: number, userTurns: number): Plan["trigger"] {
-  const th = thresholdsOf(c);
-  if (gateHasThreshold(th) && gateCompactionDue(tokens, messages, userTurns, th)) return "tokens/messages/turns";
-  if (c.context_window !== null && gateOverContextWindow(tokens, c.context_window, c.reserve_tokens)) return "context window";
-  return "none";
+  const kind = gateTriggerFired(tokens, messages, userTurns, thresholdsOf(c), c.context_window ?? 0, c.reserve_tokens);
+  return kind === "threshold" ? "tokens/messages/turns" : kind === "window" ? "context window" : "none";
 }
 
 /**

@@ -1,5 +1,6 @@
 // API: hasThreshold(th): boolean; isCompactionDue(tokens, messages, userTurns, th): boolean;
-//      isOverContextWindow(tokens, contextWindow, reserveTokens): boolean -- L1.
+//      isOverContextWindow(tokens, contextWindow, reserveTokens): boolean;
+//      triggerFired(tokens, messages, userTurns, th, contextWindow, reserveTokens): TriggerKind -- L1.
 
 /** Trigger thresholds as the kernel sees them: 0 means "not configured". */
 export interface Thresholds {
@@ -36,4 +37,30 @@ export function isCompactionDue(tokens: number, messages: number, userTurns: num
 export function isOverContextWindow(tokens: number, contextWindow: number, reserveTokens: number): boolean {
   // Written without subtraction so the runtime never forms a negative intermediate.
   return tokens + reserveTokens > contextWindow;
+}
+
+/** Which form of L1 makes compaction due: a configured threshold, the context window, or neither. */
+export type TriggerKind = "threshold" | "window" | "notDue";
+
+//@ verify
+//@ requires tokens >= 0 && messages >= 0 && userTurns >= 0
+//@ requires th.tokenThreshold >= 0 && th.messageThreshold >= 0 && th.turnThreshold >= 0
+//@ requires contextWindow === 0 || (reserveTokens >= 0 && contextWindow > reserveTokens)
+//@ requires hasThreshold(th) || contextWindow > 0
+//@ ensures \result === "threshold" <==> (hasThreshold(th) && isCompactionDue(tokens, messages, userTurns, th))
+//@ ensures \result === "window" <==> (!(hasThreshold(th) && isCompactionDue(tokens, messages, userTurns, th)) && contextWindow > 0 && tokens > contextWindow - reserveTokens)
+//@ ensures \result === "notDue" <==> (!(hasThreshold(th) && isCompactionDue(tokens, messages, userTurns, th)) && !(contextWindow > 0 && tokens > contextWindow - reserveTokens))
+/** L1 in full: compaction is due iff a configured threshold is reached or the context window is over (0 = no window). */
+export function triggerFired(
+  tokens: number,
+  messages: number,
+  userTurns: number,
+  th: Thresholds,
+  contextWindow: number,
+  reserveTokens: number,
+): TriggerKind {
+  // Thresholds are reported first: either form makes compaction due, the report names one.
+  if (hasThreshold(th) && isCompactionDue(tokens, messages, userTurns, th)) return "threshold";
+  if (contextWindow > 0 && isOverContextWindow(tokens, contextWindow, reserveTokens)) return "window";
+  return "notDue";
 }

@@ -1,5 +1,5 @@
 // Reference for src/kernel/trigger.ts, read straight off the L1 row of DESIGN.md.
-import type { Thresholds } from "../kernel/trigger.ts";
+import type { Thresholds, TriggerKind } from "../kernel/trigger.ts";
 
 /** Plain reference of hasThreshold. */
 export function hasThreshold(th: Thresholds): boolean {
@@ -19,4 +19,19 @@ export function isCompactionDue(tokens: number, messages: number, userTurns: num
 /** Plain reference of isOverContextWindow. */
 export function isOverContextWindow(tokens: number, contextWindow: number, reserveTokens: number): boolean {
   return tokens > contextWindow - reserveTokens;
+}
+
+/** Plain reference of triggerFired: either form of L1, thresholds named first. */
+export function triggerFired(
+  tokens: number,
+  messages: number,
+  userTurns: number,
+  th: Thresholds,
+  contextWindow: number,
+  reserveTokens: number,
+): TriggerKind {
+  const byThreshold = hasThreshold(th) && isCompactionDue(tokens, messages, userTurns, th);
+  const byWindow = contextWindow !== 0 && tokens > contextWindow - reserveTokens;
+  if (byThreshold) return "threshold";
+  return byWindow ? "window" : "notDue";
 }

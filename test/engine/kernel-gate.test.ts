@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { KernelBoundaryError } from "../../src/engine/errors.ts";
 import {
   gateCompactionDue, gateDecideCommit, gateFindCutPoint, gateKeepLines, gateOverContextWindow, gateRangeTokens,
-  gateRetentionCutoff, gateSelectKeepRecent, gateSelectStretch, gateSelectStretchFrom, gateSplice,
+  gateRetentionCutoff, gateSelectKeepRecent, gateSelectStretch, gateSelectStretchFrom, gateSplice, gateTriggerFired,
 } from "../../src/engine/kernel-gate.ts";
 import type { KernelViews } from "../../src/engine/views.ts";
 
@@ -13,6 +13,8 @@ const orphanViews: KernelViews = { roles: ["user", "tool"], callOf: [-1, -1], la
 
 describe("kernel boundary guard", () => {
   it.each([
+    ["triggerFired with no trigger at all", () => gateTriggerFired(5, 1, 1, { tokenThreshold: 0, messageThreshold: 0, turnThreshold: 0 }, 0, 0), "triggerFired requires at least one threshold or a context window"],
+    ["triggerFired with reserve >= window", () => gateTriggerFired(5, 1, 1, th, 100, 100), "triggerFired requires contextWindow = 0"],
     ["isCompactionDue without a threshold", () => gateCompactionDue(5, 1, 1, { tokenThreshold: 0, messageThreshold: 0, turnThreshold: 0 }), "isCompactionDue requires at least one threshold"],
     ["isCompactionDue with negative tokens", () => gateCompactionDue(-1, 1, 1, th), "isCompactionDue requires tokens"],
     ["isCompactionDue with NaN", () => gateCompactionDue(Number.NaN, 1, 1, th), "isCompactionDue requires tokens"],
@@ -37,6 +39,9 @@ describe("kernel boundary guard", () => {
 
   it("passes valid input through to the kernel", () => {
     expect(gateCompactionDue(10, 1, 1, th)).toBe(true);
+    expect(gateTriggerFired(10, 1, 1, th, 0, 0)).toBe("threshold");
+    expect(gateTriggerFired(9, 1, 1, th, 100, 90)).toBe("notDue");
+    expect(gateTriggerFired(11, 1, 1, { tokenThreshold: 0, messageThreshold: 0, turnThreshold: 0 }, 100, 90)).toBe("window");
     expect(gateSplice([1, 2, 3, 4], 1, 3, 9)).toEqual([1, 9, 4]);
     expect(gateRetentionCutoff(10, 6)).toBe(4);
     expect(gateSelectStretchFrom(okViews, 1, 0)).toEqual({ found: true, start: 0, end: 1 });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hasThreshold, isCompactionDue, isOverContextWindow, type Thresholds } from "../../src/kernel/trigger.ts";
+import { hasThreshold, isCompactionDue, isOverContextWindow, type Thresholds, triggerFired } from "../../src/kernel/trigger.ts";
 import * as ref from "../../src/reference/trigger.ts";
 import { RUNS, nat } from "./gen.ts";
 
@@ -58,5 +58,40 @@ describe("trigger (L1)", () => {
   it("context-window boundary", () => {
     expect(isOverContextWindow(900, 1000, 100)).toBe(false);
     expect(isOverContextWindow(901, 1000, 100)).toBe(true);
+  });
+});
+
+// triggerFired's inputs: counts, thresholds, and an optional window (0 = none) with its reserve,
+// at least one trigger configured (its requires).
+const triggerCase = fc
+  .tuple(nat, nat, nat, thresholds, fc.oneof(fc.constant(0), nat.map((w) => w + 1)), nat)
+  .map(([t, m, u, th, w, r]) => ({ t, m, u, th, w, r: w === 0 ? r : r % w }))
+  .filter((c) => ref.hasThreshold(c.th) || c.w > 0);
+
+describe("triggerFired (L1, both forms)", () => {
+  it("agrees with the reference", () => {
+    fc.assert(
+      fc.property(triggerCase, (c) => {
+        expect(triggerFired(c.t, c.m, c.u, c.th, c.w, c.r)).toBe(ref.triggerFired(c.t, c.m, c.u, c.th, c.w, c.r));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+  it("ensures hold: threshold iff one is reached, window iff only the window form holds, notDue iff neither", () => {
+    const kinds = new Set<string>();
+    fc.assert(
+      fc.property(triggerCase, (c) => {
+        const got = triggerFired(c.t, c.m, c.u, c.th, c.w, c.r);
+        kinds.add(got);
+        const byThreshold = hasThreshold(c.th) && isCompactionDue(c.t, c.m, c.u, c.th);
+        const byWindow = c.w > 0 && c.t > c.w - c.r;
+        expect(got === "threshold").toBe(byThreshold);
+        expect(got === "window").toBe(!byThreshold && byWindow);
+        expect(got === "notDue").toBe(!byThreshold && !byWindow);
+      }),
+      { numRuns: RUNS },
+    );
+    // every outcome occurs, so each clause above was exercised
+    expect([...kinds].sort()).toEqual(["notDue", "threshold", "window"]);
   });
 });

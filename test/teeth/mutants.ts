@@ -68,6 +68,20 @@ export const mutants: Mutant[] = [
     why: "the context-window form fires one token early",
   },
   {
+    module: "trigger.ts",
+    law: "L1",
+    find: `if (contextWindow > 0 && isOverContextWindow(tokens, contextWindow, reserveTokens)) return "window";`,
+    replace: `if (contextWindow > 0 && isOverContextWindow(tokens, contextWindow, reserveTokens)) return "threshold";`,
+    why: "the context-window form is reported as a threshold, so the trigger named is not the one that fired",
+  },
+  {
+    module: "trigger.ts",
+    law: "L1",
+    find: `if (hasThreshold(th) && isCompactionDue(tokens, messages, userTurns, th)) return "threshold";`,
+    replace: `if (hasThreshold(th) && isCompactionDue(tokens, messages, userTurns, th) && contextWindow === 0) return "threshold";`,
+    why: "with a context window configured, a reached threshold no longer makes compaction due by itself",
+  },
+  {
     module: "config.ts",
     law: "L12",
     find: `return c.maxTokens <= maxTokensLimit();`,
