@@ -40,11 +40,6 @@ export function gateTriggerFired(tokens: number, messages: number, userTurns: nu
   return triggerFired(tokens, messages, userTurns, th, contextWindow, reserveTokens);
 }
 
-/** L1: is at least one threshold configured? */
-export function gateHasThreshold(th: Thresholds): boolean {
-  return hasThreshold(th);
-}
-
 /** L1 (context-window form): does the history leave less than reserveTokens free? */
 export function gateOverContextWindow(tokens: number, contextWindow: number, reserveTokens: number): boolean {
   need(isNat(tokens) && isNat(reserveTokens) && Number.isSafeInteger(contextWindow) && contextWindow > reserveTokens,
