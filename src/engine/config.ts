@@ -1,4 +1,4 @@
-// Configuration: the settings of DESIGN.md section 5 with their defaults. zod checks shapes
+// Configuration: the settings (README's configuration table) with their defaults. zod checks shapes
 // and types (naming the field); the ranges and "at least one threshold" rule are the
 // kernel's L12 decision (see kernel-gate.ts), applied right after.
 import { z } from "zod";

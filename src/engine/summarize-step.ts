@@ -62,7 +62,7 @@ export async function summarizeStretch(stretch: readonly Message[], replacedToke
       });
     } catch (e) {
       // Whatever a summarizer throws (a SummarizerError, or a custom summarizer's own error such as
-      // an SDK's APIError) is a failed attempt: DESIGN §1 says a failure leaves the conversation as
+      // an SDK's APIError) is a failed attempt: a failure leaves the conversation as
       // it was and says why, so it becomes the step's reason rather than a rejection of the run.
       failure = "summarizer";
       if (ctx.signal?.aborted) {

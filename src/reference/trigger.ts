@@ -1,4 +1,4 @@
-// Reference for src/kernel/trigger.ts, read straight off the L1 row of DESIGN.md.
+// Reference for src/kernel/trigger.ts, read straight off the L1 row of docs/ARCHITECTURE.md and proofs/PROPERTIES.md.
 import type { Thresholds, TriggerKind } from "../kernel/trigger.ts";
 
 /** Plain reference of hasThreshold. */

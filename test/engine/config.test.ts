@@ -4,7 +4,7 @@ import { snapshotConfig } from "../../src/engine/config.ts";
 import { ConfigError } from "../../src/engine/errors.ts";
 
 describe("configuration", () => {
-  it("fills the defaults of DESIGN section 5", () => {
+  it("fills the defaults of README's configuration table", () => {
     const c = parseConfig({});
     expect(c).toMatchObject({
       max_tokens: 2000, token_threshold: 60000, message_threshold: null, turn_threshold: null,

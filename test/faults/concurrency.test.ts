@@ -111,7 +111,7 @@ describe("a competing rewrite during summarization", () => {
 
 describe("a crash between plan and commit", () => {
   // A custom summarizer's own error (not a SummarizerError) is a failed attempt like any other:
-  // retried once, then a degraded run whose reason carries the error (DESIGN §1: a failure leaves
+  // retried once, then a degraded run whose reason carries the error (a failure leaves
   // the conversation as it was and says why), not a rejection of the whole call.
   it("a summarizer throwing a non-summarizer error: degraded with its message after one retry, the store is as before and usable", async () => {
     const { store, before } = freshStore();

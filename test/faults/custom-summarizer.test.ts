@@ -1,7 +1,7 @@
 // Faults of a library user's own summarizer (the Summarizer interface is public). A common
 // real-world mistake is returning an LLM client's `choices[0].message.content`, which is null
-// when the model answers with a refusal or a tool call: that is an empty answer, and DESIGN.md
-// says an empty answer leaves the conversation as it was and says why. Before the fix in
+// when the model answers with a refusal or a tool call: that is an empty answer, and an empty answer
+// (docs/ARCHITECTURE.md, "A run, stage by stage") leaves the conversation as it was and says why. Before the fix in
 // src/engine/summarize-step.ts the engine crashed with "TypeError: Cannot read properties of null
 // (reading 'length')", which named neither the summarizer nor the problem.
 import { describe, expect, it } from "vitest";
