@@ -22,7 +22,7 @@ import { fields, jsonText, str, typedParts, type Fields } from "./read-fields.ts
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
 
 /** Where an engine message came from: input message `item`, its content parts `parts` (none: string content). */
-interface Origin {
+export interface ModelMessageOrigin {
   readonly item: number;
   readonly parts: readonly number[];
 }
@@ -35,7 +35,7 @@ export interface ModelMessagesReading {
   readonly map: ItemMap;
   /** the input messages, written back as the same objects when untouched */
   readonly items: readonly ModelMessage[];
-  readonly origins: ReadonlyMap<Message, Origin>;
+  readonly origins: ReadonlyMap<Message, ModelMessageOrigin>;
 }
 
 // The text of a tool result's output, and whether it reports a failure.
@@ -67,7 +67,7 @@ function outputText(v: unknown, path: string): { text: string; isError: boolean 
 interface Builder {
   readonly messages: Message[];
   readonly spans: ItemSpan[];
-  readonly origins: Map<Message, Origin>;
+  readonly origins: Map<Message, ModelMessageOrigin>;
   readonly pairing: PairingEvent[];
 }
 

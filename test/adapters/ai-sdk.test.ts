@@ -23,6 +23,8 @@ const FIXTURE: ModelMessage[] = [
     role: "assistant",
     content: [
       { type: "reasoning", text: "I should look at both.", providerOptions: { anthropic: { signature: "sig" } } },
+      { type: "reasoning-file", data: { type: "url", url: new URL("https://example.com/plan.png") }, mediaType: "image/png" },
+      { type: "custom", kind: "openai.compaction", providerOptions: { openai: { id: "cmp_1" } } },
       { type: "text", text: "Looking." },
       { type: "tool-call", toolCallId: "c1", toolName: "ls", input: { dir: "." } },
       { type: "tool-call", toolCallId: "c2", toolName: "cat", input: { path: "README.md" } },
@@ -81,6 +83,19 @@ describe("reading AI SDK messages", () => {
     const out = writeModelMessages(r.messages, r);
     expect(out).toHaveLength(FIXTURE.length);
     out.forEach((m, i) => expect(m).toBe(FIXTURE[i]));
+  });
+
+  it("writes what is left of a message cut by a summary with its own part objects", () => {
+    const r = readModelMessages(FIXTURE);
+    // engine message 3 is the first of the two results of tool message 3: replace it alone
+    const cut = [...r.messages.slice(0, 3), { role: "summary" as const, content: "read the listing" }, ...r.messages.slice(4)];
+    const out = writeModelMessages(cut, r);
+    expect(out[3]).toEqual({ role: "assistant", content: [{ type: "text", text: "<summary>\nread the listing\n</summary>" }] });
+    const rest = out[4];
+    const original = FIXTURE[3];
+    expect(rest).not.toBe(original);
+    expect(rest.role === "tool" && original.role === "tool" && rest.content.length === 1 && rest.content[0] === original.content[1]).toBe(true);
+    out.slice(5).forEach((m, i) => expect(m).toBe(FIXTURE[4 + i]));
   });
 
   it("keeps parts of a kind it does not know, in place", () => {
