@@ -54,7 +54,6 @@ export function itemReport(report: CompactionReport, map: ItemMap): CompactionRe
   const weights = itemStarts(map);
   const at = (start: number, end: number) => ({ start: itemPosition(weights, start), end: itemPosition(weights, end) });
   const planned = report.plannedStretch === undefined ? {} : { plannedStretch: { ...report.plannedStretch, ...at(report.plannedStretch.start, report.plannedStretch.end) } };
-  // skipped stretches are reported between steps; map each with the weights of its moment
   const stretches = report.stretches.map((s) => {
     const pos = at(s.start, s.end);
     // the summary is one item; a message after the stretch that continued a cut item now starts one
@@ -62,6 +61,8 @@ export function itemReport(report: CompactionReport, map: ItemMap): CompactionRe
     weights.splice(s.start, s.end - s.start + after.length, 1, ...after);
     return { ...s, ...pos, replacedMessages: pos.end - pos.start };
   });
+  // steps move forward: a skipped stretch lies after every earlier step's summary and before
+  // every later step's stretch, so the weights after the last step place it as of its moment
   const skipped = report.skipped.map((s) => ({ ...s, ...at(s.start, s.end) }));
   return {
     ...report, ...planned, stretches, skipped,
