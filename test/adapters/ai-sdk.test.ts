@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { compactBeforeStep, compactModelMessages, readModelMessages, writeModelMessages } from "../../src/adapters/ai-sdk.ts";
-import { InputError } from "../../src/engine/errors.ts";
+import { ConfigError, InputError } from "../../src/engine/errors.ts";
 import type { CompactionReport } from "../../src/engine/report.ts";
 import { modelMessagesConversation } from "../support/generate-sdk.ts";
 
@@ -218,6 +218,10 @@ describe("compacting AI SDK messages", () => {
 });
 
 describe("compactBeforeStep in an AI SDK agent loop", () => {
+  it("refuses a bad configuration when the agent is built, not at its first step", () => {
+    expect(() => compactBeforeStep({ retention_window: 0 })).toThrow(ConfigError);
+  });
+
   it("compacts the messages the model sees at a later step", async () => {
     // this `ai` version takes system instructions apart from the messages
     const [system, ...history] = modelMessagesConversation({ turns: 10 });

@@ -4,7 +4,7 @@
 // SDK's shape is refused by the compiler. Each `@ts-expect-error` fails the type check if the
 // line under it ever compiles.
 import type { MessageParam, TextBlockParam } from "@anthropic-ai/sdk/resources/messages/messages";
-import type { ModelMessage, PrepareStepFunction, ToolSet } from "ai";
+import { streamText, ToolLoopAgent, type LanguageModel, type ModelMessage, type PrepareStepFunction, type ToolSet } from "ai";
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions/completions";
 import type { ResponseCreateParamsNonStreaming, ResponseInputItem } from "openai/resources/responses/responses";
 import { compactBeforeStep, compactModelMessages } from "../../src/adapters/ai-sdk.ts";
@@ -34,8 +34,14 @@ export async function aiSdk(messages: ModelMessage[]): Promise<ModelMessage[]> {
   return (await compactModelMessages(messages)).messages;
 }
 
-// the hook is a prepareStep for any tool set
+// the hook is a prepareStep for any tool set, in streamText and in an agent
 export const hook: PrepareStepFunction<ToolSet> = compactBeforeStep({ token_threshold: 50_000 });
+
+export function inAgentLoops(model: LanguageModel, messages: ModelMessage[]): unknown[] {
+  const stream = streamText({ model, messages, prepareStep: compactBeforeStep() });
+  const agent = new ToolLoopAgent({ model, prepareStep: compactBeforeStep({ retention_window: 4 }) });
+  return [stream, agent];
+}
 
 export async function refused(anthropicMessages: MessageParam[], chat: ChatCompletionMessageParam[], model: ModelMessage[]): Promise<void> {
   // @ts-expect-error an Anthropic history is not an OpenAI chat history
