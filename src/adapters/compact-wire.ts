@@ -7,22 +7,45 @@ import type { Json, JsonObject } from "../engine/json.ts";
 import type { CompactionReport } from "../engine/report.ts";
 import { readAnthropicMessages, writeAnthropicMessages, type AnthropicConversation } from "./anthropic.ts";
 import { readOpenAIMessages, writeOpenAIMessages } from "./openai.ts";
+import type { AnthropicMessageLike, AnthropicSystemLike, AnthropicWritten, OpenAIChatMessageLike, OpenAISummaryMessage } from "./sdk-shapes.ts";
 
-/** Compacts an OpenAI `messages` array; returns the new array and the report. */
+/**
+ * Compacts an OpenAI `messages` array; returns the new array and the report. Takes the `openai`
+ * package's ChatCompletionMessageParam[] (and gives the same type back: untouched messages are
+ * the caller's own objects, a summary is an assistant message) or JSON read from a file; the
+ * core does not depend on that package (see sdk-shapes.ts).
+ */
+export async function compactOpenAIMessages<M extends OpenAIChatMessageLike>(
+  messages: readonly M[], config?: ConfigInput | Config, options?: CompactMessagesOptions,
+): Promise<{ messages: (M | OpenAISummaryMessage)[]; report: CompactionReport }>;
 export async function compactOpenAIMessages(
-  messages: readonly Json[], config: ConfigInput | Config = {}, options: CompactMessagesOptions = {},
-): Promise<{ messages: JsonObject[]; report: CompactionReport }> {
+  messages: readonly Json[], config?: ConfigInput | Config, options?: CompactMessagesOptions,
+): Promise<{ messages: JsonObject[]; report: CompactionReport }>;
+export async function compactOpenAIMessages(
+  messages: readonly (Json | OpenAIChatMessageLike)[], config: ConfigInput | Config = {}, options: CompactMessagesOptions = {},
+): Promise<{ messages: (JsonObject | OpenAIChatMessageLike)[]; report: CompactionReport }> {
   const tag = parseConfig(config).summary_tag;
-  const r = await compactMessages(readOpenAIMessages([...messages], "messages", { summaryTag: tag }), config, options);
+  // the SDK's message types are JSON data; the reader checks every field it reads
+  const r = await compactMessages(readOpenAIMessages([...messages] as Json[], "messages", { summaryTag: tag }), config, options);
   return { messages: writeOpenAIMessages(r.messages, { summaryTag: tag }), report: r.report };
 }
 
-/** Compacts an Anthropic conversation ({system?, messages}); returns the new one and the report. */
+/**
+ * Compacts an Anthropic conversation ({system?, messages}); returns the new one and the report.
+ * Takes the `@anthropic-ai/sdk` package's MessageParam[] (and gives the same types back) or JSON.
+ */
+export async function compactAnthropicMessages<M extends AnthropicMessageLike, S extends AnthropicSystemLike = string>(
+  conversation: { system?: S; messages: readonly M[] }, config?: ConfigInput | Config, options?: CompactMessagesOptions,
+): Promise<{ system?: S | string; messages: AnthropicWritten<M>[]; report: CompactionReport }>;
 export async function compactAnthropicMessages(
-  conversation: { system?: Json; messages: readonly Json[] }, config: ConfigInput | Config = {}, options: CompactMessagesOptions = {},
-): Promise<AnthropicConversation & { report: CompactionReport }> {
+  conversation: { system?: Json; messages: readonly Json[] }, config?: ConfigInput | Config, options?: CompactMessagesOptions,
+): Promise<AnthropicConversation & { report: CompactionReport }>;
+export async function compactAnthropicMessages(
+  conversation: { system?: Json | AnthropicSystemLike; messages: readonly (Json | AnthropicMessageLike)[] }, config: ConfigInput | Config = {}, options: CompactMessagesOptions = {},
+): Promise<{ system?: Json | AnthropicSystemLike; messages: (JsonObject | AnthropicWritten<AnthropicMessageLike>)[]; report: CompactionReport }> {
   const tag = parseConfig(config).summary_tag;
-  const model = readAnthropicMessages([...conversation.messages], conversation.system, "messages", { summaryTag: tag });
+  // the SDK's message types are JSON data; the reader checks every field it reads
+  const model = readAnthropicMessages([...conversation.messages] as Json[], conversation.system as Json | undefined, "messages", { summaryTag: tag });
   const r = await compactMessages(model, config, options);
   return { ...writeAnthropicMessages(r.messages, { summaryTag: tag }), report: r.report };
 }

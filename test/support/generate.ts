@@ -24,10 +24,13 @@ function rng(seed: number): () => number {
   };
 }
 
-interface Step { text: string; calls: { id: string; name: string; args: JsonObject }[]; results: { id: string; text: string; isError: boolean }[] }
-interface Turn { user: string; steps: Step[]; final: string }
+/** One assistant step of a generated turn: its text, its calls and their results. */
+export interface Step { text: string; calls: { id: string; name: string; args: JsonObject }[]; results: { id: string; text: string; isError: boolean }[] }
+/** One generated user turn. */
+export interface Turn { user: string; steps: Step[]; final: string }
 
-function turns(o: GenOptions): Turn[] {
+/** The turns of a generated conversation, shared by every wire shape's generator. */
+export function turns(o: GenOptions): Turn[] {
   const r = rng(o.seed ?? 1);
   const tools = ["read_file", "run_tests", "grep", "edit_file"];
   const out: Turn[] = [];

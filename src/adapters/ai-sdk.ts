@@ -1,0 +1,301 @@
+// Vercel AI SDK messages (`ModelMessage[]` of the `ai` package): system, user, assistant (text,
+// reasoning, files, tool calls, tool approval requests, provider-executed tool results) and
+// tool messages (tool results, approval responses). One assistant message becomes one engine
+// message followed by an engine tool message per tool result it carries; one tool message
+// becomes one engine tool message per result. Tool approvals pair up like calls and results
+// (internal id "approval:<approvalId>"), so compaction never separates a request from its
+// answer. Parts the engine does not read (reasoning, files, custom and unknown parts) stay in
+// their message and are written back as they were; an untouched message is written back as the
+// very same object.
+import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from "ai";
+import { parseConfig } from "../engine/config-rules.ts";
+import type { Config, ConfigInput } from "../engine/config.ts";
+import { compactMessages, type CompactMessagesOptions } from "../engine/compact-messages.ts";
+import { InputError } from "../engine/errors.ts";
+import { describeJson } from "../engine/json.ts";
+import type { Message, ToolCall } from "../engine/message.ts";
+import { assertMessages } from "../engine/message-shape.ts";
+import type { CompactionReport } from "../engine/report.ts";
+import { approvalCallId, assertPairing, engineConfig, itemReport, type ItemMap, type ItemSpan, type PairingEvent } from "./item-map.ts";
+import type { FormatOptions } from "./openai.ts";
+import { fields, jsonText, str, typedParts, type Fields } from "./read-fields.ts";
+import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
+
+/** Where an engine message came from: input message `item`, its content parts `parts` (none: string content). */
+export interface ModelMessageOrigin {
+  readonly item: number;
+  readonly parts: readonly number[];
+}
+
+/** AI SDK messages read into the engine's model, with what the writer needs to give them back. */
+export interface ModelMessagesReading {
+  /** the engine's messages */
+  readonly messages: Message[];
+  /** which input messages each engine message came from (retention window and report positions) */
+  readonly map: ItemMap;
+  /** the input messages, written back as the same objects when untouched */
+  readonly items: readonly ModelMessage[];
+  readonly origins: ReadonlyMap<Message, ModelMessageOrigin>;
+}
+
+// The text of a tool result's output, and whether it reports a failure.
+function outputText(v: unknown, path: string): { text: string; isError: boolean } {
+  const o = fields(v, path, "a tool output object");
+  const type = str(o.type, `${path}.type`);
+  switch (type) {
+    case "text":
+    case "error-text":
+      return { text: str(o.value, `${path}.value`), isError: type === "error-text" };
+    case "json":
+    case "error-json":
+      return { text: jsonText(o.value, `${path}.value`), isError: type === "error-json" };
+    case "execution-denied":
+      return { text: o.reason === undefined ? "execution denied" : str(o.reason, `${path}.reason`), isError: true };
+    case "content": {
+      if (!Array.isArray(o.value)) throw new InputError(`${path}.value`, `expected an array, got ${describeJson(o.value)}`);
+      const texts = o.value.flatMap((c, k) => {
+        const item = fields(c, `${path}.value[${k}]`, "a content object");
+        return item.type === "text" ? [str(item.text, `${path}.value[${k}].text`)] : [];
+      });
+      return { text: texts.join("\n"), isError: false };
+    }
+    default:
+      return { text: "", isError: false }; // an output kind this version does not know: kept as it is
+  }
+}
+
+interface Builder {
+  readonly messages: Message[];
+  readonly spans: ItemSpan[];
+  readonly origins: Map<Message, ModelMessageOrigin>;
+  readonly pairing: PairingEvent[];
+}
+
+function emit(b: Builder, m: Message, item: number, parts: readonly number[]): void {
+  b.messages.push(m);
+  b.spans.push({ first: item, last: item });
+  b.origins.set(m, { item, parts });
+}
+
+function toolResult(b: Builder, part: Fields, item: number, k: number, path: string): void {
+  const id = str(part.toolCallId, `${path}.toolCallId`);
+  if (part.toolName !== undefined) str(part.toolName, `${path}.toolName`);
+  const { text, isError } = outputText(part.output, `${path}.output`);
+  b.pairing.push({ kind: "result", id, path: `${path}.toolCallId` });
+  emit(b, { role: "tool", toolCallId: id, content: text, ...(isError ? { isError: true } : {}) }, item, [k]);
+}
+
+function approvalResponse(b: Builder, part: Fields, item: number, k: number, path: string): void {
+  const approvalId = str(part.approvalId, `${path}.approvalId`);
+  if (typeof part.approved !== "boolean") throw new InputError(`${path}.approved`, `expected a boolean, got ${describeJson(part.approved)}`);
+  const reason = part.reason === undefined ? "" : `: ${str(part.reason, `${path}.reason`)}`;
+  b.pairing.push({ kind: "result", id: approvalCallId(approvalId), path: `${path}.approvalId` });
+  emit(b, { role: "tool", toolCallId: approvalCallId(approvalId), content: `${part.approved ? "approved" : "denied"}${reason}` }, item, [k]);
+}
+
+function readAssistant(b: Builder, content: unknown, item: number, path: string, tag: string): void {
+  if (typeof content === "string") {
+    const summary = unwrapSummary(content, tag);
+    emit(b, summary !== undefined ? { role: "summary", content: summary } : { role: "assistant", content, toolCalls: [] }, item, []);
+    return;
+  }
+  const parts = typedParts(content, path);
+  const texts: string[] = [];
+  const calls: ToolCall[] = [];
+  const own: number[] = [];
+  const results: number[] = [];
+  parts.forEach((part, k) => {
+    const p = `${path}[${k}]`;
+    switch (part.type) {
+      case "text":
+        texts.push(str(part.text, `${p}.text`));
+        break;
+      case "tool-call": {
+        const id = str(part.toolCallId, `${p}.toolCallId`);
+        calls.push({ id, name: str(part.toolName, `${p}.toolName`), arguments: jsonText(part.input ?? {}, `${p}.input`) });
+        b.pairing.push({ kind: "call", id, path: `${p}.toolCallId` });
+        break;
+      }
+      case "tool-approval-request": {
+        const approvalId = str(part.approvalId, `${p}.approvalId`);
+        const toolCallId = str(part.toolCallId, `${p}.toolCallId`);
+        calls.push({ id: approvalCallId(approvalId), name: "tool-approval", arguments: JSON.stringify({ toolCallId }) });
+        b.pairing.push({ kind: "call", id: approvalCallId(approvalId), path: `${p}.approvalId` });
+        break;
+      }
+      case "tool-result":
+        results.push(k); // a provider-executed tool's result: its own engine tool message
+        return;
+      case "reasoning":
+        str(part.text, `${p}.text`);
+        break;
+    }
+    own.push(k); // reasoning, files, custom and unknown parts ride with the assistant message
+  });
+  const text = texts.join("\n");
+  const summary = calls.length === 0 && results.length === 0 ? unwrapSummary(text, tag) : undefined;
+  emit(b, summary !== undefined ? { role: "summary", content: summary } : { role: "assistant", content: text, toolCalls: calls }, item, own);
+  for (const k of results) toolResult(b, parts[k], item, k, `${path}[${k}]`);
+}
+
+function readTool(b: Builder, content: unknown, item: number, path: string): void {
+  const parts = typedParts(content, path);
+  const before = b.messages.length;
+  const other: number[] = [];
+  parts.forEach((part, k) => {
+    if (part.type === "tool-result") toolResult(b, part, item, k, `${path}[${k}]`);
+    else if (part.type === "tool-approval-response") approvalResponse(b, part, item, k, `${path}[${k}]`);
+    else other.push(k);
+  });
+  if (b.messages.length === before) {
+    // nothing to pair (an empty tool message, or only parts this version does not know): one
+    // assistant-side message keeps the parts so they are written back as they were
+    emit(b, { role: "assistant", content: "", toolCalls: [] }, item, other);
+  } else if (other.length > 0) {
+    const first = b.messages[before];
+    const o = b.origins.get(first)!;
+    b.origins.set(first, { item, parts: [...o.parts, ...other] });
+  }
+}
+
+/** Reads AI SDK `ModelMessage`s into the engine's model; `path` names the array in errors. */
+export function readModelMessages(input: readonly ModelMessage[], path = "messages", opts: FormatOptions = {}): ModelMessagesReading {
+  const tag = opts.summaryTag ?? "summary";
+  if (!Array.isArray(input)) throw new InputError(path, `expected an array of messages, got ${describeJson(input)}`);
+  const b: Builder = { messages: [], spans: [], origins: new Map(), pairing: [] };
+  for (let i = 0; i < input.length; i++) {
+    const p = `${path}[${i}]`;
+    const m = fields(input[i], p, "a message object");
+    const role = str(m.role, `${p}.role`);
+    const cpath = `${p}.content`;
+    switch (role) {
+      case "system":
+        emit(b, { role: "system", content: str(m.content, cpath) }, i, []);
+        break;
+      case "user": {
+        const content = typeof m.content === "string"
+          ? m.content
+          : typedParts(m.content, cpath).flatMap((part, k) => (part.type === "text" ? [str(part.text, `${cpath}[${k}].text`)] : [])).join("\n");
+        emit(b, { role: "user", content }, i, []);
+        break;
+      }
+      case "assistant":
+        readAssistant(b, m.content, i, cpath, tag);
+        break;
+      case "tool":
+        readTool(b, m.content, i, cpath);
+        break;
+      default:
+        throw new InputError(`${p}.role`, `unknown role ${JSON.stringify(role)} (expected system, user, assistant or tool)`);
+    }
+  }
+  assertPairing(b.pairing);
+  return { messages: b.messages, map: { items: input.length, spans: b.spans }, items: input, origins: b.origins };
+}
+
+function parseArguments(args: string): unknown {
+  try {
+    return JSON.parse(args === "" ? "{}" : args);
+  } catch {
+    return args;
+  }
+}
+
+// A message the engine made (a summary) or a caller built by hand, in AI SDK shape.
+function newItem(m: Message, tag: string, all: readonly Message[]): ModelMessage {
+  switch (m.role) {
+    case "system":
+    case "user":
+      return { role: m.role, content: m.content };
+    case "summary":
+      return { role: "assistant", content: [{ type: "text", text: wrapSummary(m.content, tag) }] };
+    case "assistant": {
+      if (m.toolCalls.length === 0) return { role: "assistant", content: m.content };
+      const content: AssistantModelMessage["content"] = m.content === "" ? [] : [{ type: "text", text: m.content }];
+      for (const c of m.toolCalls) content.push({ type: "tool-call", toolCallId: c.id, toolName: c.name, input: parseArguments(c.arguments) });
+      return { role: "assistant", content };
+    }
+    case "tool": {
+      const call = all.flatMap((x) => (x.role === "assistant" ? x.toolCalls : [])).find((c) => c.id === m.toolCallId);
+      const output = m.isError ? { type: "error-text" as const, value: m.content } : { type: "text" as const, value: m.content };
+      return { role: "tool", content: [{ type: "tool-result", toolCallId: m.toolCallId, toolName: call?.name ?? "", output }] };
+    }
+  }
+}
+
+// What is left of an input message some of whose engine messages were summarized away: the
+// same message with the surviving parts (the same part objects), in their original order.
+function partial(item: ModelMessage, parts: readonly number[]): ModelMessage {
+  const keep = [...parts].sort((a, b) => a - b);
+  if (item.role === "assistant" && Array.isArray(item.content)) {
+    const content = item.content;
+    return { ...item, content: keep.map((k) => content[k]) };
+  }
+  if (item.role === "tool") {
+    const content: ToolModelMessage["content"] = item.content;
+    return { ...item, content: keep.map((k) => content[k]) };
+  }
+  return item; // system and user messages are one engine message each: never partial
+}
+
+/** Writes engine messages as AI SDK messages; with the reading they came from, untouched ones are the input's own objects. */
+export function writeModelMessages(messages: readonly Message[], reading?: ModelMessagesReading, opts: FormatOptions = {}): ModelMessage[] {
+  const tag = opts.summaryTag ?? "summary";
+  assertMessages(messages);
+  const perItem = new Map<number, number>();
+  for (const s of reading?.map.spans ?? []) perItem.set(s.first, (perItem.get(s.first) ?? 0) + 1);
+  const out: ModelMessage[] = [];
+  let i = 0;
+  while (i < messages.length) {
+    const o = reading?.origins.get(messages[i]);
+    if (reading === undefined || o === undefined) {
+      out.push(newItem(messages[i], tag, messages));
+      i++;
+      continue;
+    }
+    const parts = [...o.parts];
+    let j = i + 1;
+    // the run of engine messages from the same input message
+    for (; j < messages.length; j++) {
+      const n = reading.origins.get(messages[j]);
+      if (n?.item !== o.item) break;
+      parts.push(...n.parts);
+    }
+    const item = reading.items[o.item];
+    out.push(j - i === perItem.get(o.item) ? item : partial(item, parts));
+    i = j;
+  }
+  return out;
+}
+
+/** Compacts AI SDK messages; `retention_window` and the report's positions count these messages. */
+export async function compactModelMessages(
+  messages: readonly ModelMessage[], config: ConfigInput | Config = {}, options: CompactMessagesOptions = {},
+): Promise<{ messages: ModelMessage[]; report: CompactionReport }> {
+  const c = parseConfig(config);
+  const reading = readModelMessages(messages, "messages", { summaryTag: c.summary_tag });
+  const r = await compactMessages(reading.messages, engineConfig(c, reading.map), options);
+  return { messages: writeModelMessages(r.messages, reading, { summaryTag: c.summary_tag }), report: itemReport(r.report, reading.map) };
+}
+
+/** What the `prepareStep` hook is given and returns (a structural subset of the AI SDK's own). */
+export interface PrepareStepMessages {
+  readonly messages: ModelMessage[];
+}
+
+/**
+ * A `prepareStep` for `generateText`, `streamText` and `ToolLoopAgent`: before each step,
+ * compacts the step's messages when a trigger fires and returns them (the AI SDK carries them
+ * to later steps); returns undefined, leaving the step as it is, when nothing was replaced.
+ * `onReport` receives every run's report. A summarizer failure leaves the messages as they were.
+ */
+export function compactBeforeStep(
+  config: ConfigInput | Config = {}, options: CompactMessagesOptions & { readonly onReport?: (r: CompactionReport) => void } = {},
+): (step: PrepareStepMessages) => Promise<{ messages: ModelMessage[] } | undefined> {
+  const c = parseConfig(config); // a bad configuration fails when the agent is built, not at its first step
+  return async (step) => {
+    const r = await compactModelMessages(step.messages, c, options);
+    options.onReport?.(r.report);
+    return r.report.stretches.length > 0 ? { messages: r.messages } : undefined;
+  };
+}

@@ -1,0 +1,122 @@
+// How a format's own items map to the engine's messages, for the formats whose items are not
+// one-to-one with them (an AI SDK tool message holds several tool results; a Responses
+// reasoning item travels with the item after it). The user's settings and the report speak of
+// the format's items: the retention window is turned into the engine messages that cover the
+// last N items, and the report's positions are turned back into item positions.
+import type { Config } from "../engine/config.ts";
+import { InputError } from "../engine/errors.ts";
+import type { CompactionReport } from "../engine/report.ts";
+
+/** The input items one engine message came from: items `first..last` (inclusive). */
+export interface ItemSpan {
+  readonly first: number;
+  readonly last: number;
+}
+
+/**
+ * The mapping an adapter returns with the messages it read: `spans[j]` are the input items of
+ * engine message j (several messages may share one item; one message may cover several).
+ * Spans are in input order and together cover items 0..items-1.
+ */
+export interface ItemMap {
+  readonly items: number;
+  readonly spans: readonly ItemSpan[];
+}
+
+/**
+ * The engine's retention window (in messages) that keeps the last `window` items untouched:
+ * every message that holds one of those items, and so the whole tail from the first of them.
+ */
+export function engineWindow(map: ItemMap, window: number): number {
+  const firstKept = map.items - window;
+  let k = 0;
+  while (k < map.spans.length && map.spans[map.spans.length - 1 - k].last >= firstKept) k++;
+  return Math.max(1, k);
+}
+
+// How many items start at each engine message: a message that continues its item (the second
+// tool result of one AI SDK tool message) starts none; a grouped message starts all of its items.
+function itemStarts(map: ItemMap): number[] {
+  return map.spans.map((s, j) => (j > 0 && map.spans[j - 1].first === s.first ? 0 : s.last - s.first + 1));
+}
+
+function itemPosition(weights: readonly number[], j: number): number {
+  let p = 0;
+  for (let i = 0; i < j && i < weights.length; i++) p += weights[i];
+  return p;
+}
+
+/**
+ * The report with positions and counts in the format's items: each stretch [start, end) as
+ * items of the conversation at the time of its step (earlier summaries count as one item each).
+ */
+export function itemReport(report: CompactionReport, map: ItemMap): CompactionReport {
+  const weights = itemStarts(map);
+  const at = (start: number, end: number) => ({ start: itemPosition(weights, start), end: itemPosition(weights, end) });
+  const planned = report.plannedStretch === undefined ? {} : { plannedStretch: { ...report.plannedStretch, ...at(report.plannedStretch.start, report.plannedStretch.end) } };
+  const stretches = report.stretches.map((s) => {
+    const pos = at(s.start, s.end);
+    // the summary is one item; a message after the stretch that continued a cut item now starts one
+    const after = s.end < weights.length && weights[s.end] === 0 ? [1] : [];
+    weights.splice(s.start, s.end - s.start + after.length, 1, ...after);
+    return { ...s, ...pos, replacedMessages: pos.end - pos.start };
+  });
+  // steps move forward: a skipped stretch lies after every earlier step's summary and before
+  // every later step's stretch, so the weights after the last step place it as of its moment
+  const skipped = report.skipped.map((s) => ({ ...s, ...at(s.start, s.end) }));
+  return {
+    ...report, ...planned, stretches, skipped,
+    messagesBefore: map.items,
+    messagesAfter: weights.reduce((a, b) => a + b, 0),
+  };
+}
+
+/** The configuration the engine runs with: `retention_window` turned from items into engine messages. */
+export function engineConfig(c: Config, map: ItemMap): Config {
+  return { ...c, retention_window: engineWindow(map, c.retention_window) };
+}
+
+/**
+ * The engine tool call id standing for an approval request (AI SDK tool approvals, Responses
+ * MCP approvals): its answer is a tool result with the same id, so the kernel's pairing keeps
+ * a request and its answer together as it does a call and its result.
+ */
+export function approvalCallId(approvalId: string): string {
+  return `approval:${approvalId}`;
+}
+
+/** One tool call or tool result as a format states it, with the path that names it in errors. */
+export interface PairingEvent {
+  readonly kind: "call" | "result";
+  readonly id: string;
+  readonly path: string;
+}
+
+/**
+ * Throws an InputError naming the item and field of a duplicate call id, a result before its
+ * call, an orphan result or a second result for one call. The engine rejects these too, but
+ * names its own message positions; the adapters name the format's items.
+ */
+export function assertPairing(events: readonly PairingEvent[]): void {
+  const calls = new Map<string, string>();
+  const results = new Map<string, string>();
+  for (const e of events) {
+    if (e.kind !== "call") continue;
+    const first = calls.get(e.id);
+    if (first !== undefined) throw new InputError(e.path, `duplicate tool call id ${JSON.stringify(e.id)} (already used at ${first})`);
+    calls.set(e.id, e.path);
+  }
+  const seen = new Set<string>();
+  for (const e of events) {
+    if (e.kind === "call") {
+      seen.add(e.id);
+      continue;
+    }
+    const call = calls.get(e.id);
+    if (call === undefined) throw new InputError(e.path, `orphan tool result: no tool call has id ${JSON.stringify(e.id)}`);
+    if (!seen.has(e.id)) throw new InputError(e.path, `tool result for ${JSON.stringify(e.id)} comes before its call at ${call}`);
+    const prev = results.get(e.id);
+    if (prev !== undefined) throw new InputError(e.path, `second tool result for ${JSON.stringify(e.id)} (first at ${prev})`);
+    results.set(e.id, e.path);
+  }
+}

@@ -1,0 +1,180 @@
+// OpenAI Responses API input items (`ResponseInputItem[]` of the `openai` package; the shape of
+// the OpenAI Agents SDK): `message` items, client-executed tool calls and their outputs paired by
+// `call_id` (function, custom tool, computer, shell, local shell, apply patch), MCP approval
+// requests and responses, reasoning, and the other item types. Each item is one engine message,
+// except a reasoning item, which travels with the item after it (the API refuses a reasoning
+// item without its following item, so the two are never separated). Items the engine cannot
+// read are kept as they are: self-contained server tool calls (web search, file search, code
+// interpreter, image generation, MCP calls) may be summarized like any assistant output; every
+// other type (item references, compaction items, types newer than this adapter) is protected
+// like a system message, never summarized. Untouched items are written back as the same objects.
+import type { ResponseInputItem } from "openai/resources/responses/responses";
+import { parseConfig } from "../engine/config-rules.ts";
+import type { Config, ConfigInput } from "../engine/config.ts";
+import { compactMessages, type CompactMessagesOptions } from "../engine/compact-messages.ts";
+import { InputError } from "../engine/errors.ts";
+import { describeJson } from "../engine/json.ts";
+import type { Message } from "../engine/message.ts";
+import { assertMessages } from "../engine/message-shape.ts";
+import type { CompactionReport } from "../engine/report.ts";
+import { approvalCallId, assertPairing, engineConfig, itemReport, type ItemMap, type ItemSpan, type PairingEvent } from "./item-map.ts";
+import type { FormatOptions } from "./openai.ts";
+import { fields, jsonText, str, typedParts, type Fields } from "./read-fields.ts";
+import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
+
+/** Responses items read into the engine's model, with what the writer needs to give them back. */
+export interface ResponsesReading {
+  readonly messages: Message[];
+  /** which input items each engine message came from (retention window and report positions) */
+  readonly map: ItemMap;
+  readonly items: readonly ResponseInputItem[];
+  readonly origins: ReadonlyMap<Message, ItemSpan>;
+}
+
+// Client-executed tool calls: the call's type, the type of its output, and the output's field
+// holding the call id (a local shell output names its call by `id`).
+const CALLS: Record<string, { readonly output: string; readonly idField: string }> = {
+  function_call: { output: "function_call_output", idField: "call_id" },
+  custom_tool_call: { output: "custom_tool_call_output", idField: "call_id" },
+  computer_call: { output: "computer_call_output", idField: "call_id" },
+  shell_call: { output: "shell_call_output", idField: "call_id" },
+  local_shell_call: { output: "local_shell_call_output", idField: "id" },
+  apply_patch_call: { output: "apply_patch_call_output", idField: "call_id" },
+};
+const OUTPUTS = new Map(Object.entries(CALLS).map(([call, o]) => [o.output, o.idField]));
+
+// Server-side tool calls complete inside one item: summarizable model output.
+const SERVER_CALLS = new Set(["web_search_call", "file_search_call", "code_interpreter_call", "image_generation_call", "mcp_call", "mcp_list_tools"]);
+
+function messageText(content: unknown, path: string): string {
+  if (typeof content === "string") return content;
+  return typedParts(content, path).flatMap((part, k) => {
+    if (part.type === "input_text" || part.type === "output_text") return [str(part.text, `${path}[${k}].text`)];
+    if (part.type === "refusal") return [str(part.refusal, `${path}[${k}].refusal`)];
+    return []; // images, files, audio: kept through the item itself
+  }).join("\n");
+}
+
+// A tool output's text: a string, the texts of a list of parts, or else its JSON.
+function outputText(v: unknown, path: string): string {
+  if (v === undefined || v === null) return "";
+  if (typeof v === "string") return v;
+  if (Array.isArray(v)) {
+    const texts = v.flatMap((p) => (typeof p === "object" && p !== null && typeof (p as Fields).text === "string" ? [(p as Fields).text as string] : []));
+    if (texts.length === v.length) return texts.join("\n");
+  }
+  return jsonText(v, path);
+}
+
+// One item as the engine message it stands for, and the tool call or result it states.
+function readItem(item: Fields, p: string, tag: string, pairing: PairingEvent[]): Message {
+  const type = item.type === undefined ? "message" : str(item.type, `${p}.type`);
+  if (type === "message") {
+    const role = str(item.role, `${p}.role`);
+    const content = messageText(item.content, `${p}.content`);
+    switch (role) {
+      case "system":
+      case "developer":
+        return { role: "system", content };
+      case "user":
+        return { role: "user", content };
+      case "assistant": {
+        const summary = unwrapSummary(content, tag);
+        return summary !== undefined ? { role: "summary", content: summary } : { role: "assistant", content, toolCalls: [] };
+      }
+      default:
+        throw new InputError(`${p}.role`, `unknown role ${JSON.stringify(role)} (expected system, developer, user or assistant)`);
+    }
+  }
+  const call = CALLS[type];
+  if (call !== undefined) {
+    const id = str(item.call_id, `${p}.call_id`);
+    const name = item.name === undefined ? type : str(item.name, `${p}.name`);
+    const args = item.arguments ?? item.input ?? item.action ?? item.actions ?? item.operation ?? null;
+    pairing.push({ kind: "call", id, path: `${p}.call_id` });
+    return { role: "assistant", content: "", toolCalls: [{ id, name, arguments: typeof args === "string" ? args : jsonText(args, p) }] };
+  }
+  const idField = OUTPUTS.get(type);
+  if (idField !== undefined) {
+    const id = str(item[idField], `${p}.${idField}`);
+    pairing.push({ kind: "result", id, path: `${p}.${idField}` });
+    return { role: "tool", toolCallId: id, content: outputText(item.output, `${p}.output`) };
+  }
+  if (type === "mcp_approval_request") {
+    const id = approvalCallId(str(item.id, `${p}.id`));
+    pairing.push({ kind: "call", id, path: `${p}.id` });
+    return { role: "assistant", content: "", toolCalls: [{ id, name: "mcp-approval", arguments: jsonText({ name: item.name, arguments: item.arguments }, p) }] };
+  }
+  if (type === "mcp_approval_response") {
+    const id = approvalCallId(str(item.approval_request_id, `${p}.approval_request_id`));
+    if (typeof item.approve !== "boolean") throw new InputError(`${p}.approve`, `expected a boolean, got ${describeJson(item.approve)}`);
+    pairing.push({ kind: "result", id, path: `${p}.approval_request_id` });
+    return { role: "tool", toolCallId: id, content: item.approve ? "approved" : "denied" };
+  }
+  if (type === "reasoning" || SERVER_CALLS.has(type)) {
+    return { role: "assistant", content: type === "mcp_call" ? outputText(item.output, `${p}.output`) : "", toolCalls: [] };
+  }
+  return { role: "system", content: "" }; // not read here: protected, written back as it was
+}
+
+/** Reads Responses API input items into the engine's model; `path` names the array in errors. */
+export function readResponsesItems(input: readonly ResponseInputItem[], path = "input", opts: FormatOptions = {}): ResponsesReading {
+  const tag = opts.summaryTag ?? "summary";
+  if (!Array.isArray(input)) throw new InputError(path, `expected an array of items, got ${describeJson(input)}`);
+  const messages: Message[] = [];
+  const spans: ItemSpan[] = [];
+  const origins = new Map<Message, ItemSpan>();
+  const pairing: PairingEvent[] = [];
+  let first = 0; // the first item of the message being read (reasoning items wait for the next one)
+  for (let i = 0; i < input.length; i++) {
+    const p = `${path}[${i}]`;
+    const item = fields(input[i], p, "an item object");
+    if (item.type === "reasoning" && i + 1 < input.length) continue;
+    const m = readItem(item, p, tag, pairing);
+    const span = { first, last: i };
+    messages.push(m);
+    spans.push(span);
+    origins.set(m, span);
+    first = i + 1;
+  }
+  assertPairing(pairing);
+  return { messages, map: { items: input.length, spans }, items: input, origins };
+}
+
+// A message the engine made (a summary) or a caller built by hand, as Responses items.
+function newItems(m: Message, tag: string): ResponseInputItem[] {
+  switch (m.role) {
+    case "system":
+    case "user":
+      return [{ type: "message", role: m.role, content: m.content }];
+    case "summary":
+      return [{ type: "message", role: "assistant", content: wrapSummary(m.content, tag) }];
+    case "assistant":
+      return [
+        ...(m.content !== "" || m.toolCalls.length === 0 ? [{ type: "message" as const, role: "assistant" as const, content: m.content }] : []),
+        ...m.toolCalls.map((c) => ({ type: "function_call" as const, call_id: c.id, name: c.name, arguments: c.arguments })),
+      ];
+    case "tool":
+      return [{ type: "function_call_output", call_id: m.toolCallId, output: m.content }];
+  }
+}
+
+/** Writes engine messages as Responses input items; with the reading they came from, untouched ones are the input's own objects. */
+export function writeResponsesItems(messages: readonly Message[], reading?: ResponsesReading, opts: FormatOptions = {}): ResponseInputItem[] {
+  const tag = opts.summaryTag ?? "summary";
+  assertMessages(messages);
+  return messages.flatMap((m) => {
+    const o = reading?.origins.get(m);
+    return reading !== undefined && o !== undefined ? reading.items.slice(o.first, o.last + 1) : newItems(m, tag);
+  });
+}
+
+/** Compacts Responses input items; `retention_window` and the report's positions count these items. */
+export async function compactResponsesItems(
+  input: readonly ResponseInputItem[], config: ConfigInput | Config = {}, options: CompactMessagesOptions = {},
+): Promise<{ input: ResponseInputItem[]; report: CompactionReport }> {
+  const c = parseConfig(config);
+  const reading = readResponsesItems(input, "input", { summaryTag: c.summary_tag });
+  const r = await compactMessages(reading.messages, engineConfig(c, reading.map), options);
+  return { input: writeResponsesItems(r.messages, reading, { summaryTag: c.summary_tag }), report: itemReport(r.report, reading.map) };
+}
