@@ -378,7 +378,8 @@ function checkLocalNames(cx: FileContext, body: ts.Block, params: Set<string>): 
       if (params.has(x)) cx.unsupported(n, `local ${x}: it shadows the parameter ${x} (give each local of a function its own name)`);
       for (let s: ts.Node | undefined = n.parent; s !== undefined && s !== body.parent; s = s.parent) {
         const here = declaredIn(s);
-        const other = here.find((d) => d !== n && ts.isIdentifier(d.name) && d.name.text === x);
+        // within one scope the later declaration is the repetition
+        const other = here.find((d) => d !== n && ts.isIdentifier(d.name) && d.name.text === x && (!here.includes(n) || d.pos < n.pos));
         if (other) {
           const at = cx.pos(other);
           cx.unsupported(n, `local ${x}: it ${here.includes(n) ? "repeats" : "shadows"} the ${x} declared at ${at.file}:${at.line}:${at.col} (give each local of a function its own name)`);

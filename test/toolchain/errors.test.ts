@@ -547,6 +547,107 @@ const CASES: ErrorCase[] = [
     file: "n", line: 3, col: 1, at: "export function f",
     message: "f is already declared at src/kernel/m.ts:2:1 (the kernel shares one namespace)",
   },
+  {
+    what: "var in a for initializer",
+    src: ["//@ verify", "export function f(a: number): number {", "  let s = 0;", "  for (var i = 0; i < a; i++) {", "    //@ decreases a - i", "    s = s + 1;", "  }", "  return s;", "}"],
+    line: 4, col: 8, at: "var i",
+    message: "unsupported 'var' (function-scoped in JavaScript): declare locals with let or const",
+  },
+  {
+    what: "a local repeated in the same block of a switch",
+    src: [
+      "//@ verify", "export function f(a: number): number {", "  switch (a) {", "    case 1:", "      const b = 1;", "      return b;",
+      "    default:", "      const b = 2;", "      return b;", "  }", "}",
+    ],
+    line: 8, col: 13, at: "b = 2",
+    message: "unsupported local b: it repeats the b declared at src/kernel/m.ts:5:13 (give each local of a function its own name)",
+  },
+  {
+    what: "- on arrays",
+    src: ["//@ verify", "export function f(xs: number[]): number {", "  const n = 1 - xs;", "  return n;", "}"],
+    line: 3, col: 13, at: "1 - xs",
+    message: "unsupported - on arrays",
+  },
+  {
+    what: "an ordering of union values in a spec",
+    src: ['export type K = "a" | "b";', "//@ verify", "//@ ensures \\result < k", "export function f(k: K): K {", "  return k;", "}"],
+    line: 3, col: 21, at: "< k",
+    message: "unsupported < on values of K (only numbers are ordered)",
+  },
+  {
+    what: "an ordering of booleans",
+    src: ["//@ verify", "export function f(a: boolean, b: boolean): boolean {", "  return a <= b;", "}"],
+    line: 3, col: 10, at: "a <= b",
+    message: "unsupported <= on booleans (only numbers are ordered)",
+  },
+  {
+    what: "spec !== on records",
+    src: ["export interface R {", "  n: number;", "}", "//@ verify", "//@ ensures \\result !== r", "export function f(r: R): R {", "  return r;", "}"],
+    line: 5, col: 21, at: "!== r",
+    message: "unsupported !== on records (R) in a specification (TypeScript compares references): write !equal(a, b) for value equality",
+  },
+  {
+    what: "spec === on values of a type parameter",
+    src: ["//@ verify", "//@ ensures \\result === x", "export function f<T>(x: T): T {", "  return x;", "}"],
+    line: 2, col: 21, at: "=== x",
+    message: "unsupported === on values of type parameter T in a specification (TypeScript compares references): write equal(a, b) for value equality",
+  },
+  {
+    what: "equal with other than two arguments",
+    src: ["//@ verify", "//@ ensures equal(\\result)", "export function f(xs: number[]): number[] {", "  return xs;", "}"],
+    line: 2, col: 13, at: "equal(",
+    message: "equal takes two arguments",
+  },
+  {
+    what: "a kernel function named equal",
+    src: ["//@ verify", "export function equal(a: number, b: number): boolean {", "  return a === b;", "}"],
+    line: 2, col: 1, at: "export function equal",
+    message: "equal is the specification's value equality: a kernel function cannot take that name",
+  },
+  {
+    what: "equal in code",
+    src: ["//@ verify", "export function f(xs: number[], ys: number[]): boolean {", "  return equal(xs, ys);", "}"],
+    line: 3, col: 10, at: "equal(xs, ys)",
+    message: "call to unknown function equal (not a verified kernel function)",
+  },
+  {
+    what: "an import of a name the module does not declare",
+    src: ['import { nothere } from "./n.ts";', "//@ verify", "export function f(a: number): number {", "  return a;", "}"],
+    others: { n: ["//@ verify", "export function g(a: number): number {", "  return a;", "}"] },
+    line: 1, col: 10, at: "nothere",
+    message: "n.ts declares no nothere",
+  },
+  {
+    what: "a namespace import",
+    src: ['import * as n from "./n.ts";', "//@ verify", "export function f(a: number): number {", "  return a;", "}"],
+    others: { n: ["//@ verify", "export function g(a: number): number {", "  return a;", "}"] },
+    line: 1, col: 8, at: "* as n",
+    message: "unsupported default or namespace import (the kernel imports names as they are declared)",
+  },
+  {
+    what: "a switch without default that can fall off the end",
+    src: ['export type K = "a" | "b";', "//@ verify", "export function f(k: K): number {", "  switch (k) {", '    case "a":', "      return 1;", '    case "b":', "      return 2;", "  }", "}"],
+    line: 10, col: 1, at: "}",
+    message: "function f can reach its end without returning a value (JavaScript returns undefined)",
+  },
+  {
+    what: "a while (true) left by break",
+    src: ["//@ verify", "export function f(a: number): number {", "  while (true) {", "    //@ decreases 0", "    break;", "  }", "}"],
+    line: 7, col: 1, at: "}",
+    message: "function f can reach its end without returning a value (JavaScript returns undefined)",
+  },
+  {
+    what: "@ensures inside a JSDoc comment",
+    src: ["/**", " * Identity.", " * @ensures \\result === a", " */", "//@ verify", "export function f(a: number): number {", "  return a;", "}"],
+    line: 3, col: 4, at: "@ensures",
+    message: "an annotation inside a block comment is not read: write it as a '//@' line comment outside the block comment",
+  },
+  {
+    what: "a misspelt annotation with three slashes",
+    src: ["//@ verify", "/// @requires a > 0", "export function f(a: number): number {", "  return a;", "}"],
+    line: 2, col: 1, at: "/// @requires",
+    message: "'/// @requires' looks like an annotation but is a plain comment: write '//@ requires'",
+  },
 ];
 
 function lines(src: string[]): string {

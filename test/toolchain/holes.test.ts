@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { translateError } from "./harness.ts";
+import { translate, translateError } from "./harness.ts";
 
 interface Hole {
   what: string;
@@ -255,4 +255,56 @@ describe("translation holes are rejected where they stand", () => {
       expect(translateError(sources)).toBe(`src/kernel/m.ts:${c.line}:${c.col}: ${c.message}`);
     });
   }
+});
+
+describe("what the rules leave accepted", () => {
+  it("sibling blocks reuse a name, while (true) ends in its returns, JSDoc tags and quoted //@ are prose", () => {
+    const src = lines([
+      "/**",
+      " * Counts up to a. @param a the bound; @type is JSDoc's, and //@ here is quoted prose.",
+      " * @param a the bound",
+      " * @type {number}",
+      " */",
+      "//@ verify",
+      "//@ requires a >= 0",
+      "export function f(a: number): number {",
+      "  if (a > 0) {",
+      "    const t = 1;",
+      "    if (t > a) return t;",
+      "  } else {",
+      "    const t = 2;",
+      "    if (t > a) return t;",
+      "  }",
+      "  let i = 0;",
+      "  while (true) {",
+      "    //@ invariant 0 <= i && i <= a",
+      "    //@ decreases a - i",
+      "    if (i === a) return i;",
+      "    i++;",
+      "  }",
+      "}",
+    ]);
+    const out = translate({ m: src }).get("m") ?? "";
+    expect(out).toContain("var t: int := 1;");
+    expect(out).toContain("var t: int := 2;");
+    expect(out).toContain("while true");
+  });
+
+  it("equal(a, b) is value equality, rendered as Dafny ==; X.f is a member only when no variable X is in scope", () => {
+    const src = lines([
+      'export type K = "lo" | "hi";',
+      "export interface Two {",
+      "  Lo: K;",
+      "}",
+      "//@ verify",
+      "//@ ensures equal(\\result, xs) && !equal(\\result, xs.slice(1))",
+      "export function f(xs: readonly K[], Two: Two): K[] {",
+      "  const ys: K[] = [Two.Lo, K.Lo];",
+      "  return xs.slice();",
+      "}",
+    ]);
+    const out = translate({ m: src }).get("m") ?? "";
+    expect(out).toContain("ensures (f(xs, Two) == xs) && (!(f(xs, Two) == xs[1..]))");
+    expect(out).toContain("var ys: seq<K> := [Two.Lo, K.Lo];");
+  });
 });
