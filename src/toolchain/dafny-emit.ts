@@ -277,6 +277,7 @@ class Emitter {
           const rt = this.typeOf(e.r, env, cx);
           // JavaScript compares arrays and objects by reference, Dafny by value: only the
           // specifications (which mean value equality) may compare them
+          if (!compatible(lt, rt)) throw new TranslateError(e.pos, `unsupported ${e.op === "==" ? "===" : "!=="} between ${describeTy(lt)} and ${describeTy(rt)}`);
           const ty = lt.k === "unknown" ? rt : lt;
           if (!e.value && (ty.k === "seq" || ty.k === "tparam" || (ty.k === "named" && this.info.records.has(ty.name)))) {
             const what = ty.k === "seq" ? "arrays" : ty.k === "tparam" ? `values of type parameter ${ty.name}` : `records (${ty.name})`;
@@ -541,6 +542,16 @@ class Emitter {
 function memberAsField(e: Extract<Expr, { k: "member" }>): Expr {
   if (e.name === "length") return { k: "len", e: { k: "var", name: e.type, pos: e.pos }, pos: e.pos };
   return { k: "field", e: { k: "var", name: e.type, pos: e.pos }, name: e.name, pos: e.pos };
+}
+
+/** Whether two values of these types can be compared (unknown: an untyped literal or a companion function). */
+function compatible(a: Ty, b: Ty): boolean {
+  if (a.k === "unknown" || b.k === "unknown") return true;
+  const num = (t: Ty) => t.k === "int" || t.k === "nat";
+  if (num(a) || num(b)) return num(a) && num(b);
+  if (a.k === "seq" && b.k === "seq") return compatible(a.elem, b.elem);
+  if ((a.k === "named" && b.k === "named") || (a.k === "tparam" && b.k === "tparam")) return a.name === b.name;
+  return a.k === b.k;
 }
 
 /** A type as an error message names it. */

@@ -648,6 +648,12 @@ const CASES: ErrorCase[] = [
     line: 2, col: 1, at: "/// @requires",
     message: "'/// @requires' looks like an annotation but is a plain comment: write '//@ requires'",
   },
+  {
+    what: "an enum member compared with a number",
+    src: ["export enum Color { Red, Green }", "//@ verify", "export function f(c: Color): boolean {", "  return c === 0;", "}"],
+    line: 4, col: 10, at: "c === 0",
+    message: "unsupported === between values of Color and numbers",
+  },
 ];
 
 function lines(src: string[]): string {
