@@ -47,19 +47,26 @@ export function posAt(sf: ts.SourceFile, offset: number): Pos {
   return { file: sf.fileName, line: lc.line + 1, col: lc.character + 1 };
 }
 
-/** The comments of a file, found by TypeScript's scanner (a `//@` in a string is no comment). */
+/**
+ * The comments of a file, found by TypeScript's scanner. The scanner alone cannot tell a
+ * regular expression from a division, so it skips the literals the parser found: a `//@`
+ * inside a string, template or regular expression is no comment.
+ */
 function comments(sf: ts.SourceFile): Array<{ kind: ts.SyntaxKind; pos: number; end: number }> {
+  const literals = new Map<number, number>();
+  const findLiterals = (n: ts.Node): void => {
+    if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n) || ts.isTemplateExpression(n) || ts.isRegularExpressionLiteral(n)) {
+      literals.set(n.getStart(sf), n.end);
+    } else ts.forEachChild(n, findLiterals);
+  };
+  findLiterals(sf);
   const out: Array<{ kind: ts.SyntaxKind; pos: number; end: number }> = [];
   const scanner = ts.createScanner(ts.ScriptTarget.ES2022, false, ts.LanguageVariant.Standard, sf.text);
-  // template literals with substitutions: `}` resumes the template text
-  const braces: boolean[] = [];
   for (let t = scanner.scan(); t !== ts.SyntaxKind.EndOfFileToken; t = scanner.scan()) {
-    if (t === ts.SyntaxKind.SingleLineCommentTrivia || t === ts.SyntaxKind.MultiLineCommentTrivia) {
+    const literalEnd = literals.get(scanner.getTokenStart());
+    if (literalEnd !== undefined) scanner.resetTokenState(literalEnd);
+    else if (t === ts.SyntaxKind.SingleLineCommentTrivia || t === ts.SyntaxKind.MultiLineCommentTrivia) {
       out.push({ kind: t, pos: scanner.getTokenStart(), end: scanner.getTokenEnd() });
-    } else if (t === ts.SyntaxKind.TemplateHead) braces.push(true);
-    else if (t === ts.SyntaxKind.OpenBraceToken) braces.push(false);
-    else if (t === ts.SyntaxKind.CloseBraceToken && braces.pop() === true) {
-      if (scanner.reScanTemplateToken(false) === ts.SyntaxKind.TemplateMiddle) braces.push(true);
     }
   }
   return out;

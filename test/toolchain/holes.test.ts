@@ -290,6 +290,23 @@ describe("what the rules leave accepted", () => {
     expect(out).toContain("while true");
   });
 
+  it("annotations are read after a regular expression or template that holds a backtick or //@", () => {
+    const src = lines([
+      "//@ extern",
+      "export function g(a: number): boolean {",
+      '  return /`/.test(String(a)) && `x${a}` === "a //@ requires true";',
+      "}",
+      "//@ verify",
+      "//@ requires false",
+      "export function f(a: number): number {",
+      "  return a;",
+      "}",
+    ]);
+    const out = translate({ m: src }).get("m") ?? "";
+    expect(out).toContain("  requires false\n");
+    expect(out).not.toContain("requires true");
+  });
+
   it("equal(a, b) is value equality, rendered as Dafny ==; X.f is a member only when no variable X is in scope", () => {
     const src = lines([
       'export type K = "lo" | "hi";',
