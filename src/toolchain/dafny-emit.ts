@@ -460,7 +460,6 @@ class Emitter {
       case "break": return [`${ind}break;`];
       case "continue": throw new TranslateError(s.pos, "continue outside a loop");
       case "return": {
-        if (!s.e) return [`${ind}return;`];
         if (!cx.result) throw new TranslateError(s.pos, "return with a value in a function without a result");
         if (s.e.k === "call" && this.info.fns.get(s.e.fn)?.kind === "method") {
           return [`${ind}result := ${this.call(s.e, env, cx, true)};`, `${ind}return;`];
@@ -540,7 +539,6 @@ class Emitter {
 
 /** `X.f` where X is a variable in scope: a field access, as JavaScript reads it. */
 function memberAsField(e: Extract<Expr, { k: "member" }>): Expr {
-  if (e.name === "length") return { k: "len", e: { k: "var", name: e.type, pos: e.pos }, pos: e.pos };
   return { k: "field", e: { k: "var", name: e.type, pos: e.pos }, name: e.name, pos: e.pos };
 }
 

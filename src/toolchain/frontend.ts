@@ -363,10 +363,10 @@ function declaredIn(scopeNode: ts.Node): ts.VariableDeclaration[] {
 }
 
 /**
- * Locals are `let` or `const`, and each has a name no enclosing scope declares. Dafny scopes locals by
- * block like `let`, but the translation moves statements: `continue` lowering copies the
- * rest of a loop body into the branches of an `if`, and a `for` increment goes to the end
- * of the body block; a local that shadows an outer name would capture them.
+ * Locals are `let` or `const`, and each has a name no enclosing scope declares. Dafny scopes
+ * locals by block like `let`, but the translation moves statements: `continue` lowering
+ * copies the rest of a loop body into the branches of an `if`, and a `for` increment goes to
+ * the end of the body block; a local that shadows an outer name would capture them.
  */
 function checkLocalNames(cx: FileContext, body: ts.Block, params: Set<string>): void {
   const visit = (n: ts.Node): void => {
@@ -684,7 +684,7 @@ function checkOwnership(stmts: Stmt[]): void {
         case "if": uses(s.c); check(s.t); check(s.f); break;
         case "while": uses(s.c); check(s.body); break;
         case "block": check(s.body); break;
-        case "return": if (s.e && !(s.e.k === "var")) uses(s.e); break;
+        case "return": if (s.e.k !== "var") uses(s.e); break;
         default:
       }
     }

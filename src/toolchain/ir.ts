@@ -68,7 +68,8 @@ export type Stmt =
   | { k: "break"; pos: Pos }
   /** only before lowering: loops rewrite it away (Dafny 2.3 has no continue) */
   | { k: "continue"; pos: Pos }
-  | { k: "return"; e: Expr | null; pos: Pos }
+  /** always with a value: a function without one is rejected (JavaScript returns undefined) */
+  | { k: "return"; e: Expr; pos: Pos }
   | { k: "assert"; e: Expr; pos: Pos }
   | { k: "use"; call: Expr; pos: Pos }
   | { k: "block"; body: Stmt[]; pos: Pos };
