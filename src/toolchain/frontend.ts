@@ -358,7 +358,8 @@ function declaredIn(scopeNode: ts.Node): ts.VariableDeclaration[] {
     : ts.isCaseBlock(scopeNode) ? scopeNode.clauses.flatMap((c) => [...c.statements])
     : [];
   for (const st of stmts) if (ts.isVariableStatement(st)) lists.push(st.declarationList);
-  if (ts.isForStatement(scopeNode) && scopeNode.initializer && ts.isVariableDeclarationList(scopeNode.initializer)) lists.push(scopeNode.initializer);
+  if ((ts.isForStatement(scopeNode) || ts.isForOfStatement(scopeNode) || ts.isForInStatement(scopeNode)) &&
+      scopeNode.initializer && ts.isVariableDeclarationList(scopeNode.initializer)) lists.push(scopeNode.initializer);
   return lists.flatMap((l) => [...l.declarations]);
 }
 
@@ -369,7 +370,27 @@ function declaredIn(scopeNode: ts.Node): ts.VariableDeclaration[] {
  * the end of the body block; a local that shadows an outer name would capture them.
  */
 function checkLocalNames(cx: FileContext, body: ts.Block, params: Set<string>): void {
+  const locals = new Map<string, ts.VariableDeclaration>();
+  const collect = (n: ts.Node): void => {
+    if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && !locals.has(n.name.text)) locals.set(n.name.text, n);
+    ts.forEachChild(n, collect);
+  };
+  collect(body);
+  // the declaration of local x that is in scope at node n (declared before it), if any
+  const inScope = (x: string, n: ts.Node): ts.VariableDeclaration | undefined => {
+    for (let s: ts.Node | undefined = n.parent; s !== undefined && s !== body.parent; s = s.parent) {
+      const d = declaredIn(s).find((v) => ts.isIdentifier(v.name) && v.name.text === x && v.pos < n.pos);
+      if (d) return d;
+    }
+    return undefined;
+  };
   const visit = (n: ts.Node): void => {
+    // a use of a local where JavaScript does not see it: Dafny might, once the translation
+    // has moved the use into the block that declares it
+    if (ts.isIdentifier(n) && locals.has(n.text) && !params.has(n.text) && isValueUse(n) && !inScope(n.text, n)) {
+      const at = cx.pos(locals.get(n.text) as ts.VariableDeclaration);
+      cx.unsupported(n, `use of ${n.text} outside the block that declares it (${at.file}:${at.line}:${at.col})`);
+    }
     if (ts.isVariableDeclarationList(n) && !(n.flags & (ts.NodeFlags.Let | ts.NodeFlags.Const))) {
       cx.unsupported(n, "'var' (function-scoped in JavaScript): declare locals with let or const");
     }
@@ -389,6 +410,14 @@ function checkLocalNames(cx: FileContext, body: ts.Block, params: Set<string>): 
     ts.forEachChild(n, visit);
   };
   visit(body);
+}
+
+/** Whether an identifier stands for a value (not a declared name, a field or a type). */
+function isValueUse(id: ts.Identifier): boolean {
+  const p = id.parent;
+  if ((ts.isVariableDeclaration(p) || ts.isParameter(p) || ts.isFunctionDeclaration(p)) && p.name === id) return false;
+  if ((ts.isPropertyAccessExpression(p) || ts.isPropertyAssignment(p)) && p.name === id) return false;
+  return !ts.isTypeReferenceNode(p) && !ts.isQualifiedName(p);
 }
 
 /** Whether running `stmts` always ends in a `return` (JavaScript returns undefined otherwise). */

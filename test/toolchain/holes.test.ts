@@ -63,6 +63,25 @@ const HOLES: Hole[] = [
     ensuresInNode: (m) => m.f() === 10,
   },
   {
+    what: "a name used outside the block that declares it (continue lowering would move the use into that block)",
+    src: [
+      "//@ verify", "//@ ensures \\result === 7", "export function f(c: boolean): number {",
+      "  let s = 7;", "  let i = 0;", "  while (i < 1) {", "    //@ invariant 0 <= i && i <= 1 && s === 7", "    //@ decreases 1 - i",
+      "    i++;", "    if (c) {", "      continue;", "    } else {", "      const y = 7;", "      s = y;", "    }", "    s = y;", "  }",
+      "  return s;", "}",
+    ],
+    line: 16, col: 9, at: "y;",
+    message: "unsupported use of y outside the block that declares it (src/kernel/m.ts:13:13)",
+    // Node throws a ReferenceError where Dafny proved the ensures
+    ensuresInNode: (m) => {
+      try {
+        return m.f(false as never) === 7;
+      } catch (e) {
+        return !(e instanceof ReferenceError);
+      }
+    },
+  },
+  {
     what: "a local named like a parameter",
     src: ["//@ verify", "//@ ensures \\result === a", "export function f(a: number): number {", "  {", "    const a = 1;", "  }", "  return a;", "}"],
     line: 5, col: 11, at: "a = 1",
