@@ -85,7 +85,8 @@ const BLOCK_COMMENT_ANNOTATION = "an annotation inside a block comment is not re
 function rejectLookalike(sf: ts.SourceFile, c: { kind: ts.SyntaxKind; pos: number; end: number }): void {
   const text = sf.text.slice(c.pos, c.end);
   if (c.kind === ts.SyntaxKind.SingleLineCommentTrivia) {
-    const m = /^\/\/\/*[ \t]*@([\w-]*)/.exec(text);
+    // `// @ensures`, `/// @ensures`, `// @ ensures`, and a keyword right after the slashes (`//ensures`)
+    const m = /^\/\/\/*[ \t]*@[ \t]*([\w-]*)/.exec(text) ?? new RegExp(`^//(${KINDS.join("|")})\\b`).exec(text);
     if (m && !text.startsWith("//@")) {
       throw new TranslateError(posAt(sf, c.pos), `'${m[0]}' looks like an annotation but is a plain comment: write '//@ ${m[1] || "<keyword>"}'`);
     }

@@ -654,6 +654,18 @@ const CASES: ErrorCase[] = [
     line: 4, col: 10, at: "c === 0",
     message: "unsupported === between values of Color and numbers",
   },
+  {
+    what: "a keyword right after the slashes",
+    src: ["//@ verify", "//ensures \\result === a", "export function f(a: number): number {", "  return a;", "}"],
+    line: 2, col: 1, at: "//ensures",
+    message: "'//ensures' looks like an annotation but is a plain comment: write '//@ ensures'",
+  },
+  {
+    what: "a space after the @",
+    src: ["//@ verify", "// @ requires a > 0", "export function f(a: number): number {", "  return a;", "}"],
+    line: 2, col: 1, at: "// @ requires",
+    message: "'// @ requires' looks like an annotation but is a plain comment: write '//@ requires'",
+  },
 ];
 
 function lines(src: string[]): string {
