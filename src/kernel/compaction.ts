@@ -18,7 +18,7 @@ export interface RoleStep {
 //@ verify
 //@ requires window >= 1
 //@ requires Pairing(roles, callOf, lastAnswer, ongoing)
-//@ ensures !\result.changed ==> \result.roles === roles
+//@ ensures !\result.changed ==> equal(\result.roles, roles)
 //@ ensures \result.changed ==> 0 <= \result.start && \result.start < \result.end && \result.end + window <= roles.length
 //@ ensures \result.changed ==> \result.roles.length === roles.length - (\result.end - \result.start) + 1
 //@ ensures \result.changed ==> \result.roles[\result.start] === "summary"

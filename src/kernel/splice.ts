@@ -6,9 +6,9 @@ import { retentionCutoff } from "./retention.ts";
 //@ verify
 //@ requires 0 <= start && start < end && end <= xs.length
 //@ ensures \result.length === xs.length - (end - start) + 1
-//@ ensures \result[start] === summary
-//@ ensures forall(k: nat, k < start ==> \result[k] === xs[k])
-//@ ensures forall(k: nat, end <= k && k < xs.length ==> \result[k - (end - start) + 1] === xs[k])
+//@ ensures equal(\result[start], summary)
+//@ ensures forall(k: nat, k < start ==> equal(\result[k], xs[k]))
+//@ ensures forall(k: nat, end <= k && k < xs.length ==> equal(\result[k - (end - start) + 1], xs[k]))
 /** xs[..start] ++ [summary] ++ xs[end..]: the only way a compaction changes a conversation (L6). */
 export function splice<T>(xs: readonly T[], start: number, end: number, summary: T): T[] {
   const out: T[] = [];
@@ -16,7 +16,7 @@ export function splice<T>(xs: readonly T[], start: number, end: number, summary:
   while (i < start) {
     //@ invariant 0 <= i && i <= start
     //@ invariant out.length === i
-    //@ invariant forall(k: nat, k < i ==> out[k] === xs[k])
+    //@ invariant forall(k: nat, k < i ==> equal(out[k], xs[k]))
     out.push(xs[i]);
     i = i + 1;
   }
@@ -25,9 +25,9 @@ export function splice<T>(xs: readonly T[], start: number, end: number, summary:
   while (j < xs.length) {
     //@ invariant end <= j && j <= xs.length
     //@ invariant out.length === start + 1 + (j - end)
-    //@ invariant out[start] === summary
-    //@ invariant forall(k: nat, k < start ==> out[k] === xs[k])
-    //@ invariant forall(k: nat, end <= k && k < j ==> out[k - (end - start) + 1] === xs[k])
+    //@ invariant equal(out[start], summary)
+    //@ invariant forall(k: nat, k < start ==> equal(out[k], xs[k]))
+    //@ invariant forall(k: nat, end <= k && k < j ==> equal(out[k - (end - start) + 1], xs[k]))
     out.push(xs[j]);
     j = j + 1;
   }

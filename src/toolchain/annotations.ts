@@ -1,7 +1,9 @@
 // Extraction of `//@` annotation lines from TypeScript comments. An annotation is a line
 // comment starting `//@` (only whitespace before it on its line) followed by a keyword; a
 // `//@` line without a keyword continues the previous annotation, so long specifications
-// can wrap. `verify` and `extern` take no text and cannot be continued.
+// can wrap. `verify` and `extern` take no text and cannot be continued. A comment that looks
+// like an annotation but is not one (`// @ensures`, `/*@ ... */`, `//@` inside a block
+// comment) is an error: it would otherwise be a silently ignored specification.
 
 import ts from "typescript";
 import { type Pos, TranslateError } from "./ir.ts";
@@ -45,42 +47,107 @@ export function posAt(sf: ts.SourceFile, offset: number): Pos {
   return { file: sf.fileName, line: lc.line + 1, col: lc.character + 1 };
 }
 
-/** All annotations in the source text between offsets `from` and `to`. */
-export function annotationsIn(sf: ts.SourceFile, from: number, to: number): Annotation[] {
+/**
+ * The comments of a file, found by TypeScript's scanner. The scanner alone cannot tell a
+ * regular expression from a division, so it skips the literals the parser found: a `//@`
+ * inside a string, template or regular expression is no comment.
+ */
+function comments(sf: ts.SourceFile): Array<{ kind: ts.SyntaxKind; pos: number; end: number }> {
+  const literals = new Map<number, number>();
+  const findLiterals = (n: ts.Node): void => {
+    if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n) || ts.isTemplateExpression(n) || ts.isRegularExpressionLiteral(n)) {
+      literals.set(n.getStart(sf), n.end);
+    } else ts.forEachChild(n, findLiterals);
+  };
+  findLiterals(sf);
+  const out: Array<{ kind: ts.SyntaxKind; pos: number; end: number }> = [];
+  const scanner = ts.createScanner(ts.ScriptTarget.ES2022, false, ts.LanguageVariant.Standard, sf.text);
+  for (let t = scanner.scan(); t !== ts.SyntaxKind.EndOfFileToken; t = scanner.scan()) {
+    const literalEnd = literals.get(scanner.getTokenStart());
+    if (literalEnd !== undefined) scanner.resetTokenState(literalEnd);
+    else if (t === ts.SyntaxKind.SingleLineCommentTrivia || t === ts.SyntaxKind.MultiLineCommentTrivia) {
+      out.push({ kind: t, pos: scanner.getTokenStart(), end: scanner.getTokenEnd() });
+    }
+  }
+  return out;
+}
+
+/** Keywords that, written `@keyword` in a block comment, read as a misplaced annotation (not JSDoc's `@type`). */
+const BLOCK_LOOKALIKE = new RegExp(`^@(?:${KINDS.filter((k) => k !== "type").join("|")})\\b`);
+
+const BLOCK_COMMENT_ANNOTATION = "an annotation inside a block comment is not read: write it as a '//@' line comment outside the block comment";
+
+/**
+ * Rejects comments that look like annotations but would be read as plain comments: a line
+ * comment `// @ensures ...`, a block comment `/*@ ... *\/`, a line `//@ ...` or
+ * `@ensures ...` inside a block comment.
+ */
+function rejectLookalike(sf: ts.SourceFile, c: { kind: ts.SyntaxKind; pos: number; end: number }): void {
+  const text = sf.text.slice(c.pos, c.end);
+  if (c.kind === ts.SyntaxKind.SingleLineCommentTrivia) {
+    // `// @ensures`, `/// @ensures`, `// @ ensures`, and a keyword right after the slashes (`//ensures`)
+    const m = /^\/\/\/*[ \t]*@[ \t]*([\w-]*)/.exec(text) ?? new RegExp(`^//(${KINDS.join("|")})\\b`).exec(text);
+    if (m && !text.startsWith("//@")) {
+      throw new TranslateError(posAt(sf, c.pos), `'${m[0]}' looks like an annotation but is a plain comment: write '//@ ${m[1] || "<keyword>"}'`);
+    }
+    return;
+  }
+  if (/^\/\*+\s*@/.test(text)) throw new TranslateError(posAt(sf, c.pos), BLOCK_COMMENT_ANNOTATION);
+  let lineStart = 0;
+  for (const line of text.split("\n")) {
+    const body = line.replace(/^\s*(\/\*+)?[\s*]*/, "");
+    if (body.startsWith("//@") || BLOCK_LOOKALIKE.test(body)) {
+      throw new TranslateError(posAt(sf, c.pos + lineStart + line.indexOf(body)), BLOCK_COMMENT_ANNOTATION);
+    }
+    lineStart += line.length + 1;
+  }
+}
+
+const fileAnnotations = new WeakMap<ts.SourceFile, Annotation[]>();
+
+/** All annotations of a file, in order; rejects comments that look like annotations and are not. */
+function allAnnotations(sf: ts.SourceFile): Annotation[] {
+  const cached = fileAnnotations.get(sf);
+  if (cached) return cached;
   const text = sf.text;
   const out: Annotation[] = [];
-  const re = /\/\/@(.*)$/gm;
-  re.lastIndex = from;
-  for (let m = re.exec(text); m !== null && m.index < to; m = re.exec(text)) {
-    const before = text.slice(text.lastIndexOf("\n", m.index - 1) + 1, m.index).trim();
-    // `//@` quoted inside another comment is prose, not an annotation
-    if (before.includes("//") || before.startsWith("*") || before.startsWith("/*")) continue;
-    if (before.length > 0) throw new TranslateError(posAt(sf, m.index), "an annotation '//@' must start its own line");
-    const body = m[1];
-    const bodyStart = m.index + 3;
+  for (const c of comments(sf)) {
+    rejectLookalike(sf, c);
+    if (c.kind !== ts.SyntaxKind.SingleLineCommentTrivia || !text.startsWith("//@", c.pos)) continue;
+    const index = c.pos;
+    const before = text.slice(text.lastIndexOf("\n", index - 1) + 1, index).trim();
+    if (before.length > 0) throw new TranslateError(posAt(sf, index), "an annotation '//@' must start its own line");
+    const body = text.slice(index + 3, c.end);
+    const bodyStart = index + 3;
     const lead = body.length - body.trimStart().length;
     const trimmed = body.trim();
     const kw = KINDS.find((k) => trimmed === k || new RegExp(`^${k}\\s`).test(trimmed));
     const afterKw = bodyStart + lead + (kw ? kw.length : 0);
     const restOffset = afterKw + (text.slice(afterKw).length - text.slice(afterKw).trimStart().length);
     const rest = kw ? trimmed.slice(kw.length).trim() : trimmed;
-    const restPos = posAt(sf, kw ? Math.min(restOffset, m.index + m[0].length) : bodyStart + lead);
+    const restPos = posAt(sf, kw ? Math.min(restOffset, c.end) : bodyStart + lead);
     const prev = out[out.length - 1];
     if (kw) {
       if ((kw === "verify" || kw === "extern") && rest.length > 0) {
         throw new TranslateError(restPos, `//@ ${kw} takes no text (found '${rest}')`);
       }
-      out.push({ kind: kw, text: rest, pos: restPos, offset: bodyStart - 3, segments: [{ start: 0, pos: restPos }] });
+      out.push({ kind: kw, text: rest, pos: restPos, offset: index, segments: [{ start: 0, pos: restPos }] });
     } else if (prev !== undefined && prev.kind !== "verify" && prev.kind !== "extern" && prev.kind !== "type" &&
-        !/\S/.test(text.slice(prev.offset, m.index).replace(/^[ \t]*\/\/@.*$/gm, ""))) {
+        !/\S/.test(text.slice(prev.offset, index).replace(/^[ \t]*\/\/@.*$/gm, ""))) {
       // continuation: a `//@` line right below an annotation that takes text
       prev.segments.push({ start: prev.text.length + 1, pos: restPos });
       prev.text += " " + rest;
     } else {
-      throw new TranslateError(posAt(sf, bodyStart - 3), `unknown annotation '//@${body.trimEnd()}'`);
+      throw new TranslateError(posAt(sf, index), `unknown annotation '//@${body.trimEnd()}'`);
     }
   }
+  fileAnnotations.set(sf, out);
   return out;
+}
+
+/** All annotations in the source text between offsets `from` and `to`. */
+export function annotationsIn(sf: ts.SourceFile, from: number, to: number): Annotation[] {
+  return allAnnotations(sf).filter((a) => a.offset >= from && a.offset < to);
 }
 
 /** Annotations in the comments directly above a node. */

@@ -2,7 +2,7 @@
 // The emitter types expressions itself (ints, bools, sequences, declared datatypes): string
 // literals and object literals take their datatype from the position they stand in.
 
-import { type Expr, type Fn, type Module, type Param, type Pos, type Stmt, type Ty, TranslateError } from "./ir.ts";
+import { type Expr, type Fn, type Module, type Param, type Pos, type Stmt, type Ty, TranslateError, VALUE_EQUALITY } from "./ir.ts";
 
 /** Dafny reserved words; a TypeScript identifier spelled like one gets a trailing '_'. */
 const RESERVED = new Set(
@@ -22,7 +22,9 @@ export function dafnyName(name: string, pos: Pos): string {
 }
 
 interface UnionInfo {
+  /** string literal -> constructor; empty for an enum (its members are numbers in JavaScript) */
   tags: Map<string, string>;
+  numeric: boolean;
   ctors: Set<string>;
 }
 
@@ -55,11 +57,14 @@ export function programInfo(mods: Module[], companionText: Map<string, string>):
   for (const m of mods) {
     for (const t of m.types) {
       declare(t.name, t.pos);
-      if (t.k === "union") info.unions.set(t.name, { tags: new Map(t.tags.map((x) => [x.tag, x.ctor])), ctors: new Set(t.tags.map((x) => x.ctor)) });
+      if (t.k === "union") {
+        info.unions.set(t.name, { tags: new Map(t.numeric ? [] : t.tags.map((x) => [x.tag, x.ctor])), numeric: t.numeric, ctors: new Set(t.tags.map((x) => x.ctor)) });
+      }
       else info.records.set(t.name, t.fields);
     }
     for (const f of m.fns) {
       declare(f.name, f.pos);
+      if (f.name === VALUE_EQUALITY) throw new TranslateError(f.pos, `${VALUE_EQUALITY} is the specification's value equality: a kernel function cannot take that name`);
       info.fns.set(f.name, { fn: f, kind: f.extern || f.pureExpr ? "function" : "method", module: m.name });
     }
     const text = companionText.get(m.name);
@@ -88,6 +93,12 @@ export function programInfo(mods: Module[], companionText: Map<string, string>):
   };
   for (const m of mods) {
     for (const i of m.imports) if (!byName.has(i)) throw new TranslateError({ file: m.source, line: 1, col: 1 }, `import of unknown kernel module './${i}'`);
+    for (const x of m.imported) {
+      const from = byName.get(x.from);
+      if (from && !from.fns.some((f) => f.name === x.name) && !from.types.some((t) => t.name === x.name)) {
+        throw new TranslateError(x.pos, `${x.from}.ts declares no ${x.name}`);
+      }
+    }
     info.reach.set(m.name, reachOf(m.name, new Set()));
   }
   // A pure-shaped function that calls a method must itself be a method.
@@ -176,9 +187,11 @@ class Emitter {
         if (!cx.result) throw new TranslateError(e.pos, "\\result is only allowed in ensures");
         return cx.result.ty;
       case "str": return UNKNOWN;
-      case "member": return { k: "named", name: e.type };
+      case "member":
+        if (env.has(e.type)) return this.typeOf(memberAsField(e), env, cx);
+        return { k: "named", name: e.type };
       case "bin": {
-        if (["+", "-", "*", "/"].includes(e.op)) {
+        if (["+", "-", "*", "/", "concat"].includes(e.op)) {
           const l = this.typeOf(e.l, env, cx);
           return l.k === "seq" ? l : INT;
         }
@@ -245,11 +258,14 @@ class Emitter {
       case "str": {
         const u = expect && expect.k === "named" ? this.info.unions.get(expect.name) : undefined;
         if (!u || !expect || expect.k !== "named") throw new TranslateError(e.pos, `string literal "${e.v}" needs a declared union type in this position`);
+        if (u.numeric) throw new TranslateError(e.pos, `string literal "${e.v}" is not a value of enum ${expect.name} (its members are numbers in JavaScript: write ${expect.name}.${e.v})`);
         const c = u.tags.get(e.v);
         if (!c) throw new TranslateError(e.pos, `"${e.v}" is not a member of ${expect.name}`);
         return `${expect.name}.${c}`;
       }
       case "member": {
+        // a capitalised variable in scope is a variable, as in JavaScript, not a type's member
+        if (env.has(e.type)) return this.expr(memberAsField(e), env, cx, expect);
         const u = this.info.unions.get(e.type);
         if (!u) throw new TranslateError(e.pos, `unknown enum ${e.type}`);
         if (!u.ctors.has(e.name)) throw new TranslateError(e.pos, `${e.name} is not a member of ${e.type}`);
@@ -261,16 +277,35 @@ class Emitter {
           const rt = this.typeOf(e.r, env, cx);
           // JavaScript compares arrays and objects by reference, Dafny by value: only the
           // specifications (which mean value equality) may compare them
+          if (!compatible(lt, rt)) throw new TranslateError(e.pos, `unsupported ${e.op === "==" ? "===" : "!=="} between ${describeTy(lt)} and ${describeTy(rt)}`);
           const ty = lt.k === "unknown" ? rt : lt;
-          if (!cx.inSpec && (ty.k === "seq" || ty.k === "tparam" || (ty.k === "named" && this.info.records.has(ty.name)))) {
-            throw new TranslateError(e.pos, `unsupported ${e.op === "==" ? "===" : "!=="} on ${ty.k === "seq" ? "arrays" : ty.k === "tparam" ? `values of type parameter ${ty.name}` : `records (${ty.name})`} in code (JavaScript compares references; compare elements or fields)`);
+          if (!e.value && (ty.k === "seq" || ty.k === "tparam" || (ty.k === "named" && this.info.records.has(ty.name)))) {
+            const what = ty.k === "seq" ? "arrays" : ty.k === "tparam" ? `values of type parameter ${ty.name}` : `records (${ty.name})`;
+            const op = e.op === "==" ? "===" : "!==";
+            if (cx.inSpec) throw new TranslateError(e.pos, `unsupported ${op} on ${what} in a specification (TypeScript compares references): write ${e.op === "==" ? "" : "!"}${VALUE_EQUALITY}(a, b) for value equality`);
+            throw new TranslateError(e.pos, `unsupported ${op} on ${what} in code (JavaScript compares references; compare elements or fields)`);
           }
           return `${wrap(e.l, rt.k === "unknown" ? null : rt)} ${e.op} ${wrap(e.r, lt.k === "unknown" ? null : lt)}`;
         }
+        if (e.op === "concat") {
+          const lt = this.typeOf(e.l, env, cx);
+          return `${wrap(e.l, lt)} + ${wrap(e.r, lt)}`;
+        }
         if (e.op === "+" || e.op === "-" || e.op === "*" || e.op === "/") {
           const lt = this.typeOf(e.l, env, cx);
-          if (lt.k === "seq" && e.op !== "+") throw new TranslateError(e.pos, `operator ${e.op} on arrays`);
-          return `${wrap(e.l, lt.k === "seq" ? lt : null)} ${e.op} ${wrap(e.r, lt.k === "seq" ? lt : null)}`;
+          const rt = this.typeOf(e.r, env, cx);
+          // JavaScript's + joins arrays into a string; the other operators make NaN
+          if (lt.k === "seq" || rt.k === "seq") throw new TranslateError(e.pos, `unsupported ${e.op} on arrays${e.op === "+" ? " (JavaScript joins them into a string; use push)" : ""}`);
+          return `${wrap(e.l, null)} ${e.op} ${wrap(e.r, null)}`;
+        }
+        if (e.op === "<" || e.op === "<=" || e.op === ">" || e.op === ">=") {
+          // only numbers: JavaScript compares arrays and strings as strings, Dafny's < on
+          // sequences is "proper prefix"
+          for (const t of [this.typeOf(e.l, env, cx), this.typeOf(e.r, env, cx)]) {
+            if (t.k !== "int" && t.k !== "nat" && t.k !== "unknown") {
+              throw new TranslateError(e.pos, `unsupported ${e.op} on ${describeTy(t)} (only numbers are ordered)`);
+            }
+          }
         }
         if (["==>", "<==>"].includes(e.op) && !cx.inSpec) throw new TranslateError(e.pos, `${e.op} is only allowed in specifications`);
         return `${wrap(e.l, null)} ${e.op} ${wrap(e.r, null)}`;
@@ -351,6 +386,10 @@ class Emitter {
       if (!this.info.reach.get(cx.module.name)?.has(entry.module)) {
         throw new TranslateError(e.pos, `${e.fn} is declared in ${entry.module}.ts, which ${cx.module.name}.ts does not import`);
       }
+      // code calls what the module imports under that name (JavaScript resolves nothing else)
+      if (!cx.inSpec && entry.module !== cx.module.name && !cx.module.imported.some((x) => x.name === e.fn && x.from === entry.module)) {
+        throw new TranslateError(e.pos, `${e.fn} is declared in ${entry.module}.ts, which ${cx.module.name}.ts does not import by that name`);
+      }
       if (entry.kind === "method" && cx.inSpec) {
         throw new TranslateError(e.pos, `specification calls ${e.fn}, which translates to a method (its body is not a pure expression)`);
       }
@@ -421,7 +460,6 @@ class Emitter {
       case "break": return [`${ind}break;`];
       case "continue": throw new TranslateError(s.pos, "continue outside a loop");
       case "return": {
-        if (!s.e) return [`${ind}return;`];
         if (!cx.result) throw new TranslateError(s.pos, "return with a value in a function without a result");
         if (s.e.k === "call" && this.info.fns.get(s.e.fn)?.kind === "method") {
           return [`${ind}result := ${this.call(s.e, env, cx, true)};`, `${ind}return;`];
@@ -496,6 +534,32 @@ class Emitter {
       out.push("{", ...this.stmts(f.stmts, locals, code, "  "), "}");
     }
     return out;
+  }
+}
+
+/** `X.f` where X is a variable in scope: a field access, as JavaScript reads it. */
+function memberAsField(e: Extract<Expr, { k: "member" }>): Expr {
+  return { k: "field", e: { k: "var", name: e.type, pos: e.pos }, name: e.name, pos: e.pos };
+}
+
+/** Whether two values of these types can be compared (unknown: an untyped literal or a companion function). */
+function compatible(a: Ty, b: Ty): boolean {
+  if (a.k === "unknown" || b.k === "unknown") return true;
+  const num = (t: Ty) => t.k === "int" || t.k === "nat";
+  if (num(a) || num(b)) return num(a) && num(b);
+  if (a.k === "seq" && b.k === "seq") return compatible(a.elem, b.elem);
+  if ((a.k === "named" && b.k === "named") || (a.k === "tparam" && b.k === "tparam")) return a.name === b.name;
+  return a.k === b.k;
+}
+
+/** A type as an error message names it. */
+function describeTy(t: Ty): string {
+  switch (t.k) {
+    case "seq": return "arrays";
+    case "bool": return "booleans";
+    case "named": return `values of ${t.name}`;
+    case "tparam": return `values of type parameter ${t.name}`;
+    default: return "numbers";
   }
 }
 

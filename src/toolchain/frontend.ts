@@ -52,6 +52,9 @@ class FileContext {
 
 /** Per-function state: which names are natural numbers, which are parameters. */
 interface FnScope {
+  fnName: string;
+  /** the declared return type, as written */
+  retText: string;
   natNames: Set<string>;
   params: Set<string>;
   tparams: Set<string>;
@@ -66,7 +69,7 @@ export function translateFile(relPath: string, text: string, hasCompanion: boole
   const sf = ts.createSourceFile(relPath, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
   const cx = new FileContext(sf);
   const name = relPath.replace(/^.*\//, "").replace(/\.ts$/, "");
-  const mod: Module = { name, source: relPath, imports: [], types: [], fns: [], companion: hasCompanion ? name : null };
+  const mod: Module = { name, source: relPath, imports: [], imported: [], types: [], fns: [], companion: hasCompanion ? name : null };
 
   for (const st of sf.statements) {
     for (const a of leadingAnnotations(sf, st)) {
@@ -75,6 +78,7 @@ export function translateFile(relPath: string, text: string, hasCompanion: boole
     if (ts.isImportDeclaration(st)) {
       const target = importTarget(cx, st);
       if (!mod.imports.includes(target)) mod.imports.push(target);
+      for (const n of importedNames(cx, st)) mod.imported.push({ name: n.text, from: target, pos: cx.pos(n) });
     } else if (ts.isTypeAliasDeclaration(st)) {
       mod.types.push(typeAlias(cx, st));
     } else if (ts.isInterfaceDeclaration(st)) {
@@ -83,6 +87,8 @@ export function translateFile(relPath: string, text: string, hasCompanion: boole
       mod.types.push({
         k: "union",
         name: st.name.text,
+        // JavaScript numbers the members: no string literal denotes one
+        numeric: true,
         tags: st.members.map((m) => {
           if (m.initializer) cx.unsupported(m, "enum member initializer");
           const key = m.name.getText(sf);
@@ -112,6 +118,23 @@ function importTarget(cx: FileContext, st: ts.ImportDeclaration): string {
   const m = /^\.\/([A-Za-z0-9_-]+)(\.ts)?$/.exec(spec);
   if (!m) cx.fail(st, `unsupported import '${spec}': the kernel imports only sibling kernel files`);
   return m[1];
+}
+
+/**
+ * The names an import binds. Calls resolve by the name the callee is declared with, so an
+ * import must bind exactly that name: no renaming, no default or namespace import.
+ */
+function importedNames(cx: FileContext, st: ts.ImportDeclaration): ts.Identifier[] {
+  const clause = st.importClause;
+  if (!clause) return [];
+  if (clause.name) cx.unsupported(clause.name, "default or namespace import (the kernel imports names as they are declared)");
+  const bindings = clause.namedBindings;
+  if (!bindings) return [];
+  if (ts.isNamespaceImport(bindings)) cx.unsupported(bindings, "default or namespace import (the kernel imports names as they are declared)");
+  return bindings.elements.map((el) => {
+    if (el.propertyName) cx.unsupported(el, `renamed import '${el.getText(cx.sf)}' (the kernel imports names as they are declared)`);
+    return el.name;
+  });
 }
 
 function declareType(a: Annotation): TypeDecl {
@@ -152,7 +175,7 @@ function typeAlias(cx: FileContext, st: ts.TypeAliasDeclaration): TypeDecl {
       if (seen.has(c)) cx.fail(st, `union members "${seen.get(c)}" and "${tag}" map to the same constructor ${c}`);
       seen.set(c, tag);
     }
-    return { k: "union", name: st.name.text, tags: tags.map((tag) => ({ tag, ctor: ctorName(tag) })), pos: cx.pos(st) };
+    return { k: "union", name: st.name.text, numeric: false, tags: tags.map((tag) => ({ tag, ctor: ctorName(tag) })), pos: cx.pos(st) };
   }
   if (ts.isTypeLiteralNode(t)) return { k: "record", name: st.name.text, fields: recordFields(cx, t.members, new Set()), pos: cx.pos(st) };
   cx.unsupported(st, "type alias (only unions of string literals and object types are supported)");
@@ -208,6 +231,7 @@ function functionDecl(cx: FileContext, fd: ts.FunctionDeclaration): Fn {
   if (verify && extern) cx.fail(fd, `function ${name} cannot be both //@ verify and //@ extern`);
   if (fd.asteriskToken) cx.unsupported(fd, "generator function");
   if (fd.modifiers?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword)) cx.unsupported(fd, "async function");
+  if (fd.modifiers?.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword)) cx.unsupported(fd, "export default (kernel functions are exported and imported by name)");
   const tparams = new Set((fd.typeParameters ?? []).map((p) => {
     if (p.constraint || p.default) cx.unsupported(p, "type parameter constraint or default");
     return p.name.text;
@@ -234,7 +258,7 @@ function functionDecl(cx: FileContext, fd: ts.FunctionDeclaration): Fn {
   if (!fd.type) cx.fail(fd, `function ${name} needs a return type annotation`);
   let ret = tyFromNode(cx, fd.type, tparams);
   if (natNames.has("\\result")) ret = natOf(cx, fd, ret);
-  const scope: FnScope = { natNames, params: new Set(params.map((p) => p.name)), tparams };
+  const scope: FnScope = { fnName: name, retText: fd.type.getText(sf), natNames, params: new Set(params.map((p) => p.name)), tparams };
   const fn: Fn = {
     name,
     tparams: [...tparams],
@@ -264,7 +288,11 @@ function functionDecl(cx: FileContext, fd: ts.FunctionDeclaration): Fn {
     if (!locals.has(x)) throw new TranslateError(a.pos, `//@ type ${x} nat: ${name} has no local ${x}`);
     natNames.add(x);
   }
+  checkLocalNames(cx, fd.body, paramNames);
   fn.stmts = block(cx, fd.body, scope, false);
+  if (!endsInReturn(fn.stmts)) {
+    throw new TranslateError(posAt(sf, fd.body.end - 1), `function ${name} can reach its end without returning a value (JavaScript returns undefined)`);
+  }
   checkOwnership(fn.stmts);
   fn.pureExpr = pureForm(cx, fd.body.statements, scope, fd.body);
   return fn;
@@ -319,6 +347,91 @@ function pureForm(cx: FileContext, stmts: readonly ts.Statement[], scope: FnScop
   const branch = (s: ts.Statement): Expr | null =>
     ts.isBlock(s) ? pureForm(cx, s.statements, scope, s) : pureForm(cx, [s], scope, s);
   return go(0);
+}
+
+// ---------------------------------------------------------------- scoping and returns
+
+/** The names a scope node declares directly, with their declarations. */
+function declaredIn(scopeNode: ts.Node): ts.VariableDeclaration[] {
+  const lists: ts.VariableDeclarationList[] = [];
+  const stmts = ts.isBlock(scopeNode) ? scopeNode.statements
+    : ts.isCaseBlock(scopeNode) ? scopeNode.clauses.flatMap((c) => [...c.statements])
+    : [];
+  for (const st of stmts) if (ts.isVariableStatement(st)) lists.push(st.declarationList);
+  if ((ts.isForStatement(scopeNode) || ts.isForOfStatement(scopeNode) || ts.isForInStatement(scopeNode)) &&
+      scopeNode.initializer && ts.isVariableDeclarationList(scopeNode.initializer)) lists.push(scopeNode.initializer);
+  return lists.flatMap((l) => [...l.declarations]);
+}
+
+/**
+ * Locals are `let` or `const`, and each has a name no enclosing scope declares. Dafny scopes
+ * locals by block like `let`, but the translation moves statements: `continue` lowering
+ * copies the rest of a loop body into the branches of an `if`, and a `for` increment goes to
+ * the end of the body block; a local that shadows an outer name would capture them.
+ */
+function checkLocalNames(cx: FileContext, body: ts.Block, params: Set<string>): void {
+  const locals = new Map<string, ts.VariableDeclaration>();
+  const collect = (n: ts.Node): void => {
+    if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && !locals.has(n.name.text)) locals.set(n.name.text, n);
+    ts.forEachChild(n, collect);
+  };
+  collect(body);
+  // the declaration of local x that is in scope at node n (declared before it), if any
+  const inScope = (x: string, n: ts.Node): ts.VariableDeclaration | undefined => {
+    for (let s: ts.Node | undefined = n.parent; s !== undefined && s !== body.parent; s = s.parent) {
+      const d = declaredIn(s).find((v) => ts.isIdentifier(v.name) && v.name.text === x && v.pos < n.pos);
+      if (d) return d;
+    }
+    return undefined;
+  };
+  const visit = (n: ts.Node): void => {
+    // a use of a local where JavaScript does not see it: Dafny might, once the translation
+    // has moved the use into the block that declares it
+    if (ts.isIdentifier(n) && locals.has(n.text) && !params.has(n.text) && isValueUse(n) && !inScope(n.text, n)) {
+      const at = cx.pos(locals.get(n.text) as ts.VariableDeclaration);
+      cx.unsupported(n, `use of ${n.text} outside the block that declares it (${at.file}:${at.line}:${at.col})`);
+    }
+    if (ts.isVariableDeclarationList(n) && !(n.flags & (ts.NodeFlags.Let | ts.NodeFlags.Const))) {
+      cx.unsupported(n, "'var' (function-scoped in JavaScript): declare locals with let or const");
+    }
+    if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name)) {
+      const x = n.name.text;
+      if (params.has(x)) cx.unsupported(n, `local ${x}: it shadows the parameter ${x} (give each local of a function its own name)`);
+      for (let s: ts.Node | undefined = n.parent; s !== undefined && s !== body.parent; s = s.parent) {
+        const here = declaredIn(s);
+        // within one scope the later declaration is the repetition
+        const other = here.find((d) => d !== n && ts.isIdentifier(d.name) && d.name.text === x && (!here.includes(n) || d.pos < n.pos));
+        if (other) {
+          const at = cx.pos(other);
+          cx.unsupported(n, `local ${x}: it ${here.includes(n) ? "repeats" : "shadows"} the ${x} declared at ${at.file}:${at.line}:${at.col} (give each local of a function its own name)`);
+        }
+      }
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(body);
+}
+
+/** Whether an identifier stands for a value (not a declared name, a field or a type). */
+function isValueUse(id: ts.Identifier): boolean {
+  const p = id.parent;
+  if ((ts.isVariableDeclaration(p) || ts.isParameter(p) || ts.isFunctionDeclaration(p)) && p.name === id) return false;
+  if ((ts.isPropertyAccessExpression(p) || ts.isPropertyAssignment(p)) && p.name === id) return false;
+  return !ts.isTypeReferenceNode(p) && !ts.isQualifiedName(p);
+}
+
+/** Whether running `stmts` always ends in a `return` (JavaScript returns undefined otherwise). */
+function endsInReturn(stmts: Stmt[]): boolean {
+  const last = stmts[stmts.length - 1];
+  if (last === undefined) return false;
+  switch (last.k) {
+    case "return": return true;
+    case "if": return endsInReturn(last.t) && endsInReturn(last.f);
+    case "block": return endsInReturn(last.body);
+    // `while (true)` ends only through return when no break leaves it
+    case "while": return last.c.k === "bool" && last.c.v && !containsBreak(last.body);
+    default: return false;
+  }
 }
 
 // ---------------------------------------------------------------- statements
@@ -405,7 +518,10 @@ function statement(cx: FileContext, st: ts.Statement, scope: FnScope): Stmt[] {
     if (st.label) cx.unsupported(st, "labelled continue");
     return [{ k: "continue", pos }];
   }
-  if (ts.isReturnStatement(st)) return [{ k: "return", e: st.expression ? expr(cx, st.expression) : null, pos }];
+  if (ts.isReturnStatement(st)) {
+    if (!st.expression) cx.unsupported(st, `return without a value (${scope.fnName} returns ${scope.retText})`);
+    return [{ k: "return", e: expr(cx, st.expression), pos }];
+  }
   if (ts.isBlock(st)) return [{ k: "block", body: block(cx, st, scope, false), pos }];
   if (ts.isSwitchStatement(st)) return switchStatement(cx, st, scope);
   if (ts.isLabeledStatement(st)) cx.unsupported(st, `labelled statement '${st.label.text}:' (and so labelled break/continue)`);
@@ -536,7 +652,7 @@ function exprStatement(cx: FileContext, e: ts.Expression, scope: FnScope): Stmt 
     const name = local(e.expression.expression, "push");
     if (e.arguments.length !== 1) cx.unsupported(e, "push with other than one argument");
     const item: Expr = { k: "seqlit", elems: [expr(cx, e.arguments[0])], pos };
-    return { k: "assign", name, e: { k: "bin", op: "+", l: v(name, e.expression.expression), r: item, pos }, pos, inPlace: true };
+    return { k: "assign", name, e: { k: "bin", op: "concat", l: v(name, e.expression.expression), r: item, pos }, pos, inPlace: true };
   }
   cx.unsupported(e, `expression statement '${e.getText(cx.sf)}'`);
 }
@@ -597,7 +713,7 @@ function checkOwnership(stmts: Stmt[]): void {
         case "if": uses(s.c); check(s.t); check(s.f); break;
         case "while": uses(s.c); check(s.body); break;
         case "block": check(s.body); break;
-        case "return": if (s.e && !(s.e.k === "var")) uses(s.e); break;
+        case "return": if (s.e.k !== "var") uses(s.e); break;
         default:
       }
     }
@@ -662,10 +778,14 @@ function expr(cx: FileContext, e: ts.Expression): Expr {
   }
   if (ts.isCallExpression(e)) return call(cx, e);
   if (ts.isObjectLiteralExpression(e)) {
+    const keys = new Set<string>();
     const fields: Array<[string, Expr]> = e.properties.map((p) => {
-      if (ts.isPropertyAssignment(p) && ts.isIdentifier(p.name)) return [p.name.text, expr(cx, p.initializer)];
-      if (ts.isShorthandPropertyAssignment(p)) return [p.name.text, { k: "var", name: p.name.text, pos: cx.pos(p) }];
-      cx.unsupported(p, "object literal member");
+      const key = (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && ts.isIdentifier(p.name) ? p.name.text : null;
+      if (key === null) cx.unsupported(p, "object literal member");
+      if (keys.has(key)) cx.unsupported(p, `repeated key ${key} in an object literal (JavaScript keeps the last value)`);
+      keys.add(key);
+      if (ts.isPropertyAssignment(p)) return [key, expr(cx, p.initializer)];
+      return [key, { k: "var", name: key, pos: cx.pos(p) }];
     });
     return { k: "record", type: null, fields, pos };
   }

@@ -9,6 +9,12 @@ export interface Pos {
   col: number;
 }
 
+/**
+ * The spec function for value equality, `equal(a, b)`: `===` compares arrays and records by
+ * reference in TypeScript, so specs may not use it on them.
+ */
+export const VALUE_EQUALITY = "equal";
+
 /** A type of the subset. */
 export type Ty =
   | { k: "int" }
@@ -23,7 +29,9 @@ export type BinOp =
   | "+" | "-" | "*" | "/"
   | "<" | "<=" | ">" | ">="
   | "==" | "!="
-  | "&&" | "||" | "==>" | "<==>";
+  | "&&" | "||" | "==>" | "<==>"
+  /** sequence concatenation: only `xs.push(v)` produces it (`+` on arrays is rejected) */
+  | "concat";
 
 /** An expression of code or specification. */
 export type Expr =
@@ -33,7 +41,8 @@ export type Expr =
   | { k: "result"; pos: Pos }
   | { k: "str"; v: string; pos: Pos }
   | { k: "member"; type: string; name: string; pos: Pos }
-  | { k: "bin"; op: BinOp; l: Expr; r: Expr; pos: Pos }
+  /** `value`: written `equal(l, r)` in a spec, value equality on any type */
+  | { k: "bin"; op: BinOp; l: Expr; r: Expr; pos: Pos; value?: boolean }
   | { k: "not"; e: Expr; pos: Pos }
   | { k: "neg"; e: Expr; pos: Pos }
   | { k: "cond"; c: Expr; t: Expr; f: Expr; pos: Pos }
@@ -59,7 +68,8 @@ export type Stmt =
   | { k: "break"; pos: Pos }
   /** only before lowering: loops rewrite it away (Dafny 2.3 has no continue) */
   | { k: "continue"; pos: Pos }
-  | { k: "return"; e: Expr | null; pos: Pos }
+  /** always with a value: a function without one is rejected (JavaScript returns undefined) */
+  | { k: "return"; e: Expr; pos: Pos }
   | { k: "assert"; e: Expr; pos: Pos }
   | { k: "use"; call: Expr; pos: Pos }
   | { k: "block"; body: Stmt[]; pos: Pos };
@@ -89,7 +99,8 @@ export interface Fn {
 
 /** A type declaration: a union of tags or a record. */
 export type TypeDecl =
-  | { k: "union"; name: string; tags: Array<{ tag: string; ctor: string }>; pos: Pos }
+  /** `numeric`: a TypeScript enum, whose members are numbers, so no string literal names one */
+  | { k: "union"; name: string; numeric: boolean; tags: Array<{ tag: string; ctor: string }>; pos: Pos }
   | { k: "record"; name: string; fields: Param[]; pos: Pos };
 
 /** One kernel source file, translated. */
@@ -99,6 +110,8 @@ export interface Module {
   /** source path relative to the project root */
   source: string;
   imports: string[];
+  /** each name an import binds, and the module it comes from */
+  imported: Array<{ name: string; from: string; pos: Pos }>;
   types: TypeDecl[];
   fns: Fn[];
   /** base name of the proof companion under proofs/dafny, when one exists */

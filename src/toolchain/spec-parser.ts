@@ -1,9 +1,9 @@
 // Parser for `//@` specification expressions: TypeScript expression syntax plus `==>`,
-// `<==>`, `forall(k: nat, P)`, `exists(k: nat, P)` and `\result`. TypeScript's own parser
+// `<==>`, `forall(k: nat, P)`, `exists(k: nat, P)`, `equal(a, b)` and `\result`. TypeScript's own parser
 // cannot read the extra operators, so specs get this small precedence-climbing parser.
 
 import { type Segment, segmentPos } from "./annotations.ts";
-import { type BinOp, type Expr, type Pos, type Ty, TranslateError } from "./ir.ts";
+import { type BinOp, type Expr, type Pos, type Ty, TranslateError, VALUE_EQUALITY } from "./ir.ts";
 
 interface Token {
   kind: "id" | "num" | "str" | "op" | "eof";
@@ -220,6 +220,11 @@ export function parseSpec(src: string, base: Pos, segments?: readonly Segment[])
           const args = parseArgs();
           if (args.length !== 2) throw new TranslateError(pos, `Math.${m.text} takes two arguments`);
           return { k: "minmax", op: m.text, a: args[0], b: args[1], pos };
+        }
+        if (t.text === VALUE_EQUALITY && isOp("(")) {
+          const args = parseArgs();
+          if (args.length !== 2) throw new TranslateError(pos, `${VALUE_EQUALITY} takes two arguments`);
+          return { k: "bin", op: "==", l: args[0], r: args[1], pos, value: true };
         }
         if (isOp("(")) return { k: "call", fn: t.text, args: parseArgs(), pos };
         return { k: "var", name: t.text, pos };

@@ -1,4 +1,4 @@
-// Golden case: spec operators ==> <==> forall exists \result, multi-line continued specs,
+// Golden case: spec operators ==> <==> forall exists equal \result, multi-line continued specs,
 // //@ assert, //@ use of a lemma from the proof companion, //@ extern, and spec calls to
 // function-translated code and to companion functions.
 
@@ -34,10 +34,10 @@ export function total(xs: readonly number[]): number {
     //@ invariant s === Total(xs.slice(0, i))
     //@ invariant s >= 0
     //@ use TotalSnoc(xs.slice(0, i), xs[i])
-    //@ assert xs.slice(0, i + 1).slice(0, i) === xs.slice(0, i)
+    //@ assert equal(xs.slice(0, i + 1).slice(0, i), xs.slice(0, i))
     s += xs[i];
   }
-  //@ assert xs.slice(0, xs.length) === xs
+  //@ assert equal(xs.slice(0, xs.length), xs)
   return s;
 }
 
