@@ -1,0 +1,220 @@
+// The package as a dependency: `npm pack`, install the tarball into a fresh project offline
+// (its dependencies come from npm's cache, pinned by a lockfile made from ours), then use it
+// the ways a user would: plain node (ESM and require), TypeScript under node16 and bundler
+// resolution, the README's library snippet exactly as written, the installed bin, and the
+// shipped proof artifacts re-generated from the shipped kernel sources.
+import { execFileSync, spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const EXAMPLE = "examples/session.openai.json";
+
+let tmp = "";
+let app = "";
+let packed: string[] = [];
+
+function run(cmd: string, args: readonly string[], cwd = app, env: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
+  return spawnSync(cmd, args, { cwd, encoding: "utf8", env: { ...process.env, ...env }, timeout: 120_000 });
+}
+
+/** Output of a run that must succeed; shows its stderr when it does not. */
+function ok(r: SpawnSyncReturns<string>): string {
+  expect(r.error, String(r.error)).toBeUndefined();
+  expect(r.status, `exit ${r.status}\n${r.stderr}\n${r.stdout.slice(0, 2000)}`).toBe(0);
+  return r.stdout;
+}
+
+/** A lockfile entry for every package safecut depends on (transitively), taken from our lockfile. */
+function dependencyLock(deps: Readonly<Record<string, string>>): Record<string, object> {
+  const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as {
+    packages: Record<string, { version: string; integrity: string; dependencies?: Record<string, string> }>;
+  };
+  const out: Record<string, object> = {};
+  const todo = Object.keys(deps);
+  while (todo.length > 0) {
+    const name = todo.pop() as string;
+    const key = `node_modules/${name}`;
+    if (key in out) continue;
+    const e = lock.packages[key];
+    if (e === undefined) throw new Error(`${name} is not in package-lock.json`);
+    const base = name.replace(/^@[^/]+\//, "");
+    out[key] = { version: e.version, resolved: `https://registry.npmjs.org/${name}/-/${base}-${e.version}.tgz`, integrity: e.integrity, dependencies: e.dependencies };
+    todo.push(...Object.keys(e.dependencies ?? {}));
+  }
+  return out;
+}
+
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), "safecut-consumer-"));
+  // `npm pack` runs `prepare`, so this also proves the build runs from the sources
+  const info = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", tmp], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  packed = info[0].files.map((f) => f.path);
+  const tarball = info[0].filename;
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string; dependencies: Record<string, string> };
+
+  app = join(tmp, "app");
+  mkdirSync(join(app, "examples"), { recursive: true });
+  copyFileSync(join(ROOT, EXAMPLE), join(app, EXAMPLE));
+  const dependencies = { safecut: `file:../${tarball}` };
+  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true, type: "module", dependencies }, null, 2));
+  writeFileSync(join(app, "package-lock.json"), JSON.stringify({
+    name: "consumer", version: "1.0.0", lockfileVersion: 3, requires: true,
+    packages: {
+      "": { name: "consumer", version: "1.0.0", dependencies },
+      "node_modules/safecut": { version: pkg.version, resolved: `file:../${tarball}`, dependencies: pkg.dependencies, bin: { safecut: "bin/safecut.js" } },
+      ...dependencyLock(pkg.dependencies),
+    },
+  }, null, 2));
+  ok(run("npm", ["ci", "--offline", "--no-audit", "--no-fund"]));
+}, 300_000);
+
+afterAll(() => {
+  if (tmp !== "") rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("the packed tarball", () => {
+  it("holds the build, the docs, the licence and everything needed to re-check the proofs", () => {
+    for (const f of [
+      "dist/index.js", "dist/index.d.ts", "dist/index.js.map", "dist/entries/kernel.js", "dist/entries/kernel.d.ts",
+      "dist/toolchain/cli.js", "bin/safecut.js", "README.md", "LICENSE", "docs/kernel.md", "package.json",
+      "src/kernel/cutpoint.ts", "dafny/cutpoint.dfy", "proofs/PROPERTIES.md", "proofs/dafny/cutpoint.dfy", "scripts/check.sh", "scripts/z3-wrapper.sh",
+    ]) expect(packed, f).toContain(f);
+    expect(packed.filter((f) => /^(test|bench|src\/reference|dist\/reference)\//.test(f))).toEqual([]);
+  });
+});
+
+describe("a plain node consumer", () => {
+  it("imports safecut and safecut/kernel and compacts the example session", () => {
+    writeFileSync(join(app, "use.mjs"), `
+import { readFileSync } from "node:fs";
+import { compact, readConversationFile } from "safecut";
+import { findCutPoint, selectStretch } from "safecut/kernel";
+const file = readConversationFile(readFileSync("${EXAMPLE}", "utf8"));
+const { messages, report } = await compact(file.messages, { token_threshold: 8000 });
+const cut = findCutPoint(["user", "assistant", "tool", "user", "assistant"], [5, 5, 50, 5, 5], [-1, -1, 1, -1, -1], [-1, 2, -1, -1, -1], 0, 5, 10);
+const stretch = selectStretch(["user", "assistant", "tool", "user", "assistant"], [-1, -1, 1, -1, -1], [-1, 2, -1, -1, -1], [false, false, false, false, false], 1);
+console.log(JSON.stringify({ before: file.messages.length, after: messages.length, outcome: report.outcome, laws: report.laws.every((l) => l.ok), cut, stretch }));
+`);
+    const out = JSON.parse(ok(run("node", ["use.mjs"]))) as { before: number; after: number; outcome: string; laws: boolean; cut: unknown; stretch: unknown };
+    expect(out.after).toBeLessThan(out.before);
+    expect(out.laws).toBe(true);
+    expect(out.cut).toEqual({ found: true, firstKept: 3, turnStart: -1, isSplitTurn: false });
+    expect(out.stretch).toEqual({ found: true, start: 1, end: 3 });
+  });
+
+  it("can require() every entry (Node 20.19+ loads ES modules with require)", () => {
+    writeFileSync(join(app, "use.cjs"), `
+const safecut = require("safecut");
+const kernel = require("safecut/kernel");
+const adapters = require("safecut/adapters");
+const providers = require("safecut/providers");
+console.log(JSON.stringify([typeof safecut.compact, typeof kernel.findCutPoint, typeof adapters.readConversationFile, typeof providers.offlineSummarizer]));
+`);
+    const r = run("node", ["use.cjs"]);
+    expect(JSON.parse(ok(r))).toEqual(["function", "function", "function", "function"]);
+  });
+});
+
+describe("a TypeScript consumer", () => {
+  const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+  const consumer = `
+import { compact, type CompactResult, type Message } from "safecut";
+import { findCutPoint, selectStretch, pairingOk, type CutPoint, type Role, type Stretch } from "safecut/kernel";
+import { readConversationFile } from "safecut/adapters";
+import { offlineSummarizer, charCounter, type Summarizer } from "safecut/providers";
+
+const roles: Role[] = ["user", "assistant", "tool", "user"];
+const cut: CutPoint = findCutPoint(roles, [1, 2, 3, 4], [-1, -1, 1, -1], [-1, 2, -1, -1], 0, 4, 3);
+const s: Stretch = selectStretch(roles, [-1, -1, 1, -1], [-1, 2, -1, -1], [false, false, false, false], 1);
+const fine: boolean = pairingOk(roles, [-1, -1, 1, -1], [-1, 2, -1, -1], [false, false, false, false]);
+const summarizer: Summarizer = offlineSummarizer(charCounter());
+const messages: readonly Message[] = readConversationFile("[]").messages;
+const result: Promise<CompactResult> = compact(messages, { token_threshold: 100 }, { summarizer });
+// @ts-expect-error roles are a union of names, not any string
+findCutPoint(["robot"], [1], [-1], [-1], 0, 1, 1);
+// @ts-expect-error settings are typed too
+void compact(messages, { token_threshold: "many" });
+// @ts-expect-error the kernel entry holds only the verified kernel, not the engine
+import { compactStore } from "safecut/kernel";
+export { cut, s, fine, result, compactStore };
+`;
+  for (const [name, options] of [
+    ["node16", { module: "node16", moduleResolution: "node16" }],
+    ["bundler", { module: "esnext", moduleResolution: "bundler" }],
+  ] as const) {
+    it(`type-checks with tsc --noEmit under moduleResolution ${name}`, () => {
+      writeFileSync(join(app, "consumer.ts"), consumer);
+      writeFileSync(join(app, "readme.ts"), readmeSnippet());
+      writeFileSync(join(app, `tsconfig.${name}.json`), JSON.stringify({
+        compilerOptions: { ...options, target: "es2022", strict: true, noEmit: true,
+          // the dependencies' own declarations would triple the time; the expect-errors above fail if ours degrade to any
+          skipLibCheck: true, types: ["node"], typeRoots: [join(ROOT, "node_modules", "@types")] },
+        files: ["consumer.ts", "readme.ts"],
+      }));
+      ok(run("node", [tsc, "-p", `tsconfig.${name}.json`]));
+    });
+  }
+});
+
+/** The first TypeScript block of the README's Library section, as written. */
+function readmeSnippet(): string {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("### Library"));
+  const m = /```ts\n([\s\S]*?)```/.exec(section);
+  if (m === null) throw new Error("README.md: no ```ts block in the Library section");
+  return m[1];
+}
+
+describe("the README", () => {
+  it("library snippet runs unchanged in the consumer project", () => {
+    // the snippet is TypeScript without type annotations, so node runs it as an ES module
+    writeFileSync(join(app, "readme.mjs"), readmeSnippet());
+    const out = ok(run("node", ["readme.mjs"]));
+    expect(out).toMatch(/^(compacted|nothing-to-do|degraded|dry-run) /m);
+    expect(out).not.toContain("FAILED");
+  });
+});
+
+describe("the installed bin", () => {
+  const bin = () => join(app, "node_modules", ".bin", "safecut");
+
+  it("prints its help and compacts a file", () => {
+    expect(ok(run(bin(), ["--help"]))).toContain("Usage: safecut");
+    const out = ok(run(bin(), ["compact", "--quiet", "--token-threshold", "8000", EXAMPLE]));
+    const written = JSON.parse(out) as { messages: Array<{ role: string }> };
+    const before = JSON.parse(readFileSync(join(app, EXAMPLE), "utf8")) as { messages: unknown[] };
+    expect(written.messages.length).toBeLessThan(before.messages.length);
+  });
+
+  it("prints --help without loading the tokenizer or the config schema (start-up)", () => {
+    const log = join(tmp, "loaded.txt");
+    writeFileSync(join(app, "hooks.mjs"), `
+import { appendFileSync } from "node:fs";
+export async function resolve(specifier, context, next) {
+  const r = await next(specifier, context);
+  appendFileSync(process.env.LOADED_LOG, r.url + "\\n");
+  return r;
+}
+`);
+    writeFileSync(join(app, "record-loads.mjs"), `import { register } from "node:module";\nregister("./hooks.mjs", import.meta.url);\n`);
+    ok(run("node", ["--import", "./record-loads.mjs", bin(), "--help"], app, { LOADED_LOG: log }));
+    const loaded = readFileSync(log, "utf8").split("\n").filter((u) => u.length > 0);
+    expect(loaded.some((u) => u.includes("/safecut/dist/cli/"))).toBe(true);
+    expect(loaded.filter((u) => /gpt-tokenizer|\/zod\//.test(u))).toEqual([]);
+  });
+});
+
+describe("the shipped proof artifacts", () => {
+  it("are what the shipped translator makes of the shipped kernel sources", () => {
+    // the translator needs TypeScript (an optional peer dependency); link ours in
+    const pkgDir = join(app, "node_modules", "safecut");
+    run("ln", ["-s", join(ROOT, "node_modules", "typescript"), join(app, "node_modules", "typescript")]);
+    const before = readFileSync(join(pkgDir, "dafny", "cutpoint.dfy"), "utf8");
+    const out = ok(run("node", [join(pkgDir, "dist", "toolchain", "cli.js"), "gen", "--root", pkgDir]));
+    expect(out.trim()).toBe("dafny/ is up to date");
+    expect(readFileSync(join(pkgDir, "dafny", "cutpoint.dfy"), "utf8")).toBe(before);
+  });
+});
