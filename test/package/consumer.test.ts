@@ -1,12 +1,13 @@
 // The package as a dependency: `npm pack`, install the tarball into a fresh project offline
 // (its dependencies come from npm's cache, pinned by a lockfile made from ours), then use it
 // the ways a user would: plain node (ESM and require), TypeScript under node16 and bundler
-// resolution, the README's library snippet exactly as written, the installed bin, and the
+// resolution, the README's library and kernel snippets exactly as written, the installed bin, and the
 // shipped proof artifacts re-generated from the shipped kernel sources.
 import { execFileSync, spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -75,7 +76,7 @@ afterAll(() => {
   if (tmp !== "") rmSync(tmp, { recursive: true, force: true });
 });
 
-describe("the packed tarball", () => {
+describe("the packed tarball", { timeout: 180_000 }, () => {
   it("holds the build, the docs, the licence and everything needed to re-check the proofs", () => {
     for (const f of [
       "dist/index.js", "dist/index.d.ts", "dist/index.js.map", "dist/entries/kernel.js", "dist/entries/kernel.d.ts",
@@ -86,7 +87,7 @@ describe("the packed tarball", () => {
   });
 });
 
-describe("a plain node consumer", () => {
+describe("a plain node consumer", { timeout: 180_000 }, () => {
   it("imports safecut and safecut/kernel and compacts the example session", () => {
     writeFileSync(join(app, "use.mjs"), `
 import { readFileSync } from "node:fs";
@@ -118,7 +119,7 @@ console.log(JSON.stringify([typeof safecut.compact, typeof kernel.findCutPoint, 
   });
 });
 
-describe("a TypeScript consumer", () => {
+describe("a TypeScript consumer", { timeout: 180_000 }, () => {
   const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
   const consumer = `
 import { compact, type CompactResult, type Message } from "safecut";
@@ -147,38 +148,52 @@ export { cut, s, fine, result, compactStore };
   ] as const) {
     it(`type-checks with tsc --noEmit under moduleResolution ${name}`, () => {
       writeFileSync(join(app, "consumer.ts"), consumer);
-      writeFileSync(join(app, "readme.ts"), readmeSnippet());
+      writeFileSync(join(app, "readme.ts"), readmeSnippet(LIBRARY));
+      writeFileSync(join(app, "readme-kernel.ts"), readmeSnippet(KERNEL));
       writeFileSync(join(app, `tsconfig.${name}.json`), JSON.stringify({
         compilerOptions: { ...options, target: "es2022", strict: true, noEmit: true,
           // the dependencies' own declarations would triple the time; the expect-errors above fail if ours degrade to any
           skipLibCheck: true, types: ["node"], typeRoots: [join(ROOT, "node_modules", "@types")] },
-        files: ["consumer.ts", "readme.ts"],
+        files: ["consumer.ts", "readme.ts", "readme-kernel.ts"],
       }));
       ok(run("node", [tsc, "-p", `tsconfig.${name}.json`]));
     });
   }
 });
 
-/** The first TypeScript block of the README's Library section, as written. */
-function readmeSnippet(): string {
+const LIBRARY = "### Library";
+const KERNEL = "### The kernel entry (`safecut/kernel`)";
+
+/** The first TypeScript block of a README section, as written. */
+function readmeSnippet(heading: string): string {
   const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("### Library"));
-  const m = /```ts\n([\s\S]*?)```/.exec(section);
-  if (m === null) throw new Error("README.md: no ```ts block in the Library section");
+  const at = readme.indexOf(`\n${heading}\n`);
+  if (at < 0) throw new Error(`README.md: no section '${heading}'`);
+  const m = /```ts\n([\s\S]*?)```/.exec(readme.slice(at));
+  if (m === null) throw new Error(`README.md: no \`\`\`ts block in '${heading}'`);
   return m[1];
 }
 
-describe("the README", () => {
+describe("the README", { timeout: 180_000 }, () => {
   it("library snippet runs unchanged in the consumer project", () => {
     // the snippet is TypeScript without type annotations, so node runs it as an ES module
-    writeFileSync(join(app, "readme.mjs"), readmeSnippet());
+    writeFileSync(join(app, "readme.mjs"), readmeSnippet(LIBRARY));
     const out = ok(run("node", ["readme.mjs"]));
     expect(out).toMatch(/^(compacted|nothing-to-do|degraded|dry-run) /m);
     expect(out).not.toContain("FAILED");
   });
+
+  it("kernel snippet, compiled as TypeScript, prints what its comments say", () => {
+    const snippet = readmeSnippet(KERNEL);
+    const js = ts.transpileModule(snippet, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+    writeFileSync(join(app, "readme-kernel.mjs"), js);
+    const expected = [...snippet.matchAll(/\/\/ => (.*)$/gm)].map((x) => x[1]);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(ok(run("node", ["readme-kernel.mjs"])).trim().split("\n")).toEqual(expected);
+  });
 });
 
-describe("the installed bin", () => {
+describe("the installed bin", { timeout: 180_000 }, () => {
   const bin = () => join(app, "node_modules", ".bin", "safecut");
 
   it("prints its help and compacts a file", () => {
@@ -207,7 +222,7 @@ export async function resolve(specifier, context, next) {
   });
 });
 
-describe("the shipped proof artifacts", () => {
+describe("the shipped proof artifacts", { timeout: 180_000 }, () => {
   const pkgDir = () => join(app, "node_modules", "safecut");
   const dafny = process.env.SAFECUT_DAFNY ?? "dafny";
   const hasDafny = !spawnSync(dafny, ["--version"], { encoding: "utf8" }).error;
