@@ -4,9 +4,9 @@
 // resolution, the README's library and kernel snippets exactly as written, the installed bin, and the
 // shipped proof artifacts re-generated from the shipped kernel sources.
 import { execFileSync, spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -50,8 +50,13 @@ function dependencyLock(deps: Readonly<Record<string, string>>): Record<string, 
 
 beforeAll(() => {
   tmp = mkdtempSync(join(tmpdir(), "safecut-consumer-"));
-  // `npm pack` runs `prepare`, so this also proves the build runs from the sources
-  const info = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", tmp], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  // Packed from a copy without dist/ (as a fresh clone has it): `npm pack` runs `prepare`, so
+  // this also proves the build runs from the sources, and it never rewrites this checkout's
+  // dist/ while other tests run bin/safecut.js.
+  const source = join(tmp, "source");
+  cpSync(ROOT, source, { recursive: true, filter: (from) => !/^(node_modules|dist|\.git|\.tmp)$/.test(relative(ROOT, from)) });
+  symlinkSync(join(ROOT, "node_modules"), join(source, "node_modules"));
+  const info = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", tmp], { cwd: source, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })) as Array<{ filename: string; files: Array<{ path: string }> }>;
   packed = info[0].files.map((f) => f.path);
   const tarball = info[0].filename;
   const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string; dependencies: Record<string, string> };
