@@ -85,7 +85,7 @@ export const compactRolesOnce: (roles: readonly Role[], callOf: readonly number[
  * Proven by Dafny (`scripts/check.sh dafny`), law L2; see docs/kernel.md.
  *
  * Requires:
- * - nothing: every input
+ * - none: every input
  *
  * Ensures:
  * - `result <==> !(r === "user" || r === "system")`
@@ -98,7 +98,7 @@ export const isCompressible: (r: Role) => boolean = compressibleModule.isCompres
  * Proven by Dafny (`scripts/check.sh dafny`), law L12; see docs/kernel.md.
  *
  * Requires:
- * - nothing: every input
+ * - none: every input
  *
  * Ensures:
  * - `result === 100000`
@@ -111,7 +111,7 @@ export const maxTokensLimit: () => number = configModule.maxTokensLimit;
  * Proven by Dafny (`scripts/check.sh dafny`), law L12; see docs/kernel.md.
  *
  * Requires:
- * - nothing: every input
+ * - none: every input
  *
  * Ensures:
  * - `result <==> (1 <= c.maxTokens && c.maxTokens <= maxTokensLimit())`
@@ -124,7 +124,7 @@ export const maxTokensOk: (c: ConfigView) => boolean = configModule.maxTokensOk;
  * Proven by Dafny (`scripts/check.sh dafny`), law L12; see docs/kernel.md.
  *
  * Requires:
- * - nothing: every input
+ * - none: every input
  *
  * Ensures:
  * - `result <==> (c.tokenThresholdSet ==> c.tokenThreshold > 0)`
@@ -137,7 +137,7 @@ export const tokenThresholdOk: (c: ConfigView) => boolean = configModule.tokenTh
  * Proven by Dafny (`scripts/check.sh dafny`), law L12; see docs/kernel.md.
  *
  * Requires:
- * - nothing: every input
+ * - none: every input
  *
  * Ensures:
  * - `result <==> (c.messageThresholdSet ==> c.messageThreshold > 0)`
@@ -150,7 +150,7 @@ export const messageThresholdOk: (c: ConfigView) => boolean = configModule.messa
  * Proven by Dafny (`scripts/check.sh dafny`), law L12; see docs/kernel.md.
  *
  * Requires:
- * - nothing: every input
+ * - none: every input
  *
  * Ensures:
  * - `result <==> (c.turnThresholdSet ==> c.turnThreshold > 0)`
@@ -163,7 +163,7 @@ export const turnThresholdOk: (c: ConfigView) => boolean = configModule.turnThre
  * Proven by Dafny (`scripts/check.sh dafny`), law L12; see docs/kernel.md.
  *
  * Requires:
- * - nothing: every input
+ * - none: every input
  *
  * Ensures:
  * - `result <==> (c.tokenThresholdSet || c.messageThresholdSet || c.turnThresholdSet || c.contextWindowSet)`
@@ -176,7 +176,7 @@ export const thresholdsOk: (c: ConfigView) => boolean = configModule.thresholdsO
  * Proven by Dafny (`scripts/check.sh dafny`), law L12; see docs/kernel.md.
  *
  * Requires:
- * - nothing: every input
+ * - none: every input
  *
  * Ensures:
  * - `result <==> c.retentionWindow >= 1`
@@ -189,7 +189,7 @@ export const retentionWindowOk: (c: ConfigView) => boolean = configModule.retent
  * Proven by Dafny (`scripts/check.sh dafny`), law L12; see docs/kernel.md.
  *
  * Requires:
- * - nothing: every input
+ * - none: every input
  *
  * Ensures:
  * - `result <==> c.summaryTagLength >= 1`
@@ -202,7 +202,7 @@ export const summaryTagOk: (c: ConfigView) => boolean = configModule.summaryTagO
  * Proven by Dafny (`scripts/check.sh dafny`), law L12; see docs/kernel.md.
  *
  * Requires:
- * - nothing: every input
+ * - none: every input
  *
  * Ensures:
  * - `result <==> c.modelKnown`
@@ -215,7 +215,7 @@ export const modelOk: (c: ConfigView) => boolean = configModule.modelOk;
  * Proven by Dafny (`scripts/check.sh dafny`), law L12; see docs/kernel.md.
  *
  * Requires:
- * - nothing: every input
+ * - none: every input
  *
  * Ensures:
  * - `result <==> (c.contextWindowSet ==> c.contextWindow > 0)`
@@ -228,7 +228,7 @@ export const contextWindowOk: (c: ConfigView) => boolean = configModule.contextW
  * Proven by Dafny (`scripts/check.sh dafny`), law L12; see docs/kernel.md.
  *
  * Requires:
- * - nothing: every input
+ * - none: every input
  *
  * Ensures:
  * - `result <==> (c.reserveTokens >= 0 && (c.contextWindowSet ==> c.reserveTokens < c.contextWindow))`
@@ -241,7 +241,7 @@ export const reserveTokensOk: (c: ConfigView) => boolean = configModule.reserveT
  * Proven by Dafny (`scripts/check.sh dafny`), law L12; see docs/kernel.md.
  *
  * Requires:
- * - nothing: every input
+ * - none: every input
  *
  * Ensures:
  * - `result <==> (c.keepRecentTokensSet ==> (c.keepRecentTokens > 0 && (c.contextWindowSet ==> c.keepRecentTokens < c.contextWindow - c.reserveTokens)))`
@@ -254,7 +254,7 @@ export const keepRecentTokensOk: (c: ConfigView) => boolean = configModule.keepR
  * Proven by Dafny (`scripts/check.sh dafny`), law L12; see docs/kernel.md.
  *
  * Requires:
- * - nothing: every input
+ * - none: every input
  *
  * Ensures:
  * - `result <==> (maxTokensOk(c) && tokenThresholdOk(c) && messageThresholdOk(c) && turnThresholdOk(c) && thresholdsOk(c) && retentionWindowOk(c) && summaryTagOk(c) && modelOk(c) && contextWindowOk(c) && reserveTokensOk(c) && keepRecentTokensOk(c))`
@@ -267,7 +267,7 @@ export const configOk: (c: ConfigView) => boolean = configModule.configOk;
  * Proven by Dafny (`scripts/check.sh dafny`), law L12; see docs/kernel.md.
  *
  * Requires:
- * - nothing: every input
+ * - none: every input
  *
  * Ensures:
  * - `result === "none" <==> configOk(c)`
@@ -294,7 +294,7 @@ export const validateConfig: (c: ConfigView) => ConfigField = configModule.valid
  * - `0 <= from && from <= to && to <= tokens.length`
  *
  * Ensures:
- * - nothing beyond termination and the types
+ * - none beyond termination and the types
  */
 export const sumRange: (tokens: readonly number[], from: number, to: number) => number = cutpointModule.sumRange;
 
@@ -417,7 +417,7 @@ export const selectKeepRecent: (roles: readonly Role[], tokens: readonly number[
  * Proven by Dafny (`scripts/check.sh dafny`), law L8; see docs/kernel.md.
  *
  * Requires:
- * - nothing: every input
+ * - none: every input
  *
  * Ensures:
  * - `result <==> (summaryTokens < replacedTokens && summaryTokens <= maxTokens)`
@@ -433,7 +433,7 @@ export const acceptSummary: (summaryTokens: number, replacedTokens: number, maxT
  * - `0 <= a && a <= b && b <= xs.length`
  *
  * Ensures:
- * - nothing beyond termination and the types
+ * - none beyond termination and the types
  */
 export const sumTokens: (xs: readonly number[], a: number, b: number) => number = progressModule.sumTokens;
 
@@ -443,7 +443,7 @@ export const sumTokens: (xs: readonly number[], a: number, b: number) => number 
  * Proven by Dafny (`scripts/check.sh dafny`), law L8; see docs/kernel.md.
  *
  * Requires:
- * - nothing: every input
+ * - none: every input
  *
  * Ensures:
  * - `result === sumTokens(xs, 0, xs.length)`
@@ -560,7 +560,7 @@ export const spliceRoles: (roles: readonly Role[], start: number, end: number, w
  * - `0 <= j && j < roles.length`
  *
  * Ensures:
- * - nothing beyond termination and the types
+ * - none beyond termination and the types
  */
 export const movable: (roles: readonly Role[], callOf: readonly number[], ongoing: readonly boolean[], s: number, j: number) => boolean = stretchModule.movable;
 
@@ -574,7 +574,7 @@ export const movable: (roles: readonly Role[], callOf: readonly number[], ongoin
  * - `0 <= j && j < roles.length`
  *
  * Ensures:
- * - nothing beyond termination and the types
+ * - none beyond termination and the types
  */
 export const pairingAt: (roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], j: number) => boolean = stretchModule.pairingAt;
 
@@ -584,7 +584,7 @@ export const pairingAt: (roles: readonly Role[], callOf: readonly number[], last
  * Proven by Dafny (`scripts/check.sh dafny`), laws L4, L5, L2, L3; see docs/kernel.md.
  *
  * Requires:
- * - nothing: every input
+ * - none: every input
  *
  * Ensures:
  * - `result <==> Pairing(roles, callOf, lastAnswer, ongoing)`
@@ -657,7 +657,7 @@ export const selectAfterSplice: (roles: readonly Role[], callOf: readonly number
  * Proven by Dafny (`scripts/check.sh dafny`), law L1; see docs/kernel.md.
  *
  * Requires:
- * - nothing: every input
+ * - none: every input
  *
  * Ensures:
  * - `result <==> (th.tokenThreshold > 0 || th.messageThreshold > 0 || th.turnThreshold > 0)`
@@ -719,7 +719,7 @@ export const triggerFired: (tokens: number, messages: number, userTurns: number,
  * - `0 <= a && a <= b && b <= lineBytes.length`
  *
  * Ensures:
- * - nothing beyond termination and the types
+ * - none beyond termination and the types
  */
 export const joinedBytes: (lineBytes: readonly number[], a: number, b: number) => number = truncateModule.joinedBytes;
 
@@ -763,7 +763,7 @@ export const keepTailLines: (lineBytes: readonly number[], maxLines: number, max
  * Proven by Dafny (`scripts/check.sh dafny`), law L10; see docs/kernel.md.
  *
  * Requires:
- * - nothing: every input
+ * - none: every input
  *
  * Ensures:
  * - `result >= current`

@@ -122,6 +122,10 @@ function lawPhrase(m: ModuleDoc): string {
   return `${m.laws.length > 1 || m.laws.some((x) => x.includes("-")) ? "laws" : "law"} ${lawText(m)}`;
 }
 
+const NO_REQUIRES = "none: every input";
+const NO_ENSURES = "none beyond termination and the types";
+
+/** One markdown bullet per specification, or one saying there is none. */
 function bullets(xs: readonly string[], none: string): string[] {
   return xs.length === 0 ? [`- ${none}`] : xs.map((x) => `- \`${x}\``);
 }
@@ -153,7 +157,7 @@ export function kernelMarkdown(mods: readonly ModuleDoc[]): string {
     for (const f of m.fns) {
       out.push(`### \`${f.name}\``, "", "```ts", `function ${f.name}${f.tparams}(${f.typedParams.join(", ")}): ${f.returns}`, "```", "");
       if (f.summary !== "") out.push(f.summary.replace(/\n/g, " "), "");
-      out.push(`Law: ${lawText(m)}.`, "", "Preconditions:", "", ...bullets(f.requires, "none: every input"), "", "Guarantees:", "", ...bullets(f.ensures, "none beyond termination and the types"), "");
+      out.push(`Law: ${lawText(m)}.`, "", "Preconditions:", "", ...bullets(f.requires, NO_REQUIRES), "", "Guarantees:", "", ...bullets(f.ensures, NO_ENSURES), "");
     }
   }
   return out.join("\n");
@@ -198,10 +202,10 @@ export function kernelEntry(mods: readonly ModuleDoc[]): string {
         `Proven by Dafny (\`scripts/check.sh dafny\`), ${lawPhrase(m)}; see docs/kernel.md.`,
         "",
         "Requires:",
-        ...(f.requires.length === 0 ? ["- nothing: every input"] : f.requires.map((r) => `- \`${r}\``)),
+        ...bullets(f.requires, NO_REQUIRES),
         "",
         "Ensures:",
-        ...(f.ensures.length === 0 ? ["- nothing beyond termination and the types"] : f.ensures.map((e) => `- \`${e}\``)),
+        ...bullets(f.ensures, NO_ENSURES),
       ];
       out.push("", "/**", ...doc.map((d) => (d === "" ? " *" : ` * ${inComment(d)}`)), " */");
       // the signature is written out (not `typeof`) so that editors show this comment, not the
