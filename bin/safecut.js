@@ -8,6 +8,8 @@ import { fileURLToPath } from "node:url";
 
 const main = new URL("../dist/cli/main.js", import.meta.url);
 const src = fileURLToPath(new URL("../src/", import.meta.url));
+// only a checkout has the build's config; an installed package's file times say nothing
+const checkout = existsSync(new URL("../tsconfig.build.json", import.meta.url));
 
 /** Newest modification time of the .ts files under a folder (0 when there is none). */
 function newestSource(dir) {
@@ -22,7 +24,7 @@ if (!existsSync(main)) {
   process.stderr.write("safecut: error: dist/ is missing; build it with: npm run build\n");
   process.exitCode = 4;
 } else {
-  if (existsSync(src) && newestSource(src) > statSync(main).mtimeMs) {
+  if (checkout && newestSource(src) > statSync(main).mtimeMs) {
     process.stderr.write("safecut: warning: src/ changed after the last build; running the old build (rebuild with: npm run build)\n");
   }
   const { runCli, processIO } = await import(main.href);

@@ -4,7 +4,7 @@
 // resolution, the README's library and kernel snippets exactly as written, the installed bin, and the
 // shipped proof artifacts re-generated from the shipped kernel sources.
 import { execFileSync, spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import ts from "typescript";
@@ -89,6 +89,8 @@ describe("the packed tarball", { timeout: 180_000 }, () => {
       "src/kernel/cutpoint.ts", "dafny/cutpoint.dfy", "proofs/PROPERTIES.md", "proofs/dafny/cutpoint.dfy", "scripts/check.sh", "scripts/z3-wrapper.sh",
     ]) expect(packed, f).toContain(f);
     expect(packed.filter((f) => /^(test|bench|src\/reference|dist\/reference)\//.test(f))).toEqual([]);
+    // bin/safecut.js looks for it to tell a checkout (stale-build warning) from an installed package
+    expect(packed).not.toContain("tsconfig.build.json");
   });
 });
 
@@ -208,7 +210,9 @@ describe("the installed bin", { timeout: 180_000 }, () => {
   const bin = () => join(app, "node_modules", ".bin", "safecut");
 
   it("prints its help and compacts a file", () => {
-    expect(ok(run(bin(), ["--help"]))).toContain("Usage: safecut");
+    const help = run(bin(), ["--help"]);
+    expect(ok(help)).toContain("Usage: safecut");
+    expect(help.stderr).toBe("");
     const out = ok(run(bin(), ["compact", "--quiet", "--token-threshold", "8000", EXAMPLE]));
     const written = JSON.parse(out) as { messages: Array<{ role: string }> };
     const before = JSON.parse(readFileSync(join(app, EXAMPLE), "utf8")) as { messages: unknown[] };
@@ -230,6 +234,19 @@ export async function resolve(specifier, context, next) {
     const loaded = readFileSync(log, "utf8").split("\n").filter((u) => u.length > 0);
     expect(loaded.some((u) => u.includes("/safecut/dist/cli/"))).toBe(true);
     expect(loaded.filter((u) => /gpt-tokenizer|\/zod\//.test(u))).toEqual([]);
+  });
+});
+
+describe("a checkout's bin", { timeout: 180_000 }, () => {
+  it("says so when the sources changed after the last build", () => {
+    const source = join(tmp, "source");
+    const bin = join(source, "bin", "safecut.js");
+    expect(run("node", [bin, "--help"], source).stderr).toBe("");
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(source, "src", "index.ts"), later, later);
+    const r = run("node", [bin, "--help"], source);
+    expect(ok(r)).toContain("Usage: safecut");
+    expect(r.stderr).toContain("src/ changed after the last build");
   });
 });
 
