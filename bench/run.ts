@@ -209,6 +209,7 @@ async function main(): Promise<void> {
       "",
     );
   }
+  if (!ci) out.push(...(await import("./startup.ts")).startupSection());
   const text = out.join("\n");
   process.stdout.write(`${text}\n`);
   // only a complete run replaces the committed results

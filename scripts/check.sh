@@ -9,12 +9,14 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 backend="${1:-}"
 shift || true
-tsx="node_modules/.bin/tsx"
-if [ ! -x "$tsx" ]; then
+toolchain=(node_modules/.bin/tsx src/toolchain/cli.ts)
+# an installed package has no tsx: it runs the compiled translator (typescript must be installed)
+[ -x "${toolchain[0]}" ] || toolchain=(node dist/toolchain/cli.js)
+if [ "${toolchain[0]}" = node ] && [ ! -f dist/toolchain/cli.js ]; then
   echo "check.sh: node modules missing; run: npm install" >&2
   exit 3
 fi
-run_dafny() { "$tsx" src/toolchain/cli.ts check dafny "$@"; }
+run_dafny() { "${toolchain[@]}" check dafny "$@"; }
 run_lean() {
   echo "check.sh lean: the Lean backend is not implemented yet (no Lean 4 toolchain installs on this machine); nothing was checked." >&2
   return 3

@@ -1,4 +1,6 @@
-// The public library API of safecut.
+// The public library API of safecut (the package's main entry). The verified kernel has its own
+// entry, `safecut/kernel` (src/entries/kernel.ts); `safecut/adapters` and `safecut/providers`
+// load less for code that needs only those.
 
 export type { Message, ToolCall, SystemMessage, UserMessage, AssistantMessage, ToolMessage, SummaryMessage } from "./engine/message.ts";
 export { summaryMessage, messageText } from "./engine/message.ts";
@@ -23,6 +25,8 @@ export { readAnthropicMessages, writeAnthropicMessages } from "./adapters/anthro
 export { readConversationFile, writeConversationFile, type ConversationFile } from "./adapters/conversation-file.ts";
 export { detectFormat, type FormatName } from "./adapters/detect.ts";
 export { compactOpenAIMessages, compactAnthropicMessages } from "./adapters/compact-wire.ts";
+export type { OpenAIChatMessageLike, OpenAISummaryMessage, AnthropicMessageLike, AnthropicSystemLike, AnthropicWritten } from "./adapters/sdk-shapes.ts";
+export type { ItemMap, ItemSpan } from "./adapters/item-map.ts";
 export { offlineSummarizer } from "./providers/offline-summarizer.ts";
 export { openAISummarizer, type OpenAISummarizerOptions } from "./providers/openai-summarizer.ts";
 export { anthropicSummarizer, type AnthropicSummarizerOptions } from "./providers/anthropic-summarizer.ts";
@@ -34,7 +38,7 @@ import { compactMessages, type CompactMessagesOptions, type CompactResult } from
 import type { ConfigInput } from "./engine/config.ts";
 import type { Message } from "./engine/message.ts";
 
-/** Compacts a conversation's messages under `config` (defaults of DESIGN §5); alias of compactMessages. */
+/** Compacts a conversation's messages under `config` (unset settings take their defaults); alias of compactMessages. */
 export function compact(conversation: readonly Message[], config: ConfigInput = {}, options: CompactMessagesOptions = {}): Promise<CompactResult> {
   return compactMessages(conversation, config, options);
 }

@@ -3,8 +3,6 @@
 import { readFileSync, realpathSync, writeFileSync, existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
-import { readConversationFile, writeConversationFile } from "../adapters/conversation-file.ts";
-import { compactMessages } from "../engine/compact-messages.ts";
 import { SafecutError } from "../engine/errors.ts";
 import type { CompactionReport } from "../engine/report.ts";
 import { EXIT, EXIT_CODES_HELP, exitCodeFor } from "./exit-codes.ts";
@@ -64,6 +62,10 @@ async function runCompact(file: string, flags: FlagValues, io: CliIO): Promise<n
     text = decodeUtf8(bytes, file);
   }
   const settings = settingsFromFlags(flags, io.cwd);
+  // loaded here, not at the top: the adapters and the engine bring the message schema (zod) and
+  // the tokenizer, which would make `safecut --help` slow to start
+  const { readConversationFile, writeConversationFile } = await import("../adapters/conversation-file.ts");
+  const { compactMessages } = await import("../engine/compact-messages.ts");
   const summaryTag = typeof settings.summary_tag === "string" ? settings.summary_tag : "summary";
   const format = flags.format === "openai" || flags.format === "anthropic" ? flags.format : undefined;
   const conv = readConversationFile(text, { format, summaryTag: summaryTag === "" ? "summary" : summaryTag });

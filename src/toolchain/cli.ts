@@ -1,8 +1,10 @@
 // Command line of the toolchain: `gen` regenerates dafny/, `check dafny` regenerates,
-// reports stale artifacts and runs the prover (scripts/check.sh calls this).
+// reports stale artifacts and runs the prover (scripts/check.sh calls this), `docs` regenerates
+// docs/kernel.md and the kernel entry from the same annotations.
 
 import { resolve } from "node:path";
 import { checkDafny, regenerate } from "./check.ts";
+import { writeDocs } from "./docs-emit.ts";
 import { TranslateError } from "./ir.ts";
 import { layout } from "./program.ts";
 
@@ -20,11 +22,17 @@ function main(argv: string[]): number {
       if (s.changed.length + s.orphaned.length === 0) console.log("dafny/ is up to date");
       return 0;
     }
+    if (cmd === "docs") {
+      const changed = writeDocs(l);
+      for (const f of changed) console.log(`wrote ${f}`);
+      if (changed.length === 0) console.log("kernel docs are up to date");
+      return 0;
+    }
     if (cmd === "check" && backend === "dafny") {
       const r = checkDafny(l, { only, staleIsError: !argv.includes("--allow-stale"), log: (x) => console.log(x) });
       return r.exitCode;
     }
-    console.error("usage: cli.ts gen | check dafny [--root DIR] [--only m1,m2] [--allow-stale]");
+    console.error("usage: cli.ts gen | docs | check dafny [--root DIR] [--only m1,m2] [--allow-stale]");
     return 2;
   } catch (e) {
     if (e instanceof TranslateError) {
