@@ -4,7 +4,8 @@
 import { resolve } from "node:path";
 import { checkDafny, regenerate } from "./check.ts";
 import { TranslateError } from "./ir.ts";
-import { layout } from "./program.ts";
+import { typecheckKernel } from "./kernel-types.ts";
+import { kernelFiles, layout } from "./program.ts";
 
 function main(argv: string[]): number {
   const rootIdx = argv.indexOf("--root");
@@ -14,6 +15,12 @@ function main(argv: string[]): number {
   const [cmd, backend] = argv.filter((a, i) => !a.startsWith("--") && !["--root", "--only"].includes(argv[i - 1] ?? ""));
   try {
     if (cmd === "gen") {
+      const typeErrors = typecheckKernel(l, kernelFiles(l));
+      for (const e of typeErrors) console.error(e);
+      if (typeErrors.length > 0) {
+        console.error("error: src/kernel does not type-check; nothing was translated");
+        return 1;
+      }
       const s = regenerate(l);
       for (const f of s.changed) console.log(`wrote dafny/${f}`);
       for (const f of s.orphaned) console.log(`removed dafny/${f}`);
