@@ -215,9 +215,11 @@ export function scanDafny(src: string): DafnyScan {
           k = skipBraces(toks, k);
           continue;
         } else if (x.text === "{") {
-          if (depth === 0 && !EXPECTS_EXPR.has(toks[k - 1]?.text ?? "")) {
+          const afterStar = toks[k - 1]?.text === "*" && toks[k - 2]?.text === "decreases";
+          if (depth === 0 && (afterStar || !EXPECTS_EXPR.has(toks[k - 1]?.text ?? ""))) {
             decl.hasBody = true;
             k = skipBraces(toks, k, (m) => {
+              if (toks[m].str) return;
               if (toks[m].text === "assume") decl.assumes++;
               if (toks[m].text === "decreases" && toks[m + 1]?.text === "*") decl.decreasesStar = true;
             });

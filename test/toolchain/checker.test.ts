@@ -62,12 +62,12 @@ describe.skipIf(dafny23.length === 0)("every file is verified, every item accoun
   }, 120_000);
 
   it("a helper .dfy that a companion includes is verified with it", () => {
-    const companion = 'include "lib/helper.dfy"\n\nlemma UpIsMore(a: int)\n  ensures up(a) > a\n{\n}\n';
+    const companion = 'include "helper.dfy"\ninclude "lib/deeper.dfy"\n\nlemma UpIsMore(a: int)\n  ensures up(a) > a\n{\n}\n';
     const helper = "lemma Bad(x: int)\n  ensures x > 0\n{\n}\n";
-    const root = project({ up: UP }, { up: companion }, { "proofs/dafny/lib/helper.dfy": helper, "proofs/PROPERTIES.md": properties({ "up.dfy": 3 }) });
+    const root = project({ up: UP }, { up: companion }, { "proofs/dafny/helper.dfy": helper, "proofs/dafny/lib/deeper.dfy": "lemma Fine(x: int)\n  ensures x + 0 == x\n{\n}\n", "proofs/PROPERTIES.md": properties({ "up.dfy": 4 }) });
     const r = check(root);
     expect(r.exitCode, r.log).toBe(1);
-    expect(r.log).toMatch(/with proofs\/dafny\/up\.dfy, proofs\/dafny\/lib\/helper\.dfy/);
+    expect(r.log).toMatch(/with proofs\/dafny\/up\.dfy, proofs\/dafny\/helper\.dfy, proofs\/dafny\/lib\/deeper\.dfy/);
     expect(r.log).toMatch(/Bad \(correctness\): errors?, not verified/);
   }, 120_000);
 
@@ -129,6 +129,18 @@ describe.skipIf(dafny4.length === 0 || dafny23.length === 0)("Dafny 4 and Dafny 
     expect(r.log).toMatch(/prover: Dafny 2\.3/);
     expect(r.log).toMatch(/prover: Dafny 4\./);
     expect(r.runs.map((x) => x.problems), r.log).toEqual([[], []]);
+    expect(r.exitCode, r.log).toBe(0);
+  }, 120_000);
+
+  it("a parameter named `to` (Dafny 4.11 reads a precondition over it as false) is renamed and verifies", () => {
+    const src = [
+      "//@ verify", "//@ requires from <= to", "//@ ensures \\result >= 0",
+      "export function width(from: number, to: number): number {", "  return to - from;", "}", "",
+      "//@ verify", "//@ requires 0 <= a", "//@ ensures \\result >= 0",
+      "export function twice(a: number): number {", "  return width(a, a + a);", "}", "",
+    ].join("\n");
+    const r = check(project({ w: src }, {}, { "proofs/PROPERTIES.md": properties({ "w.dfy": 2 }) }), [], dafny4);
+    expect(r.runs.flatMap((x) => x.problems), r.log).toEqual([]);
     expect(r.exitCode, r.log).toBe(0);
   }, 120_000);
 
