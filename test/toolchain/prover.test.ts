@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkDafny } from "../../src/toolchain/check.ts";
 import { layout } from "../../src/toolchain/program.ts";
-import { parseVerdict } from "../../src/toolchain/prover.ts";
-import { project, properties, removeProjects } from "./project.ts";
+import { findProvers, parseVerdict } from "../../src/toolchain/prover.ts";
+import { project, properties, REPO, removeProjects } from "./project.ts";
 
 const GOLDEN = join(import.meta.dirname, "golden");
 /**
@@ -29,6 +29,9 @@ if (!hasDafny) console.warn(`prover.test.ts: skipped, '${dafnyCommand}' is not o
 
 afterAll(removeProjects);
 
+/** Dafny 2.3 when installed (see the golden case below), else whatever Dafny is. */
+const GOLDEN_PROVERS = ((all) => (all.some((p) => p.generation === "dafny23") ? all.filter((p) => p.generation === "dafny23") : all))(findProvers(REPO));
+
 function goldenProject(cases: string[]): string {
   const sources: Record<string, string> = {};
   const companions: Record<string, string> = {};
@@ -38,7 +41,10 @@ function goldenProject(cases: string[]): string {
     if (existsSync(comp)) companions[c] = readFileSync(comp, "utf8");
   }
   // the specs case holds an extern, which PROPERTIES.md must list; per-file counts are left out (see below)
-  const trusted = cases.includes("specs") ? ["| extern | roundUpToPage | dafny/specs.dfy | 1 | golden extern |"] : [];
+  const trusted = [
+    ...(cases.includes("specs") ? ["| extern | roundUpToPage | dafny/specs.dfy | 1 | golden extern |"] : []),
+    ...(cases.includes("scalars") ? ["| nat-parameter | half.n | src/kernel/scalars.ts | 1 | golden nat parameter |"] : []),
+  ];
   return project(sources, companions, { "proofs/PROPERTIES.md": properties({}, trusted) });
 }
 
@@ -46,7 +52,9 @@ describe.skipIf(!hasDafny)("Dafny on golden cases", () => {
   it(`${CASES.join(", ")} verify, and the files checked are the expected goldens`, () => {
     const root = goldenProject(CASES);
     const log: string[] = [];
-    const r = checkDafny(layout(root), { only: [], staleIsError: false, log: (x) => log.push(x) });
+    // Dafny 2.3, as the kernel's counts; under Dafny 4 with Z3 4.8.12 the floorDiv helper of the
+    // scalars case times out (its nonlinear postconditions), which the kernel does not use
+    const r = checkDafny(layout(root), { only: [], staleIsError: false, log: (x) => log.push(x), provers: GOLDEN_PROVERS });
     const summary = log.join("\n");
     expect(r.verdicts.map((v) => [v.file, v.status]), summary).toEqual(CASES.slice().sort().map((c) => [`${c}.dfy`, "verified"]));
     for (const v of r.verdicts) expect(v.verified, v.file).toBeGreaterThan(0);
@@ -68,7 +76,7 @@ describe.skipIf(!hasDafny)("Dafny on golden cases", () => {
       "",
     ].join("\n");
     const root = project({ wrong: src }, {});
-    const r = checkDafny(layout(root), { only: [], staleIsError: false, log: () => {} });
+    const r = checkDafny(layout(root), { only: [], staleIsError: false, log: () => {}, provers: GOLDEN_PROVERS });
     expect(r.exitCode).toBe(1);
     expect(r.verdicts).toHaveLength(1);
     expect(r.verdicts[0].status).toBe("rejected");
