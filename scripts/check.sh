@@ -6,7 +6,7 @@
 #   scripts/check.sh dafny   Dafny (Debian's Dafny 2.3 with z3, and Dafny 4 when installed)
 #   scripts/check.sh lean    Lean 4 (not yet: no Lean backend exists)
 #   scripts/check.sh all     both
-# Extra arguments go to the checker: --only cutpoint,splice   --allow-stale
+# Extra arguments go to the checker: --only cutpoint,splice   --prover dafny23|dafny4   --allow-stale
 set -uo pipefail
 cd "$(dirname "$0")/.."
 backend="${1:-}"
@@ -25,5 +25,5 @@ case "$backend" in
   dafny) run_dafny "$@" ;;
   lean) run_lean ;;
   all) run_dafny "$@"; d=$?; run_lean; l=$?; [ "$d" -eq 0 ] && [ "$l" -eq 0 ] ;;
-  *) echo "usage: scripts/check.sh dafny|lean|all [--only m1,m2] [--allow-stale]" >&2; exit 2 ;;
+  *) echo "usage: scripts/check.sh dafny|lean|all [--only m1,m2] [--prover dafny23|dafny4] [--allow-stale]" >&2; exit 2 ;;
 esac
