@@ -102,6 +102,9 @@ export function checkDafny(l: Layout, opts: CheckOptions): CheckResult {
     log("error: no Dafny found (set SAFECUT_DAFNY, or run: bash scripts/setup-provers.sh)");
     return { exitCode: 3, stale, verdicts: [], runs: [], problems };
   }
+  if (opts.provers === undefined && !provers.some((p) => p.generation === "dafny4")) {
+    log("note: no Dafny 4 installed (bash scripts/setup-provers.sh installs it where dotnet exists): verifying with Dafny 2.3 only");
+  }
   const runs = provers.map((p) => runProver(l, p, jobs, plan.scans, log));
   const first23 = runs.find((r) => r.prover.generation === "dafny23");
   if (md !== null && first23 && first23.problems.length === 0) {
