@@ -36,7 +36,7 @@ function childrenCpuMs(): number {
 function runOnce(module: string): { wallMs: number; cpuMs: number; out: string; code: number } {
   const c0 = childrenCpuMs();
   const t0 = performance.now();
-  const r = spawnSync("bash", ["scripts/check.sh", "dafny", "--only", module], { cwd: root, encoding: "utf8" });
+  const r = spawnSync("bash", ["scripts/check.sh", "dafny", "--only", module, "--prover", "dafny23"], { cwd: root, encoding: "utf8" });
   const wallMs = performance.now() - t0;
   return { wallMs, cpuMs: childrenCpuMs() - c0, out: `${r.stdout}${r.stderr}`, code: r.status ?? -1 };
 }
@@ -47,7 +47,7 @@ export function timeDafny(modules: readonly string[], reps: number, log: (line: 
   return modules.map((module) => {
     const runs = Array.from({ length: reps }, () => runOnce(module));
     const last = runs[runs.length - 1];
-    const m = /total: \d+ files?, (\d+) verified, (\d+) errors?/.exec(last.out);
+    const m = /total \(Dafny [^)]*\): \d+ files?, (\d+) items verified, (\d+) problems?/.exec(last.out);
     const t: ModuleTiming = {
       module,
       wallMs: median(runs.map((x) => x.wallMs)),

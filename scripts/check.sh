@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Re-checks the proofs: regenerates the prover artifacts from src/kernel, fails if a
-# committed artifact was stale, runs the prover on every file and prints per-file counts.
-#   scripts/check.sh dafny   Dafny (a current Dafny 4, or Debian's Dafny 2.3 with z3)
+# Re-checks the proofs: type-checks src/kernel, regenerates the prover artifacts from it,
+# fails if a committed artifact was stale, lists the trusted elements, runs every installed
+# Dafny (Debian's 2.3 with z3, and a Dafny 4) on every module, and fails unless each item is
+# reported proven, every file under dafny/ and proofs/ was verified, and PROPERTIES.md agrees.
+#   scripts/check.sh dafny   Dafny (Debian's Dafny 2.3 with z3, and Dafny 4 when installed)
 #   scripts/check.sh lean    Lean 4 (not yet: no Lean backend exists)
 #   scripts/check.sh all     both
-# Extra arguments go to the checker: --only cutpoint,splice   --allow-stale
+# Extra arguments go to the checker: --only cutpoint,splice   --prover dafny23|dafny4   --allow-stale
 set -uo pipefail
 cd "$(dirname "$0")/.."
 backend="${1:-}"
@@ -25,5 +27,5 @@ case "$backend" in
   dafny) run_dafny "$@" ;;
   lean) run_lean ;;
   all) run_dafny "$@"; d=$?; run_lean; l=$?; [ "$d" -eq 0 ] && [ "$l" -eq 0 ] ;;
-  *) echo "usage: scripts/check.sh dafny|lean|all [--only m1,m2] [--allow-stale]" >&2; exit 2 ;;
+  *) echo "usage: scripts/check.sh dafny|lean|all [--only m1,m2] [--prover dafny23|dafny4] [--allow-stale]" >&2; exit 2 ;;
 esac

@@ -6,16 +6,26 @@ import { resolve } from "node:path";
 import { checkDafny, regenerate } from "./check.ts";
 import { writeDocs } from "./docs-emit.ts";
 import { TranslateError } from "./ir.ts";
-import { layout } from "./program.ts";
+import { typecheckKernel } from "./kernel-types.ts";
+import { kernelFiles, layout } from "./program.ts";
+import { findProvers } from "./prover.ts";
 
 function main(argv: string[]): number {
   const rootIdx = argv.indexOf("--root");
   const root = resolve(rootIdx >= 0 ? argv[rootIdx + 1] : process.cwd());
   const only = argv.flatMap((a, i) => (argv[i - 1] === "--only" ? a.split(",") : []));
+  // --prover dafny23|dafny4: run only that generation (every installed Dafny by default)
+  const generation = argv.find((_, i) => argv[i - 1] === "--prover");
   const l = layout(root);
-  const [cmd, backend] = argv.filter((a, i) => !a.startsWith("--") && !["--root", "--only"].includes(argv[i - 1] ?? ""));
+  const [cmd, backend] = argv.filter((a, i) => !a.startsWith("--") && !["--root", "--only", "--prover"].includes(argv[i - 1] ?? ""));
   try {
     if (cmd === "gen") {
+      const typeErrors = typecheckKernel(l, kernelFiles(l));
+      for (const e of typeErrors) console.error(e);
+      if (typeErrors.length > 0) {
+        console.error("error: src/kernel does not type-check; nothing was translated");
+        return 1;
+      }
       const s = regenerate(l);
       for (const f of s.changed) console.log(`wrote dafny/${f}`);
       for (const f of s.orphaned) console.log(`removed dafny/${f}`);
@@ -29,10 +39,16 @@ function main(argv: string[]): number {
       return 0;
     }
     if (cmd === "check" && backend === "dafny") {
-      const r = checkDafny(l, { only, staleIsError: !argv.includes("--allow-stale"), log: (x) => console.log(x) });
+      if (generation !== undefined && generation !== "dafny23" && generation !== "dafny4") {
+        console.error(`error: --prover ${generation}: expected dafny23 or dafny4`);
+        return 2;
+      }
+      const provers = generation === undefined ? undefined : findProvers(root).filter((p) => p.generation === generation);
+      if (provers !== undefined && provers.length === 0) console.log(`error: --prover ${generation}: that Dafny is not installed`);
+      const r = checkDafny(l, { only, staleIsError: !argv.includes("--allow-stale"), log: (x) => console.log(x), provers });
       return r.exitCode;
     }
-    console.error("usage: cli.ts gen | docs | check dafny [--root DIR] [--only m1,m2] [--allow-stale]");
+    console.error("usage: cli.ts gen | docs | check dafny [--root DIR] [--only m1,m2] [--prover dafny23|dafny4] [--allow-stale]");
     return 2;
   } catch (e) {
     if (e instanceof TranslateError) {

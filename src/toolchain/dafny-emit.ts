@@ -4,14 +4,14 @@
 
 import { type Expr, type Fn, type Module, type Param, type Pos, type Stmt, type Ty, TranslateError, VALUE_EQUALITY } from "./ir.ts";
 
-/** Dafny reserved words; a TypeScript identifier spelled like one gets a trailing '_'. */
+/** Dafny reserved words (and `to`, which Dafny 4.11 misreads as a parameter); a TypeScript identifier spelled like one gets a trailing '_'. */
 const RESERVED = new Set(
   ("abstract allocated as assert assume bool break by calc case char class codatatype colemma const " +
     "constructor copredicate datatype decreases default else ensures exists expect export extends false " +
     "forall fresh function ghost greatest if imap import in include inductive int invariant is iset iterator " +
     "label least lemma map match method modifies modify module multiset nat new newtype null object old " +
     "opened ORDINAL predicate print provides reads real refines requires result return returns reveal " +
-    "reveals seq set static string then this trait true twostate type unchanged var while witness yield yields").split(" "),
+    "reveals seq set static string then this to trait true twostate type unchanged var while witness yield yields").split(" "),
 );
 
 /** The Dafny spelling of a TypeScript identifier. */

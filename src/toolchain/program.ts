@@ -1,10 +1,10 @@
 // Loading the kernel as one program and generating every backend artifact from it.
 
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { emitModule, programInfo } from "./dafny-emit.ts";
 import { translateFile } from "./frontend.ts";
-import type { Module } from "./ir.ts";
+import { type Module, TranslateError } from "./ir.ts";
 
 /** Where a project keeps its kernel sources, proof companions and generated Dafny. */
 export interface Layout {
@@ -24,9 +24,23 @@ export function layout(root: string): Layout {
   };
 }
 
+/**
+ * The kernel's source files (names under src/kernel), in file-name order. Every file there is
+ * a translated source: one in a subfolder or with another extension would never be translated.
+ */
+export function kernelFiles(l: Layout): string[] {
+  const all = readdirSync(l.kernelDir, { recursive: true, encoding: "utf8" }).sort();
+  const isSource = (f: string): boolean => /^[^/\\]+\.ts$/.test(f) && !f.endsWith(".d.ts");
+  for (const f of all) {
+    if (isSource(f) || (statSync(join(l.kernelDir, f)).isDirectory() && all.some((g) => g.startsWith(`${f}/`)))) continue;
+    throw new TranslateError({ file: `src/kernel/${f}`, line: 1, col: 1 }, "not a kernel source: the kernel is the .ts files directly in src/kernel, each one translated; move this file out or make it one of them");
+  }
+  return all.filter(isSource);
+}
+
 /** Every kernel module, translated to the IR, in file-name order. */
 export function loadKernel(l: Layout): { mods: Module[]; companions: Map<string, string> } {
-  const files = readdirSync(l.kernelDir).filter((f) => f.endsWith(".ts")).sort();
+  const files = kernelFiles(l);
   const companions = new Map<string, string>();
   const mods = files.map((f) => {
     const name = f.replace(/\.ts$/, "");

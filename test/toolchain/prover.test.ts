@@ -5,15 +5,14 @@
 // variant shows the check can fail.
 
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkDafny } from "../../src/toolchain/check.ts";
 import { layout } from "../../src/toolchain/program.ts";
-import { parseVerdict } from "../../src/toolchain/prover.ts";
+import { findProvers, parseVerdict } from "../../src/toolchain/prover.ts";
+import { project, properties, REPO, removeProjects } from "./project.ts";
 
-const REPO = join(import.meta.dirname, "..", "..");
 const GOLDEN = join(import.meta.dirname, "golden");
 /**
  * By default the cases that matter most for meaning: floor division of either sign, switch
@@ -28,22 +27,10 @@ const dafnyCommand = process.env.SAFECUT_DAFNY ?? "dafny";
 const hasDafny = !spawnSync(dafnyCommand, ["--version"], { encoding: "utf8" }).error;
 if (!hasDafny) console.warn(`prover.test.ts: skipped, '${dafnyCommand}' is not on PATH (run: bash scripts/setup-provers.sh)`);
 
-const roots: string[] = [];
-afterAll(() => {
-  for (const r of roots) rmSync(r, { recursive: true, force: true });
-});
+afterAll(removeProjects);
 
-/** A temporary project holding the given modules (name -> TypeScript) and companions. */
-function project(sources: Record<string, string>, companions: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), "safecut-golden-"));
-  roots.push(root);
-  const l = layout(root);
-  for (const d of [l.kernelDir, l.companionDir, l.dafnyDir, join(root, "scripts")]) mkdirSync(d, { recursive: true });
-  cpSync(join(REPO, "scripts", "z3-wrapper.sh"), join(root, "scripts", "z3-wrapper.sh"));
-  for (const [n, text] of Object.entries(sources)) writeFileSync(join(l.kernelDir, `${n}.ts`), text);
-  for (const [n, text] of Object.entries(companions)) writeFileSync(join(l.companionDir, `${n}.dfy`), text);
-  return root;
-}
+/** Dafny 2.3 when installed (see the golden case below), else whatever Dafny is. */
+const GOLDEN_PROVERS = ((all) => (all.some((p) => p.generation === "dafny23") ? all.filter((p) => p.generation === "dafny23") : all))(findProvers(REPO));
 
 function goldenProject(cases: string[]): string {
   const sources: Record<string, string> = {};
@@ -53,18 +40,27 @@ function goldenProject(cases: string[]): string {
     const comp = join(GOLDEN, c, "companion.dfy");
     if (existsSync(comp)) companions[c] = readFileSync(comp, "utf8");
   }
-  return project(sources, companions);
+  // the specs case holds an extern, which PROPERTIES.md must list; per-file counts are left out (see below)
+  const trusted = [
+    ...(cases.includes("specs") ? ["| extern | roundUpToPage | dafny/specs.dfy | 1 | golden extern |"] : []),
+    ...(cases.includes("scalars") ? ["| nat-parameter | half.n | src/kernel/scalars.ts | 1 | golden nat parameter |"] : []),
+  ];
+  return project(sources, companions, { "proofs/PROPERTIES.md": properties({}, trusted) });
 }
 
 describe.skipIf(!hasDafny)("Dafny on golden cases", () => {
   it(`${CASES.join(", ")} verify, and the files checked are the expected goldens`, () => {
     const root = goldenProject(CASES);
     const log: string[] = [];
-    const r = checkDafny(layout(root), { only: [], staleIsError: false, log: (x) => log.push(x) });
+    // Dafny 2.3, as the kernel's counts; under Dafny 4 with Z3 4.8.12 the floorDiv helper of the
+    // scalars case times out (its nonlinear postconditions), which the kernel does not use
+    const r = checkDafny(layout(root), { only: [], staleIsError: false, log: (x) => log.push(x), provers: GOLDEN_PROVERS });
     const summary = log.join("\n");
     expect(r.verdicts.map((v) => [v.file, v.status]), summary).toEqual(CASES.slice().sort().map((c) => [`${c}.dfy`, "verified"]));
     for (const v of r.verdicts) expect(v.verified, v.file).toBeGreaterThan(0);
-    expect(r.exitCode, summary).toBe(0);
+    // every item of every installed Dafny proven; the only complaints are the counts this fixture leaves out
+    expect(r.runs.flatMap((x) => x.problems), summary).toEqual([]);
+    expect(r.problems.filter((p) => !/no count for/.test(p)), summary).toEqual([]);
     for (const c of CASES) {
       expect(readFileSync(join(root, "dafny", `${c}.dfy`), "utf8")).toBe(readFileSync(join(GOLDEN, c, "expected.dfy"), "utf8"));
     }
@@ -80,7 +76,7 @@ describe.skipIf(!hasDafny)("Dafny on golden cases", () => {
       "",
     ].join("\n");
     const root = project({ wrong: src }, {});
-    const r = checkDafny(layout(root), { only: [], staleIsError: false, log: () => {} });
+    const r = checkDafny(layout(root), { only: [], staleIsError: false, log: () => {}, provers: GOLDEN_PROVERS });
     expect(r.exitCode).toBe(1);
     expect(r.verdicts).toHaveLength(1);
     expect(r.verdicts[0].status).toBe("rejected");

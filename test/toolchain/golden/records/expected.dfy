@@ -2,15 +2,15 @@
 
 datatype Message = Message(tokens: nat, pinned: bool)
 
-datatype Span = Span(from: int, to: int)
+datatype Span = Span(from: int, to_: int)
 
 datatype Window = Window(span: Span, sizes: seq<int>, open: bool)
 
-function span(from: int, to: int): Span
-  requires from <= to
-  ensures (span(from, to).to - span(from, to).from) == (to - from)
+function span(from: int, to_: int): Span
+  requires from <= to_
+  ensures (span(from, to_).to_ - span(from, to_).from) == (to_ - from)
 {
-  Span(from, to)
+  Span(from, to_)
 }
 
 function emptyWindow(): Window
@@ -22,14 +22,14 @@ function emptyWindow(): Window
 
 function width(w: Window): int
 {
-  (w.span.to - w.span.from) + |w.sizes|
+  (w.span.to_ - w.span.from) + |w.sizes|
 }
 
-method appendSpan(spans: seq<Span>, to: int) returns (result: seq<Span>)
+method appendSpan(spans: seq<Span>, to_: int) returns (result: seq<Span>)
   ensures |result| == (|spans| + 1)
 {
   var out: seq<Span> := spans[0..];
-  out := out + [Span(0, to)];
+  out := out + [Span(0, to_)];
   return out;
 }
 

@@ -1,0 +1,241 @@
+// A light reader of Dafny source for the checker's own accounting: which functions, methods
+// and lemmas a file declares (with or without a body, with or without `ensures`), which
+// attributes they carry, where `assume` and `decreases *` stand, and which files it includes.
+// It does not parse expressions; it tokenizes (comments and strings removed) and walks
+// declarations, so that an item the prover never reports, or trusted material, cannot hide.
+
+/** What a declaration is, as far as verification is concerned. */
+export type DeclKind = "function" | "method" | "lemma" | "type";
+
+/** One declaration found in a Dafny file. */
+export interface Decl {
+  kind: DeclKind;
+  name: string;
+  line: number;
+  /** attribute names written on the declaration, e.g. "axiom", "verify" (with "verify false" spelt out) */
+  attrs: string[];
+  hasBody: boolean;
+  hasEnsures: boolean;
+  /** `assume` statements in the body */
+  assumes: number;
+  /** `decreases *` in the specification or the body (termination not proven) */
+  decreasesStar: boolean;
+}
+
+/** The result of scanning one file. */
+export interface DafnyScan {
+  decls: Decl[];
+  /** include paths as written */
+  includes: string[];
+}
+
+interface Tok {
+  text: string;
+  line: number;
+  /** string literal (text holds its contents) */
+  str?: boolean;
+}
+
+/** Splits Dafny source into tokens; comments vanish, string literals become one token. */
+function tokenize(src: string): Tok[] {
+  const toks: Tok[] = [];
+  let i = 0;
+  let line = 1;
+  const n = src.length;
+  while (i < n) {
+    const c = src[i];
+    if (c === "\n") {
+      line++;
+      i++;
+    } else if (/\s/.test(c)) {
+      i++;
+    } else if (src.startsWith("//", i)) {
+      while (i < n && src[i] !== "\n") i++;
+    } else if (src.startsWith("/*", i)) {
+      // Dafny block comments nest
+      let depth = 0;
+      do {
+        if (src.startsWith("/*", i)) {
+          depth++;
+          i += 2;
+        } else if (src.startsWith("*/", i)) {
+          depth--;
+          i += 2;
+        } else {
+          if (src[i] === "\n") line++;
+          i++;
+        }
+      } while (i < n && depth > 0);
+    } else if (c === '"' || (c === "@" && src[i + 1] === '"')) {
+      const verbatim = c === "@";
+      const start = line;
+      i += verbatim ? 2 : 1;
+      let text = "";
+      while (i < n) {
+        if (verbatim && src[i] === '"' && src[i + 1] === '"') {
+          text += '"';
+          i += 2;
+        } else if (src[i] === '"') {
+          i++;
+          break;
+        } else if (!verbatim && src[i] === "\\") {
+          text += src.slice(i, i + 2);
+          i += 2;
+        } else {
+          if (src[i] === "\n") line++;
+          text += src[i++];
+        }
+      }
+      toks.push({ text, line: start, str: true });
+    } else if (c === "'" && /^'(\\.[^']*|[^'\\])'/.test(src.slice(i, i + 12))) {
+      const m = /^'(\\.[^']*|[^'\\])'/.exec(src.slice(i, i + 12));
+      i += m ? m[0].length : 1;
+      toks.push({ text: "'c'", line });
+    } else if (/[A-Za-z_]/.test(c)) {
+      let j = i + 1;
+      while (j < n && /[\w'?]/.test(src[j])) j++;
+      toks.push({ text: src.slice(i, j), line });
+      i = j;
+    } else if (/\d/.test(c)) {
+      let j = i + 1;
+      while (j < n && /[\w.]/.test(src[j])) j++;
+      toks.push({ text: src.slice(i, j), line });
+      i = j;
+    } else {
+      const op = ["<==>", "==>", "<==", "::", ":=", ":|", "==", "!=", "<=", ">=", "&&", "||", "!!", ".."].find((o) => src.startsWith(o, i)) ?? c;
+      toks.push({ text: op, line });
+      i += op.length;
+    }
+  }
+  return toks;
+}
+
+const MODIFIERS = new Set(["ghost", "static", "twostate", "least", "greatest", "inductive", "abstract", "opaque", "protected"]);
+const CALLABLE = new Map<string, DeclKind>([
+  ["function", "function"], ["predicate", "function"], ["copredicate", "function"],
+  ["method", "method"], ["constructor", "method"], ["iterator", "method"],
+  ["lemma", "lemma"], ["colemma", "lemma"],
+]);
+const TYPES = new Set(["datatype", "codatatype", "type", "newtype", "const"]);
+/** Tokens after which a `{` opens an expression (a set display), not a body. */
+const EXPECTS_EXPR = new Set([
+  "requires", "ensures", "reads", "modifies", "decreases", "invariant", "(", "[", ",", ":", "::", ":=", "==", "!=",
+  "<", "<=", ">=", "+", "-", "*", "/", "%", "&&", "||", "==>", "<==", "<==>", "!!", "!", "in", "then", "else", ";", "=",
+]);
+
+function startsDecl(toks: Tok[], i: number): boolean {
+  const t = toks[i]?.text;
+  return t !== undefined && !toks[i].str && (MODIFIERS.has(t) || CALLABLE.has(t) || TYPES.has(t) ||
+    ["module", "class", "trait", "import", "include"].includes(t));
+}
+
+/** Index just past the `}` matching the `{` at `i`. */
+function skipBraces(toks: Tok[], i: number, onTok?: (j: number) => void): number {
+  let depth = 0;
+  for (let j = i; j < toks.length; j++) {
+    const t = toks[j];
+    if (!t.str && t.text === "{") depth++;
+    else if (!t.str && t.text === "}") {
+      depth--;
+      if (depth === 0) return j + 1;
+    } else onTok?.(j);
+  }
+  return toks.length;
+}
+
+/** Reads `{:name ...}` attributes starting at `i`; returns their spelt names and the index after them. */
+function readAttrs(toks: Tok[], i: number): { attrs: string[]; next: number } {
+  const attrs: string[] = [];
+  while (toks[i]?.text === "{" && toks[i + 1]?.text === ":") {
+    const end = skipBraces(toks, i);
+    const inner = toks.slice(i + 2, end - 1).map((t) => t.text);
+    attrs.push(inner[0] === "verify" && inner[1] === "false" ? "verify false" : (inner[0] ?? ""));
+    i = end;
+  }
+  return { attrs, next: i };
+}
+
+/** Scans one Dafny file. */
+export function scanDafny(src: string): DafnyScan {
+  const toks = tokenize(src);
+  const decls: Decl[] = [];
+  const includes: string[] = [];
+  let i = 0;
+  while (i < toks.length) {
+    const t = toks[i];
+    if (t.str) {
+      i++;
+      continue;
+    }
+    if (t.text === "include" && toks[i + 1]?.str) {
+      includes.push(toks[i + 1].text);
+      i += 2;
+      continue;
+    }
+    let j = i;
+    while (toks[j] && !toks[j].str && MODIFIERS.has(toks[j].text)) j++;
+    const kw = toks[j]?.text;
+    if (kw !== undefined && !toks[j].str && (CALLABLE.has(kw) || TYPES.has(kw))) {
+      let k = j + 1;
+      if ((kw === "function" || kw === "predicate") && toks[k]?.text === "method") k++;
+      const a = readAttrs(toks, k);
+      k = a.next;
+      const nameTok = toks[k];
+      const named = nameTok && !nameTok.str && /^[A-Za-z_]/.test(nameTok.text);
+      const decl: Decl = {
+        kind: CALLABLE.get(kw) ?? "type",
+        name: named ? nameTok.text : kw,
+        line: toks[i].line,
+        attrs: a.attrs,
+        hasBody: false,
+        hasEnsures: false,
+        assumes: 0,
+        decreasesStar: false,
+      };
+      decls.push(decl);
+      if (decl.kind === "type") {
+        i = k + 1;
+        continue;
+      }
+      // signature and specification, up to the body or the next declaration
+      k = named ? k + 1 : k;
+      let depth = 0;
+      while (k < toks.length) {
+        const x = toks[k];
+        if (x.str) {
+          k++;
+          continue;
+        }
+        if (x.text === "(" || x.text === "[") depth++;
+        else if (x.text === ")" || x.text === "]") depth--;
+        else if (depth === 0 && (x.text === "}" || startsDecl(toks, k))) break;
+        else if (depth === 0 && x.text === "ensures") decl.hasEnsures = true;
+        else if (x.text === "decreases" && toks[k + 1]?.text === "*") decl.decreasesStar = true;
+        else if (x.text === "{" && toks[k + 1]?.text === ":") {
+          k = skipBraces(toks, k);
+          continue;
+        } else if (x.text === "{") {
+          const afterStar = toks[k - 1]?.text === "*" && toks[k - 2]?.text === "decreases";
+          if (depth === 0 && (afterStar || !EXPECTS_EXPR.has(toks[k - 1]?.text ?? ""))) {
+            decl.hasBody = true;
+            k = skipBraces(toks, k, (m) => {
+              if (toks[m].str) return;
+              if (toks[m].text === "assume") decl.assumes++;
+              if (toks[m].text === "decreases" && toks[m + 1]?.text === "*") decl.decreasesStar = true;
+            });
+            // `function f() { .. } by method { .. }`
+            if (toks[k]?.text === "by" && toks[k + 1]?.text === "method") k = skipBraces(toks, k + 2);
+            break;
+          }
+          k = skipBraces(toks, k);
+          continue;
+        }
+        k++;
+      }
+      i = k;
+      continue;
+    }
+    i++;
+  }
+  return { decls, includes };
+}

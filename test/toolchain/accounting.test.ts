@@ -1,0 +1,117 @@
+// The checker's readers: Dafny declarations (bodies, ensures, attributes, assume), Dafny 2.3's
+// /trace lines and Dafny 4's CSV log, and the accounting that matches them.
+
+import { describe, expect, it } from "vitest";
+import { accountItems, parseCsv4, parseTrace23 } from "../../src/toolchain/accounting.ts";
+import { scanDafny } from "../../src/toolchain/dafny-scan.ts";
+import { collectTrusted, compareFileCounts, compareTrusted } from "../../src/toolchain/trusted.ts";
+
+const SRC = `include "../proofs/dafny/x.dfy"
+// lemma Commented(a: int) ensures false
+datatype D = A | B
+function f(s: seq<int>): set<int>
+  requires |s| > 0
+  ensures f(s) == {s[0]}
+{
+  {s[0]}
+}
+function Bodiless(a: int): int
+  ensures Bodiless(a) > a
+function {:axiom} Ax(a: int): int
+lemma {:verify false} Vf(a: int) ensures a > 0 { }
+lemma L(a: int)
+  requires a in {1, 2}
+  ensures a > 0
+{
+  assume a > 0; /* assume in a comment */ assume "assume" != "";
+}
+method Loop() decreases * { while true decreases * { } }
+predicate method P(x: int) { x > 0 }
+`;
+
+describe("scanning Dafny declarations", () => {
+  const scan = scanDafny(SRC);
+  const by = (n: string) => scan.decls.find((d) => d.name === n);
+
+  it("finds includes and every declaration, ignoring comments and strings", () => {
+    expect(scan.includes).toEqual(["../proofs/dafny/x.dfy"]);
+    expect(scan.decls.map((d) => `${d.kind} ${d.name}`)).toEqual([
+      "type D", "function f", "function Bodiless", "function Ax", "lemma Vf", "lemma L", "method Loop", "function P",
+    ]);
+  });
+
+  it("a set display in a specification is not a body; a body after it is", () => {
+    expect([by("f")?.hasBody, by("f")?.hasEnsures, by("L")?.hasBody]).toEqual([true, true, true]);
+    expect([by("Bodiless")?.hasBody, by("Ax")?.hasBody]).toEqual([false, false]);
+  });
+
+  it("attributes, assume and decreases *", () => {
+    expect(by("Ax")?.attrs).toEqual(["axiom"]);
+    expect(by("Vf")?.attrs).toEqual(["verify false"]);
+    expect(by("L")?.assumes).toBe(2);
+    expect(by("Loop")?.decreasesStar).toBe(true);
+  });
+
+  it("trusted elements: bodiless and {:axiom} in a proof file are axioms, {:axiom} in dafny/ an extern", () => {
+    const t = collectTrusted(new Map([["proofs/dafny/x.dfy", scan], ["dafny/g.dfy", scanDafny("function {:axiom} Ext(a: int): int\n  ensures Ext(a) > a\n")]]), []);
+    expect(t.map((x) => `${x.kind} ${x.name} ${x.count}`)).toEqual([
+      "extern Ext 1", "axiom Bodiless 1", "axiom Ax 1", "verify-false Vf 1", "assume L 2", "nontermination Loop 1",
+    ]);
+    const md = "## Assumptions\n\n### Trusted elements\n\n| kind | name | file | count | why |\n|--|--|--|--|--|\n| extern | Ext | dafny/g.dfy | 1 | reason |\n| assume | L | proofs/dafny/x.dfy | 1 | reason |\n| axiom | Gone | proofs/dafny/x.dfy | 1 | reason |\n";
+    const problems = compareTrusted(t, md);
+    expect(problems.filter((p) => /is not listed/.test(p))).toHaveLength(4);
+    expect(problems.some((p) => /assume L \(proofs\/dafny\/x\.dfy\) is listed with count 1, the files hold 2/.test(p))).toBe(true);
+    expect(problems.some((p) => /lists trusted axiom Gone .* no longer hold/.test(p))).toBe(true);
+  });
+
+  it("per-file counts: a differing count names the file, the count and what to write", () => {
+    const md = "| L1 | f | ... | a.dfy: 4 (file) |\n| L2 | g | ... | b.dfy: 2 |\n## Assumptions\nc.dfy: 9\n";
+    expect(compareFileCounts(new Map([["a.dfy", 4], ["b.dfy", 3], ["c.dfy", 1], ["d.dfy", 0]]), md, "Dafny 2.3")).toEqual([
+      'proofs/PROPERTIES.md: says b.dfy: 2; Dafny 2.3 verified 3 items: change it to "b.dfy: 3"',
+      'proofs/PROPERTIES.md: no count for c.dfy; write "c.dfy: 1" in the "VCs proven" column of its law (Dafny 2.3 verified 1 items)',
+    ]);
+  });
+});
+
+describe("reading per-item outcomes", () => {
+  // Dafny 2.3 with `ensures false` added to SplicePreservesPairing: Z3 answers unknown, the
+  // summary says 0 errors, the trace says "errors" for that one item.
+  const TRACE = [
+    "Verifying CheckWellformed$$_module.__default.SplicePreservesPairing ...",
+    "  [2.170 s, 3 proof obligations]  verified",
+    "",
+    "Verifying Impl$$_module.__default.SplicePreservesPairing ...",
+    "  [3.507 s, 89 proof obligations]  errors",
+    "",
+    "Verifying Impl$$_module.__default.my__lemma ...",
+    "  [3.767 s, 1 proof obligation]  verified",
+    "",
+    "Dafny program verifier finished with 2 verified, 0 errors",
+  ].join("\n");
+
+  it("Dafny 2.3 /trace: each implementation with its outcome; underscores un-doubled", () => {
+    expect(parseTrace23(TRACE)).toEqual([
+      { name: "SplicePreservesPairing", phase: "well-formedness", outcome: "verified" },
+      { name: "SplicePreservesPairing", phase: "correctness", outcome: "errors" },
+      { name: "my_lemma", phase: "correctness", outcome: "verified" },
+    ]);
+  });
+
+  it("Dafny 4 CSV", () => {
+    const csv = "TestResult.DisplayName,TestResult.Outcome,TestResult.Duration,TestResult.ResourceCount,RandomSeed\nSumRangeAntitone (well-formedness),Failed,00:00:00.89,10372,0\nfindCutPoint (correctness),Passed,00:00:00.12,144198,0\n";
+    expect(parseCsv4(csv)).toEqual([
+      { name: "SumRangeAntitone", phase: "well-formedness", outcome: "Failed" },
+      { name: "findCutPoint", phase: "correctness", outcome: "Passed" },
+    ]);
+  });
+
+  it("an item that is not verified, or never reported, or reported but not declared, is a problem", () => {
+    const decls = scanDafny("lemma SplicePreservesPairing(a: int)\n  ensures a == a\n{\n}\nlemma Never(a: int)\n  ensures a == a\n{\n}\nfunction Quiet(a: int): int { a }\n").decls.map((d) => ({ ...d, file: "x.dfy" }));
+    const problems = accountItems(decls, [...parseTrace23(TRACE), { name: "Quiet", phase: "well-formedness", outcome: "verified" }]);
+    expect(problems).toEqual([
+      "SplicePreservesPairing (correctness): errors, not verified",
+      "my_lemma (correctness): reported by the prover but declared in none of the files verified",
+      "Never (x.dfy:5): its correctness was never reported, so it is not proven",
+    ]);
+  });
+});
