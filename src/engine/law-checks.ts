@@ -4,6 +4,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Config } from "./config.ts";
 import { summaryMessage, type Message } from "./message.ts";
+import { countOf } from "./plural.ts";
 import type { LawCheck, ReplacedStretch } from "./report.ts";
 import { assertWellFormed } from "./wellformed.ts";
 
@@ -31,7 +32,7 @@ export function checkLaws(
 
   const w = Math.min(c.retention_window, before.length);
   const tailSame = after.length >= w && isDeepStrictEqual(before.slice(before.length - w), after.slice(after.length - w));
-  add("L3", "retention window identical", tailSame, `last ${w} messages`);
+  add("L3", "retention window identical", tailSame, `last ${countOf(w, "message")}`);
 
   let coherent = true;
   let detail = "every kept tool result has its call, every kept call keeps its results";
