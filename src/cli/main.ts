@@ -6,6 +6,7 @@ import { Command, CommanderError, Option } from "commander";
 import { readConversationFile, writeConversationFile } from "../adapters/conversation-file.ts";
 import { compactMessages } from "../engine/compact-messages.ts";
 import { SafecutError } from "../engine/errors.ts";
+import { assertTextNesting } from "../engine/json-depth.ts";
 import type { CompactionReport } from "../engine/report.ts";
 import { EXIT, EXIT_CODES_HELP, exitCodeFor, exitCodeForOutcome } from "./exit-codes.ts";
 import { PendingOutput, refuseSameFiles, type BeforeRename, type NamedFile } from "./outputs.ts";
@@ -78,11 +79,13 @@ async function compactFile(file: string, flags: FlagValues, io: CliIO, outputs: 
     // strictly: a lenient decode would rewrite bad bytes in a user message as U+FFFD
     text = decodeUtf8(bytes, file);
   }
+  const name = fromStdin ? "stdin" : file;
+  // before any parsing or work: nesting that Node's recursive helpers could not write back
+  assertTextNesting(text, name);
   const settings = settingsFromFlags(flags, io.cwd);
   const summaryTag = typeof settings.summary_tag === "string" ? settings.summary_tag : "summary";
   const format = flags.format === "openai" || flags.format === "anthropic" ? flags.format : undefined;
   const conv = readConversationFile(text, { format, summaryTag: summaryTag === "" ? "summary" : summaryTag });
-  const name = fromStdin ? "stdin" : file;
   const result = await compactMessages(conv.messages, settings, {
     agentModel: conv.model,
     env: io.env,

@@ -168,3 +168,64 @@ describe("atomic writes", () => {
     rmSync(d, { recursive: true });
   });
 });
+
+describe("nothing fails after the work is done", () => {
+  /** A conversation whose message `at` carries a field nested `depth` levels deep. */
+  function deepFile(depth: number, at: number): string {
+    const parts = conv.map((m, i) => {
+      const j = JSON.stringify(m);
+      return i === at ? `${j.slice(0, -1)},"extra":${'{"a":'.repeat(depth)}{}${"}".repeat(depth)}}` : j;
+    });
+    return `{"model":"gpt-4o-mini","messages":[${parts.join(",")}]}`;
+  }
+
+  it("a field nested 5,000 deep is refused when read: exit 1 naming where, no stack trace, no summarizer call", async () => {
+    const { d } = input("deep");
+    writeFileSync(join(d, "deep.json"), deepFile(5000, 1));
+    const s = await countingServer();
+    const r = await runInProcess(["compact", "deep.json", ...due(s.url), "-o", "out.json"], { cwd: d });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^safecut: error: deep\.json:1:\d+: arrays and objects nested more than 256 levels deep/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(s.requests.length).toBe(0);
+    expect(readdirSync(d).sort()).toEqual(["conv.json", "deep.json"]);
+  });
+
+  it("a field nested 200 deep in a kept message is accepted and written back", async () => {
+    const { d } = input("deep-ok");
+    writeFileSync(join(d, "deep.json"), deepFile(200, 1));
+    const r = await runInProcess(["compact", "deep.json", "--token-threshold", "5000"], { cwd: d });
+    expect(r.code).toBe(0);
+    let v = (JSON.parse(r.stdout) as { messages: { extra?: unknown }[] }).messages[1].extra;
+    let depth = 0;
+    while (typeof v === "object" && v !== null && "a" in v) {
+      v = (v as { a: unknown }).a;
+      depth++;
+    }
+    expect(depth).toBe(200);
+  });
+
+  it("an unexpected error prints one line, no stack trace (SAFECUT_DEBUG=1 adds it)", async () => {
+    const { runCli } = await import("../../src/cli/main.ts");
+    const run = async (env: Record<string, string>, hook?: () => void) => {
+      let stderr = "";
+      const code = await runCli(["compact", "-", "-o", "out.json"], {
+        // a bug stand-in: reading stdin throws a plain TypeError, not a SafecutError
+        readStdin: async () => (hook === undefined ? Promise.reject(new TypeError("boom")) : content),
+        stdout: () => {}, stderr: (x) => void (stderr += x), env, cwd: dir, ...(hook ? { beforeRename: hook } : {}),
+      });
+      return { code, stderr };
+    };
+    const plain = await run({});
+    expect(plain.code).toBe(4);
+    expect(plain.stderr).toBe("safecut: internal error (a bug in safecut, please report it): boom\n");
+    const debug = await run({ SAFECUT_DEBUG: "1" });
+    expect(debug.stderr).toMatch(/boom\nTypeError: boom\n\s+at /);
+    // a failure while writing an output is an unwritable output (exit 1), not a bug
+    const write = await run({}, () => {
+      throw new TypeError("disk on fire");
+    });
+    expect(write.code).toBe(1);
+    expect(write.stderr).toContain("cannot write --output out.json: disk on fire");
+  });
+});
