@@ -229,3 +229,40 @@ describe("nothing fails after the work is done", () => {
     expect(write.stderr).toContain("cannot write --output out.json: disk on fire");
   });
 });
+
+describe("a kill mid-write", () => {
+  it("leaves the old file (killed after the temporary file is written, before the rename), and a finished run the complete new one", async () => {
+    const { spawn } = await import("node:child_process");
+    const { existsSync } = await import("node:fs");
+    const { d } = input("kill");
+    const target = join(d, "out.json");
+    writeFileSync(target, "OLD CONTENT\n");
+    const child = spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "../support/pausing-cli.ts"), "compact", join(d, "conv.json"), "--token-threshold", "5000", "-o", target], { cwd: join(import.meta.dirname, "../..") });
+    let stderr = "";
+    const paused = await new Promise<{ temp: string; target: string }>((done, fail) => {
+      child.stderr.on("data", (b: Buffer) => {
+        stderr += b.toString("utf8");
+        const m = /paused (.*)\n/.exec(stderr);
+        if (m !== null) done(JSON.parse(m[1]) as { temp: string; target: string });
+      });
+      child.on("exit", (code) => fail(new Error(`exited ${code} before pausing: ${stderr}`)));
+    });
+    // the complete new text is in the temporary file beside the target; the target is untouched
+    expect(paused.target).toBe(target);
+    expect(join(paused.temp, "..")).toBe(d);
+    const complete = readConversationFile(readFileSync(paused.temp, "utf8"));
+    expect(complete.messages.length).toBeLessThan(conv.length);
+    expect(readFileSync(target, "utf8")).toBe("OLD CONTENT\n");
+    const exited = new Promise<NodeJS.Signals | null>((done) => child.on("exit", (_c, sig) => done(sig)));
+    child.kill("SIGKILL");
+    expect(await exited).toBe("SIGKILL");
+    expect(readFileSync(target, "utf8")).toBe("OLD CONTENT\n");
+    // the same run, not killed: the target is the complete new file, and no temporary file is left
+    const r = await runInProcess(["compact", "conv.json", "--token-threshold", "5000", "-o", "out.json"], { cwd: d });
+    expect(r.code).toBe(0);
+    expect(readFileSync(target, "utf8")).toBe(readFileSync(paused.temp, "utf8"));
+    rmSync(paused.temp);
+    expect(existsSync(paused.temp)).toBe(false);
+    expect(readdirSync(d).sort()).toEqual(["conv.json", "out.json"]);
+  }, 60_000);
+});
