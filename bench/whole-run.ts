@@ -74,6 +74,21 @@ export function wholeRunTable(sizes: readonly number[] = WHOLE_RUN_SIZES, log: (
   return [line(head), line(head.map(() => "---")), ...rows.map(line)].join("\n");
 }
 
+/** The section of `npm run bench`'s results about whole runs (heading, method, table). */
+export function wholeRunSection(log: (line: string) => void): string[] {
+  return [
+    "## Whole runs",
+    "",
+    `One one-shot compaction (compactMessages: what \`safecut compact\` does between reading and writing the file, law checks`,
+    `included) over a never-compacted history, offline summarizer, character heuristic, token_threshold ${TOKEN_THRESHOLD}; each size in`,
+    "its own process (peak RSS includes generating the history). Steps = stretches replaced + stretches left unchanged.",
+    "A linear run grows ~3x in CPU from 100k to 300k.",
+    "",
+    wholeRunTable(WHOLE_RUN_SIZES, log),
+    "",
+  ];
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const one = process.argv.indexOf("--one");
   if (one >= 0) process.stdout.write(JSON.stringify(await wholeRun(Number(process.argv[one + 1]))));
