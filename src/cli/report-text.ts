@@ -10,7 +10,7 @@ export function reportText(r: CompactionReport, inputName: string): string {
   lines.push(`  ${r.reason}`);
   const left = r.remaining;
   if (left !== undefined) {
-    lines.push(`  still above the trigger at ${count(r.tokensAfter, "token")}: ${left.userSystem} in user/system messages, ${left.summaries} in summaries, ${left.retentionWindow} in the retention window, ${left.other} in other messages no stretch could take`);
+    lines.push(`  still above the trigger; of the ${count(r.tokensAfter, "token")} left, ${left.userSystem} are in user/system messages, ${left.summaries} in summaries, ${left.retentionWindow} in the retention window, ${left.other} in other messages no stretch could take`);
   }
   for (const s of r.stretches.slice(0, 10)) {
     lines.push(`  replaced messages ${s.start}..${s.end - 1} (${count(s.replacedTokens, "token")}) by a ${s.summaryTokens}-token summary${s.attempts > 1 ? " (after a retry)" : ""}${s.decision === "rebase" ? " (rebased over appends)" : ""}`);

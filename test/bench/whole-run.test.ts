@@ -44,23 +44,28 @@ function spliced(n: number): { before: Message[]; stretches: ReplacedStretch[]; 
   return { before, stretches, after };
 }
 
-/** Median and fastest CPU nanoseconds per message of `op` over 5 samples (after a warm-up). */
-function perMessage(n: number, op: (x: ReturnType<typeof spliced>) => boolean): { med: number; min: number } {
+/**
+ * Median and fastest CPU nanoseconds per message of `op` over 5 samples (after a warm-up); each
+ * sample runs `op` on ⌈work / n⌉ copies' worth of repetitions, so every size does the same work
+ * if `op` is linear and no sample is too short to time.
+ */
+function perMessage(n: number, work: number, op: (x: ReturnType<typeof spliced>) => boolean): { med: number; min: number } {
   const x = spliced(n);
+  const reps = Math.ceil(work / n);
   op(x);
   const samples: number[] = [];
   for (let i = 0; i < 5; i++) {
     const t0 = cpuMs();
-    if (!op(x)) throw new Error("the replay does not match");
-    samples.push(((cpuMs() - t0) * 1e6) / n);
+    for (let r = 0; r < reps; r++) if (!op(x)) throw new Error("the replay does not match");
+    samples.push(((cpuMs() - t0) * 1e6) / (n * reps));
   }
   return { med: median(samples), min: Math.min(...samples) };
 }
 
 /** Growth of the per-message cost; interference only inflates samples, so the smaller ratio is the less disturbed. */
 function growth(op: (x: ReturnType<typeof spliced>) => boolean, small_ = 4_000): number {
-  const small = perMessage(small_, op);
-  const large = perMessage(4 * small_, op);
+  const small = perMessage(small_, 4 * small_, op);
+  const large = perMessage(4 * small_, 4 * small_, op);
   return Math.min(large.med / small.med, large.min / small.min);
 }
 

@@ -181,7 +181,7 @@ describe("how a run ends, and the smaller options", () => {
     const r = await runInProcess(["compact", "conv.json", "--token-threshold", "3000"], { cwd: dir });
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/compacted-still-due: 97 -> \d+ messages/);
-    expect(r.stderr).toMatch(/still above the trigger at \d+ tokens: \d+ in user\/system messages, \d+ in summaries, \d+ in the retention window/);
+    expect(r.stderr).toMatch(/still above the trigger; of the \d+ tokens left, \d+ are in user\/system messages, \d+ in summaries, \d+ in the retention window/);
     expect(readConversationFile(r.stdout).messages.length).toBeLessThan(conv.length);
     const q = await runInProcess(["compact", "conv.json", "--token-threshold", "3000", "--quiet", "--report", "still.json"], { cwd: dir });
     expect(q.code).toBe(5);
