@@ -11,6 +11,7 @@ import {
   adversarialBySize, appendBySize, compactionStepsBySize, sinkValue, type AdversarialTiming, type StepTiming, successiveRatios, timeBySize, warmUp, type AppendTiming, type PlanningPart, type Repetitions,
   type SizeTiming,
 } from "./measure.ts";
+import { wholeRunSection } from "./whole-run.ts";
 
 const ci = process.argv.includes("--ci");
 const skipDafny = ci || process.argv.includes("--no-dafny");
@@ -209,6 +210,7 @@ async function main(): Promise<void> {
       "",
     );
   }
+  if (!ci) out.push(...wholeRunSection(log));
   if (!ci) out.push(...(await import("./startup.ts")).startupSection());
   const text = out.join("\n");
   process.stdout.write(`${text}\n`);

@@ -2,8 +2,10 @@
 // OpenAI or Anthropic request shape: read, compact, write back (untouched messages verbatim).
 import { parseConfig } from "../engine/config-rules.ts";
 import type { Config, ConfigInput } from "../engine/config.ts";
-import { compactMessages, type CompactMessagesOptions } from "../engine/compact-messages.ts";
-import type { Json, JsonObject } from "../engine/json.ts";
+import { assertMessageList, assertOptions, compactMessages, type CompactMessagesOptions } from "../engine/compact-messages.ts";
+import { InputError } from "../engine/errors.ts";
+import { assertValueNesting } from "../engine/json-depth.ts";
+import { describeJson, isJsonObject, type Json, type JsonObject } from "../engine/json.ts";
 import type { CompactionReport } from "../engine/report.ts";
 import { readAnthropicMessages, writeAnthropicMessages, type AnthropicConversation } from "./anthropic.ts";
 import { readOpenAIMessages, writeOpenAIMessages } from "./openai.ts";
@@ -24,7 +26,11 @@ export async function compactOpenAIMessages(
 export async function compactOpenAIMessages(
   messages: readonly (Json | OpenAIChatMessageLike)[], config: ConfigInput | Config = {}, options: CompactMessagesOptions = {},
 ): Promise<{ messages: (JsonObject | OpenAIChatMessageLike)[]; report: CompactionReport }> {
+  // bad arguments are SafecutErrors, and nesting is checked before the adapter reads (and copies) anything
+  assertOptions(options);
   const tag = parseConfig(config).summary_tag;
+  assertMessageList(messages);
+  assertValueNesting(messages, "messages");
   // the SDK's message types are JSON data; the reader checks every field it reads
   const r = await compactMessages(readOpenAIMessages([...messages] as Json[], "messages", { summaryTag: tag }), config, options);
   return { messages: writeOpenAIMessages(r.messages, { summaryTag: tag }), report: r.report };
@@ -43,7 +49,12 @@ export async function compactAnthropicMessages(
 export async function compactAnthropicMessages(
   conversation: { system?: Json | AnthropicSystemLike; messages: readonly (Json | AnthropicMessageLike)[] }, config: ConfigInput | Config = {}, options: CompactMessagesOptions = {},
 ): Promise<{ system?: Json | AnthropicSystemLike; messages: (JsonObject | AnthropicWritten<AnthropicMessageLike>)[]; report: CompactionReport }> {
+  assertOptions(options);
   const tag = parseConfig(config).summary_tag;
+  if (!isJsonObject(conversation as unknown as Json)) throw new InputError("conversation", `expected an object { system?, messages }, got ${describeJson(conversation)}`);
+  assertMessageList(conversation.messages);
+  assertValueNesting(conversation.messages, "messages");
+  assertValueNesting(conversation.system, "system");
   // the SDK's message types are JSON data; the reader checks every field it reads
   const model = readAnthropicMessages([...conversation.messages] as Json[], conversation.system as Json | undefined, "messages", { summaryTag: tag });
   const r = await compactMessages(model, config, options);

@@ -1,5 +1,6 @@
 // The CLI's exit codes, documented in `safecut --help`.
 import type { ErrorKind } from "../engine/errors.ts";
+import type { Outcome } from "../engine/report.ts";
 
 /** Exit codes of `safecut`. */
 export const EXIT = {
@@ -7,13 +8,30 @@ export const EXIT = {
   ok: 0,
   /** bad input or configuration: invalid JSON, unknown role, orphan tool result, invalid setting, unreadable input, unwritable output */
   badInput: 1,
-  /** usage error: unknown option, missing argument, output would overwrite the input */
+  /** usage error: unknown option, missing argument, an output that is the input or the other output, --quiet with --progress */
   usage: 2,
   /** summarizer failure: the failed step changed nothing; the conversation is written as it stands, the reason is in the report */
   degraded: 3,
-  /** internal error: a runtime law check failed on the result; nothing is written */
+  /** internal error: a runtime law check failed on the result (the conversation is not written), or a bug */
   internal: 4,
+  /** the result is written but still above a trigger: what is left may not be summarized (user/system messages, summaries, the retention window) */
+  stillDue: 5,
 } as const;
+
+/** The exit code of a run that finished with `outcome` (all its law checks passed). */
+export function exitCodeForOutcome(outcome: Outcome): number {
+  switch (outcome) {
+    case "compacted":
+    case "nothing-to-do":
+    case "dry-run":
+      return EXIT.ok;
+    case "degraded":
+      return EXIT.degraded;
+    case "compacted-still-due":
+    case "still-due":
+      return EXIT.stillDue;
+  }
+}
 
 /** The exit code for an error kind. */
 export function exitCodeFor(kind: ErrorKind): number {
@@ -32,14 +50,18 @@ export function exitCodeFor(kind: ErrorKind): number {
 
 /** The `--help` epilogue describing the exit codes. */
 export const EXIT_CODES_HELP = `Exit codes:
-  0  compacted, nothing to do, or dry run
+  0  compacted (now under every trigger), nothing to do, or dry run
   1  bad input or configuration (invalid JSON, unknown role, orphan tool result,
-     duplicate tool call id, invalid setting, unreadable input,
-     unwritable output)
-  2  usage error (unknown option, missing argument, --output equal to the input)
+     duplicate tool call id, value nested too deep, invalid setting,
+     unreadable input, unwritable output); found before any summarizer call
+  2  usage error (unknown option, missing argument, an output that is the input
+     or the other output, --quiet with --progress); nothing is done
   3  summarizer failure: the failed step changed nothing; the conversation is
      written as it stands and the reason is in the report
-  4  internal error: a runtime law check failed; nothing is written
+  4  internal error: a runtime law check failed (the conversation is not
+     written), or a bug (SAFECUT_DEBUG=1 prints its stack trace)
+  5  still due: the result is written but is still above a trigger, because
+     what is left may not be summarized; the report says where the tokens are
 
 The input file is never modified. API keys are read from OPENAI_API_KEY and
 ANTHROPIC_API_KEY.`;

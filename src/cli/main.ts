@@ -1,11 +1,13 @@
 // The `safecut` command: read a conversation (file or stdin), compact it, write the result
 // (stdout or --output) and a report (stderr or --report FILE). The input is never modified.
-import { readFileSync, realpathSync, writeFileSync, existsSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { SafecutError } from "../engine/errors.ts";
+import { assertTextNesting } from "../engine/json-depth.ts";
 import type { CompactionReport } from "../engine/report.ts";
-import { EXIT, EXIT_CODES_HELP, exitCodeFor } from "./exit-codes.ts";
+import { EXIT, EXIT_CODES_HELP, exitCodeFor, exitCodeForOutcome } from "./exit-codes.ts";
+import { PendingOutput, refuseSameFiles, type BeforeRename, type NamedFile } from "./outputs.ts";
 import { reportText } from "./report-text.ts";
 import { settingsFromFlags, type FlagValues } from "./settings.ts";
 import { decodeUtf8 } from "./utf8.ts";
@@ -18,49 +20,66 @@ export interface CliIO {
   stderr(text: string): void;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
+  /** test seam: runs after an output's temporary file is complete, before it replaces the target */
+  readonly beforeRename?: BeforeRename;
+}
+
+/** The version in package.json (the one source of it). */
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: unknown };
+  return typeof pkg.version === "string" ? pkg.version : "unknown";
 }
 
 function collect(v: string, prev: string[]): string[] {
   return [...prev, v];
 }
 
-function samePath(a: string, b: string): boolean {
-  try {
-    return existsSync(b) && realpathSync(a) === realpathSync(b);
-  } catch {
-    return resolve(a) === resolve(b);
-  }
-}
-
-function writeOut(path: string, text: string): void {
-  try {
-    writeFileSync(path, text);
-  } catch (e) {
-    throw new SafecutError("input", `cannot write ${path}: ${(e as Error).message}`);
-  }
+/** The files of a run as the user named them: the input (none for stdin), --output, --report. */
+function namedFiles(file: string, flags: FlagValues, cwd: string): { input?: NamedFile; output?: NamedFile; report?: NamedFile } {
+  const named = (label: string, v: string): NamedFile => ({ label: `${label} ${v}`, path: resolve(cwd, v) });
+  return {
+    ...(file === "-" ? {} : { input: named("the input", file) }),
+    ...(typeof flags.output === "string" ? { output: named("--output", flags.output) } : {}),
+    ...(typeof flags.report === "string" ? { report: named("--report", flags.report) } : {}),
+  };
 }
 
 async function runCompact(file: string, flags: FlagValues, io: CliIO): Promise<number> {
+  const files = namedFiles(file, flags, io.cwd);
+  // before anything is read or asked of a summarizer: no output may be the input or the other
+  // output, and every output must be writable (its temporary file is created now)
+  refuseSameFiles([files.input, files.output, files.report].filter((f): f is NamedFile => f !== undefined));
+  const pending: PendingOutput[] = [];
+  try {
+    const output = files.output === undefined ? undefined : PendingOutput.open(files.output);
+    if (output !== undefined) pending.push(output);
+    const report = files.report === undefined ? undefined : PendingOutput.open(files.report);
+    if (report !== undefined) pending.push(report);
+    return await compactFile(file, flags, io, { output, report });
+  } finally {
+    for (const p of pending) p.abandon();
+  }
+}
+
+async function compactFile(file: string, flags: FlagValues, io: CliIO, outputs: { output?: PendingOutput; report?: PendingOutput }): Promise<number> {
   const quiet = flags.quiet === true;
   const started = Date.now();
   const fromStdin = file === "-";
-  const inputPath = fromStdin ? "-" : resolve(io.cwd, file);
-  const outputPath = typeof flags.output === "string" ? resolve(io.cwd, flags.output) : undefined;
-  if (outputPath !== undefined && !fromStdin && samePath(inputPath, outputPath)) {
-    throw new SafecutError("usage", `--output ${flags.output} is the input file; safecut never modifies its input`);
-  }
   let text: string;
   if (fromStdin) text = await io.readStdin();
   else {
     let bytes: Buffer;
     try {
-      bytes = readFileSync(inputPath);
+      bytes = readFileSync(resolve(io.cwd, file));
     } catch (e) {
       throw new SafecutError("input", `cannot read ${file}: ${(e as Error).message}`);
     }
     // strictly: a lenient decode would rewrite bad bytes in a user message as U+FFFD
     text = decodeUtf8(bytes, file);
   }
+  const name = fromStdin ? "stdin" : file;
+  // before any parsing or work: nesting that Node's recursive helpers could not write back
+  assertTextNesting(text, name);
   const settings = settingsFromFlags(flags, io.cwd);
   // loaded here, not at the top: the adapters and the engine bring the message schema (zod) and
   // the tokenizer, which would make `safecut --help` slow to start
@@ -69,7 +88,6 @@ async function runCompact(file: string, flags: FlagValues, io: CliIO): Promise<n
   const summaryTag = typeof settings.summary_tag === "string" ? settings.summary_tag : "summary";
   const format = flags.format === "openai" || flags.format === "anthropic" ? flags.format : undefined;
   const conv = readConversationFile(text, { format, summaryTag: summaryTag === "" ? "summary" : summaryTag });
-  const name = fromStdin ? "stdin" : file;
   const result = await compactMessages(conv.messages, settings, {
     agentModel: conv.model,
     env: io.env,
@@ -80,32 +98,34 @@ async function runCompact(file: string, flags: FlagValues, io: CliIO): Promise<n
     },
   });
   const report: CompactionReport = result.report;
-  if (typeof flags.report === "string") {
-    writeOut(resolve(io.cwd, flags.report), JSON.stringify({ input: name, format: conv.format, ...report }, null, 2) + "\n");
-  }
   const lawFailed = report.laws.some((l) => !l.ok);
+  // the conversation (or the plan) first: a report never claims an output that is not there
+  if (!lawFailed) {
+    const out = flags.dryRun === true
+      ? JSON.stringify({ format: conv.format, due: report.dueBefore, tokens: report.tokensBefore, messages: report.messagesBefore, plannedStretch: report.plannedStretch ?? null, reason: report.reason }, null, 2) + "\n"
+      : writeConversationFile(result.messages, { format: conv.format, container: conv.container, envelope: conv.envelope, summaryTag: result.config.summary_tag });
+    if (outputs.output !== undefined) outputs.output.commit(out, io.beforeRename);
+    else io.stdout(out);
+  }
+  if (outputs.report !== undefined) {
+    outputs.report.commit(JSON.stringify({ input: name, format: conv.format, ...report }, null, 2) + "\n", io.beforeRename);
+  }
+  const code = lawFailed ? EXIT.internal : exitCodeForOutcome(report.outcome);
   if (lawFailed) io.stderr(reportText(report, name));
-  else if (quiet && report.outcome === "degraded") io.stderr(`safecut: ${name}: degraded: ${report.reason}\n`);
+  else if (quiet && code !== EXIT.ok) io.stderr(`safecut: ${name}: ${report.outcome}: ${report.reason}\n`);
   else if (!quiet) {
     // with --report the details are in the file; stderr keeps the summary line and the reason
     const text = reportText(report, name);
-    io.stderr(typeof flags.report === "string" ? `${text.split("\n").slice(0, 2).join("\n")}\n` : text);
+    io.stderr(outputs.report !== undefined ? `${text.split("\n").slice(0, report.remaining === undefined ? 2 : 3).join("\n")}\n` : text);
   }
-  if (lawFailed) return EXIT.internal;
-  if (flags.dryRun === true) {
-    io.stdout(JSON.stringify({ format: conv.format, due: report.dueBefore, tokens: report.tokensBefore, messages: report.messagesBefore, plannedStretch: report.plannedStretch ?? null, reason: report.reason }, null, 2) + "\n");
-    return EXIT.ok;
-  }
-  const out = writeConversationFile(result.messages, { format: conv.format, container: conv.container, envelope: conv.envelope, summaryTag: result.config.summary_tag });
-  if (outputPath !== undefined) writeOut(outputPath, out);
-  else io.stdout(out);
-  return report.outcome === "degraded" ? EXIT.degraded : EXIT.ok;
+  return code;
 }
 
 /** Builds the commander program; `run` receives the parsed `compact` invocation. */
 function program(io: CliIO, run: (file: string, flags: FlagValues) => Promise<void>): Command {
   const p = new Command("safecut")
     .description("Compact an LLM agent's conversation history, with laws checked by a verified kernel.")
+    .version(packageVersion(), "-V, --version", "print safecut's version")
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
     .addHelpText("after", `\n${EXIT_CODES_HELP}\n`);
@@ -117,7 +137,7 @@ function program(io: CliIO, run: (file: string, flags: FlagValues) => Promise<vo
     .option("--model <name>", 'summarizer model (default "same as agent": the file\'s "model")')
     .option("--base-url <url>", "API base URL (OpenAI-compatible servers, proxies, tests)")
     .addOption(new Option("--format <name>", "input format (auto-detected if absent)").choices(["openai", "anthropic"]))
-    .option("-o, --output <file>", "write the compacted conversation here instead of stdout")
+    .option("-o, --output <file>", "write the compacted conversation (with --dry-run: the plan) here instead of stdout")
     .option("--report <file>", "write the report as JSON here (stderr keeps only the summary line and the reason)")
     .option("--dry-run", "print the plan (what would be summarized first) and change nothing")
     .option("--max-tokens <n>", "max tokens of a summary (default 2000)")
@@ -134,7 +154,7 @@ function program(io: CliIO, run: (file: string, flags: FlagValues) => Promise<vo
     .addOption(new Option("--tokenizer <name>", "token counter (default bpe)").choices(["bpe", "chars"]))
     .option("--timeout-ms <n>", "summarizer request timeout (default 60000)")
     .option("--progress", "always print progress lines (default: only for runs longer than a second)")
-    .option("-q, --quiet", "print nothing on stderr except errors and a degraded run's reason")
+    .addOption(new Option("-q, --quiet", "print nothing on stderr except errors and, when the exit code is not 0, the outcome and its reason").conflicts("progress"))
     .addHelpText("after", `\n${EXIT_CODES_HELP}\n`)
     .action(async (file: string, flags: FlagValues) => run(file, flags));
   return p;
@@ -159,7 +179,10 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
       io.stderr(`safecut: error: ${e.message}\n`);
       return exitCodeFor(e.kind);
     }
-    io.stderr(`safecut: internal error: ${(e as Error).stack ?? String(e)}\n`);
+    // a bug: one line for the user; the stack trace only on request
+    const debug = io.env.SAFECUT_DEBUG === "1";
+    io.stderr(`safecut: internal error (a bug in safecut, please report it): ${e instanceof Error ? e.message : String(e)}\n`);
+    if (debug && e instanceof Error && e.stack !== undefined) io.stderr(`${e.stack}\n`);
     return EXIT.internal;
   }
 }

@@ -9,6 +9,9 @@ import type { CompactionReport } from "./report.ts";
 import { ConversationStore } from "./store.ts";
 import { tokenCounter, type TokenCounter } from "./tokens.ts";
 import { assertWellFormed } from "./wellformed.ts";
+import { assertValueNesting } from "./json-depth.ts";
+import { describeJson } from "./json.ts";
+import { InputError } from "./errors.ts";
 import { summarizerFromConfig, type KeyEnv } from "../providers/from-config.ts";
 import type { Summarizer } from "../providers/summarizer.ts";
 
@@ -35,9 +38,23 @@ export interface CompactResult {
   readonly config: Config;
 }
 
+/** Refuses anything but an array as the message list (a library caller's `null`, an object). */
+export function assertMessageList(messages: unknown, path = "messages"): asserts messages is readonly unknown[] {
+  if (!Array.isArray(messages)) throw new InputError(path, `expected an array of messages, got ${describeJson(messages)}`);
+}
+
+/** Refuses options that are not an object (undefined means none). */
+export function assertOptions(o: unknown): void {
+  if (o !== undefined && (typeof o !== "object" || o === null || Array.isArray(o))) throw new InputError("options", `expected an object of options, got ${describeJson(o)}`);
+}
+
 /** Compacts `messages` (never mutated) until under the trigger; failures leave them as they were. */
 export async function compactMessages(messages: readonly Message[], config: ConfigInput | Config, o: CompactMessagesOptions = {}): Promise<CompactResult> {
+  assertOptions(o);
   const c = parseConfig(config);
+  assertMessageList(messages);
+  // every check that can refuse the input runs here, before the first summarizer call
+  messages.forEach((m, i) => assertValueNesting(m, `messages[${i}]`));
   assertWellFormed(messages);
   const counter = o.counter ?? tokenCounter(c.tokenizer);
   const summarizer = o.summarizer ?? summarizerFromConfig(c, counter, o.env ?? process.env, o.agentModel);

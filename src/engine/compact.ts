@@ -7,7 +7,8 @@
 import { SAME_AS_AGENT, snapshotConfig, type Config } from "./config.ts";
 import { summaryMessage } from "./message.ts";
 import { dueBy, planStep } from "./plan.ts";
-import type { CompactionReport, ReplacedStretch, SkippedStretch } from "./report.ts";
+import { countOf } from "./plural.ts";
+import type { CompactionReport, RemainingTokens, ReplacedStretch, SkippedStretch } from "./report.ts";
 import type { ConversationStore } from "./store.ts";
 import { summarizeStretch } from "./summarize-step.ts";
 import type { Summarizer } from "../providers/summarizer.ts";
@@ -22,13 +23,35 @@ export interface CompactOptions {
   readonly onProgress?: (line: string) => void;
   /** plan the first step and stop, changing nothing */
   readonly dryRun?: boolean;
-  /** safety bound on steps (each accepted step lowers the token total, so the loop ends anyway: L8) */
+  /**
+   * stop after this many summarizer steps (default: no limit; each accepted step lowers the token
+   * total, so the loop ends anyway: L8). A run stopped by it while still due ends `compacted-still-due`.
+   */
   readonly maxSteps?: number;
 }
 
 /** The model summaries are requested from. */
 export function resolveModel(c: Config, agentModel: string | undefined): string {
   return c.model === SAME_AS_AGENT ? (agentModel ?? SAME_AS_AGENT) : c.model;
+}
+
+/** Where the tokens of a conversation that is still due are (the last `retention_window` messages first). */
+function remainingTokens(store: ConversationStore, c: Config): RemainingTokens {
+  const counts = store.tokenCounts();
+  const ms = store.messages;
+  const windowStart = Math.max(0, ms.length - c.retention_window);
+  let userSystem = 0;
+  let summaries = 0;
+  let retentionWindow = 0;
+  let other = 0;
+  for (let i = 0; i < ms.length; i++) {
+    const role = ms[i].role;
+    if (i >= windowStart) retentionWindow += counts[i];
+    else if (role === "user" || role === "system") userSystem += counts[i];
+    else if (role === "summary") summaries += counts[i];
+    else other += counts[i];
+  }
+  return { userSystem, summaries, retentionWindow, other };
 }
 
 /** Compacts a store in place until it is under the trigger; the config is snapshotted at the start. */
@@ -52,7 +75,7 @@ export async function compactStore(store: ConversationStore, config: Config, o: 
   let from = 0;
   store.beginCompaction();
   try {
-    const maxSteps = o.maxSteps ?? 10_000;
+    const maxSteps = o.maxSteps ?? Number.POSITIVE_INFINITY;
     for (let step = 1; ; step++) {
       // a read-only view, not a copy: it is used before the await and stamped for the commit
       const snap = store.view();
@@ -72,10 +95,10 @@ export async function compactStore(store: ConversationStore, config: Config, o: 
         break;
       }
       if (step > maxSteps) {
-        reason = `stopped after ${maxSteps} steps`;
+        reason = `stopped after ${maxSteps} steps (the maxSteps option)`;
         break;
       }
-      progress(`step ${step}: summarizing messages ${start}..${end - 1} (${end - start} messages, ${replacedTokens} tokens; total ${snap.totalTokens})`);
+      progress(`step ${step}: summarizing messages ${start}..${end - 1} (${countOf(end - start, "message")}, ${countOf(replacedTokens, "token")}; total ${snap.totalTokens})`);
       const res = await summarizeStretch(snap.messages.slice(start, end), replacedTokens, { config: c, summarizer: o.summarizer, counter: store.counter, model, signal: o.signal });
       if (!res.ok && res.failure === "rejected") {
         // This stretch stays as it is; later stretches may still be summarized (L4: forward only).
@@ -104,24 +127,26 @@ export async function compactStore(store: ConversationStore, config: Config, o: 
   } finally {
     store.endCompaction();
   }
+  const dueAfter = dueBy(c, store.totalTokens, store.messages.length, store.userTurns) !== "none";
   let outcome: CompactionReport["outcome"];
   if (o.dryRun && planned !== undefined) outcome = "dry-run";
   else if (stopped !== undefined) {
     outcome = "degraded";
     reason = stopped;
-  } else if (stretches.length > 0) outcome = "compacted";
-  else if (skipped.length > 0) {
+  } else if (stretches.length === 0 && skipped.length > 0) {
     outcome = "degraded";
     reason = `no stretch could be summarized (${skipped.length} tried, all left unchanged); first: messages ${skipped[0].start}..${skipped[0].end - 1}: ${skipped[0].reason}`;
-  } else outcome = "nothing-to-do";
-  if (outcome === "compacted" && skipped.length > 0) reason = `${reason}; ${skipped.length} stretch(es) left unchanged (see skipped)`;
-  const dueAfter = dueBy(c, store.totalTokens, store.messages.length, store.userTurns) !== "none";
+  } else if (dueAfter) outcome = stretches.length > 0 ? "compacted-still-due" : "still-due";
+  else outcome = stretches.length > 0 ? "compacted" : "nothing-to-do";
+  if (stretches.length > 0 && skipped.length > 0) reason = `${reason}; ${countOf(skipped.length, "stretch", "stretches")} left unchanged (see skipped)`;
+  const stillDue = outcome === "compacted-still-due" || outcome === "still-due";
   return {
     outcome, reason,
     tokensBefore, tokensAfter: store.totalTokens,
     messagesBefore, messagesAfter: store.messages.length,
     dueBefore, dueAfter, stretches, skipped,
     ...(planned ? { plannedStretch: planned } : {}),
+    ...(stillDue ? { remaining: remainingTokens(store, c) } : {}),
     watermark: store.watermark, summarizer: o.summarizer.name, tokenizer: store.counter.name, laws: [],
   };
 }

@@ -48,7 +48,7 @@ const MESSAGES: Record<Exclude<ConfigField, "none">, (c: Config) => [string, str
   model: (c) => ["model", `unknown model ${JSON.stringify(c.model)} for provider ${c.provider}: use "${SAME_AS_AGENT}", a ${c.provider} model, or list it in known_models`],
   contextWindow: (c) => ["context_window", `must be > 0 when set, got ${c.context_window}`],
   reserveTokens: (c) => ["reserve_tokens", `must be >= 0 and below context_window, got ${c.reserve_tokens}`],
-  keepRecentTokens: (c) => ["keep_recent_tokens", `must be > 0 and fit in context_window - reserve_tokens, got ${c.keep_recent_tokens}`],
+  keepRecentTokens: (c) => ["keep_recent_tokens", `must be > 0 (0 or null: no keep-recent constraint) and fit in context_window - reserve_tokens, got ${c.keep_recent_tokens}`],
 };
 
 /** Throws a ConfigError naming the first setting the kernel rejects (L12). */

@@ -25,7 +25,8 @@ export const configSchema = z.strictObject({
   summary_tag: z.string().default("summary"),
   context_window: optionalCount.default(null),
   reserve_tokens: count.default(16384),
-  keep_recent_tokens: optionalCount.default(null),
+  // 0 asks for no recent tokens to be kept: the same as no keep-recent constraint (null)
+  keep_recent_tokens: optionalCount.default(null).transform((v) => (v === 0 ? null : v)),
   anchors: z.array(z.string()).default([]),
   provider: z.enum(["offline", "openai", "anthropic"]).default("offline"),
   base_url: z.string().nullable().default(null),

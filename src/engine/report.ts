@@ -33,8 +33,25 @@ export interface LawCheck {
   readonly detail: string;
 }
 
-/** How a run ended. */
-export type Outcome = "compacted" | "nothing-to-do" | "degraded" | "dry-run";
+/**
+ * How a run ended: `compacted` (now under every trigger), `nothing-to-do` (not due),
+ * `compacted-still-due` / `still-due` (stretches were / none could be replaced, and the result is
+ * still above a trigger: what is left is user/system messages, summaries, the retention window or
+ * messages no stretch may take), `degraded` (a failure stopped the run), `dry-run`.
+ */
+export type Outcome = "compacted" | "nothing-to-do" | "compacted-still-due" | "still-due" | "degraded" | "dry-run";
+
+/** Where the tokens of a result that is still due are; each message counted once, the retention window first. */
+export interface RemainingTokens {
+  /** the last retention_window messages, whatever their role */
+  readonly retentionWindow: number;
+  /** user and system messages before the window (never summarized: L2) */
+  readonly userSystem: number;
+  /** summaries before the window */
+  readonly summaries: number;
+  /** assistant and tool messages before the window that no stretch could take (ongoing tool calls, keep_recent_tokens, skipped stretches) */
+  readonly other: number;
+}
 
 /** The report of a compaction run. */
 export interface CompactionReport {
@@ -52,6 +69,8 @@ export interface CompactionReport {
   readonly skipped: readonly SkippedStretch[];
   /** dry run: the first stretch that would be summarized */
   readonly plannedStretch?: { readonly start: number; readonly end: number; readonly replacedTokens: number };
+  /** only when the run ended still due: where the remaining tokens are */
+  readonly remaining?: RemainingTokens;
   readonly watermark: number;
   readonly summarizer: string;
   readonly tokenizer: string;

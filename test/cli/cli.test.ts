@@ -34,7 +34,7 @@ function writeInput(name: string, content: string): string {
 describe("safecut compact (in process)", () => {
   it("compacts a file, prints the conversation on stdout and the report on stderr", async () => {
     const before = hash(convPath);
-    const r = await runInProcess(["compact", "conv.json", "--token-threshold", "3000"], { cwd: dir });
+    const r = await runInProcess(["compact", "conv.json", "--token-threshold", "5000"], { cwd: dir });
     expect(r.code).toBe(0);
     expect(hash(convPath)).toBe(before);
     const out = readConversationFile(r.stdout);
@@ -45,7 +45,7 @@ describe("safecut compact (in process)", () => {
   });
 
   it("reads stdin, writes --output and a JSON --report", async () => {
-    const r = await runInProcess(["compact", "-", "--token-threshold", "3000", "-o", "out.json", "--report", "report.json"], { cwd: dir, stdin: JSON.stringify(conv) });
+    const r = await runInProcess(["compact", "-", "--token-threshold", "5000", "-o", "out.json", "--report", "report.json"], { cwd: dir, stdin: JSON.stringify(conv) });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("");
     const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
@@ -173,5 +173,49 @@ describe("safecut compact (in process)", () => {
     expect(server.requests[0].body).toMatchObject({ model: "gpt-4o-mini", max_tokens: 2000 });
     expect(server.requests[0].headers.authorization).toBe("Bearer sk-x");
     expectLawsHold(readConversationFile(readFileSync(convPath, "utf8")).messages, readConversationFile(r.stdout).messages, 6);
+  });
+});
+
+describe("how a run ends, and the smaller options", () => {
+  it("a run that ends still above its trigger exits 5 and says where the tokens are, --quiet or not", async () => {
+    const r = await runInProcess(["compact", "conv.json", "--token-threshold", "3000"], { cwd: dir });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/compacted-still-due: 97 -> \d+ messages/);
+    expect(r.stderr).toMatch(/still above the trigger; of the \d+ tokens left, \d+ are in user\/system messages, \d+ in summaries, \d+ in the retention window/);
+    expect(readConversationFile(r.stdout).messages.length).toBeLessThan(conv.length);
+    const q = await runInProcess(["compact", "conv.json", "--token-threshold", "3000", "--quiet", "--report", "still.json"], { cwd: dir });
+    expect(q.code).toBe(5);
+    expect(q.stderr).toMatch(/^safecut: conv.json: compacted-still-due: /);
+    const report = JSON.parse(readFileSync(join(dir, "still.json"), "utf8"));
+    expect(report.outcome).toBe("compacted-still-due");
+    expect(report.remaining.userSystem + report.remaining.summaries + report.remaining.retentionWindow + report.remaining.other).toBe(report.tokensAfter);
+  });
+
+  it("--version prints package.json's version", async () => {
+    const version = (JSON.parse(readFileSync(join(import.meta.dirname, "../../package.json"), "utf8")) as { version: string }).version;
+    const r = await runInProcess(["--version"], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe(version);
+  });
+
+  it("--dry-run -o F writes the plan to F and nothing on stdout", async () => {
+    const r = await runInProcess(["compact", "conv.json", "--token-threshold", "3000", "--dry-run", "-o", "plan.json"], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("");
+    expect(JSON.parse(readFileSync(join(dir, "plan.json"), "utf8"))).toMatchObject({ format: "openai", due: true, plannedStretch: { start: 2 } });
+  });
+
+  it("--quiet with --progress is refused (exit 2) before anything is read", async () => {
+    const r = await runInProcess(["compact", "missing.json", "--quiet", "--progress"], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("cannot be used with option '--progress'");
+  });
+
+  it("report lines count in the singular for one", async () => {
+    writeInput("one.json", JSON.stringify([{ role: "user", content: "hello" }]));
+    const r = await runInProcess(["compact", "one.json"], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/nothing-to-do: 1 -> 1 message, \d+ -> \d+ tokens .*, 0 stretches replaced/);
+    expect(r.stderr).not.toContain("1 messages");
   });
 });

@@ -83,10 +83,12 @@ describe("safecut compact, end to end", () => {
   it("compacts Anthropic JSONL through the Anthropic HTTP imitation", async () => {
     server = await startImitation("anthropic", (_n, req) => ({ kind: "summary", text: factfulAnswer(req) }));
     const r = await runProcess(["compact", files.anthropicJsonl, "--provider", "anthropic", "--model", "claude-haiku-4-5", "--base-url", server.url, "--message-threshold", "100", "--token-threshold", "none"], { cwd: dir, env: { ANTHROPIC_API_KEY: "ak-e2e" } });
-    expect(r.code).toBe(0);
     const { before, after } = expectCompacted(files.anthropicJsonl, r.stdout);
-    // 50 user turns, each followed by one summary, is as far as L2 lets it go
+    // 50 user turns, each followed by one summary, is as far as L2 lets it go: still at or above
+    // 100 messages, so the run says it is still due (exit 5) and where the tokens are
     expect(after.messages.length).toBeLessThan(before.messages.length / 2);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/compacted-still-due: .*\n.*\n  still above the trigger; of the \d+ tokens left, \d+ are in user\/system messages, \d+ in summaries/);
     expect(server.requests[0].headers["x-api-key"]).toBe("ak-e2e");
   });
 

@@ -36,13 +36,41 @@ describe("compaction loop", () => {
   it("compacts until under the trigger with the offline summarizer; every law holds", async () => {
     const input = conversation(20);
     const frozen = structuredClone(input);
-    const r = await compactMessages(input, small);
+    const r = await compactMessages(input, { ...small, token_threshold: 8000 });
     expect(input).toEqual(frozen); // the input array is never mutated
     expect(r.report.outcome).toBe("compacted");
+    expect(r.report.dueAfter).toBe(false);
+    expect(r.report.tokensAfter).toBeLessThanOrEqual(8000);
     expect(r.report.stretches.length).toBeGreaterThan(1);
     expect(r.report.tokensAfter).toBeLessThan(r.report.tokensBefore);
     expect(r.report.laws.every((l) => l.ok)).toBe(true);
     expectLawsHold(input, r.messages, 6, { before: r.report.tokensBefore, after: r.report.tokensAfter });
+  });
+
+  it("a run that ends still above its trigger says so, and where the tokens are", async () => {
+    const input = conversation(20);
+    const r = await compactMessages(input, small);
+    expect(r.report.outcome).toBe("compacted-still-due");
+    expect(r.report.dueAfter).toBe(true);
+    expect(r.report.tokensAfter).toBeGreaterThan(3000);
+    expect(r.report.stretches.length).toBeGreaterThan(1);
+    const left = r.report.remaining;
+    expect(left).toBeDefined();
+    if (left === undefined) return;
+    // every token of the result is in exactly one part
+    expect(left.userSystem + left.summaries + left.retentionWindow + left.other).toBe(r.report.tokensAfter);
+    expect(left.summaries).toBeGreaterThan(0);
+    expect(left.userSystem).toBeGreaterThan(0);
+    expect(r.report.laws.every((l) => l.ok)).toBe(true);
+  });
+
+  it("a run that can replace nothing while due is still-due, not nothing-to-do", async () => {
+    const input: Message[] = [{ role: "system", content: "s".repeat(400) }, ...Array.from({ length: 8 }, (_, i): Message => ({ role: "user", content: `question ${i} `.repeat(40) }))];
+    const r = await compactMessages(input, { ...small, token_threshold: 100 });
+    expect(r.report.outcome).toBe("still-due");
+    expect(r.report.stretches).toEqual([]);
+    expect(r.report.remaining?.userSystem).toBeGreaterThan(0);
+    expect(r.messages).toEqual(input);
   });
 
   it("does nothing when no trigger is reached", async () => {
@@ -100,7 +128,7 @@ describe("compaction loop", () => {
       { role: "assistant", content: "Hello!", toolCalls: [] },
       ...conversation(10).slice(1),
     ];
-    const r = await compactMessages(input, small);
+    const r = await compactMessages(input, { ...small, token_threshold: 6000 });
     expect(r.report.outcome).toBe("compacted");
     expect(r.report.skipped[0]).toMatchObject({ start: 2, end: 3, reason: expect.stringContaining("not shorter") });
     expect(r.messages[2]).toBe(input[2]);
@@ -162,7 +190,7 @@ describe("compaction loop", () => {
 
   it("keep_recent_tokens keeps at least that many recent tokens", async () => {
     const input = conversation(12);
-    const r = await compactMessages(input, { tokenizer: "chars", token_threshold: 2000, keep_recent_tokens: 4000 });
+    const r = await compactMessages(input, { tokenizer: "chars", token_threshold: 7000, keep_recent_tokens: 4000 });
     expect(r.report.outcome).toBe("compacted");
     // the messages after the last summary hold at least keep_recent_tokens
     const last = r.messages.map((m) => m.role).lastIndexOf("summary");

@@ -14,7 +14,16 @@ describe("configuration", () => {
     expect(c.prompt).toContain("{{conversation}}");
   });
 
+  it("keep_recent_tokens: 0 means no keep-recent constraint, the same as unset", async () => {
+    expect(parseConfig({ keep_recent_tokens: 0 }).keep_recent_tokens).toBeNull();
+    expect(parseConfig({ keep_recent_tokens: 0, context_window: 10_000, reserve_tokens: 2_000 }).keep_recent_tokens).toBeNull();
+    const { runInProcess, tempDir } = await import("../support/cli-run.ts");
+    const r = await runInProcess(["compact", "-", "--keep-recent-tokens", "0"], { cwd: tempDir(), stdin: JSON.stringify([{ role: "user", content: "hi" }]) });
+    expect(r.code).toBe(0);
+  });
+
   it.each([
+    [{ keep_recent_tokens: -1 }, "keep_recent_tokens", "must be > 0"],
     [{ retention_window: -1 }, "retention_window", "must be >= 1"],
     [{ retention_window: 0 }, "retention_window", "must be >= 1"],
     [{ token_threshold: Number.NaN }, "token_threshold", "expected number, received NaN"],

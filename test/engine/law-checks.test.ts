@@ -1,7 +1,9 @@
+import { isDeepStrictEqual } from "node:util";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/engine/config-rules.ts";
-import { checkLaws } from "../../src/engine/law-checks.ts";
-import type { Message } from "../../src/engine/message.ts";
+import { checkLaws, replaySplices } from "../../src/engine/law-checks.ts";
+import { summaryMessage, type Message } from "../../src/engine/message.ts";
 import type { ReplacedStretch } from "../../src/engine/report.ts";
 
 // The runtime law checks must catch a wrong result; otherwise the CLI's exit code 4 guard is empty.
@@ -43,5 +45,65 @@ describe("runtime law checks", () => {
   it("catch tokens not reduced (L8) and a compaction that was not due (L1)", () => {
     expect(failing(good, [stretch], { before: 50, after: 50, dueBefore: true })).toContain("L8");
     expect(failing(good, [stretch], { ...tokens, dueBefore: false })).toContain("L1");
+  });
+});
+
+// The plain definition of L6's replay: apply each splice to a fresh copy (O(messages x splices)).
+function replayByCopies(ms: readonly Message[], stretches: readonly ReplacedStretch[]): readonly Message[] {
+  let r: readonly Message[] = ms;
+  for (const s of stretches) r = [...r.slice(0, s.start), summaryMessage(s.summary), ...r.slice(s.end)];
+  return r;
+}
+
+const splice = (start: number, end: number, summary: string): ReplacedStretch => ({ ...stretch, start, end, replacedMessages: end - start, summary });
+
+describe("L6's one-pass replay", () => {
+  const msgs = (n: number): Message[] => Array.from({ length: n }, (_, i) => ({ role: "assistant", content: `m${i}`, toolCalls: [] }));
+
+  it("equals applying the splices one by one, for any in-range splices (rolling summaries and backward starts included)", () => {
+    const gen = fc.integer({ min: 0, max: 30 }).chain((n) =>
+      fc.array(fc.tuple(fc.nat(), fc.nat(), fc.nat({ max: 3 })), { maxLength: 12 }).map((raw) => {
+        let len = n;
+        const ss: ReplacedStretch[] = [];
+        raw.forEach(([a, b, w], k) => {
+          const start = a % (len + 1);
+          const end = start + Math.min(w, len - start);
+          ss.push(splice(start, end, `s${k}`));
+          len = len - (end - start) + 1;
+        });
+        return { n, ss };
+      }));
+    fc.assert(fc.property(gen, ({ n, ss }) => {
+      const before = msgs(n);
+      expect(replaySplices(before, ss)).toEqual(replayByCopies(before, ss));
+    }), { numRuns: 300 });
+  });
+
+  it("a wrong splice record still fails L6: shifted, too long, out of range, negative, or another summary", () => {
+    const first = splice(2, 5, "sum");
+    // a second splice that rolls the first summary into a new one: messages 2..3 of [s, u1, sum, u2, ok]
+    const rolled = splice(2, 4, "sum2");
+    const after2 = replayByCopies(before, [first, rolled]) as Message[];
+    expect(failing(after2, [first, rolled])).not.toContain("L6");
+    for (const wrong of [[first, splice(3, 4, "sum2")], [first, splice(2, 5, "sum2")], [first, splice(2, 9, "sum2")], [splice(-1, 2, "sum"), rolled], [first, splice(2, 4, "other")], [rolled, first]]) {
+      expect(failing(after2, wrong), JSON.stringify(wrong.map((w) => [w.start, w.end, w.summary]))).toContain("L6");
+    }
+    const beyond = checkLaws(before, [...before, summaryMessage("sum")], [splice(9, 9, "sum")], c, tokens).find((l) => l.law === "L6");
+    expect(beyond?.ok).toBe(false);
+    expect(beyond?.detail).toContain("does not fit a conversation of 7 messages");
+  });
+
+  it("agrees with the copying replay on the verdict for random records, in range or not", () => {
+    fc.assert(fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 9 })), { maxLength: 4 }), fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 4 }), (records, pick) => {
+      const ss = records.filter(([a, b]) => a <= b).map(([a, b], k) => splice(a, b, `s${k % 2}`));
+      // a candidate result: the copying replay of a possibly different record list
+      const other = ss.filter((_, k) => !pick.includes(k));
+      const after = [...replayByCopies(before, other)];
+      const fits = typeof replaySplices(before, ss) !== "string";
+      const oneByOne = isDeepStrictEqual(replayByCopies(before, ss), after);
+      const l6 = checkLaws(before, after, ss, c, tokens).find((l) => l.law === "L6")?.ok;
+      // in range: the same verdict as the definition; out of range: always a failure
+      expect(l6).toBe(fits && oneByOne);
+    }), { numRuns: 500 });
   });
 });

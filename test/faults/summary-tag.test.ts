@@ -34,7 +34,8 @@ describe("a summary whose text contains the summary tag", () => {
   it("keeps its summary role through the wire round trip (offline summarizer, tag from a required fact)", async () => {
     const input = history("Error: unexpected </summary> in template.html");
     const r = await compactOpenAIMessages(input, { token_threshold: 100, tokenizer: "chars" });
-    expect(r.report.outcome).toBe("compacted");
+    // the result stays above 100 tokens (the offline summary, user messages, the retention window): the run says so
+    expect(r.report.outcome).toBe("compacted-still-due");
     const back = readOpenAIMessages(r.messages);
     const summaries = back.filter((m) => m.role === "summary");
     expect(summaries.map((m) => m.content)).toEqual([r.report.stretches[0].summary]);

@@ -1,0 +1,75 @@
+// How deep a conversation's JSON may nest. Node's own recursive helpers (JSON.stringify,
+// util.isDeepStrictEqual, structuredClone) overflow the stack a few thousand levels down, which
+// would fail a run after its summarizer calls were made and paid for. So input nested deeper than
+// MAX_NESTING is refused when it is read, by checks that are themselves iterative and linear.
+import { InputError } from "./errors.ts";
+
+/** Most levels of arrays and objects accepted in one value (serde_json's default is 128). */
+export const MAX_NESTING = 256;
+
+/** Where JSON text first nests deeper than MAX_NESTING (1-based line and column), if it does. */
+export function nestingFaultInText(text: string): { line: number; column: number } | undefined {
+  let depth = 0;
+  let inString = false;
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 0x5c) i++; // backslash: the next character is escaped
+      else if (ch === 0x22) inString = false;
+      continue;
+    }
+    if (ch === 0x22) inString = true;
+    else if (ch === 0x7b || ch === 0x5b) {
+      if (++depth > MAX_NESTING) return { line, column: i - lineStart + 1 };
+    } else if (ch === 0x7d || ch === 0x5d) depth = Math.max(0, depth - 1);
+    else if (ch === 0x0a) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return undefined;
+}
+
+/** Refuses JSON text nested deeper than MAX_NESTING with an InputError naming where (`name`: the input's name). */
+export function assertTextNesting(text: string, name: string): void {
+  const at = nestingFaultInText(text);
+  if (at !== undefined) {
+    throw new InputError(`${name}:${at.line}:${at.column}`, `arrays and objects nested more than ${MAX_NESTING} levels deep; safecut refuses input nested that deep`);
+  }
+}
+
+/**
+ * The path (below `root`) of the first array or object nested deeper than MAX_NESTING levels
+ * inside `value`, or undefined. Iterative: any depth is walked without recursion.
+ */
+export function nestingFaultInValue(value: unknown, root: string): string | undefined {
+  interface Entry { readonly v: unknown; readonly depth: number; readonly parent: Entry | undefined; readonly key: string }
+  const stack: Entry[] = [{ v: value, depth: 0, parent: undefined, key: root }];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const e = stack.pop() as Entry;
+    if (typeof e.v !== "object" || e.v === null || seen.has(e.v)) continue;
+    seen.add(e.v); // shared references are walked once (and a cycle does not loop)
+    const depth = e.depth + 1;
+    if (depth > MAX_NESTING) return pathOf(e);
+    if (Array.isArray(e.v)) e.v.forEach((x, i) => stack.push({ v: x, depth, parent: e, key: `[${i}]` }));
+    else for (const [k, x] of Object.entries(e.v)) stack.push({ v: x, depth, parent: e, key: /^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]` });
+  }
+  return undefined;
+}
+
+function pathOf(e: { readonly parent: unknown; readonly key: string }): string {
+  const keys: string[] = [];
+  for (let x: { readonly parent: unknown; readonly key: string } | undefined = e; x !== undefined; x = x.parent as typeof x) keys.push(x.key);
+  keys.reverse();
+  // the first few steps say where; hundreds more would drown the message
+  return keys.length > 8 ? `${keys.slice(0, 8).join("")}...` : keys.join("");
+}
+
+/** Refuses a value nested deeper than MAX_NESTING with an InputError naming its path (below `root`). */
+export function assertValueNesting(value: unknown, root: string): void {
+  const path = nestingFaultInValue(value, root);
+  if (path !== undefined) throw new InputError(path, `arrays and objects nested more than ${MAX_NESTING} levels deep; safecut refuses values nested that deep`);
+}

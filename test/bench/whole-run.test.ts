@@ -1,0 +1,91 @@
+// A whole one-shot run finishes, linearly. Two regressions are guarded here, cheaply:
+// - a hidden cap on the number of steps: a run stopped at 10,000 steps once left a 100k-message
+//   history at 5.2M tokens against a 50,000 trigger with exit 0; a run needing more steps must go on;
+// - the final L6 check going quadratic: it used to rebuild the conversation once per recorded
+//   splice (O(messages x splices)), half the CPU of a 100k-message run. Its cost per message must
+//   stay about the same from 4k to 16k messages (< 2.5x; quadratic is ~4x); the same harness and
+//   bound flag the copying replay (from 1k to 4k: it is that slow), so the check can fail.
+import { isDeepStrictEqual } from "node:util";
+import { describe, expect, it } from "vitest";
+import { cpuMs, median } from "../../bench/measure.ts";
+import { compactMessages } from "../../src/engine/compact-messages.ts";
+import { parseConfig } from "../../src/engine/config-rules.ts";
+import { checkLaws, replaySplices } from "../../src/engine/law-checks.ts";
+import { summaryMessage, type Message } from "../../src/engine/message.ts";
+import type { ReplacedStretch } from "../../src/engine/report.ts";
+
+describe("a whole run", () => {
+  it("goes on past 10,000 steps while a stretch is eligible (no hidden cap)", async () => {
+    const ms: Message[] = [];
+    for (let i = 0; i < 10_010; i++) {
+      ms.push({ role: "user", content: "u" }, { role: "assistant", content: `step ${i}: ${"reading the file and thinking about what to change next. ".repeat(3)}`, toolCalls: [] });
+    }
+    const r = await compactMessages(ms, { token_threshold: 100, tokenizer: "chars", retention_window: 1 });
+    // every assistant message but the one in the retention window is its own stretch
+    expect(r.report.stretches.length).toBe(10_009);
+    expect(r.report.outcome).toBe("compacted-still-due");
+    expect(r.report.laws.every((l) => l.ok)).toBe(true);
+  }, 120_000);
+});
+
+const c = parseConfig({ retention_window: 1, token_threshold: 1 });
+
+/** n messages and a run's worth of forward splices: every 4 messages, 3 replaced by a summary. */
+function spliced(n: number): { before: Message[]; stretches: ReplacedStretch[]; after: Message[] } {
+  const before: Message[] = Array.from({ length: n }, (_, i) => ({ role: "assistant", content: `m${i}`, toolCalls: [] }));
+  const stretches: ReplacedStretch[] = [];
+  for (let k = 0; 4 * k + 4 <= n - 1; k++) {
+    // positions after the earlier splices: each earlier one shortened the conversation by 2
+    const start = 4 * k - 2 * k;
+    stretches.push({ start, end: start + 3, replacedMessages: 3, replacedTokens: 9, summaryTokens: 1, attempts: 1, decision: "commit", summary: `s${k}` });
+  }
+  const after = replaySplices(before, stretches);
+  if (typeof after === "string") throw new Error(after);
+  return { before, stretches, after };
+}
+
+/**
+ * Median and fastest CPU nanoseconds per message of `op` over 5 samples (after a warm-up); each
+ * sample runs `op` on ⌈work / n⌉ copies' worth of repetitions, so every size does the same work
+ * if `op` is linear and no sample is too short to time.
+ */
+function perMessage(n: number, work: number, op: (x: ReturnType<typeof spliced>) => boolean): { med: number; min: number } {
+  const x = spliced(n);
+  const reps = Math.ceil(work / n);
+  op(x);
+  const samples: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t0 = cpuMs();
+    for (let r = 0; r < reps; r++) if (!op(x)) throw new Error("the replay does not match");
+    samples.push(((cpuMs() - t0) * 1e6) / (n * reps));
+  }
+  return { med: median(samples), min: Math.min(...samples) };
+}
+
+/** Growth of the per-message cost; interference only inflates samples, so the smaller ratio is the less disturbed. */
+function growth(op: (x: ReturnType<typeof spliced>) => boolean, small_ = 4_000): number {
+  const small = perMessage(small_, 4 * small_, op);
+  const large = perMessage(4 * small_, 4 * small_, op);
+  return Math.min(large.med / small.med, large.min / small.min);
+}
+
+const lawsHold = ({ before, stretches, after }: ReturnType<typeof spliced>) =>
+  checkLaws(before, after, stretches, c, { before: 10, after: 5, dueBefore: true }).find((l) => l.law === "L6")?.ok === true;
+
+function copyingReplay({ before, stretches, after }: ReturnType<typeof spliced>): boolean {
+  let r: readonly Message[] = before;
+  for (const s of stretches) r = [...r.slice(0, s.start), summaryMessage(s.summary), ...r.slice(s.end)];
+  return isDeepStrictEqual(r, after);
+}
+
+describe("the final law check", () => {
+  it("L6 costs about the same per message at 16k messages as at 4k (< 2.5x)", () => {
+    const g = growth(lawsHold);
+    expect(g, `per-message growth ${g.toFixed(2)}x`).toBeLessThan(2.5);
+  }, 60_000);
+
+  it("the same harness and bound flag the copying replay (one copy per splice; 1k to 4k messages, to stay cheap)", () => {
+    const g = growth(copyingReplay, 1_000);
+    expect(g, `per-message growth ${g.toFixed(2)}x`).toBeGreaterThan(2.5);
+  }, 60_000);
+});
