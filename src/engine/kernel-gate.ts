@@ -169,6 +169,7 @@ export function gateAcceptSummary(summaryTokens: number, replacedTokens: number,
 /** L9: may a planned compaction still be applied (commit, rebase) or not (reject)? */
 export function gateDecideCommit(plan: PlanStamp, now: CurrentStamp): CommitDecision {
   need(isNat(plan.length) && isNat(now.length) && isNat(plan.stretchEnd), "decideCommit", "lengths and stretchEnd >= 0");
+  need(Number.isSafeInteger(plan.version) && Number.isSafeInteger(now.version), "decideCommit", "integer versions");
   return decideCommit(plan, now);
 }
 
