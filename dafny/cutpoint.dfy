@@ -5,14 +5,14 @@ include "../proofs/dafny/cutpoint.dfy"
 
 datatype CutPoint = CutPoint(found: bool, firstKept: int, turnStart: int, isSplitTurn: bool)
 
-function sumRange(tokens: seq<int>, from: int, to: int): int
-  requires ((0 <= from) && (from <= to)) && (to <= |tokens|)
-  decreases to - from
+function sumRange(tokens: seq<int>, from: int, upTo: int): int
+  requires ((0 <= from) && (from <= upTo)) && (upTo <= |tokens|)
+  decreases upTo - from
 {
-  if from == to then
+  if from == upTo then
     0
   else
-    tokens[from] + sumRange(tokens, from + 1, to)
+    tokens[from] + sumRange(tokens, from + 1, upTo)
 }
 
 method findValidCutPoints(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, start: int, end: int) returns (result: seq<int>)

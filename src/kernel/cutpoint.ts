@@ -17,13 +17,13 @@ export interface CutPoint {
   isSplitTurn: boolean;
 }
 
-/** Sum of tokens[from..to). */
+/** Sum of tokens[from..upTo). (Not named `to`: with that parameter name Dafny 4.11 reports this function's precondition unproven at its calls; Dafny 2.3 does not.) */
 //@ verify
-//@ requires 0 <= from && from <= to && to <= tokens.length
-//@ decreases to - from
-export function sumRange(tokens: readonly number[], from: number, to: number): number {
-  if (from === to) return 0;
-  return tokens[from] + sumRange(tokens, from + 1, to);
+//@ requires 0 <= from && from <= upTo && upTo <= tokens.length
+//@ decreases upTo - from
+export function sumRange(tokens: readonly number[], from: number, upTo: number): number {
+  if (from === upTo) return 0;
+  return tokens[from] + sumRange(tokens, from + 1, upTo);
 }
 
 /**
