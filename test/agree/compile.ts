@@ -4,7 +4,7 @@
 // The output is cached in .tmp/agree/, keyed by the program text and the compiler version.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -37,7 +37,9 @@ export function loadCompiledKernel(root: string): { runtime: DafnyRuntime; cache
   const hash = createHash("sha256").update(dafny.version);
   for (const f of inputs) hash.update(f).update(readFileSync(f));
   // inside the project, so the compiled file's require("bignumber.js") finds node_modules
-  const dir = join(root, ".tmp", "agree", hash.digest("hex").slice(0, 16));
+  const cache = join(root, ".tmp", "agree");
+  const key = hash.digest("hex").slice(0, 16);
+  const dir = join(cache, key);
   const loader = join(dir, "kernel.cjs");
   const cached = existsSync(loader);
   if (!cached) {
@@ -49,6 +51,8 @@ export function loadCompiledKernel(root: string): { runtime: DafnyRuntime; cache
     if (r.status !== 0 || !existsSync(out)) throw new Error(`agreement check: dafny translate js failed:\n${r.stdout}${r.stderr}`);
     // the compiled file declares _dafny (runtime) and _module (program) as script globals: export them
     writeFileSync(loader, `${readFileSync(out, "utf8")}\nmodule.exports = { BigNumber, dafny: _dafny, module: _module };\n`);
+    // older compilations are of programs that no longer exist
+    for (const old of readdirSync(cache)) if (old !== key) rmSync(join(cache, old), { recursive: true, force: true });
   }
   const runtime = createRequire(import.meta.url)(loader) as DafnyRuntime;
   return { runtime, cached, version: dafny.version };
