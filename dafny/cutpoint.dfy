@@ -125,8 +125,8 @@ method findCutPoint(roles: seq<Role>, tokens: seq<int>, callOf: seq<int>, lastAn
       SumRangeAntitone(tokens, start, i, end);
       return CutPoint(false, start, -1, false);
     }
-    SumRangeAntitone(tokens, chosen, i, end);
     SumRangeAntitone(tokens, start, i, end);
+    SumRangeAntitone(tokens, chosen, i, end);
     cut := chosen;
   }
   if roles[cut] == Role.User {

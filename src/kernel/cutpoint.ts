@@ -152,8 +152,8 @@ export function findCutPoint(
       //@ use SumRangeAntitone(tokens, start, i, end)
       return { found: false, firstKept: start, turnStart: -1, isSplitTurn: false };
     }
-    //@ use SumRangeAntitone(tokens, chosen, i, end)
     //@ use SumRangeAntitone(tokens, start, i, end)
+    //@ use SumRangeAntitone(tokens, chosen, i, end)
     cut = chosen;
   }
   if (roles[cut] === "user") {
