@@ -35,6 +35,8 @@ function raceTwoPlans(a: PlanStamp, b: PlanStamp, now: CurrentStamp): RaceOutcom
   requires ((((a.length >= 0) && (b.length >= 0)) && (now.length >= 0)) && (a.stretchEnd >= 0)) && (b.stretchEnd >= 0)
   requires (a.version == b.version) && (now.version >= a.version)
   ensures (raceTwoPlans(a, b, now).first == CommitDecision.Reject) || (raceTwoPlans(a, b, now).second == CommitDecision.Reject)
+  ensures raceTwoPlans(a, b, now).first == decideCommit(a, now)
+  ensures (raceTwoPlans(a, b, now).first == CommitDecision.Reject) ==> (raceTwoPlans(a, b, now).second == decideCommit(b, now))
 {
   var first: CommitDecision := decideCommit(a, now);
   if first == CommitDecision.Reject then

@@ -11,6 +11,7 @@ method compactRolesOnce(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>
   requires window >= 1
   requires Pairing(roles, callOf, lastAnswer, ongoing)
   ensures (!result.changed) ==> (result.roles == roles)
+  ensures (!result.changed) ==> (forall s2: int :: forall e2: int :: !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), s2, e2))
   ensures result.changed ==> (((0 <= result.start) && (result.start < result.end)) && ((result.end + window) <= |roles|))
   ensures result.changed ==> (|result.roles| == ((|roles| - (result.end - result.start)) + 1))
   ensures result.changed ==> (result.roles[result.start] == Role.Summary)

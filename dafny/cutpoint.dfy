@@ -5,23 +5,25 @@ include "../proofs/dafny/cutpoint.dfy"
 
 datatype CutPoint = CutPoint(found: bool, firstKept: int, turnStart: int, isSplitTurn: bool)
 
-function sumRange(tokens: seq<int>, from: int, to_: int): int
-  requires ((0 <= from) && (from <= to_)) && (to_ <= |tokens|)
-  decreases to_ - from
+function sumRange(tokens: seq<int>, from: int, upTo: int): int
+  requires ((0 <= from) && (from <= upTo)) && (upTo <= |tokens|)
+  decreases upTo - from
 {
-  if from == to_ then
+  if from == upTo then
     0
   else
-    tokens[from] + sumRange(tokens, from + 1, to_)
+    tokens[from] + sumRange(tokens, from + 1, upTo)
 }
 
 method findValidCutPoints(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, start: int, end: int) returns (result: seq<int>)
   requires (|roles| == |callOf|) && (|callOf| == |lastAnswer|)
   requires ((0 <= start) && (start <= end)) && (end <= |roles|)
   requires forall j: nat :: ((j < |roles|) && (roles[j] == Role.Tool)) ==> (((0 <= callOf[j]) && (callOf[j] < j)) && (lastAnswer[callOf[j]] >= j))
+  requires forall a: nat :: ((a < |roles|) && (lastAnswer[a] >= 0)) ==> (((lastAnswer[a] < |roles|) && (roles[lastAnswer[a]] == Role.Tool)) && (callOf[lastAnswer[a]] == a))
   ensures forall k: nat :: (k < |result|) ==> (((start <= result[k]) && (result[k] < end)) && (roles[result[k]] != Role.Tool))
   ensures forall k: nat :: (k < |result|) ==> (forall j: nat :: (((result[k] <= j) && (j < |roles|)) && (roles[j] == Role.Tool)) ==> (callOf[j] >= result[k]))
-  ensures forall k: nat :: ((k + 1) < |result|) ==> (result[k] < result[k + 1])
+  ensures forall k1: nat :: forall k2: nat :: ((k1 < k2) && (k2 < |result|)) ==> (result[k1] < result[k2])
+  ensures forall p: nat :: ((((start <= p) && (p < end)) && (roles[p] != Role.Tool)) && (forall j: nat :: (((p <= j) && (j < |roles|)) && (roles[j] == Role.Tool)) ==> (callOf[j] >= p))) ==> Listed(result, p)
 {
   var points: seq<int> := [];
   var openUntil: int := -1;
@@ -30,10 +32,13 @@ method findValidCutPoints(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<in
     while i < end
       invariant (0 <= i) && (i <= end)
       invariant forall a: nat :: (a < i) ==> (lastAnswer[a] <= openUntil)
+      invariant (openUntil == (-1)) || (exists a: nat :: (a < i) && (lastAnswer[a] == openUntil))
       invariant forall k: nat :: (k < |points|) ==> (((start <= points[k]) && (points[k] < i)) && (roles[points[k]] != Role.Tool))
       invariant forall k: nat :: (k < |points|) ==> (forall a: nat :: (a < points[k]) ==> (lastAnswer[a] < points[k]))
-      invariant forall k: nat :: ((k + 1) < |points|) ==> (points[k] < points[k + 1])
+      invariant forall k1: nat :: forall k2: nat :: ((k1 < k2) && (k2 < |points|)) ==> (points[k1] < points[k2])
+      invariant forall p: nat :: ((((start <= p) && (p < i)) && (roles[p] != Role.Tool)) && (forall a: nat :: (a < p) ==> (lastAnswer[a] < p))) ==> Listed(points, p)
     {
+      assert (openUntil >= i) ==> (exists a: nat :: (a < i) && (lastAnswer[a] >= i));
       if ((i >= start) && (roles[i] != Role.Tool)) && (openUntil < i) {
         points := points + [i];
       }
@@ -69,11 +74,19 @@ method findCutPoint(roles: seq<Role>, tokens: seq<int>, callOf: seq<int>, lastAn
   requires ((0 <= start) && (start <= end)) && (end <= |roles|)
   requires forall j: nat :: (j < |tokens|) ==> (tokens[j] >= 0)
   requires forall j: nat :: ((j < |roles|) && (roles[j] == Role.Tool)) ==> (((0 <= callOf[j]) && (callOf[j] < j)) && (lastAnswer[callOf[j]] >= j))
+  requires forall a: nat :: ((a < |roles|) && (lastAnswer[a] >= 0)) ==> (((lastAnswer[a] < |roles|) && (roles[lastAnswer[a]] == Role.Tool)) && (callOf[lastAnswer[a]] == a))
   ensures result.found ==> (((start <= result.firstKept) && (result.firstKept < end)) && (roles[result.firstKept] != Role.Tool))
   ensures result.found ==> (forall j: nat :: (((result.firstKept <= j) && (j < |roles|)) && (roles[j] == Role.Tool)) ==> (callOf[j] >= result.firstKept))
   ensures (result.found && (sumRange(tokens, start, end) >= keepRecentTokens)) ==> (sumRange(tokens, result.firstKept, end) >= keepRecentTokens)
   ensures result.isSplitTurn ==> (((result.found && (start <= result.turnStart)) && (result.turnStart < result.firstKept)) && (roles[result.turnStart] == Role.User))
   ensures (!result.found) ==> ((result.firstKept == start) && (!result.isSplitTurn))
+  ensures result.found ==> (forall p: nat :: (((((result.firstKept < p) && (start <= p)) && (p < end)) && (roles[p] != Role.Tool)) && (forall j: nat :: (((p <= j) && (j < |roles|)) && (roles[j] == Role.Tool)) ==> (callOf[j] >= p))) ==> (sumRange(tokens, p, end) < keepRecentTokens))
+  ensures (result.found && (sumRange(tokens, start, end) < keepRecentTokens)) ==> (forall p: nat :: ((((start <= p) && (p < end)) && (roles[p] != Role.Tool)) && (forall j: nat :: (((p <= j) && (j < |roles|)) && (roles[j] == Role.Tool)) ==> (callOf[j] >= p))) ==> (result.firstKept <= p))
+  ensures (!result.found) ==> (forall p: nat :: ((((start <= p) && (p < end)) && (roles[p] != Role.Tool)) && (forall j: nat :: (((p <= j) && (j < |roles|)) && (roles[j] == Role.Tool)) ==> (callOf[j] >= p))) ==> (sumRange(tokens, p, end) < keepRecentTokens))
+  ensures (!result.found) ==> ((sumRange(tokens, start, end) >= keepRecentTokens) || (forall p: nat :: !((((start <= p) && (p < end)) && (roles[p] != Role.Tool)) && (forall j: nat :: (((p <= j) && (j < |roles|)) && (roles[j] == Role.Tool)) ==> (callOf[j] >= p)))))
+  ensures ((result.found && (roles[result.firstKept] != Role.User)) && (exists k: nat :: ((start <= k) && (k < result.firstKept)) && (roles[k] == Role.User))) ==> result.isSplitTurn
+  ensures result.isSplitTurn ==> (forall k: nat :: ((result.turnStart < k) && (k < result.firstKept)) ==> (roles[k] != Role.User))
+  ensures (!result.isSplitTurn) ==> (result.turnStart == (-1))
 {
   var points: seq<int> := findValidCutPoints(roles, callOf, lastAnswer, start, end);
   if |points| == 0 {
@@ -84,6 +97,7 @@ method findCutPoint(roles: seq<Role>, tokens: seq<int>, callOf: seq<int>, lastAn
   while (i > start) && (acc < keepRecentTokens)
     invariant (start <= i) && (i <= end)
     invariant acc == sumRange(tokens, i, end)
+    invariant forall p: nat :: ((i < p) && (p <= end)) ==> (sumRange(tokens, p, end) < keepRecentTokens)
     decreases i
   {
     i := i - 1;
@@ -98,6 +112,8 @@ method findCutPoint(roles: seq<Role>, tokens: seq<int>, callOf: seq<int>, lastAn
         invariant (0 <= k) && (k <= |points|)
         invariant (chosen == (-1)) || ((((start <= chosen) && (chosen <= i)) && (chosen < end)) && (roles[chosen] != Role.Tool))
         invariant (chosen == (-1)) || (forall j: nat :: (((chosen <= j) && (j < |roles|)) && (roles[j] == Role.Tool)) ==> (callOf[j] >= chosen))
+        invariant (chosen == (-1)) ==> (forall q: nat :: (q < k) ==> (points[q] > i))
+        invariant (chosen != (-1)) ==> (forall q: nat :: ((q < k) && (points[q] <= i)) ==> (points[q] <= chosen))
       {
         if points[k] <= i {
           chosen := points[k];
@@ -106,8 +122,10 @@ method findCutPoint(roles: seq<Role>, tokens: seq<int>, callOf: seq<int>, lastAn
       }
     }
     if chosen == (-1) {
+      SumRangeAntitone(tokens, start, i, end);
       return CutPoint(false, start, -1, false);
     }
+    SumRangeAntitone(tokens, start, i, end);
     SumRangeAntitone(tokens, chosen, i, end);
     cut := chosen;
   }

@@ -7,6 +7,7 @@ function advanceWatermark(current: int, proposed: int, newestUserIndex: int): in
   ensures (proposed <= current) ==> (advanceWatermark(current, proposed, newestUserIndex) == current)
   ensures ((current <= proposed) && (proposed <= newestUserIndex)) ==> (advanceWatermark(current, proposed, newestUserIndex) == proposed)
   ensures ((current <= newestUserIndex) && (newestUserIndex <= proposed)) ==> (advanceWatermark(current, proposed, newestUserIndex) == newestUserIndex)
+  ensures (newestUserIndex < current) ==> (advanceWatermark(current, proposed, newestUserIndex) == current)
 {
   if proposed <= current then
     current

@@ -11,3 +11,10 @@ lemma SumRangeAntitone(tokens: seq<int>, a: int, b: int, upTo: int)
     SumRangeAntitone(tokens, a + 1, b, upTo);
   }
 }
+
+// p is one of the listed cut points. Stated as sequence membership, which the prover reasons
+// about directly (`in` distributes over `+`), rather than as an index that has to be found.
+predicate Listed(points: seq<int>, p: int)
+{
+  p in points
+}

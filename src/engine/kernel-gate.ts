@@ -14,13 +14,17 @@ import { findCutPoint, type CutPoint } from "../kernel/cutpoint.ts";
 import { keepHeadLines, keepTailLines } from "../kernel/truncate.ts";
 import { movable, pairingAt, pairingOk } from "../kernel/stretch.ts";
 import { KernelBoundaryError } from "./errors.ts";
+import { EXACT_LIMIT_NAME, isNat, natsSumExactly } from "./exact.ts";
 import { spliceViews, type KernelViews, type LiveViews } from "./views.ts";
 
 function need(ok: boolean, fn: string, requirement: string): void {
   if (!ok) throw new KernelBoundaryError(fn, requirement);
 }
 
-const isNat = (x: number): boolean => Number.isSafeInteger(x) && x >= 0;
+// The proofs read integers: every number passed is a safe integer, and every sum the kernel
+// forms over an array (token counts, line bytes) is at most 2^53 - 1, so doubles compute it
+// exactly (exact.ts). A single sum of two safe integers compared with a third is exact anyway.
+const TOKENS_EXACT = `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME}`;
 
 /** L1 (threshold form): is compaction due for these counts? */
 export function gateCompactionDue(tokens: number, messages: number, userTurns: number, th: Thresholds): boolean {
@@ -128,7 +132,8 @@ export function gateSelectKeepRecent(v: KernelViews, tokens: readonly number[], 
   need(pairing(v), "selectKeepRecent", "Pairing(roles, callOf, lastAnswer, ongoing): every tool result answers an earlier call");
   need(tokens.length === v.roles.length, "selectKeepRecent", "tokens.length === roles.length");
   // not a requires: the proofs read integers, so the doubles passed must be exact ones (PROPERTIES.md)
-  need(tokens.every(isNat) && Number.isSafeInteger(keepRecentTokens), "selectKeepRecent", "token counts >= 0 and an integer keepRecentTokens");
+  need(natsSumExactly(tokens), "selectKeepRecent", TOKENS_EXACT);
+  need(Number.isSafeInteger(keepRecentTokens), "selectKeepRecent", "an integer keepRecentTokens");
   return selectKeepRecent(v.roles, tokens, v.callOf, v.lastAnswer, v.ongoing, window, from, keepRecentTokens);
 }
 
@@ -151,27 +156,34 @@ export function gateSplice<T>(xs: readonly T[], start: number, end: number, summ
 /** Sum of tokens[a..b) (the replaced tokens of a stretch). */
 export function gateRangeTokens(tokens: readonly number[], a: number, b: number): number {
   need(isNat(a) && Number.isSafeInteger(b) && a <= b && b <= tokens.length, "rangeTokens", "0 <= a <= b <= tokens.length");
+  need(natsSumExactly(tokens, 0, a, b), "rangeTokens", TOKENS_EXACT);
   return rangeTokens(tokens, a, b);
 }
 
 /** L8: is a summary of summaryTokens an acceptable replacement for replacedTokens? */
 export function gateAcceptSummary(summaryTokens: number, replacedTokens: number, maxTokens: number): boolean {
+  need([summaryTokens, replacedTokens, maxTokens].every(Number.isSafeInteger), "acceptSummary", "integer token counts and maxTokens");
   return acceptSummary(summaryTokens, replacedTokens, maxTokens);
 }
 
 /** L9: may a planned compaction still be applied (commit, rebase) or not (reject)? */
 export function gateDecideCommit(plan: PlanStamp, now: CurrentStamp): CommitDecision {
   need(isNat(plan.length) && isNat(now.length) && isNat(plan.stretchEnd), "decideCommit", "lengths and stretchEnd >= 0");
+  need(Number.isSafeInteger(plan.version) && Number.isSafeInteger(now.version), "decideCommit", "integer versions");
   return decideCommit(plan, now);
 }
 
 /** L10: the next persisted watermark. */
 export function gateAdvanceWatermark(current: number, proposed: number, newestUserIndex: number): number {
+  need([current, proposed, newestUserIndex].every(Number.isSafeInteger), "advanceWatermark", "integer positions");
   return advanceWatermark(current, proposed, newestUserIndex);
 }
 
 /** L12: the first invalid setting of a configuration's numeric view, or "none". */
 export function gateValidateConfig(view: ConfigView): ConfigField {
+  for (const [field, x] of Object.entries(view)) {
+    if (typeof x === "number") need(Number.isSafeInteger(x), "validateConfig", `an integer ${field}`);
+  }
   return validateConfig(view);
 }
 
@@ -180,7 +192,8 @@ export function gateFindCutPoint(v: KernelViews, tokens: readonly number[], star
   const n = v.roles.length;
   need(tokens.length === n && v.callOf.length === n && v.lastAnswer.length === n, "findCutPoint", "arrays of equal length");
   need(isNat(start) && Number.isSafeInteger(end) && start <= end && end <= n, "findCutPoint", "0 <= start <= end <= roles.length");
-  need(tokens.every(isNat), "findCutPoint", "token counts >= 0");
+  need(natsSumExactly(tokens), "findCutPoint", TOKENS_EXACT);
+  need(Number.isSafeInteger(keepRecentTokens), "findCutPoint", "an integer keepRecentTokens");
   need(pairing(v), "findCutPoint", "every tool result answers an earlier call whose lastAnswer covers it");
   return findCutPoint(v.roles, tokens, v.callOf, v.lastAnswer, start, end, keepRecentTokens);
 }
@@ -193,6 +206,8 @@ export function gateMaxTokensLimit(): number {
 /** L11: how many whole lines of the head (or tail) fit both budgets. */
 export function gateKeepLines(lineBytes: readonly number[], maxLines: number, maxBytes: number, from: "head" | "tail"): number {
   need(isNat(maxLines) && isNat(maxBytes), from === "head" ? "keepHeadLines" : "keepTailLines", "maxLines >= 0 && maxBytes >= 0");
-  need(lineBytes.every(isNat), "keepLines", "line byte lengths >= 0");
+  // the joined size of all lines (one newline byte between two) is the largest sum formed
+  need(natsSumExactly(lineBytes, Math.max(0, lineBytes.length - 1)), from === "head" ? "keepHeadLines" : "keepTailLines",
+    `line byte lengths >= 0, joined size <= ${EXACT_LIMIT_NAME}`);
   return from === "head" ? keepHeadLines(lineBytes, maxLines, maxBytes) : keepTailLines(lineBytes, maxLines, maxBytes);
 }

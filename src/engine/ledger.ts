@@ -2,6 +2,8 @@
 // a message costs one tokenizer call and never re-reads the history.
 import type { Message } from "./message.ts";
 import { assertMessage, assertMessages } from "./message-shape.ts";
+import { EXACT_LIMIT, EXACT_LIMIT_NAME } from "./exact.ts";
+import { InputError } from "./errors.ts";
 import { messageTokens, type TokenCounter } from "./tokens.ts";
 
 /** Per-message token counts plus their running total, updated in place. */
@@ -15,19 +17,33 @@ export class TokenLedger {
     for (const m of assertMessages(messages)) this.append(m);
   }
 
-  /** Counts one new message and adds it to the total. */
+  /**
+   * Counts one new message and adds it to the total; refuses it (changing nothing) when the total
+   * would pass 2^53 - 1, where the kernel's sums over the counts would no longer be exact.
+   */
   append(m: Message): void {
+    const at = `messages[${this.counts.length}]`;
     // a bad message would count as NaN and poison the total for good
-    assertMessage(m, `messages[${this.counts.length}]`);
+    assertMessage(m, at);
     const t = messageTokens(this.counter, m);
+    if (t > EXACT_LIMIT - this.sum) throw new InputError(at, `the conversation's token total would pass ${EXACT_LIMIT_NAME}`);
     this.counts.push(t);
     this.sum += t;
   }
 
-  /** Replaces entries [start, end) by the count of `summary` (mirrors a conversation splice). */
-  splice(start: number, end: number, summary: Message): void {
+  /** The token count of a summary about to be spliced in (for spliceFits, then splice). */
+  countSummary(summary: Message): number {
     assertMessage(summary, "summary");
-    const t = messageTokens(this.counter, summary);
+    return messageTokens(this.counter, summary);
+  }
+
+  /** Whether replacing entries [start, end) by a count of t keeps the total <= 2^53 - 1 (0 <= start <= end <= length). */
+  spliceFits(start: number, end: number, t: number): boolean {
+    return t <= EXACT_LIMIT - (this.sum - this.rangeTotal(start, end));
+  }
+
+  /** Replaces entries [start, end) by the count `t` of `summary` (mirrors a conversation splice). */
+  splice(start: number, end: number, summary: Message, t = this.countSummary(summary)): void {
     const removed = this.counts.splice(start, end - start, t);
     for (const r of removed) this.sum -= r;
     this.sum += t;

@@ -3,6 +3,7 @@
 // committed through the kernel's version check (L9), then spliced (L6) and the watermark
 // advanced (L10). At most one compaction runs at a time.
 import { InputError, SafecutError } from "./errors.ts";
+import { EXACT_LIMIT_NAME } from "./exact.ts";
 import { gateAdvanceWatermark, gateDecideCommit, gateSpliceInPlace, gateSpliceViews, gateTrackPairing, gateViewsAppended } from "./kernel-gate.ts";
 import { TokenLedger } from "./ledger.ts";
 import type { Message, SummaryMessage } from "./message.ts";
@@ -66,11 +67,12 @@ export class ConversationStore {
   }
 
   private push(m: Message): void {
+    // first: the ledger refuses a message that would pass the token bound, before anything changed
+    this.ledger.append(m);
     if (m.role === "assistant") for (const c of m.toolCalls) this.callIds.add(c.id);
     if (m.role === "tool") this.answered.add(m.toolCallId);
     if (m.role === "user") this.newestUser = this.msgs.length;
     this.msgs.push(m);
-    this.ledger.append(m);
     const answered = appendToViews(this.live, m);
     gateViewsAppended(this.live, this.live.roles.length - 1, answered);
   }
@@ -163,9 +165,15 @@ export class ConversationStore {
       { version: this.ver, length: this.msgs.length, onlyAppends: this.lastRewrite <= planned.version },
     );
     if (decision === "reject") return { decision, version: this.ver };
+    // the token total stays <= 2^53 - 1 (kept by appends too), checked before anything changes;
+    // an out-of-range stretch is left to the splice's own boundary check below
+    const t = this.ledger.countSummary(summary);
+    if (Number.isSafeInteger(start) && 0 <= start && start < end && !this.ledger.spliceFits(start, end, t)) {
+      throw new InputError("summary", `the conversation's token total would pass ${EXACT_LIMIT_NAME}`);
+    }
     // in place: the history is not copied at every step (a StoreView taken before is stale now)
     gateSpliceInPlace(this.msgs, start, end, summary as Message);
-    this.ledger.splice(start, end, summary);
+    this.ledger.splice(start, end, summary, t);
     if (!gateSpliceViews(this.live, start, end)) {
       // a stretch the kernel would not choose (a caller's own commit): rebuild and re-check
       this.live = liveViews(this.msgs);

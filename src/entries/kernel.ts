@@ -55,6 +55,8 @@ export const decideCommit: (plan: PlanStamp, now: CurrentStamp) => CommitDecisio
  *
  * Ensures:
  * - `result.first === "reject" || result.second === "reject"`
+ * - `result.first === decideCommit(a, now)`
+ * - `result.first === "reject" ==> result.second === decideCommit(b, now)`
  */
 export const raceTwoPlans: (a: PlanStamp, b: PlanStamp, now: CurrentStamp) => RaceOutcome = commitModule.raceTwoPlans;
 
@@ -69,6 +71,7 @@ export const raceTwoPlans: (a: PlanStamp, b: PlanStamp, now: CurrentStamp) => Ra
  *
  * Ensures:
  * - `!result.changed ==> equal(result.roles, roles)`
+ * - `!result.changed ==> forall(s2: int, forall(e2: int, !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), s2, e2)))`
  * - `result.changed ==> 0 <= result.start && result.start < result.end && result.end + window <= roles.length`
  * - `result.changed ==> result.roles.length === roles.length - (result.end - result.start) + 1`
  * - `result.changed ==> result.roles[result.start] === "summary"`
@@ -286,22 +289,22 @@ export const configOk: (c: ConfigView) => boolean = configModule.configOk;
 export const validateConfig: (c: ConfigView) => ConfigField = configModule.validateConfig;
 
 /**
- * Sum of tokens[from..to).
+ * Sum of tokens[from..upTo). (Not named `to`: with that parameter name Dafny 4.11 reports this function's precondition unproven at its calls; Dafny 2.3 does not.)
  *
  * Proven by Dafny (`scripts/check.sh dafny`), law L7; see docs/kernel.md.
  *
  * Requires:
- * - `0 <= from && from <= to && to <= tokens.length`
+ * - `0 <= from && from <= upTo && upTo <= tokens.length`
  *
  * Ensures:
  * - none beyond termination and the types
  */
-export const sumRange: (tokens: readonly number[], from: number, to: number) => number = cutpointModule.sumRange;
+export const sumRange: (tokens: readonly number[], from: number, upTo: number) => number = cutpointModule.sumRange;
 
 /**
  * Indices in [start, end) where the kept part may begin, ascending: never a tool result,
  * and no tool result at or after the cut loses its call. Scans from 0 because a call made
- * before `start` may be answered after it.
+ * before `start` may be answered after it. Lists every such index (a valid cut point).
  *
  * Proven by Dafny (`scripts/check.sh dafny`), law L7; see docs/kernel.md.
  *
@@ -309,11 +312,13 @@ export const sumRange: (tokens: readonly number[], from: number, to: number) => 
  * - `roles.length === callOf.length && callOf.length === lastAnswer.length`
  * - `0 <= start && start <= end && end <= roles.length`
  * - `forall(j: nat, j < roles.length && roles[j] === "tool" ==> 0 <= callOf[j] && callOf[j] < j && lastAnswer[callOf[j]] >= j)`
+ * - `forall(a: nat, a < roles.length && lastAnswer[a] >= 0 ==> lastAnswer[a] < roles.length && roles[lastAnswer[a]] === "tool" && callOf[lastAnswer[a]] === a)`
  *
  * Ensures:
  * - `forall(k: nat, k < result.length ==> start <= result[k] && result[k] < end && roles[result[k]] !== "tool")`
  * - `forall(k: nat, k < result.length ==> forall(j: nat, result[k] <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= result[k]))`
- * - `forall(k: nat, k + 1 < result.length ==> result[k] < result[k + 1])`
+ * - `forall(k1: nat, forall(k2: nat, k1 < k2 && k2 < result.length ==> result[k1] < result[k2]))`
+ * - `forall(p: nat, start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p) ==> Listed(result, p))`
  */
 export const findValidCutPoints: (roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], start: number, end: number) => number[] = cutpointModule.findValidCutPoints;
 
@@ -335,7 +340,9 @@ export const findTurnStart: (roles: readonly Role[], index: number, start: numbe
 /**
  * The cut that keeps at least `keepRecentTokens` of [start, end): walk back from the end
  * until the budget is met, then take the nearest valid cut point at or before that index
- * (never after it: a later cut would keep less than the budget).
+ * (never after it: a later cut would keep less than the budget). When [start, end) holds less
+ * than the budget, the earliest valid cut point (keeping all it can); found=false when no valid
+ * cut point keeps a budget that [start, end) holds, or there is no valid cut point.
  *
  * Proven by Dafny (`scripts/check.sh dafny`), law L7; see docs/kernel.md.
  *
@@ -344,6 +351,7 @@ export const findTurnStart: (roles: readonly Role[], index: number, start: numbe
  * - `0 <= start && start <= end && end <= roles.length`
  * - `forall(j: nat, j < tokens.length ==> tokens[j] >= 0)`
  * - `forall(j: nat, j < roles.length && roles[j] === "tool" ==> 0 <= callOf[j] && callOf[j] < j && lastAnswer[callOf[j]] >= j)`
+ * - `forall(a: nat, a < roles.length && lastAnswer[a] >= 0 ==> lastAnswer[a] < roles.length && roles[lastAnswer[a]] === "tool" && callOf[lastAnswer[a]] === a)`
  *
  * Ensures:
  * - `result.found ==> start <= result.firstKept && result.firstKept < end && roles[result.firstKept] !== "tool"`
@@ -351,6 +359,13 @@ export const findTurnStart: (roles: readonly Role[], index: number, start: numbe
  * - `result.found && sumRange(tokens, start, end) >= keepRecentTokens ==> sumRange(tokens, result.firstKept, end) >= keepRecentTokens`
  * - `result.isSplitTurn ==> result.found && start <= result.turnStart && result.turnStart < result.firstKept && roles[result.turnStart] === "user"`
  * - `!result.found ==> result.firstKept === start && !result.isSplitTurn`
+ * - `result.found ==> forall(p: nat, result.firstKept < p && start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p) ==> sumRange(tokens, p, end) < keepRecentTokens)`
+ * - `result.found && sumRange(tokens, start, end) < keepRecentTokens ==> forall(p: nat, start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p) ==> result.firstKept <= p)`
+ * - `!result.found ==> forall(p: nat, start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p) ==> sumRange(tokens, p, end) < keepRecentTokens)`
+ * - `!result.found ==> sumRange(tokens, start, end) >= keepRecentTokens || forall(p: nat, !(start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p)))`
+ * - `result.found && roles[result.firstKept] !== "user" && exists(k: nat, start <= k && k < result.firstKept && roles[k] === "user") ==> result.isSplitTurn`
+ * - `result.isSplitTurn ==> forall(k: nat, result.turnStart < k && k < result.firstKept ==> roles[k] !== "user")`
+ * - `!result.isSplitTurn ==> result.turnStart === -1`
  */
 export const findCutPoint: (roles: readonly Role[], tokens: readonly number[], callOf: readonly number[], lastAnswer: readonly number[], start: number, end: number, keepRecentTokens: number) => CutPoint = cutpointModule.findCutPoint;
 
@@ -772,5 +787,6 @@ export const keepTailLines: (lineBytes: readonly number[], maxLines: number, max
  * - `proposed <= current ==> result == current`
  * - `(current <= proposed && proposed <= newestUserIndex) ==> result == proposed`
  * - `(current <= newestUserIndex && newestUserIndex <= proposed) ==> result == newestUserIndex`
+ * - `newestUserIndex < current ==> result == current`
  */
 export const advanceWatermark: (current: number, proposed: number, newestUserIndex: number) => number = watermarkModule.advanceWatermark;

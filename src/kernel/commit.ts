@@ -53,6 +53,8 @@ export interface RaceOutcome {
 //@ requires a.length >= 0 && b.length >= 0 && now.length >= 0 && a.stretchEnd >= 0 && b.stretchEnd >= 0
 //@ requires a.version === b.version && now.version >= a.version
 //@ ensures \result.first === "reject" || \result.second === "reject"
+//@ ensures \result.first === decideCommit(a, now)
+//@ ensures \result.first === "reject" ==> \result.second === decideCommit(b, now)
 /** Model of the store's discipline (L9, no overlap): a committed compaction makes a new version that is not an append, so of two plans from one version at most one is applied. */
 export function raceTwoPlans(a: PlanStamp, b: PlanStamp, now: CurrentStamp): RaceOutcome {
   const first = decideCommit(a, now);

@@ -19,6 +19,7 @@ export interface RoleStep {
 //@ requires window >= 1
 //@ requires Pairing(roles, callOf, lastAnswer, ongoing)
 //@ ensures !\result.changed ==> equal(\result.roles, roles)
+//@ ensures !\result.changed ==> forall(s2: int, forall(e2: int, !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), s2, e2)))
 //@ ensures \result.changed ==> 0 <= \result.start && \result.start < \result.end && \result.end + window <= roles.length
 //@ ensures \result.changed ==> \result.roles.length === roles.length - (\result.end - \result.start) + 1
 //@ ensures \result.changed ==> \result.roles[\result.start] === "summary"

@@ -17,27 +17,29 @@ export interface CutPoint {
   isSplitTurn: boolean;
 }
 
-/** Sum of tokens[from..to). */
+/** Sum of tokens[from..upTo). (Not named `to`: with that parameter name Dafny 4.11 reports this function's precondition unproven at its calls; Dafny 2.3 does not.) */
 //@ verify
-//@ requires 0 <= from && from <= to && to <= tokens.length
-//@ decreases to - from
-export function sumRange(tokens: readonly number[], from: number, to: number): number {
-  if (from === to) return 0;
-  return tokens[from] + sumRange(tokens, from + 1, to);
+//@ requires 0 <= from && from <= upTo && upTo <= tokens.length
+//@ decreases upTo - from
+export function sumRange(tokens: readonly number[], from: number, upTo: number): number {
+  if (from === upTo) return 0;
+  return tokens[from] + sumRange(tokens, from + 1, upTo);
 }
 
 /**
  * Indices in [start, end) where the kept part may begin, ascending: never a tool result,
  * and no tool result at or after the cut loses its call. Scans from 0 because a call made
- * before `start` may be answered after it.
+ * before `start` may be answered after it. Lists every such index (a valid cut point).
  */
 //@ verify
 //@ requires roles.length === callOf.length && callOf.length === lastAnswer.length
 //@ requires 0 <= start && start <= end && end <= roles.length
 //@ requires forall(j: nat, j < roles.length && roles[j] === "tool" ==> 0 <= callOf[j] && callOf[j] < j && lastAnswer[callOf[j]] >= j)
+//@ requires forall(a: nat, a < roles.length && lastAnswer[a] >= 0 ==> lastAnswer[a] < roles.length && roles[lastAnswer[a]] === "tool" && callOf[lastAnswer[a]] === a)
 //@ ensures forall(k: nat, k < \result.length ==> start <= \result[k] && \result[k] < end && roles[\result[k]] !== "tool")
 //@ ensures forall(k: nat, k < \result.length ==> forall(j: nat, \result[k] <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= \result[k]))
-//@ ensures forall(k: nat, k + 1 < \result.length ==> \result[k] < \result[k + 1])
+//@ ensures forall(k1: nat, forall(k2: nat, k1 < k2 && k2 < \result.length ==> \result[k1] < \result[k2]))
+//@ ensures forall(p: nat, start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p) ==> Listed(\result, p))
 export function findValidCutPoints(
   roles: readonly Role[],
   callOf: readonly number[],
@@ -51,12 +53,15 @@ export function findValidCutPoints(
   for (let i = 0; i < end; i++) {
     //@ invariant 0 <= i && i <= end
     //@ invariant forall(a: nat, a < i ==> lastAnswer[a] <= openUntil)
+    //@ invariant openUntil === -1 || exists(a: nat, a < i && lastAnswer[a] === openUntil)
     //@ invariant forall(k: nat, k < points.length ==> start <= points[k] && points[k] < i && roles[points[k]] !== "tool")
     //@ invariant forall(k: nat, k < points.length ==> forall(a: nat, a < points[k] ==> lastAnswer[a] < points[k]))
-    //@ invariant forall(k: nat, k + 1 < points.length ==> points[k] < points[k + 1])
+    //@ invariant forall(k1: nat, forall(k2: nat, k1 < k2 && k2 < points.length ==> points[k1] < points[k2]))
+    //@ invariant forall(p: nat, start <= p && p < i && roles[p] !== "tool" && forall(a: nat, a < p ==> lastAnswer[a] < p) ==> Listed(points, p))
     // Under the pairing precondition `openUntil < i` already excludes tool results (the
     // prover accepts the function without the role test); the role test stays as the
     // law's plain statement and costs nothing.
+    //@ assert openUntil >= i ==> exists(a: nat, a < i && lastAnswer[a] >= i)
     if (i >= start && roles[i] !== "tool" && openUntil < i) {
       points.push(i);
     }
@@ -86,18 +91,28 @@ export function findTurnStart(roles: readonly Role[], index: number, start: numb
 /**
  * The cut that keeps at least `keepRecentTokens` of [start, end): walk back from the end
  * until the budget is met, then take the nearest valid cut point at or before that index
- * (never after it: a later cut would keep less than the budget).
+ * (never after it: a later cut would keep less than the budget). When [start, end) holds less
+ * than the budget, the earliest valid cut point (keeping all it can); found=false when no valid
+ * cut point keeps a budget that [start, end) holds, or there is no valid cut point.
  */
 //@ verify
 //@ requires roles.length === tokens.length && tokens.length === callOf.length && callOf.length === lastAnswer.length
 //@ requires 0 <= start && start <= end && end <= roles.length
 //@ requires forall(j: nat, j < tokens.length ==> tokens[j] >= 0)
 //@ requires forall(j: nat, j < roles.length && roles[j] === "tool" ==> 0 <= callOf[j] && callOf[j] < j && lastAnswer[callOf[j]] >= j)
+//@ requires forall(a: nat, a < roles.length && lastAnswer[a] >= 0 ==> lastAnswer[a] < roles.length && roles[lastAnswer[a]] === "tool" && callOf[lastAnswer[a]] === a)
 //@ ensures \result.found ==> start <= \result.firstKept && \result.firstKept < end && roles[\result.firstKept] !== "tool"
 //@ ensures \result.found ==> forall(j: nat, \result.firstKept <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= \result.firstKept)
 //@ ensures \result.found && sumRange(tokens, start, end) >= keepRecentTokens ==> sumRange(tokens, \result.firstKept, end) >= keepRecentTokens
 //@ ensures \result.isSplitTurn ==> \result.found && start <= \result.turnStart && \result.turnStart < \result.firstKept && roles[\result.turnStart] === "user"
 //@ ensures !\result.found ==> \result.firstKept === start && !\result.isSplitTurn
+//@ ensures \result.found ==> forall(p: nat, \result.firstKept < p && start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p) ==> sumRange(tokens, p, end) < keepRecentTokens)
+//@ ensures \result.found && sumRange(tokens, start, end) < keepRecentTokens ==> forall(p: nat, start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p) ==> \result.firstKept <= p)
+//@ ensures !\result.found ==> forall(p: nat, start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p) ==> sumRange(tokens, p, end) < keepRecentTokens)
+//@ ensures !\result.found ==> sumRange(tokens, start, end) >= keepRecentTokens || forall(p: nat, !(start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p)))
+//@ ensures \result.found && roles[\result.firstKept] !== "user" && exists(k: nat, start <= k && k < \result.firstKept && roles[k] === "user") ==> \result.isSplitTurn
+//@ ensures \result.isSplitTurn ==> forall(k: nat, \result.turnStart < k && k < \result.firstKept ==> roles[k] !== "user")
+//@ ensures !\result.isSplitTurn ==> \result.turnStart === -1
 export function findCutPoint(
   roles: readonly Role[],
   tokens: readonly number[],
@@ -116,6 +131,7 @@ export function findCutPoint(
   while (i > start && acc < keepRecentTokens) {
     //@ invariant start <= i && i <= end
     //@ invariant acc === sumRange(tokens, i, end)
+    //@ invariant forall(p: nat, i < p && p <= end ==> sumRange(tokens, p, end) < keepRecentTokens)
     //@ decreases i
     i--;
     acc += tokens[i];
@@ -128,11 +144,15 @@ export function findCutPoint(
       //@ invariant 0 <= k && k <= points.length
       //@ invariant chosen === -1 || (start <= chosen && chosen <= i && chosen < end && roles[chosen] !== "tool")
       //@ invariant chosen === -1 || forall(j: nat, chosen <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= chosen)
+      //@ invariant chosen === -1 ==> forall(q: nat, q < k ==> points[q] > i)
+      //@ invariant chosen !== -1 ==> forall(q: nat, q < k && points[q] <= i ==> points[q] <= chosen)
       if (points[k] <= i) chosen = points[k];
     }
     if (chosen === -1) {
+      //@ use SumRangeAntitone(tokens, start, i, end)
       return { found: false, firstKept: start, turnStart: -1, isSplitTurn: false };
     }
+    //@ use SumRangeAntitone(tokens, start, i, end)
     //@ use SumRangeAntitone(tokens, chosen, i, end)
     cut = chosen;
   }

@@ -7,6 +7,7 @@
 //@ ensures proposed <= current ==> \result == current
 //@ ensures (current <= proposed && proposed <= newestUserIndex) ==> \result == proposed
 //@ ensures (current <= newestUserIndex && newestUserIndex <= proposed) ==> \result == newestUserIndex
+//@ ensures newestUserIndex < current ==> \result == current
 /** The next persisted watermark: never moves back, never passes the newest user message, else as far as proposed (L10). */
 export function advanceWatermark(current: number, proposed: number, newestUserIndex: number): number {
   if (proposed <= current) return current;

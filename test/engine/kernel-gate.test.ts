@@ -3,12 +3,19 @@ import { KernelBoundaryError } from "../../src/engine/errors.ts";
 import {
   gateCompactionDue, gateDecideCommit, gateFindCutPoint, gateKeepLines, gateOverContextWindow, gateRangeTokens,
   gateRetentionCutoff, gateSelectKeepRecent, gateSelectStretch, gateSelectStretchFrom, gateSplice, gateTriggerFired,
+  gateAcceptSummary, gateAdvanceWatermark, gateValidateConfig,
 } from "../../src/engine/kernel-gate.ts";
+import type { ConfigView } from "../../src/kernel/config.ts";
 import type { KernelViews } from "../../src/engine/views.ts";
 
 // Every guarded kernel call refuses input outside its //@ requires, with an error naming it.
 const th = { tokenThreshold: 10, messageThreshold: 0, turnThreshold: 0 };
 const okViews: KernelViews = { roles: ["assistant", "user"], callOf: [-1, -1], lastAnswer: [-1, -1], ongoing: [false, false], userTurns: 1 };
+const validView: ConfigView = {
+  maxTokens: 100, tokenThresholdSet: true, tokenThreshold: 10, messageThresholdSet: false, messageThreshold: 0,
+  turnThresholdSet: false, turnThreshold: 0, retentionWindow: 1, summaryTagLength: 7, modelKnown: true,
+  contextWindowSet: true, contextWindow: 1000, reserveTokens: 10, keepRecentTokensSet: false, keepRecentTokens: 0,
+};
 const orphanViews: KernelViews = { roles: ["user", "tool"], callOf: [-1, -1], lastAnswer: [-1, -1], ongoing: [false, false], userTurns: 1 };
 
 describe("kernel boundary guard", () => {
@@ -48,5 +55,42 @@ describe("kernel boundary guard", () => {
     expect(gateSelectStretchFrom(okViews, 1, 1).found).toBe(false);
     expect(gateSelectKeepRecent(okViews, [3, 4], 1, 0, 4)).toEqual({ found: true, start: 0, end: 1 });
     expect(gateSelectKeepRecent(okViews, [3, 4], 1, 0, 5).found).toBe(false);
+  });
+});
+
+// The proofs read unbounded integers; doubles add exactly only up to 2^53 - 1. Each input below
+// is a safe integer but its sum is not: the kernel would round (suffixTokens) and then subtract
+// from the rounded value (keptPrefixEnd), answering found=false although [0, 1) keeps the budget.
+describe("kernel boundary: sums the kernel computes stay exact", () => {
+  const MAX = Number.MAX_SAFE_INTEGER;
+  const twoAssistants: KernelViews = { roles: ["assistant", "assistant", "user"], callOf: [-1, -1, -1], lastAnswer: [-1, -1, -1], ongoing: [false, false, false], userTurns: 1 };
+
+  it.each([
+    ["selectKeepRecent, tokens [2, 2^53 - 1], keep 2^53 - 1", () => gateSelectKeepRecent(okViews, [2, MAX], 1, 0, MAX), "selectKeepRecent requires"],
+    ["selectKeepRecent, tokens [2^53 - 1, 1, 1], keep 2", () => gateSelectKeepRecent(twoAssistants, [MAX, 1, 1], 1, 0, 2), "selectKeepRecent requires"],
+    ["findCutPoint, tokens [2^53 - 1, 1, 1]", () => gateFindCutPoint(twoAssistants, [MAX, 1, 1], 0, 3, 2), "findCutPoint requires"],
+    ["rangeTokens over [2^53 - 1, 1]", () => gateRangeTokens([MAX, 1], 0, 2), "rangeTokens requires"],
+    ["keepLines over lines of 2^53 - 1 and 0 bytes (plus a newline)", () => gateKeepLines([MAX, 0], 2, MAX, "head"), "keepHeadLines requires"],
+  ])("%s is refused, naming the sum", (_name, call, fn) => {
+    expect(call).toThrow(KernelBoundaryError);
+    expect(call).toThrow(fn);
+    expect(call).toThrow("2^53 - 1");
+  });
+
+  it("sums up to 2^53 - 1 pass and get the exact answer", () => {
+    expect(gateSelectKeepRecent(okViews, [2, MAX - 2], 1, 0, MAX - 2)).toEqual({ found: true, start: 0, end: 1 });
+    expect(gateSelectKeepRecent(twoAssistants, [MAX - 2, 1, 1], 1, 0, 2)).toEqual({ found: true, start: 0, end: 1 });
+    expect(gateRangeTokens([MAX - 1, 1], 0, 2)).toBe(MAX);
+  });
+
+  it.each([
+    ["rangeTokens with a fractional count in the range", () => gateRangeTokens([1, 0.5], 0, 2), "rangeTokens requires"],
+    ["findCutPoint with a fractional budget", () => gateFindCutPoint(okViews, [1, 1], 0, 2, 0.5), "findCutPoint requires"],
+    ["acceptSummary with a fractional count", () => gateAcceptSummary(0.5, 2, 10), "acceptSummary requires"],
+    ["advanceWatermark with NaN", () => gateAdvanceWatermark(0, Number.NaN, 3), "advanceWatermark requires"],
+    ["validateConfig with an unsafe integer", () => gateValidateConfig({ ...validView, contextWindow: 2 ** 60 }), "validateConfig requires"],
+  ])("%s is refused (the proofs read integers)", (_name, call, fn) => {
+    expect(call).toThrow(KernelBoundaryError);
+    expect(call).toThrow(fn);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { InputError } from "../../src/engine/errors.ts";
 import { TokenLedger } from "../../src/engine/ledger.ts";
 import type { Message } from "../../src/engine/message.ts";
 import { ConversationStore } from "../../src/engine/store.ts";
@@ -140,5 +141,37 @@ describe("token counting", () => {
       const text = runs.dna(5_000, 9) + " " + runs.cjk(2_000, 4);
       expect(bpeCounter().count(text)).toBe(bpeCounter().count(text));
     });
+  });
+});
+
+// The kernel sums token counts; doubles do that exactly only up to 2^53 - 1 (src/engine/exact.ts).
+// The store keeps its total there, so a conversation it holds always passes the kernel gate.
+describe("the store keeps the conversation's token total <= 2^53 - 1", () => {
+  const MAX = Number.MAX_SAFE_INTEGER;
+  /** Counts a text as the number written in it ("huge" for 2^52), plus nothing else. */
+  const numeric: TokenCounter = { name: "chars", count: (t) => (t === "huge" ? 2 ** 52 : t.length) };
+  const said = (content: string): Message => ({ role: "user", content });
+
+  it("an append that would pass the bound is refused, naming the message, and changes nothing", () => {
+    const store = new ConversationStore(numeric, [said("huge")]);
+    const before = { total: store.totalTokens, length: store.messages.length, version: store.version };
+    expect(() => store.append(said("huge"))).toThrow(InputError);
+    expect(() => store.append(said("huge"))).toThrow("messages[1]");
+    expect({ total: store.totalTokens, length: store.messages.length, version: store.version }).toEqual(before);
+    store.append(said("ok"));
+    expect(store.totalTokens).toBe(2 ** 52 + 2 + 2 * MESSAGE_OVERHEAD);
+  });
+
+  it("a conversation over the bound is refused when the store is built", () => {
+    expect(() => new ConversationStore(numeric, [said("huge"), said("huge")])).toThrow("messages[1]");
+  });
+
+  it("a committed summary that would pass the bound is refused, naming it, and changes nothing", () => {
+    const store = new ConversationStore(numeric, [said("huge"), { role: "assistant", content: "a", toolCalls: [] }, said("b")]);
+    const view = store.view();
+    const before = { total: store.totalTokens, messages: store.messages.slice() };
+    expect(() => store.commitSplice(view, 1, 2, { role: "summary", content: "huge" })).toThrow("summary");
+    expect({ total: store.totalTokens, messages: store.messages.slice() }).toEqual(before);
+    expect(store.commitSplice(view, 1, 2, { role: "summary", content: "s" }).decision).toBe("commit");
   });
 });

@@ -18,6 +18,13 @@ const cutCase = conversation(30).chain((c: Conversation) =>
     .map(([tokens, a, b, keep]) => ({ ...c, tokens, start: Math.min(a, b), end: Math.max(a, b), keep })),
 );
 
+/** A valid cut point of [start, end) as the ensures state it: not a tool result, and no tool result at or after it answers a call before it. */
+function validCut(c: Conversation, start: number, end: number, p: number): boolean {
+  if (!(start <= p && p < end && c.roles[p] !== "tool")) return false;
+  for (let j = p; j < c.roles.length; j++) if (c.roles[j] === "tool" && c.callOf[j] < p) return false;
+  return true;
+}
+
 describe("cutpoint (L7)", () => {
   it("sumRange agrees with a plain sum", () => {
     fc.assert(
@@ -48,6 +55,8 @@ describe("cutpoint (L7)", () => {
           for (let j = p; j < c.roles.length; j++) if (c.roles[j] === "tool") expect(c.callOf[j]).toBeGreaterThanOrEqual(p);
           if (k + 1 < pts.length) expect(p).toBeLessThan(pts[k + 1]);
         });
+        // complete: every valid cut point is listed
+        for (let p = c.start; p < c.end; p++) if (validCut(c, c.start, c.end, p)) expect(pts).toContain(p);
       }),
       { numRuns: RUNS },
     );
@@ -103,6 +112,19 @@ describe("cutpoint (L7)", () => {
         }
         if (r.isSplitTurn) {
           expect(r.turnStart >= c.start && r.turnStart < r.firstKept && c.roles[r.turnStart] === "user").toBe(true);
+          for (let k = r.turnStart + 1; k < r.firstKept; k++) expect(c.roles[k]).not.toBe("user");
+        } else expect(r.turnStart).toBe(-1);
+        // which cut: no later valid cut keeps the budget; the earliest when the range holds less than it
+        const valid = Array.from({ length: c.end - c.start }, (_, i) => c.start + i).filter((p) => validCut(c, c.start, c.end, p));
+        const keeps = (p: number) => ref.sumRange(c.tokens, p, c.end) >= c.keep;
+        if (r.found) {
+          expect(valid.filter((p) => p > r.firstKept && keeps(p))).toEqual([]);
+          if (total < c.keep) expect(r.firstKept).toBe(valid[0]);
+          const userBefore = c.roles.slice(c.start, r.firstKept).includes("user");
+          if (c.roles[r.firstKept] !== "user" && userBefore) expect(r.isSplitTurn).toBe(true);
+        } else {
+          expect(valid.filter(keeps)).toEqual([]);
+          expect(total >= c.keep || valid.length === 0).toBe(true);
         }
       }),
       { numRuns: RUNS },

@@ -84,3 +84,16 @@ export function conversation(maxLen = 24): fc.Arbitrary<Conversation> {
     .oneof(...weights.map((w) => fc.array(opArb(w), { maxLength: maxLen })))
     .map(buildConversation);
 }
+
+/** The conversation after replacing [s, e) by one summary, with the views rebuilt from scratch. */
+export function afterSplice(c: Conversation, s: number, e: number): Conversation {
+  const d = e - s - 1;
+  const map = (i: number) => (i < 0 ? i : i < s ? i : i - d);
+  const keep = (i: number) => i < s || i >= e;
+  const idx = c.roles.map((_, i) => i).filter(keep);
+  const roles = [...c.roles.slice(0, s), "summary" as const, ...c.roles.slice(e)];
+  const callOf = [...idx.slice(0, s).map((i) => c.callOf[i]), -1, ...idx.slice(s).map((i) => map(c.callOf[i]))];
+  const lastAnswer = [...idx.slice(0, s).map((i) => map(c.lastAnswer[i])), -1, ...idx.slice(s).map((i) => map(c.lastAnswer[i]))];
+  const ongoing = [...c.ongoing.slice(0, s), false, ...c.ongoing.slice(e)];
+  return { roles, callOf, lastAnswer, ongoing };
+}

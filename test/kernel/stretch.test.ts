@@ -4,7 +4,7 @@ import { isCompressible } from "../../src/kernel/compressible.ts";
 import { retentionCutoff } from "../../src/kernel/retention.ts";
 import { pairingOk, selectAfterSplice, selectStretch, selectStretchFrom, movable, type Stretch } from "../../src/kernel/stretch.ts";
 import { pairingOk as refPairingOk, selectStretch as ref, selectStretchFrom as refFrom } from "../../src/reference/stretch.ts";
-import { RUNS, buildConversation, conversation, nat, role, type Conversation } from "./gen.ts";
+import { RUNS, afterSplice, buildConversation, conversation, nat, role, type Conversation } from "./gen.ts";
 
 const window = fc.oneof(fc.integer({ min: 1, max: 8 }), nat.map((w) => Math.max(1, w)));
 
@@ -72,19 +72,6 @@ function pairing(c: Conversation): boolean {
     if (c.ongoing[j] && c.roles[j] !== "assistant") return false;
   }
   return true;
-}
-
-/** The conversation after replacing [s, e) by one summary, with the views rebuilt from scratch. */
-function afterSplice(c: Conversation, s: number, e: number): Conversation {
-  const d = e - s - 1;
-  const map = (i: number) => (i < 0 ? i : i < s ? i : i - d);
-  const keep = (i: number) => i < s || i >= e;
-  const idx = c.roles.map((_, i) => i).filter(keep);
-  const roles = [...c.roles.slice(0, s), "summary" as const, ...c.roles.slice(e)];
-  const callOf = [...idx.slice(0, s).map((i) => c.callOf[i]), -1, ...idx.slice(s).map((i) => map(c.callOf[i]))];
-  const lastAnswer = [...idx.slice(0, s).map((i) => map(c.lastAnswer[i])), -1, ...idx.slice(s).map((i) => map(c.lastAnswer[i]))];
-  const ongoing = [...c.ongoing.slice(0, s), false, ...c.ongoing.slice(e)];
-  return { roles, callOf, lastAnswer, ongoing };
 }
 
 describe("stretch (L4, L5)", () => {

@@ -227,4 +227,64 @@ export const mutants: Mutant[] = [
     replace: `const out = spliceRoles(roles, st.start, st.end + 1, window);`,
     why: "the splice swallows the message after the stretch, which may be a user message or retained",
   },
+  // Specification strength: each mutant below satisfied the weaker ensures that came before it
+  // (it verified) and picks a different result than the one the engine relies on.
+  {
+    module: "cutpoint.ts",
+    law: "L7",
+    find: `if (points[k] <= i) chosen = points[k];`,
+    replace: `if (points[k] <= i && chosen === -1) chosen = points[k];`,
+    why: "the cut is the earliest valid point that keeps the budget, not the latest, so more is summarized than needed",
+  },
+  {
+    module: "cutpoint.ts",
+    law: "L7",
+    find: `if (i >= start && roles[i] !== "tool" && openUntil < i) {`,
+    replace: `if (i >= start && roles[i] !== "tool" && openUntil < i && points.length === 0) {`,
+    why: "only the first valid cut point is listed, so later valid cuts are never considered",
+  },
+  {
+    module: "cutpoint.ts",
+    law: "L7",
+    find: `if (points.length === 0) {`,
+    replace: `if (points.length >= 0) {`,
+    why: "no cut is ever found, although a valid cut point exists",
+  },
+  {
+    module: "cutpoint.ts",
+    law: "L7",
+    find: `let cut = points[0];`,
+    replace: `let cut = points[points.length - 1];`,
+    why: "when the range holds less than the budget, the cut is the latest valid point instead of the earliest, keeping less than it could",
+  },
+  {
+    module: "cutpoint.ts",
+    law: "L7",
+    find: `return { found: true, firstKept: cut, turnStart, isSplitTurn: turnStart !== -1 };`,
+    replace: `return { found: true, firstKept: cut, turnStart, isSplitTurn: false };`,
+    why: "a cut inside a user turn is not reported as splitting it",
+  },
+  {
+    module: "watermark.ts",
+    law: "L10",
+    find: `  return current;
+}`,
+    replace: `  return proposed;
+}`,
+    why: "a watermark already past the newest user message moves further instead of staying put",
+  },
+  {
+    module: "commit.ts",
+    law: "L9",
+    find: `if (first === "reject") return { first: first, second: decideCommit(b, now) };`,
+    replace: `if (first === "reject") return { first: first, second: "reject" };`,
+    why: "after the first plan is rejected the second is rejected too, although nothing was applied",
+  },
+  {
+    module: "compaction.ts",
+    law: "L4",
+    find: `if (!st.found) return { changed: false, roles: roles, start: 0, end: 0 };`,
+    replace: `if (!st.found || st.start >= 0) return { changed: false, roles: roles, start: 0, end: 0 };`,
+    why: "nothing is ever compacted, although an eligible stretch exists",
+  },
 ];
