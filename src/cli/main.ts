@@ -94,7 +94,7 @@ async function runCompact(file: string, flags: FlagValues, io: CliIO): Promise<n
     io.stdout(JSON.stringify({ format: conv.format, due: report.dueBefore, tokens: report.tokensBefore, messages: report.messagesBefore, plannedStretch: report.plannedStretch ?? null, reason: report.reason }, null, 2) + "\n");
     return EXIT.ok;
   }
-  const out = writeConversationFile(result.messages, { format: conv.format, container: conv.container, envelope: conv.envelope, summaryTag: result.config.summary_tag });
+  const out = writeConversationFile(result.messages, { format: conv.format, container: conv.container, envelope: conv.envelope, layout: conv.layout, summaryTag: result.config.summary_tag });
   if (outputPath !== undefined) writeOut(outputPath, out);
   else io.stdout(out);
   return report.outcome === "degraded" ? EXIT.degraded : EXIT.ok;
