@@ -91,7 +91,10 @@ async function runCompact(file: string, flags: FlagValues, io: CliIO): Promise<n
   }
   if (lawFailed) return EXIT.internal;
   if (flags.dryRun === true) {
-    io.stdout(JSON.stringify({ format: conv.format, due: report.dueBefore, tokens: report.tokensBefore, messages: report.messagesBefore, plannedStretch: report.plannedStretch ?? null, reason: report.reason }, null, 2) + "\n");
+    // positions are the input's own messages, first and last inclusive, as in the reason's "messages 3..7"
+    const p = report.plannedStretch;
+    const plannedStretch = p === undefined ? null : { first: p.input.first, last: p.input.last, replacedTokens: p.replacedTokens, trigger: p.trigger };
+    io.stdout(JSON.stringify({ format: conv.format, due: report.dueBefore, tokens: report.tokensBefore, messages: report.messagesBefore, plannedStretch, reason: report.reason }, null, 2) + "\n");
     return EXIT.ok;
   }
   const out = writeConversationFile(result.messages, { format: conv.format, container: conv.container, envelope: conv.envelope, layout: conv.layout, summaryTag: result.config.summary_tag });

@@ -8,10 +8,10 @@ export function reportText(r: CompactionReport, inputName: string): string {
   lines.push(`safecut: ${inputName}: ${head}: ${r.messagesBefore} -> ${r.messagesAfter} messages, ${r.tokensBefore} -> ${r.tokensAfter} tokens (${r.tokenizer}), ${r.stretches.length} stretch(es) replaced by ${r.summarizer} summaries`);
   lines.push(`  ${r.reason}`);
   for (const s of r.stretches.slice(0, 10)) {
-    lines.push(`  replaced messages ${s.start}..${s.end - 1} (${s.replacedTokens} tokens) by a ${s.summaryTokens}-token summary${s.attempts > 1 ? " (after a retry)" : ""}${s.decision === "rebase" ? " (rebased over appends)" : ""}`);
+    lines.push(`  replaced messages ${s.input.first}..${s.input.last} (${s.replacedTokens} tokens) by a ${s.summaryTokens}-token summary, due by ${s.trigger}${s.attempts > 1 ? " (after a retry)" : ""}${s.decision === "rebase" ? " (rebased over appends)" : ""}`);
   }
   if (r.stretches.length > 10) lines.push(`  ... and ${r.stretches.length - 10} more`);
-  for (const k of r.skipped.slice(0, 5)) lines.push(`  left messages ${k.start}..${k.end - 1} unchanged: ${k.reason}`);
+  for (const k of r.skipped.slice(0, 5)) lines.push(`  left messages ${k.input.first}..${k.input.last} unchanged: ${k.reason}`);
   if (r.skipped.length > 5) lines.push(`  ... and ${r.skipped.length - 5} more left unchanged`);
   if (r.laws.length > 0) {
     lines.push(`  laws: ${r.laws.map((l) => `${l.law} ${l.ok ? "ok" : "FAILED"}`).join(", ")}`);
