@@ -124,6 +124,14 @@ function writeSequence(text: string, spans: SpanMap, items: readonly Json[], out
   return parts.join("");
 }
 
+// The text between the first two items of a JSON array (its separator), if it has two.
+function firstGap(layout: FileLayout): string | undefined {
+  const [a, b] = layout.items;
+  const sa = typeof a === "object" && a !== null ? layout.spans.get(a) : undefined;
+  const sb = typeof b === "object" && b !== null ? layout.spans.get(b) : undefined;
+  return sa !== undefined && sb !== undefined ? layout.text.slice(sa.end, sb.start) : undefined;
+}
+
 /** Indentation of the line where `at` is, if only whitespace precedes it there. */
 function lineIndent(text: string, at: number): string {
   const from = text.lastIndexOf("\n", at - 1) + 1;
@@ -172,7 +180,8 @@ export function writeWithLayout(layout: FileLayout, items: readonly WireItem[]):
       out.push(t === undefined ? fresh(item) : { kind: "text", text: t });
     } else out.push(fresh(item));
   }
-  const styleSep = layout.jsonl ? style.eol : style.pretty ? `,${style.eol}${base}` : style.comma;
+  // between two items where no neighbour's separator applies: the file's first one
+  const styleSep = layout.jsonl ? style.eol : firstGap(layout) ?? (style.pretty ? `,${style.eol}${base}` : style.comma);
   const body = writeSequence(text, spans, layout.items, out, layout.open, layout.close, styleSep);
   if (body === undefined) return undefined;
   return (layout.bom ? "\uFEFF" : "") + text.slice(0, layout.open) + body + text.slice(layout.close);

@@ -1,8 +1,10 @@
 // Each loss the writer used to cause, one example each: a file read and written back with nothing
 // changed must come back byte for byte (big integers, number spellings, escapes, minified JSON,
-// CRLF line ends, a BOM), in every container and both shapes.
+// CRLF line ends, a BOM), in every container and both shapes; and what is new is written in the
+// file's own style.
 import { describe, expect, it } from "vitest";
 import { readConversationFile, writeConversationFile } from "../../src/adapters/conversation-file.ts";
+import { compactMessages } from "../../src/engine/compact-messages.ts";
 
 function roundTrip(text: string): string {
   const f = readConversationFile(text);
@@ -35,5 +37,37 @@ describe("nothing to do: the file comes back byte for byte", () => {
     ["Python-style spacing", `[${openai.map((l) => l.replaceAll('":', '": ').replaceAll(',"', ', "')).join(", ")}]`],
   ])("%s", (_name, text) => {
     expect(roundTrip(text)).toBe(text);
+  });
+});
+
+describe("new messages are written in the file's own style", () => {
+  const long = "x".repeat(3000);
+  const conv = [
+    { role: "user", content: "go" },
+    { role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }] },
+    { role: "tool", tool_call_id: "c", content: long },
+    { role: "assistant", content: "done" },
+    { role: "user", content: "next" },
+    { role: "assistant", content: "ok" },
+  ];
+  async function compacted(text: string): Promise<string> {
+    const f = readConversationFile(text);
+    const r = await compactMessages(f.messages, { token_threshold: 500, retention_window: 2, tokenizer: "chars" });
+    expect(r.report.stretches.length).toBe(1);
+    return writeConversationFile(r.messages, f);
+  }
+
+  it("pretty (4 spaces, CRLF): the summary is indented like its neighbours, one separator per line", async () => {
+    const text = JSON.stringify(conv, null, 4).replaceAll("\n", "\r\n") + "\r\n";
+    const out = await compacted(text);
+    expect(out).toMatch(/\r\n {4}\{\r\n {8}"role": "assistant",\r\n {8}"content": "<summary>[^\r\n]*<\/summary>"\r\n {4}\},\r\n {4}\{\r\n {8}"role": "user"/);
+    expect(out.replaceAll("\r\n", "")).not.toContain("\n");
+  });
+
+  it("minified and Python-style spacing: the summary is spelled the same way", async () => {
+    const min = await compacted(JSON.stringify(conv));
+    expect(min).toMatch(/\},\{"role":"assistant","content":"<summary>.*<\/summary>"\},\{"role":"user","content":"next"\}/);
+    const py = JSON.stringify(conv).replaceAll('":', '": ').replaceAll(',"', ', "').replaceAll("},{", "}, {");
+    expect(await compacted(py)).toMatch(/\}, \{"role": "assistant", "content": "<summary>.*<\/summary>"\}, \{"role": "user"/);
   });
 });
