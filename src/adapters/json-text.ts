@@ -23,6 +23,8 @@ export class JsonSyntaxError extends Error {
 }
 
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+// characters a string holds as they are: not a quote, a backslash or a control character
+const PLAIN = /[^"\\\u0000-\u001f]*/y;
 
 /** Index of the first non-whitespace character (JSON whitespace: space, tab, LF, CR) at or after i. */
 export function skipWs(text: string, i: number): number {
@@ -41,6 +43,10 @@ function describeAt(text: string, i: number): string {
 export function stringEnd(text: string, i: number): { end: number; escaped: boolean } {
   let escaped = false;
   for (let j = i + 1; ; j++) {
+    // skip the plain characters in one regex step (much faster than a loop over them)
+    PLAIN.lastIndex = j;
+    PLAIN.test(text);
+    j = PLAIN.lastIndex;
     const c = text.charCodeAt(j);
     if (c === 34) return { end: j + 1, escaped };
     if (c === 92) {
