@@ -44,6 +44,7 @@ function parseJsonl(text: string, spans: SpanMap): Json[] {
     if (text.slice(at, end).trim() !== "") {
       try {
         const r = parseValueAt(text, at, spans);
+        if (r.end > end) throw new JsonSyntaxError(end, "the value does not end on its line (JSONL holds one message per line)");
         if (skipWs(text, r.end) < end) throw new JsonSyntaxError(skipWs(text, r.end), "more after the JSON value on this line");
         lines.push(r.value);
       } catch (e) {

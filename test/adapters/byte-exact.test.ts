@@ -71,3 +71,31 @@ describe("new messages are written in the file's own style", () => {
     expect(await compacted(py)).toMatch(/\}, \{"role": "assistant", "content": "<summary>.*<\/summary>"\}, \{"role": "user"/);
   });
 });
+
+describe("a file message a splice cut into", () => {
+  it("is its own text with only the summarized tool_result blocks cut out (other fields and blocks byte for byte)", async () => {
+    const result = `{"type":"tool_result","tool_use_id":"a","content":"${"output line\\n".repeat(300)}","x_n":1E3}`;
+    const rest = `{"type": "text", "text": "caf\\u00e9"}, {"type":"image","source":{"type":"base64","media_type":"image/png","data":"AA=="},"cache_control":{"type":"ephemeral"}}`;
+    const cut = `{"role":"user","x_seq":12345678901234567890,"content":[\n  ${result},\n  ${rest}\n]}`;
+    const text = "[" + [
+      `{"role":"user","content":"go"}`,
+      `{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"read","input":{"n":12345678901234567890}}]}`,
+      cut,
+      `{"role":"assistant","content":"ok"}`,
+    ].join(",\n") + "]\n";
+    const f = readConversationFile(text);
+    const r = await compactMessages(f.messages, { token_threshold: 500, retention_window: 1, tokenizer: "chars" });
+    expect(r.report.stretches.map((s) => s.input)).toEqual([{ first: 1, last: 2 }]);
+    const out = writeConversationFile(r.messages, f).split("\n");
+    expect(out[0]).toBe(`[{"role":"user","content":"go"},`);
+    expect(out[1]).toMatch(/^\{"role":"assistant","content":"<summary>.*<\/summary>"\},$/);
+    expect(out.slice(2).join("\n")).toBe(`{"role":"user","x_seq":12345678901234567890,"content":[\n  ${rest}\n]},\n{"role":"assistant","content":"ok"}]\n`);
+    expect(r.report.messagesAfter).toBe(4);
+  });
+});
+
+describe("JSONL holds one message per line", () => {
+  it("a value running over two lines is refused at its first line", () => {
+    expect(() => readConversationFile('{"role":"user","content":"a"}\n{"role":"user",\n"content":"b"}\n')).toThrow(/^line 2: invalid JSON at column \d+: the value does not end on its line/);
+  });
+});
