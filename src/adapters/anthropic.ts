@@ -8,6 +8,7 @@ import type { Message, SourceRef, ToolCall } from "../engine/message.ts";
 import { assertMessages } from "../engine/message-shape.ts";
 import type { FormatOptions } from "./openai.ts";
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
+import { wireMessage, type WireItem } from "./wire-item.ts";
 
 function str(v: Json | undefined, path: string): string {
   if (typeof v !== "string") throw new InputError(path, `expected a string, got ${describeJson(v)}`);
@@ -72,7 +73,7 @@ export function readAnthropicMessage(v: Json, index: number, path: string, opts:
       else if (type === "tool_use") {
         const input = block.input ?? {};
         if (!isJsonObject(input)) throw new InputError(`${p}.input`, `expected an object, got ${describeJson(input)}`);
-        calls.push({ id: str(block.id, `${p}.id`), name: str(block.name, `${p}.name`), arguments: JSON.stringify(input) });
+        calls.push({ id: str(block.id, `${p}.id`), name: str(block.name, `${p}.name`), arguments: opts.sourceText?.(input) ?? JSON.stringify(input) });
       } else if (!OPAQUE_BLOCKS.has(type)) throw new InputError(`${p}.type`, `unknown content block type ${JSON.stringify(type)}`);
     });
     const text = texts.join("\n");
@@ -165,31 +166,39 @@ function parseInput(args: string): JsonObject {
   }
 }
 
-function assistantOut(m: Message, tag: string): JsonObject {
-  if (m.source?.format === "anthropic" && m.source.parts === 1 && isJsonObject(m.source.raw)) return m.source.raw;
-  if (m.role === "summary") return { role: "assistant", content: wrapSummary(m.content, tag) };
-  if (m.role !== "assistant") return { role: "assistant", content: m.content };
-  if (m.toolCalls.length === 0) return { role: "assistant", content: m.content };
+function assistantOut(m: Message, tag: string): WireItem {
+  if (m.source?.format === "anthropic" && m.source.parts === 1 && isJsonObject(m.source.raw)) return { kind: "source", raw: m.source.raw };
+  if (m.role === "summary") return fresh({ role: "assistant", content: wrapSummary(m.content, tag) });
+  if (m.role !== "assistant") return fresh({ role: "assistant", content: m.content });
+  if (m.toolCalls.length === 0) return fresh({ role: "assistant", content: m.content });
   const blocks: Json[] = m.content === "" ? [] : [{ type: "text", text: m.content }];
   for (const c of m.toolCalls) blocks.push({ type: "tool_use", id: c.id, name: c.name, input: parseInput(c.arguments) });
-  return { role: "assistant", content: blocks };
+  return fresh({ role: "assistant", content: blocks });
 }
 
-/** Writes model messages in Anthropic shape (untouched messages verbatim). */
-export function writeAnthropicMessages(messages: readonly Message[], opts: FormatOptions = {}): AnthropicConversation {
+function fresh(value: JsonObject): WireItem {
+  return { kind: "fresh", value };
+}
+
+/** What to write for the top-level system: the source value as read, or a new one. */
+export type SystemItem = { readonly kind: "source" | "fresh"; readonly value: Json } | undefined;
+
+/** Plans the Anthropic output of model messages: which file messages are written as read. */
+export function planAnthropicOutput(messages: readonly Message[], opts: FormatOptions = {}): { system: SystemItem; items: WireItem[] } {
   const tag = opts.summaryTag ?? "summary";
   // callers may hand-build the messages they write: a bad one is named, not a TypeError
   assertMessages(messages);
   const systems = messages.filter((m) => m.role === "system");
-  const out: AnthropicConversation = { messages: [] };
-  if (systems.length === 1 && systems[0].source?.format === "anthropic") out.system = systems[0].source.raw;
-  else if (systems.length > 0) out.system = systems.map((m) => m.content).join("\n\n");
+  let system: SystemItem;
+  if (systems.length === 1 && systems[0].source?.format === "anthropic") system = { kind: "source", value: systems[0].source.raw };
+  else if (systems.length > 0) system = { kind: "fresh", value: systems.map((m) => m.content).join("\n\n") };
+  const items: WireItem[] = [];
   const rest = messages.filter((m) => m.role !== "system");
   let i = 0;
   while (i < rest.length) {
     const m = rest[i];
     if (m.role === "assistant" || m.role === "summary") {
-      out.messages.push(assistantOut(m, tag));
+      items.push(assistantOut(m, tag));
       i++;
       continue;
     }
@@ -199,16 +208,26 @@ export function writeAnthropicMessages(messages: readonly Message[], opts: Forma
       groupKey(rest[j - 1]) === groupKey(rest[j])) j++;
     const run = rest.slice(i, j);
     const src = run[0].source;
-    if (src?.format === "anthropic" && run.length === src.parts && run.every((r) => sameSource(run[0], r)) && isJsonObject(src.raw)) {
-      out.messages.push(src.raw);
+    const oneSource = src?.format === "anthropic" && isJsonObject(src.raw) && run.every((r) => sameSource(run[0], r));
+    if (oneSource && run.length === src.parts && isJsonObject(src.raw)) items.push({ kind: "source", raw: src.raw });
+    else if (oneSource && isJsonObject(src.raw) && Array.isArray(src.raw.content)) {
+      // some of its blocks were summarized away: the rest, in the order the file had them
+      const left = new Set(run.flatMap((r) => (r.source?.format === "anthropic" && Array.isArray(r.source.blocks) ? r.source.blocks : [])));
+      items.push({ kind: "partial", raw: src.raw, blocks: src.raw.content.filter((b) => left.has(b)) });
     } else if (run.length === 1 && run[0].role === "user" && src?.format === "anthropic" && typeof src.blocks === "string") {
-      out.messages.push({ role: "user", content: src.blocks });
+      items.push(fresh({ role: "user", content: src.blocks }));
     } else if (run.length === 1 && run[0].role === "user" && src?.format !== "anthropic") {
-      out.messages.push({ role: "user", content: run[0].content });
+      items.push(fresh({ role: "user", content: run[0].content }));
     } else {
-      out.messages.push({ role: "user", content: run.flatMap(blocksOf) });
+      items.push(fresh({ role: "user", content: run.flatMap(blocksOf) }));
     }
     i = j;
   }
-  return out;
+  return { system, items };
+}
+
+/** Writes model messages in Anthropic shape (untouched messages verbatim). */
+export function writeAnthropicMessages(messages: readonly Message[], opts: FormatOptions = {}): AnthropicConversation {
+  const plan = planAnthropicOutput(messages, opts);
+  return { ...(plan.system !== undefined ? { system: plan.system.value } : {}), messages: plan.items.map(wireMessage) };
 }

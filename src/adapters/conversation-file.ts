@@ -1,11 +1,14 @@
 // Conversation files: JSON (an array of messages, or an object with `messages` such as a
-// request body) or JSONL (one message per line), in OpenAI or Anthropic shape.
+// request body) or JSONL (one message per line), in OpenAI or Anthropic shape. What a run did
+// not change is written back as it was read, byte for byte (file-layout.ts).
 import { InputError } from "../engine/errors.ts";
 import { describeJson, isJsonObject, type Json, type JsonObject } from "../engine/json.ts";
 import type { Message } from "../engine/message.ts";
-import { readAnthropicMessages, writeAnthropicMessages } from "./anthropic.ts";
+import { planAnthropicOutput, readAnthropicMessages, writeAnthropicMessages } from "./anthropic.ts";
 import { detectFormat, type FormatName } from "./detect.ts";
-import { readOpenAIMessages, writeOpenAIMessages, type FormatOptions } from "./openai.ts";
+import { writeWithLayout, type FileLayout } from "./file-layout.ts";
+import { compactJsonText, JsonSyntaxError, lineColumn, parseJsonText, parseValueAt, skipWs, type SpanMap } from "./json-text.ts";
+import { planOpenAIOutput, readOpenAIMessages, writeOpenAIMessages, type FormatOptions } from "./openai.ts";
 
 /** How the messages were laid out in the file. */
 export type ContainerName = "json-array" | "json-object" | "jsonl";
@@ -19,6 +22,8 @@ export interface ConversationFile {
   readonly envelope?: JsonObject;
   /** the model the file names (request bodies carry one): the agent's model */
   readonly model?: string;
+  /** where each message lies in the text read */
+  readonly layout?: FileLayout;
 }
 
 /** Options for reading a conversation file. */
@@ -27,19 +32,29 @@ export interface ReadOptions extends FormatOptions {
   readonly format?: FormatName;
 }
 
-function parseJsonl(text: string): { lines: Json[]; lineNumbers: number[] } {
+// JSONL: one value per non-blank line, read with its span in the whole text
+function parseJsonl(text: string, spans: SpanMap): Json[] {
   const lines: Json[] = [];
-  const lineNumbers: number[] = [];
-  text.split("\n").forEach((line, k) => {
-    if (line.trim() === "") return;
-    try {
-      lines.push(JSON.parse(line) as Json);
-      lineNumbers.push(k + 1);
-    } catch (e) {
-      throw new InputError(`line ${k + 1}`, `invalid JSON: ${(e as Error).message}`);
+  let at = 0;
+  let k = 0;
+  while (at < text.length) {
+    k++;
+    const nl = text.indexOf("\n", at);
+    const end = nl < 0 ? text.length : nl;
+    if (text.slice(at, end).trim() !== "") {
+      try {
+        const r = parseValueAt(text, at, spans);
+        if (r.end > end) throw new JsonSyntaxError(end, "the value does not end on its line (JSONL holds one message per line)");
+        if (skipWs(text, r.end) < end) throw new JsonSyntaxError(skipWs(text, r.end), "more after the JSON value on this line");
+        lines.push(r.value);
+      } catch (e) {
+        if (!(e instanceof JsonSyntaxError)) throw e;
+        throw new InputError(`line ${k}`, `invalid JSON at column ${e.offset - at + 1}: ${e.message}`);
+      }
     }
-  });
-  return { lines, lineNumbers };
+    at = end + 1;
+  }
+  return lines;
 }
 
 function readMessages(format: FormatName, messages: Json, system: Json | undefined, opts: FormatOptions): Message[] {
@@ -48,25 +63,38 @@ function readMessages(format: FormatName, messages: Json, system: Json | undefin
     : readOpenAIMessages(messages, "messages", opts);
 }
 
-/** Parses the text of a conversation file (JSON or JSONL, either format). */
-export function readConversationFile(text: string, opts: ReadOptions = {}): ConversationFile {
-  const trimmed = text.trim();
-  if (trimmed === "") throw new InputError("", "input is empty: expected a JSON or JSONL conversation");
+/** Parses the text of a conversation file (JSON or JSONL, either format; a leading BOM is kept for writing). */
+export function readConversationFile(input: string, opts: ReadOptions = {}): ConversationFile {
+  const bom = input.charCodeAt(0) === 0xfeff;
+  const text = bom ? input.slice(1) : input;
+  if (text.trim() === "") throw new InputError("", "input is empty: expected a JSON or JSONL conversation");
+  const spans: SpanMap = new Map();
+  // tool inputs keep their numbers as written: their arguments are their source text
+  const sourceText = (v: JsonObject): string | undefined => {
+    const s = spans.get(v);
+    return s === undefined ? undefined : compactJsonText(text, s.start, s.end);
+  };
+  const o: ReadOptions = { ...opts, sourceText };
   let root: Json | undefined;
-  let jsonError: Error | undefined;
+  let jsonError: JsonSyntaxError | undefined;
   try {
-    root = JSON.parse(trimmed) as Json;
+    root = parseJsonText(text, spans).value;
   } catch (e) {
-    jsonError = e as Error;
+    if (!(e instanceof JsonSyntaxError)) throw e;
+    jsonError = e;
   }
+  const base = { text, bom, spans };
   if (root === undefined) {
-    if (!trimmed.includes("\n")) throw new InputError("", `invalid JSON: ${jsonError?.message ?? "unparseable"}`);
-    const { lines } = parseJsonl(trimmed);
-    return fromJsonl(lines, opts);
+    if (!text.trim().includes("\n") || jsonError === undefined) {
+      const at = lineColumn(text, jsonError?.offset ?? 0);
+      throw new InputError("", `invalid JSON at line ${at.line}, column ${at.column}: ${jsonError?.message ?? "unparseable"}`);
+    }
+    spans.clear();
+    return fromJsonl(parseJsonl(text, spans), o, base);
   }
   if (Array.isArray(root)) {
     const format = opts.format ?? detectFormat(root, false);
-    return { format, container: "json-array", messages: readMessages(format, root, undefined, opts) };
+    return { format, container: "json-array", messages: readMessages(format, root, undefined, o), layout: arrayLayout(base, root) };
   }
   if (isJsonObject(root) && root.messages !== undefined) {
     const msgs = root.messages;
@@ -74,13 +102,25 @@ export function readConversationFile(text: string, opts: ReadOptions = {}): Conv
     const format = opts.format ?? detectFormat(msgs, root.system !== undefined);
     const system = format === "anthropic" ? root.system : undefined;
     const model = typeof root.model === "string" ? root.model : undefined;
-    return { format, container: "json-object", messages: readMessages(format, msgs, system, opts), envelope: root, ...(model ? { model } : {}) };
+    return {
+      format, container: "json-object", messages: readMessages(format, msgs, system, o), envelope: root, ...(model ? { model } : {}),
+      layout: { ...arrayLayout(base, msgs), ...(system !== undefined ? { system } : {}) },
+    };
   }
-  if (isJsonObject(root) && (root.role !== undefined || root.system !== undefined)) return fromJsonl([root], opts);
+  if (isJsonObject(root) && (root.role !== undefined || root.system !== undefined)) return fromJsonl([root], o, base);
   throw new InputError("", `expected an array of messages, an object with "messages", or JSONL; got ${describeJson(root)}`);
 }
 
-function fromJsonl(lines: Json[], opts: ReadOptions): ConversationFile {
+type LayoutBase = Pick<FileLayout, "text" | "bom" | "spans">;
+
+function arrayLayout(base: LayoutBase, items: Json[]): FileLayout {
+  const s = base.spans.get(items);
+  // every array read from the text has a span
+  const at = s ?? { start: 0, end: base.text.length };
+  return { ...base, items, open: at.start + 1, close: at.end - 1, jsonl: false, systemLine: false };
+}
+
+function fromJsonl(lines: Json[], opts: ReadOptions, base: LayoutBase): ConversationFile {
   // An Anthropic JSONL may open with a {"system": ...} line standing for the top-level system.
   const first = lines[0];
   const systemLine = isJsonObject(first) && first.role === undefined && first.system !== undefined;
@@ -88,7 +128,8 @@ function fromJsonl(lines: Json[], opts: ReadOptions): ConversationFile {
   const format = opts.format ?? detectFormat(msgs, systemLine);
   if (systemLine && format === "openai") throw new InputError("line 1", `a {"system": ...} line is Anthropic JSONL; use a system message for OpenAI`);
   const system = systemLine && isJsonObject(first) ? first.system : undefined;
-  return { format, container: "jsonl", messages: readMessages(format, msgs, system, opts) };
+  const layout: FileLayout = { ...base, items: lines, open: 0, close: base.text.length, jsonl: true, systemLine, ...(system !== undefined ? { system } : {}) };
+  return { format, container: "jsonl", messages: readMessages(format, msgs, system, opts), layout };
 }
 
 /** Options for writing a conversation file. */
@@ -97,10 +138,33 @@ export interface WriteOptions extends FormatOptions {
   readonly container: ContainerName;
   /** for json-object: the original top-level object, whose other fields are kept */
   readonly envelope?: JsonObject;
+  /** the text the messages were read from: what was not changed is written back byte for byte */
+  readonly layout?: FileLayout;
 }
 
-/** Serializes messages as a conversation file text (ends with a newline). */
+/**
+ * The text of a conversation file holding `messages`. With the layout of the file they were read
+ * from, that file's text with only what changed written fresh (see file-layout.ts); without one
+ * (or if the top-level system changed), a fresh text, 2-space indented, ending with a newline.
+ */
 export function writeConversationFile(messages: readonly Message[], opts: WriteOptions): string {
+  const layout = opts.layout;
+  if (layout !== undefined) {
+    const kept = withLayout(messages, opts, layout);
+    if (kept !== undefined) return kept;
+  }
+  return (layout?.bom ? "\uFEFF" : "") + writeFresh(messages, opts);
+}
+
+function withLayout(messages: readonly Message[], opts: WriteOptions, layout: FileLayout): string | undefined {
+  if (opts.format === "openai") return writeWithLayout(layout, planOpenAIOutput(messages, opts));
+  const plan = planAnthropicOutput(messages, opts);
+  // the system is part of the container: kept as read, or the whole file is written fresh
+  const sameSystem = plan.system === undefined ? layout.system === undefined : plan.system.kind === "source" && plan.system.value === layout.system;
+  return sameSystem ? writeWithLayout(layout, plan.items) : undefined;
+}
+
+function writeFresh(messages: readonly Message[], opts: WriteOptions): string {
   let wireMessages: JsonObject[];
   let system: Json | undefined;
   if (opts.format === "anthropic") {

@@ -5,13 +5,11 @@
 // last N items, and the report's positions are turned back into item positions.
 import type { Config } from "../engine/config.ts";
 import { InputError } from "../engine/errors.ts";
+import type { InputRange } from "../engine/positions.ts";
 import type { CompactionReport } from "../engine/report.ts";
 
 /** The input items one engine message came from: items `first..last` (inclusive). */
-export interface ItemSpan {
-  readonly first: number;
-  readonly last: number;
-}
+export type ItemSpan = InputRange;
 
 /**
  * The mapping an adapter returns with the messages it read: `spans[j]` are the input items of
@@ -40,30 +38,26 @@ function itemStarts(map: ItemMap): number[] {
   return map.spans.map((s, j) => (j > 0 && map.spans[j - 1].first === s.first ? 0 : s.last - s.first + 1));
 }
 
-function itemPosition(weights: readonly number[], j: number): number {
-  let p = 0;
-  for (let i = 0; i < j && i < weights.length; i++) p += weights[i];
-  return p;
+/** An input range in engine messages (as the engine reports it) as the format's items. */
+function toItems(map: ItemMap, r: InputRange): InputRange {
+  return { first: map.spans[r.first].first, last: map.spans[r.last].last };
 }
 
 /**
- * The report with positions and counts in the format's items: each stretch [start, end) as
- * items of the conversation at the time of its step (earlier summaries count as one item each).
+ * The report with its input positions and message counts in the format's items. `start`/`end`
+ * stay the engine's step positions (what the L6 check replays); `input` says where each stretch
+ * was in the caller's items.
  */
 export function itemReport(report: CompactionReport, map: ItemMap): CompactionReport {
   const weights = itemStarts(map);
-  const at = (start: number, end: number) => ({ start: itemPosition(weights, start), end: itemPosition(weights, end) });
-  const planned = report.plannedStretch === undefined ? {} : { plannedStretch: { ...report.plannedStretch, ...at(report.plannedStretch.start, report.plannedStretch.end) } };
+  const planned = report.plannedStretch === undefined ? {} : { plannedStretch: { ...report.plannedStretch, input: toItems(map, report.plannedStretch.input) } };
   const stretches = report.stretches.map((s) => {
-    const pos = at(s.start, s.end);
     // the summary is one item; a message after the stretch that continued a cut item now starts one
     const after = s.end < weights.length && weights[s.end] === 0 ? [1] : [];
     weights.splice(s.start, s.end - s.start + after.length, 1, ...after);
-    return { ...s, ...pos, replacedMessages: pos.end - pos.start };
+    return { ...s, input: toItems(map, s.input) };
   });
-  // steps move forward: a skipped stretch lies after every earlier step's summary and before
-  // every later step's stretch, so the weights after the last step place it as of its moment
-  const skipped = report.skipped.map((s) => ({ ...s, ...at(s.start, s.end) }));
+  const skipped = report.skipped.map((s) => ({ ...s, input: toItems(map, s.input) }));
   return {
     ...report, ...planned, stretches, skipped,
     messagesBefore: map.items,

@@ -4,12 +4,18 @@ import { InputError } from "../engine/errors.ts";
 import { describeJson, isJsonObject, type Json, type JsonObject } from "../engine/json.ts";
 import type { Message, ToolCall } from "../engine/message.ts";
 import { assertMessages } from "../engine/message-shape.ts";
+import type { WireItem } from "./wire-item.ts";
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
 
 /** Options shared by the readers and writers. */
 export interface FormatOptions {
   /** tag marking summary messages; default "summary" */
   readonly summaryTag?: string;
+  /**
+   * The compact source text of an object read from a file, if known: a tool input's arguments
+   * are taken from it, so its numbers stay as written (never rounded through a JS number).
+   */
+  readonly sourceText?: (v: JsonObject) => string | undefined;
 }
 
 function str(v: Json | undefined, path: string): string {
@@ -107,6 +113,12 @@ export function writeOpenAIMessage(m: Message, opts: FormatOptions = {}): JsonOb
       };
     }
   }
+}
+
+/** Plans the OpenAI output: each message as read (`source`), or a new one. */
+export function planOpenAIOutput(messages: readonly Message[], opts: FormatOptions = {}): WireItem[] {
+  return assertMessages(messages).map((m): WireItem =>
+    m.source?.format === "openai" && isJsonObject(m.source.raw) ? { kind: "source", raw: m.source.raw } : { kind: "fresh", value: writeOpenAIMessage(m, opts) });
 }
 
 /** Writes model messages as an OpenAI `messages` array. */

@@ -61,6 +61,13 @@ async function runCompact(file: string, flags: FlagValues, io: CliIO): Promise<n
   }
 }
 
+/** The --dry-run plan as JSON; positions are the input's own messages, first and last inclusive, as in the reason's "messages 3..7". */
+function dryRunPlan(format: string, report: CompactionReport): string {
+  const p = report.plannedStretch;
+  const plannedStretch = p === undefined ? null : { first: p.input.first, last: p.input.last, replacedTokens: p.replacedTokens, trigger: p.trigger };
+  return JSON.stringify({ format, due: report.dueBefore, tokens: report.tokensBefore, messages: report.messagesBefore, plannedStretch, reason: report.reason }, null, 2) + "\n";
+}
+
 async function compactFile(file: string, flags: FlagValues, io: CliIO, outputs: { output?: PendingOutput; report?: PendingOutput }): Promise<number> {
   const quiet = flags.quiet === true;
   const started = Date.now();
@@ -101,9 +108,7 @@ async function compactFile(file: string, flags: FlagValues, io: CliIO, outputs: 
   const lawFailed = report.laws.some((l) => !l.ok);
   // the conversation (or the plan) first: a report never claims an output that is not there
   if (!lawFailed) {
-    const out = flags.dryRun === true
-      ? JSON.stringify({ format: conv.format, due: report.dueBefore, tokens: report.tokensBefore, messages: report.messagesBefore, plannedStretch: report.plannedStretch ?? null, reason: report.reason }, null, 2) + "\n"
-      : writeConversationFile(result.messages, { format: conv.format, container: conv.container, envelope: conv.envelope, summaryTag: result.config.summary_tag });
+    const out = flags.dryRun === true ? dryRunPlan(conv.format, report) : writeConversationFile(result.messages, { format: conv.format, container: conv.container, envelope: conv.envelope, layout: conv.layout, summaryTag: result.config.summary_tag });
     if (outputs.output !== undefined) outputs.output.commit(out, io.beforeRename);
     else io.stdout(out);
   }

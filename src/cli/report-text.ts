@@ -13,10 +13,10 @@ export function reportText(r: CompactionReport, inputName: string): string {
     lines.push(`  still above the trigger; of the ${count(r.tokensAfter, "token")} left, ${left.userSystem} are in user/system messages, ${left.summaries} in summaries, ${left.retentionWindow} in the retention window, ${left.other} in other messages no stretch could take`);
   }
   for (const s of r.stretches.slice(0, 10)) {
-    lines.push(`  replaced messages ${s.start}..${s.end - 1} (${count(s.replacedTokens, "token")}) by a ${s.summaryTokens}-token summary${s.attempts > 1 ? " (after a retry)" : ""}${s.decision === "rebase" ? " (rebased over appends)" : ""}`);
+    lines.push(`  replaced messages ${s.input.first}..${s.input.last} (${count(s.replacedTokens, "token")}) by a ${s.summaryTokens}-token summary, due by ${s.trigger}${s.attempts > 1 ? " (after a retry)" : ""}${s.decision === "rebase" ? " (rebased over appends)" : ""}`);
   }
   if (r.stretches.length > 10) lines.push(`  ... and ${r.stretches.length - 10} more`);
-  for (const k of r.skipped.slice(0, 5)) lines.push(`  left messages ${k.start}..${k.end - 1} unchanged: ${k.reason}`);
+  for (const k of r.skipped.slice(0, 5)) lines.push(`  left messages ${k.input.first}..${k.input.last} unchanged: ${k.reason}`);
   if (r.skipped.length > 5) lines.push(`  ... and ${r.skipped.length - 5} more left unchanged`);
   if (r.laws.length > 0) {
     lines.push(`  laws: ${r.laws.map((l) => `${l.law} ${l.ok ? "ok" : "FAILED"}`).join(", ")}`);

@@ -54,13 +54,13 @@ export function findUtf8Fault(bytes: Uint8Array): Utf8Fault | undefined {
 }
 
 /**
- * Decodes `bytes` as strict UTF-8; a leading UTF-8 byte order mark is accepted and dropped (as
- * TextDecoder does). Throws an InputError naming the line and byte of the first ill-formed
+ * Decodes `bytes` as strict UTF-8; a leading UTF-8 byte order mark is kept as U+FEFF (the
+ * conversation reader sets it aside and the writer puts it back). Throws an InputError naming the line and byte of the first ill-formed
  * sequence in `source` (a file name, or "stdin").
  */
 export function decodeUtf8(bytes: Uint8Array, source: string): string {
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     // TextDecoder does not say where; find the place ourselves (only on this error path).
     const fault = findUtf8Fault(bytes) ?? { offset: 0, why: "the decoder refused it" };

@@ -6,8 +6,11 @@
 // the report says why.
 import { SAME_AS_AGENT, snapshotConfig, type Config } from "./config.ts";
 import { summaryMessage } from "./message.ts";
+import { fileMessageCount, internalWindow } from "./file-messages.ts";
+import { gateRetentionCutoff } from "./kernel-gate.ts";
 import { dueBy, planStep } from "./plan.ts";
 import { countOf } from "./plural.ts";
+import { InputPositions, type InputRange } from "./positions.ts";
 import type { CompactionReport, RemainingTokens, ReplacedStretch, SkippedStretch } from "./report.ts";
 import type { ConversationStore } from "./store.ts";
 import { summarizeStretch } from "./summarize-step.ts";
@@ -39,7 +42,8 @@ export function resolveModel(c: Config, agentModel: string | undefined): string 
 function remainingTokens(store: ConversationStore, c: Config): RemainingTokens {
   const counts = store.tokenCounts();
   const ms = store.messages;
-  const windowStart = Math.max(0, ms.length - c.retention_window);
+  // the retention window in the file's own messages, cut where the kernel cuts it (L3)
+  const windowStart = gateRetentionCutoff(ms.length, internalWindow(ms, c.retention_window));
   let userSystem = 0;
   let summaries = 0;
   let retentionWindow = 0;
@@ -60,8 +64,11 @@ export async function compactStore(store: ConversationStore, config: Config, o: 
   const model = resolveModel(c, o.agentModel);
   const progress = o.onProgress ?? (() => {});
   const tokensBefore = store.totalTokens;
-  const messagesBefore = store.messages.length;
-  const dueBefore = dueBy(c, tokensBefore, messagesBefore, store.userTurns) !== "none";
+  const dueBefore = dueBy(c, tokensBefore, store.messages.length, store.userTurns) !== "none";
+  const messagesBefore = fileMessageCount(store.messages);
+  // report positions in the input's own messages, whatever earlier splices did
+  const positions = new InputPositions(store.messages);
+  const span = (r: InputRange) => `${r.first}..${r.last}`;
   const stretches: ReplacedStretch[] = [];
   const skipped: SkippedStretch[] = [];
   let stopped: string | undefined; // set when a failure ends the run (summarizer outage, concurrent edit)
@@ -79,7 +86,8 @@ export async function compactStore(store: ConversationStore, config: Config, o: 
     for (let step = 1; ; step++) {
       // a read-only view, not a copy: it is used before the await and stamped for the commit
       const snap = store.view();
-      const plan = planStep(snap, c, from);
+      // the window counts the file's own messages; the kernel sees it as a count of these messages
+      const plan = planStep(snap, c, from, internalWindow(snap.messages, c.retention_window));
       if (!plan.due) {
         reason = stretches.length === 0 ? "compaction is not due: under every configured trigger" : "under the trigger";
         break;
@@ -89,27 +97,28 @@ export async function compactStore(store: ConversationStore, config: Config, o: 
         break;
       }
       const { start, end, replacedTokens } = plan.stretch;
+      const input = positions.range(start, end);
       if (o.dryRun) {
-        planned = plan.stretch;
-        reason = `would summarize messages ${start}..${end - 1} (${end - start} messages, ${replacedTokens} tokens; trigger: ${plan.trigger})`;
+        planned = { ...plan.stretch, input, trigger: plan.trigger };
+        reason = `would summarize messages ${span(input)} (${input.last - input.first + 1} messages, ${replacedTokens} tokens; trigger: ${plan.trigger})`;
         break;
       }
       if (step > maxSteps) {
         reason = `stopped after ${maxSteps} steps (the maxSteps option)`;
         break;
       }
-      progress(`step ${step}: summarizing messages ${start}..${end - 1} (${countOf(end - start, "message")}, ${countOf(replacedTokens, "token")}; total ${snap.totalTokens})`);
+      progress(`step ${step}: summarizing messages ${span(input)} (${countOf(input.last - input.first + 1, "message")}, ${countOf(replacedTokens, "token")}; total ${snap.totalTokens}; trigger: ${plan.trigger})`);
       const res = await summarizeStretch(snap.messages.slice(start, end), replacedTokens, { config: c, summarizer: o.summarizer, counter: store.counter, model, signal: o.signal });
       if (!res.ok && res.failure === "rejected") {
         // This stretch stays as it is; later stretches may still be summarized (L4: forward only).
-        skipped.push({ start, end, replacedTokens, reason: res.reason });
-        progress(`step ${step}: left messages ${start}..${end - 1} unchanged: ${res.reason}`);
+        skipped.push({ input, start, end, replacedTokens, reason: res.reason });
+        progress(`step ${step}: left messages ${span(input)} unchanged: ${res.reason}`);
         skipFrom = end;
         from = end;
         continue;
       }
       if (!res.ok) {
-        stopped = `summarizing messages ${start}..${end - 1} failed after ${res.attempts} attempt(s), conversation left unchanged by this step: ${res.reason}`;
+        stopped = `summarizing messages ${span(input)} failed after ${res.attempts} attempt(s), conversation left unchanged by this step: ${res.reason}`;
         progress(`step ${step}: degraded: ${res.reason}`);
         break;
       }
@@ -121,7 +130,8 @@ export async function compactStore(store: ConversationStore, config: Config, o: 
       // "rebase": messages were appended while summarizing and may have answered an ongoing call
       // before `start`, so a stretch may now start earlier: plan again from skipFrom
       from = commit.decision === "commit" ? start : skipFrom;
-      stretches.push({ start, end, replacedMessages: end - start, replacedTokens, summaryTokens: res.tokens, attempts: res.attempts, decision: commit.decision, summary: res.text });
+      const replaced = positions.splice(start, end);
+      stretches.push({ start, end, replacedMessages: end - start, replacedTokens, summaryTokens: res.tokens, attempts: res.attempts, decision: commit.decision, summary: res.text, input: replaced, trigger: plan.trigger });
       progress(`step ${step}: replaced ${replacedTokens} tokens by a ${res.tokens}-token summary; total now ${store.totalTokens}`);
     }
   } finally {
@@ -135,7 +145,7 @@ export async function compactStore(store: ConversationStore, config: Config, o: 
     reason = stopped;
   } else if (stretches.length === 0 && skipped.length > 0) {
     outcome = "degraded";
-    reason = `no stretch could be summarized (${skipped.length} tried, all left unchanged); first: messages ${skipped[0].start}..${skipped[0].end - 1}: ${skipped[0].reason}`;
+    reason = `no stretch could be summarized (${skipped.length} tried, all left unchanged); first: messages ${span(skipped[0].input)}: ${skipped[0].reason}`;
   } else if (dueAfter) outcome = stretches.length > 0 ? "compacted-still-due" : "still-due";
   else outcome = stretches.length > 0 ? "compacted" : "nothing-to-do";
   if (stretches.length > 0 && skipped.length > 0) reason = `${reason}; ${countOf(skipped.length, "stretch", "stretches")} left unchanged (see skipped)`;
@@ -143,7 +153,7 @@ export async function compactStore(store: ConversationStore, config: Config, o: 
   return {
     outcome, reason,
     tokensBefore, tokensAfter: store.totalTokens,
-    messagesBefore, messagesAfter: store.messages.length,
+    messagesBefore, messagesAfter: fileMessageCount(store.messages),
     dueBefore, dueAfter, stretches, skipped,
     ...(planned ? { plannedStretch: planned } : {}),
     ...(stillDue ? { remaining: remainingTokens(store, c) } : {}),

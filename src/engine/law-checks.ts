@@ -3,6 +3,7 @@
 // refuses to write such a result.
 import { isDeepStrictEqual } from "node:util";
 import type { Config } from "./config.ts";
+import { fileMessageCount, internalWindow } from "./file-messages.ts";
 import { summaryMessage, type Message } from "./message.ts";
 import { countOf } from "./plural.ts";
 import type { LawCheck, ReplacedStretch } from "./report.ts";
@@ -59,9 +60,10 @@ export function checkLaws(
   const pa = protectedOnes(after);
   add("L2", "user and system messages intact and in order", isDeepStrictEqual(pb, pa), `${pa.length} of ${pb.length} kept unchanged`);
 
-  const w = Math.min(c.retention_window, before.length);
-  const tailSame = after.length >= w && isDeepStrictEqual(before.slice(before.length - w), after.slice(after.length - w));
-  add("L3", "retention window identical", tailSame, `last ${countOf(w, "message")}`);
+  // the window counts the file's own messages: w of them are these last `inner` messages
+  const inner = Math.min(internalWindow(before, c.retention_window), before.length);
+  const tailSame = after.length >= inner && isDeepStrictEqual(before.slice(before.length - inner), after.slice(after.length - inner));
+  add("L3", "retention window identical", tailSame, `last ${countOf(Math.min(c.retention_window, fileMessageCount(before)), "message")}`);
 
   let coherent = true;
   let detail = "every kept tool result has its call, every kept call keeps its results";

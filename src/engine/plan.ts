@@ -42,17 +42,18 @@ export function dueBy(c: Config, tokens: number, messages: number, userTurns: nu
  * Plans the next compaction step of a snapshot under a (validated) configuration; with
  * `from` > 0 only stretches starting at or after `from` are considered (the run continues
  * past a stretch it left unchanged). The stretch is the kernel's choice, in the keep-recent
- * form (L7) too: selectKeepRecent already leaves keep_recent_tokens after it. Given a StoreView
+ * form (L7) too: selectKeepRecent already leaves keep_recent_tokens after it. `window` is the
+ * retention window in these messages (the caller maps the file's own count to it). Given a StoreView
  * (store.view()), it plans on the store's live views instead of rebuilding them.
  */
-export function planStep(snap: StoreSnapshot | StoreView, c: Config, from = 0): Plan {
+export function planStep(snap: StoreSnapshot | StoreView, c: Config, from = 0, window = c.retention_window): Plan {
   // a store view carries views kept incrementally; a snapshot's are built here (O(n))
   const views = "views" in snap ? snap.views : kernelViews(snap.messages);
   const trigger = dueBy(c, snap.totalTokens, snap.messages.length, views.userTurns);
   const base = { due: trigger !== "none", trigger, totalTokens: snap.totalTokens, messages: snap.messages.length, userTurns: views.userTurns };
   const s = c.keep_recent_tokens === null
-    ? gateSelectStretchFrom(views, c.retention_window, from)
-    : gateSelectKeepRecent(views, snap.tokens, c.retention_window, from, c.keep_recent_tokens);
+    ? gateSelectStretchFrom(views, window, from)
+    : gateSelectKeepRecent(views, snap.tokens, window, from, c.keep_recent_tokens);
   if (!s.found) return { ...base, stretch: undefined };
   return { ...base, stretch: { start: s.start, end: s.end, replacedTokens: gateRangeTokens(snap.tokens, s.start, s.end) } };
 }

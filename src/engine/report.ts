@@ -1,9 +1,12 @@
 // What a compaction run reports: tokens before/after, each stretch replaced, why it stopped,
-// and (for one-shot runs) each law's runtime check on the result.
+// and (for one-shot runs) each law's runtime check on the result. Message counts and `input`
+// ranges are in the input's own messages (an Anthropic message is one however many blocks).
+import type { InputRange } from "./positions.ts";
+import type { Plan } from "./plan.ts";
 
 /** One stretch replaced by a summary. */
 export interface ReplacedStretch {
-  /** position in the conversation at the time of the step */
+  /** position in the conversation at the time of the step (after earlier splices; what L6 replays): see `input` for the input's */
   readonly start: number;
   readonly end: number;
   readonly replacedMessages: number;
@@ -15,10 +18,16 @@ export interface ReplacedStretch {
   readonly decision: "commit" | "rebase";
   /** the summary text that replaced the stretch */
   readonly summary: string;
+  /** the input's messages this stretch replaced, or cut into (0-based, first and last inclusive) */
+  readonly input: InputRange;
+  /** the trigger that made compaction due at this step */
+  readonly trigger: Plan["trigger"];
 }
 
 /** A stretch left as it was because no summary of it passed validation; the run went on after it. */
 export interface SkippedStretch {
+  /** the input's messages it covers (0-based, inclusive) */
+  readonly input: InputRange;
   readonly start: number;
   readonly end: number;
   readonly replacedTokens: number;
@@ -60,6 +69,7 @@ export interface CompactionReport {
   readonly reason: string;
   readonly tokensBefore: number;
   readonly tokensAfter: number;
+  /** the input's own messages (an Anthropic top-level system not counted) */
   readonly messagesBefore: number;
   readonly messagesAfter: number;
   readonly dueBefore: boolean;
@@ -68,7 +78,7 @@ export interface CompactionReport {
   /** stretches whose summaries were rejected twice (e.g. too short to summarize); left unchanged */
   readonly skipped: readonly SkippedStretch[];
   /** dry run: the first stretch that would be summarized */
-  readonly plannedStretch?: { readonly start: number; readonly end: number; readonly replacedTokens: number };
+  readonly plannedStretch?: { readonly start: number; readonly end: number; readonly replacedTokens: number; readonly input: InputRange; readonly trigger: Plan["trigger"] };
   /** only when the run ended still due: where the remaining tokens are */
   readonly remaining?: RemainingTokens;
   readonly watermark: number;

@@ -183,8 +183,8 @@ describe("compacting AI SDK messages", () => {
     expect(r.report.messagesBefore).toBe(input.length);
     expect(r.report.messagesAfter).toBe(r.messages.length);
     const first = r.report.stretches[0];
-    expect(r.messages.slice(0, first.start)).toEqual(input.slice(0, first.start));
-    expect(r.messages[first.start]).toBe(summaries[0]);
+    expect(r.messages.slice(0, first.input.first)).toEqual(input.slice(0, first.input.first));
+    expect(r.messages[first.input.first]).toBe(summaries[0]);
   });
 
   it("does nothing when nothing is due: the same objects come back", async () => {

@@ -8,8 +8,9 @@ import type { CompactionReport, ReplacedStretch } from "../../src/engine/report.
 // share one (a reasoning item and its call)
 const MAP: ItemMap = { items: 5, spans: [{ first: 0, last: 0 }, { first: 1, last: 1 }, { first: 1, last: 1 }, { first: 2, last: 3 }, { first: 4, last: 4 }] };
 
-function stretch(start: number, end: number): ReplacedStretch {
-  return { start, end, replacedMessages: end - start, replacedTokens: 100, summaryTokens: 10, attempts: 1, decision: "commit", summary: "s" };
+/** A stretch [start, end) of the engine's step positions, standing for input messages first..last. */
+function stretch(start: number, end: number, first: number, last: number): ReplacedStretch {
+  return { start, end, replacedMessages: end - start, replacedTokens: 100, summaryTokens: 10, attempts: 1, decision: "commit", summary: "s", input: { first, last }, trigger: "tokens/messages/turns" };
 }
 
 function report(stretches: ReplacedStretch[], before: number, after: number): CompactionReport {
@@ -33,16 +34,18 @@ describe("itemReport", () => {
   it("counts items, and places each stretch in the items of its moment", () => {
     // step 1 replaces engine messages 1..2 (all of item 1); step 2 then replaces the summary and
     // the grouped message (engine 1..2 of the new list: the summary and items 2-3)
-    const r = itemReport(report([stretch(1, 3), stretch(1, 3)], 5, 3), MAP);
+    // (the engine reports input messages 1..2, then 1..3: the second rolls up the first's range)
+    const r = itemReport(report([stretch(1, 3, 1, 2), stretch(1, 3, 1, 3)], 5, 3), MAP);
     expect(r.messagesBefore).toBe(5);
-    expect(r.stretches.map((s) => [s.start, s.end, s.replacedMessages])).toEqual([[1, 2, 1], [1, 4, 3]]);
+    expect(r.stretches.map((s) => [s.input.first, s.input.last])).toEqual([[1, 1], [1, 3]]);
+    expect(r.stretches.map((s) => [s.start, s.end])).toEqual([[1, 3], [1, 3]]); // the step positions L6 replays stay
     expect(r.messagesAfter).toBe(3); // item 0, the summary, item 4
   });
 
   it("a stretch that cuts an item leaves the rest of it as an item of its own", () => {
     // only the first engine message of item 1 is replaced: the summary and the rest of item 1
-    const r = itemReport(report([stretch(1, 2)], 5, 5), MAP);
-    expect(r.stretches.map((s) => [s.start, s.end])).toEqual([[1, 2]]);
+    const r = itemReport(report([stretch(1, 2, 1, 1)], 5, 5), MAP);
+    expect(r.stretches.map((s) => [s.input.first, s.input.last])).toEqual([[1, 1]]);
     expect(r.messagesAfter).toBe(6);
   });
 });

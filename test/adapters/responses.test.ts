@@ -126,7 +126,7 @@ describe("compacting Responses items", () => {
     expect(summary).toBeDefined();
     expect(r.report.messagesBefore).toBe(input.length);
     expect(r.report.messagesAfter).toBe(r.input.length);
-    expect(r.input[r.report.stretches[0].start]).toBe(summary);
+    expect(r.input[r.report.stretches[0].input.first]).toBe(summary);
   });
 
   it("never separates a reasoning item from its call, even where the window begins between them", async () => {

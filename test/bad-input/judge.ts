@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { expect } from "vitest";
 import { ConfigError, InputError, KernelBoundaryError, SafecutError } from "../../src/engine/errors.ts";
 import type { Json, JsonObject } from "../../src/engine/json.ts";
+import { fileMessageCount } from "../../src/engine/file-messages.ts";
 import type { Message } from "../../src/engine/message.ts";
 import type { CompactionReport } from "../../src/engine/report.ts";
 
@@ -63,7 +64,8 @@ export function expectLawfulResult(before: readonly Message[], after: readonly M
   expect(report.laws.filter((l) => !l.ok)).toEqual([]);
   const prot = (ms: readonly Message[]) => ms.filter((m) => m.role === "user" || m.role === "system").map((m) => m.content);
   expect(prot(after)).toEqual(prot(before));
-  expect(report.messagesAfter).toBe(after.length);
+  // counted in the input's own messages (an Anthropic message is one however many blocks)
+  expect(report.messagesAfter).toBe(fileMessageCount(after));
   if (report.stretches.length > 0) expect(report.tokensAfter).toBeLessThan(report.tokensBefore);
   else expect(after.length).toBe(before.length);
 }

@@ -37,7 +37,7 @@ function spliced(n: number): { before: Message[]; stretches: ReplacedStretch[]; 
   for (let k = 0; 4 * k + 4 <= n - 1; k++) {
     // positions after the earlier splices: each earlier one shortened the conversation by 2
     const start = 4 * k - 2 * k;
-    stretches.push({ start, end: start + 3, replacedMessages: 3, replacedTokens: 9, summaryTokens: 1, attempts: 1, decision: "commit", summary: `s${k}` });
+    stretches.push({ start, end: start + 3, replacedMessages: 3, replacedTokens: 9, summaryTokens: 1, attempts: 1, decision: "commit", summary: `s${k}`, input: { first: 4 * k, last: 4 * k + 2 }, trigger: "tokens/messages/turns" });
   }
   const after = replaySplices(before, stretches);
   if (typeof after === "string") throw new Error(after);

@@ -69,7 +69,7 @@ describe("safecut compact (in process)", () => {
     const r = await runInProcess(["compact", "conv.json", "--token-threshold", "3000", "--dry-run"], { cwd: dir });
     expect(r.code).toBe(0);
     const plan = JSON.parse(r.stdout);
-    expect(plan).toMatchObject({ format: "openai", due: true, plannedStretch: { start: 2 } });
+    expect(plan).toMatchObject({ format: "openai", due: true, plannedStretch: { first: 2 } });
   });
 
   it("exits 0 and changes nothing when compaction is not due", async () => {

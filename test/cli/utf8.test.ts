@@ -72,12 +72,12 @@ describe("decoding the CLI's input", () => {
     expect(() => decodeUtf8(bytes, "f.json")).toThrow(/line 1: not valid UTF-8 at byte 1 .*UTF-16 byte order mark/);
   });
 
-  it("drops a leading UTF-8 byte order mark and keeps everything else", () => {
-    expect(decodeUtf8(Uint8Array.from([0xef, 0xbb, 0xbf, 0x5b, 0x5d]), "f.json")).toBe("[]");
+  it("keeps a leading UTF-8 byte order mark (for the writer to put back) and everything else", () => {
+    expect(decodeUtf8(Uint8Array.from([0xef, 0xbb, 0xbf, 0x5b, 0x5d]), "f.json")).toBe("\uFEFF[]");
     expect(decodeUtf8(new TextEncoder().encode("héllo \u{1F600}"), "f.json")).toBe("héllo \u{1F600}");
   });
 
-  it("a file with a UTF-8 BOM compacts normally and is written back without it", async () => {
+  it("a file with a UTF-8 BOM compacts normally and is written back with it", async () => {
     const dir = tempDir();
     const file = join(dir, "bom.jsonl");
     const body = conversation(new TextEncoder().encode("é"));
@@ -85,7 +85,8 @@ describe("decoding the CLI's input", () => {
     const r = await runInProcess(["compact", file, "--tokenizer", "chars"], { cwd: dir, env: {} });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("bin é data");
-    expect(r.stdout.charCodeAt(0)).not.toBe(0xfeff);
+    expect(r.stdout.charCodeAt(0)).toBe(0xfeff);
+    expect(r.stdout.indexOf("\uFEFF", 1)).toBe(-1);
   });
 
   it("invalid UTF-8 on stdin (a real process): exit 1, an error naming stdin, nothing written", async () => {

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { readAnthropicMessages } from "../../src/adapters/anthropic.ts";
 import { parseConfig } from "../../src/engine/config-rules.ts";
 import { checkLaws, replaySplices } from "../../src/engine/law-checks.ts";
 import { summaryMessage, type Message } from "../../src/engine/message.ts";
@@ -17,7 +18,7 @@ const before: Message[] = [
   { role: "user", content: "u2" },
   { role: "assistant", content: "ok", toolCalls: [] },
 ];
-const stretch: ReplacedStretch = { start: 2, end: 5, replacedMessages: 3, replacedTokens: 30, summaryTokens: 5, attempts: 1, decision: "commit", summary: "sum" };
+const stretch: ReplacedStretch = { start: 2, end: 5, replacedMessages: 3, replacedTokens: 30, summaryTokens: 5, attempts: 1, decision: "commit", summary: "sum", input: { first: 2, last: 4 }, trigger: "tokens/messages/turns" };
 const good: Message[] = [before[0], before[1], { role: "summary", content: "sum" }, before[5], before[6]];
 const tokens = { before: 50, after: 25, dueBefore: true };
 
@@ -34,6 +35,20 @@ describe("runtime law checks", () => {
   });
   it("catch a changed retention window (L3)", () => {
     expect(failing([...good.slice(0, 4), { role: "assistant", content: "changed", toolCalls: [] }])).toContain("L3");
+  });
+  it("check the retention window in the file's own messages (L3): an Anthropic message is one however many blocks", () => {
+    const wire = [
+      { role: "user", content: "go" },
+      { role: "assistant", content: [{ type: "tool_use", id: "a", name: "f", input: {} }, { type: "tool_use", id: "b", name: "f", input: {} }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "a", content: "A" }, { type: "tool_result", tool_use_id: "b", content: "B" }] },
+      { role: "assistant", content: "ok" },
+    ];
+    const ms = readAnthropicMessages(wire, undefined);
+    // the last 2 file messages are the last 3 messages read: changing the first tool result breaks L3
+    const altered: Message[] = [...ms.slice(0, 2), { ...ms[2], content: "changed" }, ...ms.slice(3)];
+    const l3 = (after: Message[]) => checkLaws(ms, after, [], parseConfig({ retention_window: 2 }), { before: 9, after: 9, dueBefore: false }).find((l) => l.law === "L3");
+    expect(l3(ms)).toMatchObject({ ok: true, detail: "last 2 messages" });
+    expect(l3(altered)?.ok).toBe(false);
   });
   it("catch an orphan tool result (L5)", () => {
     const orphan: Message[] = [before[0], before[1], { role: "summary", content: "sum" }, before[3], before[5], before[6]];
