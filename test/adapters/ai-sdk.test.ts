@@ -174,7 +174,9 @@ describe("compacting AI SDK messages", () => {
   it("replaces old steps by a summary; laws hold; the window counts AI SDK messages", async () => {
     const input = modelMessagesConversation({ turns: 12 });
     const r = await compactModelMessages(input, { token_threshold: 3000, retention_window: 5 });
-    expect(r.report.outcome).toBe("compacted");
+    // user messages and the window may keep it above the trigger: then it says so (still due)
+    expect(r.report.outcome).toMatch(/^compacted(-still-due)?$/);
+    expect(r.report.stretches.length).toBeGreaterThan(0);
     expect(r.messages.length).toBeLessThan(input.length);
     expectSdkLaws(input, r.messages, 5);
     const summaries = r.messages.filter((m) => m.role === "assistant" && Array.isArray(m.content) && m.content.some((p) => p.type === "text" && p.text.startsWith("<summary>")));
@@ -245,7 +247,8 @@ describe("compactBeforeStep in an AI SDK agent loop", () => {
       prepareStep: compactBeforeStep({ token_threshold: 3000 }, { onReport: (r) => reports.push(r) }),
     });
     expect(result.text).toBe("all done");
-    expect(reports[0].outcome).toBe("compacted");
+    expect(reports[0].outcome).toMatch(/^compacted(-still-due)?$/);
+    expect(reports[0].stretches.length).toBeGreaterThan(0);
     // the model got fewer messages than the history had, a summary among them
     const prompt = model.doGenerateCalls[0].prompt;
     expect(prompt.length).toBeLessThan(history.length);

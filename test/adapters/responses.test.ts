@@ -119,7 +119,9 @@ describe("compacting Responses items", () => {
   it("replaces old steps by a summary message; laws hold; the window counts items", async () => {
     const input = responsesConversation({ turns: 12 });
     const r = await compactResponsesItems(input, { token_threshold: 3000, retention_window: 7 });
-    expect(r.report.outcome).toBe("compacted");
+    // user messages and the window may keep it above the trigger: then it says so (still due)
+    expect(r.report.outcome).toMatch(/^compacted(-still-due)?$/);
+    expect(r.report.stretches.length).toBeGreaterThan(0);
     expect(r.input.length).toBeLessThan(input.length);
     expectResponsesLaws(input, r.input, 7);
     const summary = r.input.find((x) => x.type === "message" && x.role === "assistant" && typeof x.content === "string" && x.content.startsWith("<summary>"));

@@ -55,7 +55,8 @@ describe("CLI: bytes of untouched messages", () => {
     const ls = lines(shape === "openai" ? oa : anthropicConversation({ turns: 12 }).messages);
     writeFileSync(join(dir, "in.json"), make(ls));
     const r = await runInProcess(["compact", "in.json", "--token-threshold", "3000", "-q"], { cwd: dir });
-    expect(r.code, r.stderr).toBe(0);
+    // 0 (compacted) or 5 (compacted, still above the trigger): either way the result is written
+    expect([0, 5], r.stderr).toContain(r.code);
     const { kept, missing } = keptInOrder(ls, r.stdout);
     expect(missing.length).toBeGreaterThan(0);
     expect(kept).toBeGreaterThan(0);

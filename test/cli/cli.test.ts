@@ -202,7 +202,7 @@ describe("how a run ends, and the smaller options", () => {
     const r = await runInProcess(["compact", "conv.json", "--token-threshold", "3000", "--dry-run", "-o", "plan.json"], { cwd: dir });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("");
-    expect(JSON.parse(readFileSync(join(dir, "plan.json"), "utf8"))).toMatchObject({ format: "openai", due: true, plannedStretch: { start: 2 } });
+    expect(JSON.parse(readFileSync(join(dir, "plan.json"), "utf8"))).toMatchObject({ format: "openai", due: true, plannedStretch: { first: 2 } });
   });
 
   it("--quiet with --progress is refused (exit 2) before anything is read", async () => {
