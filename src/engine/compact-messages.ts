@@ -8,7 +8,6 @@ import type { Message } from "./message.ts";
 import type { CompactionReport } from "./report.ts";
 import { ConversationStore } from "./store.ts";
 import { tokenCounter, type TokenCounter } from "./tokens.ts";
-import { assertWellFormed } from "./wellformed.ts";
 import { summarizerFromConfig, type KeyEnv } from "../providers/from-config.ts";
 import type { Summarizer } from "../providers/summarizer.ts";
 
@@ -38,10 +37,10 @@ export interface CompactResult {
 /** Compacts `messages` (never mutated) until under the trigger; failures leave them as they were. */
 export async function compactMessages(messages: readonly Message[], config: ConfigInput | Config, o: CompactMessagesOptions = {}): Promise<CompactResult> {
   const c = parseConfig(config);
-  assertWellFormed(messages);
   const counter = o.counter ?? tokenCounter(c.tokenizer);
-  const summarizer = o.summarizer ?? summarizerFromConfig(c, counter, o.env ?? process.env, o.agentModel);
+  // the store's load checks the messages (assertWellFormed's errors) in the same pass that counts them
   const store = new ConversationStore(counter, messages);
+  const summarizer = o.summarizer ?? summarizerFromConfig(c, counter, o.env ?? process.env, o.agentModel);
   const report = await compactStore(store, c, {
     summarizer, agentModel: o.agentModel, signal: o.signal, onProgress: o.onProgress, dryRun: o.dryRun,
   });

@@ -7,7 +7,7 @@ import { messageTokens, type TokenCounter } from "./tokens.ts";
 /** Per-message token counts plus their running total, updated in place. */
 export class TokenLedger {
   readonly counter: TokenCounter;
-  private readonly counts: number[] = [];
+  private counts: number[] = [];
   private sum = 0;
 
   constructor(counter: TokenCounter, messages: readonly Message[] = []) {
@@ -19,9 +19,21 @@ export class TokenLedger {
   append(m: Message): void {
     // a bad message would count as NaN and poison the total for good
     assertMessage(m, `messages[${this.counts.length}]`);
+    this.appendChecked(m);
+  }
+
+  /** append for a message whose shape the caller has just checked (the store's bulk load): counted, not checked again. */
+  appendChecked(m: Message): void {
     const t = messageTokens(this.counter, m);
     this.counts.push(t);
     this.sum += t;
+  }
+
+  /** Takes per-message counts the caller computed with messageTokens(this.counter, ...) for checked messages (the store's bulk load), as if appended one by one. */
+  adopt(counts: readonly number[]): void {
+    for (let i = 0; i < counts.length; i++) this.sum += counts[i];
+    if (this.counts.length === 0) this.counts = counts.slice();
+    else for (let i = 0; i < counts.length; i++) this.counts.push(counts[i]);
   }
 
   /** Replaces entries [start, end) by the count of `summary` (mirrors a conversation splice). */

@@ -13,9 +13,13 @@ export interface TokenCounter {
 // gpt-tokenizer throws on them by default.
 const asPlainText = { disallowedSpecial: new Set<string>() };
 
+// One shared, frozen instance: messageTokens recognizes it and counts a message's length without
+// building its text (for an assistant with tool calls, messageText joins a new string).
+const CHARS: TokenCounter = Object.freeze({ name: "chars", count: (text: string) => Math.ceil(text.length / 4) });
+
 /** The character heuristic: ceil(chars / 4). */
 export function charCounter(): TokenCounter {
-  return { name: "chars", count: (text) => Math.ceil(text.length / 4) };
+  return CHARS;
 }
 
 /**
@@ -104,7 +108,18 @@ export function tokenCounter(kind: "bpe" | "chars"): TokenCounter {
 /** Per-message framing cost (role markers), as in OpenAI's chat token accounting. */
 export const MESSAGE_OVERHEAD = 4;
 
+/** The length of messageText(m), without building it. */
+export function messageTextLength(m: Message): number {
+  if (m.role !== "assistant" || m.toolCalls.length === 0) return m.content.length;
+  const calls = m.toolCalls;
+  // each call is `name(arguments)`, joined by newlines, after the content and a newline if any
+  let len = m.content === "" ? calls.length - 1 : m.content.length + calls.length;
+  for (let i = 0; i < calls.length; i++) len += calls[i].name.length + calls[i].arguments.length + 2;
+  return len;
+}
+
 /** Tokens of one message: its text plus the framing overhead. */
 export function messageTokens(counter: TokenCounter, m: Message): number {
+  if (counter === CHARS) return Math.ceil(messageTextLength(m) / 4) + MESSAGE_OVERHEAD;
   return counter.count(messageText(m)) + MESSAGE_OVERHEAD;
 }
