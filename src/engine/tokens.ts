@@ -91,7 +91,7 @@ export function bpeCounter(): TokenCounter {
     count(text) {
       try {
         let total = 0;
-        for (const piece of bpePieces(text)) total += isAscii(piece) ? countAscii(piece) : countTokens(piece, asPlainText);
+        for (const piece of bpePieces(text)) total += countByPreTokens(piece);
         return total;
       } catch {
         return fallback.count(text);
@@ -100,116 +100,74 @@ export function bpeCounter(): TokenCounter {
   };
 }
 
-// ---- ASCII fast path ----------------------------------------------------------------------
+// ---- counting by pre-token ----------------------------------------------------------------
 // BPE merges each pre-token on its own, so a text's count is the sum of its pre-tokens' counts.
-// The tokenizer finds pre-tokens with a Unicode regex and then merges; on agent histories (code,
-// logs, JSON, English: almost all ASCII) the regex alone is most of the time. For an ASCII text
-// the scanner below finds the same pre-tokens by hand (o200k_base's split pattern, restricted to
-// ASCII, in the comments) and a cache keeps the count of each short pre-token, so a repeated
-// word costs one Map lookup. test/engine/bpe-fast.test.ts checks that the counts are identical
-// to the tokenizer's on generated ASCII and on a corpus of text, code, JSON and hashes.
-
-/** Whether every UTF-16 unit of the text is ASCII. */
-function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
-  return true;
-}
-
-// character classes of the split pattern, on ASCII: L (letters: upper and lower), N (digits), \s
-const UPPER = 1;
-const LOWER = 2;
-const DIGIT = 4;
-const SPACE = 8; // \s: \t \n \v \f \r and space
-const NEWLINE = 16; // \r \n
-const OTHER = 32; // none of the above: punctuation, symbols, control characters
-const CLASS: Uint8Array = (() => {
-  const t = new Uint8Array(128).fill(OTHER);
-  for (let c = 0x41; c <= 0x5a; c++) t[c] = UPPER;
-  for (let c = 0x61; c <= 0x7a; c++) t[c] = LOWER;
-  for (let c = 0x30; c <= 0x39; c++) t[c] = DIGIT;
-  for (const c of [0x09, 0x0b, 0x0c, 0x20]) t[c] = SPACE;
-  t[0x0a] = SPACE | NEWLINE;
-  t[0x0d] = SPACE | NEWLINE;
-  return t;
-})();
-const cls = (text: string, i: number): number => (i < text.length ? CLASS[text.charCodeAt(i)] : 0);
-
-/** End of the optional contraction suffix '(s|d|m|t|ll|ve|re), case-insensitive, at i. */
-function contractionEnd(text: string, i: number): number {
-  if (text.charCodeAt(i) !== 0x27) return i;
-  const a = text.charCodeAt(i + 1) | 0x20; // lower-cased (NaN | 0x20 is 0x20: no match)
-  if (a === 0x73 || a === 0x64 || a === 0x6d || a === 0x74) return i + 2;
-  const b = text.charCodeAt(i + 2) | 0x20;
-  if ((a === 0x6c && b === 0x6c) || (a === 0x76 && b === 0x65) || (a === 0x72 && b === 0x65)) return i + 3;
-  return i;
-}
-
-/** End of the pre-token that starts at i (i < text.length) of an ASCII text. */
-function preTokenEnd(text: string, i: number): number {
-  const c = cls(text, i);
-  // [^\r\n\p{L}\p{N}]?[\p{Lu}..]*[\p{Ll}..]+(contraction)?  then  [^\r\n\p{L}\p{N}]?[\p{Lu}..]+[\p{Ll}..]*(contraction)?
-  // (an optional prefix that is not a letter, digit or newline, then letters: with uppercase then
-  // lowercase, a run of uppers is followed by the lowers after it)
-  let j = c & (UPPER | LOWER | DIGIT | NEWLINE) ? i : i + 1;
-  if (cls(text, j) & (UPPER | LOWER)) {
-    while (cls(text, j) & UPPER) j++;
-    while (cls(text, j) & LOWER) j++;
-    return contractionEnd(text, j);
-  }
-  // \p{N}{1,3}
-  if (c & DIGIT) {
-    j = i + 1;
-    while (j < i + 3 && cls(text, j) & DIGIT) j++;
-    return j;
-  }
-  //  ?[^\s\p{L}\p{N}]+[\r\n/]*
-  j = text.charCodeAt(i) === 0x20 ? i + 1 : i;
-  if (cls(text, j) & OTHER) {
-    while (cls(text, j) & OTHER) j++;
-    while (j < text.length && (cls(text, j) & NEWLINE || text.charCodeAt(j) === 0x2f)) j++;
-    return j;
-  }
-  // what is left starts a whitespace run [i, end)
-  let end = i;
-  let lastNewline = -1;
-  while (cls(text, end) & SPACE) {
-    if (cls(text, end) & NEWLINE) lastNewline = end;
-    end++;
-  }
-  // \s*[\r\n]+ : through the run's last newline
-  if (lastNewline >= 0) return lastNewline + 1;
-  // \s+(?!\S) : the whole run at the end of the text, else all of it but its last character
-  if (end === text.length) return end;
-  if (end - i >= 2) return end - 1;
-  // \s+
-  return end;
-}
+// gpt-tokenizer splits with o200k_base's pattern and then merges (or looks up) each pre-token;
+// here the same split is followed by a lookup in a table of pre-token counts, so a word seen
+// before costs a hash of its characters and no tokenizer call. The pattern is o200k_base's
+// (the contraction group written without the inline (?i:) modifier, which V8 does not take);
+// test/engine/bpe-fast.test.ts checks that counts are identical to the tokenizer's on generated
+// text and on a corpus of text, code, JSON, hashes, CJK and emoji.
+const CONTRACTION = String.raw`(?:'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]))?`;
+const O200K_SPLIT = new RegExp([
+  String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+${CONTRACTION}`,
+  String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*${CONTRACTION}`,
+  String.raw`\p{N}{1,3}`,
+  String.raw` ?[^\s\p{L}\p{N}]+[\r\n/]*`,
+  String.raw`\s*[\r\n]+`,
+  String.raw`\s+(?!\S)`,
+  String.raw`\s+`,
+].join("|"), "gu");
 
 /** Pre-tokens longer than this are counted each time, not cached (hashes, long identifiers). */
 const CACHED_PRE_TOKEN = 24;
-/** The cache is emptied when it reaches this many pre-tokens (a bound on its memory). */
-const CACHE_ENTRIES = 200_000;
-const preTokenCounts = new Map<string, number>();
 
-/** The o200k_base count of an ASCII text: the sum of its pre-tokens' counts. */
-function countAscii(text: string): number {
-  let total = 0;
-  for (let i = 0; i < text.length;) {
-    const end = preTokenEnd(text, i);
-    const piece = text.slice(i, end);
-    i = end;
-    if (piece.length > CACHED_PRE_TOKEN) {
-      total += countTokens(piece, asPlainText);
-      continue;
-    }
-    let n = preTokenCounts.get(piece);
-    if (n === undefined) {
-      n = countTokens(piece, asPlainText);
-      if (preTokenCounts.size >= CACHE_ENTRIES) preTokenCounts.clear();
-      preTokenCounts.set(piece, n);
-    }
-    total += n;
+/**
+ * The counts of short pre-tokens seen so far: an open-addressing table keyed by a hash of the
+ * characters, so a pre-token already seen is found without slicing it out of the text. Emptied
+ * when half full (a bound on its memory: at most 2^17 pre-tokens).
+ */
+const SLOTS = 1 << 18;
+const slotHash = new Int32Array(SLOTS);
+const slotCount = new Int32Array(SLOTS); // 0: empty (every pre-token has at least one token)
+const slotKey: string[] = new Array<string>(SLOTS).fill("");
+let used = 0;
+
+function sameText(key: string, text: string, start: number, end: number): boolean {
+  if (key.length !== end - start) return false;
+  for (let k = 0; k < key.length; k++) if (key.charCodeAt(k) !== text.charCodeAt(start + k)) return false;
+  return true;
+}
+
+/** The count of the pre-token text[start, end). */
+function preTokenCount(text: string, start: number, end: number): number {
+  if (end - start > CACHED_PRE_TOKEN) return countTokens(text.slice(start, end), asPlainText);
+  let h = 0x811c9dc5 | 0; // FNV-1a
+  for (let k = start; k < end; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
+  let p = h & (SLOTS - 1);
+  while (slotCount[p] !== 0) {
+    if (slotHash[p] === h && sameText(slotKey[p], text, start, end)) return slotCount[p];
+    p = (p + 1) & (SLOTS - 1);
   }
+  const piece = text.slice(start, end);
+  const n = countTokens(piece, asPlainText);
+  if (used >= SLOTS >> 1) {
+    slotCount.fill(0);
+    used = 0;
+    p = h & (SLOTS - 1);
+  }
+  slotHash[p] = h;
+  slotCount[p] = n;
+  slotKey[p] = piece;
+  used++;
+  return n;
+}
+
+/** The o200k_base count of a text (one bpePieces piece): the sum of its pre-tokens' counts. */
+function countByPreTokens(text: string): number {
+  let total = 0;
+  O200K_SPLIT.lastIndex = 0;
+  for (let m = O200K_SPLIT.exec(text); m !== null; m = O200K_SPLIT.exec(text)) total += preTokenCount(text, m.index, O200K_SPLIT.lastIndex);
   return total;
 }
 
