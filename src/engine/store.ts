@@ -5,7 +5,7 @@
 import { InputError, SafecutError } from "./errors.ts";
 import { gateAdvanceWatermark, gateDecideCommit, gateSpliceInPlace, gateSpliceViews, gateTrackPairing, gateViewsAppended } from "./kernel-gate.ts";
 import { TokenLedger } from "./ledger.ts";
-import type { Message, SummaryMessage } from "./message.ts";
+import type { Message, SummaryMessage, ToolCall } from "./message.ts";
 import { assertMessage, hasMessageShape } from "./message-shape.ts";
 import { messageTokens, type TokenCounter } from "./tokens.ts";
 import { appendToViews, emptyLiveViews, liveViews, setAnswering, sizedLiveViews, type KernelViews, type LiveViews } from "./views.ts";
@@ -91,12 +91,21 @@ export class ConversationStore {
     const counts = new Array<number>(n).fill(0);
     const live = sizedLiveViews(n);
     let newestUser = -1;
+    // the calls of the latest assistant message that made any, and the ordinal of its first:
+    // results usually answer them, and are then found without a lookup in the id table (ids
+    // are unique, so the ordinal found is the one the table holds)
+    let recent: readonly ToolCall[] = [];
+    let recentFirst = 0;
     for (let i = 0; i < n; i++) {
       const m: unknown = messages[i];
       if (!hasMessageShape(m)) return false;
       let answered = -1;
       if (m.role === "assistant") {
         const calls = m.toolCalls;
+        if (calls.length > 0) {
+          recent = calls;
+          recentFirst = owner.length;
+        }
         for (let k = 0; k < calls.length; k++) {
           const size = ids.size;
           ids.set(calls[k].id, owner.length);
@@ -104,7 +113,14 @@ export class ConversationStore {
           owner.push(i);
         }
       } else if (m.role === "tool") {
-        const k = ids.get(m.toolCallId);
+        let k: number | undefined;
+        for (let j = 0; j < recent.length; j++) {
+          if (recent[j].id === m.toolCallId) {
+            k = recentFirst + j;
+            break;
+          }
+        }
+        if (k === undefined) k = ids.get(m.toolCallId);
         if (k === undefined || owner[k] < 0) return false; // orphan, before its call, or a second result
         answered = owner[k];
         owner[k] = -1;
