@@ -6,13 +6,15 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { parseConfig } from "../src/engine/config-rules.ts";
 import type { Config } from "../src/engine/config.ts";
-import { gateFindCutPoint, gateRetentionCutoff, gateSelectStretch } from "../src/engine/kernel-gate.ts";
+import { gateFindCutPoint, gateRetentionCutoff, gateSelectKeepRecent, gateSelectStretch } from "../src/engine/kernel-gate.ts";
 import { compactStore } from "../src/engine/compact.ts";
 import { dueBy, planStep } from "../src/engine/plan.ts";
 import { TokenLedger } from "../src/engine/ledger.ts";
 import type { Message } from "../src/engine/message.ts";
 import { ConversationStore, type StoreSnapshot } from "../src/engine/store.ts";
-import { bpeCounter, charCounter, type TokenCounter } from "../src/engine/tokens.ts";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { compactMessages } from "../src/engine/compact-messages.ts";
+import { bpeCounter, bpePieces, charCounter, type TokenCounter } from "../src/engine/tokens.ts";
 import { kernelViews, type KernelViews } from "../src/engine/views.ts";
 import { offlineSummarizer } from "../src/providers/offline-summarizer.ts";
 import { appendStream, generateConversation } from "./conversation.ts";
@@ -71,18 +73,18 @@ export function snapshotOf(n: number, seed = 1): StoreSnapshot {
 }
 
 /**
- * One full planning pass over a snapshot, through the engine's view building and the kernel's
- * gates: views, trigger (L1), earliest stretch (L4/L5), keep-recent cut point (L7) over
- * everything before the retention window.
+ * The bare linear pass that the fresh decision is compared with: one loop estimating each
+ * message's tokens as chars / 4 (its content and its tool calls' names and arguments), the
+ * least any decision over the whole history must do.
  */
-export function planOnce(snap: StoreSnapshot, c: Config): number {
-  const n = snap.messages.length;
-  const views = kernelViews(snap.messages);
-  const trigger = dueBy(c, snap.totalTokens, n, views.userTurns);
-  const s = gateSelectStretch(views, c.retention_window);
-  const cutoff = gateRetentionCutoff(n, c.retention_window);
-  const cut = gateFindCutPoint(views, snap.tokens, 0, cutoff, c.keep_recent_tokens ?? 0);
-  return (trigger === "none" ? 0 : 1) + s.end + cut.firstKept;
+export function charsPass(messages: readonly Message[]): number {
+  let t = 0;
+  for (const m of messages) {
+    let chars = m.content.length;
+    if (m.role === "assistant") for (const c of m.toolCalls) chars += c.name.length + c.arguments.length;
+    t += Math.ceil(chars / 4);
+  }
+  return t;
 }
 
 // Views built once per snapshot, for timing the stretch and cut-point gates on their own.
@@ -98,31 +100,25 @@ function viewsOf(snap: StoreSnapshot): KernelViews {
 
 /** The planning operations measured, each a function of a snapshot. */
 export const PLANNING_PARTS = {
-  /**
-   * Baseline, not planning: one pass reading each message's role and tool calls. Its growth
-   * is the memory hierarchy's (a million messages do not fit in cache), which the planning
-   * figures carry too; planning / baseline isolates the algorithm's own growth.
-   */
-  baseline: (snap: StoreSnapshot) => {
-    let k = 0;
-    for (const m of snap.messages) k += m.role === "assistant" ? m.toolCalls.length + 1 : m.role.length;
-    return k;
-  },
-  /** the whole pass (planOnce) */
-  plan: planOnce,
-  /** kernelViews: roles and tool-pairing arrays */
-  views: (snap: StoreSnapshot) => kernelViews(snap.messages).userTurns,
-  /** selectStretch behind its boundary guard (the Pairing check), on prebuilt views */
-  stretch: (snap: StoreSnapshot, c: Config) => gateSelectStretch(viewsOf(snap), c.retention_window).end,
-  /** findCutPoint behind its boundary guard, over everything before the retention window, on prebuilt views */
-  cutPoint: (snap: StoreSnapshot, c: Config) => {
-    const n = snap.messages.length;
-    return gateFindCutPoint(viewsOf(snap), snap.tokens, 0, gateRetentionCutoff(n, c.retention_window), c.keep_recent_tokens ?? 0).firstKept;
-  },
-  /** the engine's planStep: views + trigger + stretch (+ cut point inside the stretch) */
+  /** Baseline, not planning: the bare chars / 4 pass (charsPass); planning / baseline isolates the algorithm's own growth from the memory system's. */
+  baseline: (snap: StoreSnapshot) => charsPass(snap.messages),
+  /** what the engine runs: planStep on a snapshot (views built from its messages, trigger, keep-recent stretch, its tokens) */
   planStep: (snap: StoreSnapshot, c: Config) => {
     const p = planStep(snap, c);
     return p.stretch === undefined ? 0 : p.stretch.end;
+  },
+  /** planStep's first part on a snapshot: kernelViews, the roles and tool-pairing arrays (a store keeps them incrementally instead) */
+  views: (snap: StoreSnapshot) => kernelViews(snap.messages).userTurns,
+  /** planStep's second part: the trigger (L1) */
+  trigger: (snap: StoreSnapshot, c: Config) => (dueBy(c, snap.totalTokens, snap.messages.length, viewsOf(snap).userTurns) === "none" ? 0 : 1),
+  /** planStep's third part with the bench's keep_recent_tokens: selectKeepRecent behind its gate, on prebuilt views */
+  keepRecent: (snap: StoreSnapshot, c: Config) => gateSelectKeepRecent(viewsOf(snap), snap.tokens, c.retention_window, 0, c.keep_recent_tokens ?? 0).end,
+  /** planStep's third part without keep_recent_tokens: selectStretch behind its gate, on prebuilt views */
+  stretch: (snap: StoreSnapshot, c: Config) => gateSelectStretch(viewsOf(snap), c.retention_window).end,
+  /** a library function the engine does not call: findCutPoint behind its gate, over everything before the retention window */
+  cutPoint: (snap: StoreSnapshot, c: Config) => {
+    const n = snap.messages.length;
+    return gateFindCutPoint(viewsOf(snap), snap.tokens, 0, gateRetentionCutoff(n, c.retention_window), c.keep_recent_tokens ?? 0).firstKept;
   },
 } as const;
 
@@ -399,4 +395,95 @@ export async function compactionStepsBySize(sizes: readonly number[], steps: num
     out.push({ n, msPerStep: median(runs.map((x) => x.ms)), steps: Math.min(...runs.map((x) => x.steps)) });
   }
   return out;
+}
+
+/** Cost of a fresh decision at one size, against the bare chars / 4 pass over the same messages. */
+export interface FreshTiming {
+  readonly n: number;
+  /** median CPU nanoseconds per message of: the bare pass, the store's load, load + view + planStep, compactMessages dry run */
+  readonly baselineNs: number;
+  readonly loadNs: number;
+  readonly decisionNs: number;
+  readonly dryRunNs: number;
+}
+
+/**
+ * A fresh decision on histories read from scratch, with the character heuristic: the store's
+ * load (shape checks, id table, token counts, views), then its view and planStep (trigger,
+ * keep-recent stretch), and the whole `compactMessages(..., { dryRun: true })` (which adds the
+ * configuration, the summarizer's construction and the law checks on the result). Each sample
+ * covers ⌈workMessages / n⌉ distinct conversations (the same memory at every size).
+ */
+export async function freshBySize(sizes: readonly number[], workMessages: number, r: Repetitions): Promise<FreshTiming[]> {
+  const c = benchConfig();
+  const summarizer = offlineSummarizer(charCounter());
+  const out: FreshTiming[] = [];
+  for (const n of sizes) {
+    const copies = Math.max(1, Math.ceil(workMessages / n));
+    let convs: Message[][] = Array.from({ length: copies }, (_, k) => generateConversation(n, { seed: k + 1 }));
+    const perMessage = (ms: number) => (ms * 1e6) / (copies * n);
+    const timeSync = (op: (ms: readonly Message[]) => number) => perMessage(measure(() => {
+      const t0 = cpuMs();
+      for (const ms of convs) consume(op(ms));
+      return cpuMs() - t0;
+    }, r).medianMs);
+    const baselineNs = timeSync(charsPass);
+    const loadNs = timeSync((ms) => new ConversationStore(charCounter(), ms).totalTokens);
+    const decisionNs = timeSync((ms) => planStep(new ConversationStore(charCounter(), ms).view(), c).stretch?.end ?? -1);
+    const samples: number[] = [];
+    for (let i = 0; i < r.warmup + r.reps; i++) {
+      collect();
+      const t0 = cpuMs();
+      for (const ms of convs) consume((await compactMessages(ms, c, { dryRun: true, counter: charCounter(), summarizer })).report.plannedStretch?.end ?? -1);
+      if (i >= r.warmup) samples.push(cpuMs() - t0);
+    }
+    out.push({ n, baselineNs, loadNs, decisionNs, dryRunNs: perMessage(median(samples)) });
+    convs = [];
+    consume(convs.length);
+  }
+  return out;
+}
+
+/** BPE counting cost per token on one set of texts: the counter as it was (gpt-tokenizer on every piece) and as it is. */
+export interface BpeTiming {
+  readonly texts: string;
+  readonly messages: number;
+  readonly tokens: number;
+  /** median CPU nanoseconds per token */
+  readonly beforeNs: number;
+  readonly nowNs: number;
+  /** whether both counted every text the same */
+  readonly identical: boolean;
+}
+
+/** The BPE counter before the ASCII fast path: gpt-tokenizer's countTokens on each piece (bench reference only). */
+function previousBpeCount(text: string): number {
+  let total = 0;
+  for (const piece of bpePieces(text)) total += countTokens(piece, { disallowedSpecial: new Set<string>() });
+  return total;
+}
+
+/**
+ * Times counting each text once with the previous and the current BPE counter, after one
+ * warm-up pass (both tokenizers keep caches: gpt-tokenizer its merges, ours pre-token counts).
+ */
+export function bpeBySample(sets: ReadonlyArray<readonly [string, readonly string[]]>, r: Repetitions): BpeTiming[] {
+  const now = bpeCounter();
+  return sets.map(([name, texts]) => {
+    let tokens = 0;
+    let identical = true;
+    for (const t of texts) {
+      const a = previousBpeCount(t);
+      tokens += a;
+      if (now.count(t) !== a) identical = false;
+    }
+    const time = (count: (t: string) => number) => measure(() => {
+      const t0 = cpuMs();
+      for (const t of texts) consume(count(t));
+      return cpuMs() - t0;
+    }, r).medianMs;
+    const beforeMs = time(previousBpeCount);
+    const nowMs = time((t) => now.count(t));
+    return { texts: name, messages: texts.length, tokens, beforeNs: (beforeMs * 1e6) / tokens, nowNs: (nowMs * 1e6) / tokens, identical };
+  });
 }

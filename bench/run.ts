@@ -2,13 +2,14 @@
 // cost of one append at each size, and the proof check per kernel module, and writes the tables
 // to stdout and bench/RESULTS.md. `npm run bench:ci` (--ci) measures 1k and 10k and the append
 // cost only, in well under a minute, and prints without touching RESULTS.md (as does --no-dafny).
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
-import { callsAnsweredAfterUser, summariesRun } from "./conversation.ts";
+import { callsAnsweredAfterUser, generateConversation, summariesRun } from "./conversation.ts";
+import { messageText } from "../src/engine/message.ts";
 import { dafnyModules, timeDafny, type ModuleTiming } from "./dafny.ts";
 import {
-  adversarialBySize, appendBySize, compactionStepsBySize, sinkValue, type AdversarialTiming, type StepTiming, successiveRatios, timeBySize, warmUp, type AppendTiming, type PlanningPart, type Repetitions,
+  adversarialBySize, appendBySize, bpeBySample, compactionStepsBySize, freshBySize, type BpeTiming, type FreshTiming, sinkValue, type AdversarialTiming, type StepTiming, successiveRatios, timeBySize, warmUp, type AppendTiming, type PlanningPart, type Repetitions,
   type SizeTiming,
 } from "./measure.ts";
 import { wholeRunSection } from "./whole-run.ts";
@@ -27,6 +28,8 @@ const DAFNY_REPS = 3;
 // young objects (a one-time step in cost per message, the allocator's, not the search's).
 const ADVERSARIAL_SIZES = ci ? [] : [20_000, 200_000];
 const RUN_STEPS = 50;
+const FRESH_SIZES = ci ? [1_000, 10_000] : [10_000, 100_000, 1_000_000];
+const FRESH_REPS: Repetitions = { warmup: 1, reps: ci ? 5 : 5 };
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -45,21 +48,22 @@ function table(head: readonly string[], rows: readonly (readonly string[])[]): s
 }
 
 function planningTable(t: Map<PlanningPart, SizeTiming[]>): string {
-  const plan = t.get("plan") ?? [];
+  const plan = t.get("planStep") ?? [];
   const base = t.get("baseline") ?? [];
   const perMsg = successiveRatios(plan.map((x) => x.perMessageNs));
   const total = successiveRatios(plan.map((x) => x.callMs));
   return table(
-    ["messages", "one plan (ms)", "per message (ns)", "per-message ratio vs previous size", "total-time ratio vs previous size", "baseline pass (ns/msg)"],
+    ["messages", "one planStep (ms)", "per message (ns)", "per-message ratio vs previous size", "total-time ratio vs previous size", "baseline chars/4 pass (ns/msg)"],
     plan.map((x, i) => [fmtN(x.n), fmt(x.callMs, 3), fmt(x.perMessageNs), fmtRatio(perMsg[i]), fmtRatio(total[i]), fmt(base[i]?.perMessageNs ?? NaN)]),
   );
 }
 
 function partsTable(t: Map<PlanningPart, SizeTiming[]>): string {
   const parts: Array<[PlanningPart, string]> = [
-    ["views", "kernelViews"], ["stretch", "gateSelectStretch"], ["cutPoint", "gateFindCutPoint"], ["planStep", "planStep (engine)"],
+    ["views", "kernelViews"], ["trigger", "trigger (dueBy)"], ["keepRecent", "gateSelectKeepRecent"], ["stretch", "gateSelectStretch"],
+    ["planStep", "planStep (all)"], ["cutPoint", "gateFindCutPoint (library function, not run by the engine)"],
   ];
-  const sizes = (t.get("plan") ?? []).map((x) => x.n);
+  const sizes = (t.get("planStep") ?? []).map((x) => x.n);
   const ratios = new Map(parts.map(([p]) => [p, successiveRatios((t.get(p) ?? []).map((x) => x.perMessageNs))]));
   return table(
     ["messages", ...parts.map(([, label]) => `${label} ns/msg (ratio)`)],
@@ -68,6 +72,38 @@ function partsTable(t: Map<PlanningPart, SizeTiming[]>): string {
       return x === undefined ? "—" : `${fmt(x.perMessageNs)} (${fmtRatio(ratios.get(p)?.[i])})`;
     })]),
   );
+}
+
+function freshTable(f: readonly FreshTiming[]): string {
+  return table(
+    ["messages", "bare chars/4 pass (ns/msg)", "store load (ns/msg)", "ratio", "fresh decision: load + planStep (ns/msg)", "ratio", "compactMessages dry run (ns/msg)", "ratio"],
+    f.map((x) => [
+      fmtN(x.n), fmt(x.baselineNs), fmt(x.loadNs), fmtRatio(x.loadNs / x.baselineNs), fmt(x.decisionNs), fmtRatio(x.decisionNs / x.baselineNs),
+      fmt(x.dryRunNs), fmtRatio(x.dryRunNs / x.baselineNs),
+    ]),
+  );
+}
+
+function bpeTable(b: readonly BpeTiming[]): string {
+  return table(
+    ["texts", "messages", "tokens", "before: gpt-tokenizer (ns/token)", "now (ns/token)", "speed-up", "before (µs/message)", "now (µs/message)", "identical counts"],
+    b.map((x) => [
+      x.texts, String(x.messages), String(x.tokens), fmt(x.beforeNs, 0), fmt(x.nowNs, 0), fmtRatio(x.beforeNs / x.nowNs),
+      fmt((x.beforeNs * x.tokens) / x.messages / 1000, 1), fmt((x.nowNs * x.tokens) / x.messages / 1000, 1), x.identical ? "yes" : "NO",
+    ]),
+  );
+}
+
+/** Texts of this repository (code, prose, JSON) in message-sized chunks: more varied words than the generated conversations. */
+function repositoryTexts(): string[] {
+  const root = join(import.meta.dirname, "..");
+  const files = ["README.md", "proofs/PROPERTIES.md", "package.json", ...readdirSync(join(root, "src/engine")).map((f) => `src/engine/${f}`), ...readdirSync(join(root, "src/kernel")).map((f) => `src/kernel/${f}`)];
+  const out: string[] = [];
+  for (const f of files) {
+    const text = readFileSync(join(root, f), "utf8");
+    for (let i = 0; i < text.length; i += 2_000) out.push(text.slice(i, i + 2_000));
+  }
+  return out;
 }
 
 function appendTable(bpe: readonly AppendTiming[], ledger: readonly AppendTiming[]): string {
@@ -124,7 +160,12 @@ async function main(): Promise<void> {
   log(`safecut bench (${ci ? "ci" : "full"}): sizes ${SIZES.map(fmtN).join(", ")}`);
   warmUp();
   log("planning...");
-  const plan = timeBySize(SIZES, ["baseline", "plan", "views", "stretch", "cutPoint", "planStep"], PLAN_WORK, PLAN_REPS);
+  const plan = timeBySize(SIZES, ["baseline", "planStep", "views", "trigger", "keepRecent", "stretch", "cutPoint"], PLAN_WORK, PLAN_REPS);
+  log("fresh decision...");
+  const fresh = await freshBySize(FRESH_SIZES, PLAN_WORK, FRESH_REPS);
+  log("BPE counting...");
+  const bpeTexts = generateConversation(ci ? 500 : 3_000, { seed: 5 }).map(messageText);
+  const bpeCount = bpeBySample([["generated conversation", bpeTexts], ["this repository's text and code", repositoryTexts()]], APPEND_REPS);
   log("append (BPE)...");
   const bpe = appendBySize(SIZES, "store-bpe", BPE_APPENDS, APPEND_REPS);
   log("append (ledger)...");
@@ -148,18 +189,38 @@ async function main(): Promise<void> {
     "Conversations are generated (bench/conversation.ts): a system prompt, user turns of 1-8 assistant steps, 40% of",
     "assistant messages calling 1-3 tools each answered right after, sizes log-uniform from a few to a few thousand tokens.",
     "",
+    "## Fresh decision",
+    "",
+    "A decision on a history read from scratch, character heuristic, against the bare linear pass over the same messages (one",
+    "loop computing chars/4 per message: content plus tool-call names and arguments). Store load = `new ConversationStore`:",
+    "shape checks, the tool-call id table (pairing checks), token counts and kernel views in one pass. Fresh decision = load,",
+    "`store.view()` (the kernel's Pairing check) and `planStep` (trigger, keep-recent stretch). The dry run is the whole",
+    "`compactMessages(..., { dryRun: true })`: the same plus the configuration, the summarizer's construction and the law checks",
+    `on the result. Each sample covers ⌈${fmtN(PLAN_WORK)} / n⌉ distinct conversations; ratios are against the bare pass in this run.`,
+    "",
+    freshTable(fresh),
+    "",
+    "## BPE counting",
+    "",
+    "o200k_base counts per token: before = gpt-tokenizer's countTokens on every piece (the counter as it was); now = the BPE",
+    "counter (tokens.ts: ASCII texts split into pre-tokens by hand, a cache of pre-token counts, gpt-tokenizer for the rest).",
+    `Median CPU time of ${APPEND_REPS.reps} passes over each set after one warm-up pass (both keep caches); "identical counts" compares every text.`,
+    "",
+    bpeTable(bpeCount),
+    "",
     "## Planning",
     "",
-    "One plan = the engine's kernel views, the trigger (L1), the earliest stretch (L4/L5) and the keep-recent cut point (L7)",
-    `over everything before the retention window, each through its kernel gate. Each sample plans ⌈${fmtN(PLAN_WORK)} / n⌉ distinct`,
-    "conversations of n messages, so every size works on the same amount of memory. Linear growth: per-message ratio near 1,",
-    "total-time ratio near 10. The baseline is one pass reading each message's role: the memory system's own share of any growth.",
-    "Expect one step between 10k and 100k: from about 16k messages the views' number arrays (8 bytes a message) pass V8's 128 KB",
-    "limit for young objects and are allocated in the large-object space (measured: flat below 16k and again from 20k to 80k).",
+    "One planStep on a snapshot = what the engine runs to plan a step: the kernel views built from the snapshot's messages (a",
+    "store keeps them incrementally instead), the trigger (L1) and the earliest stretch that keeps keep_recent_tokens (L4/L5/L7),",
+    `each through its kernel gate. Each sample plans ⌈${fmtN(PLAN_WORK)} / n⌉ distinct conversations of n messages, so every size works`,
+    "on the same amount of memory. Linear growth: per-message ratio near 1, total-time ratio near 10. The baseline is the bare",
+    "chars/4 pass: the memory system's own share of any growth. Expect one step between 10k and 100k: from about 16k messages",
+    "the views' number arrays (8 bytes a message) pass V8's 128 KB limit for young objects and are allocated in the large-object space.",
     "",
     planningTable(plan),
     "",
-    "Per part (ns per message, ratio vs previous size):",
+    "Per part (ns per message, ratio vs previous size); the parts after planStep run on views built once, and findCutPoint is a",
+    "library function (exported, proved) that planning does not call:",
     "",
     partsTable(plan),
     "",

@@ -8,7 +8,6 @@ import type { Message } from "./message.ts";
 import type { CompactionReport } from "./report.ts";
 import { ConversationStore } from "./store.ts";
 import { tokenCounter, type TokenCounter } from "./tokens.ts";
-import { assertWellFormed } from "./wellformed.ts";
 import { assertValueNesting } from "./json-depth.ts";
 import { describeJson } from "./json.ts";
 import { InputError } from "./errors.ts";
@@ -55,10 +54,10 @@ export async function compactMessages(messages: readonly Message[], config: Conf
   assertMessageList(messages);
   // every check that can refuse the input runs here, before the first summarizer call
   messages.forEach((m, i) => assertValueNesting(m, `messages[${i}]`));
-  assertWellFormed(messages);
   const counter = o.counter ?? tokenCounter(c.tokenizer);
-  const summarizer = o.summarizer ?? summarizerFromConfig(c, counter, o.env ?? process.env, o.agentModel);
+  // the store's load checks the messages (assertWellFormed's errors) in the same pass that counts them
   const store = new ConversationStore(counter, messages);
+  const summarizer = o.summarizer ?? summarizerFromConfig(c, counter, o.env ?? process.env, o.agentModel);
   const report = await compactStore(store, c, {
     summarizer, agentModel: o.agentModel, signal: o.signal, onProgress: o.onProgress, dryRun: o.dryRun,
   });

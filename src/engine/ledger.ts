@@ -9,7 +9,7 @@ import { messageTokens, type TokenCounter } from "./tokens.ts";
 /** Per-message token counts plus their running total, updated in place. */
 export class TokenLedger {
   readonly counter: TokenCounter;
-  private readonly counts: number[] = [];
+  private counts: number[] = [];
   private sum = 0;
 
   constructor(counter: TokenCounter, messages: readonly Message[] = []) {
@@ -22,13 +22,36 @@ export class TokenLedger {
    * would pass 2^53 - 1, where the kernel's sums over the counts would no longer be exact.
    */
   append(m: Message): void {
-    const at = `messages[${this.counts.length}]`;
     // a bad message would count as NaN and poison the total for good
-    assertMessage(m, at);
+    assertMessage(m, `messages[${this.counts.length}]`);
+    this.appendChecked(m);
+  }
+
+  /**
+   * append for a message whose shape the caller has just checked (the store's bulk load):
+   * counted, not checked again; refused (changing nothing) when the total would pass 2^53 - 1.
+   */
+  appendChecked(m: Message): void {
     const t = messageTokens(this.counter, m);
-    if (t > EXACT_LIMIT - this.sum) throw new InputError(at, `the conversation's token total would pass ${EXACT_LIMIT_NAME}`);
+    if (t > EXACT_LIMIT - this.sum) throw new InputError(`messages[${this.counts.length}]`, `the conversation's token total would pass ${EXACT_LIMIT_NAME}`);
     this.counts.push(t);
     this.sum += t;
+  }
+
+  /**
+   * Takes per-message counts the caller computed with messageTokens(this.counter, ...) for checked
+   * messages (the store's bulk load), as if appended one by one: refused, changing nothing, when
+   * the total would pass 2^53 - 1, naming the first message that takes it past.
+   */
+  adopt(counts: readonly number[]): void {
+    let sum = this.sum;
+    for (let i = 0; i < counts.length; i++) {
+      if (counts[i] > EXACT_LIMIT - sum) throw new InputError(`messages[${this.counts.length + i}]`, `the conversation's token total would pass ${EXACT_LIMIT_NAME}`);
+      sum += counts[i];
+    }
+    this.sum = sum;
+    if (this.counts.length === 0) this.counts = counts.slice();
+    else for (let i = 0; i < counts.length; i++) this.counts.push(counts[i]);
   }
 
   /** The token count of a summary about to be spliced in (for spliceFits, then splice). */

@@ -6,10 +6,10 @@ import { InputError, SafecutError } from "./errors.ts";
 import { EXACT_LIMIT_NAME } from "./exact.ts";
 import { gateAdvanceWatermark, gateDecideCommit, gateSpliceInPlace, gateSpliceViews, gateTrackPairing, gateViewsAppended } from "./kernel-gate.ts";
 import { TokenLedger } from "./ledger.ts";
-import type { Message, SummaryMessage } from "./message.ts";
-import { assertMessage } from "./message-shape.ts";
-import type { TokenCounter } from "./tokens.ts";
-import { appendToViews, liveViews, type KernelViews, type LiveViews } from "./views.ts";
+import type { Message, SummaryMessage, ToolCall } from "./message.ts";
+import { assertMessage, hasMessageShape } from "./message-shape.ts";
+import { messageTokens, type TokenCounter } from "./tokens.ts";
+import { appendToViews, emptyLiveViews, liveViews, setAnswering, sizedLiveViews, type KernelViews, type LiveViews } from "./views.ts";
 import { assertWellFormed } from "./wellformed.ts";
 import type { CommitDecision } from "../kernel/commit.ts";
 
@@ -51,26 +51,108 @@ export class ConversationStore {
   private lastRewrite = 0;
   private mark = 0;
   private busy = false;
-  private readonly callIds = new Set<string>();
-  private readonly answered = new Set<string>();
+  /** every tool call id seen -> its ordinal in callOwner (one table for pairing checks and appends) */
+  private readonly callIndex = new Map<string, number>();
+  /**
+   * per call (by ordinal): the index its assistant message had when the call was added while it
+   * waits for a result, -1 once answered. After a splice the index may be stale: only the bulk
+   * load reads it as an index, appends read only whether it is -1.
+   */
+  private readonly callOwner: number[] = [];
   /** kernel views of msgs, kept in step with it (see views.ts LiveViews) */
-  private live: LiveViews = liveViews([]);
+  private live: LiveViews = emptyLiveViews();
   /** false after the views were (re)built from messages: their Pairing has not been checked yet */
   private liveTracked = false;
   /** index of the newest user message, or -1 (for the watermark, L10) */
   private newestUser = -1;
 
   constructor(counter: TokenCounter, messages: readonly Message[] = []) {
-    assertWellFormed(messages);
     this.ledger = new TokenLedger(counter);
-    for (const m of messages) this.push(m);
+    // on a conversation that is not well-formed, assertWellFormed throws the exact error
+    if (!this.load(messages)) {
+      assertWellFormed(messages);
+      throw new Error("internal: the store's load rejected a conversation that assertWellFormed accepts");
+    }
+  }
+
+  /**
+   * Reads a whole conversation in one pass: the shape check, the pairing checks of
+   * assertWellFormed, the token counts and the kernel views, with one id table. Returns false at
+   * the first message that is not well-shaped or not well-paired (the caller then lets
+   * assertWellFormed word the error): the same verdict as assertWellFormed, since a tool result
+   * is accepted here only if an earlier call has its id and no result yet, and a call only if no
+   * earlier call has its id.
+   */
+  private load(messages: readonly Message[]): boolean {
+    if (!Array.isArray(messages)) return false;
+    const n = messages.length;
+    const ids = this.callIndex;
+    const owner = this.callOwner;
+    const counter = this.ledger.counter;
+    const counts = new Array<number>(n).fill(0);
+    const live = sizedLiveViews(n);
+    let newestUser = -1;
+    // the calls of the latest assistant message that made any, and the ordinal of its first:
+    // results usually answer them, and are then found without a lookup in the id table (ids
+    // are unique, so the ordinal found is the one the table holds)
+    let recent: readonly ToolCall[] = [];
+    let recentFirst = 0;
+    for (let i = 0; i < n; i++) {
+      const m: unknown = messages[i];
+      if (!hasMessageShape(m)) return false;
+      let answered = -1;
+      if (m.role === "assistant") {
+        const calls = m.toolCalls;
+        if (calls.length > 0) {
+          recent = calls;
+          recentFirst = owner.length;
+        }
+        for (let k = 0; k < calls.length; k++) {
+          const size = ids.size;
+          ids.set(calls[k].id, owner.length);
+          if (ids.size === size) return false; // a duplicate id
+          owner.push(i);
+        }
+      } else if (m.role === "tool") {
+        let k: number | undefined;
+        for (let j = 0; j < recent.length; j++) {
+          if (recent[j].id === m.toolCallId) {
+            k = recentFirst + j;
+            break;
+          }
+        }
+        if (k === undefined) k = ids.get(m.toolCallId);
+        if (k === undefined || owner[k] < 0) return false; // orphan, before its call, or a second result
+        answered = owner[k];
+        owner[k] = -1;
+      } else if (m.role === "user") newestUser = i;
+      counts[i] = messageTokens(counter, m);
+      setAnswering(live, i, m, answered);
+    }
+    // the calls still waiting for a result, for later appends to answer (few: a scan of a boolean array)
+    for (let i = 0; i < n; i++) {
+      if (!live.ongoing[i]) continue;
+      const m = messages[i];
+      if (m.role !== "assistant") continue;
+      for (const c of m.toolCalls) if (owner[ids.get(c.id) ?? 0] >= 0) live.openCalls.set(c.id, i);
+    }
+    this.msgs = messages.slice();
+    this.ledger.adopt(counts);
+    this.live = live;
+    this.newestUser = newestUser;
+    return true;
   }
 
   private push(m: Message): void {
     // first: the ledger refuses a message that would pass the token bound, before anything changed
-    this.ledger.append(m);
-    if (m.role === "assistant") for (const c of m.toolCalls) this.callIds.add(c.id);
-    if (m.role === "tool") this.answered.add(m.toolCallId);
+    this.ledger.appendChecked(m);
+    if (m.role === "assistant") {
+      for (const c of m.toolCalls) {
+        this.callIndex.set(c.id, this.callOwner.length);
+        this.callOwner.push(this.msgs.length);
+      }
+    }
+    if (m.role === "tool") this.callOwner[this.callIndex.get(m.toolCallId) ?? 0] = -1;
     if (m.role === "user") this.newestUser = this.msgs.length;
     this.msgs.push(m);
     const answered = appendToViews(this.live, m);
@@ -85,13 +167,14 @@ export class ConversationStore {
     if (m.role === "assistant") {
       const seen = new Set<string>();
       for (const c of m.toolCalls) {
-        if (this.callIds.has(c.id) || seen.has(c.id)) throw new InputError(at, `duplicate tool call id "${c.id}"`);
+        if (this.callIndex.has(c.id) || seen.has(c.id)) throw new InputError(at, `duplicate tool call id "${c.id}"`);
         seen.add(c.id);
       }
     }
     if (m.role === "tool") {
-      if (!this.callIds.has(m.toolCallId)) throw new InputError(at, `orphan tool result: no tool call has id "${m.toolCallId}"`);
-      if (this.answered.has(m.toolCallId)) throw new InputError(at, `second tool result for "${m.toolCallId}"`);
+      const k = this.callIndex.get(m.toolCallId);
+      if (k === undefined) throw new InputError(at, `orphan tool result: no tool call has id "${m.toolCallId}"`);
+      if (this.callOwner[k] < 0) throw new InputError(at, `second tool result for "${m.toolCallId}"`);
     }
     this.push(m);
     this.ver++;

@@ -72,29 +72,58 @@ export function liveViews(messages: readonly Message[]): LiveViews {
 /** Adds message m at the end of the views in O(its tool calls); returns the index of the call it answers, or -1. */
 export function appendToViews(v: LiveViews, m: Message): number {
   const i = v.roles.length;
+  let a = -1;
+  if (m.role === "assistant") for (const c of m.toolCalls) v.openCalls.set(c.id, i);
+  if (m.role === "tool") {
+    const at = v.openCalls.get(m.toolCallId);
+    if (at !== undefined && at < i) {
+      v.openCalls.delete(m.toolCallId);
+      a = at;
+    }
+  }
+  appendAnswering(v, m, a);
+  return a;
+}
+
+/**
+ * Adds message m at the end of the views as the answer to a call of message `a` (-1: it answers
+ * none), in O(1). `openCalls` is the caller's to keep: the store's bulk load resolves calls with
+ * its own id table and fills openCalls once at the end (see ConversationStore).
+ */
+export function appendAnswering(v: LiveViews, m: Message, a: number): void {
   v.roles.push(m.role);
   v.callOf.push(-1);
   v.lastAnswer.push(-1);
   v.ongoing.push(false);
   v.pending.push(0);
+  setAnswering(v, v.roles.length - 1, m, a);
+}
+
+/**
+ * Live views of n entries, all to be set by setAnswering in index order: the arrays are allocated
+ * once at their size (n pushes into five growing arrays cost more than the rest of a bulk load).
+ */
+export function sizedLiveViews(n: number): LiveViews {
+  return {
+    roles: new Array<Role>(n).fill("user"), callOf: new Array<number>(n).fill(-1), lastAnswer: new Array<number>(n).fill(-1),
+    ongoing: new Array<boolean>(n).fill(false), userTurns: 0, pending: new Array<number>(n).fill(0), openCalls: new Map(),
+  };
+}
+
+/** Sets entry i (the last one set so far, all earlier ones set) to message m, answering a call of message `a` (-1: none). */
+export function setAnswering(v: LiveViews, i: number, m: Message, a: number): void {
+  const calls = m.role === "assistant" ? m.toolCalls.length : 0;
+  v.roles[i] = m.role;
+  v.callOf[i] = a;
+  v.lastAnswer[i] = -1;
+  v.ongoing[i] = calls > 0;
+  v.pending[i] = calls;
   if (m.role === "user") v.userTurns++;
-  if (m.role === "assistant" && m.toolCalls.length > 0) {
-    for (const c of m.toolCalls) v.openCalls.set(c.id, i);
-    v.pending[i] = m.toolCalls.length;
-    v.ongoing[i] = true;
+  if (a >= 0) {
+    v.lastAnswer[a] = i;
+    v.pending[a]--;
+    v.ongoing[a] = v.pending[a] > 0;
   }
-  if (m.role === "tool") {
-    const a = v.openCalls.get(m.toolCallId);
-    if (a !== undefined && a < i) {
-      v.openCalls.delete(m.toolCallId);
-      v.callOf[i] = a;
-      v.lastAnswer[a] = i;
-      v.pending[a]--;
-      v.ongoing[a] = v.pending[a] > 0;
-      return a;
-    }
-  }
-  return -1;
 }
 
 /**

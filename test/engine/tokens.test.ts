@@ -1,10 +1,11 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { InputError } from "../../src/engine/errors.ts";
 import { TokenLedger } from "../../src/engine/ledger.ts";
-import type { Message } from "../../src/engine/message.ts";
+import { messageText, type Message } from "../../src/engine/message.ts";
 import { ConversationStore } from "../../src/engine/store.ts";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import { BPE_MAX_RUN, bpeCounter, bpePieces, charCounter, MESSAGE_OVERHEAD, type TokenCounter } from "../../src/engine/tokens.ts";
+import { BPE_MAX_RUN, bpeCounter, bpePieces, charCounter, MESSAGE_OVERHEAD, messageTextLength, messageTokens, type TokenCounter } from "../../src/engine/tokens.ts";
 
 /** Wraps a counter and counts the calls made to it and the characters it was shown. */
 function spy(inner: TokenCounter): TokenCounter & { calls: number; chars: number } {
@@ -173,5 +174,22 @@ describe("the store keeps the conversation's token total <= 2^53 - 1", () => {
     expect(() => store.commitSplice(view, 1, 2, { role: "summary", content: "huge" })).toThrow("summary");
     expect({ total: store.totalTokens, messages: store.messages.slice() }).toEqual(before);
     expect(store.commitSplice(view, 1, 2, { role: "summary", content: "s" }).decision).toBe("commit");
+  });
+});
+
+describe("the character heuristic counts a message without building its text", () => {
+  const str = fc.string({ maxLength: 6 });
+  const call = fc.record({ id: str, name: str, arguments: str });
+  const message = fc.oneof(
+    fc.record({ role: fc.constant("assistant" as const), content: fc.oneof(fc.constant(""), str), toolCalls: fc.array(call, { maxLength: 4 }) }),
+    fc.record({ role: fc.constantFrom("user" as const, "system" as const, "summary" as const), content: str }),
+    fc.record({ role: fc.constant("tool" as const), content: str, toolCallId: str }),
+  );
+
+  it("messageTextLength(m) is messageText(m).length, and messageTokens agrees with counting the text", () => {
+    fc.assert(fc.property(message, (m) => {
+      expect(messageTextLength(m)).toBe(messageText(m).length);
+      expect(messageTokens(charCounter(), m)).toBe(charCounter().count(messageText(m)) + MESSAGE_OVERHEAD);
+    }), { numRuns: 2_000 });
   });
 });
