@@ -63,9 +63,9 @@ function perMessage(n: number, work: number, op: (x: ReturnType<typeof spliced>)
 }
 
 /** Growth of the per-message cost; interference only inflates samples, so the smaller ratio is the less disturbed. */
-function growth(op: (x: ReturnType<typeof spliced>) => boolean, small_ = 4_000): number {
-  const small = perMessage(small_, 4 * small_, op);
-  const large = perMessage(4 * small_, 4 * small_, op);
+function growth(op: (x: ReturnType<typeof spliced>) => boolean, small_ = 4_000, factor = 4): number {
+  const small = perMessage(small_, factor * small_, op);
+  const large = perMessage(factor * small_, factor * small_, op);
   return Math.min(large.med / small.med, large.min / small.min);
 }
 
@@ -84,8 +84,10 @@ describe("the final law check", () => {
     expect(g, `per-message growth ${g.toFixed(2)}x`).toBeLessThan(2.5);
   }, 60_000);
 
-  it("the same harness and bound flag the copying replay (one copy per splice; 1k to 4k messages, to stay cheap)", () => {
-    const g = growth(copyingReplay, 1_000);
+  // 8x the messages, so the quadratic replay's ~8x growth clears the bound even when the
+  // machine is loaded (at 4x it measured 2.41x once under a load average of 15)
+  it("the same harness and bound flag the copying replay (one copy per splice; 1k to 8k messages, to stay cheap)", () => {
+    const g = growth(copyingReplay, 1_000, 8);
     expect(g, `per-message growth ${g.toFixed(2)}x`).toBeGreaterThan(2.5);
   }, 60_000);
 });
