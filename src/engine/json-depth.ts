@@ -41,10 +41,44 @@ export function assertTextNesting(text: string, name: string): void {
 }
 
 /**
+ * Whether `value` nests deeper than MAX_NESTING: the same walk as faultPath (same order, same
+ * once-per-object rule, so the same verdict) without building paths, which every message of every
+ * run pays for; the path is built only for the rare value that fails.
+ */
+function nestsTooDeep(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  const seen = new Set<object>();
+  while (values.length > 0) {
+    const v = values.pop();
+    const d = (depths.pop() as number) + 1;
+    if (typeof v !== "object" || v === null || seen.has(v)) continue;
+    seen.add(v);
+    if (d > MAX_NESTING) return true;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) if (typeof v[i] === "object" && v[i] !== null) { values.push(v[i]); depths.push(d); }
+    } else {
+      for (const k in v) {
+        if (!Object.hasOwn(v, k)) continue;
+        const x = (v as Record<string, unknown>)[k];
+        if (typeof x === "object" && x !== null) { values.push(x); depths.push(d); }
+      }
+    }
+  }
+  return false;
+}
+
+/**
  * The path (below `root`) of the first array or object nested deeper than MAX_NESTING levels
  * inside `value`, or undefined. Iterative: any depth is walked without recursion.
  */
 export function nestingFaultInValue(value: unknown, root: string): string | undefined {
+  return nestsTooDeep(value) ? faultPath(value, root) : undefined;
+}
+
+/** nestingFaultInValue's walk with a path kept for every entry, to name where a value is too deep. */
+function faultPath(value: unknown, root: string): string | undefined {
   interface Entry { readonly v: unknown; readonly depth: number; readonly parent: Entry | undefined; readonly key: string }
   const stack: Entry[] = [{ v: value, depth: 0, parent: undefined, key: root }];
   const seen = new Set<object>();

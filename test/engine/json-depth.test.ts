@@ -1,0 +1,50 @@
+// The nesting check every message goes through: its fast verdict (no paths built) must be the
+// verdict of the path-keeping walk, shared references and cycles included, and a value that
+// fails must still be named by its path.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { MAX_NESTING, nestingFaultInValue } from "../../src/engine/json-depth.ts";
+
+/** Depth of `v` as the check counts it: plain recursion, each object counted at its first visit in the check's order. */
+function tooDeepReference(v: unknown): boolean {
+  const stack: [unknown, number][] = [[v, 0]];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const [x, d0] = stack.pop() as [unknown, number];
+    if (typeof x !== "object" || x === null || seen.has(x)) continue;
+    seen.add(x);
+    if (d0 + 1 > MAX_NESTING) return true;
+    for (const y of Array.isArray(x) ? x : Object.values(x)) stack.push([y, d0 + 1]);
+  }
+  return false;
+}
+
+/** A chain of `depth` arrays/objects around `leaf`. */
+function chain(depth: number, leaf: unknown, objects: boolean): unknown {
+  let v = leaf;
+  for (let i = 0; i < depth; i++) v = objects && i % 2 === 0 ? { k: v, n: i } : [i, v];
+  return v;
+}
+
+describe("nestingFaultInValue", () => {
+  it("its verdict is the path-keeping walk's, on chains around the limit with shared parts", () => {
+    fc.assert(fc.property(
+      fc.integer({ min: MAX_NESTING - 4, max: MAX_NESTING + 4 }), fc.integer({ min: 0, max: MAX_NESTING }), fc.boolean(), fc.boolean(),
+      (deep, shallow, objects, share) => {
+        const inner = chain(deep - shallow, "x", objects);
+        // the same inner part reached at two depths: only its first visit counts
+        const v = share ? [chain(shallow, inner, objects), inner] : chain(shallow, inner, objects);
+        const path = nestingFaultInValue(v, "m");
+        expect(path !== undefined).toBe(tooDeepReference(v));
+        if (path !== undefined) expect(path.startsWith("m")).toBe(true);
+      },
+    ), { numRuns: 300 });
+  });
+
+  it("a cycle is walked once and refused only if too deep", () => {
+    const a: unknown[] = [1];
+    a.push(a);
+    expect(nestingFaultInValue(a, "m")).toBeUndefined();
+    expect(nestingFaultInValue(chain(MAX_NESTING + 1, a, true), "m")).toBe("m.k[1].k[1].k[1].k...");
+  });
+});
