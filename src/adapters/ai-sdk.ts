@@ -10,13 +10,13 @@
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from "ai";
 import { parseConfig } from "../engine/config-rules.ts";
 import type { Config, ConfigInput } from "../engine/config.ts";
-import { compactMessages, type CompactMessagesOptions } from "../engine/compact-messages.ts";
+import type { CompactMessagesOptions } from "../engine/compact-messages.ts";
 import { InputError } from "../engine/errors.ts";
 import { describeJson } from "../engine/json.ts";
 import type { Message, ToolCall } from "../engine/message.ts";
 import { assertMessages } from "../engine/message-shape.ts";
 import type { CompactionReport } from "../engine/report.ts";
-import { approvalCallId, assertPairing, engineConfig, itemReport, type ItemMap, type ItemSpan, type PairingEvent } from "./item-map.ts";
+import { approvalCallId, assertPairing, compactItems, type ItemMap, type ItemSpan, type PairingEvent } from "./item-map.ts";
 import type { FormatOptions } from "./openai.ts";
 import { fields, jsonText, str, typedParts, type Fields } from "./read-fields.ts";
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
@@ -272,10 +272,8 @@ export function writeModelMessages(messages: readonly Message[], reading?: Model
 export async function compactModelMessages(
   messages: readonly ModelMessage[], config: ConfigInput | Config = {}, options: CompactMessagesOptions = {},
 ): Promise<{ messages: ModelMessage[]; report: CompactionReport }> {
-  const c = parseConfig(config);
-  const reading = readModelMessages(messages, "messages", { summaryTag: c.summary_tag });
-  const r = await compactMessages(reading.messages, engineConfig(c, reading.map), options);
-  return { messages: writeModelMessages(r.messages, reading, { summaryTag: c.summary_tag }), report: itemReport(r.report, reading.map) };
+  const r = await compactItems(config, options, (tag) => readModelMessages(messages, "messages", { summaryTag: tag }), (ms, reading, tag) => writeModelMessages(ms, reading, { summaryTag: tag }));
+  return { messages: r.items, report: r.report };
 }
 
 /** What the `prepareStep` hook is given and returns (a structural subset of the AI SDK's own). */

@@ -3,7 +3,10 @@
 // reasoning item travels with the item after it). The user's settings and the report speak of
 // the format's items: the retention window is turned into the engine messages that cover the
 // last N items, and the report's positions are turned back into item positions.
-import type { Config } from "../engine/config.ts";
+import { compactMessages, type CompactMessagesOptions } from "../engine/compact-messages.ts";
+import { parseConfig } from "../engine/config-rules.ts";
+import type { Config, ConfigInput } from "../engine/config.ts";
+import type { Message } from "../engine/message.ts";
 import { InputError } from "../engine/errors.ts";
 import type { InputRange } from "../engine/positions.ts";
 import type { CompactionReport } from "../engine/report.ts";
@@ -63,6 +66,21 @@ export function itemReport(report: CompactionReport, map: ItemMap): CompactionRe
     messagesBefore: map.items,
     messagesAfter: weights.reduce((a, b) => a + b, 0),
   };
+}
+
+/**
+ * One compaction of a format whose items map to engine messages through an ItemMap: `read`
+ * takes the summary tag and gives the messages and the map, the engine runs with the window in
+ * items, and `write` turns the result back into the format; the report speaks of items.
+ */
+export async function compactItems<R extends { readonly messages: readonly Message[]; readonly map: ItemMap }, T>(
+  config: ConfigInput | Config, options: CompactMessagesOptions,
+  read: (summaryTag: string) => R, write: (messages: readonly Message[], reading: R, summaryTag: string) => T,
+): Promise<{ items: T; report: CompactionReport }> {
+  const c = parseConfig(config);
+  const reading = read(c.summary_tag);
+  const r = await compactMessages(reading.messages, engineConfig(c, reading.map), options);
+  return { items: write(r.messages, reading, c.summary_tag), report: itemReport(r.report, reading.map) };
 }
 
 /** The configuration the engine runs with: `retention_window` turned from items into engine messages. */

@@ -9,15 +9,14 @@
 // other type (item references, compaction items, types newer than this adapter) is protected
 // like a system message, never summarized. Untouched items are written back as the same objects.
 import type { ResponseInputItem } from "openai/resources/responses/responses";
-import { parseConfig } from "../engine/config-rules.ts";
 import type { Config, ConfigInput } from "../engine/config.ts";
-import { compactMessages, type CompactMessagesOptions } from "../engine/compact-messages.ts";
+import type { CompactMessagesOptions } from "../engine/compact-messages.ts";
 import { InputError } from "../engine/errors.ts";
 import { describeJson } from "../engine/json.ts";
 import type { Message } from "../engine/message.ts";
 import { assertMessages } from "../engine/message-shape.ts";
 import type { CompactionReport } from "../engine/report.ts";
-import { approvalCallId, assertPairing, engineConfig, itemReport, type ItemMap, type ItemSpan, type PairingEvent } from "./item-map.ts";
+import { approvalCallId, assertPairing, compactItems, type ItemMap, type ItemSpan, type PairingEvent } from "./item-map.ts";
 import type { FormatOptions } from "./openai.ts";
 import { fields, jsonText, str, typedParts, type Fields } from "./read-fields.ts";
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
@@ -173,8 +172,6 @@ export function writeResponsesItems(messages: readonly Message[], reading?: Resp
 export async function compactResponsesItems(
   input: readonly ResponseInputItem[], config: ConfigInput | Config = {}, options: CompactMessagesOptions = {},
 ): Promise<{ input: ResponseInputItem[]; report: CompactionReport }> {
-  const c = parseConfig(config);
-  const reading = readResponsesItems(input, "input", { summaryTag: c.summary_tag });
-  const r = await compactMessages(reading.messages, engineConfig(c, reading.map), options);
-  return { input: writeResponsesItems(r.messages, reading, { summaryTag: c.summary_tag }), report: itemReport(r.report, reading.map) };
+  const r = await compactItems(config, options, (tag) => readResponsesItems(input, "input", { summaryTag: tag }), (ms, reading, tag) => writeResponsesItems(ms, reading, { summaryTag: tag }));
+  return { input: r.items, report: r.report };
 }
