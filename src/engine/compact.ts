@@ -65,9 +65,9 @@ export async function compactStore(store: ConversationStore, config: Config, o: 
   const progress = o.onProgress ?? (() => {});
   const tokensBefore = store.totalTokens;
   const dueBefore = dueBy(c, tokensBefore, store.messages.length, store.userTurns) !== "none";
-  const messagesBefore = fileMessageCount(store.messages);
   // report positions in the input's own messages, whatever earlier splices did
   const positions = new InputPositions(store.messages);
+  const messagesBefore = positions.files;
   const span = (r: InputRange) => `${r.first}..${r.last}`;
   const stretches: ReplacedStretch[] = [];
   const skipped: SkippedStretch[] = [];

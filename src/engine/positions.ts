@@ -23,7 +23,8 @@ interface Anchor {
 /** Maps positions in a conversation being compacted back to its input's file messages. */
 export class InputPositions {
   private readonly fileOf: Int32Array;
-  private readonly files: number;
+  /** how many file messages the input holds */
+  readonly files: number;
   private readonly anchors: Anchor[] = [];
 
   constructor(input: readonly Message[]) {
