@@ -19,10 +19,55 @@ export function rng(seed: number): () => number {
 // One shared pool of text that every message content is a slice of: a million messages of a few
 // thousand characters each would otherwise need gigabytes, while V8 keeps slices as references.
 const WORDS = [
-  "the", "function", "returns", "a", "value", "when", "called", "with", "src/engine/plan.ts", "error", "TypeError:",
-  "cannot", "read", "property", "of", "undefined", "at", "line", "42", "const", "let", "await", "fetchUser", "user_id",
-  "test", "passed", "failed", "expected", "received", "{", "}", "(", ")", "=>", "import", "from", "./store.ts", "npm",
-  "run", "build", "warning", "deprecated", "node_modules/zod/index.js", "ok", "diff", "--git", "a/README.md", "+", "-",
+  "the",
+  "function",
+  "returns",
+  "a",
+  "value",
+  "when",
+  "called",
+  "with",
+  "src/engine/plan.ts",
+  "error",
+  "TypeError:",
+  "cannot",
+  "read",
+  "property",
+  "of",
+  "undefined",
+  "at",
+  "line",
+  "42",
+  "const",
+  "let",
+  "await",
+  "fetchUser",
+  "user_id",
+  "test",
+  "passed",
+  "failed",
+  "expected",
+  "received",
+  "{",
+  "}",
+  "(",
+  ")",
+  "=>",
+  "import",
+  "from",
+  "./store.ts",
+  "npm",
+  "run",
+  "build",
+  "warning",
+  "deprecated",
+  "node_modules/zod/index.js",
+  "ok",
+  "diff",
+  "--git",
+  "a/README.md",
+  "+",
+  "-",
 ];
 const POOL_CHARS = 64 * 1024;
 const MAX_CHARS = 12_000;
@@ -79,9 +124,17 @@ export function generateConversation(n: number, o: ShapeOptions = {}): Message[]
       const k = !last && r() < share ? 1 + Math.floor(r() * 3) : 0;
       const calls: ToolCall[] = [];
       for (let c = 0; c < k; c++) {
-        calls.push({ id: `call_${callNo++}`, name: ["read_file", "bash", "grep", "edit_file"][Math.floor(r() * 4)], arguments: `{"path":"src/f${callNo % 97}.ts"}` });
+        calls.push({
+          id: `call_${callNo++}`,
+          name: ["read_file", "bash", "grep", "edit_file"][Math.floor(r() * 4)],
+          arguments: `{"path":"src/f${callNo % 97}.ts"}`,
+        });
       }
-      const a: AssistantMessage = { role: "assistant", content: k > 0 && r() < 0.5 ? "" : text(r, skewed(r, 5, 600)), toolCalls: calls };
+      const a: AssistantMessage = {
+        role: "assistant",
+        content: k > 0 && r() < 0.5 ? "" : text(r, skewed(r, 5, 600)),
+        toolCalls: calls,
+      };
       out.push(a);
       for (const c of calls) {
         if (out.length >= n) break;
@@ -114,7 +167,11 @@ export function appendStream(count: number, prefix: string, seed = 3): Message[]
 
 /** Adversarial: n - 1 earlier summaries in a row, then one user message (nothing is eligible). */
 export function summariesRun(n: number): Message[] {
-  return Array.from({ length: n }, (_, i): Message => (i === n - 1 ? { role: "user", content: "next?" } : { role: "summary", content: `summary ${i}` }));
+  return Array.from(
+    { length: n },
+    (_, i): Message =>
+      i === n - 1 ? { role: "user", content: "next?" } : { role: "summary", content: `summary ${i}` },
+  );
 }
 
 /**
@@ -123,8 +180,15 @@ export function summariesRun(n: number): Message[] {
  */
 export function callsAnsweredAfterUser(n: number): Message[] {
   const k = Math.floor((n - 10) / 2);
-  const calls = Array.from({ length: k }, (_, i): Message => ({ role: "assistant", content: "", toolCalls: [{ id: `x${i}`, name: "f", arguments: "{}" }] }));
+  const calls = Array.from(
+    { length: k },
+    (_, i): Message => ({ role: "assistant", content: "", toolCalls: [{ id: `x${i}`, name: "f", arguments: "{}" }] }),
+  );
   const results = Array.from({ length: k }, (_, i): Message => ({ role: "tool", toolCallId: `x${i}`, content: "r" }));
-  const tail = Array.from({ length: n - 1 - 2 * k }, (_, i): Message => (i % 2 === 1 ? { role: "user", content: "t" } : { role: "assistant", content: "t", toolCalls: [] }));
+  const tail = Array.from(
+    { length: n - 1 - 2 * k },
+    (_, i): Message =>
+      i % 2 === 1 ? { role: "user", content: "t" } : { role: "assistant", content: "t", toolCalls: [] },
+  );
   return [...calls, { role: "user", content: "wait" }, ...results, ...tail];
 }

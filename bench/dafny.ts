@@ -21,7 +21,10 @@ const root = join(import.meta.dirname, "..");
 
 /** The kernel modules that have a generated Dafny file. */
 export function dafnyModules(): string[] {
-  return readdirSync(join(root, "dafny")).filter((f) => f.endsWith(".dfy")).map((f) => f.slice(0, -4)).sort();
+  return readdirSync(join(root, "dafny"))
+    .filter((f) => f.endsWith(".dfy"))
+    .map((f) => f.slice(0, -4))
+    .sort();
 }
 
 // CPU time of waited-for children (fields 16 and 17 of /proc/self/stat, in clock ticks).
@@ -36,13 +39,20 @@ function childrenCpuMs(): number {
 function runOnce(module: string): { wallMs: number; cpuMs: number; out: string; code: number } {
   const c0 = childrenCpuMs();
   const t0 = performance.now();
-  const r = spawnSync("bash", ["scripts/check.sh", "dafny", "--only", module, "--prover", "dafny23"], { cwd: root, encoding: "utf8" });
+  const r = spawnSync("bash", ["scripts/check.sh", "dafny", "--only", module, "--prover", "dafny23"], {
+    cwd: root,
+    encoding: "utf8",
+  });
   const wallMs = performance.now() - t0;
   return { wallMs, cpuMs: childrenCpuMs() - c0, out: `${r.stdout}${r.stderr}`, code: r.status ?? -1 };
 }
 
 /** Times each module's check `reps` times (after one warm-up run) and returns medians. */
-export function timeDafny(modules: readonly string[], reps: number, log: (line: string) => void = () => {}): ModuleTiming[] {
+export function timeDafny(
+  modules: readonly string[],
+  reps: number,
+  log: (line: string) => void = () => {},
+): ModuleTiming[] {
   if (modules.length > 0) runOnce(modules[0]);
   return modules.map((module) => {
     const runs = Array.from({ length: reps }, () => runOnce(module));
@@ -56,7 +66,9 @@ export function timeDafny(modules: readonly string[], reps: number, log: (line: 
       errors: m ? Number(m[2]) : -1,
       exitCode: last.code,
     };
-    log(`dafny ${module}: ${(t.wallMs / 1000).toFixed(2)} s wall, ${(t.cpuMs / 1000).toFixed(2)} s CPU, ${t.verified} verified, exit ${t.exitCode}`);
+    log(
+      `dafny ${module}: ${(t.wallMs / 1000).toFixed(2)} s wall, ${(t.cpuMs / 1000).toFixed(2)} s CPU, ${t.verified} verified, exit ${t.exitCode}`,
+    );
     return t;
   });
 }

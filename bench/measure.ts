@@ -6,7 +6,12 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { parseConfig } from "../src/engine/config-rules.ts";
 import type { Config } from "../src/engine/config.ts";
-import { gateFindCutPoint, gateRetentionCutoff, gateSelectKeepRecent, gateSelectStretch } from "../src/engine/kernel-gate.ts";
+import {
+  gateFindCutPoint,
+  gateRetentionCutoff,
+  gateSelectKeepRecent,
+  gateSelectStretch,
+} from "../src/engine/kernel-gate.ts";
 import { compactStore } from "../src/engine/compact.ts";
 import { dueBy, planStep } from "../src/engine/plan.ts";
 import { TokenLedger } from "../src/engine/ledger.ts";
@@ -24,7 +29,11 @@ import { appendStream, generateConversation } from "./conversation.ts";
 setFlagsFromString("--expose-gc");
 const collect: () => void = (() => {
   const g: unknown = runInNewContext("typeof gc === 'function' ? gc : undefined");
-  return typeof g === "function" ? () => { (g as () => void)(); } : () => {};
+  return typeof g === "function"
+    ? () => {
+        (g as () => void)();
+      }
+    : () => {};
 })();
 
 /** The median of a non-empty list. */
@@ -64,7 +73,12 @@ export function sinkValue(): number {
 
 /** The benchmark's configuration: the default trigger plus the keep-recent form, so the cut point is planned too. */
 export function benchConfig(): Config {
-  return parseConfig({ token_threshold: 60_000, context_window: 200_000, reserve_tokens: 16_384, keep_recent_tokens: 20_000 });
+  return parseConfig({
+    token_threshold: 60_000,
+    context_window: 200_000,
+    reserve_tokens: 16_384,
+    keep_recent_tokens: 20_000,
+  });
 }
 
 /** A snapshot of a generated conversation of n messages (counted with the character heuristic: planning cost does not depend on the tokenizer). */
@@ -110,15 +124,23 @@ export const PLANNING_PARTS = {
   /** planStep's first part on a snapshot: kernelViews, the roles and tool-pairing arrays (a store keeps them incrementally instead) */
   views: (snap: StoreSnapshot) => kernelViews(snap.messages).userTurns,
   /** planStep's second part: the trigger (L1) */
-  trigger: (snap: StoreSnapshot, c: Config) => (dueBy(c, snap.totalTokens, snap.messages.length, viewsOf(snap).userTurns) === "none" ? 0 : 1),
+  trigger: (snap: StoreSnapshot, c: Config) =>
+    dueBy(c, snap.totalTokens, snap.messages.length, viewsOf(snap).userTurns) === "none" ? 0 : 1,
   /** planStep's third part with the bench's keep_recent_tokens: selectKeepRecent behind its gate, on prebuilt views */
-  keepRecent: (snap: StoreSnapshot, c: Config) => gateSelectKeepRecent(viewsOf(snap), snap.tokens, c.retention_window, 0, c.keep_recent_tokens ?? 0).end,
+  keepRecent: (snap: StoreSnapshot, c: Config) =>
+    gateSelectKeepRecent(viewsOf(snap), snap.tokens, c.retention_window, 0, c.keep_recent_tokens ?? 0).end,
   /** planStep's third part without keep_recent_tokens: selectStretch behind its gate, on prebuilt views */
   stretch: (snap: StoreSnapshot, c: Config) => gateSelectStretch(viewsOf(snap), c.retention_window).end,
   /** a library function the engine does not call: findCutPoint behind its gate, over everything before the retention window */
   cutPoint: (snap: StoreSnapshot, c: Config) => {
     const n = snap.messages.length;
-    return gateFindCutPoint(viewsOf(snap), snap.tokens, 0, gateRetentionCutoff(n, c.retention_window), c.keep_recent_tokens ?? 0).firstKept;
+    return gateFindCutPoint(
+      viewsOf(snap),
+      snap.tokens,
+      0,
+      gateRetentionCutoff(n, c.retention_window),
+      c.keep_recent_tokens ?? 0,
+    ).firstKept;
   },
 } as const;
 
@@ -171,7 +193,10 @@ export type PlanningPart = keyof typeof PLANNING_PARTS;
  * next are built, so each figure carries the garbage-collection cost of its own heap only.
  */
 export function timeBySize(
-  sizes: readonly number[], parts: readonly PlanningPart[], workMessages: number, r: Repetitions,
+  sizes: readonly number[],
+  parts: readonly PlanningPart[],
+  workMessages: number,
+  r: Repetitions,
 ): Map<PlanningPart, SizeTiming[]> {
   const ops = new Map<PlanningPart, PlanningOp>(parts.map((p) => [p, PLANNING_PARTS[p]]));
   return timeOpsBySize(sizes, ops, workMessages, r);
@@ -182,7 +207,10 @@ export type PlanningOp = (snap: StoreSnapshot, c: Config) => number;
 
 /** timeBySize for any operations (the tests time a deliberately quadratic one through it). */
 export function timeOpsBySize<K>(
-  sizes: readonly number[], ops: ReadonlyMap<K, PlanningOp>, workMessages: number, r: Repetitions,
+  sizes: readonly number[],
+  ops: ReadonlyMap<K, PlanningOp>,
+  workMessages: number,
+  r: Repetitions,
 ): Map<K, SizeTiming[]> {
   const c = benchConfig();
   const out = new Map<K, SizeTiming[]>(Array.from(ops.keys(), (k) => [k, []]));
@@ -197,8 +225,12 @@ export function timeOpsBySize<K>(
       }, r);
       const callMs = est.medianMs / copies;
       out.get(key)?.push({
-        n, callMs, perMessageNs: (callMs * 1e6) / n, minPerMessageNs: ((est.minMs / copies) * 1e6) / n,
-        samplesMs: est.samplesMs, iterations: copies,
+        n,
+        callMs,
+        perMessageNs: (callMs * 1e6) / n,
+        minPerMessageNs: ((est.minMs / copies) * 1e6) / n,
+        samplesMs: est.samplesMs,
+        iterations: copies,
       });
     }
     snaps = [];
@@ -211,7 +243,12 @@ export function timeOpsBySize<K>(
 function switchingCounter(after: TokenCounter): { counter: TokenCounter; switchNow: () => void } {
   let current: TokenCounter = charCounter();
   const counter: TokenCounter = { name: after.name, count: (t) => current.count(t) };
-  return { counter, switchNow: () => { current = after; } };
+  return {
+    counter,
+    switchNow: () => {
+      current = after;
+    },
+  };
 }
 
 /** Cost of one append at one history size. */
@@ -244,13 +281,21 @@ export interface Appendable {
 }
 
 // A fresh copy of the history to append to (built untimed).
-function freshCopy(path: AppendPath | ((history: readonly Message[]) => Appendable), history: readonly Message[]): Appendable {
+function freshCopy(
+  path: AppendPath | ((history: readonly Message[]) => Appendable),
+  history: readonly Message[],
+): Appendable {
   if (typeof path === "function") return path(history);
   if (path === "ledger-chars") return new TokenLedger(charCounter(), history);
   const sw = switchingCounter(bpeCounter());
   const store = new ConversationStore(sw.counter, history);
   sw.switchNow();
-  return { append: (m) => store.append(m), get total() { return store.totalTokens; } };
+  return {
+    append: (m) => store.append(m),
+    get total() {
+      return store.totalTokens;
+    },
+  };
 }
 
 /**
@@ -263,14 +308,17 @@ function freshCopy(path: AppendPath | ((history: readonly Message[]) => Appendab
  * is measured).
  */
 export function appendBySize(
-  sizes: readonly number[], path: AppendPath | ((history: readonly Message[]) => Appendable), appendsPerSample: number, r: Repetitions,
+  sizes: readonly number[],
+  path: AppendPath | ((history: readonly Message[]) => Appendable),
+  appendsPerSample: number,
+  r: Repetitions,
 ): AppendTiming[] {
   const stream = appendStream(appendsPerSample, "app");
   return sizes.map((n) => {
     const history = generateConversation(n, { seed: 1 });
     const perCopy = Math.max(1, Math.min(appendsPerSample, Math.floor(n / 10)));
     const batches: Message[][] = [];
-    for (let done = 0; done < appendsPerSample;) {
+    for (let done = 0; done < appendsPerSample; ) {
       // a batch never starts with a tool result: its call must be in the same copy
       let next = Math.min(appendsPerSample, done + perCopy);
       while (next < appendsPerSample && stream[next].role === "tool") next++;
@@ -343,7 +391,9 @@ export interface AdversarialTiming {
  * after one warm-up. Linear planning gives flat per-message figures.
  */
 export function adversarialBySize(
-  shapes: ReadonlyArray<readonly [string, (n: number) => Message[]]>, sizes: readonly number[], reps: number,
+  shapes: ReadonlyArray<readonly [string, (n: number) => Message[]]>,
+  sizes: readonly number[],
+  reps: number,
 ): AdversarialTiming[] {
   const c = parseConfig({ token_threshold: 1 });
   const top = Math.max(...sizes);
@@ -352,11 +402,14 @@ export function adversarialBySize(
     for (const n of sizes) {
       const copies = Math.max(1, Math.ceil(top / n));
       const snaps = Array.from({ length: copies }, () => new ConversationStore(charCounter(), build(n)).snapshot());
-      const est = measure(() => {
-        const t0 = cpuMs();
-        for (const snap of snaps) consume(planStep(snap, c).stretch?.end ?? -1);
-        return cpuMs() - t0;
-      }, { warmup: 1, reps });
+      const est = measure(
+        () => {
+          const t0 = cpuMs();
+          for (const snap of snaps) consume(planStep(snap, c).stretch?.end ?? -1);
+          return cpuMs() - t0;
+        },
+        { warmup: 1, reps },
+      );
       out.push({ shape, n, perMessageNs: (est.medianMs * 1e6) / (copies * n) });
     }
   }
@@ -377,7 +430,11 @@ export interface StepTiming {
  * history takes a number of steps proportional to its length, so a run is linear only if the
  * cost per step does not grow with n.
  */
-export async function compactionStepsBySize(sizes: readonly number[], steps: number, reps: number): Promise<StepTiming[]> {
+export async function compactionStepsBySize(
+  sizes: readonly number[],
+  steps: number,
+  reps: number,
+): Promise<StepTiming[]> {
   const c = parseConfig({ token_threshold: 60_000, tokenizer: "chars" });
   const once = async (n: number, seed: number): Promise<{ ms: number; steps: number }> => {
     const store = new ConversationStore(charCounter(), generateConversation(n, { seed }));
@@ -414,7 +471,11 @@ export interface FreshTiming {
  * configuration, the summarizer's construction and the law checks on the result). Each sample
  * covers ⌈workMessages / n⌉ distinct conversations (the same memory at every size).
  */
-export async function freshBySize(sizes: readonly number[], workMessages: number, r: Repetitions): Promise<FreshTiming[]> {
+export async function freshBySize(
+  sizes: readonly number[],
+  workMessages: number,
+  r: Repetitions,
+): Promise<FreshTiming[]> {
   const c = benchConfig();
   const summarizer = offlineSummarizer(charCounter());
   const out: FreshTiming[] = [];
@@ -422,19 +483,28 @@ export async function freshBySize(sizes: readonly number[], workMessages: number
     const copies = Math.max(1, Math.ceil(workMessages / n));
     let convs: Message[][] = Array.from({ length: copies }, (_, k) => generateConversation(n, { seed: k + 1 }));
     const perMessage = (ms: number) => (ms * 1e6) / (copies * n);
-    const timeSync = (op: (ms: readonly Message[]) => number) => perMessage(measure(() => {
-      const t0 = cpuMs();
-      for (const ms of convs) consume(op(ms));
-      return cpuMs() - t0;
-    }, r).medianMs);
+    const timeSync = (op: (ms: readonly Message[]) => number) =>
+      perMessage(
+        measure(() => {
+          const t0 = cpuMs();
+          for (const ms of convs) consume(op(ms));
+          return cpuMs() - t0;
+        }, r).medianMs,
+      );
     const baselineNs = timeSync(charsPass);
     const loadNs = timeSync((ms) => new ConversationStore(charCounter(), ms).totalTokens);
-    const decisionNs = timeSync((ms) => planStep(new ConversationStore(charCounter(), ms).view(), c).stretch?.end ?? -1);
+    const decisionNs = timeSync(
+      (ms) => planStep(new ConversationStore(charCounter(), ms).view(), c).stretch?.end ?? -1,
+    );
     const samples: number[] = [];
     for (let i = 0; i < r.warmup + r.reps; i++) {
       collect();
       const t0 = cpuMs();
-      for (const ms of convs) consume((await compactMessages(ms, c, { dryRun: true, counter: charCounter(), summarizer })).report.plannedStretch?.end ?? -1);
+      for (const ms of convs)
+        consume(
+          (await compactMessages(ms, c, { dryRun: true, counter: charCounter(), summarizer })).report.plannedStretch
+            ?.end ?? -1,
+        );
       if (i >= r.warmup) samples.push(cpuMs() - t0);
     }
     out.push({ n, baselineNs, loadNs, decisionNs, dryRunNs: perMessage(median(samples)) });
@@ -477,13 +547,21 @@ export function bpeBySample(sets: ReadonlyArray<readonly [string, readonly strin
       tokens += a;
       if (now.count(t) !== a) identical = false;
     }
-    const time = (count: (t: string) => number) => measure(() => {
-      const t0 = cpuMs();
-      for (const t of texts) consume(count(t));
-      return cpuMs() - t0;
-    }, r).medianMs;
+    const time = (count: (t: string) => number) =>
+      measure(() => {
+        const t0 = cpuMs();
+        for (const t of texts) consume(count(t));
+        return cpuMs() - t0;
+      }, r).medianMs;
     const beforeMs = time(previousBpeCount);
     const nowMs = time((t) => now.count(t));
-    return { texts: name, messages: texts.length, tokens, beforeNs: (beforeMs * 1e6) / tokens, nowNs: (nowMs * 1e6) / tokens, identical };
+    return {
+      texts: name,
+      messages: texts.length,
+      tokens,
+      beforeNs: (beforeMs * 1e6) / tokens,
+      nowNs: (nowMs * 1e6) / tokens,
+      identical,
+    };
   });
 }

@@ -9,7 +9,22 @@ import { callsAnsweredAfterUser, generateConversation, summariesRun } from "./co
 import { messageText } from "../src/engine/message.ts";
 import { dafnyModules, timeDafny, type ModuleTiming } from "./dafny.ts";
 import {
-  adversarialBySize, appendBySize, bpeBySample, compactionStepsBySize, freshBySize, type BpeTiming, type FreshTiming, sinkValue, type AdversarialTiming, type StepTiming, successiveRatios, timeBySize, warmUp, type AppendTiming, type PlanningPart, type Repetitions,
+  adversarialBySize,
+  appendBySize,
+  bpeBySample,
+  compactionStepsBySize,
+  freshBySize,
+  type BpeTiming,
+  type FreshTiming,
+  sinkValue,
+  type AdversarialTiming,
+  type StepTiming,
+  successiveRatios,
+  timeBySize,
+  warmUp,
+  type AppendTiming,
+  type PlanningPart,
+  type Repetitions,
   type SizeTiming,
 } from "./measure.ts";
 import { wholeRunSection } from "./whole-run.ts";
@@ -53,43 +68,96 @@ function planningTable(t: Map<PlanningPart, SizeTiming[]>): string {
   const perMsg = successiveRatios(plan.map((x) => x.perMessageNs));
   const total = successiveRatios(plan.map((x) => x.callMs));
   return table(
-    ["messages", "one planStep (ms)", "per message (ns)", "per-message ratio vs previous size", "total-time ratio vs previous size", "baseline chars/4 pass (ns/msg)"],
-    plan.map((x, i) => [fmtN(x.n), fmt(x.callMs, 3), fmt(x.perMessageNs), fmtRatio(perMsg[i]), fmtRatio(total[i]), fmt(base[i]?.perMessageNs ?? NaN)]),
+    [
+      "messages",
+      "one planStep (ms)",
+      "per message (ns)",
+      "per-message ratio vs previous size",
+      "total-time ratio vs previous size",
+      "baseline chars/4 pass (ns/msg)",
+    ],
+    plan.map((x, i) => [
+      fmtN(x.n),
+      fmt(x.callMs, 3),
+      fmt(x.perMessageNs),
+      fmtRatio(perMsg[i]),
+      fmtRatio(total[i]),
+      fmt(base[i]?.perMessageNs ?? NaN),
+    ]),
   );
 }
 
 function partsTable(t: Map<PlanningPart, SizeTiming[]>): string {
   const parts: Array<[PlanningPart, string]> = [
-    ["views", "kernelViews"], ["trigger", "trigger (dueBy)"], ["keepRecent", "gateSelectKeepRecent"], ["stretch", "gateSelectStretch"],
-    ["planStep", "planStep (all)"], ["cutPoint", "gateFindCutPoint (library function, not run by the engine)"],
+    ["views", "kernelViews"],
+    ["trigger", "trigger (dueBy)"],
+    ["keepRecent", "gateSelectKeepRecent"],
+    ["stretch", "gateSelectStretch"],
+    ["planStep", "planStep (all)"],
+    ["cutPoint", "gateFindCutPoint (library function, not run by the engine)"],
   ];
   const sizes = (t.get("planStep") ?? []).map((x) => x.n);
   const ratios = new Map(parts.map(([p]) => [p, successiveRatios((t.get(p) ?? []).map((x) => x.perMessageNs))]));
   return table(
     ["messages", ...parts.map(([, label]) => `${label} ns/msg (ratio)`)],
-    sizes.map((n, i) => [fmtN(n), ...parts.map(([p]) => {
-      const x = t.get(p)?.[i];
-      return x === undefined ? "—" : `${fmt(x.perMessageNs)} (${fmtRatio(ratios.get(p)?.[i])})`;
-    })]),
+    sizes.map((n, i) => [
+      fmtN(n),
+      ...parts.map(([p]) => {
+        const x = t.get(p)?.[i];
+        return x === undefined ? "—" : `${fmt(x.perMessageNs)} (${fmtRatio(ratios.get(p)?.[i])})`;
+      }),
+    ]),
   );
 }
 
 function freshTable(f: readonly FreshTiming[]): string {
   return table(
-    ["messages", "bare chars/4 pass (ns/msg)", "store load (ns/msg)", "ratio", "fresh decision: load + planStep (ns/msg)", "ratio", "compactMessages dry run (ns/msg)", "ratio"],
+    [
+      "messages",
+      "bare chars/4 pass (ns/msg)",
+      "store load (ns/msg)",
+      "ratio",
+      "fresh decision: load + planStep (ns/msg)",
+      "ratio",
+      "compactMessages dry run (ns/msg)",
+      "ratio",
+    ],
     f.map((x) => [
-      fmtN(x.n), fmt(x.baselineNs), fmt(x.loadNs), fmtRatio(x.loadNs / x.baselineNs), fmt(x.decisionNs), fmtRatio(x.decisionNs / x.baselineNs),
-      fmt(x.dryRunNs), fmtRatio(x.dryRunNs / x.baselineNs),
+      fmtN(x.n),
+      fmt(x.baselineNs),
+      fmt(x.loadNs),
+      fmtRatio(x.loadNs / x.baselineNs),
+      fmt(x.decisionNs),
+      fmtRatio(x.decisionNs / x.baselineNs),
+      fmt(x.dryRunNs),
+      fmtRatio(x.dryRunNs / x.baselineNs),
     ]),
   );
 }
 
 function bpeTable(b: readonly BpeTiming[]): string {
   return table(
-    ["texts", "messages", "tokens", "before: gpt-tokenizer (ns/token)", "now (ns/token)", "speed-up", "before (µs/message)", "now (µs/message)", "identical counts"],
+    [
+      "texts",
+      "messages",
+      "tokens",
+      "before: gpt-tokenizer (ns/token)",
+      "now (ns/token)",
+      "speed-up",
+      "before (µs/message)",
+      "now (µs/message)",
+      "identical counts",
+    ],
     b.map((x) => [
-      x.texts, String(x.messages), String(x.tokens), fmt(x.beforeNs, 0), fmt(x.nowNs, 0), fmtRatio(x.beforeNs / x.nowNs),
-      fmt((x.beforeNs * x.tokens) / x.messages / 1000, 1), fmt((x.nowNs * x.tokens) / x.messages / 1000, 1), x.identical ? "yes" : "NO",
+      x.texts,
+      String(x.messages),
+      String(x.tokens),
+      fmt(x.beforeNs, 0),
+      fmt(x.nowNs, 0),
+      fmtRatio(x.beforeNs / x.nowNs),
+      fmt((x.beforeNs * x.tokens) / x.messages / 1000, 1),
+      fmt((x.nowNs * x.tokens) / x.messages / 1000, 1),
+      x.identical ? "yes" : "NO",
     ]),
   );
 }
@@ -97,7 +165,13 @@ function bpeTable(b: readonly BpeTiming[]): string {
 /** Texts of this repository (code, prose, JSON) in message-sized chunks: more varied words than the generated conversations. */
 function repositoryTexts(): string[] {
   const root = join(import.meta.dirname, "..");
-  const files = ["README.md", "proofs/PROPERTIES.md", "package.json", ...readdirSync(join(root, "src/engine")).map((f) => `src/engine/${f}`), ...readdirSync(join(root, "src/kernel")).map((f) => `src/kernel/${f}`)];
+  const files = [
+    "README.md",
+    "proofs/PROPERTIES.md",
+    "package.json",
+    ...readdirSync(join(root, "src/engine")).map((f) => `src/engine/${f}`),
+    ...readdirSync(join(root, "src/kernel")).map((f) => `src/kernel/${f}`),
+  ];
   const out: string[] = [];
   for (const f of files) {
     const text = readFileSync(join(root, f), "utf8");
@@ -113,14 +187,28 @@ function appendTable(bpe: readonly AppendTiming[], ledger: readonly AppendTiming
   const rla = successiveRatios(ledger.map((x) => x.amortizedNs));
   return table(
     [
-      "history (messages)", "store.append BPE: typical (µs)", "ratio", "amortized CPU (µs)", "ratio",
-      "ledger.append chars: typical (ns)", "ratio", "amortized CPU (ns)", "ratio",
+      "history (messages)",
+      "store.append BPE: typical (µs)",
+      "ratio",
+      "amortized CPU (µs)",
+      "ratio",
+      "ledger.append chars: typical (ns)",
+      "ratio",
+      "amortized CPU (ns)",
+      "ratio",
     ],
     bpe.map((x, i) => {
       const l = ledger[i];
       return [
-        fmtN(x.n), fmt(x.perAppendNs / 1000, 2), fmtRatio(rb[i]), fmt(x.amortizedNs / 1000, 2), fmtRatio(rba[i]),
-        fmt(l?.perAppendNs ?? NaN, 0), fmtRatio(rl[i]), fmt(l?.amortizedNs ?? NaN, 0), fmtRatio(rla[i]),
+        fmtN(x.n),
+        fmt(x.perAppendNs / 1000, 2),
+        fmtRatio(rb[i]),
+        fmt(x.amortizedNs / 1000, 2),
+        fmtRatio(rba[i]),
+        fmt(l?.perAppendNs ?? NaN, 0),
+        fmtRatio(rl[i]),
+        fmt(l?.amortizedNs ?? NaN, 0),
+        fmtRatio(rla[i]),
       ];
     }),
   );
@@ -141,7 +229,11 @@ function adversarialTable(a: readonly AdversarialTiming[]): string {
     ["shape", ...sizes.map((n) => `${fmtN(n)} messages (ns/msg)`), "per-message ratio, largest vs smallest"],
     shapes.map((shape) => {
       const xs = a.filter((x) => x.shape === shape);
-      return [shape, ...xs.map((x) => fmt(x.perMessageNs, 0)), fmtRatio(xs[xs.length - 1].perMessageNs / xs[0].perMessageNs)];
+      return [
+        shape,
+        ...xs.map((x) => fmt(x.perMessageNs, 0)),
+        fmtRatio(xs[xs.length - 1].perMessageNs / xs[0].perMessageNs),
+      ];
     }),
   );
 }
@@ -151,7 +243,16 @@ function dafnyTable(d: readonly ModuleTiming[]): string {
   const fastest = Math.min(...d.map((x) => x.wallMs));
   return table(
     ["module", "wall (s)", "wall vs fastest", "CPU (s)", "share of total CPU", "verified", "errors", "exit"],
-    d.map((x) => [x.module, fmt(x.wallMs / 1000, 2), fmtRatio(x.wallMs / fastest), fmt(x.cpuMs / 1000, 2), `${fmt((100 * x.cpuMs) / totalCpu, 0)}%`, String(x.verified), String(x.errors), String(x.exitCode)]),
+    d.map((x) => [
+      x.module,
+      fmt(x.wallMs / 1000, 2),
+      fmtRatio(x.wallMs / fastest),
+      fmt(x.cpuMs / 1000, 2),
+      `${fmt((100 * x.cpuMs) / totalCpu, 0)}%`,
+      String(x.verified),
+      String(x.errors),
+      String(x.exitCode),
+    ]),
   );
 }
 
@@ -160,12 +261,23 @@ async function main(): Promise<void> {
   log(`safecut bench (${ci ? "ci" : "full"}): sizes ${SIZES.map(fmtN).join(", ")}`);
   warmUp();
   log("planning...");
-  const plan = timeBySize(SIZES, ["baseline", "planStep", "views", "trigger", "keepRecent", "stretch", "cutPoint"], PLAN_WORK, PLAN_REPS);
+  const plan = timeBySize(
+    SIZES,
+    ["baseline", "planStep", "views", "trigger", "keepRecent", "stretch", "cutPoint"],
+    PLAN_WORK,
+    PLAN_REPS,
+  );
   log("fresh decision...");
   const fresh = await freshBySize(FRESH_SIZES, PLAN_WORK, FRESH_REPS);
   log("BPE counting...");
   const bpeTexts = generateConversation(ci ? 500 : 3_000, { seed: 5 }).map(messageText);
-  const bpeCount = bpeBySample([["generated conversation", bpeTexts], ["this repository's text and code", repositoryTexts()]], APPEND_REPS);
+  const bpeCount = bpeBySample(
+    [
+      ["generated conversation", bpeTexts],
+      ["this repository's text and code", repositoryTexts()],
+    ],
+    APPEND_REPS,
+  );
   log("append (BPE)...");
   const bpe = appendBySize(SIZES, "store-bpe", BPE_APPENDS, APPEND_REPS);
   log("append (ledger)...");
@@ -173,10 +285,14 @@ async function main(): Promise<void> {
   log("compaction steps...");
   const steps = ci ? [] : await compactionStepsBySize(SIZES, RUN_STEPS, 2);
   log("adversarial planning...");
-  const adversarial = adversarialBySize([
-    ["consecutive earlier summaries", summariesRun],
-    ["parallel calls answered after a user message", callsAnsweredAfterUser],
-  ], ADVERSARIAL_SIZES, 5);
+  const adversarial = adversarialBySize(
+    [
+      ["consecutive earlier summaries", summariesRun],
+      ["parallel calls answered after a user message", callsAnsweredAfterUser],
+    ],
+    ADVERSARIAL_SIZES,
+    5,
+  );
   const dafny = skipDafny ? [] : timeDafny(dafnyModules(), DAFNY_REPS, log);
   const elapsed = (Date.now() - started.getTime()) / 1000;
 

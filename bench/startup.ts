@@ -17,18 +17,28 @@ interface Probe {
   args: readonly string[];
 }
 
-const importOf = (spec: string): readonly string[] => ["--input-type=module", "-e", `await import(${JSON.stringify(spec)});`];
+const importOf = (spec: string): readonly string[] => [
+  "--input-type=module",
+  "-e",
+  `await import(${JSON.stringify(spec)});`,
+];
 
 const PROBES: readonly Probe[] = [
   { label: "`node -e 0` (baseline)", args: ["-e", "0"] },
   { label: "`safecut --help` (compiled, bin/safecut.js)", args: ["bin/safecut.js", "--help"] },
   {
     label: "`safecut --help` from the sources through tsx",
-    args: ["--import", "tsx", "--input-type=module", "-e", "const m = await import('./src/cli/main.ts'); process.exitCode = await m.runCli(['--help'], m.processIO());"],
+    args: [
+      "--import",
+      "tsx",
+      "--input-type=module",
+      "-e",
+      "const m = await import('./src/cli/main.ts'); process.exitCode = await m.runCli(['--help'], m.processIO());",
+    ],
   },
-  { label: "`import \"safecut/kernel\"`", args: importOf("safecut/kernel") },
-  { label: "`import \"safecut/adapters\"`", args: importOf("safecut/adapters") },
-  { label: "`import \"safecut\"` (engine: tokenizer, config schema)", args: importOf("safecut") },
+  { label: '`import "safecut/kernel"`', args: importOf("safecut/kernel") },
+  { label: '`import "safecut/adapters"`', args: importOf("safecut/adapters") },
+  { label: '`import "safecut"` (engine: tokenizer, config schema)', args: importOf("safecut") },
 ];
 
 /** Wall time of one run in ms; throws when the command fails. */
@@ -42,7 +52,8 @@ function timeOnce(p: Probe): number {
 
 /** The start-up section of the benchmark report, as markdown lines. */
 export function startupSection(): string[] {
-  if (!existsSync(join(ROOT, "dist", "cli", "main.js"))) throw new Error("bench/startup.ts: dist/ is missing; run: npm run build");
+  if (!existsSync(join(ROOT, "dist", "cli", "main.js")))
+    throw new Error("bench/startup.ts: dist/ is missing; run: npm run build");
   const samples = PROBES.map(() => [] as number[]);
   // rounds interleave the probes, so a burst of load from other processes hits all of them
   for (let round = 0; round < ROUNDS + 1; round++) {

@@ -36,19 +36,31 @@ export async function wholeRun(n: number): Promise<WholeRun> {
   const messages = generateConversation(n, { seed: 11 });
   const counter = charCounter();
   const t0 = process.cpuUsage();
-  const r = await compactMessages(messages, { token_threshold: TOKEN_THRESHOLD, tokenizer: "chars" }, { summarizer: offlineSummarizer(counter), counter });
+  const r = await compactMessages(
+    messages,
+    { token_threshold: TOKEN_THRESHOLD, tokenizer: "chars" },
+    { summarizer: offlineSummarizer(counter), counter },
+  );
   const t = process.cpuUsage(t0);
   return {
-    messages: n, cpuS: (t.user + t.system) / 1e6, peakRssMb: resourceUsage().maxRSS / 1024,
-    steps: r.report.stretches.length + r.report.skipped.length, outcome: r.report.outcome,
-    tokensBefore: r.report.tokensBefore, tokensAfter: r.report.tokensAfter, lawsOk: r.report.laws.every((l) => l.ok),
+    messages: n,
+    cpuS: (t.user + t.system) / 1e6,
+    peakRssMb: resourceUsage().maxRSS / 1024,
+    steps: r.report.stretches.length + r.report.skipped.length,
+    outcome: r.report.outcome,
+    tokensBefore: r.report.tokensBefore,
+    tokensAfter: r.report.tokensAfter,
+    lawsOk: r.report.laws.every((l) => l.ok),
   };
 }
 
 /** Runs one size in a fresh child process (its own heap and peak RSS). */
 function wholeRunInChild(n: number): WholeRun {
   const self = fileURLToPath(import.meta.url);
-  const r = spawnSync(process.execPath, ["--import", "tsx", "--max-old-space-size=4096", self, "--one", String(n)], { encoding: "utf8", maxBuffer: 1 << 20 });
+  const r = spawnSync(process.execPath, ["--import", "tsx", "--max-old-space-size=4096", self, "--one", String(n)], {
+    encoding: "utf8",
+    maxBuffer: 1 << 20,
+  });
   if (r.status !== 0) throw new Error(`whole run of ${n} messages failed (exit ${r.status}): ${r.stderr}`);
   return JSON.parse(r.stdout) as WholeRun;
 }
@@ -58,17 +70,34 @@ function fmtN(n: number): string {
 }
 
 /** Measures every size (one child each) and renders the markdown table. */
-export function wholeRunTable(sizes: readonly number[] = WHOLE_RUN_SIZES, log: (line: string) => void = () => {}): string {
+export function wholeRunTable(
+  sizes: readonly number[] = WHOLE_RUN_SIZES,
+  log: (line: string) => void = () => {},
+): string {
   const runs: WholeRun[] = [];
   for (const n of sizes) {
     log(`whole run: ${fmtN(n)} messages ...`);
     runs.push(wholeRunInChild(n));
   }
-  const head = ["messages", "CPU (s)", "peak RSS (MB)", "steps", "CPU ratio vs previous size", "outcome", "tokens before -> after", "laws"];
+  const head = [
+    "messages",
+    "CPU (s)",
+    "peak RSS (MB)",
+    "steps",
+    "CPU ratio vs previous size",
+    "outcome",
+    "tokens before -> after",
+    "laws",
+  ];
   const rows = runs.map((r, i) => [
-    fmtN(r.messages), r.cpuS.toFixed(1), r.peakRssMb.toFixed(0), String(r.steps),
+    fmtN(r.messages),
+    r.cpuS.toFixed(1),
+    r.peakRssMb.toFixed(0),
+    String(r.steps),
     i === 0 ? "—" : `${(r.cpuS / runs[i - 1].cpuS).toFixed(2)}x (${fmtN(r.messages)}/${fmtN(runs[i - 1].messages)})`,
-    r.outcome, `${r.tokensBefore} -> ${r.tokensAfter}`, r.lawsOk ? "all ok" : "FAILED",
+    r.outcome,
+    `${r.tokensBefore} -> ${r.tokensAfter}`,
+    r.lawsOk ? "all ok" : "FAILED",
   ]);
   const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
   return [line(head), line(head.map(() => "---")), ...rows.map(line)].join("\n");
@@ -93,7 +122,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const one = process.argv.indexOf("--one");
   if (one >= 0) process.stdout.write(JSON.stringify(await wholeRun(Number(process.argv[one + 1]))));
   else {
-    const sizes = process.argv.slice(2).filter((a) => /^\d+$/.test(a)).map(Number);
-    process.stdout.write(`${wholeRunTable(sizes.length > 0 ? sizes : WHOLE_RUN_SIZES, (l) => process.stderr.write(`${l}\n`))}\n`);
+    const sizes = process.argv
+      .slice(2)
+      .filter((a) => /^\d+$/.test(a))
+      .map(Number);
+    process.stdout.write(
+      `${wholeRunTable(sizes.length > 0 ? sizes : WHOLE_RUN_SIZES, (l) => process.stderr.write(`${l}\n`))}\n`,
+    );
   }
 }

@@ -15,7 +15,8 @@ const checkout = existsSync(new URL("../tsconfig.build.json", import.meta.url));
 function newestSource(dir) {
   let newest = 0;
   for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (e.isFile() && e.name.endsWith(".ts")) newest = Math.max(newest, statSync(`${e.parentPath ?? e.path}/${e.name}`).mtimeMs);
+    if (e.isFile() && e.name.endsWith(".ts"))
+      newest = Math.max(newest, statSync(`${e.parentPath ?? e.path}/${e.name}`).mtimeMs);
   }
   return newest;
 }
@@ -25,7 +26,9 @@ if (!existsSync(main)) {
   process.exitCode = 4;
 } else {
   if (checkout && newestSource(src) > statSync(main).mtimeMs) {
-    process.stderr.write("safecut: warning: src/ changed after the last build; running the old build (rebuild with: npm run build)\n");
+    process.stderr.write(
+      "safecut: warning: src/ changed after the last build; running the old build (rebuild with: npm run build)\n",
+    );
   }
   const { runCli, processIO } = await import(main.href);
   process.exitCode = await runCli(process.argv.slice(2), processIO());

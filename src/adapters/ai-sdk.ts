@@ -16,7 +16,14 @@ import { describeJson } from "../engine/json.ts";
 import type { Message, ToolCall } from "../engine/message.ts";
 import { assertMessages } from "../engine/message-shape.ts";
 import type { CompactionReport } from "../engine/report.ts";
-import { approvalCallId, assertPairing, compactItems, type ItemMap, type ItemSpan, type PairingEvent } from "./item-map.ts";
+import {
+  approvalCallId,
+  assertPairing,
+  compactItems,
+  type ItemMap,
+  type ItemSpan,
+  type PairingEvent,
+} from "./item-map.ts";
 import type { FormatOptions } from "./openai.ts";
 import { fields, jsonText, str, typedParts, type Fields } from "./read-fields.ts";
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
@@ -52,7 +59,8 @@ function outputText(v: unknown, path: string): { text: string; isError: boolean 
     case "execution-denied":
       return { text: o.reason === undefined ? "execution denied" : str(o.reason, `${path}.reason`), isError: true };
     case "content": {
-      if (!Array.isArray(o.value)) throw new InputError(`${path}.value`, `expected an array, got ${describeJson(o.value)}`);
+      if (!Array.isArray(o.value))
+        throw new InputError(`${path}.value`, `expected an array, got ${describeJson(o.value)}`);
       const texts = o.value.flatMap((c, k) => {
         const item = fields(c, `${path}.value[${k}]`, "a content object");
         return item.type === "text" ? [str(item.text, `${path}.value[${k}].text`)] : [];
@@ -87,16 +95,31 @@ function toolResult(b: Builder, part: Fields, item: number, k: number, path: str
 
 function approvalResponse(b: Builder, part: Fields, item: number, k: number, path: string): void {
   const approvalId = str(part.approvalId, `${path}.approvalId`);
-  if (typeof part.approved !== "boolean") throw new InputError(`${path}.approved`, `expected a boolean, got ${describeJson(part.approved)}`);
+  if (typeof part.approved !== "boolean")
+    throw new InputError(`${path}.approved`, `expected a boolean, got ${describeJson(part.approved)}`);
   const reason = part.reason === undefined ? "" : `: ${str(part.reason, `${path}.reason`)}`;
   b.pairing.push({ kind: "result", id: approvalCallId(approvalId), path: `${path}.approvalId` });
-  emit(b, { role: "tool", toolCallId: approvalCallId(approvalId), content: `${part.approved ? "approved" : "denied"}${reason}` }, item, [k]);
+  emit(
+    b,
+    {
+      role: "tool",
+      toolCallId: approvalCallId(approvalId),
+      content: `${part.approved ? "approved" : "denied"}${reason}`,
+    },
+    item,
+    [k],
+  );
 }
 
 function readAssistant(b: Builder, content: unknown, item: number, path: string, tag: string): void {
   if (typeof content === "string") {
     const summary = unwrapSummary(content, tag);
-    emit(b, summary !== undefined ? { role: "summary", content: summary } : { role: "assistant", content, toolCalls: [] }, item, []);
+    emit(
+      b,
+      summary !== undefined ? { role: "summary", content: summary } : { role: "assistant", content, toolCalls: [] },
+      item,
+      [],
+    );
     return;
   }
   const parts = typedParts(content, path);
@@ -112,14 +135,22 @@ function readAssistant(b: Builder, content: unknown, item: number, path: string,
         break;
       case "tool-call": {
         const id = str(part.toolCallId, `${p}.toolCallId`);
-        calls.push({ id, name: str(part.toolName, `${p}.toolName`), arguments: jsonText(part.input ?? {}, `${p}.input`) });
+        calls.push({
+          id,
+          name: str(part.toolName, `${p}.toolName`),
+          arguments: jsonText(part.input ?? {}, `${p}.input`),
+        });
         b.pairing.push({ kind: "call", id, path: `${p}.toolCallId` });
         break;
       }
       case "tool-approval-request": {
         const approvalId = str(part.approvalId, `${p}.approvalId`);
         const toolCallId = str(part.toolCallId, `${p}.toolCallId`);
-        calls.push({ id: approvalCallId(approvalId), name: "tool-approval", arguments: JSON.stringify({ toolCallId }) });
+        calls.push({
+          id: approvalCallId(approvalId),
+          name: "tool-approval",
+          arguments: JSON.stringify({ toolCallId }),
+        });
         b.pairing.push({ kind: "call", id: approvalCallId(approvalId), path: `${p}.approvalId` });
         break;
       }
@@ -134,7 +165,14 @@ function readAssistant(b: Builder, content: unknown, item: number, path: string,
   });
   const text = texts.join("\n");
   const summary = calls.length === 0 && results.length === 0 ? unwrapSummary(text, tag) : undefined;
-  emit(b, summary !== undefined ? { role: "summary", content: summary } : { role: "assistant", content: text, toolCalls: calls }, item, own);
+  emit(
+    b,
+    summary !== undefined
+      ? { role: "summary", content: summary }
+      : { role: "assistant", content: text, toolCalls: calls },
+    item,
+    own,
+  );
   for (const k of results) toolResult(b, parts[k], item, k, `${path}[${k}]`);
 }
 
@@ -159,7 +197,11 @@ function readTool(b: Builder, content: unknown, item: number, path: string): voi
 }
 
 /** Reads AI SDK `ModelMessage`s into the engine's model; `path` names the array in errors. */
-export function readModelMessages(input: readonly ModelMessage[], path = "messages", opts: FormatOptions = {}): ModelMessagesReading {
+export function readModelMessages(
+  input: readonly ModelMessage[],
+  path = "messages",
+  opts: FormatOptions = {},
+): ModelMessagesReading {
   const tag = opts.summaryTag ?? "summary";
   if (!Array.isArray(input)) throw new InputError(path, `expected an array of messages, got ${describeJson(input)}`);
   const b: Builder = { messages: [], spans: [], origins: new Map(), pairing: [] };
@@ -173,9 +215,12 @@ export function readModelMessages(input: readonly ModelMessage[], path = "messag
         emit(b, { role: "system", content: str(m.content, cpath) }, i, []);
         break;
       case "user": {
-        const content = typeof m.content === "string"
-          ? m.content
-          : typedParts(m.content, cpath).flatMap((part, k) => (part.type === "text" ? [str(part.text, `${cpath}[${k}].text`)] : [])).join("\n");
+        const content =
+          typeof m.content === "string"
+            ? m.content
+            : typedParts(m.content, cpath)
+                .flatMap((part, k) => (part.type === "text" ? [str(part.text, `${cpath}[${k}].text`)] : []))
+                .join("\n");
         emit(b, { role: "user", content }, i, []);
         break;
       }
@@ -186,7 +231,10 @@ export function readModelMessages(input: readonly ModelMessage[], path = "messag
         readTool(b, m.content, i, cpath);
         break;
       default:
-        throw new InputError(`${p}.role`, `unknown role ${JSON.stringify(role)} (expected system, user, assistant or tool)`);
+        throw new InputError(
+          `${p}.role`,
+          `unknown role ${JSON.stringify(role)} (expected system, user, assistant or tool)`,
+        );
     }
   }
   assertPairing(b.pairing);
@@ -212,13 +260,19 @@ function newItem(m: Message, tag: string, all: readonly Message[]): ModelMessage
     case "assistant": {
       if (m.toolCalls.length === 0) return { role: "assistant", content: m.content };
       const content: AssistantModelMessage["content"] = m.content === "" ? [] : [{ type: "text", text: m.content }];
-      for (const c of m.toolCalls) content.push({ type: "tool-call", toolCallId: c.id, toolName: c.name, input: parseArguments(c.arguments) });
+      for (const c of m.toolCalls)
+        content.push({ type: "tool-call", toolCallId: c.id, toolName: c.name, input: parseArguments(c.arguments) });
       return { role: "assistant", content };
     }
     case "tool": {
       const call = all.flatMap((x) => (x.role === "assistant" ? x.toolCalls : [])).find((c) => c.id === m.toolCallId);
-      const output = m.isError ? { type: "error-text" as const, value: m.content } : { type: "text" as const, value: m.content };
-      return { role: "tool", content: [{ type: "tool-result", toolCallId: m.toolCallId, toolName: call?.name ?? "", output }] };
+      const output = m.isError
+        ? { type: "error-text" as const, value: m.content }
+        : { type: "text" as const, value: m.content };
+      return {
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: m.toolCallId, toolName: call?.name ?? "", output }],
+      };
     }
   }
 }
@@ -239,7 +293,11 @@ function partial(item: ModelMessage, parts: readonly number[]): ModelMessage {
 }
 
 /** Writes engine messages as AI SDK messages; with the reading they came from, untouched ones are the input's own objects. */
-export function writeModelMessages(messages: readonly Message[], reading?: ModelMessagesReading, opts: FormatOptions = {}): ModelMessage[] {
+export function writeModelMessages(
+  messages: readonly Message[],
+  reading?: ModelMessagesReading,
+  opts: FormatOptions = {},
+): ModelMessage[] {
   const tag = opts.summaryTag ?? "summary";
   assertMessages(messages);
   const perItem = new Map<number, number>();
@@ -270,9 +328,16 @@ export function writeModelMessages(messages: readonly Message[], reading?: Model
 
 /** Compacts AI SDK messages; `retention_window` and the report's positions count these messages. */
 export async function compactModelMessages(
-  messages: readonly ModelMessage[], config: ConfigInput | Config = {}, options: CompactMessagesOptions = {},
+  messages: readonly ModelMessage[],
+  config: ConfigInput | Config = {},
+  options: CompactMessagesOptions = {},
 ): Promise<{ messages: ModelMessage[]; report: CompactionReport }> {
-  const r = await compactItems(config, options, (tag) => readModelMessages(messages, "messages", { summaryTag: tag }), (ms, reading, tag) => writeModelMessages(ms, reading, { summaryTag: tag }));
+  const r = await compactItems(
+    config,
+    options,
+    (tag) => readModelMessages(messages, "messages", { summaryTag: tag }),
+    (ms, reading, tag) => writeModelMessages(ms, reading, { summaryTag: tag }),
+  );
   return { messages: r.items, report: r.report };
 }
 
@@ -288,7 +353,8 @@ export interface PrepareStepMessages {
  * `onReport` receives every run's report. A summarizer failure leaves the messages as they were.
  */
 export function compactBeforeStep(
-  config: ConfigInput | Config = {}, options: CompactMessagesOptions & { readonly onReport?: (r: CompactionReport) => void } = {},
+  config: ConfigInput | Config = {},
+  options: CompactMessagesOptions & { readonly onReport?: (r: CompactionReport) => void } = {},
 ): (step: PrepareStepMessages) => Promise<{ messages: ModelMessage[] } | undefined> {
   const c = parseConfig(config); // a bad configuration fails when the agent is built, not at its first step
   return async (step) => {

@@ -18,9 +18,20 @@ function str(v: Json | undefined, path: string): string {
 // Blocks that carry no text we summarize but are legitimate; kept verbatim via the source.
 // Server-side tool blocks pair up inside one assistant message, so they need no pairing view.
 const OPAQUE_BLOCKS = new Set([
-  "image", "document", "thinking", "redacted_thinking", "search_result", "container_upload",
-  "server_tool_use", "web_search_tool_result", "web_fetch_tool_result", "code_execution_tool_result",
-  "bash_code_execution_tool_result", "text_editor_code_execution_tool_result", "mcp_tool_use", "mcp_tool_result",
+  "image",
+  "document",
+  "thinking",
+  "redacted_thinking",
+  "search_result",
+  "container_upload",
+  "server_tool_use",
+  "web_search_tool_result",
+  "web_fetch_tool_result",
+  "code_execution_tool_result",
+  "bash_code_execution_tool_result",
+  "text_editor_code_execution_tool_result",
+  "mcp_tool_use",
+  "mcp_tool_result",
 ]);
 
 function blockType(b: Json, path: string): { block: JsonObject; type: string } {
@@ -33,7 +44,8 @@ function textOfBlocks(blocks: Json[], path: string): string {
   blocks.forEach((b, k) => {
     const { block, type } = blockType(b, `${path}[${k}]`);
     if (type === "text") texts.push(str(block.text, `${path}[${k}].text`));
-    else if (!OPAQUE_BLOCKS.has(type)) throw new InputError(`${path}[${k}].type`, `unknown content block type ${JSON.stringify(type)}`);
+    else if (!OPAQUE_BLOCKS.has(type))
+      throw new InputError(`${path}[${k}].type`, `unknown content block type ${JSON.stringify(type)}`);
   });
   return texts.join("\n");
 }
@@ -42,7 +54,8 @@ function textOfBlocks(blocks: Json[], path: string): string {
 export function readAnthropicSystem(v: Json, path = "system"): Message {
   const source: SourceRef = { format: "anthropic", index: -1, raw: v, parts: 1 };
   if (typeof v === "string") return { role: "system", content: v, source };
-  if (!Array.isArray(v)) throw new InputError(path, `expected a string or an array of text blocks, got ${describeJson(v)}`);
+  if (!Array.isArray(v))
+    throw new InputError(path, `expected a string or an array of text blocks, got ${describeJson(v)}`);
   return { role: "system", content: textOfBlocks(v, path), source };
 }
 
@@ -50,8 +63,10 @@ export function readAnthropicSystem(v: Json, path = "system"): Message {
 export function readAnthropicMessage(v: Json, index: number, path: string, opts: FormatOptions = {}): Message[] {
   const tag = opts.summaryTag ?? "summary";
   if (!isJsonObject(v)) throw new InputError(path, `expected a message object, got ${describeJson(v)}`);
-  if (typeof v.role !== "string") throw new InputError(`${path}.role`, `expected a string, got ${describeJson(v.role)}`);
-  if (v.role !== "user" && v.role !== "assistant") throw new InputError(`${path}.role`, `unknown role ${JSON.stringify(v.role)}`);
+  if (typeof v.role !== "string")
+    throw new InputError(`${path}.role`, `expected a string, got ${describeJson(v.role)}`);
+  if (v.role !== "user" && v.role !== "assistant")
+    throw new InputError(`${path}.role`, `unknown role ${JSON.stringify(v.role)}`);
   const content = v.content;
   const cpath = `${path}.content`;
   if (typeof content !== "string" && !Array.isArray(content)) {
@@ -73,8 +88,13 @@ export function readAnthropicMessage(v: Json, index: number, path: string, opts:
       else if (type === "tool_use") {
         const input = block.input ?? {};
         if (!isJsonObject(input)) throw new InputError(`${p}.input`, `expected an object, got ${describeJson(input)}`);
-        calls.push({ id: str(block.id, `${p}.id`), name: str(block.name, `${p}.name`), arguments: opts.sourceText?.(input) ?? JSON.stringify(input) });
-      } else if (!OPAQUE_BLOCKS.has(type)) throw new InputError(`${p}.type`, `unknown content block type ${JSON.stringify(type)}`);
+        calls.push({
+          id: str(block.id, `${p}.id`),
+          name: str(block.name, `${p}.name`),
+          arguments: opts.sourceText?.(input) ?? JSON.stringify(input),
+        });
+      } else if (!OPAQUE_BLOCKS.has(type))
+        throw new InputError(`${p}.type`, `unknown content block type ${JSON.stringify(type)}`);
     });
     const text = texts.join("\n");
     const summary = calls.length === 0 ? unwrapSummary(text, tag) : undefined;
@@ -117,13 +137,22 @@ export function readAnthropicMessage(v: Json, index: number, path: string, opts:
     source: { format: "anthropic", index, raw: v, parts, blocks: [r.block] },
   }));
   if (rest.length > 0 || parts === 0) {
-    out.push({ role: "user", content: restText.join("\n"), source: { format: "anthropic", index, raw: v, parts: Math.max(parts, 1), blocks: rest } });
+    out.push({
+      role: "user",
+      content: restText.join("\n"),
+      source: { format: "anthropic", index, raw: v, parts: Math.max(parts, 1), blocks: rest },
+    });
   }
   return out;
 }
 
 /** Reads an Anthropic `messages` array (and optional top-level `system`). */
-export function readAnthropicMessages(v: Json, system: Json | undefined, path = "messages", opts: FormatOptions = {}): Message[] {
+export function readAnthropicMessages(
+  v: Json,
+  system: Json | undefined,
+  path = "messages",
+  opts: FormatOptions = {},
+): Message[] {
   if (!Array.isArray(v)) throw new InputError(path, `expected an array of messages, got ${describeJson(v)}`);
   const out: Message[] = system === undefined ? [] : [readAnthropicSystem(system)];
   v.forEach((m, i) => out.push(...readAnthropicMessage(m, i, `${path}[${i}]`, opts)));
@@ -143,8 +172,14 @@ function groupKey(m: Message): string {
 }
 
 function sameSource(a: Message, b: Message): boolean {
-  return a.source !== undefined && b.source !== undefined && a.source.format === "anthropic" &&
-    b.source.format === "anthropic" && a.source.index === b.source.index && a.source.raw === b.source.raw;
+  return (
+    a.source !== undefined &&
+    b.source !== undefined &&
+    a.source.format === "anthropic" &&
+    b.source.format === "anthropic" &&
+    a.source.index === b.source.index &&
+    a.source.raw === b.source.raw
+  );
 }
 
 function blocksOf(m: Message): Json[] {
@@ -152,7 +187,9 @@ function blocksOf(m: Message): Json[] {
   if (Array.isArray(b)) return b;
   if (typeof b === "string") return [{ type: "text", text: b }];
   if (m.role === "tool") {
-    return [{ type: "tool_result", tool_use_id: m.toolCallId, content: m.content, ...(m.isError ? { is_error: true } : {}) }];
+    return [
+      { type: "tool_result", tool_use_id: m.toolCallId, content: m.content, ...(m.isError ? { is_error: true } : {}) },
+    ];
   }
   return [{ type: "text", text: m.content }];
 }
@@ -167,12 +204,14 @@ function parseInput(args: string): JsonObject {
 }
 
 function assistantOut(m: Message, tag: string): WireItem {
-  if (m.source?.format === "anthropic" && m.source.parts === 1 && isJsonObject(m.source.raw)) return { kind: "source", raw: m.source.raw };
+  if (m.source?.format === "anthropic" && m.source.parts === 1 && isJsonObject(m.source.raw))
+    return { kind: "source", raw: m.source.raw };
   if (m.role === "summary") return fresh({ role: "assistant", content: wrapSummary(m.content, tag) });
   if (m.role !== "assistant") return fresh({ role: "assistant", content: m.content });
   if (m.toolCalls.length === 0) return fresh({ role: "assistant", content: m.content });
   const blocks: Json[] = m.content === "" ? [] : [{ type: "text", text: m.content }];
-  for (const c of m.toolCalls) blocks.push({ type: "tool_use", id: c.id, name: c.name, input: parseInput(c.arguments) });
+  for (const c of m.toolCalls)
+    blocks.push({ type: "tool_use", id: c.id, name: c.name, input: parseInput(c.arguments) });
   return fresh({ role: "assistant", content: blocks });
 }
 
@@ -184,13 +223,17 @@ function fresh(value: JsonObject): WireItem {
 export type SystemItem = { readonly kind: "source" | "fresh"; readonly value: Json } | undefined;
 
 /** Plans the Anthropic output of model messages: which file messages are written as read. */
-export function planAnthropicOutput(messages: readonly Message[], opts: FormatOptions = {}): { system: SystemItem; items: WireItem[] } {
+export function planAnthropicOutput(
+  messages: readonly Message[],
+  opts: FormatOptions = {},
+): { system: SystemItem; items: WireItem[] } {
   const tag = opts.summaryTag ?? "summary";
   // callers may hand-build the messages they write: a bad one is named, not a TypeError
   assertMessages(messages);
   const systems = messages.filter((m) => m.role === "system");
   let system: SystemItem;
-  if (systems.length === 1 && systems[0].source?.format === "anthropic") system = { kind: "source", value: systems[0].source.raw };
+  if (systems.length === 1 && systems[0].source?.format === "anthropic")
+    system = { kind: "source", value: systems[0].source.raw };
   else if (systems.length > 0) system = { kind: "fresh", value: systems.map((m) => m.content).join("\n\n") };
   const items: WireItem[] = [];
   const rest = messages.filter((m) => m.role !== "system");
@@ -204,17 +247,29 @@ export function planAnthropicOutput(messages: readonly Message[], opts: FormatOp
     }
     // a run of tool results and user text from one source message, or adjacent new ones
     let j = i + 1;
-    while (j < rest.length && rest[j - 1].role === "tool" && (rest[j].role === "tool" || rest[j].role === "user") &&
-      groupKey(rest[j - 1]) === groupKey(rest[j])) j++;
+    while (
+      j < rest.length &&
+      rest[j - 1].role === "tool" &&
+      (rest[j].role === "tool" || rest[j].role === "user") &&
+      groupKey(rest[j - 1]) === groupKey(rest[j])
+    )
+      j++;
     const run = rest.slice(i, j);
     const src = run[0].source;
     const oneSource = src?.format === "anthropic" && isJsonObject(src.raw) && run.every((r) => sameSource(run[0], r));
     if (oneSource && run.length === src.parts && isJsonObject(src.raw)) items.push({ kind: "source", raw: src.raw });
     else if (oneSource && isJsonObject(src.raw) && Array.isArray(src.raw.content)) {
       // some of its blocks were summarized away: the rest, in the order the file had them
-      const left = new Set(run.flatMap((r) => (r.source?.format === "anthropic" && Array.isArray(r.source.blocks) ? r.source.blocks : [])));
+      const left = new Set(
+        run.flatMap((r) => (r.source?.format === "anthropic" && Array.isArray(r.source.blocks) ? r.source.blocks : [])),
+      );
       items.push({ kind: "partial", raw: src.raw, blocks: src.raw.content.filter((b) => left.has(b)) });
-    } else if (run.length === 1 && run[0].role === "user" && src?.format === "anthropic" && typeof src.blocks === "string") {
+    } else if (
+      run.length === 1 &&
+      run[0].role === "user" &&
+      src?.format === "anthropic" &&
+      typeof src.blocks === "string"
+    ) {
       items.push(fresh({ role: "user", content: src.blocks }));
     } else if (run.length === 1 && run[0].role === "user" && src?.format !== "anthropic") {
       items.push(fresh({ role: "user", content: run[0].content }));

@@ -2,14 +2,25 @@
 // OpenAI or Anthropic request shape: read, compact, write back (untouched messages verbatim).
 import { parseConfig } from "../engine/config-rules.ts";
 import type { Config, ConfigInput } from "../engine/config.ts";
-import { assertMessageList, assertOptions, compactMessages, type CompactMessagesOptions } from "../engine/compact-messages.ts";
+import {
+  assertMessageList,
+  assertOptions,
+  compactMessages,
+  type CompactMessagesOptions,
+} from "../engine/compact-messages.ts";
 import { InputError } from "../engine/errors.ts";
 import { assertValueNesting } from "../engine/json-depth.ts";
 import { describeJson, isJsonObject, type Json, type JsonObject } from "../engine/json.ts";
 import type { CompactionReport } from "../engine/report.ts";
 import { readAnthropicMessages, writeAnthropicMessages, type AnthropicConversation } from "./anthropic.ts";
 import { readOpenAIMessages, writeOpenAIMessages } from "./openai.ts";
-import type { AnthropicMessageLike, AnthropicSystemLike, AnthropicWritten, OpenAIChatMessageLike, OpenAISummaryMessage } from "./sdk-shapes.ts";
+import type {
+  AnthropicMessageLike,
+  AnthropicSystemLike,
+  AnthropicWritten,
+  OpenAIChatMessageLike,
+  OpenAISummaryMessage,
+} from "./sdk-shapes.ts";
 
 /**
  * Compacts an OpenAI `messages` array; returns the new array and the report. Takes the `openai`
@@ -18,13 +29,19 @@ import type { AnthropicMessageLike, AnthropicSystemLike, AnthropicWritten, OpenA
  * core does not depend on that package (see sdk-shapes.ts).
  */
 export async function compactOpenAIMessages<M extends OpenAIChatMessageLike>(
-  messages: readonly M[], config?: ConfigInput | Config, options?: CompactMessagesOptions,
+  messages: readonly M[],
+  config?: ConfigInput | Config,
+  options?: CompactMessagesOptions,
 ): Promise<{ messages: (M | OpenAISummaryMessage)[]; report: CompactionReport }>;
 export async function compactOpenAIMessages(
-  messages: readonly Json[], config?: ConfigInput | Config, options?: CompactMessagesOptions,
+  messages: readonly Json[],
+  config?: ConfigInput | Config,
+  options?: CompactMessagesOptions,
 ): Promise<{ messages: JsonObject[]; report: CompactionReport }>;
 export async function compactOpenAIMessages(
-  messages: readonly (Json | OpenAIChatMessageLike)[], config: ConfigInput | Config = {}, options: CompactMessagesOptions = {},
+  messages: readonly (Json | OpenAIChatMessageLike)[],
+  config: ConfigInput | Config = {},
+  options: CompactMessagesOptions = {},
 ): Promise<{ messages: (JsonObject | OpenAIChatMessageLike)[]; report: CompactionReport }> {
   // bad arguments are SafecutErrors, and nesting is checked before the adapter reads (and copies) anything
   assertOptions(options);
@@ -32,7 +49,11 @@ export async function compactOpenAIMessages(
   assertMessageList(messages);
   assertValueNesting(messages, "messages");
   // the SDK's message types are JSON data; the reader checks every field it reads
-  const r = await compactMessages(readOpenAIMessages([...messages] as Json[], "messages", { summaryTag: tag }), config, options);
+  const r = await compactMessages(
+    readOpenAIMessages([...messages] as Json[], "messages", { summaryTag: tag }),
+    config,
+    options,
+  );
   return { messages: writeOpenAIMessages(r.messages, { summaryTag: tag }), report: r.report };
 }
 
@@ -41,22 +62,38 @@ export async function compactOpenAIMessages(
  * Takes the `@anthropic-ai/sdk` package's MessageParam[] (and gives the same types back) or JSON.
  */
 export async function compactAnthropicMessages<M extends AnthropicMessageLike, S extends AnthropicSystemLike = string>(
-  conversation: { system?: S; messages: readonly M[] }, config?: ConfigInput | Config, options?: CompactMessagesOptions,
+  conversation: { system?: S; messages: readonly M[] },
+  config?: ConfigInput | Config,
+  options?: CompactMessagesOptions,
 ): Promise<{ system?: S | string; messages: AnthropicWritten<M>[]; report: CompactionReport }>;
 export async function compactAnthropicMessages(
-  conversation: { system?: Json; messages: readonly Json[] }, config?: ConfigInput | Config, options?: CompactMessagesOptions,
+  conversation: { system?: Json; messages: readonly Json[] },
+  config?: ConfigInput | Config,
+  options?: CompactMessagesOptions,
 ): Promise<AnthropicConversation & { report: CompactionReport }>;
 export async function compactAnthropicMessages(
-  conversation: { system?: Json | AnthropicSystemLike; messages: readonly (Json | AnthropicMessageLike)[] }, config: ConfigInput | Config = {}, options: CompactMessagesOptions = {},
-): Promise<{ system?: Json | AnthropicSystemLike; messages: (JsonObject | AnthropicWritten<AnthropicMessageLike>)[]; report: CompactionReport }> {
+  conversation: { system?: Json | AnthropicSystemLike; messages: readonly (Json | AnthropicMessageLike)[] },
+  config: ConfigInput | Config = {},
+  options: CompactMessagesOptions = {},
+): Promise<{
+  system?: Json | AnthropicSystemLike;
+  messages: (JsonObject | AnthropicWritten<AnthropicMessageLike>)[];
+  report: CompactionReport;
+}> {
   assertOptions(options);
   const tag = parseConfig(config).summary_tag;
-  if (!isJsonObject(conversation as unknown as Json)) throw new InputError("conversation", `expected an object { system?, messages }, got ${describeJson(conversation)}`);
+  if (!isJsonObject(conversation as unknown as Json))
+    throw new InputError("conversation", `expected an object { system?, messages }, got ${describeJson(conversation)}`);
   assertMessageList(conversation.messages);
   assertValueNesting(conversation.messages, "messages");
   assertValueNesting(conversation.system, "system");
   // the SDK's message types are JSON data; the reader checks every field it reads
-  const model = readAnthropicMessages([...conversation.messages] as Json[], conversation.system as Json | undefined, "messages", { summaryTag: tag });
+  const model = readAnthropicMessages(
+    [...conversation.messages] as Json[],
+    conversation.system as Json | undefined,
+    "messages",
+    { summaryTag: tag },
+  );
   const r = await compactMessages(model, config, options);
   return { ...writeAnthropicMessages(r.messages, { summaryTag: tag }), report: r.report };
 }

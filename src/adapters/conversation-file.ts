@@ -7,7 +7,15 @@ import type { Message } from "../engine/message.ts";
 import { planAnthropicOutput, readAnthropicMessages, writeAnthropicMessages } from "./anthropic.ts";
 import { detectFormat, type FormatName } from "./detect.ts";
 import { writeWithLayout, type FileLayout } from "./file-layout.ts";
-import { compactJsonText, JsonSyntaxError, lineColumn, parseJsonText, parseValueAt, skipWs, type SpanMap } from "./json-text.ts";
+import {
+  compactJsonText,
+  JsonSyntaxError,
+  lineColumn,
+  parseJsonText,
+  parseValueAt,
+  skipWs,
+  type SpanMap,
+} from "./json-text.ts";
 import { planOpenAIOutput, readOpenAIMessages, writeOpenAIMessages, type FormatOptions } from "./openai.ts";
 
 /** How the messages were laid out in the file. */
@@ -44,8 +52,10 @@ function parseJsonl(text: string, spans: SpanMap): Json[] {
     if (text.slice(at, end).trim() !== "") {
       try {
         const r = parseValueAt(text, at, spans);
-        if (r.end > end) throw new JsonSyntaxError(end, "the value does not end on its line (JSONL holds one message per line)");
-        if (skipWs(text, r.end) < end) throw new JsonSyntaxError(skipWs(text, r.end), "more after the JSON value on this line");
+        if (r.end > end)
+          throw new JsonSyntaxError(end, "the value does not end on its line (JSONL holds one message per line)");
+        if (skipWs(text, r.end) < end)
+          throw new JsonSyntaxError(skipWs(text, r.end), "more after the JSON value on this line");
         lines.push(r.value);
       } catch (e) {
         if (!(e instanceof JsonSyntaxError)) throw e;
@@ -87,28 +97,44 @@ export function readConversationFile(input: string, opts: ReadOptions = {}): Con
   if (root === undefined) {
     if (!text.trim().includes("\n") || jsonError === undefined) {
       const at = lineColumn(text, jsonError?.offset ?? 0);
-      throw new InputError("", `invalid JSON at line ${at.line}, column ${at.column}: ${jsonError?.message ?? "unparseable"}`);
+      throw new InputError(
+        "",
+        `invalid JSON at line ${at.line}, column ${at.column}: ${jsonError?.message ?? "unparseable"}`,
+      );
     }
     spans.clear();
     return fromJsonl(parseJsonl(text, spans), o, base);
   }
   if (Array.isArray(root)) {
     const format = opts.format ?? detectFormat(root, false);
-    return { format, container: "json-array", messages: readMessages(format, root, undefined, o), layout: arrayLayout(base, root) };
+    return {
+      format,
+      container: "json-array",
+      messages: readMessages(format, root, undefined, o),
+      layout: arrayLayout(base, root),
+    };
   }
   if (isJsonObject(root) && root.messages !== undefined) {
     const msgs = root.messages;
-    if (!Array.isArray(msgs)) throw new InputError("messages", `expected an array of messages, got ${describeJson(msgs)}`);
+    if (!Array.isArray(msgs))
+      throw new InputError("messages", `expected an array of messages, got ${describeJson(msgs)}`);
     const format = opts.format ?? detectFormat(msgs, root.system !== undefined);
     const system = format === "anthropic" ? root.system : undefined;
     const model = typeof root.model === "string" ? root.model : undefined;
     return {
-      format, container: "json-object", messages: readMessages(format, msgs, system, o), envelope: root, ...(model ? { model } : {}),
+      format,
+      container: "json-object",
+      messages: readMessages(format, msgs, system, o),
+      envelope: root,
+      ...(model ? { model } : {}),
       layout: { ...arrayLayout(base, msgs), ...(system !== undefined ? { system } : {}) },
     };
   }
   if (isJsonObject(root) && (root.role !== undefined || root.system !== undefined)) return fromJsonl([root], o, base);
-  throw new InputError("", `expected an array of messages, an object with "messages", or JSONL; got ${describeJson(root)}`);
+  throw new InputError(
+    "",
+    `expected an array of messages, an object with "messages", or JSONL; got ${describeJson(root)}`,
+  );
 }
 
 type LayoutBase = Pick<FileLayout, "text" | "bom" | "spans">;
@@ -126,9 +152,18 @@ function fromJsonl(lines: Json[], opts: ReadOptions, base: LayoutBase): Conversa
   const systemLine = isJsonObject(first) && first.role === undefined && first.system !== undefined;
   const msgs = systemLine ? lines.slice(1) : lines;
   const format = opts.format ?? detectFormat(msgs, systemLine);
-  if (systemLine && format === "openai") throw new InputError("line 1", `a {"system": ...} line is Anthropic JSONL; use a system message for OpenAI`);
+  if (systemLine && format === "openai")
+    throw new InputError("line 1", `a {"system": ...} line is Anthropic JSONL; use a system message for OpenAI`);
   const system = systemLine && isJsonObject(first) ? first.system : undefined;
-  const layout: FileLayout = { ...base, items: lines, open: 0, close: base.text.length, jsonl: true, systemLine, ...(system !== undefined ? { system } : {}) };
+  const layout: FileLayout = {
+    ...base,
+    items: lines,
+    open: 0,
+    close: base.text.length,
+    jsonl: true,
+    systemLine,
+    ...(system !== undefined ? { system } : {}),
+  };
   return { format, container: "jsonl", messages: readMessages(format, msgs, system, opts), layout };
 }
 
@@ -160,7 +195,10 @@ function withLayout(messages: readonly Message[], opts: WriteOptions, layout: Fi
   if (opts.format === "openai") return writeWithLayout(layout, planOpenAIOutput(messages, opts));
   const plan = planAnthropicOutput(messages, opts);
   // the system is part of the container: kept as read, or the whole file is written fresh
-  const sameSystem = plan.system === undefined ? layout.system === undefined : plan.system.kind === "source" && plan.system.value === layout.system;
+  const sameSystem =
+    plan.system === undefined
+      ? layout.system === undefined
+      : plan.system.kind === "source" && plan.system.value === layout.system;
   return sameSystem ? writeWithLayout(layout, plan.items) : undefined;
 }
 

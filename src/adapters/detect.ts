@@ -15,9 +15,11 @@ export function detectFormat(messages: readonly Json[], hasTopLevelSystem: boole
   if (hasTopLevelSystem) return "anthropic";
   for (const m of messages) {
     if (!isJsonObject(m)) continue;
-    if (m.role === "system" || m.role === "developer" || m.role === "tool" || m.tool_calls !== undefined) return "openai";
+    if (m.role === "system" || m.role === "developer" || m.role === "tool" || m.tool_calls !== undefined)
+      return "openai";
     const types = blockTypes(m.content);
-    if (types.some((t) => t === "tool_use" || t === "tool_result" || t === "image" || t === "thinking")) return "anthropic";
+    if (types.some((t) => t === "tool_use" || t === "tool_result" || t === "image" || t === "thinking"))
+      return "anthropic";
     if (types.some((t) => t === "image_url" || t === "input_audio")) return "openai";
   }
   return "openai";

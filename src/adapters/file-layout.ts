@@ -68,7 +68,8 @@ export function detectStyle(text: string, s: Span, base: string): TextStyle {
   const w4 = wsAt(text, end);
   const w5 = text[end + w4.length] === "," ? wsAt(text, end + w4.length + 1) : "";
   const colon = `${w2}:${w3}`.includes("\n") ? ": " : `${w2}:${w3}`;
-  if (!w1.includes("\n")) return { pretty: false, indent: "", colon, comma: w5.includes("\n") ? "," : `${w4},${w5}`, pad: w1, eol };
+  if (!w1.includes("\n"))
+    return { pretty: false, indent: "", colon, comma: w5.includes("\n") ? "," : `${w4},${w5}`, pad: w1, eol };
   const member = w1.slice(w1.lastIndexOf("\n") + 1);
   const indent = member.startsWith(base) && member.length > base.length ? member.slice(base.length) : "  ";
   return { pretty: true, indent, colon, comma: ",", pad: "", eol };
@@ -81,8 +82,10 @@ export function formatJson(v: Json, style: TextStyle, base: string): string {
   const [open, close] = Array.isArray(v) ? ["[", "]"] : ["{", "}"];
   if (entries.length === 0) return open + close;
   const inner = base + style.indent;
-  const one = ([k, x]: [string | undefined, Json]) => (k === undefined ? "" : JSON.stringify(k) + style.colon) + formatJson(x, style, inner);
-  if (style.pretty) return `${open}${style.eol}${inner}${entries.map(one).join(`,${style.eol}${inner}`)}${style.eol}${base}${close}`;
+  const one = ([k, x]: [string | undefined, Json]) =>
+    (k === undefined ? "" : JSON.stringify(k) + style.colon) + formatJson(x, style, inner);
+  if (style.pretty)
+    return `${open}${style.eol}${inner}${entries.map(one).join(`,${style.eol}${inner}`)}${style.eol}${base}${close}`;
   const pad = Array.isArray(v) ? "" : style.pad;
   return open + pad + entries.map(one).join(style.comma) + pad + close;
 }
@@ -96,7 +99,15 @@ type Piece = { readonly kind: "source"; readonly index: number } | { readonly ki
  * other separators are the one that followed (or preceded) a neighbouring source item, else
  * `styleSep`. Undefined when an item has no span (not read from this text).
  */
-function writeSequence(text: string, spans: SpanMap, items: readonly Json[], out: readonly Piece[], open: number, close: number, styleSep: string): string | undefined {
+function writeSequence(
+  text: string,
+  spans: SpanMap,
+  items: readonly Json[],
+  out: readonly Piece[],
+  open: number,
+  close: number,
+  styleSep: string,
+): string | undefined {
   const n = items.length;
   const span = (k: number): Span | undefined => {
     const v = items[k];
@@ -153,9 +164,14 @@ function partialText(layout: FileLayout, item: Extract<WireItem, { kind: "partia
     if (k === undefined) return undefined;
     out.push({ kind: "source", index: k });
   }
-  const styleSep = content.length >= 2 ? text.slice(spans.get(content[0] as object)?.end ?? 0, spans.get(content[1] as object)?.start ?? 0) : ",";
+  const styleSep =
+    content.length >= 2
+      ? text.slice(spans.get(content[0] as object)?.end ?? 0, spans.get(content[1] as object)?.start ?? 0)
+      : ",";
   const inner = writeSequence(text, spans, content, out, cs.start + 1, cs.end - 1, styleSep);
-  return inner === undefined ? undefined : text.slice(msg.start, cs.start + 1) + inner + text.slice(cs.end - 1, msg.end);
+  return inner === undefined
+    ? undefined
+    : text.slice(msg.start, cs.start + 1) + inner + text.slice(cs.end - 1, msg.end);
 }
 
 /**
@@ -181,7 +197,9 @@ export function writeWithLayout(layout: FileLayout, items: readonly WireItem[]):
     } else out.push(fresh(item));
   }
   // between two items where no neighbour's separator applies: the file's first one
-  const styleSep = layout.jsonl ? style.eol : firstGap(layout) ?? (style.pretty ? `,${style.eol}${base}` : style.comma);
+  const styleSep = layout.jsonl
+    ? style.eol
+    : (firstGap(layout) ?? (style.pretty ? `,${style.eol}${base}` : style.comma));
   const body = writeSequence(text, spans, layout.items, out, layout.open, layout.close, styleSep);
   if (body === undefined) return undefined;
   return (layout.bom ? "\uFEFF" : "") + text.slice(0, layout.open) + body + text.slice(layout.close);

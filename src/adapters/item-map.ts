@@ -53,7 +53,10 @@ function toItems(map: ItemMap, r: InputRange): InputRange {
  */
 export function itemReport(report: CompactionReport, map: ItemMap): CompactionReport {
   const weights = itemStarts(map);
-  const planned = report.plannedStretch === undefined ? {} : { plannedStretch: { ...report.plannedStretch, input: toItems(map, report.plannedStretch.input) } };
+  const planned =
+    report.plannedStretch === undefined
+      ? {}
+      : { plannedStretch: { ...report.plannedStretch, input: toItems(map, report.plannedStretch.input) } };
   const stretches = report.stretches.map((s) => {
     // the summary is one item; a message after the stretch that continued a cut item now starts one
     const after = s.end < weights.length && weights[s.end] === 0 ? [1] : [];
@@ -62,7 +65,10 @@ export function itemReport(report: CompactionReport, map: ItemMap): CompactionRe
   });
   const skipped = report.skipped.map((s) => ({ ...s, input: toItems(map, s.input) }));
   return {
-    ...report, ...planned, stretches, skipped,
+    ...report,
+    ...planned,
+    stretches,
+    skipped,
     messagesBefore: map.items,
     messagesAfter: weights.reduce((a, b) => a + b, 0),
   };
@@ -74,8 +80,10 @@ export function itemReport(report: CompactionReport, map: ItemMap): CompactionRe
  * items, and `write` turns the result back into the format; the report speaks of items.
  */
 export async function compactItems<R extends { readonly messages: readonly Message[]; readonly map: ItemMap }, T>(
-  config: ConfigInput | Config, options: CompactMessagesOptions,
-  read: (summaryTag: string) => R, write: (messages: readonly Message[], reading: R, summaryTag: string) => T,
+  config: ConfigInput | Config,
+  options: CompactMessagesOptions,
+  read: (summaryTag: string) => R,
+  write: (messages: readonly Message[], reading: R, summaryTag: string) => T,
 ): Promise<{ items: T; report: CompactionReport }> {
   const c = parseConfig(config);
   const reading = read(c.summary_tag);
@@ -115,7 +123,8 @@ export function assertPairing(events: readonly PairingEvent[]): void {
   for (const e of events) {
     if (e.kind !== "call") continue;
     const first = calls.get(e.id);
-    if (first !== undefined) throw new InputError(e.path, `duplicate tool call id ${JSON.stringify(e.id)} (already used at ${first})`);
+    if (first !== undefined)
+      throw new InputError(e.path, `duplicate tool call id ${JSON.stringify(e.id)} (already used at ${first})`);
     calls.set(e.id, e.path);
   }
   const seen = new Set<string>();
@@ -125,10 +134,13 @@ export function assertPairing(events: readonly PairingEvent[]): void {
       continue;
     }
     const call = calls.get(e.id);
-    if (call === undefined) throw new InputError(e.path, `orphan tool result: no tool call has id ${JSON.stringify(e.id)}`);
-    if (!seen.has(e.id)) throw new InputError(e.path, `tool result for ${JSON.stringify(e.id)} comes before its call at ${call}`);
+    if (call === undefined)
+      throw new InputError(e.path, `orphan tool result: no tool call has id ${JSON.stringify(e.id)}`);
+    if (!seen.has(e.id))
+      throw new InputError(e.path, `tool result for ${JSON.stringify(e.id)} comes before its call at ${call}`);
     const prev = results.get(e.id);
-    if (prev !== undefined) throw new InputError(e.path, `second tool result for ${JSON.stringify(e.id)} (first at ${prev})`);
+    if (prev !== undefined)
+      throw new InputError(e.path, `second tool result for ${JSON.stringify(e.id)} (first at ${prev})`);
     results.set(e.id, e.path);
   }
 }

@@ -17,7 +17,10 @@ export type SpanMap = Map<object, Span>;
 
 /** Malformed JSON at `offset` of the text. */
 export class JsonSyntaxError extends Error {
-  constructor(readonly offset: number, what: string) {
+  constructor(
+    readonly offset: number,
+    what: string,
+  ) {
     super(what);
   }
 }
@@ -53,7 +56,10 @@ export function stringEnd(text: string, i: number): { end: number; escaped: bool
       escaped = true;
       j++;
     } else if (c < 0x20 || Number.isNaN(c)) {
-      throw new JsonSyntaxError(j, Number.isNaN(c) ? "the text ends inside a string" : "a control character inside a string must be escaped");
+      throw new JsonSyntaxError(
+        j,
+        Number.isNaN(c) ? "the text ends inside a string" : "a control character inside a string must be escaped",
+      );
     }
   }
 }
@@ -71,7 +77,8 @@ function readString(text: string, i: number): { value: string; end: number } {
 
 function setMember(obj: JsonObject, key: string, v: Json): void {
   // as JSON.parse does: "__proto__" is an ordinary own key, never the prototype
-  if (key === "__proto__") Object.defineProperty(obj, key, { value: v, writable: true, enumerable: true, configurable: true });
+  if (key === "__proto__")
+    Object.defineProperty(obj, key, { value: v, writable: true, enumerable: true, configurable: true });
   else obj[key] = v;
 }
 

@@ -28,7 +28,8 @@ function str(v: Json | undefined, path: string): string {
 function contentText(v: Json | undefined, path: string): string {
   if (v === undefined || v === null) return "";
   if (typeof v === "string") return v;
-  if (!Array.isArray(v)) throw new InputError(path, `expected a string, null or an array of parts, got ${describeJson(v)}`);
+  if (!Array.isArray(v))
+    throw new InputError(path, `expected a string, null or an array of parts, got ${describeJson(v)}`);
   const texts: string[] = [];
   v.forEach((part, k) => {
     const p = `${path}[${k}]`;
@@ -61,7 +62,8 @@ export function readOpenAIMessage(v: Json, index: number, path: string, opts: Fo
   const tag = opts.summaryTag ?? "summary";
   if (!isJsonObject(v)) throw new InputError(path, `expected a message object, got ${describeJson(v)}`);
   const source = { format: "openai" as const, index, raw: v, parts: 1 };
-  if (typeof v.role !== "string") throw new InputError(`${path}.role`, `expected a string, got ${describeJson(v.role)}`);
+  if (typeof v.role !== "string")
+    throw new InputError(`${path}.role`, `expected a string, got ${describeJson(v.role)}`);
   const content = contentText(v.content, `${path}.content`);
   switch (v.role) {
     case "system":
@@ -117,8 +119,12 @@ export function writeOpenAIMessage(m: Message, opts: FormatOptions = {}): JsonOb
 
 /** Plans the OpenAI output: each message as read (`source`), or a new one. */
 export function planOpenAIOutput(messages: readonly Message[], opts: FormatOptions = {}): WireItem[] {
-  return assertMessages(messages).map((m): WireItem =>
-    m.source?.format === "openai" && isJsonObject(m.source.raw) ? { kind: "source", raw: m.source.raw } : { kind: "fresh", value: writeOpenAIMessage(m, opts) });
+  return assertMessages(messages).map(
+    (m): WireItem =>
+      m.source?.format === "openai" && isJsonObject(m.source.raw)
+        ? { kind: "source", raw: m.source.raw }
+        : { kind: "fresh", value: writeOpenAIMessage(m, opts) },
+  );
 }
 
 /** Writes model messages as an OpenAI `messages` array. */

@@ -10,7 +10,8 @@ export type Fields = Record<string, unknown>;
 
 /** `v` as an object (not null, not an array), else an InputError at `path` saying `what` was expected. */
 export function fields(v: unknown, path: string, what: string): Fields {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new InputError(path, `expected ${what}, got ${describeJson(v)}`);
+  if (typeof v !== "object" || v === null || Array.isArray(v))
+    throw new InputError(path, `expected ${what}, got ${describeJson(v)}`);
   return v as Fields;
 }
 
@@ -33,7 +34,8 @@ export function jsonText(v: unknown, path: string): string {
 
 /** `content` as an array of part objects each with a string `type`, else an InputError naming the part. */
 export function typedParts(content: unknown, path: string): Fields[] {
-  if (!Array.isArray(content)) throw new InputError(path, `expected a string or an array of parts, got ${describeJson(content)}`);
+  if (!Array.isArray(content))
+    throw new InputError(path, `expected a string or an array of parts, got ${describeJson(content)}`);
   return content.map((p, k) => {
     const part = fields(p, `${path}[${k}]`, "a content part object");
     str(part.type, `${path}[${k}].type`);

@@ -16,7 +16,14 @@ import { describeJson } from "../engine/json.ts";
 import type { Message } from "../engine/message.ts";
 import { assertMessages } from "../engine/message-shape.ts";
 import type { CompactionReport } from "../engine/report.ts";
-import { approvalCallId, assertPairing, compactItems, type ItemMap, type ItemSpan, type PairingEvent } from "./item-map.ts";
+import {
+  approvalCallId,
+  assertPairing,
+  compactItems,
+  type ItemMap,
+  type ItemSpan,
+  type PairingEvent,
+} from "./item-map.ts";
 import type { FormatOptions } from "./openai.ts";
 import { fields, jsonText, str, typedParts, type Fields } from "./read-fields.ts";
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
@@ -43,15 +50,24 @@ const CALLS: Record<string, { readonly output: string; readonly idField: string 
 const OUTPUTS = new Map(Object.entries(CALLS).map(([call, o]) => [o.output, o.idField]));
 
 // Server-side tool calls complete inside one item: summarizable model output.
-const SERVER_CALLS = new Set(["web_search_call", "file_search_call", "code_interpreter_call", "image_generation_call", "mcp_call", "mcp_list_tools"]);
+const SERVER_CALLS = new Set([
+  "web_search_call",
+  "file_search_call",
+  "code_interpreter_call",
+  "image_generation_call",
+  "mcp_call",
+  "mcp_list_tools",
+]);
 
 function messageText(content: unknown, path: string): string {
   if (typeof content === "string") return content;
-  return typedParts(content, path).flatMap((part, k) => {
-    if (part.type === "input_text" || part.type === "output_text") return [str(part.text, `${path}[${k}].text`)];
-    if (part.type === "refusal") return [str(part.refusal, `${path}[${k}].refusal`)];
-    return []; // images, files, audio: kept through the item itself
-  }).join("\n");
+  return typedParts(content, path)
+    .flatMap((part, k) => {
+      if (part.type === "input_text" || part.type === "output_text") return [str(part.text, `${path}[${k}].text`)];
+      if (part.type === "refusal") return [str(part.refusal, `${path}[${k}].refusal`)];
+      return []; // images, files, audio: kept through the item itself
+    })
+    .join("\n");
 }
 
 // A tool output's text: a string, the texts of a list of parts, or else its JSON.
@@ -59,7 +75,11 @@ function outputText(v: unknown, path: string): string {
   if (v === undefined || v === null) return "";
   if (typeof v === "string") return v;
   if (Array.isArray(v)) {
-    const texts = v.flatMap((p) => (typeof p === "object" && p !== null && typeof (p as Fields).text === "string" ? [(p as Fields).text as string] : []));
+    const texts = v.flatMap((p) =>
+      typeof p === "object" && p !== null && typeof (p as Fields).text === "string"
+        ? [(p as Fields).text as string]
+        : [],
+    );
     if (texts.length === v.length) return texts.join("\n");
   }
   return jsonText(v, path);
@@ -79,10 +99,15 @@ function readItem(item: Fields, p: string, tag: string, pairing: PairingEvent[])
         return { role: "user", content };
       case "assistant": {
         const summary = unwrapSummary(content, tag);
-        return summary !== undefined ? { role: "summary", content: summary } : { role: "assistant", content, toolCalls: [] };
+        return summary !== undefined
+          ? { role: "summary", content: summary }
+          : { role: "assistant", content, toolCalls: [] };
       }
       default:
-        throw new InputError(`${p}.role`, `unknown role ${JSON.stringify(role)} (expected system, developer, user or assistant)`);
+        throw new InputError(
+          `${p}.role`,
+          `unknown role ${JSON.stringify(role)} (expected system, developer, user or assistant)`,
+        );
     }
   }
   const call = CALLS[type];
@@ -91,7 +116,11 @@ function readItem(item: Fields, p: string, tag: string, pairing: PairingEvent[])
     const name = item.name === undefined ? type : str(item.name, `${p}.name`);
     const args = item.arguments ?? item.input ?? item.action ?? item.actions ?? item.operation ?? null;
     pairing.push({ kind: "call", id, path: `${p}.call_id` });
-    return { role: "assistant", content: "", toolCalls: [{ id, name, arguments: typeof args === "string" ? args : jsonText(args, p) }] };
+    return {
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id, name, arguments: typeof args === "string" ? args : jsonText(args, p) }],
+    };
   }
   const idField = OUTPUTS.get(type);
   if (idField !== undefined) {
@@ -102,22 +131,35 @@ function readItem(item: Fields, p: string, tag: string, pairing: PairingEvent[])
   if (type === "mcp_approval_request") {
     const id = approvalCallId(str(item.id, `${p}.id`));
     pairing.push({ kind: "call", id, path: `${p}.id` });
-    return { role: "assistant", content: "", toolCalls: [{ id, name: "mcp-approval", arguments: jsonText({ name: item.name, arguments: item.arguments }, p) }] };
+    return {
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id, name: "mcp-approval", arguments: jsonText({ name: item.name, arguments: item.arguments }, p) }],
+    };
   }
   if (type === "mcp_approval_response") {
     const id = approvalCallId(str(item.approval_request_id, `${p}.approval_request_id`));
-    if (typeof item.approve !== "boolean") throw new InputError(`${p}.approve`, `expected a boolean, got ${describeJson(item.approve)}`);
+    if (typeof item.approve !== "boolean")
+      throw new InputError(`${p}.approve`, `expected a boolean, got ${describeJson(item.approve)}`);
     pairing.push({ kind: "result", id, path: `${p}.approval_request_id` });
     return { role: "tool", toolCallId: id, content: item.approve ? "approved" : "denied" };
   }
   if (type === "reasoning" || SERVER_CALLS.has(type)) {
-    return { role: "assistant", content: type === "mcp_call" ? outputText(item.output, `${p}.output`) : "", toolCalls: [] };
+    return {
+      role: "assistant",
+      content: type === "mcp_call" ? outputText(item.output, `${p}.output`) : "",
+      toolCalls: [],
+    };
   }
   return { role: "system", content: "" }; // not read here: protected, written back as it was
 }
 
 /** Reads Responses API input items into the engine's model; `path` names the array in errors. */
-export function readResponsesItems(input: readonly ResponseInputItem[], path = "input", opts: FormatOptions = {}): ResponsesReading {
+export function readResponsesItems(
+  input: readonly ResponseInputItem[],
+  path = "input",
+  opts: FormatOptions = {},
+): ResponsesReading {
   const tag = opts.summaryTag ?? "summary";
   if (!Array.isArray(input)) throw new InputError(path, `expected an array of items, got ${describeJson(input)}`);
   const messages: Message[] = [];
@@ -150,8 +192,15 @@ function newItems(m: Message, tag: string): ResponseInputItem[] {
       return [{ type: "message", role: "assistant", content: wrapSummary(m.content, tag) }];
     case "assistant":
       return [
-        ...(m.content !== "" || m.toolCalls.length === 0 ? [{ type: "message" as const, role: "assistant" as const, content: m.content }] : []),
-        ...m.toolCalls.map((c) => ({ type: "function_call" as const, call_id: c.id, name: c.name, arguments: c.arguments })),
+        ...(m.content !== "" || m.toolCalls.length === 0
+          ? [{ type: "message" as const, role: "assistant" as const, content: m.content }]
+          : []),
+        ...m.toolCalls.map((c) => ({
+          type: "function_call" as const,
+          call_id: c.id,
+          name: c.name,
+          arguments: c.arguments,
+        })),
       ];
     case "tool":
       return [{ type: "function_call_output", call_id: m.toolCallId, output: m.content }];
@@ -159,7 +208,11 @@ function newItems(m: Message, tag: string): ResponseInputItem[] {
 }
 
 /** Writes engine messages as Responses input items; with the reading they came from, untouched ones are the input's own objects. */
-export function writeResponsesItems(messages: readonly Message[], reading?: ResponsesReading, opts: FormatOptions = {}): ResponseInputItem[] {
+export function writeResponsesItems(
+  messages: readonly Message[],
+  reading?: ResponsesReading,
+  opts: FormatOptions = {},
+): ResponseInputItem[] {
   const tag = opts.summaryTag ?? "summary";
   assertMessages(messages);
   return messages.flatMap((m) => {
@@ -170,8 +223,15 @@ export function writeResponsesItems(messages: readonly Message[], reading?: Resp
 
 /** Compacts Responses input items; `retention_window` and the report's positions count these items. */
 export async function compactResponsesItems(
-  input: readonly ResponseInputItem[], config: ConfigInput | Config = {}, options: CompactMessagesOptions = {},
+  input: readonly ResponseInputItem[],
+  config: ConfigInput | Config = {},
+  options: CompactMessagesOptions = {},
 ): Promise<{ input: ResponseInputItem[]; report: CompactionReport }> {
-  const r = await compactItems(config, options, (tag) => readResponsesItems(input, "input", { summaryTag: tag }), (ms, reading, tag) => writeResponsesItems(ms, reading, { summaryTag: tag }));
+  const r = await compactItems(
+    config,
+    options,
+    (tag) => readResponsesItems(input, "input", { summaryTag: tag }),
+    (ms, reading, tag) => writeResponsesItems(ms, reading, { summaryTag: tag }),
+  );
   return { input: r.items, report: r.report };
 }

@@ -39,4 +39,13 @@ type BlockOf<M extends AnthropicMessageLike> = Extract<M["content"], readonly un
 export type AnthropicWritten<M extends AnthropicMessageLike> =
   | M
   | { role: "assistant"; content: string }
-  | { role: "user"; content: string | (BlockOf<M> | { type: "text"; text: string } | { type: "tool_result"; tool_use_id: string; content: string; is_error?: boolean })[] };
+  | {
+      role: "user";
+      content:
+        | string
+        | (
+            | BlockOf<M>
+            | { type: "text"; text: string }
+            | { type: "tool_result"; tool_use_id: string; content: string; is_error?: boolean }
+          )[];
+    };

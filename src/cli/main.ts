@@ -35,7 +35,11 @@ function collect(v: string, prev: string[]): string[] {
 }
 
 /** The files of a run as the user named them: the input (none for stdin), --output, --report. */
-function namedFiles(file: string, flags: FlagValues, cwd: string): { input?: NamedFile; output?: NamedFile; report?: NamedFile } {
+function namedFiles(
+  file: string,
+  flags: FlagValues,
+  cwd: string,
+): { input?: NamedFile; output?: NamedFile; report?: NamedFile } {
   const named = (label: string, v: string): NamedFile => ({ label: `${label} ${v}`, path: resolve(cwd, v) });
   return {
     ...(file === "-" ? {} : { input: named("the input", file) }),
@@ -64,11 +68,32 @@ async function runCompact(file: string, flags: FlagValues, io: CliIO): Promise<n
 /** The --dry-run plan as JSON; positions are the input's own messages, first and last inclusive, as in the reason's "messages 3..7". */
 function dryRunPlan(format: string, report: CompactionReport): string {
   const p = report.plannedStretch;
-  const plannedStretch = p === undefined ? null : { first: p.input.first, last: p.input.last, replacedTokens: p.replacedTokens, trigger: p.trigger };
-  return JSON.stringify({ format, due: report.dueBefore, tokens: report.tokensBefore, messages: report.messagesBefore, plannedStretch, reason: report.reason }, null, 2) + "\n";
+  const plannedStretch =
+    p === undefined
+      ? null
+      : { first: p.input.first, last: p.input.last, replacedTokens: p.replacedTokens, trigger: p.trigger };
+  return (
+    JSON.stringify(
+      {
+        format,
+        due: report.dueBefore,
+        tokens: report.tokensBefore,
+        messages: report.messagesBefore,
+        plannedStretch,
+        reason: report.reason,
+      },
+      null,
+      2,
+    ) + "\n"
+  );
 }
 
-async function compactFile(file: string, flags: FlagValues, io: CliIO, outputs: { output?: PendingOutput; report?: PendingOutput }): Promise<number> {
+async function compactFile(
+  file: string,
+  flags: FlagValues,
+  io: CliIO,
+  outputs: { output?: PendingOutput; report?: PendingOutput },
+): Promise<number> {
   const quiet = flags.quiet === true;
   const started = Date.now();
   const fromStdin = file === "-";
@@ -108,12 +133,24 @@ async function compactFile(file: string, flags: FlagValues, io: CliIO, outputs: 
   const lawFailed = report.laws.some((l) => !l.ok);
   // the conversation (or the plan) first: a report never claims an output that is not there
   if (!lawFailed) {
-    const out = flags.dryRun === true ? dryRunPlan(conv.format, report) : writeConversationFile(result.messages, { format: conv.format, container: conv.container, envelope: conv.envelope, layout: conv.layout, summaryTag: result.config.summary_tag });
+    const out =
+      flags.dryRun === true
+        ? dryRunPlan(conv.format, report)
+        : writeConversationFile(result.messages, {
+            format: conv.format,
+            container: conv.container,
+            envelope: conv.envelope,
+            layout: conv.layout,
+            summaryTag: result.config.summary_tag,
+          });
     if (outputs.output !== undefined) outputs.output.commit(out, io.beforeRename);
     else io.stdout(out);
   }
   if (outputs.report !== undefined) {
-    outputs.report.commit(JSON.stringify({ input: name, format: conv.format, ...report }, null, 2) + "\n", io.beforeRename);
+    outputs.report.commit(
+      JSON.stringify({ input: name, format: conv.format, ...report }, null, 2) + "\n",
+      io.beforeRename,
+    );
   }
   const code = lawFailed ? EXIT.internal : exitCodeForOutcome(report.outcome);
   if (lawFailed) io.stderr(reportText(report, name));
@@ -121,7 +158,14 @@ async function compactFile(file: string, flags: FlagValues, io: CliIO, outputs: 
   else if (!quiet) {
     // with --report the details are in the file; stderr keeps the summary line and the reason
     const text = reportText(report, name);
-    io.stderr(outputs.report !== undefined ? `${text.split("\n").slice(0, report.remaining === undefined ? 2 : 3).join("\n")}\n` : text);
+    io.stderr(
+      outputs.report !== undefined
+        ? `${text
+            .split("\n")
+            .slice(0, report.remaining === undefined ? 2 : 3)
+            .join("\n")}\n`
+        : text,
+    );
   }
   return code;
 }
@@ -135,7 +179,9 @@ function program(io: CliIO, run: (file: string, flags: FlagValues) => Promise<vo
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
     .addHelpText("after", `\n${EXIT_CODES_HELP}\n`);
   p.command("compact")
-    .description("compact a conversation (JSON or JSONL, OpenAI or Anthropic shape); prints the result on stdout and a report on stderr")
+    .description(
+      "compact a conversation (JSON or JSONL, OpenAI or Anthropic shape); prints the result on stdout and a report on stderr",
+    )
     .argument("<file>", "conversation file, or - for stdin")
     .option("-c, --config <file>", "JSON configuration file (settings as in the README)")
     .addOption(new Option("--provider <name>", "summarizer").choices(["offline", "openai", "anthropic"]))
@@ -153,13 +199,21 @@ function program(io: CliIO, run: (file: string, flags: FlagValues) => Promise<vo
     .option("--context-window <n>", "compact when tokens > context window - reserve tokens")
     .option("--reserve-tokens <n>", "tokens to keep free in the context window (default 16384)")
     .option("--keep-recent-tokens <n>", "keep at least this many recent tokens unsummarized")
-    .option("--prompt-file <file>", "prompt template file ({{conversation}}, {{previous_summary}}, {{required_facts}}, {{max_tokens}}, {{summary_tag}})")
+    .option(
+      "--prompt-file <file>",
+      "prompt template file ({{conversation}}, {{previous_summary}}, {{required_facts}}, {{max_tokens}}, {{summary_tag}})",
+    )
     .option("--summary-tag <tag>", 'tag around summaries (default "summary")')
     .option("--anchor <phrase>", "a phrase every summary must keep when present (repeatable)", collect, [])
     .addOption(new Option("--tokenizer <name>", "token counter (default bpe)").choices(["bpe", "chars"]))
     .option("--timeout-ms <n>", "summarizer request timeout (default 60000)")
     .option("--progress", "always print progress lines (default: only for runs longer than a second)")
-    .addOption(new Option("-q, --quiet", "print nothing on stderr except errors and, when the exit code is not 0, the outcome and its reason").conflicts("progress"))
+    .addOption(
+      new Option(
+        "-q, --quiet",
+        "print nothing on stderr except errors and, when the exit code is not 0, the outcome and its reason",
+      ).conflicts("progress"),
+    )
     .addHelpText("after", `\n${EXIT_CODES_HELP}\n`)
     .action(async (file: string, flags: FlagValues) => run(file, flags));
   return p;
@@ -186,7 +240,9 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     }
     // a bug: one line for the user; the stack trace only on request
     const debug = io.env.SAFECUT_DEBUG === "1";
-    io.stderr(`safecut: internal error (a bug in safecut, please report it): ${e instanceof Error ? e.message : String(e)}\n`);
+    io.stderr(
+      `safecut: internal error (a bug in safecut, please report it): ${e instanceof Error ? e.message : String(e)}\n`,
+    );
     if (debug && e instanceof Error && e.stack !== undefined) io.stderr(`${e.stack}\n`);
     return EXIT.internal;
   }

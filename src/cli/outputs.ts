@@ -3,7 +3,17 @@
 // the input), every output is opened before any work is done (an unwritable path is found before
 // a paid summarizer call), and written atomically (a temporary file beside the target, then a
 // rename: a crash or a kill leaves the old file or the complete new one, never a torn one).
-import { closeSync, fchmodSync, fsyncSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  openSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { SafecutError } from "../engine/errors.ts";
@@ -56,7 +66,12 @@ export class PendingOutput {
   private fd: number | undefined;
   /** committed or abandoned: the temporary file is gone */
   private settled = false;
-  private constructor(private readonly file: NamedFile, private readonly target: string, private readonly temp: string | undefined, fd: number | undefined) {
+  private constructor(
+    private readonly file: NamedFile,
+    private readonly target: string,
+    private readonly temp: string | undefined,
+    fd: number | undefined,
+  ) {
     this.fd = fd;
   }
 
@@ -78,7 +93,10 @@ export class PendingOutput {
       if (e instanceof SafecutError) throw e;
       // nothing there yet (or a dangling link): the new file goes where the path says
     }
-    const temp = join(dirname(target), `.${basename(target)}.safecut-${process.pid}-${randomBytes(4).toString("hex")}.tmp`);
+    const temp = join(
+      dirname(target),
+      `.${basename(target)}.safecut-${process.pid}-${randomBytes(4).toString("hex")}.tmp`,
+    );
     let fd: number | undefined;
     try {
       fd = openSync(temp, "wx", 0o666);

@@ -6,17 +6,24 @@ import type { CompactionReport } from "../engine/report.ts";
 export function reportText(r: CompactionReport, inputName: string): string {
   const lines: string[] = [];
   const head = r.outcome === "dry-run" ? "dry run" : r.outcome;
-  lines.push(`safecut: ${inputName}: ${head}: ${r.messagesBefore} -> ${count(r.messagesAfter, "message")}, ${r.tokensBefore} -> ${count(r.tokensAfter, "token")} (${r.tokenizer}), ${count(r.stretches.length, "stretch", "stretches")} replaced by ${r.summarizer} summaries`);
+  lines.push(
+    `safecut: ${inputName}: ${head}: ${r.messagesBefore} -> ${count(r.messagesAfter, "message")}, ${r.tokensBefore} -> ${count(r.tokensAfter, "token")} (${r.tokenizer}), ${count(r.stretches.length, "stretch", "stretches")} replaced by ${r.summarizer} summaries`,
+  );
   lines.push(`  ${r.reason}`);
   const left = r.remaining;
   if (left !== undefined) {
-    lines.push(`  still above the trigger; of the ${count(r.tokensAfter, "token")} left, ${left.userSystem} are in user/system messages, ${left.summaries} in summaries, ${left.retentionWindow} in the retention window, ${left.other} in other messages no stretch could take`);
+    lines.push(
+      `  still above the trigger; of the ${count(r.tokensAfter, "token")} left, ${left.userSystem} are in user/system messages, ${left.summaries} in summaries, ${left.retentionWindow} in the retention window, ${left.other} in other messages no stretch could take`,
+    );
   }
   for (const s of r.stretches.slice(0, 10)) {
-    lines.push(`  replaced messages ${s.input.first}..${s.input.last} (${count(s.replacedTokens, "token")}) by a ${s.summaryTokens}-token summary, due by ${s.trigger}${s.attempts > 1 ? " (after a retry)" : ""}${s.decision === "rebase" ? " (rebased over appends)" : ""}`);
+    lines.push(
+      `  replaced messages ${s.input.first}..${s.input.last} (${count(s.replacedTokens, "token")}) by a ${s.summaryTokens}-token summary, due by ${s.trigger}${s.attempts > 1 ? " (after a retry)" : ""}${s.decision === "rebase" ? " (rebased over appends)" : ""}`,
+    );
   }
   if (r.stretches.length > 10) lines.push(`  ... and ${r.stretches.length - 10} more`);
-  for (const k of r.skipped.slice(0, 5)) lines.push(`  left messages ${k.input.first}..${k.input.last} unchanged: ${k.reason}`);
+  for (const k of r.skipped.slice(0, 5))
+    lines.push(`  left messages ${k.input.first}..${k.input.last} unchanged: ${k.reason}`);
   if (r.skipped.length > 5) lines.push(`  ... and ${r.skipped.length - 5} more left unchanged`);
   if (r.laws.length > 0) {
     lines.push(`  laws: ${r.laws.map((l) => `${l.law} ${l.ok ? "ok" : "FAILED"}`).join(", ")}`);

@@ -48,13 +48,15 @@ export function readConfigFile(path: string): Record<string, unknown> {
   } catch (e) {
     throw new ConfigError("--config", `${path} is not valid JSON: ${(e as Error).message}`);
   }
-  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new ConfigError("--config", `${path} must hold a JSON object of settings`);
+  if (typeof v !== "object" || v === null || Array.isArray(v))
+    throw new ConfigError("--config", `${path} must hold a JSON object of settings`);
   return v as Record<string, unknown>;
 }
 
 /** Merges the config file (if any, relative to cwd) and the flags into one settings object. */
 export function settingsFromFlags(flags: FlagValues, cwd: string): Record<string, unknown> {
-  const out: Record<string, unknown> = typeof flags.config === "string" ? { ...readConfigFile(resolve(cwd, flags.config)) } : {};
+  const out: Record<string, unknown> =
+    typeof flags.config === "string" ? { ...readConfigFile(resolve(cwd, flags.config)) } : {};
   for (const [flag, field] of Object.entries(NUMERIC)) {
     const v = flags[flag];
     if (typeof v === "string") out[field] = numberOrUnset(v);

@@ -39,14 +39,16 @@ export function findUtf8Fault(bytes: Uint8Array): Utf8Fault | undefined {
       len = 4;
       if (b === 0xf0) lo = 0x90; // else overlong
       if (b === 0xf4) hi = 0x8f; // else above U+10FFFF
-    } else if (b >= 0x80 && b <= 0xbf) return { offset: i, why: `byte ${hex(b)} continues a character that never started` };
+    } else if (b >= 0x80 && b <= 0xbf)
+      return { offset: i, why: `byte ${hex(b)} continues a character that never started` };
     else return { offset: i, why: `byte ${hex(b)} never appears in UTF-8` };
     for (let k = 1; k < len; k++) {
       if (i + k >= n) return { offset: i, why: `the input ends inside a ${len}-byte character` };
       const c = bytes[i + k];
       const min = k === 1 ? lo : 0x80;
       const max = k === 1 ? hi : 0xbf;
-      if (c < min || c > max) return { offset: i, why: `byte ${hex(b)} is followed by ${hex(c)}, which is not a valid continuation` };
+      if (c < min || c > max)
+        return { offset: i, why: `byte ${hex(b)} is followed by ${hex(c)}, which is not a valid continuation` };
     }
     i += len;
   }
@@ -72,7 +74,8 @@ export function decodeUtf8(bytes: Uint8Array, source: string): string {
         lineStart = i + 1;
       }
     }
-    const utf16 = bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+    const utf16 =
+      bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
     const hint = utf16 ? "; it starts with a UTF-16 byte order mark: save it as UTF-8" : "";
     throw new InputError(
       `line ${line}`,

@@ -39,16 +39,22 @@ export interface CompactResult {
 
 /** Refuses anything but an array as the message list (a library caller's `null`, an object). */
 export function assertMessageList(messages: unknown, path = "messages"): asserts messages is readonly unknown[] {
-  if (!Array.isArray(messages)) throw new InputError(path, `expected an array of messages, got ${describeJson(messages)}`);
+  if (!Array.isArray(messages))
+    throw new InputError(path, `expected an array of messages, got ${describeJson(messages)}`);
 }
 
 /** Refuses options that are not an object (undefined means none). */
 export function assertOptions(o: unknown): void {
-  if (o !== undefined && (typeof o !== "object" || o === null || Array.isArray(o))) throw new InputError("options", `expected an object of options, got ${describeJson(o)}`);
+  if (o !== undefined && (typeof o !== "object" || o === null || Array.isArray(o)))
+    throw new InputError("options", `expected an object of options, got ${describeJson(o)}`);
 }
 
 /** Compacts `messages` (never mutated) until under the trigger; failures leave them as they were. */
-export async function compactMessages(messages: readonly Message[], config: ConfigInput | Config, o: CompactMessagesOptions = {}): Promise<CompactResult> {
+export async function compactMessages(
+  messages: readonly Message[],
+  config: ConfigInput | Config,
+  o: CompactMessagesOptions = {},
+): Promise<CompactResult> {
   assertOptions(o);
   const c = parseConfig(config);
   assertMessageList(messages);
@@ -59,9 +65,17 @@ export async function compactMessages(messages: readonly Message[], config: Conf
   const store = new ConversationStore(counter, messages);
   const summarizer = o.summarizer ?? summarizerFromConfig(c, counter, o.env ?? process.env, o.agentModel);
   const report = await compactStore(store, c, {
-    summarizer, agentModel: o.agentModel, signal: o.signal, onProgress: o.onProgress, dryRun: o.dryRun,
+    summarizer,
+    agentModel: o.agentModel,
+    signal: o.signal,
+    onProgress: o.onProgress,
+    dryRun: o.dryRun,
   });
   const after = store.messages.slice();
-  const laws = checkLaws(messages, after, report.stretches, c, { before: report.tokensBefore, after: report.tokensAfter, dueBefore: report.dueBefore });
+  const laws = checkLaws(messages, after, report.stretches, c, {
+    before: report.tokensBefore,
+    after: report.tokensAfter,
+    dueBefore: report.dueBefore,
+  });
   return { messages: after, report: { ...report, laws }, config: c };
 }

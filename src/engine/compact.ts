@@ -59,7 +59,11 @@ function remainingTokens(store: ConversationStore, c: Config): RemainingTokens {
 }
 
 /** Compacts a store in place until it is under the trigger; the config is snapshotted at the start. */
-export async function compactStore(store: ConversationStore, config: Config, o: CompactOptions): Promise<CompactionReport> {
+export async function compactStore(
+  store: ConversationStore,
+  config: Config,
+  o: CompactOptions,
+): Promise<CompactionReport> {
   const c = snapshotConfig(config);
   const model = resolveModel(c, o.agentModel);
   const progress = o.onProgress ?? (() => {});
@@ -93,7 +97,8 @@ export async function compactStore(store: ConversationStore, config: Config, o: 
         break;
       }
       if (plan.stretch === undefined) {
-        reason = "compaction is due but no stretch is eligible (only user/system messages, ongoing tool calls, the retention window, keep_recent_tokens or skipped stretches remain)";
+        reason =
+          "compaction is due but no stretch is eligible (only user/system messages, ongoing tool calls, the retention window, keep_recent_tokens or skipped stretches remain)";
         break;
       }
       const { start, end, replacedTokens } = plan.stretch;
@@ -107,8 +112,16 @@ export async function compactStore(store: ConversationStore, config: Config, o: 
         reason = `stopped after ${maxSteps} steps (the maxSteps option)`;
         break;
       }
-      progress(`step ${step}: summarizing messages ${span(input)} (${countOf(input.last - input.first + 1, "message")}, ${countOf(replacedTokens, "token")}; total ${snap.totalTokens}; trigger: ${plan.trigger})`);
-      const res = await summarizeStretch(snap.messages.slice(start, end), replacedTokens, { config: c, summarizer: o.summarizer, counter: store.counter, model, signal: o.signal });
+      progress(
+        `step ${step}: summarizing messages ${span(input)} (${countOf(input.last - input.first + 1, "message")}, ${countOf(replacedTokens, "token")}; total ${snap.totalTokens}; trigger: ${plan.trigger})`,
+      );
+      const res = await summarizeStretch(snap.messages.slice(start, end), replacedTokens, {
+        config: c,
+        summarizer: o.summarizer,
+        counter: store.counter,
+        model,
+        signal: o.signal,
+      });
       if (!res.ok && res.failure === "rejected") {
         // This stretch stays as it is; later stretches may still be summarized (L4: forward only).
         skipped.push({ input, start, end, replacedTokens, reason: res.reason });
@@ -131,8 +144,21 @@ export async function compactStore(store: ConversationStore, config: Config, o: 
       // before `start`, so a stretch may now start earlier: plan again from skipFrom
       from = commit.decision === "commit" ? start : skipFrom;
       const replaced = positions.splice(start, end);
-      stretches.push({ start, end, replacedMessages: end - start, replacedTokens, summaryTokens: res.tokens, attempts: res.attempts, decision: commit.decision, summary: res.text, input: replaced, trigger: plan.trigger });
-      progress(`step ${step}: replaced ${replacedTokens} tokens by a ${res.tokens}-token summary; total now ${store.totalTokens}`);
+      stretches.push({
+        start,
+        end,
+        replacedMessages: end - start,
+        replacedTokens,
+        summaryTokens: res.tokens,
+        attempts: res.attempts,
+        decision: commit.decision,
+        summary: res.text,
+        input: replaced,
+        trigger: plan.trigger,
+      });
+      progress(
+        `step ${step}: replaced ${replacedTokens} tokens by a ${res.tokens}-token summary; total now ${store.totalTokens}`,
+      );
     }
   } finally {
     store.endCompaction();
@@ -148,15 +174,25 @@ export async function compactStore(store: ConversationStore, config: Config, o: 
     reason = `no stretch could be summarized (${skipped.length} tried, all left unchanged); first: messages ${span(skipped[0].input)}: ${skipped[0].reason}`;
   } else if (dueAfter) outcome = stretches.length > 0 ? "compacted-still-due" : "still-due";
   else outcome = stretches.length > 0 ? "compacted" : "nothing-to-do";
-  if (stretches.length > 0 && skipped.length > 0) reason = `${reason}; ${countOf(skipped.length, "stretch", "stretches")} left unchanged (see skipped)`;
+  if (stretches.length > 0 && skipped.length > 0)
+    reason = `${reason}; ${countOf(skipped.length, "stretch", "stretches")} left unchanged (see skipped)`;
   const stillDue = outcome === "compacted-still-due" || outcome === "still-due";
   return {
-    outcome, reason,
-    tokensBefore, tokensAfter: store.totalTokens,
-    messagesBefore, messagesAfter: fileMessageCount(store.messages),
-    dueBefore, dueAfter, stretches, skipped,
+    outcome,
+    reason,
+    tokensBefore,
+    tokensAfter: store.totalTokens,
+    messagesBefore,
+    messagesAfter: fileMessageCount(store.messages),
+    dueBefore,
+    dueAfter,
+    stretches,
+    skipped,
     ...(planned ? { plannedStretch: planned } : {}),
     ...(stillDue ? { remaining: remainingTokens(store, c) } : {}),
-    watermark: store.watermark, summarizer: o.summarizer.name, tokenizer: store.counter.name, laws: [],
+    watermark: store.watermark,
+    summarizer: o.summarizer.name,
+    tokenizer: store.counter.name,
+    laws: [],
   };
 }

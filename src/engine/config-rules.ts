@@ -25,15 +25,20 @@ export function modelKnown(c: Config): boolean {
 export function configView(c: Config): ConfigView {
   return {
     maxTokens: c.max_tokens,
-    tokenThresholdSet: c.token_threshold !== null, tokenThreshold: c.token_threshold ?? 0,
-    messageThresholdSet: c.message_threshold !== null, messageThreshold: c.message_threshold ?? 0,
-    turnThresholdSet: c.turn_threshold !== null, turnThreshold: c.turn_threshold ?? 0,
+    tokenThresholdSet: c.token_threshold !== null,
+    tokenThreshold: c.token_threshold ?? 0,
+    messageThresholdSet: c.message_threshold !== null,
+    messageThreshold: c.message_threshold ?? 0,
+    turnThresholdSet: c.turn_threshold !== null,
+    turnThreshold: c.turn_threshold ?? 0,
     retentionWindow: c.retention_window,
     summaryTagLength: c.summary_tag.length,
     modelKnown: modelKnown(c),
-    contextWindowSet: c.context_window !== null, contextWindow: c.context_window ?? 0,
+    contextWindowSet: c.context_window !== null,
+    contextWindow: c.context_window ?? 0,
     reserveTokens: c.reserve_tokens,
-    keepRecentTokensSet: c.keep_recent_tokens !== null, keepRecentTokens: c.keep_recent_tokens ?? 0,
+    keepRecentTokensSet: c.keep_recent_tokens !== null,
+    keepRecentTokens: c.keep_recent_tokens ?? 0,
   };
 }
 
@@ -42,13 +47,22 @@ const MESSAGES: Record<Exclude<ConfigField, "none">, (c: Config) => [string, str
   tokenThreshold: (c) => ["token_threshold", `must be > 0 when set (null unsets it), got ${c.token_threshold}`],
   messageThreshold: (c) => ["message_threshold", `must be > 0 when set (null unsets it), got ${c.message_threshold}`],
   turnThreshold: (c) => ["turn_threshold", `must be > 0 when set (null unsets it), got ${c.turn_threshold}`],
-  trigger: () => ["token_threshold", "no trigger configured: set at least one of token_threshold, message_threshold, turn_threshold or context_window"],
+  trigger: () => [
+    "token_threshold",
+    "no trigger configured: set at least one of token_threshold, message_threshold, turn_threshold or context_window",
+  ],
   retentionWindow: (c) => ["retention_window", `must be >= 1, got ${c.retention_window}`],
   summaryTag: () => ["summary_tag", "must not be empty"],
-  model: (c) => ["model", `unknown model ${JSON.stringify(c.model)} for provider ${c.provider}: use "${SAME_AS_AGENT}", a ${c.provider} model, or list it in known_models`],
+  model: (c) => [
+    "model",
+    `unknown model ${JSON.stringify(c.model)} for provider ${c.provider}: use "${SAME_AS_AGENT}", a ${c.provider} model, or list it in known_models`,
+  ],
   contextWindow: (c) => ["context_window", `must be > 0 when set, got ${c.context_window}`],
   reserveTokens: (c) => ["reserve_tokens", `must be >= 0 and below context_window, got ${c.reserve_tokens}`],
-  keepRecentTokens: (c) => ["keep_recent_tokens", `must be > 0 (0 or null: no keep-recent constraint) and fit in context_window - reserve_tokens, got ${c.keep_recent_tokens}`],
+  keepRecentTokens: (c) => [
+    "keep_recent_tokens",
+    `must be > 0 (0 or null: no keep-recent constraint) and fit in context_window - reserve_tokens, got ${c.keep_recent_tokens}`,
+  ],
 };
 
 /** Throws a ConfigError naming the first setting the kernel rejects (L12). */

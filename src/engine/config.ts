@@ -19,9 +19,12 @@ export const configSchema = z.strictObject({
   turn_threshold: optionalCount.default(null),
   retention_window: count.default(6),
   model: z.string().default(SAME_AS_AGENT),
-  prompt: z.string().refine((p) => p.includes("{{conversation}}"), {
-    message: "the prompt template must contain {{conversation}}",
-  }).default(DEFAULT_PROMPT),
+  prompt: z
+    .string()
+    .refine((p) => p.includes("{{conversation}}"), {
+      message: "the prompt template must contain {{conversation}}",
+    })
+    .default(DEFAULT_PROMPT),
   summary_tag: z.string().default("summary"),
   context_window: optionalCount.default(null),
   reserve_tokens: count.default(16384),

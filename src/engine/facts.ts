@@ -7,14 +7,17 @@ import type { Message } from "./message.ts";
 import { assertMessages } from "./message-shape.ts";
 
 const URL = /\bhttps?:\/\/\S+/g;
-const EXT = "ts|tsx|js|jsx|mjs|cjs|json|jsonl|py|rs|go|java|kt|c|h|cc|cpp|hpp|cs|rb|php|swift|md|txt|yml|yaml|toml|ini|cfg|sh|bash|css|scss|html|sql|xml|lock|env|log|csv|dfy|lean";
+const EXT =
+  "ts|tsx|js|jsx|mjs|cjs|json|jsonl|py|rs|go|java|kt|c|h|cc|cpp|hpp|cs|rb|php|swift|md|txt|yml|yaml|toml|ini|cfg|sh|bash|css|scss|html|sql|xml|lock|env|log|csv|dfy|lean";
 // a path with a directory part (absolute, ./, ../, ~/ or with an extension at the end), or a bare file name with a known extension
 const PATH = new RegExp(
   String.raw`(?<![\w.@+/-])(?:(?:~|\.{1,2})?\/(?:[\w.@+-]+\/)*[\w.@+-]+|(?:[\w.@+-]+\/)+[\w@+-]+\.[A-Za-z0-9]+|\b[\w-]+\.(?:${EXT}))(?![\w/])`,
   "g",
 );
-const IDENT = /\b(?:[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0-9])\b/g;
-const ERROR = /\b(?:[A-Z][A-Za-z]*(?:Error|Exception)|[Ee]rror|ERROR|FAIL(?:ED)?|[Pp]anic)(?:\[[^\]\n]*\]| [A-Z]+\d+)?:[^\n]*/g;
+const IDENT =
+  /\b(?:[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0-9])\b/g;
+const ERROR =
+  /\b(?:[A-Z][A-Za-z]*(?:Error|Exception)|[Ee]rror|ERROR|FAIL(?:ED)?|[Pp]anic)(?:\[[^\]\n]*\]| [A-Z]+\d+)?:[^\n]*/g;
 /** error lines are kept up to this many characters (a verbatim prefix of the line) */
 export const MAX_ERROR_CHARS = 160;
 
@@ -40,7 +43,9 @@ export function identifiers(text: string): string[] {
 
 /** Error messages in a text: from an error marker ("TypeError:", "error TS2304:") to the line end. */
 export function errorMessages(text: string): string[] {
-  return matches(text, ERROR).map((e) => e.trimEnd().slice(0, MAX_ERROR_CHARS).trimEnd()).filter((e) => e.length > 0);
+  return matches(text, ERROR)
+    .map((e) => e.trimEnd().slice(0, MAX_ERROR_CHARS).trimEnd())
+    .filter((e) => e.length > 0);
 }
 
 /** The facts a summary of `stretch` must contain verbatim, deduplicated, in first-seen order. */

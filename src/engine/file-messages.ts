@@ -8,7 +8,14 @@ import type { Message } from "./message.ts";
 export function sameFileMessage(a: Message, b: Message): boolean {
   const s = a.source;
   const t = b.source;
-  return s !== undefined && t !== undefined && s.format === "anthropic" && t.format === "anthropic" && s.index === t.index && s.raw === t.raw;
+  return (
+    s !== undefined &&
+    t !== undefined &&
+    s.format === "anthropic" &&
+    t.format === "anthropic" &&
+    s.index === t.index &&
+    s.raw === t.raw
+  );
 }
 
 /** An Anthropic top-level system: part of the request, not one of its messages. */

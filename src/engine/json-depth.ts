@@ -16,7 +16,8 @@ export function nestingFaultInText(text: string): { line: number; column: number
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (inString) {
-      if (ch === 0x5c) i++; // backslash: the next character is escaped
+      if (ch === 0x5c)
+        i++; // backslash: the next character is escaped
       else if (ch === 0x22) inString = false;
       continue;
     }
@@ -36,7 +37,10 @@ export function nestingFaultInText(text: string): { line: number; column: number
 export function assertTextNesting(text: string, name: string): void {
   const at = nestingFaultInText(text);
   if (at !== undefined) {
-    throw new InputError(`${name}:${at.line}:${at.column}`, `arrays and objects nested more than ${MAX_NESTING} levels deep; safecut refuses input nested that deep`);
+    throw new InputError(
+      `${name}:${at.line}:${at.column}`,
+      `arrays and objects nested more than ${MAX_NESTING} levels deep; safecut refuses input nested that deep`,
+    );
   }
 }
 
@@ -57,12 +61,19 @@ function nestsTooDeep(value: unknown): boolean {
     seen.add(v);
     if (d > MAX_NESTING) return true;
     if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) if (typeof v[i] === "object" && v[i] !== null) { values.push(v[i]); depths.push(d); }
+      for (let i = 0; i < v.length; i++)
+        if (typeof v[i] === "object" && v[i] !== null) {
+          values.push(v[i]);
+          depths.push(d);
+        }
     } else {
       for (const k in v) {
         if (!Object.hasOwn(v, k)) continue;
         const x = (v as Record<string, unknown>)[k];
-        if (typeof x === "object" && x !== null) { values.push(x); depths.push(d); }
+        if (typeof x === "object" && x !== null) {
+          values.push(x);
+          depths.push(d);
+        }
       }
     }
   }
@@ -79,7 +90,12 @@ export function nestingFaultInValue(value: unknown, root: string): string | unde
 
 /** nestingFaultInValue's walk with a path kept for every entry, to name where a value is too deep. */
 function faultPath(value: unknown, root: string): string | undefined {
-  interface Entry { readonly v: unknown; readonly depth: number; readonly parent: Entry | undefined; readonly key: string }
+  interface Entry {
+    readonly v: unknown;
+    readonly depth: number;
+    readonly parent: Entry | undefined;
+    readonly key: string;
+  }
   const stack: Entry[] = [{ v: value, depth: 0, parent: undefined, key: root }];
   const seen = new Set<object>();
   while (stack.length > 0) {
@@ -89,14 +105,21 @@ function faultPath(value: unknown, root: string): string | undefined {
     const depth = e.depth + 1;
     if (depth > MAX_NESTING) return pathOf(e);
     if (Array.isArray(e.v)) e.v.forEach((x, i) => stack.push({ v: x, depth, parent: e, key: `[${i}]` }));
-    else for (const [k, x] of Object.entries(e.v)) stack.push({ v: x, depth, parent: e, key: /^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]` });
+    else
+      for (const [k, x] of Object.entries(e.v))
+        stack.push({ v: x, depth, parent: e, key: /^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]` });
   }
   return undefined;
 }
 
 function pathOf(e: { readonly parent: unknown; readonly key: string }): string {
   const keys: string[] = [];
-  for (let x: { readonly parent: unknown; readonly key: string } | undefined = e; x !== undefined; x = x.parent as typeof x) keys.push(x.key);
+  for (
+    let x: { readonly parent: unknown; readonly key: string } | undefined = e;
+    x !== undefined;
+    x = x.parent as typeof x
+  )
+    keys.push(x.key);
   keys.reverse();
   // the first few steps say where; hundreds more would drown the message
   return keys.length > 8 ? `${keys.slice(0, 8).join("")}...` : keys.join("");
@@ -105,5 +128,9 @@ function pathOf(e: { readonly parent: unknown; readonly key: string }): string {
 /** Refuses a value nested deeper than MAX_NESTING with an InputError naming its path (below `root`). */
 export function assertValueNesting(value: unknown, root: string): void {
   const path = nestingFaultInValue(value, root);
-  if (path !== undefined) throw new InputError(path, `arrays and objects nested more than ${MAX_NESTING} levels deep; safecut refuses values nested that deep`);
+  if (path !== undefined)
+    throw new InputError(
+      path,
+      `arrays and objects nested more than ${MAX_NESTING} levels deep; safecut refuses values nested that deep`,
+    );
 }

@@ -1,7 +1,14 @@
 // The engine's only door into the kernel. Every kernel decision the engine uses is called
 // here, after checking the function's `//@ requires` at runtime: the proofs hold only for
 // inputs that satisfy them, so a violation is a clear error, never an unproven path.
-import { hasThreshold, isCompactionDue, isOverContextWindow, type Thresholds, triggerFired, type TriggerKind } from "../kernel/trigger.ts";
+import {
+  hasThreshold,
+  isCompactionDue,
+  isOverContextWindow,
+  type Thresholds,
+  triggerFired,
+  type TriggerKind,
+} from "../kernel/trigger.ts";
 import { retentionCutoff } from "../kernel/retention.ts";
 import { selectStretch, selectStretchFrom, type Stretch } from "../kernel/stretch.ts";
 import { selectKeepRecent } from "../kernel/keeprecent.ts";
@@ -29,25 +36,46 @@ const TOKENS_EXACT = `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME}`;
 /** L1 (threshold form): is compaction due for these counts? */
 export function gateCompactionDue(tokens: number, messages: number, userTurns: number, th: Thresholds): boolean {
   need(isNat(tokens) && isNat(messages) && isNat(userTurns), "isCompactionDue", "tokens, messages, userTurns >= 0");
-  need(isNat(th.tokenThreshold) && isNat(th.messageThreshold) && isNat(th.turnThreshold), "isCompactionDue", "thresholds >= 0");
+  need(
+    isNat(th.tokenThreshold) && isNat(th.messageThreshold) && isNat(th.turnThreshold),
+    "isCompactionDue",
+    "thresholds >= 0",
+  );
   need(hasThreshold(th), "isCompactionDue", "at least one threshold");
   return isCompactionDue(tokens, messages, userTurns, th);
 }
 
 /** L1, both forms: which trigger makes compaction due (contextWindow 0 = no window). */
-export function gateTriggerFired(tokens: number, messages: number, userTurns: number, th: Thresholds, contextWindow: number, reserveTokens: number): TriggerKind {
+export function gateTriggerFired(
+  tokens: number,
+  messages: number,
+  userTurns: number,
+  th: Thresholds,
+  contextWindow: number,
+  reserveTokens: number,
+): TriggerKind {
   need(isNat(tokens) && isNat(messages) && isNat(userTurns), "triggerFired", "tokens, messages, userTurns >= 0");
-  need(isNat(th.tokenThreshold) && isNat(th.messageThreshold) && isNat(th.turnThreshold), "triggerFired", "thresholds >= 0");
-  need(isNat(contextWindow) && (contextWindow === 0 || (isNat(reserveTokens) && contextWindow > reserveTokens)),
-    "triggerFired", "contextWindow = 0, or reserveTokens >= 0 and contextWindow > reserveTokens");
+  need(
+    isNat(th.tokenThreshold) && isNat(th.messageThreshold) && isNat(th.turnThreshold),
+    "triggerFired",
+    "thresholds >= 0",
+  );
+  need(
+    isNat(contextWindow) && (contextWindow === 0 || (isNat(reserveTokens) && contextWindow > reserveTokens)),
+    "triggerFired",
+    "contextWindow = 0, or reserveTokens >= 0 and contextWindow > reserveTokens",
+  );
   need(hasThreshold(th) || contextWindow > 0, "triggerFired", "at least one threshold or a context window");
   return triggerFired(tokens, messages, userTurns, th, contextWindow, reserveTokens);
 }
 
 /** L1 (context-window form): does the history leave less than reserveTokens free? */
 export function gateOverContextWindow(tokens: number, contextWindow: number, reserveTokens: number): boolean {
-  need(isNat(tokens) && isNat(reserveTokens) && Number.isSafeInteger(contextWindow) && contextWindow > reserveTokens,
-    "isOverContextWindow", "tokens >= 0, reserveTokens >= 0, contextWindow > reserveTokens");
+  need(
+    isNat(tokens) && isNat(reserveTokens) && Number.isSafeInteger(contextWindow) && contextWindow > reserveTokens,
+    "isOverContextWindow",
+    "tokens >= 0, reserveTokens >= 0, contextWindow > reserveTokens",
+  );
   return isOverContextWindow(tokens, contextWindow, reserveTokens);
 }
 
@@ -85,8 +113,12 @@ export function gateTrackPairing(v: LiveViews): boolean {
  */
 export function gateViewsAppended(v: LiveViews, j: number, answered: number): void {
   if (!pairedLive.has(v)) return;
-  const ok = v.callOf.length === v.roles.length && v.lastAnswer.length === v.roles.length && v.ongoing.length === v.roles.length &&
-    pairingAt(v.roles, v.callOf, v.lastAnswer, v.ongoing, j) && (answered < 0 || pairingAt(v.roles, v.callOf, v.lastAnswer, v.ongoing, answered));
+  const ok =
+    v.callOf.length === v.roles.length &&
+    v.lastAnswer.length === v.roles.length &&
+    v.ongoing.length === v.roles.length &&
+    pairingAt(v.roles, v.callOf, v.lastAnswer, v.ongoing, j) &&
+    (answered < 0 || pairingAt(v.roles, v.callOf, v.lastAnswer, v.ongoing, answered));
   if (!ok) pairedLive.delete(v);
 }
 
@@ -99,7 +131,11 @@ export function gateViewsAppended(v: LiveViews, j: number, answered: number): vo
  */
 export function gateSpliceViews(v: LiveViews, start: number, end: number): boolean {
   const n = v.roles.length;
-  need(isNat(start) && Number.isSafeInteger(end) && start < end && end <= n, "spliceViews", "0 <= start < end <= roles.length");
+  need(
+    isNat(start) && Number.isSafeInteger(end) && start < end && end <= n,
+    "spliceViews",
+    "0 <= start < end <= roles.length",
+  );
   // unchecked views may not be consistent (a lastAnswer that disagrees with callOf), so the
   // coherence check below would not be enough to shift them safely
   if (!pairedLive.has(v)) return false;
@@ -113,7 +149,11 @@ export function gateSpliceViews(v: LiveViews, start: number, end: number): boole
 /** L4/L5: the earliest eligible stretch before the retention window. */
 export function gateSelectStretch(v: KernelViews, window: number): Stretch {
   need(Number.isSafeInteger(window) && window >= 1, "selectStretch", "window >= 1");
-  need(pairing(v), "selectStretch", "Pairing(roles, callOf, lastAnswer, ongoing): every tool result answers an earlier call");
+  need(
+    pairing(v),
+    "selectStretch",
+    "Pairing(roles, callOf, lastAnswer, ongoing): every tool result answers an earlier call",
+  );
   return selectStretch(v.roles, v.callOf, v.lastAnswer, v.ongoing, window);
 }
 
@@ -121,15 +161,29 @@ export function gateSelectStretch(v: KernelViews, window: number): Stretch {
 export function gateSelectStretchFrom(v: KernelViews, window: number, from: number): Stretch {
   need(Number.isSafeInteger(window) && window >= 1, "selectStretchFrom", "window >= 1");
   need(isNat(from), "selectStretchFrom", "0 <= from");
-  need(pairing(v), "selectStretchFrom", "Pairing(roles, callOf, lastAnswer, ongoing): every tool result answers an earlier call");
+  need(
+    pairing(v),
+    "selectStretchFrom",
+    "Pairing(roles, callOf, lastAnswer, ongoing): every tool result answers an earlier call",
+  );
   return selectStretchFrom(v.roles, v.callOf, v.lastAnswer, v.ongoing, window, from);
 }
 
 /** L7 with L4/L5: the earliest eligible stretch at or after `from` that leaves at least keepRecentTokens after it. */
-export function gateSelectKeepRecent(v: KernelViews, tokens: readonly number[], window: number, from: number, keepRecentTokens: number): Stretch {
+export function gateSelectKeepRecent(
+  v: KernelViews,
+  tokens: readonly number[],
+  window: number,
+  from: number,
+  keepRecentTokens: number,
+): Stretch {
   need(Number.isSafeInteger(window) && window >= 1, "selectKeepRecent", "window >= 1");
   need(isNat(from), "selectKeepRecent", "0 <= from");
-  need(pairing(v), "selectKeepRecent", "Pairing(roles, callOf, lastAnswer, ongoing): every tool result answers an earlier call");
+  need(
+    pairing(v),
+    "selectKeepRecent",
+    "Pairing(roles, callOf, lastAnswer, ongoing): every tool result answers an earlier call",
+  );
   need(tokens.length === v.roles.length, "selectKeepRecent", "tokens.length === roles.length");
   // not a requires: the proofs read integers, so the doubles passed must be exact ones (PROPERTIES.md)
   need(natsSumExactly(tokens), "selectKeepRecent", TOKENS_EXACT);
@@ -143,32 +197,52 @@ export function gateSelectKeepRecent(v: KernelViews, tokens: readonly number[], 
  * whole history at every compaction step.
  */
 export function gateSpliceInPlace<T>(xs: T[], start: number, end: number, summary: T): void {
-  need(isNat(start) && Number.isSafeInteger(end) && start < end && end <= xs.length, "splice", "0 <= start < end <= xs.length");
+  need(
+    isNat(start) && Number.isSafeInteger(end) && start < end && end <= xs.length,
+    "splice",
+    "0 <= start < end <= xs.length",
+  );
   xs.splice(start, end - start, summary);
 }
 
 /** L6: xs[..start] ++ [summary] ++ xs[end..]. */
 export function gateSplice<T>(xs: readonly T[], start: number, end: number, summary: T): T[] {
-  need(isNat(start) && Number.isSafeInteger(end) && start < end && end <= xs.length, "splice", "0 <= start < end <= xs.length");
+  need(
+    isNat(start) && Number.isSafeInteger(end) && start < end && end <= xs.length,
+    "splice",
+    "0 <= start < end <= xs.length",
+  );
   return splice(xs, start, end, summary);
 }
 
 /** Sum of tokens[a..b) (the replaced tokens of a stretch). */
 export function gateRangeTokens(tokens: readonly number[], a: number, b: number): number {
-  need(isNat(a) && Number.isSafeInteger(b) && a <= b && b <= tokens.length, "rangeTokens", "0 <= a <= b <= tokens.length");
+  need(
+    isNat(a) && Number.isSafeInteger(b) && a <= b && b <= tokens.length,
+    "rangeTokens",
+    "0 <= a <= b <= tokens.length",
+  );
   need(natsSumExactly(tokens, 0, a, b), "rangeTokens", TOKENS_EXACT);
   return rangeTokens(tokens, a, b);
 }
 
 /** L8: is a summary of summaryTokens an acceptable replacement for replacedTokens? */
 export function gateAcceptSummary(summaryTokens: number, replacedTokens: number, maxTokens: number): boolean {
-  need([summaryTokens, replacedTokens, maxTokens].every(Number.isSafeInteger), "acceptSummary", "integer token counts and maxTokens");
+  need(
+    [summaryTokens, replacedTokens, maxTokens].every(Number.isSafeInteger),
+    "acceptSummary",
+    "integer token counts and maxTokens",
+  );
   return acceptSummary(summaryTokens, replacedTokens, maxTokens);
 }
 
 /** L9: may a planned compaction still be applied (commit, rebase) or not (reject)? */
 export function gateDecideCommit(plan: PlanStamp, now: CurrentStamp): CommitDecision {
-  need(isNat(plan.length) && isNat(now.length) && isNat(plan.stretchEnd), "decideCommit", "lengths and stretchEnd >= 0");
+  need(
+    isNat(plan.length) && isNat(now.length) && isNat(plan.stretchEnd),
+    "decideCommit",
+    "lengths and stretchEnd >= 0",
+  );
   need(Number.isSafeInteger(plan.version) && Number.isSafeInteger(now.version), "decideCommit", "integer versions");
   return decideCommit(plan, now);
 }
@@ -188,10 +262,24 @@ export function gateValidateConfig(view: ConfigView): ConfigField {
 }
 
 /** L7: the keep-recent cut point within [start, end). */
-export function gateFindCutPoint(v: KernelViews, tokens: readonly number[], start: number, end: number, keepRecentTokens: number): CutPoint {
+export function gateFindCutPoint(
+  v: KernelViews,
+  tokens: readonly number[],
+  start: number,
+  end: number,
+  keepRecentTokens: number,
+): CutPoint {
   const n = v.roles.length;
-  need(tokens.length === n && v.callOf.length === n && v.lastAnswer.length === n, "findCutPoint", "arrays of equal length");
-  need(isNat(start) && Number.isSafeInteger(end) && start <= end && end <= n, "findCutPoint", "0 <= start <= end <= roles.length");
+  need(
+    tokens.length === n && v.callOf.length === n && v.lastAnswer.length === n,
+    "findCutPoint",
+    "arrays of equal length",
+  );
+  need(
+    isNat(start) && Number.isSafeInteger(end) && start <= end && end <= n,
+    "findCutPoint",
+    "0 <= start <= end <= roles.length",
+  );
   need(natsSumExactly(tokens), "findCutPoint", TOKENS_EXACT);
   need(Number.isSafeInteger(keepRecentTokens), "findCutPoint", "an integer keepRecentTokens");
   need(pairing(v), "findCutPoint", "every tool result answers an earlier call whose lastAnswer covers it");
@@ -204,10 +292,22 @@ export function gateMaxTokensLimit(): number {
 }
 
 /** L11: how many whole lines of the head (or tail) fit both budgets. */
-export function gateKeepLines(lineBytes: readonly number[], maxLines: number, maxBytes: number, from: "head" | "tail"): number {
-  need(isNat(maxLines) && isNat(maxBytes), from === "head" ? "keepHeadLines" : "keepTailLines", "maxLines >= 0 && maxBytes >= 0");
+export function gateKeepLines(
+  lineBytes: readonly number[],
+  maxLines: number,
+  maxBytes: number,
+  from: "head" | "tail",
+): number {
+  need(
+    isNat(maxLines) && isNat(maxBytes),
+    from === "head" ? "keepHeadLines" : "keepTailLines",
+    "maxLines >= 0 && maxBytes >= 0",
+  );
   // the joined size of all lines (one newline byte between two) is the largest sum formed
-  need(natsSumExactly(lineBytes, Math.max(0, lineBytes.length - 1)), from === "head" ? "keepHeadLines" : "keepTailLines",
-    `line byte lengths >= 0, joined size <= ${EXACT_LIMIT_NAME}`);
+  need(
+    natsSumExactly(lineBytes, Math.max(0, lineBytes.length - 1)),
+    from === "head" ? "keepHeadLines" : "keepTailLines",
+    `line byte lengths >= 0, joined size <= ${EXACT_LIMIT_NAME}`,
+  );
   return from === "head" ? keepHeadLines(lineBytes, maxLines, maxBytes) : keepTailLines(lineBytes, maxLines, maxBytes);
 }

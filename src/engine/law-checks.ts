@@ -48,22 +48,41 @@ export function replaySplices(before: readonly Message[], stretches: readonly Re
 
 /** Checks L1, L2, L3, L5, L6 and L8 on a result. */
 export function checkLaws(
-  before: readonly Message[], after: readonly Message[], stretches: readonly ReplacedStretch[], c: Config, tokens: { before: number; after: number; dueBefore: boolean },
+  before: readonly Message[],
+  after: readonly Message[],
+  stretches: readonly ReplacedStretch[],
+  c: Config,
+  tokens: { before: number; after: number; dueBefore: boolean },
 ): LawCheck[] {
   const out: LawCheck[] = [];
   const add = (law: string, title: string, ok: boolean, detail: string) => out.push({ law, title, ok, detail });
 
-  add("L1", "compacted only when due", stretches.length === 0 || tokens.dueBefore,
-    tokens.dueBefore ? "a trigger was reached before compaction" : "no trigger was reached");
+  add(
+    "L1",
+    "compacted only when due",
+    stretches.length === 0 || tokens.dueBefore,
+    tokens.dueBefore ? "a trigger was reached before compaction" : "no trigger was reached",
+  );
 
   const pb = protectedOnes(before);
   const pa = protectedOnes(after);
-  add("L2", "user and system messages intact and in order", isDeepStrictEqual(pb, pa), `${pa.length} of ${pb.length} kept unchanged`);
+  add(
+    "L2",
+    "user and system messages intact and in order",
+    isDeepStrictEqual(pb, pa),
+    `${pa.length} of ${pb.length} kept unchanged`,
+  );
 
   // the window counts the file's own messages: w of them are these last `inner` messages
   const inner = Math.min(internalWindow(before, c.retention_window), before.length);
-  const tailSame = after.length >= inner && isDeepStrictEqual(before.slice(before.length - inner), after.slice(after.length - inner));
-  add("L3", "retention window identical", tailSame, `last ${countOf(Math.min(c.retention_window, fileMessageCount(before)), "message")}`);
+  const tailSame =
+    after.length >= inner && isDeepStrictEqual(before.slice(before.length - inner), after.slice(after.length - inner));
+  add(
+    "L3",
+    "retention window identical",
+    tailSame,
+    `last ${countOf(Math.min(c.retention_window, fileMessageCount(before)), "message")}`,
+  );
 
   let coherent = true;
   let detail = "every kept tool result has its call, every kept call keeps its results";
@@ -87,11 +106,19 @@ export function checkLaws(
   add("L5", "tool-call coherence (no orphan tool result)", coherent, detail);
 
   const replay = replaySplices(before, stretches);
-  add("L6", "atomic splices: prefix ++ [summary] ++ suffix", typeof replay !== "string" && isDeepStrictEqual(replay, after),
-    typeof replay === "string" ? replay : `${countOf(stretches.length, "splice")} replayed`);
+  add(
+    "L6",
+    "atomic splices: prefix ++ [summary] ++ suffix",
+    typeof replay !== "string" && isDeepStrictEqual(replay, after),
+    typeof replay === "string" ? replay : `${countOf(stretches.length, "splice")} replayed`,
+  );
 
   const reduced = stretches.length === 0 ? tokens.after === tokens.before : tokens.after < tokens.before;
-  add("L8", "tokens reduced by every compaction", reduced && stretches.every((s) => s.summaryTokens < s.replacedTokens),
-    `${tokens.before} -> ${tokens.after} tokens`);
+  add(
+    "L8",
+    "tokens reduced by every compaction",
+    reduced && stretches.every((s) => s.summaryTokens < s.replacedTokens),
+    `${tokens.before} -> ${tokens.after} tokens`,
+  );
   return out;
 }

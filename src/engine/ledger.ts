@@ -33,7 +33,11 @@ export class TokenLedger {
    */
   appendChecked(m: Message): void {
     const t = messageTokens(this.counter, m);
-    if (t > EXACT_LIMIT - this.sum) throw new InputError(`messages[${this.counts.length}]`, `the conversation's token total would pass ${EXACT_LIMIT_NAME}`);
+    if (t > EXACT_LIMIT - this.sum)
+      throw new InputError(
+        `messages[${this.counts.length}]`,
+        `the conversation's token total would pass ${EXACT_LIMIT_NAME}`,
+      );
     this.counts.push(t);
     this.sum += t;
   }
@@ -46,7 +50,11 @@ export class TokenLedger {
   adopt(counts: readonly number[]): void {
     let sum = this.sum;
     for (let i = 0; i < counts.length; i++) {
-      if (counts[i] > EXACT_LIMIT - sum) throw new InputError(`messages[${this.counts.length + i}]`, `the conversation's token total would pass ${EXACT_LIMIT_NAME}`);
+      if (counts[i] > EXACT_LIMIT - sum)
+        throw new InputError(
+          `messages[${this.counts.length + i}]`,
+          `the conversation's token total would pass ${EXACT_LIMIT_NAME}`,
+        );
       sum += counts[i];
     }
     this.sum = sum;

@@ -61,7 +61,11 @@ function objectName(keys: readonly PropertyKey[]): string {
 }
 
 const EXPECTED: Record<string, string> = {
-  string: "a string", array: "an array", boolean: "a boolean", number: "a number", int: "an integer",
+  string: "a string",
+  array: "an array",
+  boolean: "a boolean",
+  number: "a number",
+  int: "an integer",
 };
 
 // One zod issue in the adapters' words: "expected an array, got nothing (field missing)".
@@ -70,7 +74,8 @@ function issueText(issue: z.core.$ZodIssue, value: unknown): string {
   switch (issue.code) {
     case "invalid_type": {
       if (issue.expected === "int" && typeof value === "number") return `expected an integer, got ${value}`;
-      const what = issue.expected === "object" ? objectName(issue.path) : EXPECTED[issue.expected] ?? `a ${issue.expected}`;
+      const what =
+        issue.expected === "object" ? objectName(issue.path) : (EXPECTED[issue.expected] ?? `a ${issue.expected}`);
       return `expected ${what}, got ${got}`;
     }
     case "invalid_union":
@@ -160,9 +165,11 @@ export function assertMessage(m: unknown, path: string): Message {
 
 /** Checks that `messages` is an array of well-shaped messages; throws an InputError naming `path[i]` and the field. */
 export function assertMessages(messages: unknown, path = "messages"): readonly Message[] {
-  if (!Array.isArray(messages)) throw new InputError(path, `expected an array of messages, got ${describeJson(messages)}`);
+  if (!Array.isArray(messages))
+    throw new InputError(path, `expected an array of messages, got ${describeJson(messages)}`);
   // a plain loop: sparse arrays have holes that forEach would skip
   // the path text is built only for a message the fast check rejects
-  for (let i = 0; i < messages.length; i++) if (!hasMessageShape(messages[i])) assertMessage(messages[i], `${path}[${i}]`);
+  for (let i = 0; i < messages.length; i++)
+    if (!hasMessageShape(messages[i])) assertMessage(messages[i], `${path}[${i}]`);
   return messages;
 }

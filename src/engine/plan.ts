@@ -29,7 +29,11 @@ export interface Plan {
 
 /** The kernel's view of the thresholds: 0 stands for "not configured". */
 export function thresholdsOf(c: Config): Thresholds {
-  return { tokenThreshold: c.token_threshold ?? 0, messageThreshold: c.message_threshold ?? 0, turnThreshold: c.turn_threshold ?? 0 };
+  return {
+    tokenThreshold: c.token_threshold ?? 0,
+    messageThreshold: c.message_threshold ?? 0,
+    turnThreshold: c.turn_threshold ?? 0,
+  };
 }
 
 /** Is compaction due for these counts, and by which trigger (L1, both forms)? */
@@ -50,10 +54,20 @@ export function planStep(snap: StoreSnapshot | StoreView, c: Config, from = 0, w
   // a store view carries views kept incrementally; a snapshot's are built here (O(n))
   const views = "views" in snap ? snap.views : kernelViews(snap.messages);
   const trigger = dueBy(c, snap.totalTokens, snap.messages.length, views.userTurns);
-  const base = { due: trigger !== "none", trigger, totalTokens: snap.totalTokens, messages: snap.messages.length, userTurns: views.userTurns };
-  const s = c.keep_recent_tokens === null
-    ? gateSelectStretchFrom(views, window, from)
-    : gateSelectKeepRecent(views, snap.tokens, window, from, c.keep_recent_tokens);
+  const base = {
+    due: trigger !== "none",
+    trigger,
+    totalTokens: snap.totalTokens,
+    messages: snap.messages.length,
+    userTurns: views.userTurns,
+  };
+  const s =
+    c.keep_recent_tokens === null
+      ? gateSelectStretchFrom(views, window, from)
+      : gateSelectKeepRecent(views, snap.tokens, window, from, c.keep_recent_tokens);
   if (!s.found) return { ...base, stretch: undefined };
-  return { ...base, stretch: { start: s.start, end: s.end, replacedTokens: gateRangeTokens(snap.tokens, s.start, s.end) } };
+  return {
+    ...base,
+    stretch: { start: s.start, end: s.end, replacedTokens: gateRangeTokens(snap.tokens, s.start, s.end) },
+  };
 }

@@ -27,9 +27,10 @@ export interface PromptValues {
 
 /** Fills a prompt template; unknown placeholders are left as written. */
 export function renderPrompt(template: string, v: PromptValues): string {
-  const previous = v.previousSummary === undefined
-    ? ""
-    : `The excerpt continues from this earlier summary; fold it into the new summary:\n<previous_summary>\n${v.previousSummary}\n</previous_summary>`;
+  const previous =
+    v.previousSummary === undefined
+      ? ""
+      : `The excerpt continues from this earlier summary; fold it into the new summary:\n<previous_summary>\n${v.previousSummary}\n</previous_summary>`;
   const table: Record<string, string> = {
     conversation: v.conversation,
     previous_summary: previous,

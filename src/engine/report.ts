@@ -78,7 +78,13 @@ export interface CompactionReport {
   /** stretches whose summaries were rejected twice (e.g. too short to summarize); left unchanged */
   readonly skipped: readonly SkippedStretch[];
   /** dry run: the first stretch that would be summarized */
-  readonly plannedStretch?: { readonly start: number; readonly end: number; readonly replacedTokens: number; readonly input: InputRange; readonly trigger: Plan["trigger"] };
+  readonly plannedStretch?: {
+    readonly start: number;
+    readonly end: number;
+    readonly replacedTokens: number;
+    readonly input: InputRange;
+    readonly trigger: Plan["trigger"];
+  };
   /** only when the run ended still due: where the remaining tokens are */
   readonly remaining?: RemainingTokens;
   readonly watermark: number;

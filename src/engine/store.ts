@@ -4,12 +4,27 @@
 // advanced (L10). At most one compaction runs at a time.
 import { InputError, SafecutError } from "./errors.ts";
 import { EXACT_LIMIT_NAME } from "./exact.ts";
-import { gateAdvanceWatermark, gateDecideCommit, gateSpliceInPlace, gateSpliceViews, gateTrackPairing, gateViewsAppended } from "./kernel-gate.ts";
+import {
+  gateAdvanceWatermark,
+  gateDecideCommit,
+  gateSpliceInPlace,
+  gateSpliceViews,
+  gateTrackPairing,
+  gateViewsAppended,
+} from "./kernel-gate.ts";
 import { TokenLedger } from "./ledger.ts";
 import type { Message, SummaryMessage, ToolCall } from "./message.ts";
 import { assertMessage, hasMessageShape } from "./message-shape.ts";
 import { messageTokens, type TokenCounter } from "./tokens.ts";
-import { appendToViews, emptyLiveViews, liveViews, setAnswering, sizedLiveViews, type KernelViews, type LiveViews } from "./views.ts";
+import {
+  appendToViews,
+  emptyLiveViews,
+  liveViews,
+  setAnswering,
+  sizedLiveViews,
+  type KernelViews,
+  type LiveViews,
+} from "./views.ts";
 import { assertWellFormed } from "./wellformed.ts";
 import type { CommitDecision } from "../kernel/commit.ts";
 
@@ -215,12 +230,24 @@ export class ConversationStore {
       gateTrackPairing(this.live);
       this.liveTracked = true;
     }
-    return { version: this.ver, length: this.msgs.length, messages: this.msgs, tokens: this.ledger.countsView, totalTokens: this.ledger.total, views: this.live };
+    return {
+      version: this.ver,
+      length: this.msgs.length,
+      messages: this.msgs,
+      tokens: this.ledger.countsView,
+      totalTokens: this.ledger.total,
+      views: this.live,
+    };
   }
 
   /** A consistent copy to plan against. */
   snapshot(): StoreSnapshot {
-    return { version: this.ver, messages: this.msgs.slice(), tokens: this.ledger.perMessage(), totalTokens: this.ledger.total };
+    return {
+      version: this.ver,
+      messages: this.msgs.slice(),
+      tokens: this.ledger.perMessage(),
+      totalTokens: this.ledger.total,
+    };
   }
 
   /** Marks a compaction as running; two compactions never overlap (L9). */
@@ -244,7 +271,11 @@ export class ConversationStore {
       throw new InputError("summary.role", `expected "summary", got ${JSON.stringify(summary.role)}`);
     }
     const decision = gateDecideCommit(
-      { version: planned.version, length: "length" in planned ? planned.length : planned.messages.length, stretchEnd: end },
+      {
+        version: planned.version,
+        length: "length" in planned ? planned.length : planned.messages.length,
+        stretchEnd: end,
+      },
       { version: this.ver, length: this.msgs.length, onlyAppends: this.lastRewrite <= planned.version },
     );
     if (decision === "reject") return { decision, version: this.ver };
@@ -268,7 +299,11 @@ export class ConversationStore {
     else if (this.newestUser >= start) {
       // a user message was spliced away (only a caller's own commit does that): find the newest left
       this.newestUser = -1;
-      for (let i = start; i >= 0; i--) if (this.msgs[i].role === "user") { this.newestUser = i; break; }
+      for (let i = start; i >= 0; i--)
+        if (this.msgs[i].role === "user") {
+          this.newestUser = i;
+          break;
+        }
     }
     this.mark = gateAdvanceWatermark(this.mark, start + 1, this.newestUser);
     return { decision, version: this.ver };

@@ -16,12 +16,12 @@ import type { Summarizer } from "../providers/summarizer.ts";
 export type StepResult =
   | { readonly ok: true; readonly text: string; readonly tokens: number; readonly attempts: number }
   | {
-    readonly ok: false;
-    readonly reason: string;
-    readonly attempts: number;
-    /** "rejected": the summarizer answered but no answer passed validation; "summarizer": it failed to answer */
-    readonly failure: "rejected" | "summarizer";
-  };
+      readonly ok: false;
+      readonly reason: string;
+      readonly attempts: number;
+      /** "rejected": the summarizer answered but no answer passed validation; "summarizer": it failed to answer */
+      readonly failure: "rejected" | "summarizer";
+    };
 
 /** What a step needs besides the stretch. */
 export interface StepContext {
@@ -35,7 +35,11 @@ export interface StepContext {
 const ATTEMPTS = 2;
 
 /** Summarizes `stretch` (replacing replacedTokens tokens) and validates the answer. */
-export async function summarizeStretch(stretch: readonly Message[], replacedTokens: number, ctx: StepContext): Promise<StepResult> {
+export async function summarizeStretch(
+  stretch: readonly Message[],
+  replacedTokens: number,
+  ctx: StepContext,
+): Promise<StepResult> {
   const c = ctx.config;
   const earlier = stretch.filter((m) => m.role === "summary").map((m) => m.content);
   const previousSummary = earlier.length === 0 ? undefined : earlier.join("\n\n");
@@ -51,14 +55,22 @@ export async function summarizeStretch(stretch: readonly Message[], replacedToke
   const reasons: string[] = [];
   let failure: "rejected" | "summarizer" = "summarizer";
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    const prompt = reasons.length === 0
-      ? basePrompt
-      : `${basePrompt}\n\nYour previous answer was rejected: ${reasons[reasons.length - 1]}. Fix that.`;
+    const prompt =
+      reasons.length === 0
+        ? basePrompt
+        : `${basePrompt}\n\nYour previous answer was rejected: ${reasons[reasons.length - 1]}. Fix that.`;
     let answer: unknown;
     try {
       answer = await ctx.summarizer.summarize({
-        prompt, stretch: fresh, previousSummary, requiredFacts: facts, maxTokens: c.max_tokens,
-        replacedTokens, summaryTag: c.summary_tag, model: ctx.model, signal: ctx.signal,
+        prompt,
+        stretch: fresh,
+        previousSummary,
+        requiredFacts: facts,
+        maxTokens: c.max_tokens,
+        replacedTokens,
+        summaryTag: c.summary_tag,
+        model: ctx.model,
+        signal: ctx.signal,
       });
     } catch (e) {
       // Whatever a summarizer throws (a SummarizerError, or a custom summarizer's own error such as
@@ -82,7 +94,12 @@ export async function summarizeStretch(stretch: readonly Message[], replacedToke
       continue;
     }
     const text = answer;
-    const verdict = validateSummary(text, { replacedTokens, maxTokens: c.max_tokens, requiredFacts: facts, counter: ctx.counter });
+    const verdict = validateSummary(text, {
+      replacedTokens,
+      maxTokens: c.max_tokens,
+      requiredFacts: facts,
+      counter: ctx.counter,
+    });
     if (verdict.ok) return { ok: true, text, tokens: verdict.tokens, attempts: attempt };
     reasons.push(verdict.reason);
     failure = "rejected";

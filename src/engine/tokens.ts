@@ -36,8 +36,17 @@ export const BPE_MAX_RUN = 500;
 function isSpace(c: number): boolean {
   if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
   if (c < 0xa0) return false;
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029
-    || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 /** Whether a cut at `i` would split a surrogate pair (the piece counts would then see lone halves). */
@@ -109,15 +118,18 @@ export function bpeCounter(): TokenCounter {
 // test/engine/bpe-fast.test.ts checks that counts are identical to the tokenizer's on generated
 // text and on a corpus of text, code, JSON, hashes, CJK and emoji.
 const CONTRACTION = String.raw`(?:'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]))?`;
-const O200K_SPLIT = new RegExp([
-  String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+${CONTRACTION}`,
-  String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*${CONTRACTION}`,
-  String.raw`\p{N}{1,3}`,
-  String.raw` ?[^\s\p{L}\p{N}]+[\r\n/]*`,
-  String.raw`\s*[\r\n]+`,
-  String.raw`\s+(?!\S)`,
-  String.raw`\s+`,
-].join("|"), "gu");
+const O200K_SPLIT = new RegExp(
+  [
+    String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+${CONTRACTION}`,
+    String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*${CONTRACTION}`,
+    String.raw`\p{N}{1,3}`,
+    String.raw` ?[^\s\p{L}\p{N}]+[\r\n/]*`,
+    String.raw`\s*[\r\n]+`,
+    String.raw`\s+(?!\S)`,
+    String.raw`\s+`,
+  ].join("|"),
+  "gu",
+);
 
 /** Pre-tokens longer than this are counted each time, not cached (hashes, long identifiers). */
 const CACHED_PRE_TOKEN = 24;
@@ -167,7 +179,8 @@ function preTokenCount(text: string, start: number, end: number): number {
 function countByPreTokens(text: string): number {
   let total = 0;
   O200K_SPLIT.lastIndex = 0;
-  for (let m = O200K_SPLIT.exec(text); m !== null; m = O200K_SPLIT.exec(text)) total += preTokenCount(text, m.index, O200K_SPLIT.lastIndex);
+  for (let m = O200K_SPLIT.exec(text); m !== null; m = O200K_SPLIT.exec(text))
+    total += preTokenCount(text, m.index, O200K_SPLIT.lastIndex);
   return total;
 }
 

@@ -15,7 +15,9 @@ export function renderTranscript(messages: readonly Message[]): string {
         }
         break;
       case "tool":
-        blocks.push(`[result of ${names.get(m.toolCallId) ?? "tool"} (${m.toolCallId})${m.isError ? ", error" : ""}]\n${m.content}`);
+        blocks.push(
+          `[result of ${names.get(m.toolCallId) ?? "tool"} (${m.toolCallId})${m.isError ? ", error" : ""}]\n${m.content}`,
+        );
         break;
       default:
         blocks.push(`[${m.role}]\n${m.content}`);

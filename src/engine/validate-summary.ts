@@ -20,7 +20,10 @@ export interface SummaryLimits {
 }
 
 function listSome(xs: readonly string[]): string {
-  const shown = xs.slice(0, 5).map((x) => JSON.stringify(x)).join(", ");
+  const shown = xs
+    .slice(0, 5)
+    .map((x) => JSON.stringify(x))
+    .join(", ");
   return xs.length > 5 ? `${shown} and ${xs.length - 5} more` : shown;
 }
 
@@ -29,12 +32,14 @@ export function validateSummary(text: string, lim: SummaryLimits): SummaryVerdic
   const tokens = messageTokens(lim.counter, summaryMessage(text));
   if (text.trim() === "") return { ok: false, reason: "the summary is empty", tokens };
   if (!gateAcceptSummary(tokens, lim.replacedTokens, lim.maxTokens)) {
-    const why = tokens >= lim.replacedTokens
-      ? `is not shorter than what it replaces (${tokens} >= ${lim.replacedTokens} tokens)`
-      : `exceeds max_tokens (${tokens} > ${lim.maxTokens})`;
+    const why =
+      tokens >= lim.replacedTokens
+        ? `is not shorter than what it replaces (${tokens} >= ${lim.replacedTokens} tokens)`
+        : `exceeds max_tokens (${tokens} > ${lim.maxTokens})`;
     return { ok: false, reason: `the summary ${why}`, tokens };
   }
   const missing = missingFacts(text, lim.requiredFacts);
-  if (missing.length > 0) return { ok: false, reason: `the summary dropped required facts: ${listSome(missing)}`, tokens };
+  if (missing.length > 0)
+    return { ok: false, reason: `the summary dropped required facts: ${listSome(missing)}`, tokens };
   return { ok: true, tokens };
 }

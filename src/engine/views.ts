@@ -105,8 +105,13 @@ export function appendAnswering(v: LiveViews, m: Message, a: number): void {
  */
 export function sizedLiveViews(n: number): LiveViews {
   return {
-    roles: new Array<Role>(n).fill("user"), callOf: new Array<number>(n).fill(-1), lastAnswer: new Array<number>(n).fill(-1),
-    ongoing: new Array<boolean>(n).fill(false), userTurns: 0, pending: new Array<number>(n).fill(0), openCalls: new Map(),
+    roles: new Array<Role>(n).fill("user"),
+    callOf: new Array<number>(n).fill(-1),
+    lastAnswer: new Array<number>(n).fill(-1),
+    ongoing: new Array<boolean>(n).fill(false),
+    userTurns: 0,
+    pending: new Array<number>(n).fill(0),
+    openCalls: new Map(),
   };
 }
 

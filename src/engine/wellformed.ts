@@ -63,10 +63,7 @@ export function assertWellFormed(messages: readonly Message[]): void {
     if (m.role !== "tool") return;
     const call = callAt.get(m.toolCallId);
     if (call === undefined) {
-      throw new InputError(
-        messageLabel(messages, i),
-        `orphan tool result: no tool call has id "${m.toolCallId}"`,
-      );
+      throw new InputError(messageLabel(messages, i), `orphan tool result: no tool call has id "${m.toolCallId}"`);
     }
     if (call > i) {
       throw new InputError(

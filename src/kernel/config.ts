@@ -134,7 +134,19 @@ export function keepRecentTokensOk(c: ConfigView): boolean {
 //@ ensures \result <==> (maxTokensOk(c) && tokenThresholdOk(c) && messageThresholdOk(c) && turnThresholdOk(c) && thresholdsOk(c) && retentionWindowOk(c) && summaryTagOk(c) && modelOk(c) && contextWindowOk(c) && reserveTokensOk(c) && keepRecentTokensOk(c))
 /** Every L12 rule holds. */
 export function configOk(c: ConfigView): boolean {
-  return maxTokensOk(c) && tokenThresholdOk(c) && messageThresholdOk(c) && turnThresholdOk(c) && thresholdsOk(c) && retentionWindowOk(c) && summaryTagOk(c) && modelOk(c) && contextWindowOk(c) && reserveTokensOk(c) && keepRecentTokensOk(c);
+  return (
+    maxTokensOk(c) &&
+    tokenThresholdOk(c) &&
+    messageThresholdOk(c) &&
+    turnThresholdOk(c) &&
+    thresholdsOk(c) &&
+    retentionWindowOk(c) &&
+    summaryTagOk(c) &&
+    modelOk(c) &&
+    contextWindowOk(c) &&
+    reserveTokensOk(c) &&
+    keepRecentTokensOk(c)
+  );
 }
 
 //@ verify

@@ -120,7 +120,18 @@ export function selectKeepRecent(
       //@ use NoBudgetFrom(roles, callOf, lastAnswer, ongoing, tokens, cutoff, keepRecentTokens, sel.start)
       return { found: false, start: 0, end: 0 };
     }
-    const end = keptPrefixEnd(roles, tokens, callOf, lastAnswer, ongoing, cutoff, sel.start, sel.end, keepRecentTokens, after);
+    const end = keptPrefixEnd(
+      roles,
+      tokens,
+      callOf,
+      lastAnswer,
+      ongoing,
+      cutoff,
+      sel.start,
+      sel.end,
+      keepRecentTokens,
+      after,
+    );
     if (end > sel.start) {
       //@ use CoherentIsLawful(roles, callOf, lastAnswer, ongoing, cutoff, sel.start, end)
       return { found: true, start: sel.start, end: end };

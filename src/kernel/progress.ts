@@ -73,7 +73,12 @@ export function rangeTokens(xs: readonly number[], a: number, b: number): number
 //@ ensures summaryTokens < sumTokens(tokens, start, end) ==> sumTokens(\result, 0, \result.length) < sumTokens(tokens, 0, tokens.length)
 //@ ensures (summaryTokens >= 0 && forall(k: nat, k < tokens.length ==> tokens[k] >= 0)) ==> forall(k: nat, k < \result.length ==> \result[k] >= 0)
 /** Token counts after replacing tokens[start..end) by one summary: a shorter summary strictly lowers the total (L8). */
-export function compactedTokens(tokens: readonly number[], start: number, end: number, summaryTokens: number): number[] {
+export function compactedTokens(
+  tokens: readonly number[],
+  start: number,
+  end: number,
+  summaryTokens: number,
+): number[] {
   const out: number[] = [];
   let i = 0;
   while (i < start) {
@@ -112,7 +117,11 @@ export function compactedTokens(tokens: readonly number[], start: number, end: n
 //@ ensures \result.accepted <= sumTokens(tokens, 0, tokens.length)
 //@ ensures sumTokens(\result.tokens, 0, \result.tokens.length) + \result.accepted <= sumTokens(tokens, 0, tokens.length)
 /** Termination model (L8): retry each proposal until the summary is rejected; whatever the summarizer does, at most sum(tokens) compactions are accepted and the loop ends. */
-export function compactUntilStable(tokens: readonly number[], proposals: readonly Proposal[], maxTokens: number): CompactionRun {
+export function compactUntilStable(
+  tokens: readonly number[],
+  proposals: readonly Proposal[],
+  maxTokens: number,
+): CompactionRun {
   // Sequences are values in the proof and `cur` is only ever reassigned, so no copy is needed.
   let cur: readonly number[] = tokens;
   let accepted = 0;

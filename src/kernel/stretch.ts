@@ -17,7 +17,13 @@ export interface Stretch {
 //@ requires callOf.length === roles.length && ongoing.length === roles.length
 //@ requires 0 <= j && j < roles.length
 /** Message j may lie in a stretch starting at s: compressible, not an ongoing call, and (if a tool result) its call is not before s. */
-export function movable(roles: readonly Role[], callOf: readonly number[], ongoing: readonly boolean[], s: number, j: number): boolean {
+export function movable(
+  roles: readonly Role[],
+  callOf: readonly number[],
+  ongoing: readonly boolean[],
+  s: number,
+  j: number,
+): boolean {
   return isCompressible(roles[j]) && !ongoing[j] && (callOf[j] < 0 || s <= callOf[j]);
 }
 
@@ -25,10 +31,16 @@ export function movable(roles: readonly Role[], callOf: readonly number[], ongoi
 //@ requires callOf.length === roles.length && lastAnswer.length === roles.length && ongoing.length === roles.length
 //@ requires 0 <= j && j < roles.length
 /** Message j satisfies the pairing view's well-formedness (the clauses of Pairing at index j). */
-export function pairingAt(roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], j: number): boolean {
+export function pairingAt(
+  roles: readonly Role[],
+  callOf: readonly number[],
+  lastAnswer: readonly number[],
+  ongoing: readonly boolean[],
+  j: number,
+): boolean {
   const c = callOf[j];
   const a = lastAnswer[j];
-  if ((roles[j] === "tool") !== (c >= 0)) return false;
+  if ((roles[j] === "tool") !== c >= 0) return false;
   if (c >= 0 && !(c < j && roles[c] === "assistant" && lastAnswer[c] >= j)) return false;
   if (a >= 0 && !(roles[j] === "assistant" && j < a && a < roles.length && callOf[a] === j)) return false;
   if (ongoing[j] && roles[j] !== "assistant") return false;
@@ -38,7 +50,12 @@ export function pairingAt(roles: readonly Role[], callOf: readonly number[], las
 //@ verify
 //@ ensures \result <==> Pairing(roles, callOf, lastAnswer, ongoing)
 /** Runtime check of selectStretch's precondition Pairing, proven equal to it: the engine's guard at the kernel boundary. */
-export function pairingOk(roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[]): boolean {
+export function pairingOk(
+  roles: readonly Role[],
+  callOf: readonly number[],
+  lastAnswer: readonly number[],
+  ongoing: readonly boolean[],
+): boolean {
   const n = roles.length;
   if (callOf.length !== n || lastAnswer.length !== n || ongoing.length !== n) return false;
   let j = 0;

@@ -37,11 +37,22 @@ export function anthropicSummarizer(opts: AnthropicSummarizerOptions = {}): Summ
     async summarize(req: SummaryRequest): Promise<string> {
       const headers: Record<string, string> = { "anthropic-version": ANTHROPIC_VERSION };
       if (opts.apiKey) headers["x-api-key"] = opts.apiKey;
-      const body = await postJson(`${base}/v1/messages`, headers, {
-        model: req.model,
-        max_tokens: req.maxTokens,
-        messages: [{ role: "user", content: req.prompt }],
-      }, { timeoutMs: opts.timeoutMs ?? 60_000, signal: req.signal, maxRetryWaitMs: opts.maxRetryWaitMs, retryDelayMs: opts.retryDelayMs, service: "Anthropic" });
+      const body = await postJson(
+        `${base}/v1/messages`,
+        headers,
+        {
+          model: req.model,
+          max_tokens: req.maxTokens,
+          messages: [{ role: "user", content: req.prompt }],
+        },
+        {
+          timeoutMs: opts.timeoutMs ?? 60_000,
+          signal: req.signal,
+          maxRetryWaitMs: opts.maxRetryWaitMs,
+          retryDelayMs: opts.retryDelayMs,
+          service: "Anthropic",
+        },
+      );
       return extractTagged(answerText(body), req.summaryTag);
     },
   };

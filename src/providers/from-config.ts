@@ -16,15 +16,20 @@ export type KeyEnv = Readonly<Record<string, string | undefined>>;
 export function summarizerFromConfig(c: Config, counter: TokenCounter, env: KeyEnv, agentModel?: string): Summarizer {
   if (c.provider === "offline") return offlineSummarizer(counter);
   if (c.model === SAME_AS_AGENT && agentModel === undefined) {
-    throw new ConfigError("model", `"${SAME_AS_AGENT}" but the agent's model is unknown: set model (--model) or use a conversation file that names its model`);
+    throw new ConfigError(
+      "model",
+      `"${SAME_AS_AGENT}" but the agent's model is unknown: set model (--model) or use a conversation file that names its model`,
+    );
   }
   const baseUrl = c.base_url ?? undefined;
   if (c.provider === "openai") {
     const apiKey = env.OPENAI_API_KEY;
-    if (!apiKey && baseUrl === undefined) throw new ConfigError("OPENAI_API_KEY", "is not set (needed for provider openai at api.openai.com)");
+    if (!apiKey && baseUrl === undefined)
+      throw new ConfigError("OPENAI_API_KEY", "is not set (needed for provider openai at api.openai.com)");
     return openAISummarizer({ baseUrl, apiKey, timeoutMs: c.timeout_ms });
   }
   const apiKey = env.ANTHROPIC_API_KEY;
-  if (!apiKey && baseUrl === undefined) throw new ConfigError("ANTHROPIC_API_KEY", "is not set (needed for provider anthropic at api.anthropic.com)");
+  if (!apiKey && baseUrl === undefined)
+    throw new ConfigError("ANTHROPIC_API_KEY", "is not set (needed for provider anthropic at api.anthropic.com)");
   return anthropicSummarizer({ baseUrl, apiKey, timeoutMs: c.timeout_ms });
 }

@@ -46,7 +46,12 @@ async function attempt(url: string, headers: Record<string, string>, body: Json,
   let res: Response;
   let text: string;
   try {
-    res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body), signal });
+    res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+      signal,
+    });
     text = await res.text();
   } catch (e) {
     if (o.signal?.aborted) throw new SummarizerError(`${o.service} request aborted`);
@@ -69,12 +74,17 @@ async function attempt(url: string, headers: Record<string, string>, body: Json,
 }
 
 /** POSTs JSON and returns the parsed answer; retries once on a transient failure. */
-export async function postJson(url: string, headers: Record<string, string>, body: Json, o: PostOptions): Promise<Json> {
+export async function postJson(
+  url: string,
+  headers: Record<string, string>,
+  body: Json,
+  o: PostOptions,
+): Promise<Json> {
   try {
     return await attempt(url, headers, body, o);
   } catch (e) {
     if (!(e instanceof SummarizerError) || !e.transient) throw e;
-    const waitMs = e.retryAfterSeconds !== undefined ? e.retryAfterSeconds * 1000 : o.retryDelayMs ?? 1000;
+    const waitMs = e.retryAfterSeconds !== undefined ? e.retryAfterSeconds * 1000 : (o.retryDelayMs ?? 1000);
     if (waitMs > (o.maxRetryWaitMs ?? 30_000)) throw e;
     await sleep(waitMs, o.signal);
     try {

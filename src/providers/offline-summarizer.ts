@@ -8,13 +8,18 @@ import type { Summarizer, SummaryRequest } from "./summarizer.ts";
 const NOTE_CHARS = 120;
 
 function firstLine(text: string, max: number): string {
-  const line = text.split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
+  const line =
+    text
+      .split("\n")
+      .find((l) => l.trim() !== "")
+      ?.trim() ?? "";
   return line.length <= max ? line : `${line.slice(0, max - 3)}...`;
 }
 
 function toolTally(stretch: readonly Message[]): string {
   const counts = new Map<string, number>();
-  for (const m of stretch) if (m.role === "assistant") for (const c of m.toolCalls) counts.set(c.name, (counts.get(c.name) ?? 0) + 1);
+  for (const m of stretch)
+    if (m.role === "assistant") for (const c of m.toolCalls) counts.set(c.name, (counts.get(c.name) ?? 0) + 1);
   const total = Array.from(counts.values()).reduce((a, b) => a + b, 0);
   if (total === 0) return "no tool calls";
   return `${total} tool call${total === 1 ? "" : "s"}: ${Array.from(counts, ([n, k]) => (k === 1 ? n : `${n} x${k}`)).join(", ")}`;

@@ -39,11 +39,22 @@ export function openAISummarizer(opts: OpenAISummarizerOptions = {}): Summarizer
     name: "openai",
     async summarize(req: SummaryRequest): Promise<string> {
       const headers: Record<string, string> = opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {};
-      const body = await postJson(`${base}/chat/completions`, headers, {
-        model: req.model,
-        max_tokens: req.maxTokens,
-        messages: [{ role: "user", content: req.prompt }],
-      }, { timeoutMs: opts.timeoutMs ?? 60_000, signal: req.signal, maxRetryWaitMs: opts.maxRetryWaitMs, retryDelayMs: opts.retryDelayMs, service: "OpenAI" });
+      const body = await postJson(
+        `${base}/chat/completions`,
+        headers,
+        {
+          model: req.model,
+          max_tokens: req.maxTokens,
+          messages: [{ role: "user", content: req.prompt }],
+        },
+        {
+          timeoutMs: opts.timeoutMs ?? 60_000,
+          signal: req.signal,
+          maxRetryWaitMs: opts.maxRetryWaitMs,
+          retryDelayMs: opts.retryDelayMs,
+          service: "OpenAI",
+        },
+      );
       return extractTagged(answerText(body), req.summaryTag);
     },
   };

@@ -12,7 +12,11 @@ export function decideCommit(plan: PlanStamp, now: CurrentStamp): CommitDecision
 }
 
 /** Plain reference of raceTwoPlans: the second plan is judged against the store after the first one. */
-export function raceTwoPlans(a: PlanStamp, b: PlanStamp, now: CurrentStamp): { first: CommitDecision; second: CommitDecision } {
+export function raceTwoPlans(
+  a: PlanStamp,
+  b: PlanStamp,
+  now: CurrentStamp,
+): { first: CommitDecision; second: CommitDecision } {
   const first = decideCommit(a, now);
   const storeAfter: CurrentStamp =
     first === "reject" ? now : { version: now.version + 1, length: now.length, onlyAppends: false };

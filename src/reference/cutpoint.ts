@@ -20,7 +20,12 @@ function isValidCut(roles: readonly Role[], callOf: readonly number[], c: number
 }
 
 /** Every valid cut in [start, end), ascending. */
-export function findValidCutPoints(roles: readonly Role[], callOf: readonly number[], start: number, end: number): number[] {
+export function findValidCutPoints(
+  roles: readonly Role[],
+  callOf: readonly number[],
+  start: number,
+  end: number,
+): number[] {
   const out: number[] = [];
   for (let c = start; c < end; c++) if (isValidCut(roles, callOf, c)) out.push(c);
   return out;

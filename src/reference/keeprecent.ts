@@ -4,7 +4,13 @@
 import type { Role } from "../kernel/roles.ts";
 import type { Stretch } from "../kernel/stretch.ts";
 
-function eligible(roles: readonly Role[], callOf: readonly number[], ongoing: readonly boolean[], s: number, e: number): boolean {
+function eligible(
+  roles: readonly Role[],
+  callOf: readonly number[],
+  ongoing: readonly boolean[],
+  s: number,
+  e: number,
+): boolean {
   const inside = (i: number): boolean => i >= s && i < e;
   let work = false;
   for (let k = s; k < e; k++) {
@@ -39,7 +45,8 @@ export function selectKeepRecent(
   const cutoff = Math.max(0, roles.length - window); // L3
   for (let s = from; s < cutoff; s++) {
     for (let e = cutoff; e > s; e--) {
-      if (eligible(roles, callOf, ongoing, s, e) && tokensFrom(tokens, e) >= keepRecentTokens) return { found: true, start: s, end: e };
+      if (eligible(roles, callOf, ongoing, s, e) && tokensFrom(tokens, e) >= keepRecentTokens)
+        return { found: true, start: s, end: e };
     }
   }
   return { found: false, start: 0, end: 0 };

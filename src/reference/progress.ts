@@ -17,14 +17,23 @@ export function totalTokens(xs: readonly number[]): number {
 }
 
 /** Plain reference of compactedTokens. */
-export function compactedTokens(tokens: readonly number[], start: number, end: number, summaryTokens: number): number[] {
+export function compactedTokens(
+  tokens: readonly number[],
+  start: number,
+  end: number,
+  summaryTokens: number,
+): number[] {
   const copy = [...tokens];
   copy.splice(start, end - start, summaryTokens);
   return copy;
 }
 
 /** Plain reference of compactUntilStable. */
-export function compactUntilStable(tokens: readonly number[], proposals: readonly Proposal[], maxTokens: number): CompactionRun {
+export function compactUntilStable(
+  tokens: readonly number[],
+  proposals: readonly Proposal[],
+  maxTokens: number,
+): CompactionRun {
   let cur = [...tokens];
   let accepted = 0;
   for (const p of proposals) {

@@ -66,7 +66,10 @@ export function isProof(outcome: string): boolean {
 
 /** Whether a declaration is trusted rather than proven (no body, an axiom, or not verified). */
 export function isTrustedDecl(d: Decl): boolean {
-  return d.kind !== "type" && (!d.hasBody || d.attrs.includes("axiom") || d.attrs.includes("verify false") || d.attrs.includes("extern"));
+  return (
+    d.kind !== "type" &&
+    (!d.hasBody || d.attrs.includes("axiom") || d.attrs.includes("verify false") || d.attrs.includes("extern"))
+  );
 }
 
 /**
@@ -90,7 +93,8 @@ export function accountItems(decls: Array<Decl & { file: string }>, items: ItemO
   const declared = new Set(decls.map((d) => d.name));
   for (const it of items) {
     if (!isProof(it.outcome)) problems.push(`${it.name} (${it.phase}): ${it.outcome}, not verified`);
-    if (!declared.has(it.name)) problems.push(`${it.name} (${it.phase}): reported by the prover but declared in none of the files verified`);
+    if (!declared.has(it.name))
+      problems.push(`${it.name} (${it.phase}): reported by the prover but declared in none of the files verified`);
   }
   for (const r of requiredItems(decls)) {
     const file = decls.find((d) => d.name === r.name && d.line === r.line)?.file ?? "?";

@@ -9,12 +9,28 @@ import ts from "typescript";
 import { type Pos, TranslateError } from "./ir.ts";
 
 export type AnnotationKind =
-  | "verify" | "extern" | "requires" | "ensures" | "invariant" | "decreases"
-  | "assert" | "use" | "type" | "declare-type";
+  | "verify"
+  | "extern"
+  | "requires"
+  | "ensures"
+  | "invariant"
+  | "decreases"
+  | "assert"
+  | "use"
+  | "type"
+  | "declare-type";
 
 const KINDS: readonly AnnotationKind[] = [
-  "verify", "extern", "requires", "ensures", "invariant", "decreases",
-  "assert", "use", "type", "declare-type",
+  "verify",
+  "extern",
+  "requires",
+  "ensures",
+  "invariant",
+  "decreases",
+  "assert",
+  "use",
+  "type",
+  "declare-type",
 ];
 
 /** One annotation: its keyword, its text after the keyword, and where that text starts. */
@@ -55,7 +71,12 @@ export function posAt(sf: ts.SourceFile, offset: number): Pos {
 function comments(sf: ts.SourceFile): Array<{ kind: ts.SyntaxKind; pos: number; end: number }> {
   const literals = new Map<number, number>();
   const findLiterals = (n: ts.Node): void => {
-    if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n) || ts.isTemplateExpression(n) || ts.isRegularExpressionLiteral(n)) {
+    if (
+      ts.isStringLiteral(n) ||
+      ts.isNoSubstitutionTemplateLiteral(n) ||
+      ts.isTemplateExpression(n) ||
+      ts.isRegularExpressionLiteral(n)
+    ) {
       literals.set(n.getStart(sf), n.end);
     } else ts.forEachChild(n, findLiterals);
   };
@@ -75,7 +96,8 @@ function comments(sf: ts.SourceFile): Array<{ kind: ts.SyntaxKind; pos: number; 
 /** Keywords that, written `@keyword` in a block comment, read as a misplaced annotation (not JSDoc's `@type`). */
 const BLOCK_LOOKALIKE = new RegExp(`^@(?:${KINDS.filter((k) => k !== "type").join("|")})\\b`);
 
-const BLOCK_COMMENT_ANNOTATION = "an annotation inside a block comment is not read: write it as a '//@' line comment outside the block comment";
+const BLOCK_COMMENT_ANNOTATION =
+  "an annotation inside a block comment is not read: write it as a '//@' line comment outside the block comment";
 
 /**
  * Rejects comments that look like annotations but would be read as plain comments: a line
@@ -88,7 +110,10 @@ function rejectLookalike(sf: ts.SourceFile, c: { kind: ts.SyntaxKind; pos: numbe
     // `// @ensures`, `/// @ensures`, `// @ ensures`, and a keyword right after the slashes (`//ensures`)
     const m = /^\/\/\/*[ \t]*@[ \t]*([\w-]*)/.exec(text) ?? new RegExp(`^//(${KINDS.join("|")})\\b`).exec(text);
     if (m && !text.startsWith("//@")) {
-      throw new TranslateError(posAt(sf, c.pos), `'${m[0]}' looks like an annotation but is a plain comment: write '//@ ${m[1] || "<keyword>"}'`);
+      throw new TranslateError(
+        posAt(sf, c.pos),
+        `'${m[0]}' looks like an annotation but is a plain comment: write '//@ ${m[1] || "<keyword>"}'`,
+      );
     }
     return;
   }
@@ -132,8 +157,13 @@ function allAnnotations(sf: ts.SourceFile): Annotation[] {
         throw new TranslateError(restPos, `//@ ${kw} takes no text (found '${rest}')`);
       }
       out.push({ kind: kw, text: rest, pos: restPos, offset: index, segments: [{ start: 0, pos: restPos }] });
-    } else if (prev !== undefined && prev.kind !== "verify" && prev.kind !== "extern" && prev.kind !== "type" &&
-        !/\S/.test(text.slice(prev.offset, index).replace(/^[ \t]*\/\/@.*$/gm, ""))) {
+    } else if (
+      prev !== undefined &&
+      prev.kind !== "verify" &&
+      prev.kind !== "extern" &&
+      prev.kind !== "type" &&
+      !/\S/.test(text.slice(prev.offset, index).replace(/^[ \t]*\/\/@.*$/gm, ""))
+    ) {
       // continuation: a `//@` line right below an annotation that takes text
       prev.segments.push({ start: prev.text.length + 1, pos: restPos });
       prev.text += " " + rest;

@@ -83,7 +83,9 @@ export function checkDafny(l: Layout, opts: CheckOptions): CheckResult {
   for (const f of stale.orphaned) log(`stale: dafny/${f} had no kernel source (removed)`);
   if (opts.staleIsError && stale.changed.length + stale.orphaned.length > 0) problems.push("stale artifacts");
 
-  const modules = readdirSync(l.dafnyDir).filter((f) => f.endsWith(".dfy")).sort();
+  const modules = readdirSync(l.dafnyDir)
+    .filter((f) => f.endsWith(".dfy"))
+    .sort();
   const all = opts.only.length === 0;
   const selected = modules.filter((f) => all || opts.only.includes(f.replace(/\.dfy$/, "")));
   const plan = planJobs(l, modules, all);
@@ -94,7 +96,8 @@ export function checkDafny(l: Layout, opts: CheckOptions): CheckResult {
   log(`trusted: ${trusted.reduce((a, t) => a + t.count, 0)} elements${trusted.length ? "" : " (none)"}`);
   for (const t of trusted) log(`  ${t.kind} ${t.name} (${t.file})${t.count > 1 ? ` x${t.count}` : ""}`);
   const md = existsSync(join(l.root, PROPERTIES_FILE)) ? readFileSync(join(l.root, PROPERTIES_FILE), "utf8") : null;
-  if (md === null) problems.push(`${PROPERTIES_FILE} is missing: it lists the trusted elements and the per-file counts`);
+  if (md === null)
+    problems.push(`${PROPERTIES_FILE} is missing: it lists the trusted elements and the per-file counts`);
   else problems.push(...compareTrusted(trusted, md));
 
   const provers = opts.provers ?? findProvers(l.root);
@@ -103,7 +106,9 @@ export function checkDafny(l: Layout, opts: CheckOptions): CheckResult {
     return { exitCode: 3, stale, verdicts: [], runs: [], problems };
   }
   if (opts.provers === undefined && !provers.some((p) => p.generation === "dafny4")) {
-    log("note: no Dafny 4 installed (bash scripts/setup-provers.sh installs it where dotnet exists): verifying with Dafny 2.3 only");
+    log(
+      "note: no Dafny 4 installed (bash scripts/setup-provers.sh installs it where dotnet exists): verifying with Dafny 2.3 only",
+    );
   }
   const runs = provers.map((p) => runProver(l, p, jobs, plan.scans, log));
   const first23 = runs.find((r) => r.prover.generation === "dafny23");
@@ -115,14 +120,25 @@ export function checkDafny(l: Layout, opts: CheckOptions): CheckResult {
   }
   for (const p of problems) log(`error: ${p}`);
   const ok = problems.length === 0 && runs.every((r) => r.problems.length === 0);
-  for (const r of runs) log(`${proverName(r.prover)}: ${r.problems.length === 0 ? "every item proven" : `FAILED (${r.problems.length} problems)`}`);
+  for (const r of runs)
+    log(
+      `${proverName(r.prover)}: ${r.problems.length === 0 ? "every item proven" : `FAILED (${r.problems.length} problems)`}`,
+    );
   if (!all) log(`partial check (--only ${opts.only.join(",")}): modules not selected were not verified`);
   return { exitCode: ok ? 0 : 1, stale, verdicts: runs[0]?.verdicts ?? [], runs, problems };
 }
 
 /** Verifies every job with one prover and accounts for each module's items. */
-function runProver(l: Layout, prover: Prover, jobs: Job[], scans: Map<string, DafnyScan>, log: (line: string) => void): ProverRun {
-  log(`prover: ${proverName(prover)} (${prover.command}${prover.generation === "dafny23" ? ", Dafny 2.3 rendering" : ""}${prover.z3 ? `, solver ${prover.z3}` : ""})`);
+function runProver(
+  l: Layout,
+  prover: Prover,
+  jobs: Job[],
+  scans: Map<string, DafnyScan>,
+  log: (line: string) => void,
+): ProverRun {
+  log(
+    `prover: ${proverName(prover)} (${prover.command}${prover.generation === "dafny23" ? ", Dafny 2.3 rendering" : ""}${prover.z3 ? `, solver ${prover.z3}` : ""})`,
+  );
   const problems: string[] = [];
   const verdicts = verifyJobs(l, jobs, prover, (v) => {
     const job = jobs.find((j) => j.file === v.file) as Job;
@@ -131,20 +147,36 @@ function runProver(l: Layout, prover: Prover, jobs: Job[], scans: Map<string, Da
     if (v.status === "invalid") own.push(`did not resolve or crashed (exit ${v.exitCode})`);
     else own.push(...accountItems(decls, v.items));
     const proven = v.items.filter((it) => isProof(it.outcome)).length;
-    if (prover.generation === "dafny23" && v.status !== "invalid" && (proven !== v.verified || v.items.length !== v.verified + v.errors + v.timeouts)) {
-      own.push(`the prover's summary (${v.verified} verified, ${v.errors} errors, ${v.timeouts} time outs) does not match its ${v.items.length} reported items (${proven} proven)`);
+    if (
+      prover.generation === "dafny23" &&
+      v.status !== "invalid" &&
+      (proven !== v.verified || v.items.length !== v.verified + v.errors + v.timeouts)
+    ) {
+      own.push(
+        `the prover's summary (${v.verified} verified, ${v.errors} errors, ${v.timeouts} time outs) does not match its ${v.items.length} reported items (${proven} proven)`,
+      );
     }
-    if (v.status === "rejected" || (v.status === "verified" && v.exitCode !== 0)) own.push(`${v.errors} errors, ${v.timeouts} time outs (exit ${v.exitCode})`);
+    if (v.status === "rejected" || (v.status === "verified" && v.exitCode !== 0))
+      own.push(`${v.errors} errors, ${v.timeouts} time outs (exit ${v.exitCode})`);
     const callables = decls.filter((d) => d.kind !== "type" && !isTrustedDecl(d));
     if (proven === 0 && v.status !== "invalid" && (callables.length > 0 || decls.length === 0)) {
-      own.push(decls.length === 0 ? "declares nothing: nothing was verified" : "verified 0 items although it declares functions, methods or lemmas");
+      own.push(
+        decls.length === 0
+          ? "declares nothing: nothing was verified"
+          : "verified 0 items although it declares functions, methods or lemmas",
+      );
     }
     const paths = job.paths.length > 1 ? ` (with ${job.paths.slice(1).join(", ")})` : "";
-    const what = v.status === "invalid" ? " (did not resolve)" : proven === 0 && own.length === 0 ? " (types only)" : "";
+    const what =
+      v.status === "invalid" ? " (did not resolve)" : proven === 0 && own.length === 0 ? " (types only)" : "";
     log(`${v.file}: ${proven} of ${v.items.length} items verified${what}${paths}`);
     for (const p of own) log(`  ${v.file}: ${p}`);
     if (own.length > 0) {
-      for (const line of v.output.split("\n").filter((x) => /Error|error/.test(x)).slice(0, 20)) log(`  ${line.trim()}`);
+      for (const line of v.output
+        .split("\n")
+        .filter((x) => /Error|error/.test(x))
+        .slice(0, 20))
+        log(`  ${line.trim()}`);
     }
     problems.push(...own.map((p) => `${v.file}: ${p}`));
   });

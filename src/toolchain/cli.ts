@@ -17,7 +17,9 @@ function main(argv: string[]): number {
   // --prover dafny23|dafny4: run only that generation (every installed Dafny by default)
   const generation = argv.find((_, i) => argv[i - 1] === "--prover");
   const l = layout(root);
-  const [cmd, backend] = argv.filter((a, i) => !a.startsWith("--") && !["--root", "--only", "--prover"].includes(argv[i - 1] ?? ""));
+  const [cmd, backend] = argv.filter(
+    (a, i) => !a.startsWith("--") && !["--root", "--only", "--prover"].includes(argv[i - 1] ?? ""),
+  );
   try {
     if (cmd === "gen") {
       const typeErrors = typecheckKernel(l, kernelFiles(l));
@@ -43,12 +45,21 @@ function main(argv: string[]): number {
         console.error(`error: --prover ${generation}: expected dafny23 or dafny4`);
         return 2;
       }
-      const provers = generation === undefined ? undefined : findProvers(root).filter((p) => p.generation === generation);
-      if (provers !== undefined && provers.length === 0) console.log(`error: --prover ${generation}: that Dafny is not installed`);
-      const r = checkDafny(l, { only, staleIsError: !argv.includes("--allow-stale"), log: (x) => console.log(x), provers });
+      const provers =
+        generation === undefined ? undefined : findProvers(root).filter((p) => p.generation === generation);
+      if (provers !== undefined && provers.length === 0)
+        console.log(`error: --prover ${generation}: that Dafny is not installed`);
+      const r = checkDafny(l, {
+        only,
+        staleIsError: !argv.includes("--allow-stale"),
+        log: (x) => console.log(x),
+        provers,
+      });
       return r.exitCode;
     }
-    console.error("usage: cli.ts gen | docs | check dafny [--root DIR] [--only m1,m2] [--prover dafny23|dafny4] [--allow-stale]");
+    console.error(
+      "usage: cli.ts gen | docs | check dafny [--root DIR] [--only m1,m2] [--prover dafny23|dafny4] [--allow-stale]",
+    );
     return 2;
   } catch (e) {
     if (e instanceof TranslateError) {

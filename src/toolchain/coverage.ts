@@ -21,13 +21,17 @@ export interface Plan {
 export function planJobs(l: Layout, modules: string[], all: boolean): Plan {
   const problems: string[] = [];
   const scans = new Map<string, DafnyScan>();
-  const files = [...listFiles(l.dafnyDir).map((f) => join("dafny", f)), ...listFiles(join(l.root, "proofs")).map((f) => join("proofs", f))];
+  const files = [
+    ...listFiles(l.dafnyDir).map((f) => join("dafny", f)),
+    ...listFiles(join(l.root, "proofs")).map((f) => join("proofs", f)),
+  ];
   for (const f of files) {
     if (f.endsWith(".dfy")) scans.set(f, scanDafny(readFileSync(join(l.root, f), "utf8")));
-    else if (!(f.startsWith("proofs/") && f.endsWith(".md"))) problems.push(`${f}: no prover checks this file (dafny/ and proofs/ hold .dfy files and proofs/ its .md notes)`);
+    else if (!(f.startsWith("proofs/") && f.endsWith(".md")))
+      problems.push(`${f}: no prover checks this file (dafny/ and proofs/ hold .dfy files and proofs/ its .md notes)`);
   }
   for (const f of scans.keys()) {
-    if (f.startsWith("dafny/") && (f.split("/").length !== 2 || !modules.includes(f.slice(6)) && all)) {
+    if (f.startsWith("dafny/") && (f.split("/").length !== 2 || (!modules.includes(f.slice(6)) && all))) {
       problems.push(`${f}: not generated from a kernel module, so never verified`);
     }
   }
@@ -42,7 +46,9 @@ export function planJobs(l: Layout, modules: string[], all: boolean): Plan {
         const to = normalize(join(dirname(from), inc));
         if (to.startsWith("dafny/") && from.startsWith("dafny/")) continue; // another module: verified by its own run
         if (!to.startsWith("proofs/")) {
-          problems.push(`${from}: includes ${inc}, which lies outside dafny/ and proofs/ (a generated module may include modules; proof files only proof files)`);
+          problems.push(
+            `${from}: includes ${inc}, which lies outside dafny/ and proofs/ (a generated module may include modules; proof files only proof files)`,
+          );
           continue;
         }
         if (!scans.has(to)) continue; // Dafny reports the missing file
@@ -57,7 +63,10 @@ export function planJobs(l: Layout, modules: string[], all: boolean): Plan {
   });
   if (all) {
     for (const f of scans.keys()) {
-      if (f.startsWith("proofs/") && !covered.has(f)) problems.push(`${f}: belongs to no kernel module (no generated file includes it, directly or through its companion), so never verified`);
+      if (f.startsWith("proofs/") && !covered.has(f))
+        problems.push(
+          `${f}: belongs to no kernel module (no generated file includes it, directly or through its companion), so never verified`,
+        );
     }
   }
   return { jobs, scans, problems };

@@ -2,22 +2,42 @@
 // The emitter types expressions itself (ints, bools, sequences, declared datatypes): string
 // literals and object literals take their datatype from the position they stand in.
 
-import { type Expr, type Fn, type Module, type Param, type Pos, type Stmt, type Ty, TranslateError, VALUE_EQUALITY } from "./ir.ts";
+import {
+  type Expr,
+  type Fn,
+  type Module,
+  type Param,
+  type Pos,
+  type Stmt,
+  type Ty,
+  TranslateError,
+  VALUE_EQUALITY,
+} from "./ir.ts";
 
 /** Dafny reserved words (and `to`, which Dafny 4.11 misreads as a parameter); a TypeScript identifier spelled like one gets a trailing '_'. */
 const RESERVED = new Set(
-  ("abstract allocated as assert assume bool break by calc case char class codatatype colemma const " +
+  (
+    "abstract allocated as assert assume bool break by calc case char class codatatype colemma const " +
     "constructor copredicate datatype decreases default else ensures exists expect export extends false " +
     "forall fresh function ghost greatest if imap import in include inductive int invariant is iset iterator " +
     "label least lemma map match method modifies modify module multiset nat new newtype null object old " +
     "opened ORDINAL predicate print provides reads real refines requires result return returns reveal " +
-    "reveals seq set static string then this to trait true twostate type unchanged var while witness yield yields").split(" "),
+    "reveals seq set static string then this to trait true twostate type unchanged var while witness yield yields"
+  ).split(" "),
 );
 
 /** The Dafny spelling of a TypeScript identifier. */
 export function dafnyName(name: string, pos: Pos): string {
-  if (name.startsWith("_") || name.includes("$")) throw new TranslateError(pos, `unsupported identifier '${name}' (Dafny names cannot start with '_' or contain '$')`);
-  if (name.endsWith("_") && RESERVED.has(name.slice(0, -1))) throw new TranslateError(pos, `unsupported identifier '${name}' (it is the Dafny spelling of '${name.slice(0, -1)}')`);
+  if (name.startsWith("_") || name.includes("$"))
+    throw new TranslateError(
+      pos,
+      `unsupported identifier '${name}' (Dafny names cannot start with '_' or contain '$')`,
+    );
+  if (name.endsWith("_") && RESERVED.has(name.slice(0, -1)))
+    throw new TranslateError(
+      pos,
+      `unsupported identifier '${name}' (it is the Dafny spelling of '${name.slice(0, -1)}')`,
+    );
   return RESERVED.has(name) ? `${name}_` : name;
 }
 
@@ -47,29 +67,48 @@ const UNKNOWN: Ty = { k: "unknown" };
 
 /** Collects the declarations of every module and decides which functions become methods. */
 export function programInfo(mods: Module[], companionText: Map<string, string>): ProgramInfo {
-  const info: ProgramInfo = { unions: new Map(), records: new Map(), fns: new Map(), companionNames: new Map(), reach: new Map() };
+  const info: ProgramInfo = {
+    unions: new Map(),
+    records: new Map(),
+    fns: new Map(),
+    companionNames: new Map(),
+    reach: new Map(),
+  };
   const seen = new Map<string, Pos>();
   const declare = (name: string, pos: Pos) => {
     const prev = seen.get(name);
-    if (prev) throw new TranslateError(pos, `${name} is already declared at ${prev.file}:${prev.line}:${prev.col} (the kernel shares one namespace)`);
+    if (prev)
+      throw new TranslateError(
+        pos,
+        `${name} is already declared at ${prev.file}:${prev.line}:${prev.col} (the kernel shares one namespace)`,
+      );
     seen.set(name, pos);
   };
   for (const m of mods) {
     for (const t of m.types) {
       declare(t.name, t.pos);
       if (t.k === "union") {
-        info.unions.set(t.name, { tags: new Map(t.numeric ? [] : t.tags.map((x) => [x.tag, x.ctor])), numeric: t.numeric, ctors: new Set(t.tags.map((x) => x.ctor)) });
-      }
-      else info.records.set(t.name, t.fields);
+        info.unions.set(t.name, {
+          tags: new Map(t.numeric ? [] : t.tags.map((x) => [x.tag, x.ctor])),
+          numeric: t.numeric,
+          ctors: new Set(t.tags.map((x) => x.ctor)),
+        });
+      } else info.records.set(t.name, t.fields);
     }
     for (const f of m.fns) {
       declare(f.name, f.pos);
-      if (f.name === VALUE_EQUALITY) throw new TranslateError(f.pos, `${VALUE_EQUALITY} is the specification's value equality: a kernel function cannot take that name`);
+      if (f.name === VALUE_EQUALITY)
+        throw new TranslateError(
+          f.pos,
+          `${VALUE_EQUALITY} is the specification's value equality: a kernel function cannot take that name`,
+        );
       info.fns.set(f.name, { fn: f, kind: f.extern || f.pureExpr ? "function" : "method", module: m.name });
     }
     const text = companionText.get(m.name);
     const names = new Set<string>();
-    if (text) for (const mm of text.matchAll(/\b(?:function|predicate|lemma)\s+(?:\{[^}]*\}\s*)*([A-Za-z][A-Za-z0-9_']*)/g)) names.add(mm[1]);
+    if (text)
+      for (const mm of text.matchAll(/\b(?:function|predicate|lemma)\s+(?:\{[^}]*\}\s*)*([A-Za-z][A-Za-z0-9_']*)/g))
+        names.add(mm[1]);
     info.companionNames.set(m.name, names);
   }
   // a record literal is emitted as the unqualified constructor R(...): no union may have a
@@ -79,7 +118,10 @@ export function programInfo(mods: Module[], companionText: Map<string, string>):
       if (t.k !== "union") continue;
       for (const x of t.tags) {
         if (info.records.has(x.ctor)) {
-          throw new TranslateError(t.pos, `union member "${x.tag}" of ${t.name} becomes the constructor ${x.ctor}, which is also the record type ${x.ctor}`);
+          throw new TranslateError(
+            t.pos,
+            `union member "${x.tag}" of ${t.name} becomes the constructor ${x.ctor}, which is also the record type ${x.ctor}`,
+          );
         }
       }
     }
@@ -92,7 +134,9 @@ export function programInfo(mods: Module[], companionText: Map<string, string>):
     return acc;
   };
   for (const m of mods) {
-    for (const i of m.imports) if (!byName.has(i)) throw new TranslateError({ file: m.source, line: 1, col: 1 }, `import of unknown kernel module './${i}'`);
+    for (const i of m.imports)
+      if (!byName.has(i))
+        throw new TranslateError({ file: m.source, line: 1, col: 1 }, `import of unknown kernel module './${i}'`);
     for (const x of m.imported) {
       const from = byName.get(x.from);
       if (from && !from.fns.some((f) => f.name === x.name) && !from.types.some((t) => t.name === x.name)) {
@@ -126,30 +170,74 @@ function walk(e: Expr, f: (e: Expr) => void): void {
   f(e);
   const sub = (x: Expr | null) => x && walk(x, f);
   switch (e.k) {
-    case "bin": sub(e.l); sub(e.r); break;
-    case "not": case "neg": case "len": case "field": sub(e.e); break;
-    case "cond": sub(e.c); sub(e.t); sub(e.f); break;
-    case "index": sub(e.e); sub(e.i); break;
-    case "slice": sub(e.e); sub(e.lo); sub(e.hi); break;
-    case "call": e.args.forEach(sub); break;
-    case "record": e.fields.forEach(([, v]) => sub(v)); break;
-    case "seqlit": e.elems.forEach(sub); break;
-    case "quant": sub(e.body); break;
-    case "minmax": sub(e.a); sub(e.b); break;
-    case "let": sub(e.e); sub(e.body); break;
-    case "update": sub(e.e); sub(e.i); sub(e.v); break;
+    case "bin":
+      sub(e.l);
+      sub(e.r);
+      break;
+    case "not":
+    case "neg":
+    case "len":
+    case "field":
+      sub(e.e);
+      break;
+    case "cond":
+      sub(e.c);
+      sub(e.t);
+      sub(e.f);
+      break;
+    case "index":
+      sub(e.e);
+      sub(e.i);
+      break;
+    case "slice":
+      sub(e.e);
+      sub(e.lo);
+      sub(e.hi);
+      break;
+    case "call":
+      e.args.forEach(sub);
+      break;
+    case "record":
+      e.fields.forEach(([, v]) => sub(v));
+      break;
+    case "seqlit":
+      e.elems.forEach(sub);
+      break;
+    case "quant":
+      sub(e.body);
+      break;
+    case "minmax":
+      sub(e.a);
+      sub(e.b);
+      break;
+    case "let":
+      sub(e.e);
+      sub(e.body);
+      break;
+    case "update":
+      sub(e.e);
+      sub(e.i);
+      sub(e.v);
+      break;
     default:
   }
 }
 
 function tyText(t: Ty, pos: Pos): string {
   switch (t.k) {
-    case "int": return "int";
-    case "nat": return "nat";
-    case "bool": return "bool";
-    case "seq": return `seq<${tyText(t.elem, pos)}>`;
-    case "named": case "tparam": return t.name;
-    case "unknown": throw new TranslateError(pos, "cannot infer a type here: add a type annotation");
+    case "int":
+      return "int";
+    case "nat":
+      return "nat";
+    case "bool":
+      return "bool";
+    case "seq":
+      return `seq<${tyText(t.elem, pos)}>`;
+    case "named":
+    case "tparam":
+      return t.name;
+    case "unknown":
+      throw new TranslateError(pos, "cannot infer a type here: add a type annotation");
   }
 }
 
@@ -176,8 +264,10 @@ class Emitter {
 
   typeOf(e: Expr, env: Env, cx: Ctx): Ty {
     switch (e.k) {
-      case "num": return INT;
-      case "bool": return BOOL;
+      case "num":
+        return INT;
+      case "bool":
+        return BOOL;
       case "var": {
         const t = env.get(e.name);
         if (!t) throw new TranslateError(e.pos, `unknown identifier ${e.name}`);
@@ -186,7 +276,8 @@ class Emitter {
       case "result":
         if (!cx.result) throw new TranslateError(e.pos, "\\result is only allowed in ensures");
         return cx.result.ty;
-      case "str": return UNKNOWN;
+      case "str":
+        return UNKNOWN;
       case "member":
         if (env.has(e.type)) return this.typeOf(memberAsField(e), env, cx);
         return { k: "named", name: e.type };
@@ -197,13 +288,17 @@ class Emitter {
         }
         return BOOL;
       }
-      case "not": case "quant": return BOOL;
+      case "not":
+      case "quant":
+        return BOOL;
       case "len": {
         // `.length` of a record is its field of that name
         const t = this.typeOf(e.e, env, cx);
         return t.k === "named" ? this.typeOf({ k: "field", e: e.e, name: "length", pos: e.pos }, env, cx) : INT;
       }
-      case "neg": case "minmax": return INT;
+      case "neg":
+      case "minmax":
+        return INT;
       case "cond": {
         const t = this.typeOf(e.t, env, cx);
         return t.k === "unknown" ? this.typeOf(e.f, env, cx) : t;
@@ -213,7 +308,9 @@ class Emitter {
         if (t.k !== "seq") throw new TranslateError(e.pos, "indexing something that is not an array");
         return t.elem;
       }
-      case "slice": case "update": return this.typeOf(e.e, env, cx);
+      case "slice":
+      case "update":
+        return this.typeOf(e.e, env, cx);
       case "field": {
         const t = this.typeOf(e.e, env, cx);
         const fields = t.k === "named" ? this.info.records.get(t.name) : undefined;
@@ -230,8 +327,10 @@ class Emitter {
         });
         return substitute(entry.fn.ret, bind);
       }
-      case "record": return e.type ? { k: "named", name: e.type } : UNKNOWN;
-      case "seqlit": return { k: "seq", elem: e.elems.length > 0 ? this.typeOf(e.elems[0], env, cx) : UNKNOWN };
+      case "record":
+        return e.type ? { k: "named", name: e.type } : UNKNOWN;
+      case "seqlit":
+        return { k: "seq", elem: e.elems.length > 0 ? this.typeOf(e.elems[0], env, cx) : UNKNOWN };
       case "let": {
         const inner = new Map(env);
         inner.set(e.name, e.ty.k === "unknown" ? this.typeOf(e.e, env, cx) : e.ty);
@@ -247,8 +346,10 @@ class Emitter {
       return ["bin", "cond", "quant", "let", "minmax", "neg", "not"].includes(x.k) ? `(${s})` : s;
     };
     switch (e.k) {
-      case "num": return e.v;
-      case "bool": return e.v ? "true" : "false";
+      case "num":
+        return e.v;
+      case "bool":
+        return e.v ? "true" : "false";
       case "var":
         this.typeOf(e, env, cx);
         return dafnyName(e.name, e.pos);
@@ -257,8 +358,13 @@ class Emitter {
         return cx.result.text;
       case "str": {
         const u = expect && expect.k === "named" ? this.info.unions.get(expect.name) : undefined;
-        if (!u || !expect || expect.k !== "named") throw new TranslateError(e.pos, `string literal "${e.v}" needs a declared union type in this position`);
-        if (u.numeric) throw new TranslateError(e.pos, `string literal "${e.v}" is not a value of enum ${expect.name} (its members are numbers in JavaScript: write ${expect.name}.${e.v})`);
+        if (!u || !expect || expect.k !== "named")
+          throw new TranslateError(e.pos, `string literal "${e.v}" needs a declared union type in this position`);
+        if (u.numeric)
+          throw new TranslateError(
+            e.pos,
+            `string literal "${e.v}" is not a value of enum ${expect.name} (its members are numbers in JavaScript: write ${expect.name}.${e.v})`,
+          );
         const c = u.tags.get(e.v);
         if (!c) throw new TranslateError(e.pos, `"${e.v}" is not a member of ${expect.name}`);
         return `${expect.name}.${c}`;
@@ -277,13 +383,32 @@ class Emitter {
           const rt = this.typeOf(e.r, env, cx);
           // JavaScript compares arrays and objects by reference, Dafny by value: only the
           // specifications (which mean value equality) may compare them
-          if (!compatible(lt, rt)) throw new TranslateError(e.pos, `unsupported ${e.op === "==" ? "===" : "!=="} between ${describeTy(lt)} and ${describeTy(rt)}`);
+          if (!compatible(lt, rt))
+            throw new TranslateError(
+              e.pos,
+              `unsupported ${e.op === "==" ? "===" : "!=="} between ${describeTy(lt)} and ${describeTy(rt)}`,
+            );
           const ty = lt.k === "unknown" ? rt : lt;
-          if (!e.value && (ty.k === "seq" || ty.k === "tparam" || (ty.k === "named" && this.info.records.has(ty.name)))) {
-            const what = ty.k === "seq" ? "arrays" : ty.k === "tparam" ? `values of type parameter ${ty.name}` : `records (${ty.name})`;
+          if (
+            !e.value &&
+            (ty.k === "seq" || ty.k === "tparam" || (ty.k === "named" && this.info.records.has(ty.name)))
+          ) {
+            const what =
+              ty.k === "seq"
+                ? "arrays"
+                : ty.k === "tparam"
+                  ? `values of type parameter ${ty.name}`
+                  : `records (${ty.name})`;
             const op = e.op === "==" ? "===" : "!==";
-            if (cx.inSpec) throw new TranslateError(e.pos, `unsupported ${op} on ${what} in a specification (TypeScript compares references): write ${e.op === "==" ? "" : "!"}${VALUE_EQUALITY}(a, b) for value equality`);
-            throw new TranslateError(e.pos, `unsupported ${op} on ${what} in code (JavaScript compares references; compare elements or fields)`);
+            if (cx.inSpec)
+              throw new TranslateError(
+                e.pos,
+                `unsupported ${op} on ${what} in a specification (TypeScript compares references): write ${e.op === "==" ? "" : "!"}${VALUE_EQUALITY}(a, b) for value equality`,
+              );
+            throw new TranslateError(
+              e.pos,
+              `unsupported ${op} on ${what} in code (JavaScript compares references; compare elements or fields)`,
+            );
           }
           return `${wrap(e.l, rt.k === "unknown" ? null : rt)} ${e.op} ${wrap(e.r, lt.k === "unknown" ? null : lt)}`;
         }
@@ -295,7 +420,11 @@ class Emitter {
           const lt = this.typeOf(e.l, env, cx);
           const rt = this.typeOf(e.r, env, cx);
           // JavaScript's + joins arrays into a string; the other operators make NaN
-          if (lt.k === "seq" || rt.k === "seq") throw new TranslateError(e.pos, `unsupported ${e.op} on arrays${e.op === "+" ? " (JavaScript joins them into a string; use push)" : ""}`);
+          if (lt.k === "seq" || rt.k === "seq")
+            throw new TranslateError(
+              e.pos,
+              `unsupported ${e.op} on arrays${e.op === "+" ? " (JavaScript joins them into a string; use push)" : ""}`,
+            );
           return `${wrap(e.l, null)} ${e.op} ${wrap(e.r, null)}`;
         }
         if (e.op === "<" || e.op === "<=" || e.op === ">" || e.op === ">=") {
@@ -307,11 +436,14 @@ class Emitter {
             }
           }
         }
-        if (["==>", "<==>"].includes(e.op) && !cx.inSpec) throw new TranslateError(e.pos, `${e.op} is only allowed in specifications`);
+        if (["==>", "<==>"].includes(e.op) && !cx.inSpec)
+          throw new TranslateError(e.pos, `${e.op} is only allowed in specifications`);
         return `${wrap(e.l, null)} ${e.op} ${wrap(e.r, null)}`;
       }
-      case "not": return `!${wrap(e.e, null)}`;
-      case "neg": return `-${wrap(e.e, null)}`;
+      case "not":
+        return `!${wrap(e.e, null)}`;
+      case "neg":
+        return `-${wrap(e.e, null)}`;
       case "cond": {
         const t = expect ?? this.typeOf(e, env, cx);
         const ex = t.k === "unknown" ? null : t;
@@ -328,7 +460,8 @@ class Emitter {
         return `|${this.expr(e.e, env, cx, null)}|`;
       }
       case "slice": {
-        if (this.typeOf(e.e, env, cx).k !== "seq") throw new TranslateError(e.pos, ".slice of something that is not an array");
+        if (this.typeOf(e.e, env, cx).k !== "seq")
+          throw new TranslateError(e.pos, ".slice of something that is not an array");
         const lo = e.lo ? this.expr(e.lo, env, cx, null) : "";
         const hi = e.hi ? this.expr(e.hi, env, cx, null) : "";
         return `${wrap(e.e, null)}[${lo}..${hi}]`;
@@ -342,12 +475,15 @@ class Emitter {
         this.typeOf(e, env, cx);
         return `${wrap(e.e, null)}.${dafnyName(e.name, e.pos)}`;
       }
-      case "call": return this.call(e, env, cx, false);
+      case "call":
+        return this.call(e, env, cx, false);
       case "record": {
         const name = e.type ?? (expect && expect.k === "named" ? expect.name : null);
         const fields = name ? this.info.records.get(name) : undefined;
-        if (!name || !fields) throw new TranslateError(e.pos, "object literal needs a declared record type in this position");
-        for (const [f] of e.fields) if (!fields.some((x) => x.name === f)) throw new TranslateError(e.pos, `${name} has no field ${f}`);
+        if (!name || !fields)
+          throw new TranslateError(e.pos, "object literal needs a declared record type in this position");
+        for (const [f] of e.fields)
+          if (!fields.some((x) => x.name === f)) throw new TranslateError(e.pos, `${name} has no field ${f}`);
         const args = fields.map((f) => {
           const v = e.fields.find(([n]) => n === f.name);
           if (!v) throw new TranslateError(e.pos, `object literal of ${name} lacks field ${f.name}`);
@@ -384,19 +520,36 @@ class Emitter {
     const entry = this.info.fns.get(e.fn);
     if (entry) {
       if (!this.info.reach.get(cx.module.name)?.has(entry.module)) {
-        throw new TranslateError(e.pos, `${e.fn} is declared in ${entry.module}.ts, which ${cx.module.name}.ts does not import`);
+        throw new TranslateError(
+          e.pos,
+          `${e.fn} is declared in ${entry.module}.ts, which ${cx.module.name}.ts does not import`,
+        );
       }
       // code calls what the module imports under that name (JavaScript resolves nothing else)
-      if (!cx.inSpec && entry.module !== cx.module.name && !cx.module.imported.some((x) => x.name === e.fn && x.from === entry.module)) {
-        throw new TranslateError(e.pos, `${e.fn} is declared in ${entry.module}.ts, which ${cx.module.name}.ts does not import by that name`);
+      if (
+        !cx.inSpec &&
+        entry.module !== cx.module.name &&
+        !cx.module.imported.some((x) => x.name === e.fn && x.from === entry.module)
+      ) {
+        throw new TranslateError(
+          e.pos,
+          `${e.fn} is declared in ${entry.module}.ts, which ${cx.module.name}.ts does not import by that name`,
+        );
       }
       if (entry.kind === "method" && cx.inSpec) {
-        throw new TranslateError(e.pos, `specification calls ${e.fn}, which translates to a method (its body is not a pure expression)`);
+        throw new TranslateError(
+          e.pos,
+          `specification calls ${e.fn}, which translates to a method (its body is not a pure expression)`,
+        );
       }
       if (entry.kind === "method" && !asStatement) {
-        throw new TranslateError(e.pos, `call to ${e.fn} (a method in Dafny) must be the whole initializer of a const/let, the right side of an assignment, or a return value`);
+        throw new TranslateError(
+          e.pos,
+          `call to ${e.fn} (a method in Dafny) must be the whole initializer of a const/let, the right side of an assignment, or a return value`,
+        );
       }
-      if (e.args.length !== entry.fn.params.length) throw new TranslateError(e.pos, `${e.fn} takes ${entry.fn.params.length} arguments`);
+      if (e.args.length !== entry.fn.params.length)
+        throw new TranslateError(e.pos, `${e.fn} takes ${entry.fn.params.length} arguments`);
       // type parameters take their types from the arguments that have one
       const bind = new Map<string, Ty>();
       entry.fn.params.forEach((p, i) => unify(p.ty, this.typeOf(e.args[i], env, cx), bind));
@@ -406,9 +559,15 @@ class Emitter {
       });
       return `${dafnyName(e.fn, e.pos)}(${args.join(", ")})`;
     }
-    const companion = [...(this.info.reach.get(cx.module.name) ?? [])].some((m) => this.info.companionNames.get(m)?.has(e.fn));
+    const companion = [...(this.info.reach.get(cx.module.name) ?? [])].some((m) =>
+      this.info.companionNames.get(m)?.has(e.fn),
+    );
     if (companion && cx.inSpec) return `${e.fn}(${e.args.map((a) => this.expr(a, env, cx, null)).join(", ")})`;
-    if (companion) throw new TranslateError(e.pos, `${e.fn} is proof material (from proofs/dafny): use it only in specifications and //@ use`);
+    if (companion)
+      throw new TranslateError(
+        e.pos,
+        `${e.fn} is proof material (from proofs/dafny): use it only in specifications and //@ use`,
+      );
     throw new TranslateError(e.pos, `call to unknown function ${e.fn} (not a verified kernel function)`);
   }
 
@@ -453,12 +612,17 @@ class Emitter {
       case "while": {
         const out = [`${ind}while ${this.expr(s.c, env, cx, BOOL)}`];
         for (const i of s.invariants) out.push(`${inner}invariant ${this.spec(i, env, cx)}`);
-        if (s.decreases.length > 0) out.push(`${inner}decreases ${s.decreases.map((d) => this.expr(d, env, { ...cx, inSpec: true }, null)).join(", ")}`);
+        if (s.decreases.length > 0)
+          out.push(
+            `${inner}decreases ${s.decreases.map((d) => this.expr(d, env, { ...cx, inSpec: true }, null)).join(", ")}`,
+          );
         out.push(`${ind}{`, ...this.stmts(s.body, new Map(env), cx, inner), `${ind}}`);
         return out;
       }
-      case "break": return [`${ind}break;`];
-      case "continue": throw new TranslateError(s.pos, "continue outside a loop");
+      case "break":
+        return [`${ind}break;`];
+      case "continue":
+        throw new TranslateError(s.pos, "continue outside a loop");
       case "return": {
         if (!cx.result) throw new TranslateError(s.pos, "return with a value in a function without a result");
         if (s.e.k === "call" && this.info.fns.get(s.e.fn)?.kind === "method") {
@@ -466,13 +630,19 @@ class Emitter {
         }
         return [`${ind}return ${this.expr(s.e, env, cx, cx.result.ty)};`];
       }
-      case "assert": return [`${ind}assert ${this.spec(s.e, env, cx)};`];
+      case "assert":
+        return [`${ind}assert ${this.spec(s.e, env, cx)};`];
       case "use": {
         if (s.call.k !== "call") throw new TranslateError(s.pos, "//@ use expects a lemma call");
-        if (this.info.fns.has(s.call.fn)) throw new TranslateError(s.call.pos, `//@ use calls ${s.call.fn}, a kernel function: it takes a lemma of the proof companion`);
+        if (this.info.fns.has(s.call.fn))
+          throw new TranslateError(
+            s.call.pos,
+            `//@ use calls ${s.call.fn}, a kernel function: it takes a lemma of the proof companion`,
+          );
         return [`${ind}${this.call(s.call, env, { ...cx, inSpec: true }, false)};`];
       }
-      case "block": return [`${ind}{`, ...this.stmts(s.body, new Map(env), cx, inner), `${ind}}`];
+      case "block":
+        return [`${ind}{`, ...this.stmts(s.body, new Map(env), cx, inner), `${ind}}`];
     }
   }
 
@@ -491,7 +661,10 @@ class Emitter {
       const ty = this.letType(e, env, cx);
       const inner = new Map(env);
       inner.set(e.name, ty);
-      return [`${ind}var ${dafnyName(e.name, e.pos)}: ${tyText(ty, e.pos)} := ${this.expr(e.e, env, cx, ty)};`, ...this.body(e.body, inner, cx, ind, expect)];
+      return [
+        `${ind}var ${dafnyName(e.name, e.pos)}: ${tyText(ty, e.pos)} := ${this.expr(e.e, env, cx, ty)};`,
+        ...this.body(e.body, inner, cx, ind, expect),
+      ];
     }
     if (e.k === "cond") {
       return [
@@ -519,12 +692,15 @@ class Emitter {
     const withResult: Ctx = { ...base, result: { text: resultText, ty: f.ret } };
     const out: string[] = [];
     if (f.extern) out.push("// extern: the body is trusted, not translated (listed in proofs/PROPERTIES.md)");
-    out.push(isFunction
-      ? `function ${f.extern ? "{:axiom} " : ""}${name}${tps}(${params}): ${tyText(f.ret, f.pos)}`
-      : `method ${name}${tps}(${params}) returns (result: ${tyText(f.ret, f.pos)})`);
+    out.push(
+      isFunction
+        ? `function ${f.extern ? "{:axiom} " : ""}${name}${tps}(${params}): ${tyText(f.ret, f.pos)}`
+        : `method ${name}${tps}(${params}) returns (result: ${tyText(f.ret, f.pos)})`,
+    );
     for (const r of f.requires) out.push(`  requires ${this.spec(r, env, base)}`);
     for (const q of f.ensures) out.push(`  ensures ${this.spec(q, env, withResult)}`);
-    if (f.decreases.length > 0) out.push(`  decreases ${f.decreases.map((d) => this.expr(d, env, base, null)).join(", ")}`);
+    if (f.decreases.length > 0)
+      out.push(`  decreases ${f.decreases.map((d) => this.expr(d, env, base, null)).join(", ")}`);
     if (f.extern) return out;
     const code: Ctx = { info: this.info, module: mod, result: { text: "result", ty: f.ret }, inSpec: false };
     if (isFunction && f.pureExpr) {
@@ -555,11 +731,16 @@ function compatible(a: Ty, b: Ty): boolean {
 /** A type as an error message names it. */
 function describeTy(t: Ty): string {
   switch (t.k) {
-    case "seq": return "arrays";
-    case "bool": return "booleans";
-    case "named": return `values of ${t.name}`;
-    case "tparam": return `values of type parameter ${t.name}`;
-    default: return "numbers";
+    case "seq":
+      return "arrays";
+    case "bool":
+      return "booleans";
+    case "named":
+      return `values of ${t.name}`;
+    case "tparam":
+      return `values of type parameter ${t.name}`;
+    default:
+      return "numbers";
   }
 }
 
@@ -585,10 +766,14 @@ export function emitModule(mod: Module, info: ProgramInfo): string {
   if (mod.companion) lines.push(`include "../proofs/dafny/${mod.companion}.dfy"`);
   if (mod.imports.length > 0 || mod.companion) lines.push("");
   for (const t of mod.types) {
-    if (t.k === "union") lines.push(`datatype ${t.name} = ${t.tags.map((x) => dafnyName(x.ctor, t.pos)).join(" | ")}`, "");
+    if (t.k === "union")
+      lines.push(`datatype ${t.name} = ${t.tags.map((x) => dafnyName(x.ctor, t.pos)).join(" | ")}`, "");
     else {
       for (const f of t.fields) em.checkTy(f.ty, t.pos, []);
-      lines.push(`datatype ${t.name} = ${t.name}(${t.fields.map((f) => `${dafnyName(f.name, t.pos)}: ${tyText(f.ty, t.pos)}`).join(", ")})`, "");
+      lines.push(
+        `datatype ${t.name} = ${t.name}(${t.fields.map((f) => `${dafnyName(f.name, t.pos)}: ${tyText(f.ty, t.pos)}`).join(", ")})`,
+        "",
+      );
     }
   }
   for (const f of mod.fns) lines.push(...em.fn(f, mod), "");

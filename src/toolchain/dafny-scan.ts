@@ -102,7 +102,10 @@ function tokenize(src: string): Tok[] {
       toks.push({ text: src.slice(i, j), line });
       i = j;
     } else {
-      const op = ["<==>", "==>", "<==", "::", ":=", ":|", "==", "!=", "<=", ">=", "&&", "||", "!!", ".."].find((o) => src.startsWith(o, i)) ?? c;
+      const op =
+        ["<==>", "==>", "<==", "::", ":=", ":|", "==", "!=", "<=", ">=", "&&", "||", "!!", ".."].find((o) =>
+          src.startsWith(o, i),
+        ) ?? c;
       toks.push({ text: op, line });
       i += op.length;
     }
@@ -110,23 +113,76 @@ function tokenize(src: string): Tok[] {
   return toks;
 }
 
-const MODIFIERS = new Set(["ghost", "static", "twostate", "least", "greatest", "inductive", "abstract", "opaque", "protected"]);
+const MODIFIERS = new Set([
+  "ghost",
+  "static",
+  "twostate",
+  "least",
+  "greatest",
+  "inductive",
+  "abstract",
+  "opaque",
+  "protected",
+]);
 const CALLABLE = new Map<string, DeclKind>([
-  ["function", "function"], ["predicate", "function"], ["copredicate", "function"],
-  ["method", "method"], ["constructor", "method"], ["iterator", "method"],
-  ["lemma", "lemma"], ["colemma", "lemma"],
+  ["function", "function"],
+  ["predicate", "function"],
+  ["copredicate", "function"],
+  ["method", "method"],
+  ["constructor", "method"],
+  ["iterator", "method"],
+  ["lemma", "lemma"],
+  ["colemma", "lemma"],
 ]);
 const TYPES = new Set(["datatype", "codatatype", "type", "newtype", "const"]);
 /** Tokens after which a `{` opens an expression (a set display), not a body. */
 const EXPECTS_EXPR = new Set([
-  "requires", "ensures", "reads", "modifies", "decreases", "invariant", "(", "[", ",", ":", "::", ":=", "==", "!=",
-  "<", "<=", ">=", "+", "-", "*", "/", "%", "&&", "||", "==>", "<==", "<==>", "!!", "!", "in", "then", "else", ";", "=",
+  "requires",
+  "ensures",
+  "reads",
+  "modifies",
+  "decreases",
+  "invariant",
+  "(",
+  "[",
+  ",",
+  ":",
+  "::",
+  ":=",
+  "==",
+  "!=",
+  "<",
+  "<=",
+  ">=",
+  "+",
+  "-",
+  "*",
+  "/",
+  "%",
+  "&&",
+  "||",
+  "==>",
+  "<==",
+  "<==>",
+  "!!",
+  "!",
+  "in",
+  "then",
+  "else",
+  ";",
+  "=",
 ]);
 
 function startsDecl(toks: Tok[], i: number): boolean {
   const t = toks[i]?.text;
-  return t !== undefined && !toks[i].str && (MODIFIERS.has(t) || CALLABLE.has(t) || TYPES.has(t) ||
-    ["module", "class", "trait", "import", "include"].includes(t));
+  return (
+    t !== undefined &&
+    !toks[i].str &&
+    (MODIFIERS.has(t) ||
+      CALLABLE.has(t) ||
+      TYPES.has(t) ||
+      ["module", "class", "trait", "import", "include"].includes(t))
+  );
 }
 
 /** Index just past the `}` matching the `{` at `i`. */

@@ -41,7 +41,10 @@ export interface ModuleDoc {
 function headerLaws(sf: ts.SourceFile): string[] {
   const first = sf.statements[0];
   const header = sf.text.slice(0, first === undefined ? sf.text.length : first.getStart(sf));
-  const comments = header.split("\n").filter((l) => /^\s*\/\/(?!@)/.test(l)).join("\n");
+  const comments = header
+    .split("\n")
+    .filter((l) => /^\s*\/\/(?!@)/.test(l))
+    .join("\n");
   return [...new Set(comments.match(/\bL\d+(?:-L\d+)?\b/g) ?? [])];
 }
 
@@ -61,7 +64,10 @@ function docComment(sf: ts.SourceFile, node: ts.Node): string {
 
 /** An annotation's specification in the form a reader sees: `\result` is the function's result. */
 function readable(a: Annotation): string {
-  return a.text.replace(/\\result\b/g, "result").replace(/\s+/g, " ").trim();
+  return a.text
+    .replace(/\\result\b/g, "result")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 function isExported(node: ts.Node): boolean {
@@ -96,7 +102,13 @@ export function kernelModules(l: Layout): ModuleDoc[] {
   // translating first makes the docs describe exactly what the prover checks (and fail as it does)
   const { mods } = loadKernel(l);
   return mods.map((m) => {
-    const sf = ts.createSourceFile(m.source, readFileSync(join(l.root, m.source), "utf8"), ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+    const sf = ts.createSourceFile(
+      m.source,
+      readFileSync(join(l.root, m.source), "utf8"),
+      ts.ScriptTarget.ES2022,
+      true,
+      ts.ScriptKind.TS,
+    );
     const fns: FnDoc[] = [];
     const types: string[] = [];
     for (const st of sf.statements) {
@@ -104,7 +116,8 @@ export function kernelModules(l: Layout): ModuleDoc[] {
       if (ts.isFunctionDeclaration(st) && st.name !== undefined) {
         const ann = leadingAnnotations(sf, st);
         // an `extern` function is trusted, not proven: it stays out of the verified entry
-        if (ann.some((a) => a.kind === "verify") && m.fns.some((f) => f.name === st.name?.text && !f.extern)) fns.push(fnDoc(sf, st, ann));
+        if (ann.some((a) => a.kind === "verify") && m.fns.some((f) => f.name === st.name?.text && !f.extern))
+          fns.push(fnDoc(sf, st, ann));
       } else if ((ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st)) && st.name !== undefined) {
         types.push(st.name.text);
       }
@@ -152,12 +165,31 @@ export function kernelMarkdown(mods: readonly ModuleDoc[]): string {
     if (m.fns.length === 0 && m.types.length === 0) continue;
     out.push(`## ${m.name} (${lawText(m)})`, "", `Source: ${m.source}.`);
     if (m.types.length > 0) out.push(`Types: ${m.types.map((t) => `\`${t}\``).join(", ")}.`);
-    if (m.companion !== null) out.push(`Predicates and lemmas written with a capital letter are defined in proofs/dafny/${m.companion}.dfy.`);
+    if (m.companion !== null)
+      out.push(`Predicates and lemmas written with a capital letter are defined in proofs/dafny/${m.companion}.dfy.`);
     out.push("");
     for (const f of m.fns) {
-      out.push(`### \`${f.name}\``, "", "```ts", `function ${f.name}${f.tparams}(${f.typedParams.join(", ")}): ${f.returns}`, "```", "");
+      out.push(
+        `### \`${f.name}\``,
+        "",
+        "```ts",
+        `function ${f.name}${f.tparams}(${f.typedParams.join(", ")}): ${f.returns}`,
+        "```",
+        "",
+      );
       if (f.summary !== "") out.push(f.summary.replace(/\n/g, " "), "");
-      out.push(`Law: ${lawText(m)}.`, "", "Preconditions:", "", ...bullets(f.requires, NO_REQUIRES), "", "Guarantees:", "", ...bullets(f.ensures, NO_ENSURES), "");
+      out.push(
+        `Law: ${lawText(m)}.`,
+        "",
+        "Preconditions:",
+        "",
+        ...bullets(f.requires, NO_REQUIRES),
+        "",
+        "Guarantees:",
+        "",
+        ...bullets(f.ensures, NO_ENSURES),
+        "",
+      );
     }
   }
   return out.join("\n");
@@ -191,7 +223,9 @@ export function kernelEntry(mods: readonly ModuleDoc[]): string {
     "",
     ...used.filter((m) => m.fns.length > 0).map((m) => `import * as ${ns(m)} from "../kernel/${m.name}.ts";`),
     "",
-    ...used.filter((m) => m.types.length > 0).map((m) => `import type { ${m.types.join(", ")} } from "../kernel/${m.name}.ts";`),
+    ...used
+      .filter((m) => m.types.length > 0)
+      .map((m) => `import type { ${m.types.join(", ")} } from "../kernel/${m.name}.ts";`),
     "",
     `export type { ${used.flatMap((m) => m.types).join(", ")} };`,
   ];
@@ -210,7 +244,9 @@ export function kernelEntry(mods: readonly ModuleDoc[]): string {
       out.push("", "/**", ...doc.map((d) => (d === "" ? " *" : ` * ${inComment(d)}`)), " */");
       // the signature is written out (not `typeof`) so that editors show this comment, not the
       // kernel's own, at a call; the compiler checks it against the kernel function
-      out.push(`export const ${f.name}: ${f.tparams}(${f.typedParams.join(", ")}) => ${f.returns} = ${ns(m)}.${f.name};`);
+      out.push(
+        `export const ${f.name}: ${f.tparams}(${f.typedParams.join(", ")}) => ${f.returns} = ${ns(m)}.${f.name};`,
+      );
     }
   }
   return `${out.join("\n")}\n`;
@@ -219,7 +255,10 @@ export function kernelEntry(mods: readonly ModuleDoc[]): string {
 /** The generated documentation files: path relative to the root -> text. */
 export function generateDocs(l: Layout): Map<string, string> {
   const mods = kernelModules(l);
-  return new Map([[DOC_FILES.markdown, kernelMarkdown(mods)], [DOC_FILES.entry, kernelEntry(mods)]]);
+  return new Map([
+    [DOC_FILES.markdown, kernelMarkdown(mods)],
+    [DOC_FILES.entry, kernelEntry(mods)],
+  ]);
 }
 
 /** Writes the generated documentation; returns the files whose text changed. */

@@ -6,8 +6,16 @@
 import ts from "typescript";
 import { type Annotation, annotationsIn, leadingAnnotations, posAt } from "./annotations.ts";
 import {
-  type BinOp, type Expr, type Fn, type Module, type Param, type Pos, type Stmt, type Ty,
-  type TypeDecl, TranslateError,
+  type BinOp,
+  type Expr,
+  type Fn,
+  type Module,
+  type Param,
+  type Pos,
+  type Stmt,
+  type Ty,
+  type TypeDecl,
+  TranslateError,
 } from "./ir.ts";
 import { floorDiv, parseSpec } from "./spec-parser.ts";
 
@@ -22,7 +30,9 @@ export function ctorName(tag: string): string {
 
 /** The name of a syntax kind ("VariableStatement", not its alias "FirstStatement"). */
 function syntaxName(kind: ts.SyntaxKind): string {
-  const names = Object.keys(ts.SyntaxKind).filter((k) => (ts.SyntaxKind as unknown as Record<string, number>)[k] === kind);
+  const names = Object.keys(ts.SyntaxKind).filter(
+    (k) => (ts.SyntaxKind as unknown as Record<string, number>)[k] === kind,
+  );
   return names.find((n) => !/^(First|Last)/.test(n)) ?? names[0] ?? String(kind);
 }
 
@@ -69,7 +79,15 @@ export function translateFile(relPath: string, text: string, hasCompanion: boole
   const sf = ts.createSourceFile(relPath, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
   const cx = new FileContext(sf);
   const name = relPath.replace(/^.*\//, "").replace(/\.ts$/, "");
-  const mod: Module = { name, source: relPath, imports: [], imported: [], types: [], fns: [], companion: hasCompanion ? name : null };
+  const mod: Module = {
+    name,
+    source: relPath,
+    imports: [],
+    imported: [],
+    types: [],
+    fns: [],
+    companion: hasCompanion ? name : null,
+  };
 
   for (const st of sf.statements) {
     for (const a of leadingAnnotations(sf, st)) {
@@ -99,7 +117,8 @@ export function translateFile(relPath: string, text: string, hasCompanion: boole
     } else if (ts.isFunctionDeclaration(st)) {
       mod.fns.push(functionDecl(cx, st));
     } else {
-      if (ts.isClassDeclaration(st)) cx.unsupported(st, "class declaration (the kernel holds only functions and types)");
+      if (ts.isClassDeclaration(st))
+        cx.unsupported(st, "class declaration (the kernel holds only functions and types)");
       cx.unsupported(st, `top-level statement (${syntaxName(st.kind)}) in a kernel file`);
     }
   }
@@ -127,12 +146,15 @@ function importTarget(cx: FileContext, st: ts.ImportDeclaration): string {
 function importedNames(cx: FileContext, st: ts.ImportDeclaration): ts.Identifier[] {
   const clause = st.importClause;
   if (!clause) return [];
-  if (clause.name) cx.unsupported(clause.name, "default or namespace import (the kernel imports names as they are declared)");
+  if (clause.name)
+    cx.unsupported(clause.name, "default or namespace import (the kernel imports names as they are declared)");
   const bindings = clause.namedBindings;
   if (!bindings) return [];
-  if (ts.isNamespaceImport(bindings)) cx.unsupported(bindings, "default or namespace import (the kernel imports names as they are declared)");
+  if (ts.isNamespaceImport(bindings))
+    cx.unsupported(bindings, "default or namespace import (the kernel imports names as they are declared)");
   return bindings.elements.map((el) => {
-    if (el.propertyName) cx.unsupported(el, `renamed import '${el.getText(cx.sf)}' (the kernel imports names as they are declared)`);
+    if (el.propertyName)
+      cx.unsupported(el, `renamed import '${el.getText(cx.sf)}' (the kernel imports names as they are declared)`);
     return el.name;
   });
 }
@@ -175,9 +197,16 @@ function typeAlias(cx: FileContext, st: ts.TypeAliasDeclaration): TypeDecl {
       if (seen.has(c)) cx.fail(st, `union members "${seen.get(c)}" and "${tag}" map to the same constructor ${c}`);
       seen.set(c, tag);
     }
-    return { k: "union", name: st.name.text, numeric: false, tags: tags.map((tag) => ({ tag, ctor: ctorName(tag) })), pos: cx.pos(st) };
+    return {
+      k: "union",
+      name: st.name.text,
+      numeric: false,
+      tags: tags.map((tag) => ({ tag, ctor: ctorName(tag) })),
+      pos: cx.pos(st),
+    };
   }
-  if (ts.isTypeLiteralNode(t)) return { k: "record", name: st.name.text, fields: recordFields(cx, t.members, new Set()), pos: cx.pos(st) };
+  if (ts.isTypeLiteralNode(t))
+    return { k: "record", name: st.name.text, fields: recordFields(cx, t.members, new Set()), pos: cx.pos(st) };
   cx.unsupported(st, "type alias (only unions of string literals and object types are supported)");
 }
 
@@ -227,24 +256,28 @@ function functionDecl(cx: FileContext, fd: ts.FunctionDeclaration): Fn {
   const ann = leadingAnnotations(sf, fd).map((a) => cx.take(a));
   const verify = ann.some((a) => a.kind === "verify");
   const extern = ann.some((a) => a.kind === "extern");
-  if (!verify && !extern) cx.fail(fd, `function ${name} is neither //@ verify nor //@ extern: the kernel holds only translated code`);
+  if (!verify && !extern)
+    cx.fail(fd, `function ${name} is neither //@ verify nor //@ extern: the kernel holds only translated code`);
   if (verify && extern) cx.fail(fd, `function ${name} cannot be both //@ verify and //@ extern`);
   if (fd.asteriskToken) cx.unsupported(fd, "generator function");
   if (fd.modifiers?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword)) cx.unsupported(fd, "async function");
-  if (fd.modifiers?.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword)) cx.unsupported(fd, "export default (kernel functions are exported and imported by name)");
-  const tparams = new Set((fd.typeParameters ?? []).map((p) => {
-    if (p.constraint || p.default) cx.unsupported(p, "type parameter constraint or default");
-    return p.name.text;
-  }));
+  if (fd.modifiers?.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword))
+    cx.unsupported(fd, "export default (kernel functions are exported and imported by name)");
+  const tparams = new Set(
+    (fd.typeParameters ?? []).map((p) => {
+      if (p.constraint || p.default) cx.unsupported(p, "type parameter constraint or default");
+      return p.name.text;
+    }),
+  );
   const natNames = new Set<string>();
   const paramNames = new Set(fd.parameters.map((p) => (ts.isIdentifier(p.name) ? p.name.text : "")));
   for (const a of ann) {
     if (a.kind === "type") {
       const x = typeAnnotation(a);
-      if (x !== "\\result" && !paramNames.has(x)) throw new TranslateError(a.pos, `//@ type ${x} nat: ${name} has no parameter ${x}`);
+      if (x !== "\\result" && !paramNames.has(x))
+        throw new TranslateError(a.pos, `//@ type ${x} nat: ${name} has no parameter ${x}`);
       natNames.add(x);
-    }
-    else if (!["verify", "extern", "requires", "ensures", "decreases", "declare-type"].includes(a.kind)) {
+    } else if (!["verify", "extern", "requires", "ensures", "decreases", "declare-type"].includes(a.kind)) {
       throw new TranslateError(a.pos, `//@ ${a.kind} is not allowed above a function`);
     }
   }
@@ -258,7 +291,13 @@ function functionDecl(cx: FileContext, fd: ts.FunctionDeclaration): Fn {
   if (!fd.type) cx.fail(fd, `function ${name} needs a return type annotation`);
   let ret = tyFromNode(cx, fd.type, tparams);
   if (natNames.has("\\result")) ret = natOf(cx, fd, ret);
-  const scope: FnScope = { fnName: name, retText: fd.type.getText(sf), natNames, params: new Set(params.map((p) => p.name)), tparams };
+  const scope: FnScope = {
+    fnName: name,
+    retText: fd.type.getText(sf),
+    natNames,
+    params: new Set(params.map((p) => p.name)),
+    tparams,
+  };
   const fn: Fn = {
     name,
     tparams: [...tparams],
@@ -284,14 +323,18 @@ function functionDecl(cx: FileContext, fd: ts.FunctionDeclaration): Fn {
   for (const a of annotationsIn(sf, fd.body.getStart(sf), fd.body.end)) {
     if (a.kind !== "type") continue;
     const x = typeAnnotation(cx.take(a));
-    if (paramNames.has(x) || x === "\\result") throw new TranslateError(a.pos, `//@ type ${x} nat: annotate parameters and \\result above the function`);
+    if (paramNames.has(x) || x === "\\result")
+      throw new TranslateError(a.pos, `//@ type ${x} nat: annotate parameters and \\result above the function`);
     if (!locals.has(x)) throw new TranslateError(a.pos, `//@ type ${x} nat: ${name} has no local ${x}`);
     natNames.add(x);
   }
   checkLocalNames(cx, fd.body, paramNames);
   fn.stmts = block(cx, fd.body, scope, false);
   if (!endsInReturn(fn.stmts)) {
-    throw new TranslateError(posAt(sf, fd.body.end - 1), `function ${name} can reach its end without returning a value (JavaScript returns undefined)`);
+    throw new TranslateError(
+      posAt(sf, fd.body.end - 1),
+      `function ${name} can reach its end without returning a value (JavaScript returns undefined)`,
+    );
   }
   checkOwnership(fn.stmts);
   fn.pureExpr = pureForm(cx, fd.body.statements, scope, fd.body);
@@ -329,7 +372,14 @@ function pureForm(cx: FileContext, stmts: readonly ts.Statement[], scope: FnScop
       const body = go(i + 1);
       if (!body) return null;
       const ty = d.type ? tyFromNode(cx, d.type, scope.tparams) : { k: "unknown" as const };
-      return { k: "let", name: d.name.text, ty: scope.natNames.has(d.name.text) ? { k: "nat" } : ty, e: expr(cx, d.initializer), body, pos: cx.pos(d) };
+      return {
+        k: "let",
+        name: d.name.text,
+        ty: scope.natNames.has(d.name.text) ? { k: "nat" } : ty,
+        e: expr(cx, d.initializer),
+        body,
+        pos: cx.pos(d),
+      };
     }
     if (ts.isIfStatement(st)) {
       const t = branch(st.thenStatement);
@@ -354,12 +404,18 @@ function pureForm(cx: FileContext, stmts: readonly ts.Statement[], scope: FnScop
 /** The names a scope node declares directly, with their declarations. */
 function declaredIn(scopeNode: ts.Node): ts.VariableDeclaration[] {
   const lists: ts.VariableDeclarationList[] = [];
-  const stmts = ts.isBlock(scopeNode) ? scopeNode.statements
-    : ts.isCaseBlock(scopeNode) ? scopeNode.clauses.flatMap((c) => [...c.statements])
-    : [];
+  const stmts = ts.isBlock(scopeNode)
+    ? scopeNode.statements
+    : ts.isCaseBlock(scopeNode)
+      ? scopeNode.clauses.flatMap((c) => [...c.statements])
+      : [];
   for (const st of stmts) if (ts.isVariableStatement(st)) lists.push(st.declarationList);
-  if ((ts.isForStatement(scopeNode) || ts.isForOfStatement(scopeNode) || ts.isForInStatement(scopeNode)) &&
-      scopeNode.initializer && ts.isVariableDeclarationList(scopeNode.initializer)) lists.push(scopeNode.initializer);
+  if (
+    (ts.isForStatement(scopeNode) || ts.isForOfStatement(scopeNode) || ts.isForInStatement(scopeNode)) &&
+    scopeNode.initializer &&
+    ts.isVariableDeclarationList(scopeNode.initializer)
+  )
+    lists.push(scopeNode.initializer);
   return lists.flatMap((l) => [...l.declarations]);
 }
 
@@ -396,14 +452,20 @@ function checkLocalNames(cx: FileContext, body: ts.Block, params: Set<string>): 
     }
     if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name)) {
       const x = n.name.text;
-      if (params.has(x)) cx.unsupported(n, `local ${x}: it shadows the parameter ${x} (give each local of a function its own name)`);
+      if (params.has(x))
+        cx.unsupported(n, `local ${x}: it shadows the parameter ${x} (give each local of a function its own name)`);
       for (let s: ts.Node | undefined = n.parent; s !== undefined && s !== body.parent; s = s.parent) {
         const here = declaredIn(s);
         // within one scope the later declaration is the repetition
-        const other = here.find((d) => d !== n && ts.isIdentifier(d.name) && d.name.text === x && (!here.includes(n) || d.pos < n.pos));
+        const other = here.find(
+          (d) => d !== n && ts.isIdentifier(d.name) && d.name.text === x && (!here.includes(n) || d.pos < n.pos),
+        );
         if (other) {
           const at = cx.pos(other);
-          cx.unsupported(n, `local ${x}: it ${here.includes(n) ? "repeats" : "shadows"} the ${x} declared at ${at.file}:${at.line}:${at.col} (give each local of a function its own name)`);
+          cx.unsupported(
+            n,
+            `local ${x}: it ${here.includes(n) ? "repeats" : "shadows"} the ${x} declared at ${at.file}:${at.line}:${at.col} (give each local of a function its own name)`,
+          );
         }
       }
     }
@@ -425,12 +487,17 @@ function endsInReturn(stmts: Stmt[]): boolean {
   const last = stmts[stmts.length - 1];
   if (last === undefined) return false;
   switch (last.k) {
-    case "return": return true;
-    case "if": return endsInReturn(last.t) && endsInReturn(last.f);
-    case "block": return endsInReturn(last.body);
+    case "return":
+      return true;
+    case "if":
+      return endsInReturn(last.t) && endsInReturn(last.f);
+    case "block":
+      return endsInReturn(last.body);
     // `while (true)` ends only through return when no break leaves it
-    case "while": return last.c.k === "bool" && last.c.v && !containsBreak(last.body);
-    default: return false;
+    case "while":
+      return last.c.k === "bool" && last.c.v && !containsBreak(last.body);
+    default:
+      return false;
   }
 }
 
@@ -449,7 +516,8 @@ function block(cx: FileContext, b: ts.Block, scope: FnScope, isLoopBody: boolean
       } else if (a.kind === "type") continue;
       else if ((a.kind === "invariant" || a.kind === "decreases") && isLoopBody) {
         // loopSpecs took those above the first statement
-        if (!cx.used.has(a.offset)) throw new TranslateError(a.pos, `//@ ${a.kind} must come before the first statement of the loop body`);
+        if (!cx.used.has(a.offset))
+          throw new TranslateError(a.pos, `//@ ${a.kind} must come before the first statement of the loop body`);
       } else throw new TranslateError(a.pos, `//@ ${a.kind} is not allowed here`);
     }
   };
@@ -496,13 +564,15 @@ function statement(cx: FileContext, st: ts.Statement, scope: FnScope): Stmt[] {
   if (ts.isVariableStatement(st)) return declarations(cx, st.declarationList, scope);
   if (ts.isExpressionStatement(st)) return [exprStatement(cx, st.expression, scope)];
   if (ts.isIfStatement(st)) {
-    return [{
-      k: "if",
-      c: expr(cx, st.expression),
-      t: asBlock(cx, st.thenStatement, scope, false),
-      f: st.elseStatement ? asBlock(cx, st.elseStatement, scope, false) : [],
-      pos,
-    }];
+    return [
+      {
+        k: "if",
+        c: expr(cx, st.expression),
+        t: asBlock(cx, st.thenStatement, scope, false),
+        f: st.elseStatement ? asBlock(cx, st.elseStatement, scope, false) : [],
+        pos,
+      },
+    ];
   }
   if (ts.isWhileStatement(st)) {
     const { invariants, decreases } = loopSpecs(cx, st.statement);
@@ -524,7 +594,8 @@ function statement(cx: FileContext, st: ts.Statement, scope: FnScope): Stmt[] {
   }
   if (ts.isBlock(st)) return [{ k: "block", body: block(cx, st, scope, false), pos }];
   if (ts.isSwitchStatement(st)) return switchStatement(cx, st, scope);
-  if (ts.isLabeledStatement(st)) cx.unsupported(st, `labelled statement '${st.label.text}:' (and so labelled break/continue)`);
+  if (ts.isLabeledStatement(st))
+    cx.unsupported(st, `labelled statement '${st.label.text}:' (and so labelled break/continue)`);
   cx.unsupported(st, `statement (${syntaxName(st.kind)})`);
 }
 
@@ -533,10 +604,11 @@ function isContinue(s: Stmt): boolean {
 }
 
 function containsContinue(stmts: Stmt[]): boolean {
-  return stmts.some((s) =>
-    isContinue(s) ||
-    (s.k === "if" && (containsContinue(s.t) || containsContinue(s.f))) ||
-    (s.k === "block" && containsContinue(s.body)),
+  return stmts.some(
+    (s) =>
+      isContinue(s) ||
+      (s.k === "if" && (containsContinue(s.t) || containsContinue(s.f))) ||
+      (s.k === "block" && containsContinue(s.body)),
   );
 }
 
@@ -569,7 +641,8 @@ function lowerContinue(cx: FileContext, stmts: Stmt[], tail: Stmt[], at: ts.Node
 
 function forLoop(cx: FileContext, st: ts.ForStatement, scope: FnScope): Stmt {
   const pos = cx.pos(st);
-  if (!st.initializer || !ts.isVariableDeclarationList(st.initializer)) cx.unsupported(st, "for loop without a 'let' initializer");
+  if (!st.initializer || !ts.isVariableDeclarationList(st.initializer))
+    cx.unsupported(st, "for loop without a 'let' initializer");
   const init = declarations(cx, st.initializer, scope);
   if (!st.condition) cx.unsupported(st, "for loop without a condition");
   if (!st.incrementor) cx.unsupported(st, "for loop without an increment");
@@ -577,7 +650,11 @@ function forLoop(cx: FileContext, st: ts.ForStatement, scope: FnScope): Stmt {
   const { invariants, decreases } = loopSpecs(cx, st.statement);
   const body = lowerContinue(cx, asBlock(cx, st.statement, scope, true), [incr], st);
   // the block scopes the loop variable, as `let` does in TypeScript
-  return { k: "block", body: [...init, { k: "while", c: expr(cx, st.condition), invariants, decreases, body, pos }], pos };
+  return {
+    k: "block",
+    body: [...init, { k: "while", c: expr(cx, st.condition), invariants, decreases, body, pos }],
+    pos,
+  };
 }
 
 function switchStatement(cx: FileContext, st: ts.SwitchStatement, scope: FnScope): Stmt[] {
@@ -613,10 +690,11 @@ function switchStatement(cx: FileContext, st: ts.SwitchStatement, scope: FnScope
 }
 
 function containsBreak(stmts: Stmt[]): boolean {
-  return stmts.some((s) =>
-    s.k === "break" ||
-    (s.k === "if" && (containsBreak(s.t) || containsBreak(s.f))) ||
-    (s.k === "block" && containsBreak(s.body)),
+  return stmts.some(
+    (s) =>
+      s.k === "break" ||
+      (s.k === "if" && (containsBreak(s.t) || containsBreak(s.f))) ||
+      (s.k === "block" && containsBreak(s.body)),
   );
 }
 
@@ -624,7 +702,8 @@ function exprStatement(cx: FileContext, e: ts.Expression, scope: FnScope): Stmt 
   const pos = cx.pos(e);
   const local = (id: ts.Expression, what: string): string => {
     if (!ts.isIdentifier(id)) cx.unsupported(id, `${what} of anything but a local variable`);
-    if (scope.params.has(id.text)) cx.fail(id, `unsupported mutation of parameter ${id.text} (parameters are values in the proofs)`);
+    if (scope.params.has(id.text))
+      cx.fail(id, `unsupported mutation of parameter ${id.text} (parameters are values in the proofs)`);
     return id.text;
   };
   const v = (name: string, at: ts.Node): Expr => ({ k: "var", name, pos: cx.pos(at) });
@@ -634,25 +713,55 @@ function exprStatement(cx: FileContext, e: ts.Expression, scope: FnScope): Stmt 
     if (op === ts.SyntaxKind.EqualsToken) {
       if (ts.isElementAccessExpression(e.left)) {
         const name = local(e.left.expression, "element assignment");
-        return { k: "assign", name, e: { k: "update", e: v(name, e.left), i: expr(cx, e.left.argumentExpression), v: expr(cx, e.right), pos }, pos, inPlace: true };
+        return {
+          k: "assign",
+          name,
+          e: { k: "update", e: v(name, e.left), i: expr(cx, e.left.argumentExpression), v: expr(cx, e.right), pos },
+          pos,
+          inPlace: true,
+        };
       }
       return { k: "assign", name: local(e.left, "assignment"), e: expr(cx, e.right), pos };
     }
     if (op === ts.SyntaxKind.PlusEqualsToken || op === ts.SyntaxKind.MinusEqualsToken) {
       const name = local(e.left, "compound assignment");
-      return { k: "assign", name, e: { k: "bin", op: op === ts.SyntaxKind.PlusEqualsToken ? "+" : "-", l: v(name, e.left), r: expr(cx, e.right), pos }, pos };
+      return {
+        k: "assign",
+        name,
+        e: {
+          k: "bin",
+          op: op === ts.SyntaxKind.PlusEqualsToken ? "+" : "-",
+          l: v(name, e.left),
+          r: expr(cx, e.right),
+          pos,
+        },
+        pos,
+      };
     }
   }
-  if ((ts.isPostfixUnaryExpression(e) || ts.isPrefixUnaryExpression(e)) &&
-      (e.operator === ts.SyntaxKind.PlusPlusToken || e.operator === ts.SyntaxKind.MinusMinusToken)) {
+  if (
+    (ts.isPostfixUnaryExpression(e) || ts.isPrefixUnaryExpression(e)) &&
+    (e.operator === ts.SyntaxKind.PlusPlusToken || e.operator === ts.SyntaxKind.MinusMinusToken)
+  ) {
     const name = local(e.operand, "increment");
-    return { k: "assign", name, e: { k: "bin", op: e.operator === ts.SyntaxKind.PlusPlusToken ? "+" : "-", l: v(name, e.operand), r: one, pos }, pos };
+    return {
+      k: "assign",
+      name,
+      e: { k: "bin", op: e.operator === ts.SyntaxKind.PlusPlusToken ? "+" : "-", l: v(name, e.operand), r: one, pos },
+      pos,
+    };
   }
   if (ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression) && e.expression.name.text === "push") {
     const name = local(e.expression.expression, "push");
     if (e.arguments.length !== 1) cx.unsupported(e, "push with other than one argument");
     const item: Expr = { k: "seqlit", elems: [expr(cx, e.arguments[0])], pos };
-    return { k: "assign", name, e: { k: "bin", op: "concat", l: v(name, e.expression.expression), r: item, pos }, pos, inPlace: true };
+    return {
+      k: "assign",
+      name,
+      e: { k: "bin", op: "concat", l: v(name, e.expression.expression), r: item, pos },
+      pos,
+      inPlace: true,
+    };
   }
   cx.unsupported(e, `expression statement '${e.getText(cx.sf)}'`);
 }
@@ -670,31 +779,76 @@ function checkOwnership(stmts: Stmt[]): void {
   const collect = (list: Stmt[]): void => {
     for (const s of list) {
       if (s.k === "assign" && s.inPlace) mutated.add(s.name);
-      if (s.k === "if") { collect(s.t); collect(s.f); }
+      if (s.k === "if") {
+        collect(s.t);
+        collect(s.f);
+      }
       if (s.k === "while" || s.k === "block") collect(s.body);
     }
   };
   collect(stmts);
   if (mutated.size === 0) return;
   const fail = (name: string, pos: Pos): never => {
-    throw new TranslateError(pos, `unsupported aliasing of array ${name}: an array changed in place must be created by an array literal or .slice() and used only as ${name}[i], ${name}.length, ${name}.slice(...) or a return value`);
+    throw new TranslateError(
+      pos,
+      `unsupported aliasing of array ${name}: an array changed in place must be created by an array literal or .slice() and used only as ${name}[i], ${name}.length, ${name}.slice(...) or a return value`,
+    );
   };
   const uses = (e: Expr): void => {
     switch (e.k) {
-      case "var": if (mutated.has(e.name)) fail(e.name, e.pos); return;
-      case "index": if (e.e.k !== "var") uses(e.e); uses(e.i); return;
-      case "len": if (e.e.k !== "var") uses(e.e); return;
-      case "slice": if (e.e.k !== "var") uses(e.e); if (e.lo) uses(e.lo); if (e.hi) uses(e.hi); return;
-      case "bin": uses(e.l); uses(e.r); return;
-      case "not": case "neg": case "field": uses(e.e); return;
-      case "cond": uses(e.c); uses(e.t); uses(e.f); return;
-      case "call": e.args.forEach(uses); return;
-      case "record": e.fields.forEach(([, x]) => uses(x)); return;
-      case "seqlit": e.elems.forEach(uses); return;
-      case "minmax": uses(e.a); uses(e.b); return;
-      case "let": uses(e.e); uses(e.body); return;
-      case "update": uses(e.e); uses(e.i); uses(e.v); return;
-      default: return;
+      case "var":
+        if (mutated.has(e.name)) fail(e.name, e.pos);
+        return;
+      case "index":
+        if (e.e.k !== "var") uses(e.e);
+        uses(e.i);
+        return;
+      case "len":
+        if (e.e.k !== "var") uses(e.e);
+        return;
+      case "slice":
+        if (e.e.k !== "var") uses(e.e);
+        if (e.lo) uses(e.lo);
+        if (e.hi) uses(e.hi);
+        return;
+      case "bin":
+        uses(e.l);
+        uses(e.r);
+        return;
+      case "not":
+      case "neg":
+      case "field":
+        uses(e.e);
+        return;
+      case "cond":
+        uses(e.c);
+        uses(e.t);
+        uses(e.f);
+        return;
+      case "call":
+        e.args.forEach(uses);
+        return;
+      case "record":
+        e.fields.forEach(([, x]) => uses(x));
+        return;
+      case "seqlit":
+        e.elems.forEach(uses);
+        return;
+      case "minmax":
+        uses(e.a);
+        uses(e.b);
+        return;
+      case "let":
+        uses(e.e);
+        uses(e.body);
+        return;
+      case "update":
+        uses(e.e);
+        uses(e.i);
+        uses(e.v);
+        return;
+      default:
+        return;
     }
   };
   const fresh = (name: string, e: Expr, pos: Pos): void => {
@@ -704,16 +858,31 @@ function checkOwnership(stmts: Stmt[]): void {
   const check = (list: Stmt[]): void => {
     for (const s of list) {
       switch (s.k) {
-        case "var": fresh(s.name, s.init, s.pos); break;
+        case "var":
+          fresh(s.name, s.init, s.pos);
+          break;
         case "assign":
           if (!s.inPlace) fresh(s.name, s.e, s.pos);
-          else if (s.e.k === "update") { uses(s.e.i); uses(s.e.v); }
-          else if (s.e.k === "bin") uses(s.e.r);
+          else if (s.e.k === "update") {
+            uses(s.e.i);
+            uses(s.e.v);
+          } else if (s.e.k === "bin") uses(s.e.r);
           break;
-        case "if": uses(s.c); check(s.t); check(s.f); break;
-        case "while": uses(s.c); check(s.body); break;
-        case "block": check(s.body); break;
-        case "return": if (s.e.k !== "var") uses(s.e); break;
+        case "if":
+          uses(s.c);
+          check(s.t);
+          check(s.f);
+          break;
+        case "while":
+          uses(s.c);
+          check(s.body);
+          break;
+        case "block":
+          check(s.body);
+          break;
+        case "return":
+          if (s.e.k !== "var") uses(s.e);
+          break;
         default:
       }
     }
@@ -760,13 +929,18 @@ function expr(cx: FileContext, e: ts.Expression): Expr {
   }
   if (ts.isBinaryExpression(e)) {
     const op = BIN_OPS[e.operatorToken.kind];
-    if (!op) cx.unsupported(e.operatorToken, `operator '${e.operatorToken.getText(cx.sf)}'${e.operatorToken.kind === ts.SyntaxKind.SlashToken ? " (write Math.floor(a / b))" : ""}`);
+    if (!op)
+      cx.unsupported(
+        e.operatorToken,
+        `operator '${e.operatorToken.getText(cx.sf)}'${e.operatorToken.kind === ts.SyntaxKind.SlashToken ? " (write Math.floor(a / b))" : ""}`,
+      );
     return { k: "bin", op, l: expr(cx, e.left), r: expr(cx, e.right), pos };
   }
   if (ts.isConditionalExpression(e)) {
     return { k: "cond", c: expr(cx, e.condition), t: expr(cx, e.whenTrue), f: expr(cx, e.whenFalse), pos };
   }
-  if (ts.isElementAccessExpression(e)) return { k: "index", e: expr(cx, e.expression), i: expr(cx, e.argumentExpression), pos };
+  if (ts.isElementAccessExpression(e))
+    return { k: "index", e: expr(cx, e.expression), i: expr(cx, e.argumentExpression), pos };
   if (ts.isPropertyAccessExpression(e)) {
     if (e.questionDotToken) cx.unsupported(e, "optional chaining");
     const field = e.name.text;
@@ -780,9 +954,13 @@ function expr(cx: FileContext, e: ts.Expression): Expr {
   if (ts.isObjectLiteralExpression(e)) {
     const keys = new Set<string>();
     const fields: Array<[string, Expr]> = e.properties.map((p) => {
-      const key = (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && ts.isIdentifier(p.name) ? p.name.text : null;
+      const key =
+        (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && ts.isIdentifier(p.name)
+          ? p.name.text
+          : null;
       if (key === null) cx.unsupported(p, "object literal member");
-      if (keys.has(key)) cx.unsupported(p, `repeated key ${key} in an object literal (JavaScript keeps the last value)`);
+      if (keys.has(key))
+        cx.unsupported(p, `repeated key ${key} in an object literal (JavaScript keeps the last value)`);
       keys.add(key);
       if (ts.isPropertyAssignment(p)) return [key, expr(cx, p.initializer)];
       return [key, { k: "var", name: key, pos: cx.pos(p) }];

@@ -26,10 +26,20 @@ export type Ty =
   | { k: "unknown" };
 
 export type BinOp =
-  | "+" | "-" | "*" | "/"
-  | "<" | "<=" | ">" | ">="
-  | "==" | "!="
-  | "&&" | "||" | "==>" | "<==>"
+  | "+"
+  | "-"
+  | "*"
+  | "/"
+  | "<"
+  | "<="
+  | ">"
+  | ">="
+  | "=="
+  | "!="
+  | "&&"
+  | "||"
+  | "==>"
+  | "<==>"
   /** sequence concatenation: only `xs.push(v)` produces it (`+` on arrays is rejected) */
   | "concat";
 

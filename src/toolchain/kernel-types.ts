@@ -20,7 +20,10 @@ const KERNEL_OPTIONS: ts.CompilerOptions = {
 
 /** Type-checks the kernel's files (names under src/kernel); returns one "file:line:col: message" per diagnostic. */
 export function typecheckKernel(l: Layout, files: string[]): string[] {
-  const program = ts.createProgram(files.map((f) => join(l.kernelDir, f)), KERNEL_OPTIONS);
+  const program = ts.createProgram(
+    files.map((f) => join(l.kernelDir, f)),
+    KERNEL_OPTIONS,
+  );
   return ts.getPreEmitDiagnostics(program).map((d) => {
     const text = ts.flattenDiagnosticMessageText(d.messageText, "\n");
     if (!d.file || d.start === undefined) return `error TS${d.code}: ${text}`;

@@ -32,8 +32,12 @@ export function kernelFiles(l: Layout): string[] {
   const all = readdirSync(l.kernelDir, { recursive: true, encoding: "utf8" }).sort();
   const isSource = (f: string): boolean => /^[^/\\]+\.ts$/.test(f) && !f.endsWith(".d.ts");
   for (const f of all) {
-    if (isSource(f) || (statSync(join(l.kernelDir, f)).isDirectory() && all.some((g) => g.startsWith(`${f}/`)))) continue;
-    throw new TranslateError({ file: `src/kernel/${f}`, line: 1, col: 1 }, "not a kernel source: the kernel is the .ts files directly in src/kernel, each one translated; move this file out or make it one of them");
+    if (isSource(f) || (statSync(join(l.kernelDir, f)).isDirectory() && all.some((g) => g.startsWith(`${f}/`))))
+      continue;
+    throw new TranslateError(
+      { file: `src/kernel/${f}`, line: 1, col: 1 },
+      "not a kernel source: the kernel is the .ts files directly in src/kernel, each one translated; move this file out or make it one of them",
+    );
   }
   return all.filter(isSource);
 }

@@ -48,11 +48,18 @@ function probe(command: string, projectRoot: string): Prover | null {
   if (run.error) return null;
   const text = `${run.stdout}${run.stderr}`;
   const v4 = /^\s*([4-9]\.[\w.+-]+)/m.exec(text);
-  if (run.status === 0 && v4) return { command, generation: "dafny4", version: v4[1].split("+")[0], z3Wrapper: null, z3: systemZ3() };
+  if (run.status === 0 && v4)
+    return { command, generation: "dafny4", version: v4[1].split("+")[0], z3Wrapper: null, z3: systemZ3() };
   if (/unknown switch/.test(text) || /Dafny 2\./.test(text)) {
     // Dafny 2.3 prints its version as the first line of any run
     const v2 = /Dafny (2\.[\d.]+)/.exec(String(spawnSync(command, ["/version"], { encoding: "utf8" }).stdout));
-    return { command, generation: "dafny23", version: v2?.[1] ?? "2.x", z3Wrapper: resolve(projectRoot, "scripts", "z3-wrapper.sh"), z3: null };
+    return {
+      command,
+      generation: "dafny23",
+      version: v2?.[1] ?? "2.x",
+      z3Wrapper: resolve(projectRoot, "scripts", "z3-wrapper.sh"),
+      z3: null,
+    };
   }
   return null;
 }
@@ -116,14 +123,36 @@ export function verifyJobs(l: Layout, jobs: Job[], prover: Prover, onDone?: (v: 
     return jobs.map((job, n) => {
       const args = job.paths.map((p) => join(dir, p));
       const csv = join(stage, `items-${n}.csv`);
-      const run = prover.generation === "dafny23"
-        ? spawnSync(prover.command, ["/compile:0", "/trace", "/timeLimit:120", `/proverOpt:PROVER_PATH=${prover.z3Wrapper}`, ...args], { encoding: "utf8" })
-        : spawnSync(prover.command, [
-          "verify", "--verification-time-limit", "120", "--show-snippets", "false", "--allow-warnings",
-          ...(prover.z3 ? ["--solver-path", prover.z3] : []), "--log-format", `csv;LogFileName=${csv}`, ...args,
-        ], { encoding: "utf8" });
+      const run =
+        prover.generation === "dafny23"
+          ? spawnSync(
+              prover.command,
+              ["/compile:0", "/trace", "/timeLimit:120", `/proverOpt:PROVER_PATH=${prover.z3Wrapper}`, ...args],
+              { encoding: "utf8" },
+            )
+          : spawnSync(
+              prover.command,
+              [
+                "verify",
+                "--verification-time-limit",
+                "120",
+                "--show-snippets",
+                "false",
+                "--allow-warnings",
+                ...(prover.z3 ? ["--solver-path", prover.z3] : []),
+                "--log-format",
+                `csv;LogFileName=${csv}`,
+                ...args,
+              ],
+              { encoding: "utf8" },
+            );
       const out = `${run.stdout ?? ""}${run.stderr ?? ""}${run.error ? String(run.error) : ""}`.split(stage).join(".");
-      const items = prover.generation === "dafny23" ? parseTrace23(out) : existsSync(csv) ? parseCsv4(readFileSync(csv, "utf8")) : [];
+      const items =
+        prover.generation === "dafny23"
+          ? parseTrace23(out)
+          : existsSync(csv)
+            ? parseCsv4(readFileSync(csv, "utf8"))
+            : [];
       const verdict = parseVerdict(job.file, run.status ?? -1, out, items);
       onDone?.(verdict);
       return verdict;

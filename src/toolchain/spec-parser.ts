@@ -12,9 +12,32 @@ interface Token {
 }
 
 const OPERATORS = [
-  "<==>", "===", "!==", "==>",
-  "==", "!=", "<=", ">=", "&&", "||",
-  "<", ">", "+", "-", "*", "/", "%", "!", "?", ":", "(", ")", "[", "]", ".", ",",
+  "<==>",
+  "===",
+  "!==",
+  "==>",
+  "==",
+  "!=",
+  "<=",
+  ">=",
+  "&&",
+  "||",
+  "<",
+  ">",
+  "+",
+  "-",
+  "*",
+  "/",
+  "%",
+  "!",
+  "?",
+  ":",
+  "(",
+  ")",
+  "[",
+  "]",
+  ".",
+  ",",
 ];
 
 function tokenize(src: string, at: (offset: number) => Pos): Token[] {
@@ -76,7 +99,8 @@ const TERNARY_LEVEL = 2; // `c ? a : b` binds looser than || and tighter than ==
 function normalizeOp(op: string, pos: Pos): BinOp {
   if (op === "===") return "==";
   if (op === "!==") return "!=";
-  if (op === "%") throw new TranslateError(pos, "unsupported operator '%' (JavaScript and Dafny disagree on negative operands)");
+  if (op === "%")
+    throw new TranslateError(pos, "unsupported operator '%' (JavaScript and Dafny disagree on negative operands)");
   return op as BinOp;
 }
 
@@ -208,12 +232,16 @@ export function parseSpec(src: string, base: Pos, segments?: readonly Segment[])
           if (m.text === "floor") {
             const args = parseArgs();
             const q = args[0];
-            if (args.length !== 1 || q.k !== "bin" || q.op !== "/") throw new TranslateError(pos, "unsupported Math.floor in spec (only Math.floor(a / b))");
+            if (args.length !== 1 || q.k !== "bin" || q.op !== "/")
+              throw new TranslateError(pos, "unsupported Math.floor in spec (only Math.floor(a / b))");
             rejectDivision(q.l);
             rejectDivision(q.r);
             const d = floorDiv(q.l, q.r, pos);
             divisions.add(d);
-            if (d.k === "cond") { divisions.add(d.t); divisions.add(d.f); }
+            if (d.k === "cond") {
+              divisions.add(d.t);
+              divisions.add(d.f);
+            }
             return d;
           }
           if (m.text !== "max" && m.text !== "min") throw new TranslateError(pos, `unsupported Math.${m.text} in spec`);
@@ -249,14 +277,40 @@ export function parseSpec(src: string, base: Pos, segments?: readonly Segment[])
       throw new TranslateError(x.pos, "unsupported operator '/' in spec (write Math.floor(a / b))");
     }
     switch (x.k) {
-      case "bin": rejectDivision(x.l); rejectDivision(x.r); break;
-      case "not": case "neg": case "len": case "field": rejectDivision(x.e); break;
-      case "cond": rejectDivision(x.c); rejectDivision(x.t); rejectDivision(x.f); break;
-      case "index": rejectDivision(x.e); rejectDivision(x.i); break;
-      case "slice": rejectDivision(x.e); if (x.lo) rejectDivision(x.lo); if (x.hi) rejectDivision(x.hi); break;
-      case "call": x.args.forEach(rejectDivision); break;
-      case "quant": rejectDivision(x.body); break;
-      case "minmax": rejectDivision(x.a); rejectDivision(x.b); break;
+      case "bin":
+        rejectDivision(x.l);
+        rejectDivision(x.r);
+        break;
+      case "not":
+      case "neg":
+      case "len":
+      case "field":
+        rejectDivision(x.e);
+        break;
+      case "cond":
+        rejectDivision(x.c);
+        rejectDivision(x.t);
+        rejectDivision(x.f);
+        break;
+      case "index":
+        rejectDivision(x.e);
+        rejectDivision(x.i);
+        break;
+      case "slice":
+        rejectDivision(x.e);
+        if (x.lo) rejectDivision(x.lo);
+        if (x.hi) rejectDivision(x.hi);
+        break;
+      case "call":
+        x.args.forEach(rejectDivision);
+        break;
+      case "quant":
+        rejectDivision(x.body);
+        break;
+      case "minmax":
+        rejectDivision(x.a);
+        rejectDivision(x.b);
+        break;
       default:
     }
   };

@@ -37,7 +37,8 @@ export function collectTrusted(scans: Map<string, DafnyScan>, mods: Module[]): T
     for (const d of scan.decls) {
       if (d.kind === "type") continue;
       const generated = file.startsWith("dafny/");
-      if (d.attrs.includes("axiom") || d.attrs.includes("extern") || !d.hasBody) add(out, generated && d.attrs.includes("axiom") ? "extern" : "axiom", d.name, file);
+      if (d.attrs.includes("axiom") || d.attrs.includes("extern") || !d.hasBody)
+        add(out, generated && d.attrs.includes("axiom") ? "extern" : "axiom", d.name, file);
       if (d.attrs.includes("verify false")) add(out, "verify-false", d.name, file);
       if (d.assumes > 0) add(out, "assume", d.name, file, d.assumes);
       if (d.decreasesStar) add(out, "nontermination", d.name, file);
@@ -61,10 +62,21 @@ export function parseTrustedTable(md: string): { rows: Trusted[]; problems: stri
   const rows: Trusted[] = [];
   for (const line of (end < 0 ? rest : rest.slice(0, end)).split("\n")) {
     if (!line.startsWith("|") || /^\|\s*-/.test(line) || /^\|\s*kind\s*\|/.test(line)) continue;
-    const cells = line.split("|").slice(1, -1).map((c) => c.trim().replace(/^`|`$/g, ""));
+    const cells = line
+      .split("|")
+      .slice(1, -1)
+      .map((c) => c.trim().replace(/^`|`$/g, ""));
     const [kind, name, file, count] = cells;
-    if (!(TRUSTED_KINDS as readonly string[]).includes(kind) || !name || !file || !/^\d+$/.test(count ?? "") || !cells[4]) {
-      problems.push(`${PROPERTIES_FILE}: trusted row "${line}" is not "| kind | name | file | count | why |" with kind one of ${TRUSTED_KINDS.join(", ")}`);
+    if (
+      !(TRUSTED_KINDS as readonly string[]).includes(kind) ||
+      !name ||
+      !file ||
+      !/^\d+$/.test(count ?? "") ||
+      !cells[4]
+    ) {
+      problems.push(
+        `${PROPERTIES_FILE}: trusted row "${line}" is not "| kind | name | file | count | why |" with kind one of ${TRUSTED_KINDS.join(", ")}`,
+      );
       continue;
     }
     rows.push({ kind: kind as TrustedKind, name, file, count: Number(count) });
@@ -82,11 +94,20 @@ export function compareTrusted(found: Trusted[], md: string): string[] {
   const same = (a: Trusted, b: Trusted): boolean => a.kind === b.kind && a.name === b.name && a.file === b.file;
   for (const t of found) {
     const row = rows.find((r) => same(r, t));
-    if (!row) problems.push(`${PROPERTIES_FILE}: trusted ${t.kind} ${t.name} (${t.file}, ${t.count}) is not listed; add the row ${rowText(t)} under "${TRUSTED_HEADING}"`);
-    else if (row.count !== t.count) problems.push(`${PROPERTIES_FILE}: trusted ${t.kind} ${t.name} (${t.file}) is listed with count ${row.count}, the files hold ${t.count}`);
+    if (!row)
+      problems.push(
+        `${PROPERTIES_FILE}: trusted ${t.kind} ${t.name} (${t.file}, ${t.count}) is not listed; add the row ${rowText(t)} under "${TRUSTED_HEADING}"`,
+      );
+    else if (row.count !== t.count)
+      problems.push(
+        `${PROPERTIES_FILE}: trusted ${t.kind} ${t.name} (${t.file}) is listed with count ${row.count}, the files hold ${t.count}`,
+      );
   }
   for (const r of rows) {
-    if (!found.some((t) => same(r, t))) problems.push(`${PROPERTIES_FILE}: lists trusted ${r.kind} ${r.name} (${r.file}), which the files no longer hold; remove its row`);
+    if (!found.some((t) => same(r, t)))
+      problems.push(
+        `${PROPERTIES_FILE}: lists trusted ${r.kind} ${r.name} (${r.file}), which the files no longer hold; remove its row`,
+      );
   }
   return problems;
 }
@@ -106,8 +127,14 @@ export function compareFileCounts(counts: Map<string, number>, md: string, prove
   for (const [file, n] of counts) {
     const w = written.get(file);
     if (n === 0 && !w) continue;
-    if (!w) problems.push(`${PROPERTIES_FILE}: no count for ${file}; write "${file}: ${n}" in the "VCs proven" column of its law (${proverName} verified ${n} items)`);
-    else if (w.some((x) => x !== n)) problems.push(`${PROPERTIES_FILE}: says ${file}: ${w.join(", ")}; ${proverName} verified ${n} items: change it to "${file}: ${n}"`);
+    if (!w)
+      problems.push(
+        `${PROPERTIES_FILE}: no count for ${file}; write "${file}: ${n}" in the "VCs proven" column of its law (${proverName} verified ${n} items)`,
+      );
+    else if (w.some((x) => x !== n))
+      problems.push(
+        `${PROPERTIES_FILE}: says ${file}: ${w.join(", ")}; ${proverName} verified ${n} items: change it to "${file}: ${n}"`,
+      );
   }
   return problems;
 }

@@ -8,7 +8,12 @@ import { MockLanguageModelV4 } from "ai/test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { compactBeforeStep, compactModelMessages, readModelMessages, writeModelMessages } from "../../src/adapters/ai-sdk.ts";
+import {
+  compactBeforeStep,
+  compactModelMessages,
+  readModelMessages,
+  writeModelMessages,
+} from "../../src/adapters/ai-sdk.ts";
 import { ConfigError, InputError } from "../../src/engine/errors.ts";
 import type { CompactionReport } from "../../src/engine/report.ts";
 import { modelMessagesConversation } from "../support/generate-sdk.ts";
@@ -18,12 +23,22 @@ const image = new Uint8Array([137, 80, 78, 71]);
 // Every part kind the installed `ai` types define, in a short agent exchange.
 const FIXTURE: ModelMessage[] = [
   { role: "system", content: "You are a careful agent." },
-  { role: "user", content: [{ type: "text", text: "What is in the picture and the repo?" }, { type: "image", image, mediaType: "image/png" }] },
+  {
+    role: "user",
+    content: [
+      { type: "text", text: "What is in the picture and the repo?" },
+      { type: "image", image, mediaType: "image/png" },
+    ],
+  },
   {
     role: "assistant",
     content: [
       { type: "reasoning", text: "I should look at both.", providerOptions: { anthropic: { signature: "sig" } } },
-      { type: "reasoning-file", data: { type: "url", url: new URL("https://example.com/plan.png") }, mediaType: "image/png" },
+      {
+        type: "reasoning-file",
+        data: { type: "url", url: new URL("https://example.com/plan.png") },
+        mediaType: "image/png",
+      },
       { type: "custom", kind: "openai.compaction", providerOptions: { openai: { id: "cmp_1" } } },
       { type: "text", text: "Looking." },
       { type: "tool-call", toolCallId: "c1", toolName: "ls", input: { dir: "." } },
@@ -41,14 +56,22 @@ const FIXTURE: ModelMessage[] = [
     role: "assistant",
     content: [
       { type: "tool-call", toolCallId: "ws1", toolName: "web_search", input: { q: "png" }, providerExecuted: true },
-      { type: "tool-result", toolCallId: "ws1", toolName: "web_search", output: { type: "text", value: "PNG is a format" } },
+      {
+        type: "tool-result",
+        toolCallId: "ws1",
+        toolName: "web_search",
+        output: { type: "text", value: "PNG is a format" },
+      },
       { type: "file", data: { type: "url", url: new URL("https://example.com/a.png") }, mediaType: "image/png" },
       { type: "tool-call", toolCallId: "rm1", toolName: "rm", input: { path: "b.ts" } },
       { type: "tool-approval-request", approvalId: "ap1", toolCallId: "rm1" },
     ],
   },
   { role: "tool", content: [{ type: "tool-approval-response", approvalId: "ap1", approved: true }] },
-  { role: "tool", content: [{ type: "tool-result", toolCallId: "rm1", toolName: "rm", output: { type: "text", value: "removed" } }] },
+  {
+    role: "tool",
+    content: [{ type: "tool-result", toolCallId: "rm1", toolName: "rm", output: { type: "text", value: "removed" } }],
+  },
   { role: "assistant", content: "Done." },
   { role: "user", content: "Now run the tests." },
   { role: "assistant", content: [{ type: "tool-call", toolCallId: "t1", toolName: "test", input: {} }] },
@@ -58,17 +81,33 @@ describe("reading AI SDK messages", () => {
   it("maps every part kind, pairs calls with results and approvals with answers", () => {
     const r = readModelMessages(FIXTURE);
     expect(r.messages.map((m) => m.role)).toEqual([
-      "system", "user", "assistant", "tool", "tool", "assistant", "tool", "tool", "tool", "assistant", "user", "assistant",
+      "system",
+      "user",
+      "assistant",
+      "tool",
+      "tool",
+      "assistant",
+      "tool",
+      "tool",
+      "tool",
+      "assistant",
+      "user",
+      "assistant",
     ]);
     const asst = r.messages[2];
     expect(asst.role === "assistant" && asst.toolCalls.map((c) => [c.id, c.name, c.arguments])).toEqual([
-      ["c1", "ls", '{"dir":"."}'], ["c2", "cat", '{"path":"README.md"}'],
+      ["c1", "ls", '{"dir":"."}'],
+      ["c2", "cat", '{"path":"README.md"}'],
     ]);
     expect(r.messages[4]).toMatchObject({ role: "tool", toolCallId: "c2", content: "ENOENT", isError: true });
     expect(r.messages[3]).toMatchObject({ role: "tool", toolCallId: "c1", content: '["a.ts","b.ts"]' });
     // the provider-executed search pairs inside its assistant message; the approval pairs like a call
     const withApproval = r.messages[5];
-    expect(withApproval.role === "assistant" && withApproval.toolCalls.map((c) => c.id)).toEqual(["ws1", "rm1", "approval:ap1"]);
+    expect(withApproval.role === "assistant" && withApproval.toolCalls.map((c) => c.id)).toEqual([
+      "ws1",
+      "rm1",
+      "approval:ap1",
+    ]);
     expect(r.messages[6]).toMatchObject({ role: "tool", toolCallId: "ws1" });
     expect(r.messages[7]).toMatchObject({ role: "tool", toolCallId: "approval:ap1", content: "approved" });
     // the last call has no result yet: an ongoing call, read without complaint
@@ -88,47 +127,95 @@ describe("reading AI SDK messages", () => {
   it("writes what is left of a message cut by a summary with its own part objects", () => {
     const r = readModelMessages(FIXTURE);
     // engine message 3 is the first of the two results of tool message 3: replace it alone
-    const cut = [...r.messages.slice(0, 3), { role: "summary" as const, content: "read the listing" }, ...r.messages.slice(4)];
+    const cut = [
+      ...r.messages.slice(0, 3),
+      { role: "summary" as const, content: "read the listing" },
+      ...r.messages.slice(4),
+    ];
     const out = writeModelMessages(cut, r);
-    expect(out[3]).toEqual({ role: "assistant", content: [{ type: "text", text: "<summary>\nread the listing\n</summary>" }] });
+    expect(out[3]).toEqual({
+      role: "assistant",
+      content: [{ type: "text", text: "<summary>\nread the listing\n</summary>" }],
+    });
     const rest = out[4];
     const original = FIXTURE[3];
     expect(rest).not.toBe(original);
-    expect(rest.role === "tool" && original.role === "tool" && rest.content.length === 1 && rest.content[0] === original.content[1]).toBe(true);
+    expect(
+      rest.role === "tool" &&
+        original.role === "tool" &&
+        rest.content.length === 1 &&
+        rest.content[0] === original.content[1],
+    ).toBe(true);
     out.slice(5).forEach((m, i) => expect(m).toBe(FIXTURE[4 + i]));
   });
 
   it("keeps parts of a kind it does not know, in place", () => {
     const unknownPart = { type: "future-part", payload: 42 };
     // a part kind newer than the installed types: only a cast can state it
-    const msgs = [{ role: "assistant", content: [{ type: "text", text: "hi" }, unknownPart] }] as unknown as ModelMessage[];
+    const msgs = [
+      { role: "assistant", content: [{ type: "text", text: "hi" }, unknownPart] },
+    ] as unknown as ModelMessage[];
     const r = readModelMessages(msgs);
     expect(r.messages).toEqual([{ role: "assistant", content: "hi", toolCalls: [] }]);
     expect(writeModelMessages(r.messages, r)[0]).toBe(msgs[0]);
   });
 
   it("reads a summary back as a summary (rolling summaries)", () => {
-    const msgs: ModelMessage[] = [{ role: "assistant", content: [{ type: "text", text: "<summary>\nearlier work\n</summary>" }] }];
+    const msgs: ModelMessage[] = [
+      { role: "assistant", content: [{ type: "text", text: "<summary>\nearlier work\n</summary>" }] },
+    ];
     expect(readModelMessages(msgs).messages).toEqual([{ role: "summary", content: "earlier work" }]);
   });
 });
 
 describe("bad AI SDK input names the message and field", () => {
   const cases: [string, unknown, string][] = [
-    ["a non-string toolCallId", [{ role: "assistant", content: [{ type: "text", text: "x" }, { type: "tool-call", toolCallId: 7, toolName: "f", input: {} }] }],
-      "messages[0].content[1].toolCallId: expected a string, got a number"],
+    [
+      "a non-string toolCallId",
+      [
+        {
+          role: "assistant",
+          content: [
+            { type: "text", text: "x" },
+            { type: "tool-call", toolCallId: 7, toolName: "f", input: {} },
+          ],
+        },
+      ],
+      "messages[0].content[1].toolCallId: expected a string, got a number",
+    ],
     ["an unknown role", [{ role: "robot", content: "x" }], 'messages[0].role: unknown role "robot"'],
-    ["a system message with parts", [{ role: "system", content: [{ type: "text", text: "x" }] }], "messages[0].content: expected a string, got an array"],
-    ["an orphan result", [{ role: "user", content: "x" }, { role: "tool", content: [{ type: "tool-result", toolCallId: "zz", toolName: "f", output: { type: "text", value: "" } }] }],
-      'messages[1].content[0].toolCallId: orphan tool result: no tool call has id "zz"'],
-    ["a duplicate call id", [
-      { role: "assistant", content: [{ type: "tool-call", toolCallId: "a", toolName: "f", input: {} }] },
-      { role: "assistant", content: [{ type: "tool-call", toolCallId: "a", toolName: "f", input: {} }] },
-    ], 'messages[1].content[0].toolCallId: duplicate tool call id "a" (already used at messages[0].content[0].toolCallId)'],
-    ["an output without a type", [
-      { role: "assistant", content: [{ type: "tool-call", toolCallId: "a", toolName: "f", input: {} }] },
-      { role: "tool", content: [{ type: "tool-result", toolCallId: "a", toolName: "f", output: { value: "x" } }] },
-    ], "messages[1].content[0].output.type: expected a string, got nothing (field missing)"],
+    [
+      "a system message with parts",
+      [{ role: "system", content: [{ type: "text", text: "x" }] }],
+      "messages[0].content: expected a string, got an array",
+    ],
+    [
+      "an orphan result",
+      [
+        { role: "user", content: "x" },
+        {
+          role: "tool",
+          content: [{ type: "tool-result", toolCallId: "zz", toolName: "f", output: { type: "text", value: "" } }],
+        },
+      ],
+      'messages[1].content[0].toolCallId: orphan tool result: no tool call has id "zz"',
+    ],
+    [
+      "a duplicate call id",
+      [
+        { role: "assistant", content: [{ type: "tool-call", toolCallId: "a", toolName: "f", input: {} }] },
+        { role: "assistant", content: [{ type: "tool-call", toolCallId: "a", toolName: "f", input: {} }] },
+      ],
+      'messages[1].content[0].toolCallId: duplicate tool call id "a" (already used at messages[0].content[0].toolCallId)',
+    ],
+    [
+      "an output without a type",
+      [
+        { role: "assistant", content: [{ type: "tool-call", toolCallId: "a", toolName: "f", input: {} }] },
+        { role: "tool", content: [{ type: "tool-result", toolCallId: "a", toolName: "f", output: { value: "x" } }] },
+      ],
+      "messages[1].content[0].output.type: expected a string, got nothing (field missing)",
+    ],
     ["a message that is not an object", [3], "messages[0]: expected a message object, got a number"],
   ];
   for (const [what, input, message] of cases) {
@@ -154,7 +241,11 @@ function expectSdkLaws(before: readonly ModelMessage[], after: readonly ModelMes
   prot(after).forEach((m, i) => expect(m).toBe(prot(before)[i]));
   const w = Math.min(window, before.length);
   for (let k = 1; k <= w; k++) expect(after[after.length - k]).toBe(before[before.length - k]);
-  const answeredBefore = new Set(before.flatMap((m) => (Array.isArray(m.content) ? m.content : []).flatMap((p) => (p.type === "tool-result" ? [p.toolCallId] : []))));
+  const answeredBefore = new Set(
+    before.flatMap((m) =>
+      (Array.isArray(m.content) ? m.content : []).flatMap((p) => (p.type === "tool-result" ? [p.toolCallId] : [])),
+    ),
+  );
   const calls = new Set<string>();
   const answered = new Set<string>();
   for (const m of after) {
@@ -179,7 +270,12 @@ describe("compacting AI SDK messages", () => {
     expect(r.report.stretches.length).toBeGreaterThan(0);
     expect(r.messages.length).toBeLessThan(input.length);
     expectSdkLaws(input, r.messages, 5);
-    const summaries = r.messages.filter((m) => m.role === "assistant" && Array.isArray(m.content) && m.content.some((p) => p.type === "text" && p.text.startsWith("<summary>")));
+    const summaries = r.messages.filter(
+      (m) =>
+        m.role === "assistant" &&
+        Array.isArray(m.content) &&
+        m.content.some((p) => p.type === "text" && p.text.startsWith("<summary>")),
+    );
     expect(summaries.length).toBeGreaterThan(0);
     // the report counts AI SDK messages, not the engine's
     expect(r.report.messagesBefore).toBe(input.length);
@@ -201,13 +297,22 @@ describe("compacting AI SDK messages", () => {
     await fc.assert(
       fc.asyncProperty(
         fc.record({
-          turns: fc.integer({ min: 1, max: 8 }), callsPerStep: fc.integer({ min: 1, max: 3 }), stepsPerTurn: fc.integer({ min: 1, max: 3 }),
-          outputLines: fc.integer({ min: 1, max: 12 }), seed: fc.integer({ min: 1, max: 1000 }), ongoingAtEnd: fc.boolean(),
+          turns: fc.integer({ min: 1, max: 8 }),
+          callsPerStep: fc.integer({ min: 1, max: 3 }),
+          stepsPerTurn: fc.integer({ min: 1, max: 3 }),
+          outputLines: fc.integer({ min: 1, max: 12 }),
+          seed: fc.integer({ min: 1, max: 1000 }),
+          ongoingAtEnd: fc.boolean(),
         }),
-        fc.integer({ min: 1, max: 12 }), fc.integer({ min: 200, max: 4000 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 200, max: 4000 }),
         async (gen, window, threshold) => {
           const input = modelMessagesConversation(gen);
-          const r = await compactModelMessages(input, { token_threshold: threshold, retention_window: window, tokenizer: "chars" });
+          const r = await compactModelMessages(input, {
+            token_threshold: threshold,
+            retention_window: window,
+            tokenizer: "chars",
+          });
           expectSdkLaws(input, r.messages, window);
           expect(r.report.messagesAfter).toBe(r.messages.length);
           if (r.report.stretches.length > 0) compacted++;
@@ -231,10 +336,23 @@ describe("compactBeforeStep in an AI SDK agent loop", () => {
     const model = new MockLanguageModelV4({
       doGenerate: async () => {
         n++;
-        const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } };
+        const usage = {
+          inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+          outputTokens: { total: 5, text: 5, reasoning: 0 },
+        };
         return n === 1
-          ? { content: [{ type: "tool-call", toolCallId: "live-1", toolName: "ls", input: "{}" }], finishReason: { unified: "tool-calls", raw: undefined }, usage, warnings: [] }
-          : { content: [{ type: "text", text: "all done" }], finishReason: { unified: "stop", raw: undefined }, usage, warnings: [] };
+          ? {
+              content: [{ type: "tool-call", toolCallId: "live-1", toolName: "ls", input: "{}" }],
+              finishReason: { unified: "tool-calls", raw: undefined },
+              usage,
+              warnings: [],
+            }
+          : {
+              content: [{ type: "text", text: "all done" }],
+              finishReason: { unified: "stop", raw: undefined },
+              usage,
+              warnings: [],
+            };
       },
     });
     const reports: CompactionReport[] = [];

@@ -16,13 +16,32 @@ describe("Anthropic adapter", () => {
   it("splits a user message into tool results then text, and merges them back", () => {
     const wire: JsonObject[] = [
       { role: "user", content: "go" },
-      { role: "assistant", content: [{ type: "text", text: "calling" }, { type: "tool_use", id: "t1", name: "ls", input: { d: "." } }, { type: "tool_use", id: "t2", name: "cat", input: {} }] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "a.ts" }, { type: "tool_result", tool_use_id: "t2", content: [{ type: "text", text: "boom" }], is_error: true }, { type: "text", text: "and then?" }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "calling" },
+          { type: "tool_use", id: "t1", name: "ls", input: { d: "." } },
+          { type: "tool_use", id: "t2", name: "cat", input: {} },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: "t1", content: "a.ts" },
+          { type: "tool_result", tool_use_id: "t2", content: [{ type: "text", text: "boom" }], is_error: true },
+          { type: "text", text: "and then?" },
+        ],
+      },
     ];
     const model = readAnthropicMessages(wire, undefined);
     expect(model.map((m) => m.role)).toEqual(["user", "assistant", "tool", "tool", "user"]);
     expect(model[3]).toMatchObject({ role: "tool", toolCallId: "t2", content: "boom", isError: true });
-    expect(model[1]).toMatchObject({ toolCalls: [{ id: "t1", name: "ls", arguments: "{\"d\":\".\"}" }, { id: "t2", name: "cat", arguments: "{}" }] });
+    expect(model[1]).toMatchObject({
+      toolCalls: [
+        { id: "t1", name: "ls", arguments: '{"d":"."}' },
+        { id: "t2", name: "cat", arguments: "{}" },
+      ],
+    });
     expect(writeAnthropicMessages(model).messages).toEqual(wire);
     // when the tool results are summarized away, the kept user text keeps its own blocks
     const kept = [model[0], { role: "summary" as const, content: "listed files" }, model[4]];
@@ -37,7 +56,7 @@ describe("Anthropic adapter", () => {
     const out = writeAnthropicMessages([
       { role: "system", content: "sys" },
       { role: "user", content: "hi" },
-      { role: "assistant", content: "", toolCalls: [{ id: "c", name: "f", arguments: "{\"a\":1}" }] },
+      { role: "assistant", content: "", toolCalls: [{ id: "c", name: "f", arguments: '{"a":1}' }] },
       { role: "tool", toolCallId: "c", content: "r" },
       { role: "user", content: "next" },
     ]);
@@ -46,21 +65,41 @@ describe("Anthropic adapter", () => {
       messages: [
         { role: "user", content: "hi" },
         { role: "assistant", content: [{ type: "tool_use", id: "c", name: "f", input: { a: 1 } }] },
-        { role: "user", content: [{ type: "tool_result", tool_use_id: "c", content: "r" }, { type: "text", text: "next" }] },
+        {
+          role: "user",
+          content: [
+            { type: "tool_result", tool_use_id: "c", content: "r" },
+            { type: "text", text: "next" },
+          ],
+        },
       ],
     });
   });
 
   it("names a bad top-level system", () => {
-    expect(() => readAnthropicMessages([], 5)).toThrow("system: expected a string or an array of text blocks, got a number");
+    expect(() => readAnthropicMessages([], 5)).toThrow(
+      "system: expected a string or an array of text blocks, got a number",
+    );
   });
 
   it.each([
     [[{ role: "system", content: "x" }], 'messages[0].role: unknown role "system"'],
-    [[{ role: "user", content: [{ type: "video" }] }], 'messages[0].content[0].type: unknown content block type "video"'],
-    [[{ role: "user", content: 1 }], "messages[0].content: expected a string or an array of content blocks, got a number"],
-    [[{ role: "assistant", content: [{ type: "tool_use", id: "a", name: "f", input: [] }] }], "messages[0].input".replace("input", "content[0].input") + ": expected an object, got an array"],
-    [[{ role: "user", content: [{ type: "tool_result", content: "x" }] }], "messages[0].content[0].tool_use_id: expected a string"],
+    [
+      [{ role: "user", content: [{ type: "video" }] }],
+      'messages[0].content[0].type: unknown content block type "video"',
+    ],
+    [
+      [{ role: "user", content: 1 }],
+      "messages[0].content: expected a string or an array of content blocks, got a number",
+    ],
+    [
+      [{ role: "assistant", content: [{ type: "tool_use", id: "a", name: "f", input: [] }] }],
+      "messages[0].input".replace("input", "content[0].input") + ": expected an object, got an array",
+    ],
+    [
+      [{ role: "user", content: [{ type: "tool_result", content: "x" }] }],
+      "messages[0].content[0].tool_use_id: expected a string",
+    ],
   ])("names the JSON path of a bad shape: %j", (wire, message) => {
     expect(() => readAnthropicMessages(wire as Json, undefined)).toThrow(InputError);
     expect(() => readAnthropicMessages(wire as Json, undefined)).toThrow(message);

@@ -26,13 +26,22 @@ const anthropic = [
 describe("nothing to do: the file comes back byte for byte", () => {
   it.each([
     ["a big integer in an unknown field", `[${openai[1]}]`],
-    ["1.50 and 1E3 spelled as they were", `[${openai[2]},${openai[3]}]`.replace("[", `[${openai[1].replace("x_trace", "y")},`)],
+    [
+      "1.50 and 1E3 spelled as they were",
+      `[${openai[2]},${openai[3]}]`.replace("[", `[${openai[1].replace("x_trace", "y")},`),
+    ],
     ["an escaped character stays escaped", `[${openai[0]},${openai[1]}]`],
-    ["minified OpenAI body with other fields", `{"model":"gpt-4o","temperature":0.70,"messages":[${openai.join(",")}],"seed":12345678901234567890}`],
+    [
+      "minified OpenAI body with other fields",
+      `{"model":"gpt-4o","temperature":0.70,"messages":[${openai.join(",")}],"seed":12345678901234567890}`,
+    ],
     ["pretty JSON array with 4 spaces", `[\n    ${openai.join(",\n    ")}\n]\n`],
     ["CRLF JSONL", openai.join("\r\n") + "\r\n"],
     ["JSONL without a final newline", openai.join("\n")],
-    ["Anthropic minified body", `{"model":"claude","system":"s\\u00e9","max_tokens":1E3,"messages":[${anthropic.join(",")}]}`],
+    [
+      "Anthropic minified body",
+      `{"model":"claude","system":"s\\u00e9","max_tokens":1E3,"messages":[${anthropic.join(",")}]}`,
+    ],
     ["Anthropic JSONL with a system line, CRLF", [`{"system":"sys \\u00e9"}`, ...anthropic].join("\r\n") + "\r\n"],
     ["Python-style spacing", `[${openai.map((l) => l.replaceAll('":', '": ').replaceAll(',"', ', "')).join(", ")}]`],
   ])("%s", (_name, text) => {
@@ -44,7 +53,11 @@ describe("new messages are written in the file's own style", () => {
   const long = "x".repeat(3000);
   const conv = [
     { role: "user", content: "go" },
-    { role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }] },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }],
+    },
     { role: "tool", tool_call_id: "c", content: long },
     { role: "assistant", content: "done" },
     { role: "user", content: "next" },
@@ -60,15 +73,21 @@ describe("new messages are written in the file's own style", () => {
   it("pretty (4 spaces, CRLF): the summary is indented like its neighbours, one separator per line", async () => {
     const text = JSON.stringify(conv, null, 4).replaceAll("\n", "\r\n") + "\r\n";
     const out = await compacted(text);
-    expect(out).toMatch(/\r\n {4}\{\r\n {8}"role": "assistant",\r\n {8}"content": "<summary>[^\r\n]*<\/summary>"\r\n {4}\},\r\n {4}\{\r\n {8}"role": "user"/);
+    expect(out).toMatch(
+      /\r\n {4}\{\r\n {8}"role": "assistant",\r\n {8}"content": "<summary>[^\r\n]*<\/summary>"\r\n {4}\},\r\n {4}\{\r\n {8}"role": "user"/,
+    );
     expect(out.replaceAll("\r\n", "")).not.toContain("\n");
   });
 
   it("minified and Python-style spacing: the summary is spelled the same way", async () => {
     const min = await compacted(JSON.stringify(conv));
-    expect(min).toMatch(/\},\{"role":"assistant","content":"<summary>.*<\/summary>"\},\{"role":"user","content":"next"\}/);
+    expect(min).toMatch(
+      /\},\{"role":"assistant","content":"<summary>.*<\/summary>"\},\{"role":"user","content":"next"\}/,
+    );
     const py = JSON.stringify(conv).replaceAll('":', '": ').replaceAll(',"', ', "').replaceAll("},{", "}, {");
-    expect(await compacted(py)).toMatch(/\}, \{"role": "assistant", "content": "<summary>.*<\/summary>"\}, \{"role": "user"/);
+    expect(await compacted(py)).toMatch(
+      /\}, \{"role": "assistant", "content": "<summary>.*<\/summary>"\}, \{"role": "user"/,
+    );
   });
 });
 
@@ -77,25 +96,32 @@ describe("a file message a splice cut into", () => {
     const result = `{"type":"tool_result","tool_use_id":"a","content":"${"output line\\n".repeat(300)}","x_n":1E3}`;
     const rest = `{"type": "text", "text": "caf\\u00e9"}, {"type":"image","source":{"type":"base64","media_type":"image/png","data":"AA=="},"cache_control":{"type":"ephemeral"}}`;
     const cut = `{"role":"user","x_seq":12345678901234567890,"content":[\n  ${result},\n  ${rest}\n]}`;
-    const text = "[" + [
-      `{"role":"user","content":"go"}`,
-      `{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"read","input":{"n":12345678901234567890}}]}`,
-      cut,
-      `{"role":"assistant","content":"ok"}`,
-    ].join(",\n") + "]\n";
+    const text =
+      "[" +
+      [
+        `{"role":"user","content":"go"}`,
+        `{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"read","input":{"n":12345678901234567890}}]}`,
+        cut,
+        `{"role":"assistant","content":"ok"}`,
+      ].join(",\n") +
+      "]\n";
     const f = readConversationFile(text);
     const r = await compactMessages(f.messages, { token_threshold: 500, retention_window: 1, tokenizer: "chars" });
     expect(r.report.stretches.map((s) => s.input)).toEqual([{ first: 1, last: 2 }]);
     const out = writeConversationFile(r.messages, f).split("\n");
     expect(out[0]).toBe(`[{"role":"user","content":"go"},`);
     expect(out[1]).toMatch(/^\{"role":"assistant","content":"<summary>.*<\/summary>"\},$/);
-    expect(out.slice(2).join("\n")).toBe(`{"role":"user","x_seq":12345678901234567890,"content":[\n  ${rest}\n]},\n{"role":"assistant","content":"ok"}]\n`);
+    expect(out.slice(2).join("\n")).toBe(
+      `{"role":"user","x_seq":12345678901234567890,"content":[\n  ${rest}\n]},\n{"role":"assistant","content":"ok"}]\n`,
+    );
     expect(r.report.messagesAfter).toBe(4);
   });
 });
 
 describe("JSONL holds one message per line", () => {
   it("a value running over two lines is refused at its first line", () => {
-    expect(() => readConversationFile('{"role":"user","content":"a"}\n{"role":"user",\n"content":"b"}\n')).toThrow(/^line 2: invalid JSON at column \d+: the value does not end on its line/);
+    expect(() => readConversationFile('{"role":"user","content":"a"}\n{"role":"user",\n"content":"b"}\n')).toThrow(
+      /^line 2: invalid JSON at column \d+: the value does not end on its line/,
+    );
   });
 });

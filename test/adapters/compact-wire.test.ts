@@ -8,7 +8,9 @@ describe("compaction on wire-format messages", () => {
     const r = await compactOpenAIMessages(wire, { token_threshold: 5000, summary_tag: "recap" });
     expect(r.report.outcome).toBe("compacted");
     expect(r.messages.length).toBeLessThan(wire.length);
-    expect(r.messages.filter((m) => m.role === "user" || m.role === "system")).toEqual(wire.filter((m) => m.role === "user" || m.role === "system"));
+    expect(r.messages.filter((m) => m.role === "user" || m.role === "system")).toEqual(
+      wire.filter((m) => m.role === "user" || m.role === "system"),
+    );
     expect(r.messages.slice(-6)).toEqual(wire.slice(-6));
     expect(r.messages.some((m) => typeof m.content === "string" && m.content.startsWith("<recap>"))).toBe(true);
   });

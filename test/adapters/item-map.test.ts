@@ -6,17 +6,49 @@ import type { CompactionReport, ReplacedStretch } from "../../src/engine/report.
 
 // items 0..4; item 1 gave two engine messages (a tool message with two results), items 2 and 3
 // share one (a reasoning item and its call)
-const MAP: ItemMap = { items: 5, spans: [{ first: 0, last: 0 }, { first: 1, last: 1 }, { first: 1, last: 1 }, { first: 2, last: 3 }, { first: 4, last: 4 }] };
+const MAP: ItemMap = {
+  items: 5,
+  spans: [
+    { first: 0, last: 0 },
+    { first: 1, last: 1 },
+    { first: 1, last: 1 },
+    { first: 2, last: 3 },
+    { first: 4, last: 4 },
+  ],
+};
 
 /** A stretch [start, end) of the engine's step positions, standing for input messages first..last. */
 function stretch(start: number, end: number, first: number, last: number): ReplacedStretch {
-  return { start, end, replacedMessages: end - start, replacedTokens: 100, summaryTokens: 10, attempts: 1, decision: "commit", summary: "s", input: { first, last }, trigger: "tokens/messages/turns" };
+  return {
+    start,
+    end,
+    replacedMessages: end - start,
+    replacedTokens: 100,
+    summaryTokens: 10,
+    attempts: 1,
+    decision: "commit",
+    summary: "s",
+    input: { first, last },
+    trigger: "tokens/messages/turns",
+  };
 }
 
 function report(stretches: ReplacedStretch[], before: number, after: number): CompactionReport {
   return {
-    outcome: "compacted", reason: "", tokensBefore: 1000, tokensAfter: 100, messagesBefore: before, messagesAfter: after,
-    dueBefore: true, dueAfter: false, stretches, skipped: [], watermark: 0, summarizer: "offline", tokenizer: "chars", laws: [],
+    outcome: "compacted",
+    reason: "",
+    tokensBefore: 1000,
+    tokensAfter: 100,
+    messagesBefore: before,
+    messagesAfter: after,
+    dueBefore: true,
+    dueAfter: false,
+    stretches,
+    skipped: [],
+    watermark: 0,
+    summarizer: "offline",
+    tokenizer: "chars",
+    laws: [],
   };
 }
 
@@ -37,8 +69,14 @@ describe("itemReport", () => {
     // (the engine reports input messages 1..2, then 1..3: the second rolls up the first's range)
     const r = itemReport(report([stretch(1, 3, 1, 2), stretch(1, 3, 1, 3)], 5, 3), MAP);
     expect(r.messagesBefore).toBe(5);
-    expect(r.stretches.map((s) => [s.input.first, s.input.last])).toEqual([[1, 1], [1, 3]]);
-    expect(r.stretches.map((s) => [s.start, s.end])).toEqual([[1, 3], [1, 3]]); // the step positions L6 replays stay
+    expect(r.stretches.map((s) => [s.input.first, s.input.last])).toEqual([
+      [1, 1],
+      [1, 3],
+    ]);
+    expect(r.stretches.map((s) => [s.start, s.end])).toEqual([
+      [1, 3],
+      [1, 3],
+    ]); // the step positions L6 replays stay
     expect(r.messagesAfter).toBe(3); // item 0, the summary, item 4
   });
 

@@ -8,17 +8,28 @@ import type { Json } from "../../src/engine/json.ts";
 // JSON texts with random whitespace, escapes and number spellings
 const ws = fc.constantFrom("", " ", "\n", "\r\n", "\t", "  \n    ");
 const numberText = fc.oneof(
-  fc.integer().map(String), fc.constantFrom("1.50", "1E3", "-0", "0.0e-5", "12345678901234567890", "2e+308", "-1.5e-7"),
+  fc.integer().map(String),
+  fc.constantFrom("1.50", "1E3", "-0", "0.0e-5", "12345678901234567890", "2e+308", "-1.5e-7"),
   fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
 );
-const stringText = fc.oneof(fc.string().map((s) => JSON.stringify(s)), fc.constantFrom('"caf\\u00e9"', '"a\\/b\\n\\"q\\""', '"\\ud83d\\ude00"'));
+const stringText = fc.oneof(
+  fc.string().map((s) => JSON.stringify(s)),
+  fc.constantFrom('"caf\\u00e9"', '"a\\/b\\n\\"q\\""', '"\\ud83d\\ude00"'),
+);
 const jsonText: fc.Arbitrary<string> = fc.letrec<{ v: string }>((tie) => ({
   v: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
-    numberText, stringText, fc.constantFrom("true", "false", "null"),
-    fc.tuple(fc.array(fc.tuple(ws, tie("v"), ws), { maxLength: 4 }), ws).map(([xs, w]) => (xs.length === 0 ? `[${w}]` : `[${xs.map(([a, v, b]) => a + v + b).join(",")}]`)),
-    fc.tuple(fc.array(fc.tuple(ws, stringText, ws, ws, tie("v"), ws), { maxLength: 4 }), ws).map(([xs, w]) =>
-      xs.length === 0 ? `{${w}}` : `{${xs.map(([a, k, b, c, v, d]) => `${a}${k}${b}:${c}${v}${d}`).join(",")}}`),
+    numberText,
+    stringText,
+    fc.constantFrom("true", "false", "null"),
+    fc
+      .tuple(fc.array(fc.tuple(ws, tie("v"), ws), { maxLength: 4 }), ws)
+      .map(([xs, w]) => (xs.length === 0 ? `[${w}]` : `[${xs.map(([a, v, b]) => a + v + b).join(",")}]`)),
+    fc
+      .tuple(fc.array(fc.tuple(ws, stringText, ws, ws, tie("v"), ws), { maxLength: 4 }), ws)
+      .map(([xs, w]) =>
+        xs.length === 0 ? `{${w}}` : `{${xs.map(([a, k, b, c, v, d]) => `${a}${k}${b}:${c}${v}${d}`).join(",")}}`,
+      ),
   ),
 })).v;
 
@@ -33,27 +44,37 @@ function verdict(f: () => Json): { ok: true; value: Json } | { ok: false } {
 
 describe("parseJsonText", () => {
   it("gives JSON.parse's value, and each container's span parses to that container", () => {
-    fc.assert(fc.property(ws, jsonText, ws, (a, t, b) => {
-      const text = a + t + b;
-      const spans: SpanMap = new Map();
-      const r = parseJsonText(text, spans);
-      expect(r.value).toEqual(JSON.parse(text));
-      expect(text.slice(r.start, r.end)).toBe(t);
-      for (const [obj, s] of spans) expect(JSON.parse(text.slice(s.start, s.end))).toEqual(obj);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(ws, jsonText, ws, (a, t, b) => {
+        const text = a + t + b;
+        const spans: SpanMap = new Map();
+        const r = parseJsonText(text, spans);
+        expect(r.value).toEqual(JSON.parse(text));
+        expect(text.slice(r.start, r.end)).toBe(t);
+        for (const [obj, s] of spans) expect(JSON.parse(text.slice(s.start, s.end))).toEqual(obj);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("accepts and refuses what JSON.parse does (texts with a character cut, added or changed)", () => {
-    const edit = fc.tuple(jsonText, fc.nat(), fc.constantFrom("", ",", "]", "}", "\"", "0", "-", ".", "e", "\\", "\u0001", "x", "tru"));
-    fc.assert(fc.property(edit, ([t, k, ins]) => {
-      const at = t.length === 0 ? 0 : k % t.length;
-      for (const text of [t.slice(0, at) + ins + t.slice(at + 1), t.slice(0, at) + ins + t.slice(at)]) {
-        const mine = verdict(() => parseJsonText(text, new Map()).value);
-        const native = verdict(() => JSON.parse(text) as Json);
-        expect(mine.ok, text).toBe(native.ok);
-        if (mine.ok && native.ok) expect(mine.value).toEqual(native.value);
-      }
-    }), { numRuns: 500 });
+    const edit = fc.tuple(
+      jsonText,
+      fc.nat(),
+      fc.constantFrom("", ",", "]", "}", '"', "0", "-", ".", "e", "\\", "\u0001", "x", "tru"),
+    );
+    fc.assert(
+      fc.property(edit, ([t, k, ins]) => {
+        const at = t.length === 0 ? 0 : k % t.length;
+        for (const text of [t.slice(0, at) + ins + t.slice(at + 1), t.slice(0, at) + ins + t.slice(at)]) {
+          const mine = verdict(() => parseJsonText(text, new Map()).value);
+          const native = verdict(() => JSON.parse(text) as Json);
+          expect(mine.ok, text).toBe(native.ok);
+          if (mine.ok && native.ok) expect(mine.value).toEqual(native.value);
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it("keeps __proto__ as an own key and the last of duplicate keys, as JSON.parse does", () => {
@@ -89,12 +110,15 @@ describe("parseJsonText", () => {
 
 describe("compactJsonText", () => {
   it("drops whitespace between tokens and keeps every token as written", () => {
-    fc.assert(fc.property(jsonText, (t) => {
-      const c = compactJsonText(t, 0, t.length);
-      expect(JSON.parse(c)).toEqual(JSON.parse(t));
-      expect(c).not.toMatch(/^\s|\s$/);
-      expect(compactJsonText(c, 0, c.length)).toBe(c);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(jsonText, (t) => {
+        const c = compactJsonText(t, 0, t.length);
+        expect(JSON.parse(c)).toEqual(JSON.parse(t));
+        expect(c).not.toMatch(/^\s|\s$/);
+        expect(compactJsonText(c, 0, c.length)).toBe(c);
+      }),
+      { numRuns: 300 },
+    );
     const spaced = '{ "n" : 12345678901234567890 , "s": " a b " }';
     expect(compactJsonText(spaced, 0, spaced.length)).toBe('{"n":12345678901234567890,"s":" a b "}');
   });

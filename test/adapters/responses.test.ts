@@ -11,7 +11,14 @@ import { responsesConversation } from "../support/generate-sdk.ts";
 
 const FIXTURE: ResponseInputItem[] = [
   { role: "developer", content: "You are a careful agent." },
-  { type: "message", role: "user", content: [{ type: "input_text", text: "Fix the build." }, { type: "input_image", detail: "auto", image_url: "https://example.com/x.png" }] },
+  {
+    type: "message",
+    role: "user",
+    content: [
+      { type: "input_text", text: "Fix the build." },
+      { type: "input_image", detail: "auto", image_url: "https://example.com/x.png" },
+    ],
+  },
   { type: "reasoning", id: "rs_1", summary: [], encrypted_content: "gAAA" },
   { type: "function_call", call_id: "c1", name: "run", arguments: '{"cmd":"make"}' },
   { type: "custom_tool_call", call_id: "c2", name: "patch", input: "*** Begin Patch" },
@@ -21,7 +28,13 @@ const FIXTURE: ResponseInputItem[] = [
   { type: "mcp_approval_request", id: "mcpr_1", name: "deploy", arguments: "{}", server_label: "ops" },
   { type: "mcp_approval_response", approval_request_id: "mcpr_1", approve: false },
   { type: "item_reference", id: "msg_old" },
-  { id: "msg_2", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Fixed.", annotations: [] }] },
+  {
+    id: "msg_2",
+    type: "message",
+    role: "assistant",
+    status: "completed",
+    content: [{ type: "output_text", text: "Fixed.", annotations: [] }],
+  },
   { type: "message", role: "user", content: "Thanks, now deploy." },
   { type: "reasoning", id: "rs_2", summary: [{ type: "summary_text", text: "deploying" }] },
   { type: "function_call", call_id: "c3", name: "deploy", arguments: "{}" },
@@ -31,7 +44,19 @@ describe("reading Responses items", () => {
   it("pairs calls by call_id, keeps reasoning with its next item, protects what it cannot read", () => {
     const r = readResponsesItems(FIXTURE);
     expect(r.messages.map((m) => m.role)).toEqual([
-      "system", "user", "assistant", "assistant", "tool", "tool", "assistant", "assistant", "tool", "system", "assistant", "user", "assistant",
+      "system",
+      "user",
+      "assistant",
+      "assistant",
+      "tool",
+      "tool",
+      "assistant",
+      "assistant",
+      "tool",
+      "system",
+      "assistant",
+      "user",
+      "assistant",
     ]);
     expect(r.messages[2]).toMatchObject({ toolCalls: [{ id: "c1", name: "run", arguments: '{"cmd":"make"}' }] });
     expect(r.messages[3]).toMatchObject({ toolCalls: [{ id: "c2", name: "patch", arguments: "*** Begin Patch" }] });
@@ -52,23 +77,48 @@ describe("reading Responses items", () => {
   });
 
   it("reads a summary back as a summary", () => {
-    const items: ResponseInputItem[] = [{ type: "message", role: "assistant", content: "<summary>\nold work\n</summary>" }];
+    const items: ResponseInputItem[] = [
+      { type: "message", role: "assistant", content: "<summary>\nold work\n</summary>" },
+    ];
     expect(readResponsesItems(items).messages).toEqual([{ role: "summary", content: "old work" }]);
   });
 });
 
 describe("bad Responses input names the item and field", () => {
   const cases: [string, unknown, string][] = [
-    ["a call without call_id", [{ type: "function_call", name: "f", arguments: "{}" }], "input[0].call_id: expected a string, got nothing (field missing)"],
-    ["an orphan output", [{ type: "function_call_output", call_id: "x", output: "" }], 'input[0].call_id: orphan tool result: no tool call has id "x"'],
-    ["an output before its call", [{ type: "function_call_output", call_id: "x", output: "" }, { type: "function_call", call_id: "x", name: "f", arguments: "{}" }],
-      'input[0].call_id: tool result for "x" comes before its call at input[1].call_id'],
-    ["two outputs for one call", [
-      { type: "function_call", call_id: "x", name: "f", arguments: "{}" },
-      { type: "function_call_output", call_id: "x", output: "" }, { type: "function_call_output", call_id: "x", output: "" },
-    ], 'input[2].call_id: second tool result for "x" (first at input[1].call_id)'],
+    [
+      "a call without call_id",
+      [{ type: "function_call", name: "f", arguments: "{}" }],
+      "input[0].call_id: expected a string, got nothing (field missing)",
+    ],
+    [
+      "an orphan output",
+      [{ type: "function_call_output", call_id: "x", output: "" }],
+      'input[0].call_id: orphan tool result: no tool call has id "x"',
+    ],
+    [
+      "an output before its call",
+      [
+        { type: "function_call_output", call_id: "x", output: "" },
+        { type: "function_call", call_id: "x", name: "f", arguments: "{}" },
+      ],
+      'input[0].call_id: tool result for "x" comes before its call at input[1].call_id',
+    ],
+    [
+      "two outputs for one call",
+      [
+        { type: "function_call", call_id: "x", name: "f", arguments: "{}" },
+        { type: "function_call_output", call_id: "x", output: "" },
+        { type: "function_call_output", call_id: "x", output: "" },
+      ],
+      'input[2].call_id: second tool result for "x" (first at input[1].call_id)',
+    ],
     ["an unknown role", [{ type: "message", role: "robot", content: "x" }], 'input[0].role: unknown role "robot"'],
-    ["a bad content part", [{ type: "message", role: "user", content: [{ type: "input_text", text: 5 }] }], "input[0].content[0].text: expected a string, got a number"],
+    [
+      "a bad content part",
+      [{ type: "message", role: "user", content: [{ type: "input_text", text: 5 }] }],
+      "input[0].content[0].text: expected a string, got a number",
+    ],
     ["an item that is not an object", [null], "input[0]: expected an item object, got null"],
   ];
   for (const [what, input, message] of cases) {
@@ -94,7 +144,11 @@ function callId(item: ResponseInputItem): { call?: string; output?: string } {
 // The laws, stated on Responses items: outputs follow their calls, calls that had outputs keep
 // them, user and system/developer messages are the same objects in order, the last `window`
 // items are the very same objects, and no reasoning item loses the item after it.
-function expectResponsesLaws(before: readonly ResponseInputItem[], after: readonly ResponseInputItem[], window: number): void {
+function expectResponsesLaws(
+  before: readonly ResponseInputItem[],
+  after: readonly ResponseInputItem[],
+  window: number,
+): void {
   const prot = (xs: readonly ResponseInputItem[]) => xs.filter((x) => "role" in x && x.role !== "assistant");
   expect(prot(after)).toHaveLength(prot(before).length);
   prot(after).forEach((x, i) => expect(x).toBe(prot(before)[i]));
@@ -124,7 +178,13 @@ describe("compacting Responses items", () => {
     expect(r.report.stretches.length).toBeGreaterThan(0);
     expect(r.input.length).toBeLessThan(input.length);
     expectResponsesLaws(input, r.input, 7);
-    const summary = r.input.find((x) => x.type === "message" && x.role === "assistant" && typeof x.content === "string" && x.content.startsWith("<summary>"));
+    const summary = r.input.find(
+      (x) =>
+        x.type === "message" &&
+        x.role === "assistant" &&
+        typeof x.content === "string" &&
+        x.content.startsWith("<summary>"),
+    );
     expect(summary).toBeDefined();
     expect(r.report.messagesBefore).toBe(input.length);
     expect(r.report.messagesAfter).toBe(r.input.length);
@@ -157,13 +217,22 @@ describe("compacting Responses items", () => {
     await fc.assert(
       fc.asyncProperty(
         fc.record({
-          turns: fc.integer({ min: 1, max: 8 }), callsPerStep: fc.integer({ min: 1, max: 3 }), stepsPerTurn: fc.integer({ min: 1, max: 3 }),
-          outputLines: fc.integer({ min: 1, max: 12 }), seed: fc.integer({ min: 1, max: 1000 }), ongoingAtEnd: fc.boolean(),
+          turns: fc.integer({ min: 1, max: 8 }),
+          callsPerStep: fc.integer({ min: 1, max: 3 }),
+          stepsPerTurn: fc.integer({ min: 1, max: 3 }),
+          outputLines: fc.integer({ min: 1, max: 12 }),
+          seed: fc.integer({ min: 1, max: 1000 }),
+          ongoingAtEnd: fc.boolean(),
         }),
-        fc.integer({ min: 1, max: 12 }), fc.integer({ min: 200, max: 4000 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 200, max: 4000 }),
         async (gen, window, threshold) => {
           const input = responsesConversation(gen);
-          const r = await compactResponsesItems(input, { token_threshold: threshold, retention_window: window, tokenizer: "chars" });
+          const r = await compactResponsesItems(input, {
+            token_threshold: threshold,
+            retention_window: window,
+            tokenizer: "chars",
+          });
           expectResponsesLaws(input, r.input, window);
           expect(r.report.messagesAfter).toBe(r.input.length);
           if (r.report.stretches.length > 0) compacted++;

@@ -16,7 +16,12 @@ import { modelMessagesConversation, responsesConversation } from "../support/gen
 
 const CONFIG = { token_threshold: 300, tokenizer: "chars" as const, retention_window: 2, max_tokens: 400 };
 const RUNS = 400;
-const gen = fc.record({ turns: fc.integer({ min: 1, max: 4 }), callsPerStep: fc.integer({ min: 1, max: 3 }), seed: fc.integer({ min: 1, max: 99 }), ongoingAtEnd: fc.boolean() });
+const gen = fc.record({
+  turns: fc.integer({ min: 1, max: 4 }),
+  callsPerStep: fc.integer({ min: 1, max: 3 }),
+  seed: fc.integer({ min: 1, max: 99 }),
+  ongoingAtEnd: fc.boolean(),
+});
 
 function expectNamedError(e: unknown, root: string): void {
   if (!(e instanceof InputError)) throw new Error(`not an InputError: ${e instanceof Error ? e.stack : String(e)}`);

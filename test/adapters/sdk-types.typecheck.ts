@@ -4,23 +4,40 @@
 // SDK's shape is refused by the compiler. Each `@ts-expect-error` fails the type check if the
 // line under it ever compiles.
 import type { MessageParam, TextBlockParam } from "@anthropic-ai/sdk/resources/messages/messages";
-import { streamText, ToolLoopAgent, type LanguageModel, type ModelMessage, type PrepareStepFunction, type ToolSet } from "ai";
-import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions/completions";
+import {
+  streamText,
+  ToolLoopAgent,
+  type LanguageModel,
+  type ModelMessage,
+  type PrepareStepFunction,
+  type ToolSet,
+} from "ai";
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+} from "openai/resources/chat/completions/completions";
 import type { ResponseCreateParamsNonStreaming, ResponseInputItem } from "openai/resources/responses/responses";
 import { compactBeforeStep, compactModelMessages } from "../../src/adapters/ai-sdk.ts";
 import { compactAnthropicMessages, compactOpenAIMessages } from "../../src/adapters/compact-wire.ts";
 import { compactResponsesItems } from "../../src/adapters/responses.ts";
 
-export async function openAIChat(history: ChatCompletionMessageParam[]): Promise<ChatCompletionCreateParamsNonStreaming> {
+export async function openAIChat(
+  history: ChatCompletionMessageParam[],
+): Promise<ChatCompletionCreateParamsNonStreaming> {
   const r = await compactOpenAIMessages(history, { token_threshold: 1000 });
   return { model: "gpt-4o", messages: r.messages };
 }
 
-export async function openAIChatReadonly(history: readonly ChatCompletionMessageParam[]): Promise<ChatCompletionMessageParam[]> {
+export async function openAIChatReadonly(
+  history: readonly ChatCompletionMessageParam[],
+): Promise<ChatCompletionMessageParam[]> {
   return (await compactOpenAIMessages(history)).messages;
 }
 
-export async function anthropic(system: string | TextBlockParam[], messages: MessageParam[]): Promise<{ system?: string | TextBlockParam[]; messages: MessageParam[] }> {
+export async function anthropic(
+  system: string | TextBlockParam[],
+  messages: MessageParam[],
+): Promise<{ system?: string | TextBlockParam[]; messages: MessageParam[] }> {
   const r = await compactAnthropicMessages({ system, messages });
   return { system: r.system, messages: r.messages };
 }
@@ -43,7 +60,11 @@ export function inAgentLoops(model: LanguageModel, messages: ModelMessage[]): un
   return [stream, agent];
 }
 
-export async function refused(anthropicMessages: MessageParam[], chat: ChatCompletionMessageParam[], model: ModelMessage[]): Promise<void> {
+export async function refused(
+  anthropicMessages: MessageParam[],
+  chat: ChatCompletionMessageParam[],
+  model: ModelMessage[],
+): Promise<void> {
   // @ts-expect-error an Anthropic history is not an OpenAI chat history
   await compactOpenAIMessages(anthropicMessages);
   // @ts-expect-error an OpenAI chat history (role "tool" with tool_call_id) is not an Anthropic one

@@ -12,7 +12,11 @@ function chatHistory(): ChatCompletionMessageParam[] {
   const h: ChatCompletionMessageParam[] = [{ role: "developer", content: [{ type: "text", text: "Be careful." }] }];
   for (let k = 0; k < 8; k++) {
     h.push({ role: "user", content: `step ${k}` });
-    h.push({ role: "assistant", content: null, tool_calls: [{ id: `c${k}`, type: "function", function: { name: "read", arguments: `{"k":${k}}` } }] });
+    h.push({
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: `c${k}`, type: "function", function: { name: "read", arguments: `{"k":${k}}` } }],
+    });
     h.push({ role: "tool", tool_call_id: `c${k}`, content: [{ type: "text", text: long(`c${k}`) }] });
     h.push({ role: "assistant", content: `done ${k}`, refusal: null });
   }
@@ -37,7 +41,11 @@ describe("SDK-typed histories through the wire-format entry points", () => {
     expect(r.report.outcome).toBe("compacted");
     expect(r.messages[0]).toBe(h[0]);
     for (let k = 1; k <= 6; k++) expect(r.messages[r.messages.length - k]).toBe(h[h.length - k]);
-    expect(r.messages.some((m) => m.role === "assistant" && typeof m.content === "string" && m.content.startsWith("<summary>"))).toBe(true);
+    expect(
+      r.messages.some(
+        (m) => m.role === "assistant" && typeof m.content === "string" && m.content.startsWith("<summary>"),
+      ),
+    ).toBe(true);
   });
 
   it("Anthropic MessageParam[]: compacted, the system and untouched messages are the caller's objects", async () => {

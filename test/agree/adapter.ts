@@ -46,7 +46,8 @@ export function toDafny(p: DafnyProgram, rt: DafnyRuntime, t: DafnyType, v: unkn
       if (dt === undefined) throw new Error(`no datatype ${t.name}`);
       const ctors = rt.module[t.name] as Constructors;
       if (dt.kind === "enum") {
-        if (typeof v !== "string" || !dt.constructors.includes(capital(v))) throw new Error(`not a ${t.name}: ${String(v)}`);
+        if (typeof v !== "string" || !dt.constructors.includes(capital(v)))
+          throw new Error(`not a ${t.name}: ${String(v)}`);
         return ctors[`create_${capital(v)}`]();
       }
       if (typeof v !== "object" || v === null) throw new Error(`not a ${t.name}: ${String(v)}`);
@@ -60,13 +61,21 @@ export function toDafny(p: DafnyProgram, rt: DafnyRuntime, t: DafnyType, v: unkn
  * Whether the TypeScript result `ts` and the compiled program's result `d` are the same value
  * of type `t`: null if they are, else where they first differ.
  */
-export function difference(p: DafnyProgram, rt: DafnyRuntime, t: DafnyType, ts: unknown, d: unknown, at = "result"): string | null {
+export function difference(
+  p: DafnyProgram,
+  rt: DafnyRuntime,
+  t: DafnyType,
+  ts: unknown,
+  d: unknown,
+  at = "result",
+): string | null {
   switch (t.kind) {
     case "int":
     case "param": {
       if (!rt.BigNumber.isBigNumber(d)) return `${at}: Dafny gave a non-integer ${String(d)}`;
       // an integer double is converted exactly (its shortest decimal names the same integer)
-      if (typeof ts !== "number" || !Number.isInteger(ts)) return `${at}: TypeScript ${String(ts)}, Dafny ${d.toFixed()}`;
+      if (typeof ts !== "number" || !Number.isInteger(ts))
+        return `${at}: TypeScript ${String(ts)}, Dafny ${d.toFixed()}`;
       return d.isEqualTo(new rt.BigNumber(ts)) ? null : `${at}: TypeScript ${ts}, Dafny ${d.toFixed()}`;
     }
     case "bool":
@@ -87,7 +96,9 @@ export function difference(p: DafnyProgram, rt: DafnyRuntime, t: DafnyType, ts: 
       const dv = d as Record<string, unknown>;
       if (dt.kind === "enum") {
         const tag = dt.constructors.find((c) => dv[`is_${c}`] === true);
-        return typeof ts === "string" && tag === capital(ts) ? null : `${at}: TypeScript ${String(ts)}, Dafny ${String(tag)}`;
+        return typeof ts === "string" && tag === capital(ts)
+          ? null
+          : `${at}: TypeScript ${String(ts)}, Dafny ${String(tag)}`;
       }
       if (typeof ts !== "object" || ts === null) return `${at}: TypeScript gave a non-object ${String(ts)}`;
       const rec = ts as Record<string, unknown>;

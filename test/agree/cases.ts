@@ -19,7 +19,11 @@ const wideNat: fc.Arbitrary<number> = fc.oneof(
   fc.bigInt({ min: 0n, max: BigInt(EXACT_LIMIT) }).map(Number),
 );
 /** Safe integers of either sign, biased to the edges. */
-const wideInt: fc.Arbitrary<number> = fc.oneof(wideNat, wideNat.map((x) => -x), fc.integer({ min: -3, max: 3 }));
+const wideInt: fc.Arbitrary<number> = fc.oneof(
+  wideNat,
+  wideNat.map((x) => -x),
+  fc.integer({ min: -3, max: 3 }),
+);
 /** Small integers, where the branches of index arithmetic meet. */
 const small = fc.integer({ min: -3, max: 30 });
 const anyInt = fc.oneof(small, wideInt);
@@ -37,12 +41,17 @@ function exactNats(minLength: number, maxLength: number, extra = 0): fc.Arbitrar
 const exactNatsOf = (n: number, extra = 0) => exactNats(n, n, extra);
 /** Integers of either sign whose absolute values sum to at most 2^53 - 1 (every partial sum is exact). */
 const exactInts = (maxLength: number) =>
-  fc.tuple(exactNats(0, maxLength), fc.array(fc.boolean(), { minLength: maxLength, maxLength })).map(([xs, neg]) => xs.map((x, i) => (neg[i] ? -x : x)));
+  fc
+    .tuple(exactNats(0, maxLength), fc.array(fc.boolean(), { minLength: maxLength, maxLength }))
+    .map(([xs, neg]) => xs.map((x, i) => (neg[i] ? -x : x)));
 
 /** 0 <= a <= b <= n. */
 const range = (n: number) => fc.tuple(fc.nat(n), fc.nat(n)).map(([x, y]) => [Math.min(x, y), Math.max(x, y)] as const);
 
-const window = fc.oneof(fc.integer({ min: 1, max: 8 }), wideNat.map((w) => Math.max(1, w)));
+const window = fc.oneof(
+  fc.integer({ min: 1, max: 8 }),
+  wideNat.map((w) => Math.max(1, w)),
+);
 /** A start position: mostly inside the conversation, sometimes past it or huge. */
 const from = (n: number) => fc.oneof({ arbitrary: fc.nat(n + 2), weight: 4 }, { arbitrary: wideNat, weight: 1 });
 
@@ -51,34 +60,53 @@ const withTokens = conversation().chain((c) => exactNatsOf(c.roles.length).map((
 /** A budget: any integer, or a share of the tokens (where it shapes the choice most often). */
 const budget = (tokens: readonly number[]) => {
   const total = tokens.reduce((a, b) => a + b, 0);
-  return fc.oneof(anyInt, fc.integer({ min: 0, max: 100 }).map((pct) => Math.floor((total / 100) * pct)), fc.constant(total), fc.constant(Math.min(total + 1, EXACT_LIMIT)));
+  return fc.oneof(
+    anyInt,
+    fc.integer({ min: 0, max: 100 }).map((pct) => Math.floor((total / 100) * pct)),
+    fc.constant(total),
+    fc.constant(Math.min(total + 1, EXACT_LIMIT)),
+  );
 };
 const views = (c: Conversation) => [c.roles, c.callOf, c.lastAnswer, c.ongoing] as const;
 
 /** Arbitrary (not necessarily well-formed) pairing views of equal length n >= minLength. */
 const rawViews = (minLength: number) =>
-  fc.integer({ min: minLength, max: 12 }).chain((n) =>
-    fc.tuple(
-      fc.array(role, { minLength: n, maxLength: n }),
-      fc.array(fc.integer({ min: -2, max: n + 1 }), { minLength: n, maxLength: n }),
-      fc.array(fc.integer({ min: -2, max: n + 1 }), { minLength: n, maxLength: n }),
-      fc.array(fc.boolean(), { minLength: n, maxLength: n }),
-    ),
-  );
+  fc
+    .integer({ min: minLength, max: 12 })
+    .chain((n) =>
+      fc.tuple(
+        fc.array(role, { minLength: n, maxLength: n }),
+        fc.array(fc.integer({ min: -2, max: n + 1 }), { minLength: n, maxLength: n }),
+        fc.array(fc.integer({ min: -2, max: n + 1 }), { minLength: n, maxLength: n }),
+        fc.array(fc.boolean(), { minLength: n, maxLength: n }),
+      ),
+    );
 
 const thresholds = (v: fc.Arbitrary<number>) => fc.record({ tokenThreshold: v, messageThreshold: v, turnThreshold: v });
 const hasAny = (t: { tokenThreshold: number; messageThreshold: number; turnThreshold: number }) =>
   t.tokenThreshold > 0 || t.messageThreshold > 0 || t.turnThreshold > 0;
 const configView = fc.record({
   maxTokens: fc.oneof(anyInt, fc.constantFrom(100000, 100001)),
-  tokenThresholdSet: fc.boolean(), tokenThreshold: anyInt,
-  messageThresholdSet: fc.boolean(), messageThreshold: anyInt,
-  turnThresholdSet: fc.boolean(), turnThreshold: anyInt,
-  retentionWindow: anyInt, summaryTagLength: anyInt, modelKnown: fc.boolean(),
-  contextWindowSet: fc.boolean(), contextWindow: anyInt, reserveTokens: anyInt,
-  keepRecentTokensSet: fc.boolean(), keepRecentTokens: anyInt,
+  tokenThresholdSet: fc.boolean(),
+  tokenThreshold: anyInt,
+  messageThresholdSet: fc.boolean(),
+  messageThreshold: anyInt,
+  turnThresholdSet: fc.boolean(),
+  turnThreshold: anyInt,
+  retentionWindow: anyInt,
+  summaryTagLength: anyInt,
+  modelKnown: fc.boolean(),
+  contextWindowSet: fc.boolean(),
+  contextWindow: anyInt,
+  reserveTokens: anyInt,
+  keepRecentTokensSet: fc.boolean(),
+  keepRecentTokens: anyInt,
 });
-const stamp = fc.record({ version: anyInt, length: fc.oneof(fc.nat(5), wideNat), stretchEnd: fc.oneof(fc.nat(5), wideNat) });
+const stamp = fc.record({
+  version: anyInt,
+  length: fc.oneof(fc.nat(5), wideNat),
+  stretchEnd: fc.oneof(fc.nat(5), wideNat),
+});
 const now = fc.record({ version: anyInt, length: fc.oneof(fc.nat(5), wideNat), onlyAppends: fc.boolean() });
 const compressible: fc.Arbitrary<Role> = fc.constantFrom("assistant", "tool", "summary");
 
@@ -101,45 +129,112 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
   // config.ts
   maxTokensLimit: fc.constant([]),
   ...Object.fromEntries(
-    ["maxTokensOk", "tokenThresholdOk", "messageThresholdOk", "turnThresholdOk", "thresholdsOk", "retentionWindowOk", "summaryTagOk",
-      "modelOk", "contextWindowOk", "reserveTokensOk", "keepRecentTokensOk", "configOk", "validateConfig"].map((f) => [f, fc.tuple(configView)]),
+    [
+      "maxTokensOk",
+      "tokenThresholdOk",
+      "messageThresholdOk",
+      "turnThresholdOk",
+      "thresholdsOk",
+      "retentionWindowOk",
+      "summaryTagOk",
+      "modelOk",
+      "contextWindowOk",
+      "reserveTokensOk",
+      "keepRecentTokensOk",
+      "configOk",
+      "validateConfig",
+    ].map((f) => [f, fc.tuple(configView)]),
   ),
   // cutpoint.ts
   sumRange: exactNats(0, 30).chain((t) => range(t.length).map(([a, b]) => [t, a, b])),
-  findValidCutPoints: conversation().chain((c) => range(c.roles.length).map(([s, e]) => [c.roles, c.callOf, c.lastAnswer, s, e])),
-  findTurnStart: fc.array(role, { minLength: 1, maxLength: 20 }).chain((roles) =>
-    range(roles.length - 1).map(([s, i]) => [roles, i, s])),
+  findValidCutPoints: conversation().chain((c) =>
+    range(c.roles.length).map(([s, e]) => [c.roles, c.callOf, c.lastAnswer, s, e]),
+  ),
+  findTurnStart: fc
+    .array(role, { minLength: 1, maxLength: 20 })
+    .chain((roles) => range(roles.length - 1).map(([s, i]) => [roles, i, s])),
   findCutPoint: withTokens.chain(({ c, tokens }) =>
-    fc.tuple(range(c.roles.length), budget(tokens)).map(([[s, e], k]) => [c.roles, tokens, c.callOf, c.lastAnswer, s, e, k])),
+    fc
+      .tuple(range(c.roles.length), budget(tokens))
+      .map(([[s, e], k]) => [c.roles, tokens, c.callOf, c.lastAnswer, s, e, k]),
+  ),
   // keeprecent.ts
   suffixTokens: exactNats(0, 30).chain((t) => fc.nat(t.length).map((f) => [t, f])),
   keptPrefixEnd: withTokens
-    .chain(({ c, tokens }) => fc.tuple(window, fc.nat(c.roles.length), budget(tokens)).map(([w, f, k]) => ({ c, tokens, w, f, k })))
-    .map(({ c, tokens, w, f, k }) => ({ c, tokens, k, cutoff: retentionCutoff(c.roles.length, w), sel: selectStretchFrom(...views(c), w, f) }))
+    .chain(({ c, tokens }) =>
+      fc.tuple(window, fc.nat(c.roles.length), budget(tokens)).map(([w, f, k]) => ({ c, tokens, w, f, k })),
+    )
+    .map(({ c, tokens, w, f, k }) => ({
+      c,
+      tokens,
+      k,
+      cutoff: retentionCutoff(c.roles.length, w),
+      sel: selectStretchFrom(...views(c), w, f),
+    }))
     .filter(({ sel }) => sel.found)
-    .map(({ c, tokens, k, cutoff, sel }) => [c.roles, tokens, c.callOf, c.lastAnswer, c.ongoing, cutoff, sel.start, sel.end, k,
-      tokens.slice(sel.start).reduce((a, b) => a + b, 0)]),
+    .map(({ c, tokens, k, cutoff, sel }) => [
+      c.roles,
+      tokens,
+      c.callOf,
+      c.lastAnswer,
+      c.ongoing,
+      cutoff,
+      sel.start,
+      sel.end,
+      k,
+      tokens.slice(sel.start).reduce((a, b) => a + b, 0),
+    ]),
   selectKeepRecent: withTokens.chain(({ c, tokens }) =>
-    fc.tuple(window, from(c.roles.length), budget(tokens)).map(([w, f, k]) => [c.roles, tokens, c.callOf, c.lastAnswer, c.ongoing, w, f, k])),
+    fc
+      .tuple(window, from(c.roles.length), budget(tokens))
+      .map(([w, f, k]) => [c.roles, tokens, c.callOf, c.lastAnswer, c.ongoing, w, f, k]),
+  ),
   // progress.ts
   acceptSummary: fc.tuple(anyInt, anyInt, anyInt),
   sumTokens: exactInts(30).chain((xs) => range(xs.length).map(([a, b]) => [xs, a, b])),
   totalTokens: fc.tuple(exactInts(30)),
   rangeTokens: exactInts(30).chain((xs) => range(xs.length).map(([a, b]) => [xs, a, b])),
   compactedTokens: fc.array(anyInt, { minLength: 1, maxLength: 20 }).chain((xs) =>
-    fc.tuple(range(xs.length), anyInt).filter(([[a, b]]) => a < b).map(([[a, b], s]) => [xs, a, b, s])),
+    fc
+      .tuple(range(xs.length), anyInt)
+      .filter(([[a, b]]) => a < b)
+      .map(([[a, b], s]) => [xs, a, b, s]),
+  ),
   compactUntilStable: exactNats(0, 12).chain((t) =>
-    fc.tuple(
-      fc.array(fc.record({ start: fc.integer({ min: -1, max: t.length + 1 }), end: fc.integer({ min: -1, max: t.length + 1 }), summaryTokens: fc.oneof(fc.nat(60), wideNat) }), { maxLength: 5 }),
-      anyInt,
-    ).map(([ps, m]) => [t, ps, m])),
+    fc
+      .tuple(
+        fc.array(
+          fc.record({
+            start: fc.integer({ min: -1, max: t.length + 1 }),
+            end: fc.integer({ min: -1, max: t.length + 1 }),
+            summaryTokens: fc.oneof(fc.nat(60), wideNat),
+          }),
+          { maxLength: 5 },
+        ),
+        anyInt,
+      )
+      .map(([ps, m]) => [t, ps, m]),
+  ),
   // retention.ts
   retentionCutoff: fc.tuple(fc.oneof(fc.nat(30), wideNat), window),
   // splice.ts
   splice: fc.array(anyInt, { minLength: 1, maxLength: 20 }).chain((xs) =>
-    fc.tuple(range(xs.length), anyInt).filter(([[a, b]]) => a < b).map(([[a, b], s]) => [xs, a, b, s])),
-  spliceRoles: fc.tuple(fc.array(role, { maxLength: 8 }), fc.array(compressible, { minLength: 1, maxLength: 8 }), fc.array(role, { minLength: 1, maxLength: 8 }))
-    .chain(([pre, mid, post]) => fc.integer({ min: 1, max: post.length }).map((w) => [[...pre, ...mid, ...post], pre.length, pre.length + mid.length, w])),
+    fc
+      .tuple(range(xs.length), anyInt)
+      .filter(([[a, b]]) => a < b)
+      .map(([[a, b], s]) => [xs, a, b, s]),
+  ),
+  spliceRoles: fc
+    .tuple(
+      fc.array(role, { maxLength: 8 }),
+      fc.array(compressible, { minLength: 1, maxLength: 8 }),
+      fc.array(role, { minLength: 1, maxLength: 8 }),
+    )
+    .chain(([pre, mid, post]) =>
+      fc
+        .integer({ min: 1, max: post.length })
+        .map((w) => [[...pre, ...mid, ...post], pre.length, pre.length + mid.length, w]),
+    ),
   // stretch.ts
   movable: rawViews(1).chain(([r, c, , o]) => fc.tuple(small, fc.nat(r.length - 1)).map(([s, j]) => [r, c, o, s, j])),
   pairingAt: rawViews(1).chain(([r, c, l, o]) => fc.nat(r.length - 1).map((j) => [r, c, l, o, j])),
@@ -156,17 +251,36 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
       return vs;
     }),
   ),
-  selectStretchFrom: conversation().chain((c) => fc.tuple(window, from(c.roles.length)).map(([w, f]) => [...views(c), w, f])),
+  selectStretchFrom: conversation().chain((c) =>
+    fc.tuple(window, from(c.roles.length)).map(([w, f]) => [...views(c), w, f]),
+  ),
   selectStretch: fc.tuple(conversation(), window).map(([c, w]) => [...views(c), w]),
-  selectAfterSplice: fc.tuple(conversation(), fc.integer({ min: 1, max: 6 }))
+  selectAfterSplice: fc
+    .tuple(conversation(), fc.integer({ min: 1, max: 6 }))
     .map(([c, w]) => ({ c, w, prev: selectStretch(...views(c), w) }))
     .filter(({ prev }) => prev.found)
     .map(({ c, w, prev }) => [...views(c), w, prev, ...views(afterSplice(c, prev.start, prev.end))]),
   // trigger.ts
   hasThreshold: fc.tuple(thresholds(anyInt)),
-  isCompactionDue: fc.tuple(wideNat, fc.oneof(fc.nat(30), wideNat), fc.oneof(fc.nat(30), wideNat), thresholds(fc.oneof(fc.nat(30), wideNat)).filter(hasAny)),
-  isOverContextWindow: fc.tuple(wideNat, wideNat, wideNat).filter(([, a, b]) => a !== b).map(([t, a, b]) => [t, Math.max(a, b), Math.min(a, b)]),
-  triggerFired: fc.tuple(wideNat, fc.nat(30), fc.nat(30), thresholds(fc.oneof(fc.nat(30), wideNat)), fc.oneof(fc.constant(0), wideNat), wideNat)
+  isCompactionDue: fc.tuple(
+    wideNat,
+    fc.oneof(fc.nat(30), wideNat),
+    fc.oneof(fc.nat(30), wideNat),
+    thresholds(fc.oneof(fc.nat(30), wideNat)).filter(hasAny),
+  ),
+  isOverContextWindow: fc
+    .tuple(wideNat, wideNat, wideNat)
+    .filter(([, a, b]) => a !== b)
+    .map(([t, a, b]) => [t, Math.max(a, b), Math.min(a, b)]),
+  triggerFired: fc
+    .tuple(
+      wideNat,
+      fc.nat(30),
+      fc.nat(30),
+      thresholds(fc.oneof(fc.nat(30), wideNat)),
+      fc.oneof(fc.constant(0), wideNat),
+      wideNat,
+    )
     .map(([t, m, u, th, cw, r]) => [t, m, u, th, cw, cw === 0 ? r : Math.min(r, cw - 1)])
     .filter(([, , , th, cw]) => hasAny(th as Parameters<typeof hasAny>[0]) || (cw as number) > 0),
   // truncate.ts

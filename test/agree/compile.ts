@@ -12,7 +12,12 @@ import type { DafnyRuntime } from "./adapter.ts";
 
 /** The Dafny 4 command and its version, or null when none is installed. */
 export function findDafny4(): { command: string; version: string } | null {
-  const candidates = [process.env.SAFECUT_DAFNY4, process.env.SAFECUT_DAFNY, "dafny", join(homedir(), ".dotnet", "tools", "dafny")];
+  const candidates = [
+    process.env.SAFECUT_DAFNY4,
+    process.env.SAFECUT_DAFNY,
+    "dafny",
+    join(homedir(), ".dotnet", "tools", "dafny"),
+  ];
   for (const command of candidates) {
     if (!command) continue;
     const probe = spawnSync(command, ["--version"], { encoding: "utf8" });
@@ -23,7 +28,10 @@ export function findDafny4(): { command: string; version: string } | null {
 }
 
 function dfyFiles(dir: string): string[] {
-  return readdirSync(dir).filter((f) => f.endsWith(".dfy")).sort().map((f) => join(dir, f));
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".dfy"))
+    .sort()
+    .map((f) => join(dir, f));
 }
 
 /** Compiles (or reuses) the program under `root` and loads it; throws with Dafny's output on failure. */
@@ -45,12 +53,28 @@ export function loadCompiledKernel(root: string): { runtime: DafnyRuntime; cache
   if (!cached) {
     mkdirSync(dir, { recursive: true });
     // no verification here: check.sh does that; this is the compiler's reading of the same text
-    const r = spawnSync(dafny.command, ["translate", "js", "--no-verify", "--allow-warnings", "--include-runtime",
-      "--output", join(dir, "kernel"), ...generated], { encoding: "utf8", cwd: root });
+    const r = spawnSync(
+      dafny.command,
+      [
+        "translate",
+        "js",
+        "--no-verify",
+        "--allow-warnings",
+        "--include-runtime",
+        "--output",
+        join(dir, "kernel"),
+        ...generated,
+      ],
+      { encoding: "utf8", cwd: root },
+    );
     const out = join(dir, "kernel.js");
-    if (r.status !== 0 || !existsSync(out)) throw new Error(`agreement check: dafny translate js failed:\n${r.stdout}${r.stderr}`);
+    if (r.status !== 0 || !existsSync(out))
+      throw new Error(`agreement check: dafny translate js failed:\n${r.stdout}${r.stderr}`);
     // the compiled file declares _dafny (runtime) and _module (program) as script globals: export them
-    writeFileSync(loader, `${readFileSync(out, "utf8")}\nmodule.exports = { BigNumber, dafny: _dafny, module: _module };\n`);
+    writeFileSync(
+      loader,
+      `${readFileSync(out, "utf8")}\nmodule.exports = { BigNumber, dafny: _dafny, module: _module };\n`,
+    );
     // older compilations are of programs that no longer exist
     for (const old of readdirSync(cache)) if (old !== key) rmSync(join(cache, old), { recursive: true, force: true });
   }

@@ -74,22 +74,32 @@ const METHOD = /^method (\w+)(?:<([^>]*)>)?\((.*)\) returns \(\w+: (.+)\)$/;
 export function readDafnyProgram(dir: string): DafnyProgram {
   const signatures = new Map<string, Signature>();
   const datatypes = new Map<string, Datatype>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".dfy")).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith(".dfy"))
+    .sort()) {
     for (const line of readFileSync(join(dir, file), "utf8").split("\n")) {
       const d = DATATYPE.exec(line);
       if (d) {
         const [, name, body] = d;
         const record = new RegExp(`^${name}\\((.*)\\)$`).exec(body.trim());
-        datatypes.set(name, record
-          ? { kind: "record", name, fields: parseParams(record[1], []) }
-          : { kind: "enum", name, constructors: body.split("|").map((c) => c.trim()) });
+        datatypes.set(
+          name,
+          record
+            ? { kind: "record", name, fields: parseParams(record[1], []) }
+            : { kind: "enum", name, constructors: body.split("|").map((c) => c.trim()) },
+        );
         continue;
       }
       const f = FUNCTION.exec(line) ?? METHOD.exec(line);
       if (f) {
         const [, name, tps, params, result] = f;
         const typeParams = tps ? tps.split(",").map((x) => x.trim()) : [];
-        signatures.set(name, { name, file, params: parseParams(params, typeParams), result: parseType(result, typeParams) });
+        signatures.set(name, {
+          name,
+          file,
+          params: parseParams(params, typeParams),
+          result: parseType(result, typeParams),
+        });
       }
     }
   }

@@ -22,7 +22,9 @@ type KernelFunction = (...args: unknown[]) => unknown;
 async function kernelFunctions(): Promise<Map<string, KernelFunction>> {
   const fns = new Map<string, KernelFunction>();
   const dir = join(root, "src", "kernel");
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts")).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith(".ts"))
+    .sort()) {
     const mod = (await import(pathToFileURL(join(dir, file)).href)) as Record<string, unknown>;
     for (const [name, v] of Object.entries(mod)) if (typeof v === "function") fns.set(name, v as KernelFunction);
   }
@@ -34,7 +36,9 @@ async function main(): Promise<number> {
   const program = readDafnyProgram(join(root, "dafny"));
   const { runtime, cached, version } = loadCompiledKernel(root);
   const compiled = runtime.module.__default as Record<string, KernelFunction>;
-  console.log(`agree: Dafny ${version} compiled dafny/*.dfy to JavaScript${cached ? " (cached)" : ""} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `agree: Dafny ${version} compiled dafny/*.dfy to JavaScript${cached ? " (cached)" : ""} in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
   const problems: string[] = [];
   for (const [name, ts] of await kernelFunctions()) {
     const sig = program.signatures.get(name);
@@ -51,7 +55,8 @@ async function main(): Promise<number> {
     const t1 = performance.now();
     const result = fc.check(
       fc.property(gen, (args) => {
-        if (args.length !== sig.params.length) throw new Error(`${args.length} arguments for ${sig.params.length} parameters`);
+        if (args.length !== sig.params.length)
+          throw new Error(`${args.length} arguments for ${sig.params.length} parameters`);
         const dArgs = args.map((a, i) => toDafny(program, runtime, sig.params[i].type, a));
         const diff = difference(program, runtime, sig.result, ts(...args), d(...dArgs));
         if (diff !== null) throw new Error(diff);
@@ -60,8 +65,10 @@ async function main(): Promise<number> {
     );
     const ms = performance.now() - t1;
     if (result.failed) {
-      problems.push(`${name}: TypeScript and Dafny differ (seed ${result.seed}, path "${result.counterexamplePath}")\n` +
-        `  input: ${fc.stringify(result.counterexample)}\n  ${result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance)}`);
+      problems.push(
+        `${name}: TypeScript and Dafny differ (seed ${result.seed}, path "${result.counterexamplePath}")\n` +
+          `  input: ${fc.stringify(result.counterexample)}\n  ${result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance)}`,
+      );
     } else console.log(`agree: ${name}: ${result.numRuns} inputs agree (${ms.toFixed(0)} ms)`);
   }
   for (const name of Object.keys(cases).filter((n) => !program.signatures.has(n))) {

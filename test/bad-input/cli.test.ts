@@ -19,11 +19,46 @@ beforeAll(() => {
 });
 
 const flagValue = fc.constantFrom("NaN", "-5", "0", "1.5", "1e400", "abc", "", "9007199254740993", "none", "100");
-const numericFlag = fc.constantFrom("--max-tokens", "--token-threshold", "--message-threshold", "--turn-threshold", "--retention-window", "--context-window", "--reserve-tokens", "--keep-recent-tokens", "--timeout-ms");
+const numericFlag = fc.constantFrom(
+  "--max-tokens",
+  "--token-threshold",
+  "--message-threshold",
+  "--turn-threshold",
+  "--retention-window",
+  "--context-window",
+  "--reserve-tokens",
+  "--keep-recent-tokens",
+  "--timeout-ms",
+);
 const configValue: fc.Arbitrary<Json> = fc.constantFrom<Json>(null, -1, 0, 1.5, "x", [], {}, true, 1e308, 60);
 const configFile = fc.oneof(
-  fc.constantFrom("", "{", "[]", "42", "null", '{"max_tokens": "lots"}', '{"retention_window": 0}', '{"unknown_setting": 1}', '{"token_threshold": null}', '{"summary_tag": ""}'),
-  fc.dictionary(fc.constantFrom("max_tokens", "token_threshold", "retention_window", "summary_tag", "context_window", "keep_recent_tokens", "bogus"), configValue, { maxKeys: 3 }).map((o) => JSON.stringify(o)),
+  fc.constantFrom(
+    "",
+    "{",
+    "[]",
+    "42",
+    "null",
+    '{"max_tokens": "lots"}',
+    '{"retention_window": 0}',
+    '{"unknown_setting": 1}',
+    '{"token_threshold": null}',
+    '{"summary_tag": ""}',
+  ),
+  fc
+    .dictionary(
+      fc.constantFrom(
+        "max_tokens",
+        "token_threshold",
+        "retention_window",
+        "summary_tag",
+        "context_window",
+        "keep_recent_tokens",
+        "bogus",
+      ),
+      configValue,
+      { maxKeys: 3 },
+    )
+    .map((o) => JSON.stringify(o)),
 );
 
 const cliCase = fc.record({
@@ -66,7 +101,9 @@ function expectClearOutcome(r: CliResult): void {
   if (r.code === 1) {
     // one error line saying where ("safecut: error: <path or field>: <what>"), or what is wrong
     // with the input as a whole (the same exemptions as the library's InputError without a path)
-    expect(r.stderr).toMatch(/^safecut: error: (\S.*: .+|.*(input is empty|invalid JSON|expected an array of messages).*)$/m);
+    expect(r.stderr).toMatch(
+      /^safecut: error: (\S.*: .+|.*(input is empty|invalid JSON|expected an array of messages).*)$/m,
+    );
   } else {
     expect(r.stderr.trim().length).toBeGreaterThan(10); // a usage error explains itself
   }
@@ -100,15 +137,26 @@ describe("the CLI on malformed files, config files and flags", () => {
     const runs = cases.map((c) => prepare(c));
     // two hand-written files make sure both verdicts are exercised whatever the sample holds
     const good = join(dir, "good.json");
-    writeFileSync(good, conversationText(fc.sample(fc.array(step, { minLength: 8, maxLength: 8 }), { numRuns: 1, seed: 1 })[0], "openai-json"));
+    writeFileSync(
+      good,
+      conversationText(
+        fc.sample(fc.array(step, { minLength: 8, maxLength: 8 }), { numRuns: 1, seed: 1 })[0],
+        "openai-json",
+      ),
+    );
     const bad = join(dir, "bad.jsonl");
     writeFileSync(bad, '{"role":"user","content":"hi"}\n{"role": "assistant", "content": \n');
-    runs.unshift({ args: ["compact", good, "--tokenizer", "chars"], files: [good] }, { args: ["compact", bad], files: [bad] });
+    runs.unshift(
+      { args: ["compact", good, "--tokenizer", "chars"], files: [good] },
+      { args: ["compact", bad], files: [bad] },
+    );
     const before = runs.map((r) => snapshotBytes(r.files));
     const results = await Promise.all(runs.map((r) => runProcess(r.args, { cwd: dir, env: {} })));
     results.forEach((r, i) => {
       expectClearOutcome(r);
-      snapshotBytes(runs[i].files).forEach((b, k) => expect(b.equals(before[i][k]), `${runs[i].files[k]} changed`).toBe(true));
+      snapshotBytes(runs[i].files).forEach((b, k) =>
+        expect(b.equals(before[i][k]), `${runs[i].files[k]} changed`).toBe(true),
+      );
     });
     expect(results[0].code).toBe(0);
     expect(results[1].code).toBe(1);

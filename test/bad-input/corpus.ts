@@ -7,7 +7,15 @@ import { junk } from "./judge.ts";
 
 export const text = fc.oneof(
   fc.string({ maxLength: 30 }),
-  fc.constantFrom("see src/app.ts", "TypeError: x is undefined", "call fetchUser now", "ok", "", "<summary>old</summary>", "{{conversation}}"),
+  fc.constantFrom(
+    "see src/app.ts",
+    "TypeError: x is undefined",
+    "call fetchUser now",
+    "ok",
+    "",
+    "<summary>old</summary>",
+    "{{conversation}}",
+  ),
 );
 
 export type Step = { kind: "system" | "user" | "assistant" | "calls"; calls: number; answered: boolean; text: string };
@@ -28,10 +36,16 @@ export function buildOpenAI(steps: readonly Step[]): JsonObject[] {
     else {
       const ids = Array.from({ length: s.calls }, () => `call_${id++}`);
       out.push({
-        role: "assistant", content: s.text === "" ? null : s.text,
-        tool_calls: ids.map((c) => ({ id: c, type: "function", function: { name: "read_file", arguments: `{"path":"src/${c}.ts"}` } })),
+        role: "assistant",
+        content: s.text === "" ? null : s.text,
+        tool_calls: ids.map((c) => ({
+          id: c,
+          type: "function",
+          function: { name: "read_file", arguments: `{"path":"src/${c}.ts"}` },
+        })),
       });
-      if (s.answered) for (const c of ids) out.push({ role: "tool", tool_call_id: c, content: `result of ${c}: ${s.text}` });
+      if (s.answered)
+        for (const c of ids) out.push({ role: "tool", tool_call_id: c, content: `result of ${c}: ${s.text}` });
     }
   }
   return out;
@@ -56,7 +70,10 @@ export function buildAnthropic(steps: readonly Step[]): { system?: Json; message
       const ids = s.kind === "calls" ? Array.from({ length: s.calls }, () => `toolu_${id++}`) : [];
       messages.push({
         role: "assistant",
-        content: [...(s.text === "" ? [] : [{ type: "text", text: s.text }]), ...ids.map((c) => ({ type: "tool_use", id: c, name: "bash", input: { cmd: `cat src/${c}.ts` } }))],
+        content: [
+          ...(s.text === "" ? [] : [{ type: "text", text: s.text }]),
+          ...ids.map((c) => ({ type: "tool_use", id: c, name: "bash", input: { cmd: `cat src/${c}.ts` } })),
+        ],
       });
       if (s.answered) pending = ids.map((c) => ({ type: "tool_result", tool_use_id: c, content: `output of ${c}` }));
     }
@@ -74,11 +91,15 @@ export const structural: fc.Arbitrary<Structural> = fc.oneof(
   fc.record({ kind: fc.constant("moveFirst" as const), at: fc.nat() }),
   fc.record({ kind: fc.constant("duplicate" as const), at: fc.nat() }),
   fc.record({
-    kind: fc.constant("insert" as const), at: fc.nat(),
+    kind: fc.constant("insert" as const),
+    at: fc.nat(),
     value: fc.oneof(
       junk,
       fc.constant<Json>({ role: "tool", tool_call_id: "no_such_call", content: "orphan" }),
-      fc.constant<Json>({ role: "user", content: [{ type: "tool_result", tool_use_id: "no_such_call", content: "orphan" }] }),
+      fc.constant<Json>({
+        role: "user",
+        content: [{ type: "tool_result", tool_use_id: "no_such_call", content: "orphan" }],
+      }),
       fc.record({ role: junk, content: text }) as fc.Arbitrary<Json>,
     ),
   }),
@@ -97,23 +118,54 @@ export function applyStructural(ms: Json[], ss: readonly Structural[]): void {
 /** Text-level damage to a conversation file. */
 export const garble = fc.oneof(
   fc.record({ kind: fc.constant("truncate" as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant("insert" as const), at: fc.nat(), s: fc.constantFrom("{", "}", "[", ",", '"', "\\", "\n", "NaN", "\u0000", "garbage") }),
-  fc.record({ kind: fc.constant("replace" as const), s: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom("", "   ", "null", "42", '"x"', "{}", "[]", '{"messages": 3}', '{"messages": [], "system": 5}', "[1, 2]", '{"role": "user"}')) }),
+  fc.record({
+    kind: fc.constant("insert" as const),
+    at: fc.nat(),
+    s: fc.constantFrom("{", "}", "[", ",", '"', "\\", "\n", "NaN", "\u0000", "garbage"),
+  }),
+  fc.record({
+    kind: fc.constant("replace" as const),
+    s: fc.oneof(
+      fc.string({ maxLength: 20 }),
+      fc.constantFrom(
+        "",
+        "   ",
+        "null",
+        "42",
+        '"x"',
+        "{}",
+        "[]",
+        '{"messages": 3}',
+        '{"messages": [], "system": 5}',
+        "[1, 2]",
+        '{"role": "user"}',
+      ),
+    ),
+  }),
 );
 
 /** The shapes a conversation file comes in. */
 export type FileShape = "openai-json" | "openai-jsonl" | "anthropic-json" | "anthropic-jsonl";
-export const fileShape: fc.Arbitrary<FileShape> = fc.constantFrom("openai-json", "openai-jsonl", "anthropic-json", "anthropic-jsonl");
+export const fileShape: fc.Arbitrary<FileShape> = fc.constantFrom(
+  "openai-json",
+  "openai-jsonl",
+  "anthropic-json",
+  "anthropic-jsonl",
+);
 
 /** The text of a (valid) conversation file of the given shape. */
 export function conversationText(steps: readonly Step[], shape: FileShape): string {
   if (shape.startsWith("openai")) {
     const ms = buildOpenAI(steps);
-    return shape.endsWith("jsonl") ? ms.map((m) => JSON.stringify(m)).join("\n") : JSON.stringify({ model: "gpt-4o", messages: ms });
+    return shape.endsWith("jsonl")
+      ? ms.map((m) => JSON.stringify(m)).join("\n")
+      : JSON.stringify({ model: "gpt-4o", messages: ms });
   }
   const a = buildAnthropic(steps);
   return shape.endsWith("jsonl")
-    ? [...(a.system === undefined ? [] : [{ system: a.system }]), ...a.messages].map((m) => JSON.stringify(m)).join("\n")
+    ? [...(a.system === undefined ? [] : [{ system: a.system }]), ...a.messages]
+        .map((m) => JSON.stringify(m))
+        .join("\n")
     : JSON.stringify({ model: "claude-haiku-4-5", ...a });
 }
 
@@ -131,4 +183,7 @@ export function garbleText(t: string, gs: readonly Garble[]): string {
 }
 
 /** One text damage. */
-export type Garble = { kind: "truncate"; at: number } | { kind: "insert"; at: number; s: string } | { kind: "replace"; s: string };
+export type Garble =
+  | { kind: "truncate"; at: number }
+  | { kind: "insert"; at: number; s: string }
+  | { kind: "replace"; s: string };

@@ -45,13 +45,16 @@ export function expectClearError(e: unknown, known: { fields?: readonly string[]
     expect(e.message.startsWith(`${e.field}: `)).toBe(true);
     if (known.fields) {
       // a field or a path into one (known_models.0), or several unknown keys at once
-      for (const f of e.field.split(", ")) expect(known.fields, `field ${f} named by: ${e.message}`).toContain(f.split(".")[0]);
+      for (const f of e.field.split(", "))
+        expect(known.fields, `field ${f} named by: ${e.message}`).toContain(f.split(".")[0]);
     }
   }
 }
 
 /** Runs `f`, returning its value or the error it threw (sync or async). */
-export async function attempt<T>(f: () => T | Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+export async function attempt<T>(
+  f: () => T | Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
   try {
     return { ok: true, value: await f() };
   } catch (error) {
@@ -60,9 +63,14 @@ export async function attempt<T>(f: () => T | Promise<T>): Promise<{ ok: true; v
 }
 
 /** A compaction result is correct: the engine's law checks pass and the report is consistent. */
-export function expectLawfulResult(before: readonly Message[], after: readonly Message[], report: CompactionReport): void {
+export function expectLawfulResult(
+  before: readonly Message[],
+  after: readonly Message[],
+  report: CompactionReport,
+): void {
   expect(report.laws.filter((l) => !l.ok)).toEqual([]);
-  const prot = (ms: readonly Message[]) => ms.filter((m) => m.role === "user" || m.role === "system").map((m) => m.content);
+  const prot = (ms: readonly Message[]) =>
+    ms.filter((m) => m.role === "user" || m.role === "system").map((m) => m.content);
   expect(prot(after)).toEqual(prot(before));
   // counted in the input's own messages (an Anthropic message is one however many blocks)
   expect(report.messagesAfter).toBe(fileMessageCount(after));
@@ -77,9 +85,24 @@ export const junk: fc.Arbitrary<Json> = fc.oneof(
   fc.integer({ min: -5, max: 5 }),
   fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, -1, 1e308, 2 ** 53 + 1, -0),
   fc.string({ maxLength: 6 }),
-  fc.constantFrom("", "robot", "Tool", "function", "developer", "system", "tool_use", "tool_result", "image", "<summary>x</summary>"),
+  fc.constantFrom(
+    "",
+    "robot",
+    "Tool",
+    "function",
+    "developer",
+    "system",
+    "tool_use",
+    "tool_result",
+    "image",
+    "<summary>x</summary>",
+  ),
   fc.array(fc.oneof(fc.integer(), fc.string({ maxLength: 3 }), fc.constant(null)), { maxLength: 3 }),
-  fc.dictionary(fc.constantFrom("type", "text", "id", "role", "x"), fc.oneof(fc.string({ maxLength: 3 }), fc.integer()), { maxKeys: 3 }),
+  fc.dictionary(
+    fc.constantFrom("type", "text", "id", "role", "x"),
+    fc.oneof(fc.string({ maxLength: 3 }), fc.integer()),
+    { maxKeys: 3 },
+  ),
 ) as fc.Arbitrary<Json>;
 
 type Slot = { parent: JsonObject | Json[]; key: string | number };
@@ -88,8 +111,16 @@ type Slot = { parent: JsonObject | Json[]; key: string | number };
 export function slots(root: Json): Slot[] {
   const out: Slot[] = [];
   const walk = (v: Json) => {
-    if (Array.isArray(v)) v.forEach((x, i) => { out.push({ parent: v, key: i }); walk(x); });
-    else if (typeof v === "object" && v !== null) for (const k of Object.keys(v)) { out.push({ parent: v, key: k }); walk(v[k]); }
+    if (Array.isArray(v))
+      v.forEach((x, i) => {
+        out.push({ parent: v, key: i });
+        walk(x);
+      });
+    else if (typeof v === "object" && v !== null)
+      for (const k of Object.keys(v)) {
+        out.push({ parent: v, key: k });
+        walk(v[k]);
+      }
   };
   walk(root);
   return out;

@@ -26,31 +26,49 @@ function modelHistory(steps: Parameters<typeof buildOpenAI>[0]): Json[] {
 describe("malformed messages given to compact()", () => {
   it("give a clear error naming the message and field, or a lawful compaction; the input is untouched", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 2, maxLength: 16 }), fc.array(corruption, { minLength: 1, maxLength: 3 }), async (steps, cs) => {
-        const msgs = modelHistory(steps);
-        corrupt(msgs, cs);
-        const input = deepFreeze(msgs);
-        const copy = structuredClone(input);
-        // malformed on purpose: what a JavaScript caller can pass whatever the declared type
-        const r = await attempt(() => compact(input as unknown as Message[], CONFIG));
-        expect(input).toEqual(copy);
-        if (!r.ok) {
-          expectClearError(r.error);
-          return;
-        }
-        expectLawfulResult(copy as unknown as Message[], r.value.messages, r.value.report);
-      }),
+      fc.asyncProperty(
+        fc.array(step, { minLength: 2, maxLength: 16 }),
+        fc.array(corruption, { minLength: 1, maxLength: 3 }),
+        async (steps, cs) => {
+          const msgs = modelHistory(steps);
+          corrupt(msgs, cs);
+          const input = deepFreeze(msgs);
+          const copy = structuredClone(input);
+          // malformed on purpose: what a JavaScript caller can pass whatever the declared type
+          const r = await attempt(() => compact(input as unknown as Message[], CONFIG));
+          expect(input).toEqual(copy);
+          if (!r.ok) {
+            expectClearError(r.error);
+            return;
+          }
+          expectLawfulResult(copy as unknown as Message[], r.value.messages, r.value.report);
+        },
+      ),
       { numRuns: 600 },
     );
   });
 
   it.each<[string, unknown, RegExp]>([
-    ["an assistant message without toolCalls", [{ role: "user", content: "hi" }, { role: "assistant", content: "x" }], /^messages\[1\]\.toolCalls/],
+    [
+      "an assistant message without toolCalls",
+      [
+        { role: "user", content: "hi" },
+        { role: "assistant", content: "x" },
+      ],
+      /^messages\[1\]\.toolCalls/,
+    ],
     ["a numeric content", [{ role: "user", content: 5 }], /^messages\[0\]\.content/],
     ["an unknown role", [{ role: "robot", content: "x" }], /^messages\[0\]\.role/],
     ["a null message", [null], /^messages\[0\]/],
     ["toolCalls as a string", [{ role: "assistant", content: "x", toolCalls: "abc" }], /^messages\[0\]\.toolCalls/],
-    ["a tool result without toolCallId", [{ role: "assistant", content: "", toolCalls: [{ id: "a", name: "f", arguments: "{}" }] }, { role: "tool", content: "r" }], /^messages\[1\]\.toolCallId/],
+    [
+      "a tool result without toolCallId",
+      [
+        { role: "assistant", content: "", toolCalls: [{ id: "a", name: "f", arguments: "{}" }] },
+        { role: "tool", content: "r" },
+      ],
+      /^messages\[1\]\.toolCallId/,
+    ],
   ])("%s is a clear error naming messages[i] and the field", async (_label, value, where) => {
     const r = await attempt(() => compact(deepFreeze(value) as Message[], CONFIG));
     expect(r.ok).toBe(false);

@@ -17,7 +17,19 @@ const KNOWN = Object.keys(configSchema.shape);
 const UNKNOWN = ["maxTokens", "threshold", "retention", "__proto__x", "summaryTag"];
 
 const badNumber: fc.Arbitrary<Json> = fc.oneof(
-  fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -1, 0, -0, 0.5, 1e308, 2 ** 53, 2 ** 53 + 2, -(2 ** 60)),
+  fc.constantFrom(
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+    -1,
+    0,
+    -0,
+    0.5,
+    1e308,
+    2 ** 53,
+    2 ** 53 + 2,
+    -(2 ** 60),
+  ),
   fc.constantFrom("100", "", "ten", true, false, [], {}),
 ) as fc.Arbitrary<Json>;
 const goodNumber = fc.oneof(fc.integer({ min: 1, max: 200_000 }), fc.constant(null));
@@ -46,7 +58,9 @@ function valueFor(key: string): fc.Arbitrary<Json> {
 
 const settings: fc.Arbitrary<Record<string, Json>> = fc
   .uniqueArray(fc.constantFrom(...KNOWN, ...UNKNOWN), { maxLength: 6 })
-  .chain((keys) => fc.tuple(...keys.map((k) => valueFor(k))).map((vs) => Object.fromEntries(keys.map((k, i) => [k, vs[i]]))));
+  .chain((keys) =>
+    fc.tuple(...keys.map((k) => valueFor(k))).map((vs) => Object.fromEntries(keys.map((k, i) => [k, vs[i]]))),
+  );
 
 /** The L12 rules and the schema's ranges, restated: what a configuration that parsed must satisfy. */
 function expectValid(c: Config): void {
@@ -54,14 +68,20 @@ function expectValid(c: Config): void {
   const setOk = (x: number | null) => x === null || (isCount(x) && x >= 1);
   expect(isCount(c.max_tokens) && c.max_tokens >= 1 && c.max_tokens <= 100_000).toBe(true);
   expect(setOk(c.token_threshold) && setOk(c.message_threshold) && setOk(c.turn_threshold)).toBe(true);
-  expect(c.token_threshold !== null || c.message_threshold !== null || c.turn_threshold !== null || c.context_window !== null).toBe(true);
+  expect(
+    c.token_threshold !== null ||
+      c.message_threshold !== null ||
+      c.turn_threshold !== null ||
+      c.context_window !== null,
+  ).toBe(true);
   expect(isCount(c.retention_window) && c.retention_window >= 1).toBe(true);
   expect(c.summary_tag.length).toBeGreaterThan(0);
   expect(setOk(c.context_window)).toBe(true);
   expect(isCount(c.reserve_tokens) && c.reserve_tokens >= 0).toBe(true);
   if (c.context_window !== null) expect(c.reserve_tokens).toBeLessThan(c.context_window);
   expect(setOk(c.keep_recent_tokens)).toBe(true);
-  if (c.keep_recent_tokens !== null && c.context_window !== null) expect(c.keep_recent_tokens + c.reserve_tokens).toBeLessThan(c.context_window);
+  if (c.keep_recent_tokens !== null && c.context_window !== null)
+    expect(c.keep_recent_tokens + c.reserve_tokens).toBeLessThan(c.context_window);
   expect(isCount(c.timeout_ms) && c.timeout_ms >= 1).toBe(true);
   expect(c.prompt).toContain("{{conversation}}");
 }

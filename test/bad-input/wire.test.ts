@@ -13,7 +13,17 @@ import { readOpenAIMessages } from "../../src/adapters/openai.ts";
 import { compactMessages } from "../../src/engine/compact-messages.ts";
 import type { ConfigInput } from "../../src/engine/config.ts";
 import type { Json } from "../../src/engine/json.ts";
-import { applyStructural, buildAnthropic, buildOpenAI, conversationText, fileShape, garble, garbleText, step, structural } from "./corpus.ts";
+import {
+  applyStructural,
+  buildAnthropic,
+  buildOpenAI,
+  conversationText,
+  fileShape,
+  garble,
+  garbleText,
+  step,
+  structural,
+} from "./corpus.ts";
 import { attempt, corrupt, corruption, deepFreeze, expectClearError, expectLawfulResult, junk } from "./judge.ts";
 
 // Low thresholds so that most well-formed cases really compact (offline summarizer, no network).
@@ -61,28 +71,33 @@ describe("malformed Anthropic histories", () => {
     let errors = 0;
     let compacted = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 2, maxLength: 20 }), breakage, fc.option(junk), async (steps, b, badSystem) => {
-        const conv = buildAnthropic(steps);
-        const msgs: Json[] = conv.messages;
-        applyStructural(msgs, b.structure);
-        corrupt(msgs, b.corruptions);
-        const system = badSystem ?? conv.system;
-        const input = deepFreeze({ system, messages: msgs });
-        const copy = structuredClone(input);
-        const r = await attempt(() => compactAnthropicMessages(input, CONFIG));
-        expect(input).toEqual(copy);
-        if (!r.ok) {
-          errors++;
-          expectClearError(r.error);
-          return;
-        }
-        if (r.value.report.stretches.length > 0) compacted++;
-        expectLawfulResult(
-          readAnthropicMessages([...copy.messages], copy.system),
-          readAnthropicMessages(r.value.messages, r.value.system),
-          r.value.report,
-        );
-      }),
+      fc.asyncProperty(
+        fc.array(step, { minLength: 2, maxLength: 20 }),
+        breakage,
+        fc.option(junk),
+        async (steps, b, badSystem) => {
+          const conv = buildAnthropic(steps);
+          const msgs: Json[] = conv.messages;
+          applyStructural(msgs, b.structure);
+          corrupt(msgs, b.corruptions);
+          const system = badSystem ?? conv.system;
+          const input = deepFreeze({ system, messages: msgs });
+          const copy = structuredClone(input);
+          const r = await attempt(() => compactAnthropicMessages(input, CONFIG));
+          expect(input).toEqual(copy);
+          if (!r.ok) {
+            errors++;
+            expectClearError(r.error);
+            return;
+          }
+          if (r.value.report.stretches.length > 0) compacted++;
+          expectLawfulResult(
+            readAnthropicMessages([...copy.messages], copy.system),
+            readAnthropicMessages(r.value.messages, r.value.system),
+            r.value.report,
+          );
+        },
+      ),
       { numRuns: RUNS },
     );
     expect(errors).toBeGreaterThan(RUNS / 10);
@@ -94,19 +109,24 @@ describe("malformed conversation files (text)", () => {
   it("give a clear error or a lawful result, for JSON and JSONL in both shapes", async () => {
     let errors = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { maxLength: 10 }), fileShape, fc.array(garble, { maxLength: 2 }), async (steps, shape, gs) => {
-        const t = garbleText(conversationText(steps, shape), gs);
-        const r = await attempt(async () => {
-          const file = readConversationFile(t);
-          return { file, result: await compactMessages(file.messages, CONFIG) };
-        });
-        if (!r.ok) {
-          errors++;
-          expectClearError(r.error);
-          return;
-        }
-        expectLawfulResult(r.value.file.messages, r.value.result.messages, r.value.result.report);
-      }),
+      fc.asyncProperty(
+        fc.array(step, { maxLength: 10 }),
+        fileShape,
+        fc.array(garble, { maxLength: 2 }),
+        async (steps, shape, gs) => {
+          const t = garbleText(conversationText(steps, shape), gs);
+          const r = await attempt(async () => {
+            const file = readConversationFile(t);
+            return { file, result: await compactMessages(file.messages, CONFIG) };
+          });
+          if (!r.ok) {
+            errors++;
+            expectClearError(r.error);
+            return;
+          }
+          expectLawfulResult(r.value.file.messages, r.value.result.messages, r.value.result.report);
+        },
+      ),
       { numRuns: RUNS },
     );
     expect(errors).toBeGreaterThan(RUNS / 10);

@@ -37,6 +37,9 @@ describe("a compaction run over a long history", () => {
     await msPerStep(4_000, 1); // warm-up
     const small = median([await msPerStep(4_000, 2), await msPerStep(4_000, 3), await msPerStep(4_000, 4)]);
     const large = median([await msPerStep(40_000, 5), await msPerStep(40_000, 6), await msPerStep(40_000, 7)]);
-    expect(large / small, `${small.toFixed(2)} ms/step at 4k messages, ${large.toFixed(2)} ms/step at 40k`).toBeLessThan(3);
+    expect(
+      large / small,
+      `${small.toFixed(2)} ms/step at 4k messages, ${large.toFixed(2)} ms/step at 40k`,
+    ).toBeLessThan(3);
   }, 120_000);
 });

@@ -6,7 +6,15 @@
 // (about 10x for a quadratic step between 1k and 10k). The last two tests prove that: the same
 // harness and bound flag a quadratic planning step and a ledger that re-reads the history.
 import { describe, expect, it } from "vitest";
-import { appendBySize, timeBySize, timeOpsBySize, type Appendable, type PlanningOp, type AppendTiming, type SizeTiming } from "../../bench/measure.ts";
+import {
+  appendBySize,
+  timeBySize,
+  timeOpsBySize,
+  type Appendable,
+  type PlanningOp,
+  type AppendTiming,
+  type SizeTiming,
+} from "../../bench/measure.ts";
 import { kernelViews } from "../../src/engine/views.ts";
 import type { Message } from "../../src/engine/message.ts";
 import { messageTokens, charCounter } from "../../src/engine/tokens.ts";
@@ -29,7 +37,12 @@ const perMessage = (t: SizeTiming) => ({ med: t.perMessageNs, min: t.minPerMessa
 const perAppend = (t: AppendTiming) => ({ med: t.perAppendNs, min: t.minPerAppendNs });
 
 function describeTimings(ts: readonly SizeTiming[]): string {
-  return ts.map((t) => `${t.n}: ${t.perMessageNs.toFixed(1)} ns/msg (samples ${t.samplesMs.map((x) => x.toFixed(1)).join(", ")} ms)`).join("; ");
+  return ts
+    .map(
+      (t) =>
+        `${t.n}: ${t.perMessageNs.toFixed(1)} ns/msg (samples ${t.samplesMs.map((x) => x.toFixed(1)).join(", ")} ms)`,
+    )
+    .join("; ");
 }
 
 // A planning step with a classic accidental quadratic: each tool result looks for its call by
@@ -90,16 +103,24 @@ describe("planning is linear in the number of messages", () => {
 
 describe("appending one message does not depend on the history's length", () => {
   it(`ledger.append and store.append cost at ${LARGE} messages is < ${BOUND}x that at ${SMALL}`, () => {
-    for (const [path, appends] of [["ledger-chars", 20_000], ["store-bpe", 500]] as const) {
+    for (const [path, appends] of [
+      ["ledger-chars", 20_000],
+      ["store-bpe", 500],
+    ] as const) {
       const [s, l] = appendBySize([SMALL, LARGE], path, appends, REPS);
       const g = growth(perAppend(s), perAppend(l));
-      expect(g, `${path}: ${s.perAppendNs.toFixed(0)} ns at ${SMALL}, ${l.perAppendNs.toFixed(0)} ns at ${LARGE}`).toBeLessThan(BOUND);
+      expect(
+        g,
+        `${path}: ${s.perAppendNs.toFixed(0)} ns at ${SMALL}, ${l.perAppendNs.toFixed(0)} ns at ${LARGE}`,
+      ).toBeLessThan(BOUND);
     }
   });
 
   it("the same harness and bound flag a ledger that re-reads the history on each append", () => {
     const [s, l] = appendBySize([SMALL, LARGE], recountingLedger, 5_000, { warmup: 1, reps: 3 });
     const g = growth(perAppend(s), perAppend(l));
-    expect(g, `${s.perAppendNs.toFixed(0)} ns at ${SMALL}, ${l.perAppendNs.toFixed(0)} ns at ${LARGE}`).toBeGreaterThan(BOUND);
+    expect(g, `${s.perAppendNs.toFixed(0)} ns at ${SMALL}, ${l.perAppendNs.toFixed(0)} ns at ${LARGE}`).toBeGreaterThan(
+      BOUND,
+    );
   });
 });

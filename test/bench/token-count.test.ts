@@ -40,10 +40,14 @@ describe("token counting is linear in the message length", () => {
   it("one 60k-letter tool output costs < 2x per character what thirty 2k-letter ones cost", () => {
     const TOTAL = 60_000;
     // fresh texts for every sample: gpt-tokenizer caches what it has counted
-    const smallBatch = (round: number) => Array.from({ length: 30 }, (_, k) => toolOutput(letters(TOTAL / 30, 1_000 * round + k + 1)));
+    const smallBatch = (round: number) =>
+      Array.from({ length: 30 }, (_, k) => toolOutput(letters(TOTAL / 30, 1_000 * round + k + 1)));
     countCpuMs(smallBatch(0)); // warm-up
     const smallMs = median([countCpuMs(smallBatch(1)), countCpuMs(smallBatch(2)), countCpuMs(smallBatch(3))]);
     const largeMs = countCpuMs([toolOutput(letters(TOTAL, 99))]);
-    expect(largeMs / smallMs, `one 60k-letter message: ${largeMs.toFixed(0)} ms; thirty 2k-letter ones: ${smallMs.toFixed(0)} ms`).toBeLessThan(2);
+    expect(
+      largeMs / smallMs,
+      `one 60k-letter message: ${largeMs.toFixed(0)} ms; thirty 2k-letter ones: ${smallMs.toFixed(0)} ms`,
+    ).toBeLessThan(2);
   }, 60_000);
 });

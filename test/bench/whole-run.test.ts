@@ -18,7 +18,14 @@ describe("a whole run", () => {
   it("goes on past 10,000 steps while a stretch is eligible (no hidden cap)", async () => {
     const ms: Message[] = [];
     for (let i = 0; i < 10_010; i++) {
-      ms.push({ role: "user", content: "u" }, { role: "assistant", content: `step ${i}: ${"reading the file and thinking about what to change next. ".repeat(3)}`, toolCalls: [] });
+      ms.push(
+        { role: "user", content: "u" },
+        {
+          role: "assistant",
+          content: `step ${i}: ${"reading the file and thinking about what to change next. ".repeat(3)}`,
+          toolCalls: [],
+        },
+      );
     }
     const r = await compactMessages(ms, { token_threshold: 100, tokenizer: "chars", retention_window: 1 });
     // every assistant message but the one in the retention window is its own stretch
@@ -32,12 +39,27 @@ const c = parseConfig({ retention_window: 1, token_threshold: 1 });
 
 /** n messages and a run's worth of forward splices: every 4 messages, 3 replaced by a summary. */
 function spliced(n: number): { before: Message[]; stretches: ReplacedStretch[]; after: Message[] } {
-  const before: Message[] = Array.from({ length: n }, (_, i) => ({ role: "assistant", content: `m${i}`, toolCalls: [] }));
+  const before: Message[] = Array.from({ length: n }, (_, i) => ({
+    role: "assistant",
+    content: `m${i}`,
+    toolCalls: [],
+  }));
   const stretches: ReplacedStretch[] = [];
   for (let k = 0; 4 * k + 4 <= n - 1; k++) {
     // positions after the earlier splices: each earlier one shortened the conversation by 2
     const start = 4 * k - 2 * k;
-    stretches.push({ start, end: start + 3, replacedMessages: 3, replacedTokens: 9, summaryTokens: 1, attempts: 1, decision: "commit", summary: `s${k}`, input: { first: 4 * k, last: 4 * k + 2 }, trigger: "tokens/messages/turns" });
+    stretches.push({
+      start,
+      end: start + 3,
+      replacedMessages: 3,
+      replacedTokens: 9,
+      summaryTokens: 1,
+      attempts: 1,
+      decision: "commit",
+      summary: `s${k}`,
+      input: { first: 4 * k, last: 4 * k + 2 },
+      trigger: "tokens/messages/turns",
+    });
   }
   const after = replaySplices(before, stretches);
   if (typeof after === "string") throw new Error(after);
@@ -49,7 +71,11 @@ function spliced(n: number): { before: Message[]; stretches: ReplacedStretch[]; 
  * sample runs `op` on ⌈work / n⌉ copies' worth of repetitions, so every size does the same work
  * if `op` is linear and no sample is too short to time.
  */
-function perMessage(n: number, work: number, op: (x: ReturnType<typeof spliced>) => boolean): { med: number; min: number } {
+function perMessage(
+  n: number,
+  work: number,
+  op: (x: ReturnType<typeof spliced>) => boolean,
+): { med: number; min: number } {
   const x = spliced(n);
   const reps = Math.ceil(work / n);
   op(x);
@@ -70,7 +96,8 @@ function growth(op: (x: ReturnType<typeof spliced>) => boolean, small_ = 4_000, 
 }
 
 const lawsHold = ({ before, stretches, after }: ReturnType<typeof spliced>) =>
-  checkLaws(before, after, stretches, c, { before: 10, after: 5, dueBefore: true }).find((l) => l.law === "L6")?.ok === true;
+  checkLaws(before, after, stretches, c, { before: 10, after: 5, dueBefore: true }).find((l) => l.law === "L6")?.ok ===
+  true;
 
 function copyingReplay({ before, stretches, after }: ReturnType<typeof spliced>): boolean {
   let r: readonly Message[] = before;

@@ -21,7 +21,12 @@ import { charCounter } from "../../src/engine/tokens.ts";
  * conversations of n messages (so both sizes touch the same amount of memory and a small size is
  * not flattered by a hot cache); returns the median and the fastest sample over `samples`.
  */
-function perMessageNs(shape: (n: number) => Message[], n: number, copies: number, samples: number): { med: number; min: number } {
+function perMessageNs(
+  shape: (n: number) => Message[],
+  n: number,
+  copies: number,
+  samples: number,
+): { med: number; min: number } {
   // distinct objects per copy (the shapes are deterministic, so build each copy afresh)
   const snaps = Array.from({ length: copies }, () => new ConversationStore(charCounter(), shape(n)).snapshot());
   const c = parseConfig({ token_threshold: 1 });
@@ -39,16 +44,20 @@ describe("planning on adversarial histories", () => {
   it.each<[string, (n: number) => Message[]]>([
     ["a run of consecutive earlier summaries", summariesRun],
     ["parallel tool calls answered after a user message", callsAnsweredAfterUser],
-  ])("%s: per-message planning time at 15k is < 3x that at 1.5k", (_label, shape) => {
-    // Both sizes stay below 16k messages, where the views' number arrays (8 bytes a message) pass
-    // V8's 128 KB limit for young objects and every plan starts feeding the old generation: that
-    // step is real (see bench/RESULTS.md) but is the allocator's, not the search's.
-    perMessageNs(shape, 1_500, 10, 1); // warm-up
-    const small = perMessageNs(shape, 1_500, 10, 7);
-    const large = perMessageNs(shape, 15_000, 1, 7);
-    // as in linear.test.ts: the smaller of the median and fastest-sample ratios is the one less
-    // disturbed by other processes; a quadratic search inflates both (about 10x)
-    const growth = Math.min(large.med / small.med, large.min / small.min);
-    expect(growth, `${small.med.toFixed(0)} ns/msg at 1.5k, ${large.med.toFixed(0)} ns/msg at 15k`).toBeLessThan(3);
-  }, 60_000);
+  ])(
+    "%s: per-message planning time at 15k is < 3x that at 1.5k",
+    (_label, shape) => {
+      // Both sizes stay below 16k messages, where the views' number arrays (8 bytes a message) pass
+      // V8's 128 KB limit for young objects and every plan starts feeding the old generation: that
+      // step is real (see bench/RESULTS.md) but is the allocator's, not the search's.
+      perMessageNs(shape, 1_500, 10, 1); // warm-up
+      const small = perMessageNs(shape, 1_500, 10, 7);
+      const large = perMessageNs(shape, 15_000, 1, 7);
+      // as in linear.test.ts: the smaller of the median and fastest-sample ratios is the one less
+      // disturbed by other processes; a quadratic search inflates both (about 10x)
+      const growth = Math.min(large.med / small.med, large.min / small.min);
+      expect(growth, `${small.med.toFixed(0)} ns/msg at 1.5k, ${large.med.toFixed(0)} ns/msg at 15k`).toBeLessThan(3);
+    },
+    60_000,
+  );
 });

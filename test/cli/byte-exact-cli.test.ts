@@ -11,7 +11,11 @@ import type { JsonObject } from "../../src/engine/json.ts";
 // each message gets an unknown field holding an integer beyond 2^53, unique per message
 const BIG = 12345678901234567891n;
 function lines(ms: readonly JsonObject[]): string[] {
-  return ms.map((m, i) => JSON.stringify(m).replace(/^\{/, `{"seq":${BIG + BigInt(i)},"w":1.50,`).replaceAll("é", "\\u00e9"));
+  return ms.map((m, i) =>
+    JSON.stringify(m)
+      .replace(/^\{/, `{"seq":${BIG + BigInt(i)},"w":1.50,`)
+      .replaceAll("é", "\\u00e9"),
+  );
 }
 
 /** Messages of `input` missing from `output`, checking the present ones are in order. */
@@ -41,7 +45,9 @@ describe("CLI: bytes of untouched messages", () => {
     const dir = tempDir();
     const text = make(lines(oa));
     writeFileSync(join(dir, "in.json"), text);
-    const r = await runInProcess(["compact", "in.json", "--token-threshold", "10000000", "-o", "out.json", "-q"], { cwd: dir });
+    const r = await runInProcess(["compact", "in.json", "--token-threshold", "10000000", "-o", "out.json", "-q"], {
+      cwd: dir,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(join(dir, "out.json")).equals(readFileSync(join(dir, "in.json")))).toBe(true);
   });

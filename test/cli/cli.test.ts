@@ -45,7 +45,10 @@ describe("safecut compact (in process)", () => {
   });
 
   it("reads stdin, writes --output and a JSON --report", async () => {
-    const r = await runInProcess(["compact", "-", "--token-threshold", "5000", "-o", "out.json", "--report", "report.json"], { cwd: dir, stdin: JSON.stringify(conv) });
+    const r = await runInProcess(
+      ["compact", "-", "--token-threshold", "5000", "-o", "out.json", "--report", "report.json"],
+      { cwd: dir, stdin: JSON.stringify(conv) },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("");
     const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
@@ -56,8 +59,23 @@ describe("safecut compact (in process)", () => {
   });
 
   it("the context-window trigger with keep-recent-tokens", async () => {
-    const r = await runInProcess(["compact", "conv.json", "--token-threshold", "none", "--context-window", "12000", "--reserve-tokens", "4000",
-      "--keep-recent-tokens", "3000", "--report", "cw.json"], { cwd: dir });
+    const r = await runInProcess(
+      [
+        "compact",
+        "conv.json",
+        "--token-threshold",
+        "none",
+        "--context-window",
+        "12000",
+        "--reserve-tokens",
+        "4000",
+        "--keep-recent-tokens",
+        "3000",
+        "--report",
+        "cw.json",
+      ],
+      { cwd: dir },
+    );
     expect(r.code).toBe(0);
     const report = JSON.parse(readFileSync(join(dir, "cw.json"), "utf8"));
     expect(report.outcome).toBe("compacted");
@@ -80,15 +98,84 @@ describe("safecut compact (in process)", () => {
   });
 
   it.each([
-    ["invalid JSON", "{\"messages\": [", [], "invalid JSON"],
-    ["an orphan tool result", JSON.stringify([{ role: "user", content: "a" }, { role: "tool", tool_call_id: "nope", content: "x" }]), [], 'messages[1]: orphan tool result: no tool call has id "nope"'],
-    ["duplicate tool call ids", JSON.stringify([{ role: "user", content: "a" }, { role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }] }, { role: "tool", tool_call_id: "c", content: "x" }, { role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }] }]), [], 'messages[3]: duplicate tool call id "c"'],
-    ["a tool result before its call", JSON.stringify([{ role: "user", content: "a" }, { role: "tool", tool_call_id: "c", content: "x" }, { role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }] }]), [], "comes before its call"],
-    ["an unknown role", JSON.stringify([{ role: "user", content: "a" }, { role: "assistant", content: "b" }, { role: "user", content: "c" }, { role: "robot", content: "d" }]), [], 'messages[3].role: unknown role "robot"'],
-    ["a negative setting", JSON.stringify(conv), ["--retention-window", "-1"], "retention_window: must be >= 1, got -1"],
-    ["a NaN setting", JSON.stringify(conv), ["--token-threshold", "lots"], "token_threshold: expected number, received NaN"],
-    ["a missing API key", JSON.stringify(conv), ["--provider", "openai", "--model", "gpt-4o"], "OPENAI_API_KEY: is not set"],
-    ["an unknown model", JSON.stringify(conv), ["--provider", "anthropic", "--model", "gpt-4o"], 'model: unknown model "gpt-4o"'],
+    ["invalid JSON", '{"messages": [', [], "invalid JSON"],
+    [
+      "an orphan tool result",
+      JSON.stringify([
+        { role: "user", content: "a" },
+        { role: "tool", tool_call_id: "nope", content: "x" },
+      ]),
+      [],
+      'messages[1]: orphan tool result: no tool call has id "nope"',
+    ],
+    [
+      "duplicate tool call ids",
+      JSON.stringify([
+        { role: "user", content: "a" },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }],
+        },
+        { role: "tool", tool_call_id: "c", content: "x" },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }],
+        },
+      ]),
+      [],
+      'messages[3]: duplicate tool call id "c"',
+    ],
+    [
+      "a tool result before its call",
+      JSON.stringify([
+        { role: "user", content: "a" },
+        { role: "tool", tool_call_id: "c", content: "x" },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }],
+        },
+      ]),
+      [],
+      "comes before its call",
+    ],
+    [
+      "an unknown role",
+      JSON.stringify([
+        { role: "user", content: "a" },
+        { role: "assistant", content: "b" },
+        { role: "user", content: "c" },
+        { role: "robot", content: "d" },
+      ]),
+      [],
+      'messages[3].role: unknown role "robot"',
+    ],
+    [
+      "a negative setting",
+      JSON.stringify(conv),
+      ["--retention-window", "-1"],
+      "retention_window: must be >= 1, got -1",
+    ],
+    [
+      "a NaN setting",
+      JSON.stringify(conv),
+      ["--token-threshold", "lots"],
+      "token_threshold: expected number, received NaN",
+    ],
+    [
+      "a missing API key",
+      JSON.stringify(conv),
+      ["--provider", "openai", "--model", "gpt-4o"],
+      "OPENAI_API_KEY: is not set",
+    ],
+    [
+      "an unknown model",
+      JSON.stringify(conv),
+      ["--provider", "anthropic", "--model", "gpt-4o"],
+      'model: unknown model "gpt-4o"',
+    ],
   ])("rejects %s with exit 1, a clear error and an untouched input", async (_name, content, flags, message) => {
     const p = writeInput("bad.json", content);
     const before = hash(p);
@@ -105,7 +192,9 @@ describe("safecut compact (in process)", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("token_threshold: must be > 0 when set");
     writeInput("cfg2.json", "{oops");
-    expect((await runInProcess(["compact", "conv.json", "--config", "cfg2.json"], { cwd: dir })).stderr).toContain("cfg2.json is not valid JSON");
+    expect((await runInProcess(["compact", "conv.json", "--config", "cfg2.json"], { cwd: dir })).stderr).toContain(
+      "cfg2.json is not valid JSON",
+    );
   });
 
   it.each([
@@ -130,33 +219,93 @@ describe("safecut compact (in process)", () => {
   });
 
   const failures: [string, Behavior, string[], string][] = [
-    ["HTTP 500", { kind: "raw", status: 500, body: "{\"error\":\"boom\"}", headers: { "retry-after": "0" } }, [], "HTTP 500"],
+    [
+      "HTTP 500",
+      { kind: "raw", status: 500, body: '{"error":"boom"}', headers: { "retry-after": "0" } },
+      [],
+      "HTTP 500",
+    ],
     ["a timeout", { kind: "hang" }, ["--timeout-ms", "150"], "timed out after 150 ms"],
     ["an empty answer", { kind: "summary", text: "" }, [], "has no <summary>"],
-    ["a missing tag", { kind: "summary", text: "Here is a summary without tags." }, [], "has no <summary>...</summary> block"],
-    ["an over-long answer", { kind: "summary", text: `<summary>${"very long ".repeat(3000)}</summary>` }, [], "is not shorter than what it replaces"],
-    ["dropped facts", { kind: "summary", text: "<summary>The agent did some work.</summary>" }, [], "dropped required facts"],
+    [
+      "a missing tag",
+      { kind: "summary", text: "Here is a summary without tags." },
+      [],
+      "has no <summary>...</summary> block",
+    ],
+    [
+      "an over-long answer",
+      { kind: "summary", text: `<summary>${"very long ".repeat(3000)}</summary>` },
+      [],
+      "is not shorter than what it replaces",
+    ],
+    [
+      "dropped facts",
+      { kind: "summary", text: "<summary>The agent did some work.</summary>" },
+      [],
+      "dropped required facts",
+    ],
   ];
-  it.each(failures)("a summarizer failure (%s) leaves the conversation exactly as it was, exit 3", async (_n, behavior, flags, reason) => {
-    server = await startImitation("openai", () => behavior);
-    const before = hash(convPath);
-    const r = await runInProcess(["compact", "conv.json", "--provider", "openai", "--base-url", server.url, "--token-threshold", "3000", "--report", "fail.json", ...flags], { cwd: dir });
-    expect(r.code).toBe(3);
-    expect(JSON.parse(r.stdout)).toEqual({ model: "gpt-4o-mini", messages: conv });
-    const report = JSON.parse(readFileSync(join(dir, "fail.json"), "utf8"));
-    expect(report.outcome).toBe("degraded");
-    expect(report.reason).toContain(reason);
-    expect(report.tokensAfter).toBe(report.tokensBefore);
-    expect(hash(convPath)).toBe(before);
-    // the request used the agent's model from the file ("same as agent")
-    expect(server.requests[0]?.body.model ?? "gpt-4o-mini").toBe("gpt-4o-mini");
-  });
+  it.each(failures)(
+    "a summarizer failure (%s) leaves the conversation exactly as it was, exit 3",
+    async (_n, behavior, flags, reason) => {
+      server = await startImitation("openai", () => behavior);
+      const before = hash(convPath);
+      const r = await runInProcess(
+        [
+          "compact",
+          "conv.json",
+          "--provider",
+          "openai",
+          "--base-url",
+          server.url,
+          "--token-threshold",
+          "3000",
+          "--report",
+          "fail.json",
+          ...flags,
+        ],
+        { cwd: dir },
+      );
+      expect(r.code).toBe(3);
+      expect(JSON.parse(r.stdout)).toEqual({ model: "gpt-4o-mini", messages: conv });
+      const report = JSON.parse(readFileSync(join(dir, "fail.json"), "utf8"));
+      expect(report.outcome).toBe("degraded");
+      expect(report.reason).toContain(reason);
+      expect(report.tokensAfter).toBe(report.tokensBefore);
+      expect(hash(convPath)).toBe(before);
+      // the request used the agent's model from the file ("same as agent")
+      expect(server.requests[0]?.body.model ?? "gpt-4o-mini").toBe("gpt-4o-mini");
+    },
+  );
 
   it("--prompt-file and --anchor shape the request", async () => {
     server = await startImitation("openai", (_n, req) => ({ kind: "summary", text: factfulAnswer(req) }));
-    writeInput("prompt.txt", "CUSTOM TEMPLATE keep {{required_facts}}\n\nConversation excerpt:\n{{conversation}}\nwrap in <{{summary_tag}}>");
-    const r = await runInProcess(["compact", "conv.json", "--provider", "openai", "--base-url", server.url, "--token-threshold", "3000",
-      "--prompt-file", "prompt.txt", "--anchor", "off-by-one", "--summary-tag", "recap", "--model", "gpt-4.1-mini"], { cwd: dir });
+    writeInput(
+      "prompt.txt",
+      "CUSTOM TEMPLATE keep {{required_facts}}\n\nConversation excerpt:\n{{conversation}}\nwrap in <{{summary_tag}}>",
+    );
+    const r = await runInProcess(
+      [
+        "compact",
+        "conv.json",
+        "--provider",
+        "openai",
+        "--base-url",
+        server.url,
+        "--token-threshold",
+        "3000",
+        "--prompt-file",
+        "prompt.txt",
+        "--anchor",
+        "off-by-one",
+        "--summary-tag",
+        "recap",
+        "--model",
+        "gpt-4.1-mini",
+      ],
+      { cwd: dir },
+    );
     expect(r.code).toBe(3); // the custom template does not list facts the way factfulAnswer reads them
     const prompt = (server.requests[0].body.messages as { content: string }[])[0].content;
     expect(prompt.startsWith("CUSTOM TEMPLATE keep - ")).toBe(true);
@@ -167,12 +316,19 @@ describe("safecut compact (in process)", () => {
 
   it("uses the OpenAI imitation for a full compaction", async () => {
     server = await startImitation("openai", (_n, req) => ({ kind: "summary", text: factfulAnswer(req) }));
-    const r = await runInProcess(["compact", "conv.json", "--provider", "openai", "--base-url", server.url, "--token-threshold", "3000"], { cwd: dir, env: { OPENAI_API_KEY: "sk-x" } });
+    const r = await runInProcess(
+      ["compact", "conv.json", "--provider", "openai", "--base-url", server.url, "--token-threshold", "3000"],
+      { cwd: dir, env: { OPENAI_API_KEY: "sk-x" } },
+    );
     expect(r.code).toBe(0);
     expect(server.requests.length).toBeGreaterThan(1);
     expect(server.requests[0].body).toMatchObject({ model: "gpt-4o-mini", max_tokens: 2000 });
     expect(server.requests[0].headers.authorization).toBe("Bearer sk-x");
-    expectLawsHold(readConversationFile(readFileSync(convPath, "utf8")).messages, readConversationFile(r.stdout).messages, 6);
+    expectLawsHold(
+      readConversationFile(readFileSync(convPath, "utf8")).messages,
+      readConversationFile(r.stdout).messages,
+      6,
+    );
   });
 });
 
@@ -181,28 +337,47 @@ describe("how a run ends, and the smaller options", () => {
     const r = await runInProcess(["compact", "conv.json", "--token-threshold", "3000"], { cwd: dir });
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/compacted-still-due: 97 -> \d+ messages/);
-    expect(r.stderr).toMatch(/still above the trigger; of the \d+ tokens left, \d+ are in user\/system messages, \d+ in summaries, \d+ in the retention window/);
+    expect(r.stderr).toMatch(
+      /still above the trigger; of the \d+ tokens left, \d+ are in user\/system messages, \d+ in summaries, \d+ in the retention window/,
+    );
     expect(readConversationFile(r.stdout).messages.length).toBeLessThan(conv.length);
-    const q = await runInProcess(["compact", "conv.json", "--token-threshold", "3000", "--quiet", "--report", "still.json"], { cwd: dir });
+    const q = await runInProcess(
+      ["compact", "conv.json", "--token-threshold", "3000", "--quiet", "--report", "still.json"],
+      { cwd: dir },
+    );
     expect(q.code).toBe(5);
     expect(q.stderr).toMatch(/^safecut: conv.json: compacted-still-due: /);
     const report = JSON.parse(readFileSync(join(dir, "still.json"), "utf8"));
     expect(report.outcome).toBe("compacted-still-due");
-    expect(report.remaining.userSystem + report.remaining.summaries + report.remaining.retentionWindow + report.remaining.other).toBe(report.tokensAfter);
+    expect(
+      report.remaining.userSystem +
+        report.remaining.summaries +
+        report.remaining.retentionWindow +
+        report.remaining.other,
+    ).toBe(report.tokensAfter);
   });
 
   it("--version prints package.json's version", async () => {
-    const version = (JSON.parse(readFileSync(join(import.meta.dirname, "../../package.json"), "utf8")) as { version: string }).version;
+    const version = (
+      JSON.parse(readFileSync(join(import.meta.dirname, "../../package.json"), "utf8")) as { version: string }
+    ).version;
     const r = await runInProcess(["--version"], { cwd: dir });
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe(version);
   });
 
   it("--dry-run -o F writes the plan to F and nothing on stdout", async () => {
-    const r = await runInProcess(["compact", "conv.json", "--token-threshold", "3000", "--dry-run", "-o", "plan.json"], { cwd: dir });
+    const r = await runInProcess(
+      ["compact", "conv.json", "--token-threshold", "3000", "--dry-run", "-o", "plan.json"],
+      { cwd: dir },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("");
-    expect(JSON.parse(readFileSync(join(dir, "plan.json"), "utf8"))).toMatchObject({ format: "openai", due: true, plannedStretch: { first: 2 } });
+    expect(JSON.parse(readFileSync(join(dir, "plan.json"), "utf8"))).toMatchObject({
+      format: "openai",
+      due: true,
+      plannedStretch: { first: 2 },
+    });
   });
 
   it("--quiet with --progress is refused (exit 2) before anything is read", async () => {

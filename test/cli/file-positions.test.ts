@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { runInProcess, tempDir } from "../support/cli-run.ts";
 import { openAIConversation } from "../support/generate.ts";
 
-const long = (tag: string) => Array.from({ length: 40 }, (_, i) => `${tag} line ${i}: const value${i} = compute(${i * 7})`).join("\n");
+const long = (tag: string) =>
+  Array.from({ length: 40 }, (_, i) => `${tag} line ${i}: const value${i} = compute(${i * 7})`).join("\n");
 const use = (id: string) => ({ type: "tool_use", id, name: "read_file", input: { path: `src/${id}.ts` } });
 const result = (id: string) => ({ type: "tool_result", tool_use_id: id, content: long(id) });
 
@@ -29,19 +30,28 @@ describe("positions and the retention window in the file's own messages", () => 
     const dir = tempDir();
     const text = JSON.stringify(sixMessages, null, 2);
     writeFileSync(join(dir, "six.json"), text);
-    const r = await runInProcess(["compact", "six.json", "--token-threshold", "100", "--retention-window", "6", "--report", "r.json"], { cwd: dir });
+    const r = await runInProcess(
+      ["compact", "six.json", "--token-threshold", "100", "--retention-window", "6", "--report", "r.json"],
+      { cwd: dir },
+    );
     // due, but the whole file is the window: nothing may be touched, and the run says it is still due
     expect(r.code, r.stderr).toBe(5);
     expect(r.stdout).toBe(text);
     const report = JSON.parse(readFileSync(join(dir, "r.json"), "utf8"));
     expect(report).toMatchObject({ outcome: "still-due", messagesBefore: 6, messagesAfter: 6 });
-    expect(report.laws.find((l: { law: string }) => l.law === "L3")).toMatchObject({ ok: true, detail: "last 6 messages" });
+    expect(report.laws.find((l: { law: string }) => l.law === "L3")).toMatchObject({
+      ok: true,
+      detail: "last 6 messages",
+    });
   });
 
   it("--retention-window 3 may replace messages 1..2, counted and reported in file messages", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "six.json"), JSON.stringify(sixMessages));
-    const r = await runInProcess(["compact", "six.json", "--token-threshold", "100", "--retention-window", "3", "--report", "r.json"], { cwd: dir });
+    const r = await runInProcess(
+      ["compact", "six.json", "--token-threshold", "100", "--retention-window", "3", "--report", "r.json"],
+      { cwd: dir },
+    );
     expect(r.code, r.stderr).toBe(5); // the window alone holds more than the trigger
     const report = JSON.parse(readFileSync(join(dir, "r.json"), "utf8"));
     expect(report).toMatchObject({ outcome: "compacted-still-due", messagesBefore: 6, messagesAfter: 5 });
@@ -56,14 +66,25 @@ describe("positions and the retention window in the file's own messages", () => 
     const conv = openAIConversation({ turns: 12 });
     const lines = conv.map((m) => JSON.stringify(m));
     writeFileSync(join(dir, "c.jsonl"), lines.join("\n") + "\n");
-    const r = await runInProcess(["compact", "c.jsonl", "--token-threshold", "3000", "--retention-window", "4", "--report", "r.json"], { cwd: dir });
+    const r = await runInProcess(
+      ["compact", "c.jsonl", "--token-threshold", "3000", "--retention-window", "4", "--report", "r.json"],
+      { cwd: dir },
+    );
     expect([0, 5], r.stderr).toContain(r.code);
     const report = JSON.parse(readFileSync(join(dir, "r.json"), "utf8"));
-    const ranges: number[][] = report.stretches.map((s: { input: { first: number; last: number } }) => [s.input.first, s.input.last]);
+    const ranges: number[][] = report.stretches.map((s: { input: { first: number; last: number } }) => [
+      s.input.first,
+      s.input.last,
+    ]);
     expect(ranges.length).toBeGreaterThan(1);
     // the text report (on stderr without --report) says the same
-    const text = await runInProcess(["compact", "c.jsonl", "--token-threshold", "3000", "--retention-window", "4"], { cwd: dir });
-    const shown = Array.from(text.stderr.matchAll(/replaced messages (\d+)\.\.(\d+)/g), (m) => [Number(m[1]), Number(m[2])]);
+    const text = await runInProcess(["compact", "c.jsonl", "--token-threshold", "3000", "--retention-window", "4"], {
+      cwd: dir,
+    });
+    const shown = Array.from(text.stderr.matchAll(/replaced messages (\d+)\.\.(\d+)/g), (m) => [
+      Number(m[1]),
+      Number(m[2]),
+    ]);
     expect(shown).toEqual(ranges.slice(0, 10));
     const replaced = new Set<number>();
     ranges.forEach(([a, b], k) => {

@@ -52,7 +52,9 @@ describe("outputs never destroy the input", () => {
     const { d, p } = input(`report-${_n.replace(/ /g, "-")}`);
     const before = hash(p);
     const s = await countingServer();
-    const r = await runInProcess(["compact", "conv.json", ...due(s.url), ...flags, "--report", "conv.json"], { cwd: d });
+    const r = await runInProcess(["compact", "conv.json", ...due(s.url), ...flags, "--report", "conv.json"], {
+      cwd: d,
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--report conv.json is the same file as the input conv.json");
     expect(hash(p)).toBe(before);
@@ -90,10 +92,15 @@ describe("outputs never destroy the input", () => {
     writeFileSync(join(d, "old.json"), "old");
     linkSync(join(d, "old.json"), join(d, "old-link.json"));
     const s = await countingServer();
-    const r1 = await runInProcess(["compact", "conv.json", ...due(s.url), "-o", "new.json", "--report", "./new.json"], { cwd: d });
+    const r1 = await runInProcess(["compact", "conv.json", ...due(s.url), "-o", "new.json", "--report", "./new.json"], {
+      cwd: d,
+    });
     expect(r1.code).toBe(2);
     expect(r1.stderr).toContain("--report ./new.json is the same file as --output new.json");
-    const r2 = await runInProcess(["compact", "conv.json", ...due(s.url), "-o", "old.json", "--report", "old-link.json"], { cwd: d });
+    const r2 = await runInProcess(
+      ["compact", "conv.json", ...due(s.url), "-o", "old.json", "--report", "old-link.json"],
+      { cwd: d },
+    );
     expect(r2.code).toBe(2);
     expect(readFileSync(join(d, "old.json"), "utf8")).toBe("old");
     expect(s.requests.length).toBe(0);
@@ -101,7 +108,10 @@ describe("outputs never destroy the input", () => {
 
   it("stdin has no file identity: -o and --report are free", async () => {
     const { d } = input("stdin");
-    const r = await runInProcess(["compact", "-", "--token-threshold", "5000", "-o", "conv.json", "--report", "r.json"], { cwd: d, stdin: content });
+    const r = await runInProcess(
+      ["compact", "-", "--token-threshold", "5000", "-o", "conv.json", "--report", "r.json"],
+      { cwd: d, stdin: content },
+    );
     expect(r.code).toBe(0);
     expect(readConversationFile(readFileSync(join(d, "conv.json"), "utf8")).messages.length).toBeLessThan(conv.length);
   });
@@ -212,7 +222,11 @@ describe("nothing fails after the work is done", () => {
       const code = await runCli(["compact", "-", "-o", "out.json"], {
         // a bug stand-in: reading stdin throws a plain TypeError, not a SafecutError
         readStdin: async () => (hook === undefined ? Promise.reject(new TypeError("boom")) : content),
-        stdout: () => {}, stderr: (x) => void (stderr += x), env, cwd: dir, ...(hook ? { beforeRename: hook } : {}),
+        stdout: () => {},
+        stderr: (x) => void (stderr += x),
+        env,
+        cwd: dir,
+        ...(hook ? { beforeRename: hook } : {}),
       });
       return { code, stderr };
     };
@@ -237,7 +251,21 @@ describe("a kill mid-write", () => {
     const { d } = input("kill");
     const target = join(d, "out.json");
     writeFileSync(target, "OLD CONTENT\n");
-    const child = spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "../support/pausing-cli.ts"), "compact", join(d, "conv.json"), "--token-threshold", "5000", "-o", target], { cwd: join(import.meta.dirname, "../..") });
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        join(import.meta.dirname, "../support/pausing-cli.ts"),
+        "compact",
+        join(d, "conv.json"),
+        "--token-threshold",
+        "5000",
+        "-o",
+        target,
+      ],
+      { cwd: join(import.meta.dirname, "../..") },
+    );
     let stderr = "";
     const paused = await new Promise<{ temp: string; target: string }>((done, fail) => {
       child.stderr.on("data", (b: Buffer) => {

@@ -18,38 +18,55 @@ const strict = (b: Uint8Array): boolean => {
   }
 };
 
-const conversation = (userBytes: Uint8Array): Buffer => Buffer.concat([
-  Buffer.from('{"role":"system","content":"sys"}\n{"role":"user","content":"bin '),
-  userBytes,
-  Buffer.from(' data"}\n{"role":"assistant","content":"ok"}\n'),
-]);
+const conversation = (userBytes: Uint8Array): Buffer =>
+  Buffer.concat([
+    Buffer.from('{"role":"system","content":"sys"}\n{"role":"user","content":"bin '),
+    userBytes,
+    Buffer.from(' data"}\n{"role":"assistant","content":"ok"}\n'),
+  ]);
 
 describe("finding where bytes stop being UTF-8", () => {
   // bytes drawn mostly from the interesting ranges (leads, continuations, never-valid bytes)
-  const interesting = fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.integer({ min: 0x80, max: 0xbf }), fc.integer({ min: 0xc0, max: 0xff }),
-    fc.constantFrom(0xe0, 0xed, 0xf0, 0xf4, 0xa0, 0x9f, 0x90, 0x8f));
+  const interesting = fc.oneof(
+    fc.integer({ min: 0, max: 0x7f }),
+    fc.integer({ min: 0x80, max: 0xbf }),
+    fc.integer({ min: 0xc0, max: 0xff }),
+    fc.constantFrom(0xe0, 0xed, 0xf0, 0xf4, 0xa0, 0x9f, 0x90, 0x8f),
+  );
 
   it("agrees with TextDecoder's fatal mode on arbitrary bytes", () => {
-    fc.assert(fc.property(fc.array(interesting, { maxLength: 12 }), (arr) => {
-      const bytes = Uint8Array.from(arr);
-      expect(findUtf8Fault(bytes) === undefined).toBe(strict(bytes));
-    }), { numRuns: 20_000 });
+    fc.assert(
+      fc.property(fc.array(interesting, { maxLength: 12 }), (arr) => {
+        const bytes = Uint8Array.from(arr);
+        expect(findUtf8Fault(bytes) === undefined).toBe(strict(bytes));
+      }),
+      { numRuns: 20_000 },
+    );
   });
 
   it("points at the first ill-formed sequence: everything before it decodes", () => {
-    fc.assert(fc.property(fc.string({ unit: "binary", maxLength: 8 }), fc.array(interesting, { minLength: 1, maxLength: 6 }), (good, tail) => {
-      const bytes = Uint8Array.from([...new TextEncoder().encode(good), ...tail]);
-      const fault = findUtf8Fault(bytes);
-      if (fault === undefined) return;
-      expect(fault.offset).toBeGreaterThanOrEqual(new TextEncoder().encode(good).length);
-      expect(strict(bytes.subarray(0, fault.offset))).toBe(true);
-    }), { numRuns: 5_000 });
+    fc.assert(
+      fc.property(
+        fc.string({ unit: "binary", maxLength: 8 }),
+        fc.array(interesting, { minLength: 1, maxLength: 6 }),
+        (good, tail) => {
+          const bytes = Uint8Array.from([...new TextEncoder().encode(good), ...tail]);
+          const fault = findUtf8Fault(bytes);
+          if (fault === undefined) return;
+          expect(fault.offset).toBeGreaterThanOrEqual(new TextEncoder().encode(good).length);
+          expect(strict(bytes.subarray(0, fault.offset))).toBe(true);
+        },
+      ),
+      { numRuns: 5_000 },
+    );
   });
 
   it("accepts every well-formed string", () => {
-    fc.assert(fc.property(fc.string({ unit: "binary", maxLength: 40 }), (s) => {
-      expect(findUtf8Fault(new TextEncoder().encode(s))).toBeUndefined();
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 40 }), (s) => {
+        expect(findUtf8Fault(new TextEncoder().encode(s))).toBeUndefined();
+      }),
+    );
   });
 });
 
@@ -64,7 +81,9 @@ describe("decoding the CLI's input", () => {
     }
     expect(err).toBeInstanceOf(InputError);
     expect((err as InputError).path).toBe("line 2");
-    expect((err as InputError).message).toMatch(/^line 2: not valid UTF-8 at byte 31 of the line \(byte 65 of binary\.jsonl\): byte 0xFF never appears in UTF-8/);
+    expect((err as InputError).message).toMatch(
+      /^line 2: not valid UTF-8 at byte 31 of the line \(byte 65 of binary\.jsonl\): byte 0xFF never appears in UTF-8/,
+    );
   });
 
   it("says when a file looks like UTF-16", () => {
@@ -104,7 +123,10 @@ describe("decoding the CLI's input", () => {
     const file = join(dir, "bad.jsonl");
     const bytes = conversation(Uint8Array.from([0xed, 0xa0, 0x80])); // an encoded surrogate
     writeFileSync(file, bytes);
-    const r = await runInProcess(["compact", file, "--tokenizer", "chars", "-o", join(dir, "out.jsonl")], { cwd: dir, env: {} });
+    const r = await runInProcess(["compact", file, "--tokenizer", "chars", "-o", join(dir, "out.jsonl")], {
+      cwd: dir,
+      env: {},
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/not valid UTF-8/);
     expect(readFileSync(file).equals(bytes)).toBe(true);

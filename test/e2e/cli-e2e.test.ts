@@ -30,9 +30,15 @@ beforeAll(() => {
   files.openaiJsonl = join(dir, "openai.jsonl");
   writeFileSync(files.openaiJsonl, oa.map((m) => JSON.stringify(m)).join("\n") + "\n");
   files.anthropicJson = join(dir, "anthropic.json");
-  writeFileSync(files.anthropicJson, JSON.stringify({ model: "claude-haiku-4-5", max_tokens: 1024, system: an.system, messages: an.messages }, null, 2));
+  writeFileSync(
+    files.anthropicJson,
+    JSON.stringify({ model: "claude-haiku-4-5", max_tokens: 1024, system: an.system, messages: an.messages }, null, 2),
+  );
   files.anthropicJsonl = join(dir, "anthropic.jsonl");
-  writeFileSync(files.anthropicJsonl, [JSON.stringify({ system: an.system }), ...an.messages.map((m) => JSON.stringify(m))].join("\n") + "\n");
+  writeFileSync(
+    files.anthropicJsonl,
+    [JSON.stringify({ system: an.system }), ...an.messages.map((m) => JSON.stringify(m))].join("\n") + "\n",
+  );
 });
 
 let server: Imitation | undefined;
@@ -41,7 +47,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-function expectCompacted(input: string, stdout: string, window = 6): { before: ConversationFile; after: ConversationFile } {
+function expectCompacted(
+  input: string,
+  stdout: string,
+  window = 6,
+): { before: ConversationFile; after: ConversationFile } {
   const before = readConversationFile(readFileSync(input, "utf8"));
   const after = readConversationFile(stdout);
   expect(after.format).toBe(before.format);
@@ -49,7 +59,10 @@ function expectCompacted(input: string, stdout: string, window = 6): { before: C
   expect(before.messages.length).toBeGreaterThan(300);
   expect(before.messages.filter((m) => m.role === "tool").length).toBeGreaterThan(150);
   expect(after.messages.some((m) => m.role === "summary")).toBe(true);
-  expectLawsHold(before.messages, after.messages, window, { before: total(before.messages), after: total(after.messages) });
+  expectLawsHold(before.messages, after.messages, window, {
+    before: total(before.messages),
+    after: total(after.messages),
+  });
   return { before, after };
 }
 
@@ -61,19 +74,43 @@ describe("safecut compact, end to end", () => {
   ])("compacts %s with the offline summarizer", async (_name, key) => {
     const input = files[key];
     const h = hash(input);
-    const r = await runProcess(["compact", input, "--token-threshold", "20000", "--report", join(dir, `${key}.report.json`)], { cwd: dir });
+    const r = await runProcess(
+      ["compact", input, "--token-threshold", "20000", "--report", join(dir, `${key}.report.json`)],
+      { cwd: dir },
+    );
     expect(r.stderr).not.toContain("error");
     expect(r.code).toBe(0);
     expect(hash(input)).toBe(h);
     expectCompacted(input, r.stdout);
     const report = JSON.parse(readFileSync(join(dir, `${key}.report.json`), "utf8"));
-    expect(report.laws.map((l: { law: string; ok: boolean }) => `${l.law}:${l.ok}`)).toEqual(["L1:true", "L2:true", "L3:true", "L5:true", "L6:true", "L8:true"]);
+    expect(report.laws.map((l: { law: string; ok: boolean }) => `${l.law}:${l.ok}`)).toEqual([
+      "L1:true",
+      "L2:true",
+      "L3:true",
+      "L5:true",
+      "L6:true",
+      "L8:true",
+    ]);
     expect(report.tokensAfter).toBeLessThan(20000);
   });
 
   it("compacts OpenAI JSON through the OpenAI HTTP imitation", async () => {
     server = await startImitation("openai", (_n, req) => ({ kind: "summary", text: factfulAnswer(req) }));
-    const r = await runProcess(["compact", files.openaiJson, "--provider", "openai", "--base-url", server.url, "--token-threshold", "20000", "--retention-window", "10"], { cwd: dir, env: { OPENAI_API_KEY: "sk-e2e" } });
+    const r = await runProcess(
+      [
+        "compact",
+        files.openaiJson,
+        "--provider",
+        "openai",
+        "--base-url",
+        server.url,
+        "--token-threshold",
+        "20000",
+        "--retention-window",
+        "10",
+      ],
+      { cwd: dir, env: { OPENAI_API_KEY: "sk-e2e" } },
+    );
     expect(r.code).toBe(0);
     expectCompacted(files.openaiJson, r.stdout, 10);
     expect(server.requests.length).toBeGreaterThan(5);
@@ -82,20 +119,55 @@ describe("safecut compact, end to end", () => {
 
   it("compacts Anthropic JSONL through the Anthropic HTTP imitation", async () => {
     server = await startImitation("anthropic", (_n, req) => ({ kind: "summary", text: factfulAnswer(req) }));
-    const r = await runProcess(["compact", files.anthropicJsonl, "--provider", "anthropic", "--model", "claude-haiku-4-5", "--base-url", server.url, "--message-threshold", "100", "--token-threshold", "none"], { cwd: dir, env: { ANTHROPIC_API_KEY: "ak-e2e" } });
+    const r = await runProcess(
+      [
+        "compact",
+        files.anthropicJsonl,
+        "--provider",
+        "anthropic",
+        "--model",
+        "claude-haiku-4-5",
+        "--base-url",
+        server.url,
+        "--message-threshold",
+        "100",
+        "--token-threshold",
+        "none",
+      ],
+      { cwd: dir, env: { ANTHROPIC_API_KEY: "ak-e2e" } },
+    );
     const { before, after } = expectCompacted(files.anthropicJsonl, r.stdout);
     // 50 user turns, each followed by one summary, is as far as L2 lets it go: still at or above
     // 100 messages, so the run says it is still due (exit 5) and where the tokens are
     expect(after.messages.length).toBeLessThan(before.messages.length / 2);
     expect(r.code).toBe(5);
-    expect(r.stderr).toMatch(/compacted-still-due: .*\n.*\n  still above the trigger; of the \d+ tokens left, \d+ are in user\/system messages, \d+ in summaries/);
+    expect(r.stderr).toMatch(
+      /compacted-still-due: .*\n.*\n  still above the trigger; of the \d+ tokens left, \d+ are in user\/system messages, \d+ in summaries/,
+    );
     expect(server.requests[0].headers["x-api-key"]).toBe("ak-e2e");
   });
 
   it("a failing summarizer (HTTP 500 every time) leaves the conversation as it was, exit 3", async () => {
-    server = await startImitation("anthropic", () => ({ kind: "raw", status: 500, body: "{\"type\":\"error\"}", headers: { "retry-after": "0" } }));
+    server = await startImitation("anthropic", () => ({
+      kind: "raw",
+      status: 500,
+      body: '{"type":"error"}',
+      headers: { "retry-after": "0" },
+    }));
     const h = hash(files.anthropicJson);
-    const r = await runProcess(["compact", files.anthropicJson, "--provider", "anthropic", "--base-url", server.url, "--token-threshold", "20000"], { cwd: dir });
+    const r = await runProcess(
+      [
+        "compact",
+        files.anthropicJson,
+        "--provider",
+        "anthropic",
+        "--base-url",
+        server.url,
+        "--token-threshold",
+        "20000",
+      ],
+      { cwd: dir },
+    );
     expect(r.code).toBe(3);
     expect(r.stderr).toContain("HTTP 500");
     expect(JSON.parse(r.stdout)).toEqual(JSON.parse(readFileSync(files.anthropicJson, "utf8")));

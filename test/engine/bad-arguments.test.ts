@@ -2,12 +2,25 @@
 // naming what is wrong) for bad arguments, never a plain TypeError; and refuses values nested
 // deeper than MAX_NESTING before any summarizer call.
 import { describe, expect, it } from "vitest";
-import { compact, compactAnthropicMessages, compactMessages, compactOpenAIMessages, SafecutError } from "../../src/index.ts";
+import {
+  compact,
+  compactAnthropicMessages,
+  compactMessages,
+  compactOpenAIMessages,
+  SafecutError,
+} from "../../src/index.ts";
 import { MAX_NESTING } from "../../src/engine/json-depth.ts";
 import type { Message } from "../../src/engine/message.ts";
 import type { Summarizer } from "../../src/providers/summarizer.ts";
 
-const bad: [string, unknown][] = [["null", null], ["undefined", undefined], ["a number", 42], ["an object", { role: "user" }], ["a string", "hello"], ["an array holding null", [null]]];
+const bad: [string, unknown][] = [
+  ["null", null],
+  ["undefined", undefined],
+  ["a number", 42],
+  ["an object", { role: "user" }],
+  ["a string", "hello"],
+  ["an array holding null", [null]],
+];
 
 async function thrown(f: () => Promise<unknown>): Promise<unknown> {
   try {
@@ -26,7 +39,8 @@ function expectSafecutError(e: unknown, kind: string, text: RegExp): void {
 
 describe("bad arguments to the public entry points", () => {
   it.each(bad)("compact / compactMessages (%s as the messages) throw an InputError", async (_n, v) => {
-    for (const f of [compact, compactMessages]) expectSafecutError(await thrown(() => f(v as Message[], {})), "input", /messages/);
+    for (const f of [compact, compactMessages])
+      expectSafecutError(await thrown(() => f(v as Message[], {})), "input", /messages/);
   });
 
   it.each(bad)("compactOpenAIMessages (%s) throws an InputError", async (_n, v) => {
@@ -38,15 +52,31 @@ describe("bad arguments to the public entry points", () => {
     expectSafecutError(await thrown(() => compactAnthropicMessages(v as never)), "input", /conversation|messages/);
   });
 
-  it.each([["a number", 7], ["an array", []], ["a string", "x"]])("a config that is %s is a ConfigError (null means the defaults)", async (_n, v) => {
+  it.each([
+    ["a number", 7],
+    ["an array", []],
+    ["a string", "x"],
+  ])("a config that is %s is a ConfigError (null means the defaults)", async (_n, v) => {
     const ms: Message[] = [{ role: "user", content: "hi" }];
     expectSafecutError(await thrown(() => compactMessages(ms, v as never)), "config", /config/);
-    expectSafecutError(await thrown(() => compactOpenAIMessages([{ role: "user", content: "hi" }], v as never)), "config", /config/);
+    expectSafecutError(
+      await thrown(() => compactOpenAIMessages([{ role: "user", content: "hi" }], v as never)),
+      "config",
+      /config/,
+    );
   });
 
-  it.each([["null", null], ["a number", 7], ["a string", "x"]])("options that are %s are an InputError", async (_n, v) => {
+  it.each([
+    ["null", null],
+    ["a number", 7],
+    ["a string", "x"],
+  ])("options that are %s are an InputError", async (_n, v) => {
     const ms: Message[] = [{ role: "user", content: "hi" }];
-    for (const f of [() => compactMessages(ms, {}, v as never), () => compactOpenAIMessages([{ role: "user", content: "hi" }], {}, v as never), () => compactAnthropicMessages({ messages: [{ role: "user", content: "hi" }] }, {}, v as never)]) {
+    for (const f of [
+      () => compactMessages(ms, {}, v as never),
+      () => compactOpenAIMessages([{ role: "user", content: "hi" }], {}, v as never),
+      () => compactAnthropicMessages({ messages: [{ role: "user", content: "hi" }] }, {}, v as never),
+    ]) {
       expectSafecutError(await thrown(f), "input", /options/);
     }
   });
@@ -59,19 +89,42 @@ describe("values nested too deep", () => {
     return v;
   };
   const calls: string[] = [];
-  const counting: Summarizer = { name: "counting", summarize: async (r) => (calls.push(r.prompt), "<summary>x</summary>") };
+  const counting: Summarizer = {
+    name: "counting",
+    summarize: async (r) => (calls.push(r.prompt), "<summary>x</summary>"),
+  };
 
   it("are refused by compactMessages before any summarizer call, naming the path", async () => {
-    const ms = [{ role: "user", content: "hi", extra: deep(5000) }, { role: "assistant", content: "x ".repeat(500), toolCalls: [] }, { role: "user", content: "go" }] as unknown as Message[];
-    const e = await thrown(() => compactMessages(ms, { token_threshold: 10, tokenizer: "chars", retention_window: 1 }, { summarizer: counting }));
-    expectSafecutError(e, "input", new RegExp(`^messages\\[0\\]\\.extra\\.a\\.a.*nested more than ${MAX_NESTING} levels deep`));
+    const ms = [
+      { role: "user", content: "hi", extra: deep(5000) },
+      { role: "assistant", content: "x ".repeat(500), toolCalls: [] },
+      { role: "user", content: "go" },
+    ] as unknown as Message[];
+    const e = await thrown(() =>
+      compactMessages(ms, { token_threshold: 10, tokenizer: "chars", retention_window: 1 }, { summarizer: counting }),
+    );
+    expectSafecutError(
+      e,
+      "input",
+      new RegExp(`^messages\\[0\\]\\.extra\\.a\\.a.*nested more than ${MAX_NESTING} levels deep`),
+    );
     expect(calls).toEqual([]);
   });
 
   it("are refused by compactOpenAIMessages and compactAnthropicMessages when read", async () => {
-    expectSafecutError(await thrown(() => compactOpenAIMessages([{ role: "user", content: "hi", extra: deep(5000) }] as never)), "input", /^messages\[0\]\.extra\.a/);
-    const anthropic = { messages: [{ role: "assistant", content: [{ type: "tool_use", id: "t", name: "f", input: deep(5000) }] }] };
-    expectSafecutError(await thrown(() => compactAnthropicMessages(anthropic as never)), "input", /^messages\[0\]\.content\[0\]\.input\.a/);
+    expectSafecutError(
+      await thrown(() => compactOpenAIMessages([{ role: "user", content: "hi", extra: deep(5000) }] as never)),
+      "input",
+      /^messages\[0\]\.extra\.a/,
+    );
+    const anthropic = {
+      messages: [{ role: "assistant", content: [{ type: "tool_use", id: "t", name: "f", input: deep(5000) }] }],
+    };
+    expectSafecutError(
+      await thrown(() => compactAnthropicMessages(anthropic as never)),
+      "input",
+      /^messages\[0\]\.content\[0\]\.input\.a/,
+    );
   });
 
   it(`accept ${MAX_NESTING} levels`, async () => {

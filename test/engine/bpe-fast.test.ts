@@ -14,18 +14,85 @@ import { bpeCounter, bpePieces } from "../../src/engine/tokens.ts";
 const exact = (text: string) => countTokens(text, { disallowedSpecial: new Set<string>() });
 
 const atoms = [
-  "a", "z", "A", "Z", "ab", "AB", "Ab", "aB", "0", "7", "12", "1234", " ", "  ", "\t", "\n", "\r", "\r\n", "\v", "\f",
-  "'", "'s", "'S", "'t", "'ll", "'LL", "'lL", "'ve", "'re", "'d", "'m", "'x", "/", "//", ".", ",", "_", "-", "{", "}", "\"", "\\",
-  "<|endoftext|>", "é", "É", "ß", "日本", "😀", "\u00a0", "\u2028", "\u0301", "٣", "\u0000", "\u001f", "\u007f", "=>", "...", "#", "@", "~",
+  "a",
+  "z",
+  "A",
+  "Z",
+  "ab",
+  "AB",
+  "Ab",
+  "aB",
+  "0",
+  "7",
+  "12",
+  "1234",
+  " ",
+  "  ",
+  "\t",
+  "\n",
+  "\r",
+  "\r\n",
+  "\v",
+  "\f",
+  "'",
+  "'s",
+  "'S",
+  "'t",
+  "'ll",
+  "'LL",
+  "'lL",
+  "'ve",
+  "'re",
+  "'d",
+  "'m",
+  "'x",
+  "/",
+  "//",
+  ".",
+  ",",
+  "_",
+  "-",
+  "{",
+  "}",
+  '"',
+  "\\",
+  "<|endoftext|>",
+  "é",
+  "É",
+  "ß",
+  "日本",
+  "😀",
+  "\u00a0",
+  "\u2028",
+  "\u0301",
+  "٣",
+  "\u0000",
+  "\u001f",
+  "\u007f",
+  "=>",
+  "...",
+  "#",
+  "@",
+  "~",
 ];
 const atomText = fc.array(fc.constantFrom(...atoms), { maxLength: 40 }).map((xs) => xs.join(""));
-const anyAscii = fc.string({ unit: fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c)), maxLength: 60 });
+const anyAscii = fc.string({
+  unit: fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c)),
+  maxLength: 60,
+});
 const anyText = fc.string({ unit: "grapheme", maxLength: 30 });
 
 function corpus(): string[] {
   const root = join(import.meta.dirname, "..", "..");
   const texts: string[] = [];
-  for (const f of ["src/engine/store.ts", "src/kernel/stretch.ts", "README.md", "proofs/PROPERTIES.md", "package.json", "bench/RESULTS.md"]) {
+  for (const f of [
+    "src/engine/store.ts",
+    "src/kernel/stretch.ts",
+    "README.md",
+    "proofs/PROPERTIES.md",
+    "package.json",
+    "bench/RESULTS.md",
+  ]) {
     const t = readFileSync(join(root, f), "utf8");
     for (let i = 0; i < t.length; i += 2_000) texts.push(t.slice(i, i + 2_000));
   }
@@ -33,19 +100,27 @@ function corpus(): string[] {
   const next = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0);
   for (let i = 0; i < 50; i++) {
     texts.push(Array.from({ length: 8 }, () => next().toString(16).padStart(8, "0")).join("")); // a sha-like hash
-    texts.push(`commit ${next().toString(36)}${next().toString(36)} Author: dev <d@x.io> {"id":${next()},"ok":true,"path":"src/f${i}.ts"}`);
+    texts.push(
+      `commit ${next().toString(36)}${next().toString(36)} Author: dev <d@x.io> {"id":${next()},"ok":true,"path":"src/f${i}.ts"}`,
+    );
     texts.push(Buffer.from(String(next()).repeat(6)).toString("base64"));
   }
-  texts.push("吾輩は猫である。名前はまだ無い。机器学习是人工智能的一个分支。한국어 텍스트도 있습니다.", "deploy ok ✅ 🚀🔥 👍🏽 👨‍👩‍👧 🇯🇵 café naïve — “quotes”");
+  texts.push(
+    "吾輩は猫である。名前はまだ無い。机器学习是人工智能的一个分支。한국어 텍스트도 있습니다.",
+    "deploy ok ✅ 🚀🔥 👍🏽 👨‍👩‍👧 🇯🇵 café naïve — “quotes”",
+  );
   return texts;
 }
 
 describe("the BPE counter gives the tokenizer's exact o200k_base count", () => {
   it("on generated texts of every character class", () => {
-    fc.assert(fc.property(fc.oneof(atomText, anyAscii, anyText, fc.string({ unit: "binary", maxLength: 20 })), (text) => {
-      expect(bpePieces(text)).toHaveLength(1);
-      expect(bpeCounter().count(text), JSON.stringify(text)).toBe(exact(text));
-    }), { numRuns: 5_000 });
+    fc.assert(
+      fc.property(fc.oneof(atomText, anyAscii, anyText, fc.string({ unit: "binary", maxLength: 20 })), (text) => {
+        expect(bpePieces(text)).toHaveLength(1);
+        expect(bpeCounter().count(text), JSON.stringify(text)).toBe(exact(text));
+      }),
+      { numRuns: 5_000 },
+    );
   });
 
   it("on a corpus of text, code, JSON, hashes, CJK and emoji, counted twice (cold and cached)", () => {

@@ -65,7 +65,10 @@ describe("compaction loop", () => {
   });
 
   it("a run that can replace nothing while due is still-due, not nothing-to-do", async () => {
-    const input: Message[] = [{ role: "system", content: "s".repeat(400) }, ...Array.from({ length: 8 }, (_, i): Message => ({ role: "user", content: `question ${i} `.repeat(40) }))];
+    const input: Message[] = [
+      { role: "system", content: "s".repeat(400) },
+      ...Array.from({ length: 8 }, (_, i): Message => ({ role: "user", content: `question ${i} `.repeat(40) })),
+    ];
     const r = await compactMessages(input, { ...small, token_threshold: 100 });
     expect(r.report.outcome).toBe("still-due");
     expect(r.report.stretches).toEqual([]);
@@ -91,35 +94,45 @@ describe("compaction loop", () => {
   it.each([
     ["a timeout", () => new SummarizerError("OpenAI request timed out after 10 ms"), "timed out"],
     ["an HTTP 500", () => new SummarizerError("OpenAI answered HTTP 500: boom"), "HTTP 500"],
-  ])("%s stops the run and leaves the conversation exactly as it was, with the reason", async (_name, answer, reason) => {
-    const input = conversation(10);
-    const s = scripted([answer]);
-    const r = await compactMessages(input, small, { summarizer: s });
-    expect(r.report.outcome).toBe("degraded");
-    expect(r.report.reason).toContain(reason);
-    expect(r.messages).toEqual(input);
-    expect(r.report.tokensAfter).toBe(r.report.tokensBefore);
-    expect(s.requests.length).toBe(2); // one retry, then give up
-  });
+  ])(
+    "%s stops the run and leaves the conversation exactly as it was, with the reason",
+    async (_name, answer, reason) => {
+      const input = conversation(10);
+      const s = scripted([answer]);
+      const r = await compactMessages(input, small, { summarizer: s });
+      expect(r.report.outcome).toBe("degraded");
+      expect(r.report.reason).toContain(reason);
+      expect(r.messages).toEqual(input);
+      expect(r.report.tokensAfter).toBe(r.report.tokensBefore);
+      expect(s.requests.length).toBe(2); // one retry, then give up
+    },
+  );
 
   it.each([
     ["an empty answer", () => "   ", "the summary is empty"],
-    ["an over-long answer", (r: SummaryRequest) => `${good(r)} ${"padding ".repeat(5000)}`, "is not shorter than what it replaces"],
+    [
+      "an over-long answer",
+      (r: SummaryRequest) => `${good(r)} ${"padding ".repeat(5000)}`,
+      "is not shorter than what it replaces",
+    ],
     ["dropped facts", () => "All fine, nothing to report.", "dropped required facts"],
-  ])("%s on every stretch leaves the conversation exactly as it was, with the reason", async (_name, answer, reason) => {
-    const input = conversation(10);
-    const s = scripted([answer as (r: SummaryRequest) => string | Error]);
-    const r = await compactMessages(input, small, { summarizer: s });
-    expect(r.report.outcome).toBe("degraded");
-    expect(r.report.reason).toContain(reason);
-    expect(r.messages).toEqual(input);
-    expect(r.report.tokensAfter).toBe(r.report.tokensBefore);
-    // each eligible stretch was tried twice (one retry), left unchanged, and the run moved on
-    expect(r.report.skipped.length).toBeGreaterThan(1);
-    expect(s.requests.length).toBe(2 * r.report.skipped.length);
-    const starts = r.report.skipped.map((k) => k.start);
-    expect(starts).toEqual([...starts].sort((a, b) => a - b));
-  });
+  ])(
+    "%s on every stretch leaves the conversation exactly as it was, with the reason",
+    async (_name, answer, reason) => {
+      const input = conversation(10);
+      const s = scripted([answer as (r: SummaryRequest) => string | Error]);
+      const r = await compactMessages(input, small, { summarizer: s });
+      expect(r.report.outcome).toBe("degraded");
+      expect(r.report.reason).toContain(reason);
+      expect(r.messages).toEqual(input);
+      expect(r.report.tokensAfter).toBe(r.report.tokensBefore);
+      // each eligible stretch was tried twice (one retry), left unchanged, and the run moved on
+      expect(r.report.skipped.length).toBeGreaterThan(1);
+      expect(s.requests.length).toBe(2 * r.report.skipped.length);
+      const starts = r.report.skipped.map((k) => k.start);
+      expect(starts).toEqual([...starts].sort((a, b) => a - b));
+    },
+  );
 
   it("moves past a stretch too small to summarize (a greeting) and compacts the rest", async () => {
     const input: Message[] = [
@@ -168,7 +181,11 @@ describe("compaction loop", () => {
     expect(first.messages[2].role).toBe("summary");
     const more: Message[] = [...first.messages];
     for (let i = 0; i < 20; i++) {
-      more.push({ role: "assistant", content: `step ${i}: checking src/late${i}.ts`, toolCalls: [{ id: `late_${i}`, name: "read_file", arguments: `{"path":"src/late${i}.ts"}` }] });
+      more.push({
+        role: "assistant",
+        content: `step ${i}: checking src/late${i}.ts`,
+        toolCalls: [{ id: `late_${i}`, name: "read_file", arguments: `{"path":"src/late${i}.ts"}` }],
+      });
       more.push({ role: "tool", toolCallId: `late_${i}`, content: `contents of late file ${i}\n`.repeat(10) });
     }
     const s = scripted([good]);
@@ -195,7 +212,14 @@ describe("compaction loop", () => {
     // the messages after the last summary hold at least keep_recent_tokens
     const last = r.messages.map((m) => m.role).lastIndexOf("summary");
     const kept = r.messages.slice(last + 1).reduce((s, m) => s + counter.count(m.content) + 4, 0);
-    const keptCalls = r.messages.slice(last + 1).reduce((s, m) => s + (m.role === "assistant" ? counter.count(m.toolCalls.map((c) => `${c.name}(${c.arguments})`).join("\n")) : 0), 0);
+    const keptCalls = r.messages
+      .slice(last + 1)
+      .reduce(
+        (s, m) =>
+          s +
+          (m.role === "assistant" ? counter.count(m.toolCalls.map((c) => `${c.name}(${c.arguments})`).join("\n")) : 0),
+        0,
+      );
     expect(kept + keptCalls).toBeGreaterThanOrEqual(4000 - 10);
     expectLawsHold(input, r.messages, 6);
   });
@@ -245,7 +269,13 @@ describe("concurrency (L9)", () => {
     const store = new ConversationStore(counter, conversation(10));
     let release: () => void = () => {};
     const gate = new Promise<void>((r) => (release = r));
-    const slow: Summarizer = { name: "slow", async summarize(r) { await gate; return good(r); } };
+    const slow: Summarizer = {
+      name: "slow",
+      async summarize(r) {
+        await gate;
+        return good(r);
+      },
+    };
     const first = compactStore(store, parseConfig(small), { summarizer: slow });
     await expect(compactStore(store, parseConfig(small), { summarizer: slow })).rejects.toThrow("already running");
     release();

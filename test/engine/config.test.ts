@@ -7,18 +7,31 @@ describe("configuration", () => {
   it("fills the defaults of README's configuration table", () => {
     const c = parseConfig({});
     expect(c).toMatchObject({
-      max_tokens: 2000, token_threshold: 60000, message_threshold: null, turn_threshold: null,
-      retention_window: 6, model: "same as agent", summary_tag: "summary",
-      context_window: null, keep_recent_tokens: null, provider: "offline", tokenizer: "bpe",
+      max_tokens: 2000,
+      token_threshold: 60000,
+      message_threshold: null,
+      turn_threshold: null,
+      retention_window: 6,
+      model: "same as agent",
+      summary_tag: "summary",
+      context_window: null,
+      keep_recent_tokens: null,
+      provider: "offline",
+      tokenizer: "bpe",
     });
     expect(c.prompt).toContain("{{conversation}}");
   });
 
   it("keep_recent_tokens: 0 means no keep-recent constraint, the same as unset", async () => {
     expect(parseConfig({ keep_recent_tokens: 0 }).keep_recent_tokens).toBeNull();
-    expect(parseConfig({ keep_recent_tokens: 0, context_window: 10_000, reserve_tokens: 2_000 }).keep_recent_tokens).toBeNull();
+    expect(
+      parseConfig({ keep_recent_tokens: 0, context_window: 10_000, reserve_tokens: 2_000 }).keep_recent_tokens,
+    ).toBeNull();
     const { runInProcess, tempDir } = await import("../support/cli-run.ts");
-    const r = await runInProcess(["compact", "-", "--keep-recent-tokens", "0"], { cwd: tempDir(), stdin: JSON.stringify([{ role: "user", content: "hi" }]) });
+    const r = await runInProcess(["compact", "-", "--keep-recent-tokens", "0"], {
+      cwd: tempDir(),
+      stdin: JSON.stringify([{ role: "user", content: "hi" }]),
+    });
     expect(r.code).toBe(0);
   });
 
@@ -58,7 +71,9 @@ describe("configuration", () => {
   it("accepts a context-window-only trigger and known models", () => {
     expect(parseConfig({ token_threshold: null, context_window: 200000 }).context_window).toBe(200000);
     expect(parseConfig({ provider: "anthropic", model: "claude-sonnet-4-5" }).model).toBe("claude-sonnet-4-5");
-    expect(parseConfig({ provider: "openai", base_url: "http://localhost:8080/v1", model: "llama3" }).model).toBe("llama3");
+    expect(parseConfig({ provider: "openai", base_url: "http://localhost:8080/v1", model: "llama3" }).model).toBe(
+      "llama3",
+    );
     expect(parseConfig({ model: "my-model", known_models: ["my-model"] }).model).toBe("my-model");
   });
 

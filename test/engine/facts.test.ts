@@ -5,7 +5,8 @@ import { validateSummary } from "../../src/engine/validate-summary.ts";
 import { charCounter } from "../../src/engine/tokens.ts";
 
 describe("required facts", () => {
-  const text = "Reading src/engine/tokens.ts, ./bin/safecut.js and package.json (see https://example.com/a/b.html, and/or docs). Calling readConversationFile with MAX_RETRIES and token_threshold on TokenLedger.";
+  const text =
+    "Reading src/engine/tokens.ts, ./bin/safecut.js and package.json (see https://example.com/a/b.html, and/or docs). Calling readConversationFile with MAX_RETRIES and token_threshold on TokenLedger.";
   it("finds file paths, not URLs or prose", () => {
     expect(filePaths(text)).toEqual(["src/engine/tokens.ts", "./bin/safecut.js", "package.json"]);
   });
@@ -13,16 +14,30 @@ describe("required facts", () => {
     expect(identifiers(text)).toEqual(["readConversationFile", "MAX_RETRIES", "token_threshold", "TokenLedger"]);
   });
   it("finds error messages up to the line end", () => {
-    expect(errorMessages("ok\nTypeError: x is undefined\nsrc/a.ts(1,2): error TS2304: Cannot find name 'q'.\nno error here")).toEqual([
-      "TypeError: x is undefined", "error TS2304: Cannot find name 'q'.",
-    ]);
+    expect(
+      errorMessages("ok\nTypeError: x is undefined\nsrc/a.ts(1,2): error TS2304: Cannot find name 'q'.\nno error here"),
+    ).toEqual(["TypeError: x is undefined", "error TS2304: Cannot find name 'q'."]);
   });
   it("takes paths and identifiers from the agent's words, errors from tool output too, plus anchors", () => {
     const stretch: Message[] = [
-      { role: "assistant", content: "Open src/app.ts", toolCalls: [{ id: "1", name: "read_file", arguments: "{\"path\":\"lib/util.ts\"}" }] },
-      { role: "tool", toolCallId: "1", content: "export const someHelper = 1; // in other/file.ts\nRangeError: too deep\nDEADLINE 5pm" },
+      {
+        role: "assistant",
+        content: "Open src/app.ts",
+        toolCalls: [{ id: "1", name: "read_file", arguments: '{"path":"lib/util.ts"}' }],
+      },
+      {
+        role: "tool",
+        toolCallId: "1",
+        content: "export const someHelper = 1; // in other/file.ts\nRangeError: too deep\nDEADLINE 5pm",
+      },
     ];
-    expect(requiredFacts(stretch, ["DEADLINE 5pm", "absent"])).toEqual(["src/app.ts", "lib/util.ts", "read_file", "RangeError: too deep", "DEADLINE 5pm"]);
+    expect(requiredFacts(stretch, ["DEADLINE 5pm", "absent"])).toEqual([
+      "src/app.ts",
+      "lib/util.ts",
+      "read_file",
+      "RangeError: too deep",
+      "DEADLINE 5pm",
+    ]);
   });
 });
 
@@ -35,7 +50,13 @@ describe("summary validation", () => {
     expect(validateSummary(" ", lim)).toMatchObject({ ok: false, reason: "the summary is empty" });
     expect(validateSummary("a.ts " + "x".repeat(400), lim)).toMatchObject({ ok: false });
     expect(validateSummary("a.ts " + "x".repeat(300), lim).ok).toBe(false);
-    expect(validateSummary("a.ts " + "x".repeat(300), { ...lim, replacedTokens: 1000 })).toMatchObject({ ok: false, reason: expect.stringContaining("exceeds max_tokens") });
-    expect(validateSummary("edited b.ts", lim)).toMatchObject({ ok: false, reason: 'the summary dropped required facts: "a.ts"' });
+    expect(validateSummary("a.ts " + "x".repeat(300), { ...lim, replacedTokens: 1000 })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("exceeds max_tokens"),
+    });
+    expect(validateSummary("edited b.ts", lim)).toMatchObject({
+      ok: false,
+      reason: 'the summary dropped required facts: "a.ts"',
+    });
   });
 });

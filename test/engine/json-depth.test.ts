@@ -28,17 +28,23 @@ function chain(depth: number, leaf: unknown, objects: boolean): unknown {
 
 describe("nestingFaultInValue", () => {
   it("its verdict is the path-keeping walk's, on chains around the limit with shared parts", () => {
-    fc.assert(fc.property(
-      fc.integer({ min: MAX_NESTING - 4, max: MAX_NESTING + 4 }), fc.integer({ min: 0, max: MAX_NESTING }), fc.boolean(), fc.boolean(),
-      (deep, shallow, objects, share) => {
-        const inner = chain(deep - shallow, "x", objects);
-        // the same inner part reached at two depths: only its first visit counts
-        const v = share ? [chain(shallow, inner, objects), inner] : chain(shallow, inner, objects);
-        const path = nestingFaultInValue(v, "m");
-        expect(path !== undefined).toBe(tooDeepReference(v));
-        if (path !== undefined) expect(path.startsWith("m")).toBe(true);
-      },
-    ), { numRuns: 300 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: MAX_NESTING - 4, max: MAX_NESTING + 4 }),
+        fc.integer({ min: 0, max: MAX_NESTING }),
+        fc.boolean(),
+        fc.boolean(),
+        (deep, shallow, objects, share) => {
+          const inner = chain(deep - shallow, "x", objects);
+          // the same inner part reached at two depths: only its first visit counts
+          const v = share ? [chain(shallow, inner, objects), inner] : chain(shallow, inner, objects);
+          const path = nestingFaultInValue(v, "m");
+          expect(path !== undefined).toBe(tooDeepReference(v));
+          if (path !== undefined) expect(path.startsWith("m")).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it("a cycle is walked once and refused only if too deep", () => {

@@ -1,43 +1,127 @@
 import { describe, expect, it } from "vitest";
 import { KernelBoundaryError } from "../../src/engine/errors.ts";
 import {
-  gateCompactionDue, gateDecideCommit, gateFindCutPoint, gateKeepLines, gateOverContextWindow, gateRangeTokens,
-  gateRetentionCutoff, gateSelectKeepRecent, gateSelectStretch, gateSelectStretchFrom, gateSplice, gateTriggerFired,
-  gateAcceptSummary, gateAdvanceWatermark, gateValidateConfig,
+  gateCompactionDue,
+  gateDecideCommit,
+  gateFindCutPoint,
+  gateKeepLines,
+  gateOverContextWindow,
+  gateRangeTokens,
+  gateRetentionCutoff,
+  gateSelectKeepRecent,
+  gateSelectStretch,
+  gateSelectStretchFrom,
+  gateSplice,
+  gateTriggerFired,
+  gateAcceptSummary,
+  gateAdvanceWatermark,
+  gateValidateConfig,
 } from "../../src/engine/kernel-gate.ts";
 import type { ConfigView } from "../../src/kernel/config.ts";
 import type { KernelViews } from "../../src/engine/views.ts";
 
 // Every guarded kernel call refuses input outside its //@ requires, with an error naming it.
 const th = { tokenThreshold: 10, messageThreshold: 0, turnThreshold: 0 };
-const okViews: KernelViews = { roles: ["assistant", "user"], callOf: [-1, -1], lastAnswer: [-1, -1], ongoing: [false, false], userTurns: 1 };
-const validView: ConfigView = {
-  maxTokens: 100, tokenThresholdSet: true, tokenThreshold: 10, messageThresholdSet: false, messageThreshold: 0,
-  turnThresholdSet: false, turnThreshold: 0, retentionWindow: 1, summaryTagLength: 7, modelKnown: true,
-  contextWindowSet: true, contextWindow: 1000, reserveTokens: 10, keepRecentTokensSet: false, keepRecentTokens: 0,
+const okViews: KernelViews = {
+  roles: ["assistant", "user"],
+  callOf: [-1, -1],
+  lastAnswer: [-1, -1],
+  ongoing: [false, false],
+  userTurns: 1,
 };
-const orphanViews: KernelViews = { roles: ["user", "tool"], callOf: [-1, -1], lastAnswer: [-1, -1], ongoing: [false, false], userTurns: 1 };
+const validView: ConfigView = {
+  maxTokens: 100,
+  tokenThresholdSet: true,
+  tokenThreshold: 10,
+  messageThresholdSet: false,
+  messageThreshold: 0,
+  turnThresholdSet: false,
+  turnThreshold: 0,
+  retentionWindow: 1,
+  summaryTagLength: 7,
+  modelKnown: true,
+  contextWindowSet: true,
+  contextWindow: 1000,
+  reserveTokens: 10,
+  keepRecentTokensSet: false,
+  keepRecentTokens: 0,
+};
+const orphanViews: KernelViews = {
+  roles: ["user", "tool"],
+  callOf: [-1, -1],
+  lastAnswer: [-1, -1],
+  ongoing: [false, false],
+  userTurns: 1,
+};
 
 describe("kernel boundary guard", () => {
   it.each([
-    ["triggerFired with no trigger at all", () => gateTriggerFired(5, 1, 1, { tokenThreshold: 0, messageThreshold: 0, turnThreshold: 0 }, 0, 0), "triggerFired requires at least one threshold or a context window"],
-    ["triggerFired with reserve >= window", () => gateTriggerFired(5, 1, 1, th, 100, 100), "triggerFired requires contextWindow = 0"],
-    ["isCompactionDue without a threshold", () => gateCompactionDue(5, 1, 1, { tokenThreshold: 0, messageThreshold: 0, turnThreshold: 0 }), "isCompactionDue requires at least one threshold"],
+    [
+      "triggerFired with no trigger at all",
+      () => gateTriggerFired(5, 1, 1, { tokenThreshold: 0, messageThreshold: 0, turnThreshold: 0 }, 0, 0),
+      "triggerFired requires at least one threshold or a context window",
+    ],
+    [
+      "triggerFired with reserve >= window",
+      () => gateTriggerFired(5, 1, 1, th, 100, 100),
+      "triggerFired requires contextWindow = 0",
+    ],
+    [
+      "isCompactionDue without a threshold",
+      () => gateCompactionDue(5, 1, 1, { tokenThreshold: 0, messageThreshold: 0, turnThreshold: 0 }),
+      "isCompactionDue requires at least one threshold",
+    ],
     ["isCompactionDue with negative tokens", () => gateCompactionDue(-1, 1, 1, th), "isCompactionDue requires tokens"],
     ["isCompactionDue with NaN", () => gateCompactionDue(Number.NaN, 1, 1, th), "isCompactionDue requires tokens"],
-    ["isOverContextWindow with reserve >= window", () => gateOverContextWindow(1, 100, 100), "contextWindow > reserveTokens"],
+    [
+      "isOverContextWindow with reserve >= window",
+      () => gateOverContextWindow(1, 100, 100),
+      "contextWindow > reserveTokens",
+    ],
     ["retentionCutoff with window 0", () => gateRetentionCutoff(5, 0), "window >= 1"],
     ["selectStretch on an orphan tool result", () => gateSelectStretch(orphanViews, 1), "Pairing"],
-    ["selectStretchFrom on an orphan tool result", () => gateSelectStretchFrom(orphanViews, 1, 0), "selectStretchFrom requires Pairing"],
-    ["selectStretchFrom from a negative position", () => gateSelectStretchFrom(okViews, 1, -1), "selectStretchFrom requires 0 <= from"],
-    ["selectKeepRecent on an orphan tool result", () => gateSelectKeepRecent(orphanViews, [1, 1], 1, 0, 1), "selectKeepRecent requires Pairing"],
-    ["selectKeepRecent with too few token counts", () => gateSelectKeepRecent(okViews, [1], 1, 0, 1), "tokens.length === roles.length"],
-    ["selectKeepRecent with a fractional token count", () => gateSelectKeepRecent(okViews, [1, 0.5], 1, 0, 1), "token counts >= 0"],
-    ["selectKeepRecent with window 0", () => gateSelectKeepRecent(okViews, [1, 1], 0, 0, 1), "selectKeepRecent requires window >= 1"],
+    [
+      "selectStretchFrom on an orphan tool result",
+      () => gateSelectStretchFrom(orphanViews, 1, 0),
+      "selectStretchFrom requires Pairing",
+    ],
+    [
+      "selectStretchFrom from a negative position",
+      () => gateSelectStretchFrom(okViews, 1, -1),
+      "selectStretchFrom requires 0 <= from",
+    ],
+    [
+      "selectKeepRecent on an orphan tool result",
+      () => gateSelectKeepRecent(orphanViews, [1, 1], 1, 0, 1),
+      "selectKeepRecent requires Pairing",
+    ],
+    [
+      "selectKeepRecent with too few token counts",
+      () => gateSelectKeepRecent(okViews, [1], 1, 0, 1),
+      "tokens.length === roles.length",
+    ],
+    [
+      "selectKeepRecent with a fractional token count",
+      () => gateSelectKeepRecent(okViews, [1, 0.5], 1, 0, 1),
+      "token counts >= 0",
+    ],
+    [
+      "selectKeepRecent with window 0",
+      () => gateSelectKeepRecent(okViews, [1, 1], 0, 0, 1),
+      "selectKeepRecent requires window >= 1",
+    ],
     ["splice with an empty range", () => gateSplice([1, 2, 3], 2, 2, 9), "0 <= start < end <= xs.length"],
     ["rangeTokens past the end", () => gateRangeTokens([1, 2], 0, 3), "0 <= a <= b <= tokens.length"],
-    ["decideCommit with a negative length", () => gateDecideCommit({ version: 0, length: -1, stretchEnd: 0 }, { version: 0, length: 0, onlyAppends: true }), "decideCommit requires"],
-    ["findCutPoint on an orphan tool result", () => gateFindCutPoint(orphanViews, [1, 1], 0, 2, 1), "findCutPoint requires"],
+    [
+      "decideCommit with a negative length",
+      () => gateDecideCommit({ version: 0, length: -1, stretchEnd: 0 }, { version: 0, length: 0, onlyAppends: true }),
+      "decideCommit requires",
+    ],
+    [
+      "findCutPoint on an orphan tool result",
+      () => gateFindCutPoint(orphanViews, [1, 1], 0, 2, 1),
+      "findCutPoint requires",
+    ],
     ["keepLines with a negative budget", () => gateKeepLines([1], -1, 5, "head"), "keepHeadLines requires"],
   ])("%s", (_name, call, message) => {
     expect(call).toThrow(KernelBoundaryError);
@@ -48,7 +132,9 @@ describe("kernel boundary guard", () => {
     expect(gateCompactionDue(10, 1, 1, th)).toBe(true);
     expect(gateTriggerFired(10, 1, 1, th, 0, 0)).toBe("threshold");
     expect(gateTriggerFired(9, 1, 1, th, 100, 90)).toBe("notDue");
-    expect(gateTriggerFired(11, 1, 1, { tokenThreshold: 0, messageThreshold: 0, turnThreshold: 0 }, 100, 90)).toBe("window");
+    expect(gateTriggerFired(11, 1, 1, { tokenThreshold: 0, messageThreshold: 0, turnThreshold: 0 }, 100, 90)).toBe(
+      "window",
+    );
     expect(gateSplice([1, 2, 3, 4], 1, 3, 9)).toEqual([1, 9, 4]);
     expect(gateRetentionCutoff(10, 6)).toBe(4);
     expect(gateSelectStretchFrom(okViews, 1, 0)).toEqual({ found: true, start: 0, end: 1 });
@@ -63,14 +149,36 @@ describe("kernel boundary guard", () => {
 // from the rounded value (keptPrefixEnd), answering found=false although [0, 1) keeps the budget.
 describe("kernel boundary: sums the kernel computes stay exact", () => {
   const MAX = Number.MAX_SAFE_INTEGER;
-  const twoAssistants: KernelViews = { roles: ["assistant", "assistant", "user"], callOf: [-1, -1, -1], lastAnswer: [-1, -1, -1], ongoing: [false, false, false], userTurns: 1 };
+  const twoAssistants: KernelViews = {
+    roles: ["assistant", "assistant", "user"],
+    callOf: [-1, -1, -1],
+    lastAnswer: [-1, -1, -1],
+    ongoing: [false, false, false],
+    userTurns: 1,
+  };
 
   it.each([
-    ["selectKeepRecent, tokens [2, 2^53 - 1], keep 2^53 - 1", () => gateSelectKeepRecent(okViews, [2, MAX], 1, 0, MAX), "selectKeepRecent requires"],
-    ["selectKeepRecent, tokens [2^53 - 1, 1, 1], keep 2", () => gateSelectKeepRecent(twoAssistants, [MAX, 1, 1], 1, 0, 2), "selectKeepRecent requires"],
-    ["findCutPoint, tokens [2^53 - 1, 1, 1]", () => gateFindCutPoint(twoAssistants, [MAX, 1, 1], 0, 3, 2), "findCutPoint requires"],
+    [
+      "selectKeepRecent, tokens [2, 2^53 - 1], keep 2^53 - 1",
+      () => gateSelectKeepRecent(okViews, [2, MAX], 1, 0, MAX),
+      "selectKeepRecent requires",
+    ],
+    [
+      "selectKeepRecent, tokens [2^53 - 1, 1, 1], keep 2",
+      () => gateSelectKeepRecent(twoAssistants, [MAX, 1, 1], 1, 0, 2),
+      "selectKeepRecent requires",
+    ],
+    [
+      "findCutPoint, tokens [2^53 - 1, 1, 1]",
+      () => gateFindCutPoint(twoAssistants, [MAX, 1, 1], 0, 3, 2),
+      "findCutPoint requires",
+    ],
     ["rangeTokens over [2^53 - 1, 1]", () => gateRangeTokens([MAX, 1], 0, 2), "rangeTokens requires"],
-    ["keepLines over lines of 2^53 - 1 and 0 bytes (plus a newline)", () => gateKeepLines([MAX, 0], 2, MAX, "head"), "keepHeadLines requires"],
+    [
+      "keepLines over lines of 2^53 - 1 and 0 bytes (plus a newline)",
+      () => gateKeepLines([MAX, 0], 2, MAX, "head"),
+      "keepHeadLines requires",
+    ],
   ])("%s is refused, naming the sum", (_name, call, fn) => {
     expect(call).toThrow(KernelBoundaryError);
     expect(call).toThrow(fn);
@@ -85,10 +193,18 @@ describe("kernel boundary: sums the kernel computes stay exact", () => {
 
   it.each([
     ["rangeTokens with a fractional count in the range", () => gateRangeTokens([1, 0.5], 0, 2), "rangeTokens requires"],
-    ["findCutPoint with a fractional budget", () => gateFindCutPoint(okViews, [1, 1], 0, 2, 0.5), "findCutPoint requires"],
+    [
+      "findCutPoint with a fractional budget",
+      () => gateFindCutPoint(okViews, [1, 1], 0, 2, 0.5),
+      "findCutPoint requires",
+    ],
     ["acceptSummary with a fractional count", () => gateAcceptSummary(0.5, 2, 10), "acceptSummary requires"],
     ["advanceWatermark with NaN", () => gateAdvanceWatermark(0, Number.NaN, 3), "advanceWatermark requires"],
-    ["validateConfig with an unsafe integer", () => gateValidateConfig({ ...validView, contextWindow: 2 ** 60 }), "validateConfig requires"],
+    [
+      "validateConfig with an unsafe integer",
+      () => gateValidateConfig({ ...validView, contextWindow: 2 ** 60 }),
+      "validateConfig requires",
+    ],
   ])("%s is refused (the proofs read integers)", (_name, call, fn) => {
     expect(call).toThrow(KernelBoundaryError);
     expect(call).toThrow(fn);

@@ -18,12 +18,25 @@ const before: Message[] = [
   { role: "user", content: "u2" },
   { role: "assistant", content: "ok", toolCalls: [] },
 ];
-const stretch: ReplacedStretch = { start: 2, end: 5, replacedMessages: 3, replacedTokens: 30, summaryTokens: 5, attempts: 1, decision: "commit", summary: "sum", input: { first: 2, last: 4 }, trigger: "tokens/messages/turns" };
+const stretch: ReplacedStretch = {
+  start: 2,
+  end: 5,
+  replacedMessages: 3,
+  replacedTokens: 30,
+  summaryTokens: 5,
+  attempts: 1,
+  decision: "commit",
+  summary: "sum",
+  input: { first: 2, last: 4 },
+  trigger: "tokens/messages/turns",
+};
 const good: Message[] = [before[0], before[1], { role: "summary", content: "sum" }, before[5], before[6]];
 const tokens = { before: 50, after: 25, dueBefore: true };
 
 function failing(after: Message[], stretches = [stretch], t = tokens): string[] {
-  return checkLaws(before, after, stretches, c, t).filter((l) => !l.ok).map((l) => l.law);
+  return checkLaws(before, after, stretches, c, t)
+    .filter((l) => !l.ok)
+    .map((l) => l.law);
 }
 
 describe("runtime law checks", () => {
@@ -39,23 +52,47 @@ describe("runtime law checks", () => {
   it("check the retention window in the file's own messages (L3): an Anthropic message is one however many blocks", () => {
     const wire = [
       { role: "user", content: "go" },
-      { role: "assistant", content: [{ type: "tool_use", id: "a", name: "f", input: {} }, { type: "tool_use", id: "b", name: "f", input: {} }] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "a", content: "A" }, { type: "tool_result", tool_use_id: "b", content: "B" }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "tool_use", id: "a", name: "f", input: {} },
+          { type: "tool_use", id: "b", name: "f", input: {} },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: "a", content: "A" },
+          { type: "tool_result", tool_use_id: "b", content: "B" },
+        ],
+      },
       { role: "assistant", content: "ok" },
     ];
     const ms = readAnthropicMessages(wire, undefined);
     // the last 2 file messages are the last 3 messages read: changing the first tool result breaks L3
     const altered: Message[] = [...ms.slice(0, 2), { ...ms[2], content: "changed" }, ...ms.slice(3)];
-    const l3 = (after: Message[]) => checkLaws(ms, after, [], parseConfig({ retention_window: 2 }), { before: 9, after: 9, dueBefore: false }).find((l) => l.law === "L3");
+    const l3 = (after: Message[]) =>
+      checkLaws(ms, after, [], parseConfig({ retention_window: 2 }), { before: 9, after: 9, dueBefore: false }).find(
+        (l) => l.law === "L3",
+      );
     expect(l3(ms)).toMatchObject({ ok: true, detail: "last 2 messages" });
     expect(l3(altered)?.ok).toBe(false);
   });
   it("catch an orphan tool result (L5)", () => {
-    const orphan: Message[] = [before[0], before[1], { role: "summary", content: "sum" }, before[3], before[5], before[6]];
+    const orphan: Message[] = [
+      before[0],
+      before[1],
+      { role: "summary", content: "sum" },
+      before[3],
+      before[5],
+      before[6],
+    ];
     expect(failing(orphan, [{ ...stretch, end: 3 }])).toContain("L5");
   });
   it("catch a result that is not the recorded splice (L6)", () => {
-    expect(failing([before[0], before[1], { role: "summary", content: "other" }, before[5], before[6]])).toContain("L6");
+    expect(failing([before[0], before[1], { role: "summary", content: "other" }, before[5], before[6]])).toContain(
+      "L6",
+    );
   });
   it("catch tokens not reduced (L8) and a compaction that was not due (L1)", () => {
     expect(failing(good, [stretch], { before: 50, after: 50, dueBefore: true })).toContain("L8");
@@ -70,10 +107,17 @@ function replayByCopies(ms: readonly Message[], stretches: readonly ReplacedStre
   return r;
 }
 
-const splice = (start: number, end: number, summary: string): ReplacedStretch => ({ ...stretch, start, end, replacedMessages: end - start, summary });
+const splice = (start: number, end: number, summary: string): ReplacedStretch => ({
+  ...stretch,
+  start,
+  end,
+  replacedMessages: end - start,
+  summary,
+});
 
 describe("L6's one-pass replay", () => {
-  const msgs = (n: number): Message[] => Array.from({ length: n }, (_, i) => ({ role: "assistant", content: `m${i}`, toolCalls: [] }));
+  const msgs = (n: number): Message[] =>
+    Array.from({ length: n }, (_, i) => ({ role: "assistant", content: `m${i}`, toolCalls: [] }));
 
   it("equals applying the splices one by one, for any in-range splices (rolling summaries and backward starts included)", () => {
     const gen = fc.integer({ min: 0, max: 30 }).chain((n) =>
@@ -87,11 +131,15 @@ describe("L6's one-pass replay", () => {
           len = len - (end - start) + 1;
         });
         return { n, ss };
-      }));
-    fc.assert(fc.property(gen, ({ n, ss }) => {
-      const before = msgs(n);
-      expect(replaySplices(before, ss)).toEqual(replayByCopies(before, ss));
-    }), { numRuns: 300 });
+      }),
+    );
+    fc.assert(
+      fc.property(gen, ({ n, ss }) => {
+        const before = msgs(n);
+        expect(replaySplices(before, ss)).toEqual(replayByCopies(before, ss));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("a wrong splice record still fails L6: shifted, too long, out of range, negative, or another summary", () => {
@@ -100,25 +148,41 @@ describe("L6's one-pass replay", () => {
     const rolled = splice(2, 4, "sum2");
     const after2 = replayByCopies(before, [first, rolled]) as Message[];
     expect(failing(after2, [first, rolled])).not.toContain("L6");
-    for (const wrong of [[first, splice(3, 4, "sum2")], [first, splice(2, 5, "sum2")], [first, splice(2, 9, "sum2")], [splice(-1, 2, "sum"), rolled], [first, splice(2, 4, "other")], [rolled, first]]) {
+    for (const wrong of [
+      [first, splice(3, 4, "sum2")],
+      [first, splice(2, 5, "sum2")],
+      [first, splice(2, 9, "sum2")],
+      [splice(-1, 2, "sum"), rolled],
+      [first, splice(2, 4, "other")],
+      [rolled, first],
+    ]) {
       expect(failing(after2, wrong), JSON.stringify(wrong.map((w) => [w.start, w.end, w.summary]))).toContain("L6");
     }
-    const beyond = checkLaws(before, [...before, summaryMessage("sum")], [splice(9, 9, "sum")], c, tokens).find((l) => l.law === "L6");
+    const beyond = checkLaws(before, [...before, summaryMessage("sum")], [splice(9, 9, "sum")], c, tokens).find(
+      (l) => l.law === "L6",
+    );
     expect(beyond?.ok).toBe(false);
     expect(beyond?.detail).toContain("does not fit a conversation of 7 messages");
   });
 
   it("agrees with the copying replay on the verdict for random records, in range or not", () => {
-    fc.assert(fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 9 })), { maxLength: 4 }), fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 4 }), (records, pick) => {
-      const ss = records.filter(([a, b]) => a <= b).map(([a, b], k) => splice(a, b, `s${k % 2}`));
-      // a candidate result: the copying replay of a possibly different record list
-      const other = ss.filter((_, k) => !pick.includes(k));
-      const after = [...replayByCopies(before, other)];
-      const fits = typeof replaySplices(before, ss) !== "string";
-      const oneByOne = isDeepStrictEqual(replayByCopies(before, ss), after);
-      const l6 = checkLaws(before, after, ss, c, tokens).find((l) => l.law === "L6")?.ok;
-      // in range: the same verdict as the definition; out of range: always a failure
-      expect(l6).toBe(fits && oneByOne);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 9 })), { maxLength: 4 }),
+        fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 4 }),
+        (records, pick) => {
+          const ss = records.filter(([a, b]) => a <= b).map(([a, b], k) => splice(a, b, `s${k % 2}`));
+          // a candidate result: the copying replay of a possibly different record list
+          const other = ss.filter((_, k) => !pick.includes(k));
+          const after = [...replayByCopies(before, other)];
+          const fits = typeof replaySplices(before, ss) !== "string";
+          const oneByOne = isDeepStrictEqual(replayByCopies(before, ss), after);
+          const l6 = checkLaws(before, after, ss, c, tokens).find((l) => l.law === "L6")?.ok;
+          // in range: the same verdict as the definition; out of range: always a failure
+          expect(l6).toBe(fits && oneByOne);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -2,7 +2,12 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/engine/config-rules.ts";
 import { KernelBoundaryError } from "../../src/engine/errors.ts";
-import { gateSelectStretchFrom, gateSpliceInPlace, gateTrackPairing, gateViewsAppended } from "../../src/engine/kernel-gate.ts";
+import {
+  gateSelectStretchFrom,
+  gateSpliceInPlace,
+  gateTrackPairing,
+  gateViewsAppended,
+} from "../../src/engine/kernel-gate.ts";
 import { summaryMessage } from "../../src/engine/message.ts";
 import { planStep } from "../../src/engine/plan.ts";
 import { ConversationStore } from "../../src/engine/store.ts";
@@ -17,48 +22,74 @@ import { buildLateAnswers, step } from "../support/late-answers.ts";
 // stretch's start) picks what planning from scratch picks, and that the gate still reports a
 // Pairing violation.
 
-
 function expectSameViews(store: ConversationStore): void {
   const v = store.view().views;
   const w = kernelViews(store.messages);
-  expect({ roles: v.roles, callOf: v.callOf, lastAnswer: v.lastAnswer, ongoing: v.ongoing, userTurns: v.userTurns }).toEqual(w);
+  expect({
+    roles: v.roles,
+    callOf: v.callOf,
+    lastAnswer: v.lastAnswer,
+    ongoing: v.ongoing,
+    userTurns: v.userTurns,
+  }).toEqual(w);
   expect(store.userTurns).toBe(w.userTurns);
 }
 
 describe("kernel views kept by the store", () => {
   it("equal the views built from scratch after appends, kernel-chosen splices and a caller's own splices, and plans agree", () => {
-    fc.assert(fc.property(fc.array(step, { maxLength: 30 }), fc.nat(40), fc.array(fc.tuple(fc.nat(40), fc.nat(5)), { maxLength: 3 }), fc.integer({ min: 1, max: 4 }),
-      (steps, cut, ownSplices, window) => {
-        const msgs = buildLateAnswers(steps);
-        const k = Math.min(cut, msgs.length);
-        const store = new ConversationStore(charCounter(), msgs.slice(0, k));
-        for (const m of msgs.slice(k)) store.append(m);
-        expectSameViews(store);
-        const c = parseConfig({ token_threshold: 1, retention_window: window, tokenizer: "chars" });
-        let from = 0;
-        for (let i = 0; i < 10; i++) {
-          const view = store.view();
-          const plan = planStep(view, c, from);
-          // planning from the previous stretch's start picks what planning from 0 picks (L4 forward progress)
-          expect(plan).toEqual(planStep(store.snapshot(), c, 0));
-          if (plan.stretch === undefined) break;
-          expect(store.commitSplice(view, plan.stretch.start, plan.stretch.end, summaryMessage(`s${i}`)).decision).toBe("commit");
-          from = plan.stretch.start;
+    fc.assert(
+      fc.property(
+        fc.array(step, { maxLength: 30 }),
+        fc.nat(40),
+        fc.array(fc.tuple(fc.nat(40), fc.nat(5)), { maxLength: 3 }),
+        fc.integer({ min: 1, max: 4 }),
+        (steps, cut, ownSplices, window) => {
+          const msgs = buildLateAnswers(steps);
+          const k = Math.min(cut, msgs.length);
+          const store = new ConversationStore(charCounter(), msgs.slice(0, k));
+          for (const m of msgs.slice(k)) store.append(m);
           expectSameViews(store);
-        }
-        for (const [a, len] of ownSplices) {
-          const n = store.messages.length;
-          if (n === 0) break;
-          const s = a % n;
-          const e = Math.min(n, s + 1 + len);
-          store.commitSplice(store.snapshot(), s, e, summaryMessage("own"));
-          expectSameViews(store);
-        }
-      }), { numRuns: 300 });
+          const c = parseConfig({ token_threshold: 1, retention_window: window, tokenizer: "chars" });
+          let from = 0;
+          for (let i = 0; i < 10; i++) {
+            const view = store.view();
+            const plan = planStep(view, c, from);
+            // planning from the previous stretch's start picks what planning from 0 picks (L4 forward progress)
+            expect(plan).toEqual(planStep(store.snapshot(), c, 0));
+            if (plan.stretch === undefined) break;
+            expect(
+              store.commitSplice(view, plan.stretch.start, plan.stretch.end, summaryMessage(`s${i}`)).decision,
+            ).toBe("commit");
+            from = plan.stretch.start;
+            expectSameViews(store);
+          }
+          for (const [a, len] of ownSplices) {
+            const n = store.messages.length;
+            if (n === 0) break;
+            const s = a % n;
+            const e = Math.min(n, s + 1 + len);
+            store.commitSplice(store.snapshot(), s, e, summaryMessage("own"));
+            expectSameViews(store);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it("stay right when messages are appended while a step is summarized (rebase)", () => {
-    const msgs = buildLateAnswers(["user", { calls: 2, delay: 0 }, "text", "text", "user", { calls: 1, delay: 9 }, "text", "text", "user", "text"]);
+    const msgs = buildLateAnswers([
+      "user",
+      { calls: 2, delay: 0 },
+      "text",
+      "text",
+      "user",
+      { calls: 1, delay: 9 },
+      "text",
+      "text",
+      "user",
+      "text",
+    ]);
     const store = new ConversationStore(charCounter(), msgs);
     const c = parseConfig({ token_threshold: 1, retention_window: 2, tokenizer: "chars" });
     const view = store.view();
@@ -74,17 +105,22 @@ describe("kernel views kept by the store", () => {
 
 describe("the gate on live views", () => {
   it("splices in place exactly as the kernel's splice", () => {
-    fc.assert(fc.property(fc.array(fc.integer(), { minLength: 1, maxLength: 30 }), fc.nat(30), fc.nat(30), (xs, a, b) => {
-      const start = a % xs.length;
-      const end = start + 1 + (b % (xs.length - start));
-      const copy = xs.slice();
-      gateSpliceInPlace(copy, start, end, -1);
-      expect(copy).toEqual(splice(xs, start, end, -1));
-    }));
+    fc.assert(
+      fc.property(fc.array(fc.integer(), { minLength: 1, maxLength: 30 }), fc.nat(30), fc.nat(30), (xs, a, b) => {
+        const start = a % xs.length;
+        const end = start + 1 + (b % (xs.length - start));
+        const copy = xs.slice();
+        gateSpliceInPlace(copy, start, end, -1);
+        expect(copy).toEqual(splice(xs, start, end, -1));
+      }),
+    );
   });
 
   it("still reports a Pairing violation introduced by an append to checked views", () => {
-    const v = liveViews([{ role: "user", content: "u" }, { role: "assistant", content: "", toolCalls: [{ id: "a", name: "f", arguments: "{}" }] }]);
+    const v = liveViews([
+      { role: "user", content: "u" },
+      { role: "assistant", content: "", toolCalls: [{ id: "a", name: "f", arguments: "{}" }] },
+    ]);
     expect(gateTrackPairing(v)).toBe(true);
     expect(gateSelectStretchFrom(v, 1, 0).found).toBe(false);
     // an orphan result (the store refuses one; here the views are fed directly)

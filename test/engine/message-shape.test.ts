@@ -6,8 +6,16 @@ import { InputError } from "../../src/engine/errors.ts";
 import type { Message } from "../../src/engine/message.ts";
 import { assertMessage, assertMessages } from "../../src/engine/message-shape.ts";
 import {
-  ConversationStore, TokenLedger, assertWellFormed, charCounter, compact, readOpenAIMessages, requiredFacts,
-  writeAnthropicMessages, writeConversationFile, writeOpenAIMessages,
+  ConversationStore,
+  TokenLedger,
+  assertWellFormed,
+  charCounter,
+  compact,
+  readOpenAIMessages,
+  requiredFacts,
+  writeAnthropicMessages,
+  writeConversationFile,
+  writeOpenAIMessages,
 } from "../../src/index.ts";
 
 function errorOf(f: () => unknown): InputError {
@@ -27,15 +35,37 @@ describe("assertMessages", () => {
   it.each<[unknown, string]>([
     ["abc", "messages: expected an array of messages, got a string"],
     [[null], "messages[0]: expected a message object, got null"],
-    [[{ role: "robot", content: "x" }], 'messages[0].role: unknown role "robot" (expected system, user, assistant, tool or summary)'],
-    [[{ content: "x" }], "messages[0].role: expected a role (system, user, assistant, tool or summary), got nothing (field missing)"],
-    [[{ role: "user", content: "a" }, { role: "user", content: "b" }, { role: "user", content: "c" }, { role: "assistant", content: "x" }],
-      "messages[3].toolCalls: expected an array, got nothing (field missing)"],
-    [[{ role: "assistant", content: "x", toolCalls: [{ id: 1, name: "f", arguments: "" }] }], "messages[0].toolCalls[0].id: expected a string, got a number"],
-    [[{ role: "assistant", content: "x", toolCalls: [7] }], "messages[0].toolCalls[0]: expected a tool call object, got a number"],
+    [
+      [{ role: "robot", content: "x" }],
+      'messages[0].role: unknown role "robot" (expected system, user, assistant, tool or summary)',
+    ],
+    [
+      [{ content: "x" }],
+      "messages[0].role: expected a role (system, user, assistant, tool or summary), got nothing (field missing)",
+    ],
+    [
+      [
+        { role: "user", content: "a" },
+        { role: "user", content: "b" },
+        { role: "user", content: "c" },
+        { role: "assistant", content: "x" },
+      ],
+      "messages[3].toolCalls: expected an array, got nothing (field missing)",
+    ],
+    [
+      [{ role: "assistant", content: "x", toolCalls: [{ id: 1, name: "f", arguments: "" }] }],
+      "messages[0].toolCalls[0].id: expected a string, got a number",
+    ],
+    [
+      [{ role: "assistant", content: "x", toolCalls: [7] }],
+      "messages[0].toolCalls[0]: expected a tool call object, got a number",
+    ],
     [[{ role: "tool", content: "r" }], "messages[0].toolCallId: expected a string, got nothing (field missing)"],
     [[{ role: "user", content: Number.NaN }], "messages[0].content: expected a string, got NaN"],
-    [[{ role: "user", content: "x", source: { format: "xml", index: 0, raw: {}, parts: 1 } }], 'messages[0].source.format: expected one of "openai", "anthropic", got "xml"'],
+    [
+      [{ role: "user", content: "x", source: { format: "xml", index: 0, raw: {}, parts: 1 } }],
+      'messages[0].source.format: expected one of "openai", "anthropic", got "xml"',
+    ],
   ])("%j -> %s", (value, message) => {
     const e = errorOf(() => assertMessages(value));
     expect(e.message).toBe(message);
@@ -43,20 +73,41 @@ describe("assertMessages", () => {
   });
 
   it("returns the caller's own objects, unfrozen and uncopied, extra fields kept", () => {
-    const m = { role: "assistant" as const, content: "x", toolCalls: [{ id: "a", name: "f", arguments: "{}" }], extra: 1 };
+    const m = {
+      role: "assistant" as const,
+      content: "x",
+      toolCalls: [{ id: "a", name: "f", arguments: "{}" }],
+      extra: 1,
+    };
     expect(assertMessage(m, "messages[0]")).toBe(m);
     expect(Object.isFrozen(m) || Object.isFrozen(m.toolCalls)).toBe(false);
-    expect(m).toEqual({ role: "assistant", content: "x", toolCalls: [{ id: "a", name: "f", arguments: "{}" }], extra: 1 });
+    expect(m).toEqual({
+      role: "assistant",
+      content: "x",
+      toolCalls: [{ id: "a", name: "f", arguments: "{}" }],
+      extra: 1,
+    });
   });
 
   it("accepts what the adapters produce (source references included)", () => {
-    const ms = readOpenAIMessages([{ role: "user", content: "hi" }, { role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }] }, { role: "tool", tool_call_id: "c", content: "r" }]);
+    const ms = readOpenAIMessages([
+      { role: "user", content: "hi" },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }],
+      },
+      { role: "tool", tool_call_id: "c", content: "r" },
+    ]);
     expect(assertMessages(ms)).toBe(ms);
   });
 });
 
 describe("every public entry taking messages checks their shape", () => {
-  const noCalls = [{ role: "user", content: "hi" }, { role: "assistant", content: "x" }];
+  const noCalls = [
+    { role: "user", content: "hi" },
+    { role: "assistant", content: "x" },
+  ];
   const where = /^messages\[1\]\.toolCalls: expected an array/;
 
   it("compact, assertWellFormed, ConversationStore, TokenLedger", async () => {
@@ -77,9 +128,16 @@ describe("every public entry taking messages checks their shape", () => {
   });
 
   it("a committed summary must be a summary message", () => {
-    const store = new ConversationStore(charCounter(), [{ role: "user", content: "a" }, { role: "assistant", content: "b", toolCalls: [] }]);
+    const store = new ConversationStore(charCounter(), [
+      { role: "user", content: "a" },
+      { role: "assistant", content: "b", toolCalls: [] },
+    ]);
     const snap = store.snapshot();
-    const e = errorOf(() => store.commitSplice(snap, 1, 2, { role: "user", content: "s" } as unknown as Parameters<typeof store.commitSplice>[3]));
+    const e = errorOf(() =>
+      store.commitSplice(snap, 1, 2, { role: "user", content: "s" } as unknown as Parameters<
+        typeof store.commitSplice
+      >[3]),
+    );
     expect(e.message).toBe('summary.role: expected "summary", got "user"');
     expect(store.messages).toEqual(snap.messages);
   });

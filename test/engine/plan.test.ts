@@ -30,7 +30,9 @@ describe("planning", () => {
     expect(p.due).toBe(true);
     expect(p.stretch?.start).toBe(2); // after the system message and the first user message
     expect(p.stretch!.end).toBeLessThanOrEqual(msgs.length - 6);
-    expect(msgs.slice(p.stretch!.start, p.stretch!.end).every((m) => m.role === "assistant" || m.role === "tool")).toBe(true);
+    expect(msgs.slice(p.stretch!.start, p.stretch!.end).every((m) => m.role === "assistant" || m.role === "tool")).toBe(
+      true,
+    );
   });
 });
 

@@ -13,19 +13,22 @@ const plain = (n: number): Message[] => Array.from({ length: n }, (_, i) => ({ r
 describe("InputPositions", () => {
   it("maps every splice, forward or not, to the input messages it replaced (brute-force replay)", () => {
     const splices = fc.array(fc.tuple(fc.nat(), fc.nat({ max: 5 })), { maxLength: 30 });
-    fc.assert(fc.property(fc.integer({ min: 1, max: 40 }), splices, (n, ops) => {
-      const pos = new InputPositions(plain(n));
-      // each entry: the input messages [from, to) it stands for
-      let now: [number, number][] = Array.from({ length: n }, (_, i) => [i, i + 1]);
-      for (const [a, len] of ops) {
-        const start = a % now.length;
-        const end = Math.min(now.length, start + 1 + len);
-        const expected = { first: now[start][0], last: now[end - 1][1] - 1 };
-        expect(pos.range(start, end)).toEqual(expected);
-        expect(pos.splice(start, end)).toEqual(expected);
-        now = [...now.slice(0, start), [expected.first, expected.last + 1], ...now.slice(end)];
-      }
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 40 }), splices, (n, ops) => {
+        const pos = new InputPositions(plain(n));
+        // each entry: the input messages [from, to) it stands for
+        let now: [number, number][] = Array.from({ length: n }, (_, i) => [i, i + 1]);
+        for (const [a, len] of ops) {
+          const start = a % now.length;
+          const end = Math.min(now.length, start + 1 + len);
+          const expected = { first: now[start][0], last: now[end - 1][1] - 1 };
+          expect(pos.range(start, end)).toEqual(expected);
+          expect(pos.splice(start, end)).toEqual(expected);
+          now = [...now.slice(0, start), [expected.first, expected.last + 1], ...now.slice(end)];
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("counts messages appended after the start one file message each", () => {
@@ -38,8 +41,21 @@ describe("InputPositions", () => {
 describe("file messages", () => {
   const wire: JsonObject[] = [
     { role: "user", content: "go" },
-    { role: "assistant", content: [{ type: "tool_use", id: "a", name: "f", input: {} }, { type: "tool_use", id: "b", name: "f", input: {} }] },
-    { role: "user", content: [{ type: "tool_result", tool_use_id: "a", content: "A" }, { type: "tool_result", tool_use_id: "b", content: "B" }, { type: "text", text: "next" }] },
+    {
+      role: "assistant",
+      content: [
+        { type: "tool_use", id: "a", name: "f", input: {} },
+        { type: "tool_use", id: "b", name: "f", input: {} },
+      ],
+    },
+    {
+      role: "user",
+      content: [
+        { type: "tool_result", tool_use_id: "a", content: "A" },
+        { type: "tool_result", tool_use_id: "b", content: "B" },
+        { type: "text", text: "next" },
+      ],
+    },
     { role: "assistant", content: "ok" },
   ];
   const ms = readAnthropicMessages(wire, "the system");

@@ -13,8 +13,18 @@ import { assertWellFormed } from "../../src/engine/wellformed.ts";
 
 const id = fc.constantFrom("a", "b", "c");
 const message: fc.Arbitrary<Message> = fc.oneof(
-  fc.constantFrom<Message>({ role: "user", content: "u" }, { role: "system", content: "s" }, { role: "summary", content: "old" }),
-  fc.array(id, { maxLength: 3 }).map((ids): Message => ({ role: "assistant", content: "x", toolCalls: ids.map((i) => ({ id: i, name: "f", arguments: "{}" })) })),
+  fc.constantFrom<Message>(
+    { role: "user", content: "u" },
+    { role: "system", content: "s" },
+    { role: "summary", content: "old" },
+  ),
+  fc.array(id, { maxLength: 3 }).map(
+    (ids): Message => ({
+      role: "assistant",
+      content: "x",
+      toolCalls: ids.map((i) => ({ id: i, name: "f", arguments: "{}" })),
+    }),
+  ),
   id.map((i): Message => ({ role: "tool", toolCallId: i, content: "r" })),
 );
 
@@ -30,29 +40,63 @@ function errorOf(f: () => unknown): string | undefined {
 describe("the store's one-pass load", () => {
   it("accepts and rejects what assertWellFormed does, with its error, and builds the same views and counts", () => {
     let accepted = 0;
-    fc.assert(fc.property(fc.array(message, { maxLength: 12 }), (ms) => {
-      const expected = errorOf(() => assertWellFormed(ms));
-      let store: ConversationStore | undefined;
-      const got = errorOf(() => { store = new ConversationStore(charCounter(), ms); });
-      expect(got).toBe(expected);
-      if (store === undefined) return;
-      accepted++;
-      const v = store.view().views;
-      expect({ roles: v.roles, callOf: v.callOf, lastAnswer: v.lastAnswer, ongoing: v.ongoing, userTurns: v.userTurns }).toEqual(kernelViews(ms));
-      expect(store.tokenCounts()).toEqual(ms.map((m) => messageTokens(charCounter(), m)));
-      expect(store.messages).toEqual(ms);
-      expect(store.messages).not.toBe(ms);
-    }), { numRuns: 3_000 });
+    fc.assert(
+      fc.property(fc.array(message, { maxLength: 12 }), (ms) => {
+        const expected = errorOf(() => assertWellFormed(ms));
+        let store: ConversationStore | undefined;
+        const got = errorOf(() => {
+          store = new ConversationStore(charCounter(), ms);
+        });
+        expect(got).toBe(expected);
+        if (store === undefined) return;
+        accepted++;
+        const v = store.view().views;
+        expect({
+          roles: v.roles,
+          callOf: v.callOf,
+          lastAnswer: v.lastAnswer,
+          ongoing: v.ongoing,
+          userTurns: v.userTurns,
+        }).toEqual(kernelViews(ms));
+        expect(store.tokenCounts()).toEqual(ms.map((m) => messageTokens(charCounter(), m)));
+        expect(store.messages).toEqual(ms);
+        expect(store.messages).not.toBe(ms);
+      }),
+      { numRuns: 3_000 },
+    );
     expect(accepted).toBeGreaterThan(300);
   });
 
   it("leaves waiting calls answerable by appends, and rejects what appends must reject", () => {
-    const ms: Message[] = [{ role: "user", content: "u" }, { role: "assistant", content: "", toolCalls: [{ id: "a", name: "f", arguments: "" }, { id: "b", name: "f", arguments: "" }] }, { role: "tool", toolCallId: "a", content: "r" }];
+    const ms: Message[] = [
+      { role: "user", content: "u" },
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [
+          { id: "a", name: "f", arguments: "" },
+          { id: "b", name: "f", arguments: "" },
+        ],
+      },
+      { role: "tool", toolCallId: "a", content: "r" },
+    ];
     const store = new ConversationStore(charCounter(), ms);
-    expect(errorOf(() => store.append({ role: "tool", toolCallId: "a", content: "again" }))).toBe('messages[3]: second tool result for "a"');
-    expect(errorOf(() => store.append({ role: "assistant", content: "", toolCalls: [{ id: "b", name: "f", arguments: "" }] }))).toBe('messages[3]: duplicate tool call id "b"');
+    expect(errorOf(() => store.append({ role: "tool", toolCallId: "a", content: "again" }))).toBe(
+      'messages[3]: second tool result for "a"',
+    );
+    expect(
+      errorOf(() =>
+        store.append({ role: "assistant", content: "", toolCalls: [{ id: "b", name: "f", arguments: "" }] }),
+      ),
+    ).toBe('messages[3]: duplicate tool call id "b"');
     store.append({ role: "tool", toolCallId: "b", content: "r" });
     const v = store.view().views;
-    expect({ roles: v.roles, callOf: v.callOf, lastAnswer: v.lastAnswer, ongoing: v.ongoing, userTurns: v.userTurns }).toEqual(kernelViews(store.messages));
+    expect({
+      roles: v.roles,
+      callOf: v.callOf,
+      lastAnswer: v.lastAnswer,
+      ongoing: v.ongoing,
+      userTurns: v.userTurns,
+    }).toEqual(kernelViews(store.messages));
   });
 });

@@ -5,12 +5,23 @@ import { TokenLedger } from "../../src/engine/ledger.ts";
 import { messageText, type Message } from "../../src/engine/message.ts";
 import { ConversationStore } from "../../src/engine/store.ts";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import { BPE_MAX_RUN, bpeCounter, bpePieces, charCounter, MESSAGE_OVERHEAD, messageTextLength, messageTokens, type TokenCounter } from "../../src/engine/tokens.ts";
+import {
+  BPE_MAX_RUN,
+  bpeCounter,
+  bpePieces,
+  charCounter,
+  MESSAGE_OVERHEAD,
+  messageTextLength,
+  messageTokens,
+  type TokenCounter,
+} from "../../src/engine/tokens.ts";
 
 /** Wraps a counter and counts the calls made to it and the characters it was shown. */
 function spy(inner: TokenCounter): TokenCounter & { calls: number; chars: number } {
   const s = {
-    name: inner.name, calls: 0, chars: 0,
+    name: inner.name,
+    calls: 0,
+    chars: 0,
     count(text: string) {
       s.calls++;
       s.chars += text.length;
@@ -20,7 +31,12 @@ function spy(inner: TokenCounter): TokenCounter & { calls: number; chars: number
   return s;
 }
 
-const msg = (i: number): Message => ({ role: i % 2 === 0 ? "user" : "assistant", content: `message number ${i} `.repeat(20), ...(i % 2 === 0 ? {} : { toolCalls: [] }) } as Message);
+const msg = (i: number): Message =>
+  ({
+    role: i % 2 === 0 ? "user" : "assistant",
+    content: `message number ${i} `.repeat(20),
+    ...(i % 2 === 0 ? {} : { toolCalls: [] }),
+  }) as Message;
 
 describe("token counting", () => {
   it("character heuristic is ceil(chars / 4)", () => {
@@ -168,7 +184,11 @@ describe("the store keeps the conversation's token total <= 2^53 - 1", () => {
   });
 
   it("a committed summary that would pass the bound is refused, naming it, and changes nothing", () => {
-    const store = new ConversationStore(numeric, [said("huge"), { role: "assistant", content: "a", toolCalls: [] }, said("b")]);
+    const store = new ConversationStore(numeric, [
+      said("huge"),
+      { role: "assistant", content: "a", toolCalls: [] },
+      said("b"),
+    ]);
     const view = store.view();
     const before = { total: store.totalTokens, messages: store.messages.slice() };
     expect(() => store.commitSplice(view, 1, 2, { role: "summary", content: "huge" })).toThrow("summary");
@@ -181,15 +201,22 @@ describe("the character heuristic counts a message without building its text", (
   const str = fc.string({ maxLength: 6 });
   const call = fc.record({ id: str, name: str, arguments: str });
   const message = fc.oneof(
-    fc.record({ role: fc.constant("assistant" as const), content: fc.oneof(fc.constant(""), str), toolCalls: fc.array(call, { maxLength: 4 }) }),
+    fc.record({
+      role: fc.constant("assistant" as const),
+      content: fc.oneof(fc.constant(""), str),
+      toolCalls: fc.array(call, { maxLength: 4 }),
+    }),
     fc.record({ role: fc.constantFrom("user" as const, "system" as const, "summary" as const), content: str }),
     fc.record({ role: fc.constant("tool" as const), content: str, toolCallId: str }),
   );
 
   it("messageTextLength(m) is messageText(m).length, and messageTokens agrees with counting the text", () => {
-    fc.assert(fc.property(message, (m) => {
-      expect(messageTextLength(m)).toBe(messageText(m).length);
-      expect(messageTokens(charCounter(), m)).toBe(charCounter().count(messageText(m)) + MESSAGE_OVERHEAD);
-    }), { numRuns: 2_000 });
+    fc.assert(
+      fc.property(message, (m) => {
+        expect(messageTextLength(m)).toBe(messageText(m).length);
+        expect(messageTokens(charCounter(), m)).toBe(charCounter().count(messageText(m)) + MESSAGE_OVERHEAD);
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });

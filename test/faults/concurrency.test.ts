@@ -18,12 +18,24 @@ import { anthropicSummarizer } from "../../src/providers/anthropic-summarizer.ts
 import { openAISummarizer } from "../../src/providers/openai-summarizer.ts";
 import type { Summarizer } from "../../src/providers/summarizer.ts";
 import { openAIConversation } from "../support/generate.ts";
-import { factfulAnswer, startImitation, type Behavior, type Imitation, type RecordedRequest } from "../support/http-imitation.ts";
+import {
+  factfulAnswer,
+  startImitation,
+  type Behavior,
+  type Imitation,
+  type RecordedRequest,
+} from "../support/http-imitation.ts";
 import { expectLawsHold } from "../support/laws.ts";
 
 const counter = bpeCounter();
 const WINDOW = 6;
-const config = parseConfig({ token_threshold: 2_000, retention_window: WINDOW, model: "gpt-4o-mini", provider: "openai", base_url: "http://127.0.0.1:9" });
+const config = parseConfig({
+  token_threshold: 2_000,
+  retention_window: WINDOW,
+  model: "gpt-4o-mini",
+  provider: "openai",
+  base_url: "http://127.0.0.1:9",
+});
 const total = (ms: readonly Message[]) => ms.reduce((s, m) => s + messageTokens(counter, m), 0);
 
 let server: Imitation | undefined;
@@ -37,7 +49,10 @@ function freshStore(): { store: ConversationStore; before: Message[] } {
   return { store: new ConversationStore(counter, msgs), before: structuredClone(msgs) };
 }
 
-async function imitation(script: (n: number, req: RecordedRequest) => Behavior, api: "openai" | "anthropic" = "openai"): Promise<Summarizer> {
+async function imitation(
+  script: (n: number, req: RecordedRequest) => Behavior,
+  api: "openai" | "anthropic" = "openai",
+): Promise<Summarizer> {
   server = await startImitation(api, script);
   return api === "openai"
     ? openAISummarizer({ baseUrl: server.url, timeoutMs: 5_000 })
@@ -50,38 +65,46 @@ const good = (req: RecordedRequest, delayMs = 0): Behavior => ({ kind: "summary"
 function lateMessages(k: number): Message[] {
   return [
     { role: "user", content: `late question ${k}` },
-    { role: "assistant", content: "", toolCalls: [{ id: `late_${k}`, name: "read_file", arguments: `{"path":"src/late${k}.ts"}` }] },
+    {
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id: `late_${k}`, name: "read_file", arguments: `{"path":"src/late${k}.ts"}` }],
+    },
     { role: "tool", toolCallId: `late_${k}`, content: `contents of src/late${k}.ts` },
     { role: "assistant", content: `late answer ${k}`, toolCalls: [] },
   ];
 }
 
 describe("appends arriving during summarization", () => {
-  it.each(["openai", "anthropic"] as const)("are kept, in order, after the summary; the planned step still commits (rebase) (%s)", async (api) => {
-    const { store, before } = freshStore();
-    const appended: Message[] = [];
-    const summarizer = await imitation((n, req) => {
-      // the request is in flight: the agent keeps talking
-      if (n < 2) for (const m of lateMessages(n)) {
-        store.append(m);
-        appended.push(m);
-      }
-      return good(req, 30);
-    }, api);
-    const report = await compactStore(store, config, { summarizer, agentModel: "gpt-4o-mini" });
-    expect(report.outcome).toBe("compacted");
-    expect(report.stretches.length).toBeGreaterThan(0);
-    expect(report.stretches[0].decision).toBe("rebase");
-    const expected = [...before, ...appended];
-    const after = store.messages;
-    // the appended messages are the conversation's tail, untouched and in order
-    expect(after.slice(after.length - appended.length)).toEqual(appended);
-    assertWellFormed(after);
-    expectLawsHold(expected, after, WINDOW, { before: total(expected), after: store.totalTokens });
-    // the ledger stayed exact through appends and splices
-    expect(store.totalTokens).toBe(total(after));
-    expect(report.reason).not.toBe("");
-  });
+  it.each(["openai", "anthropic"] as const)(
+    "are kept, in order, after the summary; the planned step still commits (rebase) (%s)",
+    async (api) => {
+      const { store, before } = freshStore();
+      const appended: Message[] = [];
+      const summarizer = await imitation((n, req) => {
+        // the request is in flight: the agent keeps talking
+        if (n < 2)
+          for (const m of lateMessages(n)) {
+            store.append(m);
+            appended.push(m);
+          }
+        return good(req, 30);
+      }, api);
+      const report = await compactStore(store, config, { summarizer, agentModel: "gpt-4o-mini" });
+      expect(report.outcome).toBe("compacted");
+      expect(report.stretches.length).toBeGreaterThan(0);
+      expect(report.stretches[0].decision).toBe("rebase");
+      const expected = [...before, ...appended];
+      const after = store.messages;
+      // the appended messages are the conversation's tail, untouched and in order
+      expect(after.slice(after.length - appended.length)).toEqual(appended);
+      assertWellFormed(after);
+      expectLawsHold(expected, after, WINDOW, { before: total(expected), after: store.totalTokens });
+      // the ledger stayed exact through appends and splices
+      expect(store.totalTokens).toBe(total(after));
+      expect(report.reason).not.toBe("");
+    },
+  );
 });
 
 describe("a competing rewrite during summarization", () => {
@@ -94,7 +117,12 @@ describe("a competing rewrite during summarization", () => {
         const snap = store.snapshot();
         const plan = planStep(snap, config);
         if (plan.stretch === undefined) throw new Error("test set-up: nothing to splice");
-        store.commitSplice(snap, plan.stretch.start, plan.stretch.end, summaryMessage("the other writer's summary of src/module0/index.ts"));
+        store.commitSplice(
+          snap,
+          plan.stretch.start,
+          plan.stretch.end,
+          summaryMessage("the other writer's summary of src/module0/index.ts"),
+        );
         afterCompetitor = structuredClone([...store.messages]);
       }
       return good(req, 30);
@@ -117,7 +145,13 @@ describe("a crash between plan and commit", () => {
     const { store, before } = freshStore();
     const version = store.version;
     let calls = 0;
-    const crashing: Summarizer = { name: "crashing", summarize: async () => { calls++; throw new TypeError("summarizer bug: cannot read 'text'"); } };
+    const crashing: Summarizer = {
+      name: "crashing",
+      summarize: async () => {
+        calls++;
+        throw new TypeError("summarizer bug: cannot read 'text'");
+      },
+    };
     const failed = await compactStore(store, config, { summarizer: crashing, agentModel: "x" });
     expect(failed.outcome).toBe("degraded");
     expect(failed.reason).toMatch(/TypeError: summarizer bug: cannot read 'text'/);
@@ -139,7 +173,9 @@ describe("a crash between plan and commit", () => {
     const onProgress = (line: string) => {
       if (/summarizing/.test(line)) throw new Error("progress sink closed");
     };
-    await expect(compactStore(store, config, { summarizer, agentModel: "gpt-4o-mini", onProgress })).rejects.toThrow(/progress sink closed/);
+    await expect(compactStore(store, config, { summarizer, agentModel: "gpt-4o-mini", onProgress })).rejects.toThrow(
+      /progress sink closed/,
+    );
     expect(store.messages).toEqual(before);
     expect(server?.requests).toHaveLength(0);
   });
@@ -150,7 +186,9 @@ describe("a crash between plan and commit", () => {
     const onProgress = (line: string) => {
       if (/replaced/.test(line)) throw new Error("crash right after the first commit");
     };
-    await expect(compactStore(store, config, { summarizer, agentModel: "gpt-4o-mini", onProgress })).rejects.toThrow(/crash right after the first commit/);
+    await expect(compactStore(store, config, { summarizer, agentModel: "gpt-4o-mini", onProgress })).rejects.toThrow(
+      /crash right after the first commit/,
+    );
     const after = [...store.messages];
     expect(after.filter((m) => m.role === "summary")).toHaveLength(1);
     expect(after.length).toBeLessThan(before.length);
@@ -162,7 +200,12 @@ describe("a crash between plan and commit", () => {
   it("the one-shot library call: the caller's messages are untouched and the error is reported", async () => {
     const msgs = readOpenAIMessages(openAIConversation({ turns: 6, seed: 21 }));
     const frozen = structuredClone(msgs);
-    const crashing: Summarizer = { name: "crashing", summarize: async () => { throw new RangeError("out of memory in the summarizer"); } };
+    const crashing: Summarizer = {
+      name: "crashing",
+      summarize: async () => {
+        throw new RangeError("out of memory in the summarizer");
+      },
+    };
     const r = await compactMessages(msgs, { token_threshold: 2_000 }, { summarizer: crashing });
     expect(r.report.outcome).toBe("degraded");
     expect(r.report.reason).toMatch(/RangeError: out of memory in the summarizer/);

@@ -11,7 +11,12 @@ import type { Summarizer } from "../../src/providers/summarizer.ts";
 import { openAIConversation } from "../support/generate.ts";
 
 // What a JavaScript caller's summarizer may hand back despite the declared Promise<string>.
-const notText: ReadonlyArray<[string, unknown]> = [["null", null], ["undefined", undefined], ["a number", 42], ["an object", { text: "summary" }]];
+const notText: ReadonlyArray<[string, unknown]> = [
+  ["null", null],
+  ["undefined", undefined],
+  ["a number", 42],
+  ["an object", { text: "summary" }],
+];
 
 describe("a custom summarizer answering something that is not text", () => {
   it.each(notText)("answering %s: degraded, conversation unchanged, the reason says so", async (_label, value) => {
@@ -36,18 +41,27 @@ describe("a custom summarizer that throws", () => {
     ["a string", "rate limited", /the summarizer threw "rate limited"/],
     ["null", null, /the summarizer threw null/],
   ];
-  it.each(thrown)("throwing %s: retried once, degraded, conversation unchanged, the reason carries it", async (_label, value, reason) => {
-    const msgs = readOpenAIMessages(openAIConversation({ turns: 4, seed: 3 }));
-    const frozen = structuredClone(msgs);
-    let calls = 0;
-    const summarizer: Summarizer = { name: "custom", summarize: async () => { calls++; throw value; } };
-    const r = await compactMessages(msgs, { token_threshold: 500, tokenizer: "chars" }, { summarizer });
-    expect(r.report.outcome).toBe("degraded");
-    expect(r.report.reason).toMatch(reason);
-    expect(calls).toBe(2);
-    expect(r.messages).toEqual(frozen);
-    expect(msgs).toEqual(frozen);
-  });
+  it.each(thrown)(
+    "throwing %s: retried once, degraded, conversation unchanged, the reason carries it",
+    async (_label, value, reason) => {
+      const msgs = readOpenAIMessages(openAIConversation({ turns: 4, seed: 3 }));
+      const frozen = structuredClone(msgs);
+      let calls = 0;
+      const summarizer: Summarizer = {
+        name: "custom",
+        summarize: async () => {
+          calls++;
+          throw value;
+        },
+      };
+      const r = await compactMessages(msgs, { token_threshold: 500, tokenizer: "chars" }, { summarizer });
+      expect(r.report.outcome).toBe("degraded");
+      expect(r.report.reason).toMatch(reason);
+      expect(calls).toBe(2);
+      expect(r.messages).toEqual(frozen);
+      expect(msgs).toEqual(frozen);
+    },
+  );
 
   it("throwing after the caller aborted: no retry, degraded, conversation unchanged, the reason says aborted", async () => {
     const msgs = readOpenAIMessages(openAIConversation({ turns: 4, seed: 3 }));
@@ -62,7 +76,11 @@ describe("a custom summarizer that throws", () => {
         throw ac.signal.reason;
       },
     };
-    const r = await compactMessages(msgs, { token_threshold: 500, tokenizer: "chars" }, { summarizer, signal: ac.signal });
+    const r = await compactMessages(
+      msgs,
+      { token_threshold: 500, tokenizer: "chars" },
+      { summarizer, signal: ac.signal },
+    );
     expect(r.report.outcome).toBe("degraded");
     expect(r.report.reason).toMatch(/aborted by the caller's signal .*user pressed stop/);
     expect(calls).toBe(1);

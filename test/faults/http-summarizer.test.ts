@@ -14,7 +14,13 @@ import type { Json, JsonObject } from "../../src/engine/json.ts";
 import type { Message } from "../../src/engine/message.ts";
 import type { CompactionReport } from "../../src/engine/report.ts";
 import { anthropicConversation, openAIConversation } from "../support/generate.ts";
-import { factfulAnswer, startImitation, type Behavior, type Imitation, type RecordedRequest } from "../support/http-imitation.ts";
+import {
+  factfulAnswer,
+  startImitation,
+  type Behavior,
+  type Imitation,
+  type RecordedRequest,
+} from "../support/http-imitation.ts";
 import { expectLawsHold } from "../support/laws.ts";
 
 type Api = "openai" | "anthropic";
@@ -61,7 +67,11 @@ async function run(api: Api, script: (n: number, req: RecordedRequest) => Behavi
   if (api === "openai") {
     out = await compactOpenAIMessages(input.messages, config(api, server.url, extra), { env: {} });
   } else {
-    out = await compactAnthropicMessages({ system: input.system, messages: input.messages }, config(api, server.url, extra), { env: {} });
+    out = await compactAnthropicMessages(
+      { system: input.system, messages: input.messages },
+      config(api, server.url, extra),
+      { env: {} },
+    );
   }
   return { input, before, out, report: out.report, requests: server.requests, ms: Date.now() - t0 };
 }
@@ -100,7 +110,10 @@ const good = (_n: number, req: RecordedRequest): Behavior => ({ kind: "summary",
 
 /** An answer that is valid JSON for the API but carries `text` as the model's reply. */
 function replyBody(api: Api, text: string | null): string {
-  if (api === "openai") return JSON.stringify({ choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }] });
+  if (api === "openai")
+    return JSON.stringify({
+      choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+    });
   return JSON.stringify({ type: "message", role: "assistant", content: text === null ? [] : [{ type: "text", text }] });
 }
 
@@ -128,7 +141,9 @@ describe.each(["openai", "anthropic"] as const)("%s summarizer faults", (api) =>
     const at: number[] = [];
     const r = await run(api, (n, req) => {
       at.push(Date.now());
-      return n === 0 ? { kind: "raw", status: 429, body: '{"error":"rate limited"}', headers: { "retry-after": "1" } } : good(n, req);
+      return n === 0
+        ? { kind: "raw", status: 429, body: '{"error":"rate limited"}', headers: { "retry-after": "1" } }
+        : good(n, req);
     });
     expectCompacted(api, r);
     expect(at.length).toBeGreaterThanOrEqual(2);
@@ -137,7 +152,12 @@ describe.each(["openai", "anthropic"] as const)("%s summarizer faults", (api) =>
   });
 
   it("answers 429 with a Retry-After too long to wait: gives up at once, unchanged", async () => {
-    const r = await run(api, () => ({ kind: "raw", status: 429, body: "slow down", headers: { "retry-after": "3600" } }));
+    const r = await run(api, () => ({
+      kind: "raw",
+      status: 429,
+      body: "slow down",
+      headers: { "retry-after": "3600" },
+    }));
     expectUnchanged(api, r, /HTTP 429/);
     expect(r.ms).toBeLessThan(20_000);
   });
@@ -166,12 +186,17 @@ describe.each(["openai", "anthropic"] as const)("%s summarizer faults", (api) =>
   });
 
   it("drops required facts: unchanged, reason lists a missing fact", async () => {
-    const r = await run(api, () => ({ kind: "summary", text: "<summary>The agent read some files and fixed a bug.</summary>" }));
+    const r = await run(api, () => ({
+      kind: "summary",
+      text: "<summary>The agent read some files and fixed a bug.</summary>",
+    }));
     expectUnchanged(api, r, /dropped required facts: "/);
   });
 
   it("drops facts once, then answers well: compacted on the engine's retry, which named the problem", async () => {
-    const r = await run(api, (n, req) => (n === 0 ? { kind: "summary", text: "<summary>Some work was done.</summary>" } : good(n, req)));
+    const r = await run(api, (n, req) =>
+      n === 0 ? { kind: "summary", text: "<summary>Some work was done.</summary>" } : good(n, req),
+    );
     expectCompacted(api, r);
     expect(r.report.stretches[0].attempts).toBe(2);
     const secondPrompt = JSON.stringify(r.requests[1].body);

@@ -19,13 +19,23 @@ afterEach(async () => {
 
 /** A history whose only compressible stretch holds a tool error mentioning the summary tag. */
 function history(errorLine: string): JsonObject[] {
-  const tail = ["ok", "a", "b", "c", "d", "e"].map((t, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content: t }));
+  const tail = ["ok", "a", "b", "c", "d", "e"].map((t, i) => ({
+    role: i % 2 === 0 ? "user" : "assistant",
+    content: t,
+  }));
   return [
     { role: "system", content: "You are a coding agent." },
     { role: "user", content: "fix the template" },
-    { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "run_tests", arguments: "{}" } }] },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "c1", type: "function", function: { name: "run_tests", arguments: "{}" } }],
+    },
     { role: "tool", tool_call_id: "c1", content: `${errorLine}\n${"  at render (template.html:12)\n".repeat(40)}` },
-    { role: "assistant", content: `I will look at renderTemplate in src/render.ts. ${"It parses the template. ".repeat(30)}` },
+    {
+      role: "assistant",
+      content: `I will look at renderTemplate in src/render.ts. ${"It parses the template. ".repeat(30)}`,
+    },
     ...tail,
   ];
 }
@@ -47,7 +57,11 @@ describe("a summary whose text contains the summary tag", () => {
       text: "<summary>Ran run_tests: the template in src/render.ts (renderTemplate) failed with Error: unexpected <summary> in template.html</summary>",
     }));
     const input = history("Error: unexpected <summary> in template.html");
-    const r = await compactOpenAIMessages(input, { token_threshold: 100, tokenizer: "chars", provider: "openai", base_url: server.url, model: "gpt-4o-mini" }, { env: {} });
+    const r = await compactOpenAIMessages(
+      input,
+      { token_threshold: 100, tokenizer: "chars", provider: "openai", base_url: server.url, model: "gpt-4o-mini" },
+      { env: {} },
+    );
     expect(r.report.outcome).toBe("compacted");
     const back = readOpenAIMessages(r.messages);
     const summaries = back.filter((m) => m.role === "summary");

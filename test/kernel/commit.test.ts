@@ -12,7 +12,11 @@ const planAndNow = plan.chain((p) =>
     fc.constant(p),
     fc.record<CurrentStamp>({
       version: fc.oneof(fc.constant(p.version), version),
-      length: fc.oneof(fc.constant(p.length), nat, nat.map((d) => p.length + d)),
+      length: fc.oneof(
+        fc.constant(p.length),
+        nat,
+        nat.map((d) => p.length + d),
+      ),
       onlyAppends: fc.boolean(),
     }),
   ),
@@ -20,7 +24,10 @@ const planAndNow = plan.chain((p) =>
 
 describe("commit (L9)", () => {
   it("agrees with the reference", () => {
-    fc.assert(fc.property(planAndNow, ([p, n]) => decideCommit(p, n) === ref(p, n)), { numRuns: RUNS });
+    fc.assert(
+      fc.property(planAndNow, ([p, n]) => decideCommit(p, n) === ref(p, n)),
+      { numRuns: RUNS },
+    );
   });
   it("ensures hold", () => {
     fc.assert(
@@ -62,8 +69,14 @@ describe("commit (L9)", () => {
     expect(applied).toBeGreaterThan(RUNS / 10);
   });
   it("never commits or rebases on a stale non-append change", () => {
-    expect(decideCommit({ version: 1, length: 10, stretchEnd: 4 }, { version: 2, length: 10, onlyAppends: false })).toBe("reject");
-    expect(decideCommit({ version: 1, length: 10, stretchEnd: 4 }, { version: 2, length: 12, onlyAppends: true })).toBe("rebase");
-    expect(decideCommit({ version: 1, length: 10, stretchEnd: 4 }, { version: 1, length: 10, onlyAppends: true })).toBe("commit");
+    expect(
+      decideCommit({ version: 1, length: 10, stretchEnd: 4 }, { version: 2, length: 10, onlyAppends: false }),
+    ).toBe("reject");
+    expect(decideCommit({ version: 1, length: 10, stretchEnd: 4 }, { version: 2, length: 12, onlyAppends: true })).toBe(
+      "rebase",
+    );
+    expect(decideCommit({ version: 1, length: 10, stretchEnd: 4 }, { version: 1, length: 10, onlyAppends: true })).toBe(
+      "commit",
+    );
   });
 });

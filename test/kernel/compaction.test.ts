@@ -5,7 +5,10 @@ import { isCompressible } from "../../src/kernel/compressible.ts";
 import { compactRolesOnce as ref } from "../../src/reference/compaction.ts";
 import { RUNS, conversation, nat } from "./gen.ts";
 
-const window = fc.oneof(fc.integer({ min: 1, max: 8 }), nat.map((w) => Math.max(1, w)));
+const window = fc.oneof(
+  fc.integer({ min: 1, max: 8 }),
+  nat.map((w) => Math.max(1, w)),
+);
 
 describe("compaction step on the role view (L2-L6 composed)", () => {
   it("agrees with the reference", () => {

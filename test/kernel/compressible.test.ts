@@ -6,14 +6,24 @@ import { RUNS, role } from "./gen.ts";
 
 describe("compressible (L2)", () => {
   it("agrees with the reference", () => {
-    fc.assert(fc.property(role, (r) => isCompressible(r) === ref(r)), { numRuns: RUNS });
+    fc.assert(
+      fc.property(role, (r) => isCompressible(r) === ref(r)),
+      { numRuns: RUNS },
+    );
   });
   it("ensures: compressible iff neither user nor system", () => {
-    fc.assert(fc.property(role, (r) => isCompressible(r) === !(r === "user" || r === "system")), { numRuns: RUNS });
+    fc.assert(
+      fc.property(role, (r) => isCompressible(r) === !(r === "user" || r === "system")),
+      { numRuns: RUNS },
+    );
   });
   it("protects exactly user and system", () => {
     expect(["system", "user", "assistant", "tool", "summary"].map((r) => isCompressible(r as never))).toEqual([
-      false, false, true, true, true,
+      false,
+      false,
+      true,
+      true,
+      true,
     ]);
   });
 });

@@ -25,9 +25,21 @@ const view: fc.Arbitrary<ConfigView> = fc.record({
   keepRecentTokens: edge,
 });
 const valid: ConfigView = {
-  maxTokens: 2000, tokenThresholdSet: true, tokenThreshold: 60000, messageThresholdSet: false, messageThreshold: 0,
-  turnThresholdSet: false, turnThreshold: 0, retentionWindow: 6, summaryTagLength: 7, modelKnown: true,
-  contextWindowSet: false, contextWindow: 0, reserveTokens: 16384, keepRecentTokensSet: false, keepRecentTokens: 0,
+  maxTokens: 2000,
+  tokenThresholdSet: true,
+  tokenThreshold: 60000,
+  messageThresholdSet: false,
+  messageThreshold: 0,
+  turnThresholdSet: false,
+  turnThreshold: 0,
+  retentionWindow: 6,
+  summaryTagLength: 7,
+  modelKnown: true,
+  contextWindowSet: false,
+  contextWindow: 0,
+  reserveTokens: 16384,
+  keepRecentTokensSet: false,
+  keepRecentTokens: 0,
 };
 // Mostly-valid views with one or two fields perturbed reach the later rules too.
 const nearValid: fc.Arbitrary<ConfigView> = fc
@@ -55,7 +67,10 @@ const rule: Record<Exclude<k.ConfigField, "none">, (c: ConfigView) => boolean> =
 
 describe("config (L12)", () => {
   it("validateConfig agrees with the reference", () => {
-    fc.assert(fc.property(anyView, (c) => k.validateConfig(c) === ref(c)), { numRuns: RUNS });
+    fc.assert(
+      fc.property(anyView, (c) => k.validateConfig(c) === ref(c)),
+      { numRuns: RUNS },
+    );
   });
   it("each rule agrees with the reference's rule", () => {
     fc.assert(
@@ -79,7 +94,12 @@ describe("config (L12)", () => {
   });
   it("reaches every verdict", () => {
     const seen = new Set<k.ConfigField>();
-    fc.assert(fc.property(anyView, (c) => { seen.add(k.validateConfig(c)); }), { numRuns: RUNS });
+    fc.assert(
+      fc.property(anyView, (c) => {
+        seen.add(k.validateConfig(c));
+      }),
+      { numRuns: RUNS },
+    );
     expect([...seen].sort()).toEqual(["none", ...Object.keys(rule)].sort());
   });
   it("the documented defaults are valid; a zero threshold and an empty tag are not", () => {

@@ -10,7 +10,10 @@ import { type Conversation, conversation, nat, RUNS } from "./gen.ts";
 const cutCase = conversation(30).chain((c: Conversation) =>
   fc
     .tuple(
-      fc.array(fc.oneof(fc.integer({ min: 0, max: 50 }), nat), { minLength: c.roles.length, maxLength: c.roles.length }),
+      fc.array(fc.oneof(fc.integer({ min: 0, max: 50 }), nat), {
+        minLength: c.roles.length,
+        maxLength: c.roles.length,
+      }),
       fc.nat(c.roles.length),
       fc.nat(c.roles.length),
       fc.oneof(fc.integer({ min: 0, max: 200 }), nat),
@@ -52,7 +55,8 @@ describe("cutpoint (L7)", () => {
         const pts = findValidCutPoints(c.roles, c.callOf, c.lastAnswer, c.start, c.end);
         pts.forEach((p, k) => {
           expect(p >= c.start && p < c.end && c.roles[p] !== "tool").toBe(true);
-          for (let j = p; j < c.roles.length; j++) if (c.roles[j] === "tool") expect(c.callOf[j]).toBeGreaterThanOrEqual(p);
+          for (let j = p; j < c.roles.length; j++)
+            if (c.roles[j] === "tool") expect(c.callOf[j]).toBeGreaterThanOrEqual(p);
           if (k + 1 < pts.length) expect(p).toBeLessThan(pts[k + 1]);
         });
         // complete: every valid cut point is listed
@@ -65,9 +69,9 @@ describe("cutpoint (L7)", () => {
   it("findTurnStart agrees with the reference and its ensures hold", () => {
     fc.assert(
       fc.property(
-        conversation(30).filter((c) => c.roles.length > 0).chain((c) =>
-          fc.tuple(fc.constant(c), fc.nat(c.roles.length - 1), fc.nat(c.roles.length - 1)),
-        ),
+        conversation(30)
+          .filter((c) => c.roles.length > 0)
+          .chain((c) => fc.tuple(fc.constant(c), fc.nat(c.roles.length - 1), fc.nat(c.roles.length - 1))),
         ([c, a, b]) => {
           const [start, index] = [Math.min(a, b), Math.max(a, b)];
           const r = findTurnStart(c.roles, index, start);
@@ -115,7 +119,9 @@ describe("cutpoint (L7)", () => {
           for (let k = r.turnStart + 1; k < r.firstKept; k++) expect(c.roles[k]).not.toBe("user");
         } else expect(r.turnStart).toBe(-1);
         // which cut: no later valid cut keeps the budget; the earliest when the range holds less than it
-        const valid = Array.from({ length: c.end - c.start }, (_, i) => c.start + i).filter((p) => validCut(c, c.start, c.end, p));
+        const valid = Array.from({ length: c.end - c.start }, (_, i) => c.start + i).filter((p) =>
+          validCut(c, c.start, c.end, p),
+        );
         const keeps = (p: number) => ref.sumRange(c.tokens, p, c.end) >= c.keep;
         if (r.found) {
           expect(valid.filter((p) => p > r.firstKept && keeps(p))).toEqual([]);
@@ -139,7 +145,10 @@ describe("cutpoint (L7)", () => {
     const tokens = [5, 5, 100, 100];
     // keeping 150 tokens needs index 2 (a tool result) or earlier; index 1 is valid
     expect(findCutPoint([...roles], tokens, callOf, lastAnswer, 0, 4, 150)).toEqual({
-      found: true, firstKept: 1, turnStart: 0, isSplitTurn: true,
+      found: true,
+      firstKept: 1,
+      turnStart: 0,
+      isSplitTurn: true,
     });
     // from start 2 there is no valid cut at all
     expect(findCutPoint([...roles], tokens, callOf, lastAnswer, 2, 4, 150).found).toBe(false);

@@ -80,9 +80,7 @@ function opArb(w: Record<Op["kind"], number>): fc.Arbitrary<Op> {
 
 /** Well-formed conversations (possibly empty) of up to maxLen messages, across several shapes. */
 export function conversation(maxLen = 24): fc.Arbitrary<Conversation> {
-  return fc
-    .oneof(...weights.map((w) => fc.array(opArb(w), { maxLength: maxLen })))
-    .map(buildConversation);
+  return fc.oneof(...weights.map((w) => fc.array(opArb(w), { maxLength: maxLen }))).map(buildConversation);
 }
 
 /** The conversation after replacing [s, e) by one summary, with the views rebuilt from scratch. */
@@ -93,7 +91,11 @@ export function afterSplice(c: Conversation, s: number, e: number): Conversation
   const idx = c.roles.map((_, i) => i).filter(keep);
   const roles = [...c.roles.slice(0, s), "summary" as const, ...c.roles.slice(e)];
   const callOf = [...idx.slice(0, s).map((i) => c.callOf[i]), -1, ...idx.slice(s).map((i) => map(c.callOf[i]))];
-  const lastAnswer = [...idx.slice(0, s).map((i) => map(c.lastAnswer[i])), -1, ...idx.slice(s).map((i) => map(c.lastAnswer[i]))];
+  const lastAnswer = [
+    ...idx.slice(0, s).map((i) => map(c.lastAnswer[i])),
+    -1,
+    ...idx.slice(s).map((i) => map(c.lastAnswer[i])),
+  ];
   const ongoing = [...c.ongoing.slice(0, s), false, ...c.ongoing.slice(e)];
   return { roles, callOf, lastAnswer, ongoing };
 }

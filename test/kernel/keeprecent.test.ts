@@ -71,7 +71,9 @@ describe("keeprecent (L7 on L4/L5)", () => {
   it("selectKeepRecent agrees with the reference", () => {
     fc.assert(
       fc.property(krCase, (c) => {
-        expect(run(c)).toEqual(ref.selectKeepRecent(c.roles, c.tokens, c.callOf, c.lastAnswer, c.ongoing, c.window, c.from, c.keep));
+        expect(run(c)).toEqual(
+          ref.selectKeepRecent(c.roles, c.tokens, c.callOf, c.lastAnswer, c.ongoing, c.window, c.from, c.keep),
+        );
       }),
       { numRuns: RUNS },
     );
@@ -95,22 +97,43 @@ describe("keeprecent (L7 on L4/L5)", () => {
   // assistant(call) assistant^m tool user^u: the start 0 keeps a budget only by taking the whole
   // call with its answer; a later start inside the call's span may keep a larger one.
   const spanCase = fc
-    .tuple(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 3 }), fc.array(fc.integer({ min: 0, max: 20 }), { minLength: 10, maxLength: 10 }), fc.integer({ min: 0, max: 100 }))
+    .tuple(
+      fc.integer({ min: 1, max: 5 }),
+      fc.integer({ min: 1, max: 3 }),
+      fc.array(fc.integer({ min: 0, max: 20 }), { minLength: 10, maxLength: 10 }),
+      fc.integer({ min: 0, max: 100 }),
+    )
     .map(([m, u, t, pct]): Case => {
       const n = m + 2 + u;
-      const roles: Conversation["roles"] = ["assistant", ...Array<"assistant">(m).fill("assistant"), "tool", ...Array<"user">(u).fill("user")];
+      const roles: Conversation["roles"] = [
+        "assistant",
+        ...Array<"assistant">(m).fill("assistant"),
+        "tool",
+        ...Array<"user">(u).fill("user"),
+      ];
       const callOf = roles.map((_, i) => (i === m + 1 ? 0 : -1));
       const lastAnswer = roles.map((_, i) => (i === 0 ? m + 1 : -1));
       const tokens = t.slice(0, n);
       const total = tokens.reduce((a, b) => a + b, 0);
-      return { roles, callOf, lastAnswer, ongoing: roles.map(() => false), tokens, window: 1, from: 0, keep: Math.floor((total * pct) / 100) };
+      return {
+        roles,
+        callOf,
+        lastAnswer,
+        ongoing: roles.map(() => false),
+        tokens,
+        window: 1,
+        from: 0,
+        keep: Math.floor((total * pct) / 100),
+      };
     });
   it("moves on past a start that cannot keep the budget (ensures and reference on call-spanning shapes)", () => {
     let movedOn = 0;
     fc.assert(
       fc.property(spanCase, (c) => {
         const r = run(c);
-        expect(r).toEqual(ref.selectKeepRecent(c.roles, c.tokens, c.callOf, c.lastAnswer, c.ongoing, c.window, c.from, c.keep));
+        expect(r).toEqual(
+          ref.selectKeepRecent(c.roles, c.tokens, c.callOf, c.lastAnswer, c.ongoing, c.window, c.from, c.keep),
+        );
         if (r.found && r.start > 0) movedOn++;
         return checkEnsures(c, r);
       }),
@@ -127,7 +150,18 @@ describe("keeprecent (L7 on L4/L5)", () => {
         if (!sel.found) return true;
         const cutoff = retentionCutoff(c.roles.length, c.window);
         const after = sumRange(c.tokens, sel.start, c.tokens.length);
-        const e = keptPrefixEnd(c.roles, c.tokens, c.callOf, c.lastAnswer, c.ongoing, cutoff, sel.start, sel.end, c.keep, after);
+        const e = keptPrefixEnd(
+          c.roles,
+          c.tokens,
+          c.callOf,
+          c.lastAnswer,
+          c.ongoing,
+          cutoff,
+          sel.start,
+          sel.end,
+          c.keep,
+          after,
+        );
         if (e > sel.start && e < sel.end) inside++;
         if (!(sel.start <= e && e <= sel.end)) return false;
         if (e > sel.start && !keepsRecent(c, cutoff, sel.start, e)) return false;
@@ -155,7 +189,16 @@ describe("keeprecent (L7 on L4/L5)", () => {
     const roles = Array.from({ length: n }, (_, i) => (i % 2 === 0 ? "assistant" : "user") as "assistant" | "user");
     const none = new Array<number>(n).fill(-1);
     const t0 = performance.now();
-    const r = selectKeepRecent(roles, new Array<number>(n).fill(1), none, none, new Array<boolean>(n).fill(false), 1, 0, n + 1);
+    const r = selectKeepRecent(
+      roles,
+      new Array<number>(n).fill(1),
+      none,
+      none,
+      new Array<boolean>(n).fill(false),
+      1,
+      0,
+      n + 1,
+    );
     expect(r.found).toBe(false);
     expect(performance.now() - t0).toBeLessThan(500); // ~3 ms here; one pass per start took ~2 s
   });
@@ -170,13 +213,23 @@ describe("keeprecent (L7 on L4/L5)", () => {
     const callOf = [-1, -1, 0, -1];
     const lastAnswer = [2, -1, -1, -1];
     const ongoing = [false, false, false, false];
-    expect(selectKeepRecent([...roles], [1, 1, 1, 5], callOf, lastAnswer, ongoing, 1, 0, 5)).toEqual({ found: true, start: 0, end: 3 });
+    expect(selectKeepRecent([...roles], [1, 1, 1, 5], callOf, lastAnswer, ongoing, 1, 0, 5)).toEqual({
+      found: true,
+      start: 0,
+      end: 3,
+    });
     // ... with a budget of 6 the start 0 cannot keep it (a cut at 1 or 2 splits the call from its
     // answer), but [1, 2) can: the search moves on instead of giving up
-    expect(selectKeepRecent([...roles], [1, 1, 1, 5], callOf, lastAnswer, ongoing, 1, 0, 6)).toEqual({ found: true, start: 1, end: 2 });
+    expect(selectKeepRecent([...roles], [1, 1, 1, 5], callOf, lastAnswer, ongoing, 1, 0, 6)).toEqual({
+      found: true,
+      start: 1,
+      end: 2,
+    });
     // a budget larger than everything: nothing keeps it
     expect(selectKeepRecent([...roles], [1, 1, 1, 5], callOf, lastAnswer, ongoing, 1, 0, 9)).toEqual(none);
     // huge token counts (far below 2^53)
-    expect(selectKeepRecent(["assistant", "user"], [2 ** 40, 2 ** 40], [-1, -1], [-1, -1], [false, false], 1, 0, 2 ** 40)).toEqual({ found: true, start: 0, end: 1 });
+    expect(
+      selectKeepRecent(["assistant", "user"], [2 ** 40, 2 ** 40], [-1, -1], [-1, -1], [false, false], 1, 0, 2 ** 40),
+    ).toEqual({ found: true, start: 0, end: 1 });
   });
 });

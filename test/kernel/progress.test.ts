@@ -1,14 +1,28 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  acceptSummary, compactUntilStable, compactedTokens, rangeTokens, sumTokens, totalTokens, type Proposal,
+  acceptSummary,
+  compactUntilStable,
+  compactedTokens,
+  rangeTokens,
+  sumTokens,
+  totalTokens,
+  type Proposal,
 } from "../../src/kernel/progress.ts";
 import * as ref from "../../src/reference/progress.ts";
 import { RUNS, int, nat } from "./gen.ts";
 
-const tokens = fc.array(fc.oneof(fc.nat(50), nat.map((x) => Math.floor(x / 1024))), { maxLength: 30 });
+const tokens = fc.array(
+  fc.oneof(
+    fc.nat(50),
+    nat.map((x) => Math.floor(x / 1024)),
+  ),
+  { maxLength: 30 },
+);
 const range = tokens.chain((xs) =>
-  fc.tuple(fc.constant(xs), fc.nat(xs.length)).chain(([xs, a]) => fc.tuple(fc.constant(xs), fc.constant(a), fc.integer({ min: a, max: xs.length }))),
+  fc
+    .tuple(fc.constant(xs), fc.nat(xs.length))
+    .chain(([xs, a]) => fc.tuple(fc.constant(xs), fc.constant(a), fc.integer({ min: a, max: xs.length }))),
 );
 
 describe("progress (L8)", () => {
@@ -30,7 +44,9 @@ describe("progress (L8)", () => {
     fc.assert(
       fc.property(range, ([xs, a, b]) => {
         const want = ref.sumTokens(xs, a, b);
-        return sumTokens(xs, a, b) === want && rangeTokens(xs, a, b) === want && totalTokens(xs) === ref.totalTokens(xs);
+        return (
+          sumTokens(xs, a, b) === want && rangeTokens(xs, a, b) === want && totalTokens(xs) === ref.totalTokens(xs)
+        );
       }),
       { numRuns: RUNS },
     );
@@ -54,7 +70,8 @@ describe("progress (L8)", () => {
         const after = ref.totalTokens(out);
         const replaced = ref.sumTokens(xs, a, b);
         return (
-          out.length === xs.length - (b - a) + 1 && out[a] === s &&
+          out.length === xs.length - (b - a) + 1 &&
+          out[a] === s &&
           after === before - replaced + s &&
           (s < replaced ? after < before : true) &&
           out.every((x) => x >= 0) &&

@@ -8,15 +8,22 @@ const win = nat.map((w) => Math.max(1, w));
 
 describe("retention (L3)", () => {
   it("agrees with the reference", () => {
-    fc.assert(fc.property(nat, win, (n, w) => retentionCutoff(n, w) === ref(n, w)), { numRuns: RUNS });
+    fc.assert(
+      fc.property(nat, win, (n, w) => retentionCutoff(n, w) === ref(n, w)),
+      { numRuns: RUNS },
+    );
   });
   it("ensures hold", () => {
     fc.assert(
       fc.property(nat, win, (n, w) => {
         const c = retentionCutoff(n, w);
         return (
-          Number.isInteger(c) && c >= 0 && c <= n && n - c <= w &&
-          (n >= w ? n - c === w : true) && (n <= w ? c === 0 : true)
+          Number.isInteger(c) &&
+          c >= 0 &&
+          c <= n &&
+          n - c <= w &&
+          (n >= w ? n - c === w : true) &&
+          (n <= w ? c === 0 : true)
         );
       }),
       { numRuns: RUNS },

@@ -10,9 +10,11 @@ import { RUNS, role } from "./gen.ts";
 const spliceCase = fc
   .array(fc.integer(), { minLength: 1, maxLength: 40 })
   .chain((xs) =>
-    fc.tuple(fc.constant(xs), fc.nat(xs.length - 1), fc.integer()).chain(([xs, s, summary]) =>
-      fc.tuple(fc.constant(xs), fc.constant(s), fc.integer({ min: s + 1, max: xs.length }), fc.constant(summary)),
-    ),
+    fc
+      .tuple(fc.constant(xs), fc.nat(xs.length - 1), fc.integer())
+      .chain(([xs, s, summary]) =>
+        fc.tuple(fc.constant(xs), fc.constant(s), fc.integer({ min: s + 1, max: xs.length }), fc.constant(summary)),
+      ),
   );
 
 describe("splice (L6)", () => {
@@ -53,9 +55,7 @@ describe("splice (L6)", () => {
         // a run [s, e) only counts if all of it is compressible
       }
       const ok = runs.filter(([s, e]) => roles.slice(s, e).every(isCompressible));
-      return ok.length === 0
-        ? fc.constant(null)
-        : fc.constantFrom(...ok).map(([s, e]) => ({ roles, w, s, e }));
+      return ok.length === 0 ? fc.constant(null) : fc.constantFrom(...ok).map(([s, e]) => ({ roles, w, s, e }));
     })
     .filter((c): c is { roles: Role[]; w: number; s: number; e: number } => c !== null);
 

@@ -2,11 +2,25 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isCompressible } from "../../src/kernel/compressible.ts";
 import { retentionCutoff } from "../../src/kernel/retention.ts";
-import { pairingOk, selectAfterSplice, selectStretch, selectStretchFrom, movable, type Stretch } from "../../src/kernel/stretch.ts";
-import { pairingOk as refPairingOk, selectStretch as ref, selectStretchFrom as refFrom } from "../../src/reference/stretch.ts";
+import {
+  pairingOk,
+  selectAfterSplice,
+  selectStretch,
+  selectStretchFrom,
+  movable,
+  type Stretch,
+} from "../../src/kernel/stretch.ts";
+import {
+  pairingOk as refPairingOk,
+  selectStretch as ref,
+  selectStretchFrom as refFrom,
+} from "../../src/reference/stretch.ts";
 import { RUNS, afterSplice, buildConversation, conversation, nat, role, type Conversation } from "./gen.ts";
 
-const window = fc.oneof(fc.integer({ min: 1, max: 8 }), nat.map((w) => Math.max(1, w)));
+const window = fc.oneof(
+  fc.integer({ min: 1, max: 8 }),
+  nat.map((w) => Math.max(1, w)),
+);
 
 // The companion's predicates (proofs/dafny/stretch.dfy), as executable TypeScript.
 function coherent(c: Conversation, cutoff: number, s: number, e: number): boolean {
@@ -64,7 +78,7 @@ function pairing(c: Conversation): boolean {
   const n = c.roles.length;
   if (c.callOf.length !== n || c.lastAnswer.length !== n || c.ongoing.length !== n) return false;
   for (let j = 0; j < n; j++) {
-    if ((c.roles[j] === "tool") !== (c.callOf[j] >= 0)) return false;
+    if ((c.roles[j] === "tool") !== c.callOf[j] >= 0) return false;
     const a = c.callOf[j];
     if (a >= 0 && !(a < j && c.roles[a] === "assistant" && c.lastAnswer[a] >= j)) return false;
     const la = c.lastAnswer[j];
@@ -87,7 +101,9 @@ describe("stretch (L4, L5)", () => {
   });
   it("ensures hold (eligible, maximal, earliest, none when not found, plain L5 form)", () => {
     fc.assert(
-      fc.property(conversation(), window, (c, w) => checkEnsures(c, w, selectStretch(c.roles, c.callOf, c.lastAnswer, c.ongoing, w))),
+      fc.property(conversation(), window, (c, w) =>
+        checkEnsures(c, w, selectStretch(c.roles, c.callOf, c.lastAnswer, c.ongoing, w)),
+      ),
       { numRuns: RUNS },
     );
   });
@@ -156,18 +172,43 @@ describe("stretch (L4, L5)", () => {
         const prev = selectStretch(c.roles, c.callOf, c.lastAnswer, c.ongoing, w);
         if (!prev.found) return true;
         const c2 = afterSplice(c, prev.start, prev.end);
-        const next = selectAfterSplice(c.roles, c.callOf, c.lastAnswer, c.ongoing, w, prev, c2.roles, c2.callOf, c2.lastAnswer, c2.ongoing);
+        const next = selectAfterSplice(
+          c.roles,
+          c.callOf,
+          c.lastAnswer,
+          c.ongoing,
+          w,
+          prev,
+          c2.roles,
+          c2.callOf,
+          c2.lastAnswer,
+          c2.ongoing,
+        );
         expect(next).toEqual(ref(c2.roles, c2.callOf, c2.lastAnswer, c2.ongoing, w));
-        return !next.found || (next.start >= prev.start && eligible(c2, retentionCutoff(c2.roles.length, w), next.start, next.end));
+        return (
+          !next.found ||
+          (next.start >= prev.start && eligible(c2, retentionCutoff(c2.roles.length, w), next.start, next.end))
+        );
       }),
       { numRuns: RUNS },
     );
   });
   // Views with one entry corrupted: most are no longer well-formed.
   const corrupted = fc
-    .tuple(conversation(), fc.nat(100), fc.constantFrom("roles", "callOf", "lastAnswer", "ongoing", "length"), fc.integer({ min: -2, max: 25 }), role)
+    .tuple(
+      conversation(),
+      fc.nat(100),
+      fc.constantFrom("roles", "callOf", "lastAnswer", "ongoing", "length"),
+      fc.integer({ min: -2, max: 25 }),
+      role,
+    )
     .map(([c, at, field, v, r]) => {
-      const out: Conversation = { roles: [...c.roles], callOf: [...c.callOf], lastAnswer: [...c.lastAnswer], ongoing: [...c.ongoing] };
+      const out: Conversation = {
+        roles: [...c.roles],
+        callOf: [...c.callOf],
+        lastAnswer: [...c.lastAnswer],
+        ongoing: [...c.ongoing],
+      };
       const n = c.roles.length;
       if (n === 0) return out;
       const i = at % n;
@@ -201,7 +242,12 @@ describe("stretch (L4, L5)", () => {
     expect(performance.now() - t0).toBeLessThan(500);
     // k calls, a user message, their k answers: no stretch before the user message keeps its answers
     const k = (n - 2) / 2;
-    const roles = [...Array<"assistant">(k).fill("assistant"), "user" as const, ...Array<"tool">(k).fill("tool"), "user" as const];
+    const roles = [
+      ...Array<"assistant">(k).fill("assistant"),
+      "user" as const,
+      ...Array<"tool">(k).fill("tool"),
+      "user" as const,
+    ];
     const callOf = roles.map((_, i) => (i > k && i <= 2 * k ? i - k - 1 : -1));
     const lastAnswer = roles.map((_, i) => (i < k ? i + k + 1 : -1));
     t0 = performance.now();
@@ -222,10 +268,19 @@ describe("stretch (L4, L5)", () => {
     ]);
     expect(selectStretch(c.roles, c.callOf, c.lastAnswer, c.ongoing, 1)).toEqual({ found: true, start: 0, end: 2 });
     // the ongoing call at 3 stays; 4 alone is eligible once 0..2 is gone
-    expect(selectStretch(["user", ...c.roles.slice(2)], [-1, -1, -1, -1, -1], [-1, -1, -1, -1, -1], [false, false, true, false, false], 1))
-      .toEqual({ found: true, start: 3, end: 4 });
+    expect(
+      selectStretch(
+        ["user", ...c.roles.slice(2)],
+        [-1, -1, -1, -1, -1],
+        [-1, -1, -1, -1, -1],
+        [false, false, true, false, false],
+        1,
+      ),
+    ).toEqual({ found: true, start: 3, end: 4 });
     // a lone earlier summary is not re-summarized
-    expect(selectStretch(["summary", "user", "user"], [-1, -1, -1], [-1, -1, -1], [false, false, false], 1).found).toBe(false);
+    expect(selectStretch(["summary", "user", "user"], [-1, -1, -1], [-1, -1, -1], [false, false, false], 1).found).toBe(
+      false,
+    );
     // huge window: nothing is outside the retention window
     expect(selectStretch(c.roles, c.callOf, c.lastAnswer, c.ongoing, 2 ** 40).found).toBe(false);
   });

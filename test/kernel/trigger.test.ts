@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hasThreshold, isCompactionDue, isOverContextWindow, type Thresholds, triggerFired } from "../../src/kernel/trigger.ts";
+import {
+  hasThreshold,
+  isCompactionDue,
+  isOverContextWindow,
+  type Thresholds,
+  triggerFired,
+} from "../../src/kernel/trigger.ts";
 import * as ref from "../../src/reference/trigger.ts";
 import { RUNS, nat } from "./gen.ts";
 
@@ -16,15 +22,23 @@ describe("trigger (L1)", () => {
     fc.assert(
       fc.property(thresholds, (th) => {
         const got = hasThreshold(th);
-        return got === ref.hasThreshold(th) &&
-          got === (th.tokenThreshold > 0 || th.messageThreshold > 0 || th.turnThreshold > 0);
+        return (
+          got === ref.hasThreshold(th) &&
+          got === (th.tokenThreshold > 0 || th.messageThreshold > 0 || th.turnThreshold > 0)
+        );
       }),
       { numRuns: RUNS },
     );
   });
   it("isCompactionDue agrees with the reference", () => {
     fc.assert(
-      fc.property(nat, nat, nat, setThresholds, (t, m, u, th) => isCompactionDue(t, m, u, th) === ref.isCompactionDue(t, m, u, th)),
+      fc.property(
+        nat,
+        nat,
+        nat,
+        setThresholds,
+        (t, m, u, th) => isCompactionDue(t, m, u, th) === ref.isCompactionDue(t, m, u, th),
+      ),
       { numRuns: RUNS },
     );
   });
@@ -45,12 +59,15 @@ describe("trigger (L1)", () => {
     expect(isCompactionDue(99, 10 ** 9, 10 ** 9, th)).toBe(false);
     expect(isCompactionDue(100, 0, 0, th)).toBe(true);
   });
-  const window = fc.tuple(nat, nat).filter(([w, r]) => w > r).map(([w, r]) => ({ w, r }));
+  const window = fc
+    .tuple(nat, nat)
+    .filter(([w, r]) => w > r)
+    .map(([w, r]) => ({ w, r }));
   it("isOverContextWindow agrees with the reference and its ensures", () => {
     fc.assert(
       fc.property(nat, window, (t, { w, r }) => {
         const got = isOverContextWindow(t, w, r);
-        return got === ref.isOverContextWindow(t, w, r) && got === (t > w - r);
+        return got === ref.isOverContextWindow(t, w, r) && got === t > w - r;
       }),
       { numRuns: RUNS },
     );
@@ -64,7 +81,17 @@ describe("trigger (L1)", () => {
 // triggerFired's inputs: counts, thresholds, and an optional window (0 = none) with its reserve,
 // at least one trigger configured (its requires).
 const triggerCase = fc
-  .tuple(nat, nat, nat, thresholds, fc.oneof(fc.constant(0), nat.map((w) => w + 1)), nat)
+  .tuple(
+    nat,
+    nat,
+    nat,
+    thresholds,
+    fc.oneof(
+      fc.constant(0),
+      nat.map((w) => w + 1),
+    ),
+    nat,
+  )
   .map(([t, m, u, th, w, r]) => ({ t, m, u, th, w, r: w === 0 ? r : r % w }))
   .filter((c) => ref.hasThreshold(c.th) || c.w > 0);
 

@@ -30,7 +30,10 @@ describe("truncate (L11)", () => {
     ["keepTailLines", keepTailLines, ref.keepTailLines, (xs: number[], k: number) => xs.slice(xs.length - k)],
   ] as const) {
     it(`${name} agrees with the reference`, () => {
-      fc.assert(fc.property(lines, lineBudget, budget, (xs, l, b) => kernel(xs, l, b) === reference(xs, l, b)), { numRuns: RUNS });
+      fc.assert(
+        fc.property(lines, lineBudget, budget, (xs, l, b) => kernel(xs, l, b) === reference(xs, l, b)),
+        { numRuns: RUNS },
+      );
     });
     it(`${name} ensures: within both budgets, and one more line would break one`, () => {
       fc.assert(

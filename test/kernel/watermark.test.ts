@@ -6,7 +6,10 @@ import { RUNS, int } from "./gen.ts";
 
 describe("watermark (L10)", () => {
   it("agrees with the reference", () => {
-    fc.assert(fc.property(int, int, int, (c, p, u) => advanceWatermark(c, p, u) === ref(c, p, u)), { numRuns: RUNS });
+    fc.assert(
+      fc.property(int, int, int, (c, p, u) => advanceWatermark(c, p, u) === ref(c, p, u)),
+      { numRuns: RUNS },
+    );
   });
   it("ensures hold", () => {
     fc.assert(

@@ -4,7 +4,18 @@
 // resolution, the README's library and kernel snippets exactly as written, the installed bin, and the
 // shipped proof artifacts re-generated from the shipped kernel sources.
 import { execFileSync, spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import ts from "typescript";
@@ -42,7 +53,12 @@ function dependencyLock(deps: Readonly<Record<string, string>>): Record<string, 
     const e = lock.packages[key];
     if (e === undefined) throw new Error(`${name} is not in package-lock.json`);
     const base = name.replace(/^@[^/]+\//, "");
-    out[key] = { version: e.version, resolved: `https://registry.npmjs.org/${name}/-/${base}-${e.version}.tgz`, integrity: e.integrity, dependencies: e.dependencies };
+    out[key] = {
+      version: e.version,
+      resolved: `https://registry.npmjs.org/${name}/-/${base}-${e.version}.tgz`,
+      integrity: e.integrity,
+      dependencies: e.dependencies,
+    };
     todo.push(...Object.keys(e.dependencies ?? {}));
   }
   return out;
@@ -54,26 +70,56 @@ beforeAll(() => {
   // this also proves the build runs from the sources, and it never rewrites this checkout's
   // dist/ while other tests run bin/safecut.js.
   const source = join(tmp, "source");
-  cpSync(ROOT, source, { recursive: true, filter: (from) => !/^(node_modules|dist|\.git|\.tmp)$/.test(relative(ROOT, from)) });
+  cpSync(ROOT, source, {
+    recursive: true,
+    filter: (from) => !/^(node_modules|dist|\.git|\.tmp)$/.test(relative(ROOT, from)),
+  });
   symlinkSync(join(ROOT, "node_modules"), join(source, "node_modules"));
-  const info = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", tmp], { cwd: source, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  const info = JSON.parse(
+    execFileSync("npm", ["pack", "--json", "--pack-destination", tmp], {
+      cwd: source,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    }),
+  ) as Array<{ filename: string; files: Array<{ path: string }> }>;
   packed = info[0].files.map((f) => f.path);
   const tarball = info[0].filename;
-  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string; dependencies: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+    version: string;
+    dependencies: Record<string, string>;
+  };
 
   app = join(tmp, "app");
   mkdirSync(join(app, "examples"), { recursive: true });
   copyFileSync(join(ROOT, EXAMPLE), join(app, EXAMPLE));
   const dependencies = { safecut: `file:../${tarball}` };
-  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true, type: "module", dependencies }, null, 2));
-  writeFileSync(join(app, "package-lock.json"), JSON.stringify({
-    name: "consumer", version: "1.0.0", lockfileVersion: 3, requires: true,
-    packages: {
-      "": { name: "consumer", version: "1.0.0", dependencies },
-      "node_modules/safecut": { version: pkg.version, resolved: `file:../${tarball}`, dependencies: pkg.dependencies, bin: { safecut: "bin/safecut.js" } },
-      ...dependencyLock(pkg.dependencies),
-    },
-  }, null, 2));
+  writeFileSync(
+    join(app, "package.json"),
+    JSON.stringify({ name: "consumer", version: "1.0.0", private: true, type: "module", dependencies }, null, 2),
+  );
+  writeFileSync(
+    join(app, "package-lock.json"),
+    JSON.stringify(
+      {
+        name: "consumer",
+        version: "1.0.0",
+        lockfileVersion: 3,
+        requires: true,
+        packages: {
+          "": { name: "consumer", version: "1.0.0", dependencies },
+          "node_modules/safecut": {
+            version: pkg.version,
+            resolved: `file:../${tarball}`,
+            dependencies: pkg.dependencies,
+            bin: { safecut: "bin/safecut.js" },
+          },
+          ...dependencyLock(pkg.dependencies),
+        },
+      },
+      null,
+      2,
+    ),
+  );
   ok(run("npm", ["ci", "--offline", "--no-audit", "--no-fund"]));
 }, 300_000);
 
@@ -84,10 +130,25 @@ afterAll(() => {
 describe("the packed tarball", { timeout: 180_000 }, () => {
   it("holds the build, the docs, the licence and everything needed to re-check the proofs", () => {
     for (const f of [
-      "dist/index.js", "dist/index.d.ts", "dist/index.js.map", "dist/entries/kernel.js", "dist/entries/kernel.d.ts",
-      "dist/toolchain/cli.js", "bin/safecut.js", "README.md", "LICENSE", "docs/kernel.md", "package.json",
-      "src/kernel/cutpoint.ts", "dafny/cutpoint.dfy", "proofs/PROPERTIES.md", "proofs/dafny/cutpoint.dfy", "scripts/check.sh", "scripts/z3-wrapper.sh",
-    ]) expect(packed, f).toContain(f);
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/index.js.map",
+      "dist/entries/kernel.js",
+      "dist/entries/kernel.d.ts",
+      "dist/toolchain/cli.js",
+      "bin/safecut.js",
+      "README.md",
+      "LICENSE",
+      "docs/kernel.md",
+      "package.json",
+      "src/kernel/cutpoint.ts",
+      "dafny/cutpoint.dfy",
+      "proofs/PROPERTIES.md",
+      "proofs/dafny/cutpoint.dfy",
+      "scripts/check.sh",
+      "scripts/z3-wrapper.sh",
+    ])
+      expect(packed, f).toContain(f);
     expect(packed.filter((f) => /^(test|bench|src\/reference|dist\/reference)\//.test(f))).toEqual([]);
     // bin/safecut.js looks for it to tell a checkout (stale-build warning) from an installed package
     expect(packed).not.toContain("tsconfig.build.json");
@@ -96,7 +157,9 @@ describe("the packed tarball", { timeout: 180_000 }, () => {
 
 describe("a plain node consumer", { timeout: 180_000 }, () => {
   it("imports safecut and safecut/kernel and compacts the example session", () => {
-    writeFileSync(join(app, "use.mjs"), `
+    writeFileSync(
+      join(app, "use.mjs"),
+      `
 import { readFileSync } from "node:fs";
 import { compact, readConversationFile } from "safecut";
 import { findCutPoint, selectStretch } from "safecut/kernel";
@@ -105,8 +168,16 @@ const { messages, report } = await compact(file.messages, { token_threshold: 800
 const cut = findCutPoint(["user", "assistant", "tool", "user", "assistant"], [5, 5, 50, 5, 5], [-1, -1, 1, -1, -1], [-1, 2, -1, -1, -1], 0, 5, 10);
 const stretch = selectStretch(["user", "assistant", "tool", "user", "assistant"], [-1, -1, 1, -1, -1], [-1, 2, -1, -1, -1], [false, false, false, false, false], 1);
 console.log(JSON.stringify({ before: file.messages.length, after: messages.length, outcome: report.outcome, laws: report.laws.every((l) => l.ok), cut, stretch }));
-`);
-    const out = JSON.parse(ok(run("node", ["use.mjs"]))) as { before: number; after: number; outcome: string; laws: boolean; cut: unknown; stretch: unknown };
+`,
+    );
+    const out = JSON.parse(ok(run("node", ["use.mjs"]))) as {
+      before: number;
+      after: number;
+      outcome: string;
+      laws: boolean;
+      cut: unknown;
+      stretch: unknown;
+    };
     expect(out.after).toBeLessThan(out.before);
     expect(out.laws).toBe(true);
     expect(out.cut).toEqual({ found: true, firstKept: 3, turnStart: -1, isSplitTurn: false });
@@ -114,13 +185,16 @@ console.log(JSON.stringify({ before: file.messages.length, after: messages.lengt
   });
 
   it("can require() every entry where Node loads ES modules with require (20.19+, 22.12+)", () => {
-    writeFileSync(join(app, "use.cjs"), `
+    writeFileSync(
+      join(app, "use.cjs"),
+      `
 const safecut = require("safecut");
 const kernel = require("safecut/kernel");
 const adapters = require("safecut/adapters");
 const providers = require("safecut/providers");
 console.log(JSON.stringify([typeof safecut.compact, typeof kernel.findCutPoint, typeof adapters.readConversationFile, typeof providers.offlineSummarizer]));
-`);
+`,
+    );
     const r = run("node", ["use.cjs"]);
     const [major, minor] = process.versions.node.split(".").map(Number);
     if (major > 22 || (major === 22 && minor >= 12) || (major === 20 && minor >= 19)) {
@@ -163,12 +237,22 @@ export { cut, s, fine, result, compactStore };
       writeFileSync(join(app, "consumer.ts"), consumer);
       writeFileSync(join(app, "readme.ts"), readmeSnippet(LIBRARY));
       writeFileSync(join(app, "readme-kernel.ts"), readmeSnippet(KERNEL));
-      writeFileSync(join(app, `tsconfig.${name}.json`), JSON.stringify({
-        compilerOptions: { ...options, target: "es2022", strict: true, noEmit: true,
-          // the dependencies' own declarations would triple the time; the expect-errors above fail if ours degrade to any
-          skipLibCheck: true, types: ["node"], typeRoots: [join(ROOT, "node_modules", "@types")] },
-        files: ["consumer.ts", "readme.ts", "readme-kernel.ts"],
-      }));
+      writeFileSync(
+        join(app, `tsconfig.${name}.json`),
+        JSON.stringify({
+          compilerOptions: {
+            ...options,
+            target: "es2022",
+            strict: true,
+            noEmit: true,
+            // the dependencies' own declarations would triple the time; the expect-errors above fail if ours degrade to any
+            skipLibCheck: true,
+            types: ["node"],
+            typeRoots: [join(ROOT, "node_modules", "@types")],
+          },
+          files: ["consumer.ts", "readme.ts", "readme-kernel.ts"],
+        }),
+      );
       ok(run("node", [tsc, "-p", `tsconfig.${name}.json`]));
     });
   }
@@ -198,11 +282,17 @@ describe("the README", { timeout: 180_000 }, () => {
 
   it("kernel snippet, compiled as TypeScript, prints what its comments say", () => {
     const snippet = readmeSnippet(KERNEL);
-    const js = ts.transpileModule(snippet, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+    const js = ts.transpileModule(snippet, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
     writeFileSync(join(app, "readme-kernel.mjs"), js);
     const expected = [...snippet.matchAll(/\/\/ => (.*)$/gm)].map((x) => x[1]);
     expect(expected.length).toBeGreaterThan(0);
-    expect(ok(run("node", ["readme-kernel.mjs"])).trim().split("\n")).toEqual(expected);
+    expect(
+      ok(run("node", ["readme-kernel.mjs"]))
+        .trim()
+        .split("\n"),
+    ).toEqual(expected);
   });
 });
 
@@ -221,17 +311,25 @@ describe("the installed bin", { timeout: 180_000 }, () => {
 
   it("prints --help without loading the tokenizer or the config schema (start-up)", () => {
     const log = join(tmp, "loaded.txt");
-    writeFileSync(join(app, "hooks.mjs"), `
+    writeFileSync(
+      join(app, "hooks.mjs"),
+      `
 import { appendFileSync } from "node:fs";
 export async function resolve(specifier, context, next) {
   const r = await next(specifier, context);
   appendFileSync(process.env.LOADED_LOG, r.url + "\\n");
   return r;
 }
-`);
-    writeFileSync(join(app, "record-loads.mjs"), `import { register } from "node:module";\nregister("./hooks.mjs", import.meta.url);\n`);
+`,
+    );
+    writeFileSync(
+      join(app, "record-loads.mjs"),
+      `import { register } from "node:module";\nregister("./hooks.mjs", import.meta.url);\n`,
+    );
     ok(run("node", ["--import", "./record-loads.mjs", bin(), "--help"], app, { LOADED_LOG: log }));
-    const loaded = readFileSync(log, "utf8").split("\n").filter((u) => u.length > 0);
+    const loaded = readFileSync(log, "utf8")
+      .split("\n")
+      .filter((u) => u.length > 0);
     expect(loaded.some((u) => u.includes("/safecut/dist/cli/"))).toBe(true);
     expect(loaded.filter((u) => /gpt-tokenizer|\/zod\//.test(u))).toEqual([]);
   });

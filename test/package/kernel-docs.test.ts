@@ -52,10 +52,16 @@ describe("generated kernel docs", () => {
     const tsdoc = doc.slice(doc.lastIndexOf("/**"));
     expect(tsdoc).toContain("law L7");
     expect(tsdoc).toContain("- `0 <= start && start <= end && end <= roles.length`");
-    expect(tsdoc).toContain("- `result.found ==> start <= result.firstKept && result.firstKept < end && roles[result.firstKept] !== \"tool\"`");
+    expect(tsdoc).toContain(
+      '- `result.found ==> start <= result.firstKept && result.firstKept < end && roles[result.firstKept] !== "tool"`',
+    );
     const section = md.slice(md.indexOf("### `findCutPoint`"));
-    expect(section.slice(0, section.indexOf("\n### "))).toMatch(/Law: L7\.[\s\S]*Preconditions:[\s\S]*tokens\.length === callOf\.length[\s\S]*Guarantees:[\s\S]*sumRange\(tokens, result\.firstKept, end\) >= keepRecentTokens/);
-    expect(md).toContain("### `retentionCutoff`\n\n```ts\nfunction retentionCutoff(n: number, window: number): number\n```");
+    expect(section.slice(0, section.indexOf("\n### "))).toMatch(
+      /Law: L7\.[\s\S]*Preconditions:[\s\S]*tokens\.length === callOf\.length[\s\S]*Guarantees:[\s\S]*sumRange\(tokens, result\.firstKept, end\) >= keepRecentTokens/,
+    );
+    expect(md).toContain(
+      "### `retentionCutoff`\n\n```ts\nfunction retentionCutoff(n: number, window: number): number\n```",
+    );
     expect(md).toMatch(/retentionCutoff[\s\S]*?Guarantees:\n\n- `result >= 0 \(a natural number\)`/);
   });
 });

@@ -11,7 +11,16 @@ describe("offline extractive summarizer", () => {
   const msgs = readOpenAIMessages(openAIConversation({ turns: 2 })).slice(2, 9);
   const facts = requiredFacts(msgs, []);
   const replaced = msgs.reduce((s, m) => s + counter.count(m.content) + 4, 0);
-  const req = { prompt: "", stretch: msgs, previousSummary: "before: src/old.ts", requiredFacts: facts, maxTokens: 2000, replacedTokens: replaced, summaryTag: "summary", model: "x" };
+  const req = {
+    prompt: "",
+    stretch: msgs,
+    previousSummary: "before: src/old.ts",
+    requiredFacts: facts,
+    maxTokens: 2000,
+    replacedTokens: replaced,
+    summaryTag: "summary",
+    model: "x",
+  };
 
   it("is deterministic, shorter than its input, keeps every fact, and passes validation", async () => {
     const s = offlineSummarizer(counter);
@@ -19,7 +28,9 @@ describe("offline extractive summarizer", () => {
     expect(await s.summarize(req)).toBe(a);
     expect(facts.length).toBeGreaterThan(3);
     for (const f of facts) expect(a).toContain(f);
-    expect(validateSummary(a, { replacedTokens: replaced, maxTokens: 2000, requiredFacts: facts, counter })).toMatchObject({ ok: true });
+    expect(
+      validateSummary(a, { replacedTokens: replaced, maxTokens: 2000, requiredFacts: facts, counter }),
+    ).toMatchObject({ ok: true });
     expect(a).toContain("Before that: before: src/old.ts");
   });
 

@@ -18,7 +18,10 @@ export function tempDir(): string {
 }
 
 /** Runs the CLI in this process with buffered IO. */
-export async function runInProcess(args: string[], o: { cwd: string; stdin?: string; env?: Record<string, string | undefined> }): Promise<CliResult> {
+export async function runInProcess(
+  args: string[],
+  o: { cwd: string; stdin?: string; env?: Record<string, string | undefined> },
+): Promise<CliResult> {
   let stdout = "";
   let stderr = "";
   const code = await runCli(args, {
@@ -34,9 +37,15 @@ export async function runInProcess(args: string[], o: { cwd: string; stdin?: str
 const BIN = resolve(import.meta.dirname, "../../bin/safecut.js");
 
 /** Runs `node bin/safecut.js` as a child process (async, so an in-process HTTP imitation keeps serving). */
-export function runProcess(args: string[], o: { cwd: string; stdin?: string | Uint8Array; env?: Record<string, string | undefined> }): Promise<CliResult> {
+export function runProcess(
+  args: string[],
+  o: { cwd: string; stdin?: string | Uint8Array; env?: Record<string, string | undefined> },
+): Promise<CliResult> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: o.cwd, env: { PATH: process.env.PATH, ...(o.env ?? {}) } });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: o.cwd,
+      env: { PATH: process.env.PATH, ...(o.env ?? {}) },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));

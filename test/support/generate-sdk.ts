@@ -23,32 +23,51 @@ export function modelMessagesConversation(o: GenOptions): ModelMessage[] {
       msgs.push({
         role: "tool",
         content: s.results.map((res) => ({
-          type: "tool-result" as const, toolCallId: res.id, toolName: s.calls.find((c) => c.id === res.id)!.name,
-          output: res.isError ? { type: "error-text" as const, value: res.text } : { type: "text" as const, value: res.text },
+          type: "tool-result" as const,
+          toolCallId: res.id,
+          toolName: s.calls.find((c) => c.id === res.id)!.name,
+          output: res.isError
+            ? { type: "error-text" as const, value: res.text }
+            : { type: "text" as const, value: res.text },
         })),
       });
     });
-    if (!(o.ongoingAtEnd && ti === ts.length - 1)) msgs.push({ role: "assistant", content: [{ type: "text", text: t.final }] });
+    if (!(o.ongoingAtEnd && ti === ts.length - 1))
+      msgs.push({ role: "assistant", content: [{ type: "text", text: t.final }] });
   });
   return msgs;
 }
 
 /** A generated conversation as Responses input items: reasoning, then a message or function calls, then outputs. */
 export function responsesConversation(o: GenOptions): ResponseInputItem[] {
-  const items: ResponseInputItem[] = [{ type: "message", role: "developer", content: "You are a coding agent. Work carefully." }];
+  const items: ResponseInputItem[] = [
+    { type: "message", role: "developer", content: "You are a coding agent. Work carefully." },
+  ];
   const ts = turns(o);
   let n = 0;
   ts.forEach((t, ti) => {
     items.push({ type: "message", role: "user", content: [{ type: "input_text", text: t.user }] });
     t.steps.forEach((s, si) => {
-      items.push({ type: "reasoning", id: `rs_${n++}`, summary: [{ type: "summary_text", text: `step ${si} of turn ${ti}` }], encrypted_content: "gAAAA-opaque" });
+      items.push({
+        type: "reasoning",
+        id: `rs_${n++}`,
+        summary: [{ type: "summary_text", text: `step ${si} of turn ${ti}` }],
+        encrypted_content: "gAAAA-opaque",
+      });
       if (s.text !== "") items.push({ type: "message", role: "assistant", content: s.text });
-      for (const c of s.calls) items.push({ type: "function_call", call_id: c.id, name: c.name, arguments: JSON.stringify(c.args) });
+      for (const c of s.calls)
+        items.push({ type: "function_call", call_id: c.id, name: c.name, arguments: JSON.stringify(c.args) });
       if (o.ongoingAtEnd && ti === ts.length - 1 && si === t.steps.length - 1) return;
       for (const res of s.results) items.push({ type: "function_call_output", call_id: res.id, output: res.text });
     });
     if (!(o.ongoingAtEnd && ti === ts.length - 1)) {
-      items.push({ id: `msg_${n++}`, type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: t.final, annotations: [] }] });
+      items.push({
+        id: `msg_${n++}`,
+        type: "message",
+        role: "assistant",
+        status: "completed",
+        content: [{ type: "output_text", text: t.final, annotations: [] }],
+      });
     }
   });
   return items;

@@ -25,9 +25,17 @@ function rng(seed: number): () => number {
 }
 
 /** One assistant step of a generated turn: its text, its calls and their results. */
-export interface Step { text: string; calls: { id: string; name: string; args: JsonObject }[]; results: { id: string; text: string; isError: boolean }[] }
+export interface Step {
+  text: string;
+  calls: { id: string; name: string; args: JsonObject }[];
+  results: { id: string; text: string; isError: boolean }[];
+}
 /** One generated user turn. */
-export interface Turn { user: string; steps: Step[]; final: string }
+export interface Turn {
+  user: string;
+  steps: Step[];
+  final: string;
+}
 
 /** The turns of a generated conversation, shared by every wire shape's generator. */
 export function turns(o: GenOptions): Turn[] {
@@ -53,9 +61,17 @@ export function turns(o: GenOptions): Turn[] {
         if (isError) lines.push(`TypeError: Cannot read properties of undefined (reading 'item${t}')`);
         results.push({ id: cid, text: lines.join("\n"), isError });
       }
-      steps.push({ text: s === 0 ? `Let me look at handleRequest${t} in src/module${t % 7}/index.ts.` : "", calls, results });
+      steps.push({
+        text: s === 0 ? `Let me look at handleRequest${t} in src/module${t % 7}/index.ts.` : "",
+        calls,
+        results,
+      });
     }
-    out.push({ user: `Turn ${t}: please fix the failing test in src/module${t % 7}/index.ts`, steps, final: `Fixed parseInput${t}: the bug was an off-by-one in src/module${t % 7}/index.ts.` });
+    out.push({
+      user: `Turn ${t}: please fix the failing test in src/module${t % 7}/index.ts`,
+      steps,
+      final: `Fixed parseInput${t}: the bug was an off-by-one in src/module${t % 7}/index.ts.`,
+    });
   }
   return out;
 }
@@ -70,7 +86,11 @@ export function openAIConversation(o: GenOptions): JsonObject[] {
       msgs.push({
         role: "assistant",
         content: s.text === "" ? null : s.text,
-        tool_calls: s.calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.args) } })),
+        tool_calls: s.calls.map((c) => ({
+          id: c.id,
+          type: "function",
+          function: { name: c.name, arguments: JSON.stringify(c.args) },
+        })),
       });
       const last = o.ongoingAtEnd && ti === ts.length - 1 && si === t.steps.length - 1;
       if (last) return;
@@ -97,7 +117,12 @@ export function anthropicConversation(o: GenOptions): { system: string; messages
           ...s.calls.map((c) => ({ type: "tool_use", id: c.id, name: c.name, input: c.args })),
         ],
       });
-      pendingUser = s.results.map((res) => ({ type: "tool_result", tool_use_id: res.id, content: res.text, ...(res.isError ? { is_error: true } : {}) }));
+      pendingUser = s.results.map((res) => ({
+        type: "tool_result",
+        tool_use_id: res.id,
+        content: res.text,
+        ...(res.isError ? { is_error: true } : {}),
+      }));
     });
     if (o.ongoingAtEnd && ti === ts.length - 1) return;
     msgs.push({ role: "user", content: pendingUser });

@@ -28,9 +28,19 @@ export interface Imitation {
 
 function answer(api: "openai" | "anthropic", text: string): string {
   if (api === "openai") {
-    return JSON.stringify({ id: "chatcmpl-1", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }] });
+    return JSON.stringify({
+      id: "chatcmpl-1",
+      object: "chat.completion",
+      choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+    });
   }
-  return JSON.stringify({ id: "msg_1", type: "message", role: "assistant", content: [{ type: "text", text }], stop_reason: "end_turn" });
+  return JSON.stringify({
+    id: "msg_1",
+    type: "message",
+    role: "assistant",
+    content: [{ type: "text", text }],
+    stop_reason: "end_turn",
+  });
 }
 
 /** The summary text the imitation derives from a prompt by default: an extractive answer inside the tag. */
@@ -67,7 +77,7 @@ export async function startImitation(api: "openai" | "anthropic", script: Script
         if (b.kind === "summary") res.writeHead(200, { "content-type": "application/json" }).end(answer(api, b.text));
         else res.writeHead(b.status, { "content-type": "application/json", ...(b.headers ?? {}) }).end(b.body);
       };
-      const delay = b.kind === "summary" || b.kind === "raw" ? b.delayMs ?? 0 : 0;
+      const delay = b.kind === "summary" || b.kind === "raw" ? (b.delayMs ?? 0) : 0;
       if (delay > 0) setTimeout(send, delay);
       else send();
     });
@@ -82,10 +92,11 @@ export async function startImitation(api: "openai" | "anthropic", script: Script
   return {
     url: base,
     requests,
-    close: () => new Promise<void>((r) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -100,6 +111,14 @@ export function factfulAnswer(req: RecordedRequest, tag = "summary"): string {
   const prompt = promptOf(req);
   const start = prompt.indexOf("These facts must appear verbatim in the summary:\n");
   const end = prompt.indexOf("\n\nConversation excerpt:");
-  const facts = start >= 0 && end > start ? prompt.slice(start, end).split("\n").slice(1).filter((l) => l.startsWith("- ")).map((l) => l.slice(2)) : [];
+  const facts =
+    start >= 0 && end > start
+      ? prompt
+          .slice(start, end)
+          .split("\n")
+          .slice(1)
+          .filter((l) => l.startsWith("- "))
+          .map((l) => l.slice(2))
+      : [];
   return `Sure, here it is.\n<${tag}>The agent worked on: ${facts.join("; ")}.</${tag}>\nAnything else?`;
 }

@@ -9,7 +9,9 @@ export type Step = "user" | "text" | "summary" | { calls: number; delay: number 
 
 /** Arbitrary steps for buildLateAnswers. */
 export const step: fc.Arbitrary<Step> = fc.oneof(
-  fc.constant<"user">("user"), fc.constant<"text">("text"), fc.constant<"summary">("summary"),
+  fc.constant<"user">("user"),
+  fc.constant<"text">("text"),
+  fc.constant<"summary">("summary"),
   fc.record({ calls: fc.integer({ min: 1, max: 3 }), delay: fc.integer({ min: 0, max: 3 }) }),
 );
 

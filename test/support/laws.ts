@@ -11,7 +11,12 @@ function strip(m: Message): unknown {
 }
 
 /** Asserts every law's runtime counterpart between an input and its compacted output. */
-export function expectLawsHold(before: readonly Message[], after: readonly Message[], window: number, tokens?: { before: number; after: number }): void {
+export function expectLawsHold(
+  before: readonly Message[],
+  after: readonly Message[],
+  window: number,
+  tokens?: { before: number; after: number },
+): void {
   const prot = (ms: readonly Message[]) => ms.filter((m) => m.role === "user" || m.role === "system").map(strip);
   expect(prot(after)).toEqual(prot(before));
   const calls = new Set<string>();

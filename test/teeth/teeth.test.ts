@@ -27,7 +27,12 @@ function copyProject(): string {
 function check(root: string, module: string) {
   const lines: string[] = [];
   // one prover (Dafny 2.3 when installed) keeps the many mutant runs affordable
-  const r = checkDafny(layout(root), { only: [module], staleIsError: false, log: (x) => lines.push(x), provers: prover ? [prover] : [] });
+  const r = checkDafny(layout(root), {
+    only: [module],
+    staleIsError: false,
+    log: (x) => lines.push(x),
+    provers: prover ? [prover] : [],
+  });
   return { ...r, log: lines.join("\n") };
 }
 
@@ -47,25 +52,33 @@ describe("teeth: the prover rejects broken kernels", () => {
     pristine = copyProject();
   });
 
-  it.each(modules)("the unbroken copy of %s verifies", (module) => {
-    const r = check(pristine, module);
-    expect(r.verdicts, r.log).toHaveLength(1);
-    expect(r.verdicts[0].status, r.log).toBe("verified");
-    expect(r.verdicts[0].verified, r.log).toBeGreaterThan(0);
-  }, 300_000);
+  it.each(modules)(
+    "the unbroken copy of %s verifies",
+    (module) => {
+      const r = check(pristine, module);
+      expect(r.verdicts, r.log).toHaveLength(1);
+      expect(r.verdicts[0].status, r.log).toBe("verified");
+      expect(r.verdicts[0].verified, r.log).toBeGreaterThan(0);
+    },
+    300_000,
+  );
 
-  it.each(mutants.map((m, i) => [`${m.law} ${m.module}: ${m.why}`, i] as const))("%s", (_name, i) => {
-    const m = mutants[i];
-    const root = copyProject();
-    const path = join(root, "src", "kernel", m.module);
-    const src = readFileSync(path, "utf8");
-    expect(src.split(m.find).length - 1, `mutant text must occur exactly once in ${m.module}`).toBe(1);
-    writeFileSync(path, src.replace(m.find, m.replace));
-    const r = check(root, m.module.replace(/\.ts$/, ""));
-    expect(r.verdicts, r.log).toHaveLength(1);
-    // "rejected" means Dafny resolved the file and then failed to prove a condition
-    expect(r.verdicts[0].status, r.log).toBe("rejected");
-    expect(r.verdicts[0].errors, r.log).toBeGreaterThan(0);
-    expect(r.exitCode).not.toBe(0);
-  }, 300_000);
+  it.each(mutants.map((m, i) => [`${m.law} ${m.module}: ${m.why}`, i] as const))(
+    "%s",
+    (_name, i) => {
+      const m = mutants[i];
+      const root = copyProject();
+      const path = join(root, "src", "kernel", m.module);
+      const src = readFileSync(path, "utf8");
+      expect(src.split(m.find).length - 1, `mutant text must occur exactly once in ${m.module}`).toBe(1);
+      writeFileSync(path, src.replace(m.find, m.replace));
+      const r = check(root, m.module.replace(/\.ts$/, ""));
+      expect(r.verdicts, r.log).toHaveLength(1);
+      // "rejected" means Dafny resolved the file and then failed to prove a condition
+      expect(r.verdicts[0].status, r.log).toBe("rejected");
+      expect(r.verdicts[0].errors, r.log).toBeGreaterThan(0);
+      expect(r.exitCode).not.toBe(0);
+    },
+    300_000,
+  );
 });

@@ -36,7 +36,14 @@ describe("scanning Dafny declarations", () => {
   it("finds includes and every declaration, ignoring comments and strings", () => {
     expect(scan.includes).toEqual(["../proofs/dafny/x.dfy"]);
     expect(scan.decls.map((d) => `${d.kind} ${d.name}`)).toEqual([
-      "type D", "function f", "function Bodiless", "function Ax", "lemma Vf", "lemma L", "method Loop", "function P",
+      "type D",
+      "function f",
+      "function Bodiless",
+      "function Ax",
+      "lemma Vf",
+      "lemma L",
+      "method Loop",
+      "function P",
     ]);
   });
 
@@ -53,20 +60,45 @@ describe("scanning Dafny declarations", () => {
   });
 
   it("trusted elements: bodiless and {:axiom} in a proof file are axioms, {:axiom} in dafny/ an extern", () => {
-    const t = collectTrusted(new Map([["proofs/dafny/x.dfy", scan], ["dafny/g.dfy", scanDafny("function {:axiom} Ext(a: int): int\n  ensures Ext(a) > a\n")]]), []);
+    const t = collectTrusted(
+      new Map([
+        ["proofs/dafny/x.dfy", scan],
+        ["dafny/g.dfy", scanDafny("function {:axiom} Ext(a: int): int\n  ensures Ext(a) > a\n")],
+      ]),
+      [],
+    );
     expect(t.map((x) => `${x.kind} ${x.name} ${x.count}`)).toEqual([
-      "extern Ext 1", "axiom Bodiless 1", "axiom Ax 1", "verify-false Vf 1", "assume L 2", "nontermination Loop 1",
+      "extern Ext 1",
+      "axiom Bodiless 1",
+      "axiom Ax 1",
+      "verify-false Vf 1",
+      "assume L 2",
+      "nontermination Loop 1",
     ]);
-    const md = "## Assumptions\n\n### Trusted elements\n\n| kind | name | file | count | why |\n|--|--|--|--|--|\n| extern | Ext | dafny/g.dfy | 1 | reason |\n| assume | L | proofs/dafny/x.dfy | 1 | reason |\n| axiom | Gone | proofs/dafny/x.dfy | 1 | reason |\n";
+    const md =
+      "## Assumptions\n\n### Trusted elements\n\n| kind | name | file | count | why |\n|--|--|--|--|--|\n| extern | Ext | dafny/g.dfy | 1 | reason |\n| assume | L | proofs/dafny/x.dfy | 1 | reason |\n| axiom | Gone | proofs/dafny/x.dfy | 1 | reason |\n";
     const problems = compareTrusted(t, md);
     expect(problems.filter((p) => /is not listed/.test(p))).toHaveLength(4);
-    expect(problems.some((p) => /assume L \(proofs\/dafny\/x\.dfy\) is listed with count 1, the files hold 2/.test(p))).toBe(true);
+    expect(
+      problems.some((p) => /assume L \(proofs\/dafny\/x\.dfy\) is listed with count 1, the files hold 2/.test(p)),
+    ).toBe(true);
     expect(problems.some((p) => /lists trusted axiom Gone .* no longer hold/.test(p))).toBe(true);
   });
 
   it("per-file counts: a differing count names the file, the count and what to write", () => {
     const md = "| L1 | f | ... | a.dfy: 4 (file) |\n| L2 | g | ... | b.dfy: 2 |\n## Assumptions\nc.dfy: 9\n";
-    expect(compareFileCounts(new Map([["a.dfy", 4], ["b.dfy", 3], ["c.dfy", 1], ["d.dfy", 0]]), md, "Dafny 2.3")).toEqual([
+    expect(
+      compareFileCounts(
+        new Map([
+          ["a.dfy", 4],
+          ["b.dfy", 3],
+          ["c.dfy", 1],
+          ["d.dfy", 0],
+        ]),
+        md,
+        "Dafny 2.3",
+      ),
+    ).toEqual([
       'proofs/PROPERTIES.md: says b.dfy: 2; Dafny 2.3 verified 3 items: change it to "b.dfy: 3"',
       'proofs/PROPERTIES.md: no count for c.dfy; write "c.dfy: 1" in the "VCs proven" column of its law (Dafny 2.3 verified 1 items)',
     ]);
@@ -98,7 +130,8 @@ describe("reading per-item outcomes", () => {
   });
 
   it("Dafny 4 CSV", () => {
-    const csv = "TestResult.DisplayName,TestResult.Outcome,TestResult.Duration,TestResult.ResourceCount,RandomSeed\nSumRangeAntitone (well-formedness),Failed,00:00:00.89,10372,0\nfindCutPoint (correctness),Passed,00:00:00.12,144198,0\n";
+    const csv =
+      "TestResult.DisplayName,TestResult.Outcome,TestResult.Duration,TestResult.ResourceCount,RandomSeed\nSumRangeAntitone (well-formedness),Failed,00:00:00.89,10372,0\nfindCutPoint (correctness),Passed,00:00:00.12,144198,0\n";
     expect(parseCsv4(csv)).toEqual([
       { name: "SumRangeAntitone", phase: "well-formedness", outcome: "Failed" },
       { name: "findCutPoint", phase: "correctness", outcome: "Passed" },
@@ -106,8 +139,13 @@ describe("reading per-item outcomes", () => {
   });
 
   it("an item that is not verified, or never reported, or reported but not declared, is a problem", () => {
-    const decls = scanDafny("lemma SplicePreservesPairing(a: int)\n  ensures a == a\n{\n}\nlemma Never(a: int)\n  ensures a == a\n{\n}\nfunction Quiet(a: int): int { a }\n").decls.map((d) => ({ ...d, file: "x.dfy" }));
-    const problems = accountItems(decls, [...parseTrace23(TRACE), { name: "Quiet", phase: "well-formedness", outcome: "verified" }]);
+    const decls = scanDafny(
+      "lemma SplicePreservesPairing(a: int)\n  ensures a == a\n{\n}\nlemma Never(a: int)\n  ensures a == a\n{\n}\nfunction Quiet(a: int): int { a }\n",
+    ).decls.map((d) => ({ ...d, file: "x.dfy" }));
+    const problems = accountItems(decls, [
+      ...parseTrace23(TRACE),
+      { name: "Quiet", phase: "well-formedness", outcome: "verified" },
+    ]);
     expect(problems).toEqual([
       "SplicePreservesPairing (correctness): errors, not verified",
       "my_lemma (correctness): reported by the prover but declared in none of the files verified",

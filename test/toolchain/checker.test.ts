@@ -14,7 +14,8 @@ import { copyRepo, project, properties, removeProjects, REPO } from "./project.t
 const all = findProvers(REPO);
 const dafny23 = all.filter((p) => p.generation === "dafny23");
 const dafny4 = all.filter((p) => p.generation === "dafny4");
-if (dafny23.length === 0) console.warn("checker.test.ts: prover cases skipped, no Dafny 2.3 (run: bash scripts/setup-provers.sh)");
+if (dafny23.length === 0)
+  console.warn("checker.test.ts: prover cases skipped, no Dafny 2.3 (run: bash scripts/setup-provers.sh)");
 
 afterAll(removeProjects);
 
@@ -26,7 +27,14 @@ function check(root: string, only: string[] = [], provers = dafny23) {
 }
 
 /** A module with one proven function: one item. */
-const UP = ["//@ verify", "//@ ensures \\result > a", "export function up(a: number): number {", "  return a + 1;", "}", ""].join("\n");
+const UP = [
+  "//@ verify",
+  "//@ ensures \\result > a",
+  "export function up(a: number): number {",
+  "  return a + 1;",
+  "}",
+  "",
+].join("\n");
 const UP_PROPS = { "up.dfy": 1 };
 
 describe("kernel sources: type-checked first, every file translated", () => {
@@ -55,7 +63,11 @@ describe.skipIf(dafny23.length === 0)("every file is verified, every item accoun
   }, 120_000);
 
   it("a .dfy under proofs/dafny that belongs to no module (even one that does not parse)", () => {
-    const root = project({ up: UP }, {}, { "proofs/dafny/junk.dfy": "lemma Oops( ensures false", "proofs/PROPERTIES.md": properties(UP_PROPS) });
+    const root = project(
+      { up: UP },
+      {},
+      { "proofs/dafny/junk.dfy": "lemma Oops( ensures false", "proofs/PROPERTIES.md": properties(UP_PROPS) },
+    );
     const r = check(root);
     expect(r.exitCode, r.log).toBe(1);
     expect(r.log).toMatch(/proofs\/dafny\/junk\.dfy: belongs to no kernel module/);
@@ -64,7 +76,11 @@ describe.skipIf(dafny23.length === 0)("every file is verified, every item accoun
   it("a helper .dfy that a companion includes is verified with it", () => {
     const companion = 'include "helper.dfy"\n\nlemma UpIsMore(a: int)\n  ensures up(a) > a\n{\n}\n';
     const helper = "lemma Bad(x: int)\n  ensures x > 0\n{\n}\n";
-    const root = project({ up: UP }, { up: companion }, { "proofs/dafny/helper.dfy": helper, "proofs/PROPERTIES.md": properties({ "up.dfy": 3 }) });
+    const root = project(
+      { up: UP },
+      { up: companion },
+      { "proofs/dafny/helper.dfy": helper, "proofs/PROPERTIES.md": properties({ "up.dfy": 3 }) },
+    );
     const r = check(root);
     expect(r.exitCode, r.log).toBe(1);
     expect(r.log).toMatch(/with proofs\/dafny\/up\.dfy, proofs\/dafny\/helper\.dfy/);
@@ -73,11 +89,20 @@ describe.skipIf(dafny23.length === 0)("every file is verified, every item accoun
 
   it("a helper in a subfolder of proofs/ is staged and verified too", () => {
     const companion = 'include "lib/deeper.dfy"\n\nlemma UpIsMore(a: int)\n  ensures up(a) > a\n{\n}\n';
-    const root = project({ up: UP }, { up: companion }, { "proofs/dafny/lib/deeper.dfy": "lemma Fine(x: int)\n  ensures x + 0 == x\n{\n}\n", "proofs/PROPERTIES.md": properties({ "up.dfy": 3 }) });
+    const root = project(
+      { up: UP },
+      { up: companion },
+      {
+        "proofs/dafny/lib/deeper.dfy": "lemma Fine(x: int)\n  ensures x + 0 == x\n{\n}\n",
+        "proofs/PROPERTIES.md": properties({ "up.dfy": 3 }),
+      },
+    );
     const r = check(root);
     expect(r.problems, r.log).toEqual([]);
     expect(r.exitCode, r.log).toBe(0);
-    expect(r.log).toMatch(/up\.dfy: 3 of 3 items verified \(with proofs\/dafny\/up\.dfy, proofs\/dafny\/lib\/deeper\.dfy\)/);
+    expect(r.log).toMatch(
+      /up\.dfy: 3 of 3 items verified \(with proofs\/dafny\/up\.dfy, proofs\/dafny\/lib\/deeper\.dfy\)/,
+    );
   }, 120_000);
 
   it("a module that verifies 0 items", () => {
@@ -89,11 +114,20 @@ describe.skipIf(dafny23.length === 0)("every file is verified, every item accoun
   }, 120_000);
 
   it("an extern is trusted: listed by name, and the check fails until PROPERTIES.md lists it", () => {
-    const ext = ["//@ extern", "//@ ensures \\result > n", "export function above(n: number): number {", "  return n + 1;", "}", ""].join("\n");
+    const ext = [
+      "//@ extern",
+      "//@ ensures \\result > n",
+      "export function above(n: number): number {",
+      "  return n + 1;",
+      "}",
+      "",
+    ].join("\n");
     const unlisted = check(project({ ext }, {}, { "proofs/PROPERTIES.md": properties({ "ext.dfy": 1 }) }));
     expect(unlisted.log).toMatch(/trusted: 1 elements\n {2}extern above \(dafny\/ext\.dfy\)/);
     expect(unlisted.exitCode, unlisted.log).toBe(1);
-    expect(unlisted.log).toMatch(/trusted extern above \(dafny\/ext\.dfy, 1\) is not listed; add the row \| extern \| above \| dafny\/ext\.dfy \| 1 \|/);
+    expect(unlisted.log).toMatch(
+      /trusted extern above \(dafny\/ext\.dfy, 1\) is not listed; add the row \| extern \| above \| dafny\/ext\.dfy \| 1 \|/,
+    );
     const row = "| extern | above | dafny/ext.dfy | 1 | its body is not translated |";
     const listed = check(project({ ext }, {}, { "proofs/PROPERTIES.md": properties({ "ext.dfy": 1 }, [row]) }));
     expect(listed.problems, listed.log).toEqual([]);
@@ -102,13 +136,26 @@ describe.skipIf(dafny23.length === 0)("every file is verified, every item accoun
 
   it("assume, {:verify false} and a bodiless lemma in a companion are trusted and must be listed", () => {
     const companion = [
-      "lemma {:verify false} Skipped(a: int)", "  ensures up(a) > a + 5", "{", "}", "",
-      "lemma NoBody(a: int)", "  ensures up(a) > a + 6", "",
-      "lemma Assumed(a: int)", "  ensures up(a) > a + 7", "{", "  assume a > 100;", "  assume up(a) > a + 7;", "}", "",
+      "lemma {:verify false} Skipped(a: int)",
+      "  ensures up(a) > a + 5",
+      "{",
+      "}",
+      "",
+      "lemma NoBody(a: int)",
+      "  ensures up(a) > a + 6",
+      "",
+      "lemma Assumed(a: int)",
+      "  ensures up(a) > a + 7",
+      "{",
+      "  assume a > 100;",
+      "  assume up(a) > a + 7;",
+      "}",
+      "",
     ].join("\n");
     const r = check(project({ up: UP }, { up: companion }, { "proofs/PROPERTIES.md": properties(UP_PROPS) }));
     expect(r.exitCode, r.log).toBe(1);
-    for (const t of ["verify-false Skipped", "axiom NoBody", "assume Assumed"]) expect(r.log).toContain(`trusted ${t} (proofs/dafny/up.dfy`);
+    for (const t of ["verify-false Skipped", "axiom NoBody", "assume Assumed"])
+      expect(r.log).toContain(`trusted ${t} (proofs/dafny/up.dfy`);
     expect(r.log).toMatch(/assume Assumed \(proofs\/dafny\/up\.dfy\) x2/);
   }, 120_000);
 
@@ -133,28 +180,52 @@ describe.skipIf(dafny23.length === 0)("every file is verified, every item accoun
 
 describe.skipIf(dafny4.length === 0 || dafny23.length === 0)("Dafny 4 and Dafny 2.3", () => {
   it("both run and each is reported", () => {
-    const r = check(project({ up: UP }, {}, { "proofs/PROPERTIES.md": properties(UP_PROPS) }), [], [...dafny23, ...dafny4]);
+    const r = check(
+      project({ up: UP }, {}, { "proofs/PROPERTIES.md": properties(UP_PROPS) }),
+      [],
+      [...dafny23, ...dafny4],
+    );
     expect(r.runs.map((x) => x.prover.generation)).toEqual(["dafny23", "dafny4"]);
     expect(r.log).toMatch(/prover: Dafny 2\.3/);
     expect(r.log).toMatch(/prover: Dafny 4\./);
-    expect(r.runs.map((x) => x.problems), r.log).toEqual([[], []]);
+    expect(
+      r.runs.map((x) => x.problems),
+      r.log,
+    ).toEqual([[], []]);
     expect(r.exitCode, r.log).toBe(0);
   }, 120_000);
 
   it("a parameter named `to` (Dafny 4.11 reads a precondition over it as false) is renamed and verifies", () => {
     const src = [
-      "//@ verify", "//@ requires from <= to", "//@ ensures \\result >= 0",
-      "export function width(from: number, to: number): number {", "  return to - from;", "}", "",
-      "//@ verify", "//@ requires 0 <= a", "//@ ensures \\result >= 0",
-      "export function twice(a: number): number {", "  return width(a, a + a);", "}", "",
+      "//@ verify",
+      "//@ requires from <= to",
+      "//@ ensures \\result >= 0",
+      "export function width(from: number, to: number): number {",
+      "  return to - from;",
+      "}",
+      "",
+      "//@ verify",
+      "//@ requires 0 <= a",
+      "//@ ensures \\result >= 0",
+      "export function twice(a: number): number {",
+      "  return width(a, a + a);",
+      "}",
+      "",
     ].join("\n");
     const r = check(project({ w: src }, {}, { "proofs/PROPERTIES.md": properties({ "w.dfy": 2 }) }), [], dafny4);
-    expect(r.runs.flatMap((x) => x.problems), r.log).toEqual([]);
+    expect(
+      r.runs.flatMap((x) => x.problems),
+      r.log,
+    ).toEqual([]);
     expect(r.exitCode, r.log).toBe(0);
   }, 120_000);
 
   it("a false lemma fails under Dafny 4 too", () => {
-    const root = project({ up: UP }, { up: "lemma Bad(a: int)\n  ensures up(a) < a\n{\n}\n" }, { "proofs/PROPERTIES.md": properties({ "up.dfy": 1 }) });
+    const root = project(
+      { up: UP },
+      { up: "lemma Bad(a: int)\n  ensures up(a) < a\n{\n}\n" },
+      { "proofs/PROPERTIES.md": properties({ "up.dfy": 1 }) },
+    );
     const r = check(root, [], dafny4);
     expect(r.exitCode, r.log).toBe(1);
     expect(r.log).toMatch(/Bad \(correctness\): Failed, not verified/);

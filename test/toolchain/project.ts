@@ -15,7 +15,11 @@ export function removeProjects(): void {
 }
 
 /** A temporary project: kernel modules (name -> TypeScript), companions (name -> Dafny), and other files (path -> text). */
-export function project(sources: Record<string, string>, companions: Record<string, string> = {}, files: Record<string, string> = {}): string {
+export function project(
+  sources: Record<string, string>,
+  companions: Record<string, string> = {},
+  files: Record<string, string> = {},
+): string {
   const root = mkdtempSync(join(tmpdir(), "safecut-check-"));
   roots.push(root);
   const l = layout(root);
@@ -34,16 +38,27 @@ export function project(sources: Record<string, string>, companions: Record<stri
 export function copyRepo(): string {
   const root = mkdtempSync(join(tmpdir(), "safecut-check-"));
   roots.push(root);
-  for (const p of [join("src", "kernel"), "proofs", "dafny", join("scripts", "z3-wrapper.sh")]) cpSync(join(REPO, p), join(root, p), { recursive: true });
+  for (const p of [join("src", "kernel"), "proofs", "dafny", join("scripts", "z3-wrapper.sh")])
+    cpSync(join(REPO, p), join(root, p), { recursive: true });
   return root;
 }
 
 /** A PROPERTIES.md with the given per-file counts ("m.dfy: 3") and trusted rows (`| kind | name | file | count | why |`). */
 export function properties(counts: Record<string, number>, trusted: string[] = []): string {
   return [
-    "# Properties", "", "## Laws", "",
-    ...Object.entries(counts).map(([f, n]) => `- ${f}: ${n}`), "",
-    "## Assumptions", "", "### Trusted elements", "",
-    "| kind | name | file | count | why |", "|------|------|------|-------|-----|", ...trusted, "",
+    "# Properties",
+    "",
+    "## Laws",
+    "",
+    ...Object.entries(counts).map(([f, n]) => `- ${f}: ${n}`),
+    "",
+    "## Assumptions",
+    "",
+    "### Trusted elements",
+    "",
+    "| kind | name | file | count | why |",
+    "|------|------|------|-------|-----|",
+    ...trusted,
+    "",
   ].join("\n");
 }

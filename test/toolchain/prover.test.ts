@@ -19,18 +19,19 @@ const GOLDEN = join(import.meta.dirname, "golden");
  * lowering, a companion lemma and an extern. SAFECUT_PROVE_ALL_GOLDENS=1 proves every case
  * (about 25 s more).
  */
-const CASES = process.env.SAFECUT_PROVE_ALL_GOLDENS === "1"
-  ? readdirSync(GOLDEN).sort()
-  : ["scalars", "control", "specs"];
+const CASES =
+  process.env.SAFECUT_PROVE_ALL_GOLDENS === "1" ? readdirSync(GOLDEN).sort() : ["scalars", "control", "specs"];
 
 const dafnyCommand = process.env.SAFECUT_DAFNY ?? "dafny";
 const hasDafny = !spawnSync(dafnyCommand, ["--version"], { encoding: "utf8" }).error;
-if (!hasDafny) console.warn(`prover.test.ts: skipped, '${dafnyCommand}' is not on PATH (run: bash scripts/setup-provers.sh)`);
+if (!hasDafny)
+  console.warn(`prover.test.ts: skipped, '${dafnyCommand}' is not on PATH (run: bash scripts/setup-provers.sh)`);
 
 afterAll(removeProjects);
 
 /** Dafny 2.3 when installed (see the golden case below), else whatever Dafny is. */
-const GOLDEN_PROVERS = ((all) => (all.some((p) => p.generation === "dafny23") ? all.filter((p) => p.generation === "dafny23") : all))(findProvers(REPO));
+const GOLDEN_PROVERS = ((all) =>
+  all.some((p) => p.generation === "dafny23") ? all.filter((p) => p.generation === "dafny23") : all)(findProvers(REPO));
 
 function goldenProject(cases: string[]): string {
   const sources: Record<string, string> = {};
@@ -43,7 +44,9 @@ function goldenProject(cases: string[]): string {
   // the specs case holds an extern, which PROPERTIES.md must list; per-file counts are left out (see below)
   const trusted = [
     ...(cases.includes("specs") ? ["| extern | roundUpToPage | dafny/specs.dfy | 1 | golden extern |"] : []),
-    ...(cases.includes("scalars") ? ["| nat-parameter | half.n | src/kernel/scalars.ts | 1 | golden nat parameter |"] : []),
+    ...(cases.includes("scalars")
+      ? ["| nat-parameter | half.n | src/kernel/scalars.ts | 1 | golden nat parameter |"]
+      : []),
   ];
   return project(sources, companions, { "proofs/PROPERTIES.md": properties({}, trusted) });
 }
@@ -54,15 +57,35 @@ describe.skipIf(!hasDafny)("Dafny on golden cases", () => {
     const log: string[] = [];
     // Dafny 2.3, as the kernel's counts; under Dafny 4 with Z3 4.8.12 the floorDiv helper of the
     // scalars case times out (its nonlinear postconditions), which the kernel does not use
-    const r = checkDafny(layout(root), { only: [], staleIsError: false, log: (x) => log.push(x), provers: GOLDEN_PROVERS });
+    const r = checkDafny(layout(root), {
+      only: [],
+      staleIsError: false,
+      log: (x) => log.push(x),
+      provers: GOLDEN_PROVERS,
+    });
     const summary = log.join("\n");
-    expect(r.verdicts.map((v) => [v.file, v.status]), summary).toEqual(CASES.slice().sort().map((c) => [`${c}.dfy`, "verified"]));
+    expect(
+      r.verdicts.map((v) => [v.file, v.status]),
+      summary,
+    ).toEqual(
+      CASES.slice()
+        .sort()
+        .map((c) => [`${c}.dfy`, "verified"]),
+    );
     for (const v of r.verdicts) expect(v.verified, v.file).toBeGreaterThan(0);
     // every item of every installed Dafny proven; the only complaints are the counts this fixture leaves out
-    expect(r.runs.flatMap((x) => x.problems), summary).toEqual([]);
-    expect(r.problems.filter((p) => !/no count for/.test(p)), summary).toEqual([]);
+    expect(
+      r.runs.flatMap((x) => x.problems),
+      summary,
+    ).toEqual([]);
+    expect(
+      r.problems.filter((p) => !/no count for/.test(p)),
+      summary,
+    ).toEqual([]);
     for (const c of CASES) {
-      expect(readFileSync(join(root, "dafny", `${c}.dfy`), "utf8")).toBe(readFileSync(join(GOLDEN, c, "expected.dfy"), "utf8"));
+      expect(readFileSync(join(root, "dafny", `${c}.dfy`), "utf8")).toBe(
+        readFileSync(join(GOLDEN, c, "expected.dfy"), "utf8"),
+      );
     }
   }, 120_000);
 
@@ -91,7 +114,11 @@ describe("reading Dafny's verdict", () => {
   });
 
   it("a failed condition", () => {
-    const v = parseVerdict("a.dfy", 4, "a.dfy(3,2): Error: ...\nDafny program verifier finished with 8 verified, 1 error\n");
+    const v = parseVerdict(
+      "a.dfy",
+      4,
+      "a.dfy(3,2): Error: ...\nDafny program verifier finished with 8 verified, 1 error\n",
+    );
     expect([v.status, v.verified, v.errors, v.timeouts]).toEqual(["rejected", 8, 1, 0]);
   });
 
@@ -102,7 +129,11 @@ describe("reading Dafny's verdict", () => {
   });
 
   it("no summary line: did not resolve", () => {
-    const v = parseVerdict("a.dfy", 2, "a.dfy(1,0): Error: unresolved identifier: x\n1 resolution/type errors detected in a.dfy\n");
+    const v = parseVerdict(
+      "a.dfy",
+      2,
+      "a.dfy(1,0): Error: unresolved identifier: x\n1 resolution/type errors detected in a.dfy\n",
+    );
     expect(v.status).toBe("invalid");
   });
 });
