@@ -4,23 +4,23 @@
 // timer and scheduling noise, and the garbage collector runs between samples (not inside them).
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { parseConfig } from "../src/engine/config-rules.ts";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { compactStore } from "../src/engine/compact.ts";
+import { compactMessages } from "../src/engine/compact-messages.ts";
 import type { Config } from "../src/engine/config.ts";
+import { parseConfig } from "../src/engine/config-rules.ts";
 import {
   gateFindCutPoint,
   gateRetentionCutoff,
   gateSelectKeepRecent,
   gateSelectStretch,
 } from "../src/engine/kernel-gate.ts";
-import { compactStore } from "../src/engine/compact.ts";
-import { dueBy, planStep } from "../src/engine/plan.ts";
 import { TokenLedger } from "../src/engine/ledger.ts";
 import type { Message } from "../src/engine/message.ts";
+import { dueBy, planStep } from "../src/engine/plan.ts";
 import { ConversationStore, type StoreSnapshot } from "../src/engine/store.ts";
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import { compactMessages } from "../src/engine/compact-messages.ts";
 import { bpeCounter, bpePieces, charCounter, type TokenCounter } from "../src/engine/tokens.ts";
-import { kernelViews, type KernelViews } from "../src/engine/views.ts";
+import { type KernelViews, kernelViews } from "../src/engine/views.ts";
 import { offlineSummarizer } from "../src/providers/offline-summarizer.ts";
 import { appendStream, generateConversation } from "./conversation.ts";
 

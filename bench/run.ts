@@ -5,27 +5,27 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
-import { callsAnsweredAfterUser, generateConversation, summariesRun } from "./conversation.ts";
 import { messageText } from "../src/engine/message.ts";
-import { dafnyModules, timeDafny, type ModuleTiming } from "./dafny.ts";
+import { callsAnsweredAfterUser, generateConversation, summariesRun } from "./conversation.ts";
+import { dafnyModules, type ModuleTiming, timeDafny } from "./dafny.ts";
 import {
+  type AdversarialTiming,
+  type AppendTiming,
   adversarialBySize,
   appendBySize,
+  type BpeTiming,
   bpeBySample,
   compactionStepsBySize,
-  freshBySize,
-  type BpeTiming,
   type FreshTiming,
-  sinkValue,
-  type AdversarialTiming,
-  type StepTiming,
-  successiveRatios,
-  timeBySize,
-  warmUp,
-  type AppendTiming,
+  freshBySize,
   type PlanningPart,
   type Repetitions,
   type SizeTiming,
+  type StepTiming,
+  sinkValue,
+  successiveRatios,
+  timeBySize,
+  warmUp,
 } from "./measure.ts";
 import { wholeRunSection } from "./whole-run.ts";
 

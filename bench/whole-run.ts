@@ -6,10 +6,10 @@
 import { spawnSync } from "node:child_process";
 import { resourceUsage } from "node:process";
 import { fileURLToPath } from "node:url";
-import { generateConversation } from "./conversation.ts";
 import { compactMessages } from "../src/engine/compact-messages.ts";
 import { charCounter } from "../src/engine/tokens.ts";
 import { offlineSummarizer } from "../src/providers/offline-summarizer.ts";
+import { generateConversation } from "./conversation.ts";
 
 /** The history sizes of the table. */
 export const WHOLE_RUN_SIZES: readonly number[] = [10_000, 100_000, 300_000];

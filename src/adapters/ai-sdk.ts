@@ -8,9 +8,9 @@
 // their message and are written back as they were; an untouched message is written back as the
 // very same object.
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from "ai";
-import { parseConfig } from "../engine/config-rules.ts";
-import type { Config, ConfigInput } from "../engine/config.ts";
 import type { CompactMessagesOptions } from "../engine/compact-messages.ts";
+import type { Config, ConfigInput } from "../engine/config.ts";
+import { parseConfig } from "../engine/config-rules.ts";
 import { InputError } from "../engine/errors.ts";
 import { describeJson } from "../engine/json.ts";
 import type { Message, ToolCall } from "../engine/message.ts";
@@ -25,7 +25,7 @@ import {
   type PairingEvent,
 } from "./item-map.ts";
 import type { FormatOptions } from "./openai.ts";
-import { fields, jsonText, str, typedParts, type Fields } from "./read-fields.ts";
+import { type Fields, fields, jsonText, str, typedParts } from "./read-fields.ts";
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
 
 /** Where an engine message came from: input message `item`, its content parts `parts` (none: string content). */

@@ -8,7 +8,7 @@ import type { Message, SourceRef, ToolCall } from "../engine/message.ts";
 import { assertMessages } from "../engine/message-shape.ts";
 import type { FormatOptions } from "./openai.ts";
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
-import { wireMessage, type WireItem } from "./wire-item.ts";
+import { type WireItem, wireMessage } from "./wire-item.ts";
 
 function str(v: Json | undefined, path: string): string {
   if (typeof v !== "string") throw new InputError(path, `expected a string, got ${describeJson(v)}`);

@@ -6,17 +6,17 @@ import { describeJson, isJsonObject, type Json, type JsonObject } from "../engin
 import type { Message } from "../engine/message.ts";
 import { planAnthropicOutput, readAnthropicMessages, writeAnthropicMessages } from "./anthropic.ts";
 import { detectFormat, type FormatName } from "./detect.ts";
-import { writeWithLayout, type FileLayout } from "./file-layout.ts";
+import { type FileLayout, writeWithLayout } from "./file-layout.ts";
 import {
   compactJsonText,
   JsonSyntaxError,
   lineColumn,
   parseJsonText,
   parseValueAt,
-  skipWs,
   type SpanMap,
+  skipWs,
 } from "./json-text.ts";
-import { planOpenAIOutput, readOpenAIMessages, writeOpenAIMessages, type FormatOptions } from "./openai.ts";
+import { type FormatOptions, planOpenAIOutput, readOpenAIMessages, writeOpenAIMessages } from "./openai.ts";
 
 /** How the messages were laid out in the file. */
 export type ContainerName = "json-array" | "json-object" | "jsonl";
@@ -214,11 +214,11 @@ function writeFresh(messages: readonly Message[], opts: WriteOptions): string {
   }
   if (opts.container === "jsonl") {
     const lines: Json[] = system === undefined ? wireMessages : [{ system }, ...wireMessages];
-    return lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
+    return `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`;
   }
   if (opts.container === "json-array") {
-    if (system !== undefined) return JSON.stringify({ system, messages: wireMessages }, null, 2) + "\n";
-    return JSON.stringify(wireMessages, null, 2) + "\n";
+    if (system !== undefined) return `${JSON.stringify({ system, messages: wireMessages }, null, 2)}\n`;
+    return `${JSON.stringify(wireMessages, null, 2)}\n`;
   }
   // keep the envelope's key order and other fields (model, tools, ...)
   const out: JsonObject = {};
@@ -231,5 +231,5 @@ function writeFresh(messages: readonly Message[], opts: WriteOptions): string {
   }
   if (system !== undefined && out.system === undefined) out.system = system;
   if (out.messages === undefined) out.messages = wireMessages;
-  return JSON.stringify(out, null, 2) + "\n";
+  return `${JSON.stringify(out, null, 2)}\n`;
 }

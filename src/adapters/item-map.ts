@@ -3,11 +3,11 @@
 // reasoning item travels with the item after it). The user's settings and the report speak of
 // the format's items: the retention window is turned into the engine messages that cover the
 // last N items, and the report's positions are turned back into item positions.
-import { compactMessages, type CompactMessagesOptions } from "../engine/compact-messages.ts";
-import { parseConfig } from "../engine/config-rules.ts";
+import { type CompactMessagesOptions, compactMessages } from "../engine/compact-messages.ts";
 import type { Config, ConfigInput } from "../engine/config.ts";
-import type { Message } from "../engine/message.ts";
+import { parseConfig } from "../engine/config-rules.ts";
 import { InputError } from "../engine/errors.ts";
+import type { Message } from "../engine/message.ts";
 import type { InputRange } from "../engine/positions.ts";
 import type { CompactionReport } from "../engine/report.ts";
 

@@ -27,6 +27,7 @@ export class JsonSyntaxError extends Error {
 
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 // characters a string holds as they are: not a quote, a backslash or a control character
+// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON forbids raw control characters in strings, so they end a plain run
 const PLAIN = /[^"\\\u0000-\u001f]*/y;
 
 /** Index of the first non-whitespace character (JSON whitespace: space, tab, LF, CR) at or after i. */

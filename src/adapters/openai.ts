@@ -4,8 +4,8 @@ import { InputError } from "../engine/errors.ts";
 import { describeJson, isJsonObject, type Json, type JsonObject } from "../engine/json.ts";
 import type { Message, ToolCall } from "../engine/message.ts";
 import { assertMessages } from "../engine/message-shape.ts";
-import type { WireItem } from "./wire-item.ts";
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
+import type { WireItem } from "./wire-item.ts";
 
 /** Options shared by the readers and writers. */
 export interface FormatOptions {

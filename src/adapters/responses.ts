@@ -9,8 +9,8 @@
 // other type (item references, compaction items, types newer than this adapter) is protected
 // like a system message, never summarized. Untouched items are written back as the same objects.
 import type { ResponseInputItem } from "openai/resources/responses/responses";
-import type { Config, ConfigInput } from "../engine/config.ts";
 import type { CompactMessagesOptions } from "../engine/compact-messages.ts";
+import type { Config, ConfigInput } from "../engine/config.ts";
 import { InputError } from "../engine/errors.ts";
 import { describeJson } from "../engine/json.ts";
 import type { Message } from "../engine/message.ts";
@@ -25,7 +25,7 @@ import {
   type PairingEvent,
 } from "./item-map.ts";
 import type { FormatOptions } from "./openai.ts";
-import { fields, jsonText, str, typedParts, type Fields } from "./read-fields.ts";
+import { type Fields, fields, jsonText, str, typedParts } from "./read-fields.ts";
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
 
 /** Responses items read into the engine's model, with what the writer needs to give them back. */
@@ -47,7 +47,7 @@ const CALLS: Record<string, { readonly output: string; readonly idField: string 
   local_shell_call: { output: "local_shell_call_output", idField: "id" },
   apply_patch_call: { output: "apply_patch_call_output", idField: "call_id" },
 };
-const OUTPUTS = new Map(Object.entries(CALLS).map(([call, o]) => [o.output, o.idField]));
+const OUTPUTS = new Map(Object.entries(CALLS).map(([, o]) => [o.output, o.idField]));
 
 // Server-side tool calls complete inside one item: summarizable model output.
 const SERVER_CALLS = new Set([

@@ -7,9 +7,9 @@ import { SafecutError } from "../engine/errors.ts";
 import { assertTextNesting } from "../engine/json-depth.ts";
 import type { CompactionReport } from "../engine/report.ts";
 import { EXIT, EXIT_CODES_HELP, exitCodeFor, exitCodeForOutcome } from "./exit-codes.ts";
-import { PendingOutput, refuseSameFiles, type BeforeRename, type NamedFile } from "./outputs.ts";
+import { type BeforeRename, type NamedFile, PendingOutput, refuseSameFiles } from "./outputs.ts";
 import { reportText } from "./report-text.ts";
-import { settingsFromFlags, type FlagValues } from "./settings.ts";
+import { type FlagValues, settingsFromFlags } from "./settings.ts";
 import { decodeUtf8 } from "./utf8.ts";
 
 /** Where the CLI reads and writes; real streams in production, buffers in tests. */
@@ -72,20 +72,18 @@ function dryRunPlan(format: string, report: CompactionReport): string {
     p === undefined
       ? null
       : { first: p.input.first, last: p.input.last, replacedTokens: p.replacedTokens, trigger: p.trigger };
-  return (
-    JSON.stringify(
-      {
-        format,
-        due: report.dueBefore,
-        tokens: report.tokensBefore,
-        messages: report.messagesBefore,
-        plannedStretch,
-        reason: report.reason,
-      },
-      null,
-      2,
-    ) + "\n"
-  );
+  return `${JSON.stringify(
+    {
+      format,
+      due: report.dueBefore,
+      tokens: report.tokensBefore,
+      messages: report.messagesBefore,
+      plannedStretch,
+      reason: report.reason,
+    },
+    null,
+    2,
+  )}\n`;
 }
 
 async function compactFile(
@@ -148,7 +146,7 @@ async function compactFile(
   }
   if (outputs.report !== undefined) {
     outputs.report.commit(
-      JSON.stringify({ input: name, format: conv.format, ...report }, null, 2) + "\n",
+      `${JSON.stringify({ input: name, format: conv.format, ...report }, null, 2)}\n`,
       io.beforeRename,
     );
   }

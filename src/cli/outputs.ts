@@ -3,6 +3,8 @@
 // the input), every output is opened before any work is done (an unwritable path is found before
 // a paid summarizer call), and written atomically (a temporary file beside the target, then a
 // rename: a crash or a kill leaves the old file or the complete new one, never a torn one).
+
+import { randomBytes } from "node:crypto";
 import {
   closeSync,
   fchmodSync,
@@ -15,7 +17,6 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { randomBytes } from "node:crypto";
 import { SafecutError } from "../engine/errors.ts";
 
 /** A file the CLI reads or writes, as the user named it. */

@@ -29,5 +29,5 @@ export function reportText(r: CompactionReport, inputName: string): string {
     lines.push(`  laws: ${r.laws.map((l) => `${l.law} ${l.ok ? "ok" : "FAILED"}`).join(", ")}`);
     for (const l of r.laws) if (!l.ok) lines.push(`  ${l.law} ${l.title}: FAILED: ${l.detail}`);
   }
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }

@@ -1,18 +1,19 @@
 // The one-shot library entry: compact a list of messages under a configuration and return
 // the result with a report whose law checks compare input and output.
-import { parseConfig } from "./config-rules.ts";
-import type { Config, ConfigInput } from "./config.ts";
+
+import { type KeyEnv, summarizerFromConfig } from "../providers/from-config.ts";
+import type { Summarizer } from "../providers/summarizer.ts";
 import { compactStore } from "./compact.ts";
+import type { Config, ConfigInput } from "./config.ts";
+import { parseConfig } from "./config-rules.ts";
+import { InputError } from "./errors.ts";
+import { describeJson } from "./json.ts";
+import { assertValueNesting } from "./json-depth.ts";
 import { checkLaws } from "./law-checks.ts";
 import type { Message } from "./message.ts";
 import type { CompactionReport } from "./report.ts";
 import { ConversationStore } from "./store.ts";
-import { tokenCounter, type TokenCounter } from "./tokens.ts";
-import { assertValueNesting } from "./json-depth.ts";
-import { describeJson } from "./json.ts";
-import { InputError } from "./errors.ts";
-import { summarizerFromConfig, type KeyEnv } from "../providers/from-config.ts";
-import type { Summarizer } from "../providers/summarizer.ts";
+import { type TokenCounter, tokenCounter } from "./tokens.ts";
 
 /** Options of a one-shot compaction. */
 export interface CompactMessagesOptions {

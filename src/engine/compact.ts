@@ -4,17 +4,18 @@
 // facts dropped) is left as it is and the run moves on past it; a summarizer that fails to
 // answer, or a concurrent edit, ends the run. Either way a failed step changes nothing and
 // the report says why.
-import { SAME_AS_AGENT, snapshotConfig, type Config } from "./config.ts";
-import { summaryMessage } from "./message.ts";
+
+import type { Summarizer } from "../providers/summarizer.ts";
+import { type Config, SAME_AS_AGENT, snapshotConfig } from "./config.ts";
 import { fileMessageCount, internalWindow } from "./file-messages.ts";
 import { gateRetentionCutoff } from "./kernel-gate.ts";
+import { summaryMessage } from "./message.ts";
 import { dueBy, planStep } from "./plan.ts";
 import { countOf } from "./plural.ts";
 import { InputPositions, type InputRange } from "./positions.ts";
 import type { CompactionReport, RemainingTokens, ReplacedStretch, SkippedStretch } from "./report.ts";
 import type { ConversationStore } from "./store.ts";
 import { summarizeStretch } from "./summarize-step.ts";
-import type { Summarizer } from "../providers/summarizer.ts";
 
 /** Options of a compaction run. */
 export interface CompactOptions {

@@ -2,7 +2,7 @@
 // file builds the kernel's numeric view and turns the kernel's verdict into a message that
 // names the field as the user wrote it.
 import type { ConfigField, ConfigView } from "../kernel/config.ts";
-import { parseConfigShape, SAME_AS_AGENT, type Config } from "./config.ts";
+import { type Config, parseConfigShape, SAME_AS_AGENT } from "./config.ts";
 import { ConfigError } from "./errors.ts";
 import { gateMaxTokensLimit, gateValidateConfig } from "./kernel-gate.ts";
 

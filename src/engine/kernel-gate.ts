@@ -1,28 +1,28 @@
 // The engine's only door into the kernel. Every kernel decision the engine uses is called
 // here, after checking the function's `//@ requires` at runtime: the proofs hold only for
 // inputs that satisfy them, so a violation is a clear error, never an unproven path.
+
+import { type CommitDecision, type CurrentStamp, decideCommit, type PlanStamp } from "../kernel/commit.ts";
+import { type ConfigField, type ConfigView, maxTokensLimit, validateConfig } from "../kernel/config.ts";
+import { type CutPoint, findCutPoint } from "../kernel/cutpoint.ts";
+import { selectKeepRecent } from "../kernel/keeprecent.ts";
+import { acceptSummary, rangeTokens } from "../kernel/progress.ts";
+import { retentionCutoff } from "../kernel/retention.ts";
+import { splice } from "../kernel/splice.ts";
+import { movable, pairingAt, pairingOk, type Stretch, selectStretch, selectStretchFrom } from "../kernel/stretch.ts";
 import {
   hasThreshold,
   isCompactionDue,
   isOverContextWindow,
   type Thresholds,
-  triggerFired,
   type TriggerKind,
+  triggerFired,
 } from "../kernel/trigger.ts";
-import { retentionCutoff } from "../kernel/retention.ts";
-import { selectStretch, selectStretchFrom, type Stretch } from "../kernel/stretch.ts";
-import { selectKeepRecent } from "../kernel/keeprecent.ts";
-import { splice } from "../kernel/splice.ts";
-import { acceptSummary, rangeTokens } from "../kernel/progress.ts";
-import { decideCommit, type CommitDecision, type CurrentStamp, type PlanStamp } from "../kernel/commit.ts";
-import { advanceWatermark } from "../kernel/watermark.ts";
-import { maxTokensLimit, validateConfig, type ConfigField, type ConfigView } from "../kernel/config.ts";
-import { findCutPoint, type CutPoint } from "../kernel/cutpoint.ts";
 import { keepHeadLines, keepTailLines } from "../kernel/truncate.ts";
-import { movable, pairingAt, pairingOk } from "../kernel/stretch.ts";
+import { advanceWatermark } from "../kernel/watermark.ts";
 import { KernelBoundaryError } from "./errors.ts";
 import { EXACT_LIMIT_NAME, isNat, natsSumExactly } from "./exact.ts";
-import { spliceViews, type KernelViews, type LiveViews } from "./views.ts";
+import { type KernelViews, type LiveViews, spliceViews } from "./views.ts";
 
 function need(ok: boolean, fn: string, requirement: string): void {
   if (!ok) throw new KernelBoundaryError(fn, requirement);

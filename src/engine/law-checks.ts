@@ -4,7 +4,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Config } from "./config.ts";
 import { fileMessageCount, internalWindow } from "./file-messages.ts";
-import { summaryMessage, type Message } from "./message.ts";
+import { type Message, summaryMessage } from "./message.ts";
 import { countOf } from "./plural.ts";
 import type { LawCheck, ReplacedStretch } from "./report.ts";
 import { assertWellFormed } from "./wellformed.ts";

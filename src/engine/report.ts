@@ -1,8 +1,9 @@
 // What a compaction run reports: tokens before/after, each stretch replaced, why it stopped,
 // and (for one-shot runs) each law's runtime check on the result. Message counts and `input`
 // ranges are in the input's own messages (an Anthropic message is one however many blocks).
-import type { InputRange } from "./positions.ts";
+
 import type { Plan } from "./plan.ts";
+import type { InputRange } from "./positions.ts";
 
 /** One stretch replaced by a summary. */
 export interface ReplacedStretch {

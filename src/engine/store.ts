@@ -2,6 +2,8 @@
 // talking: appends are accepted at any time; a compaction is planned against a snapshot and
 // committed through the kernel's version check (L9), then spliced (L6) and the watermark
 // advanced (L10). At most one compaction runs at a time.
+
+import type { CommitDecision } from "../kernel/commit.ts";
 import { InputError, SafecutError } from "./errors.ts";
 import { EXACT_LIMIT_NAME } from "./exact.ts";
 import {
@@ -19,14 +21,13 @@ import { messageTokens, type TokenCounter } from "./tokens.ts";
 import {
   appendToViews,
   emptyLiveViews,
+  type KernelViews,
+  type LiveViews,
   liveViews,
   setAnswering,
   sizedLiveViews,
-  type KernelViews,
-  type LiveViews,
 } from "./views.ts";
 import { assertWellFormed } from "./wellformed.ts";
-import type { CommitDecision } from "../kernel/commit.ts";
 
 /** What a compaction was planned against. */
 export interface StoreSnapshot {

@@ -2,6 +2,8 @@
 // ask the summarizer, validate; on failure (an error thrown, an answer that is not text, or a
 // summary that fails validation) retry once with the reason, then give up; an abort of the
 // caller's signal gives up at once.
+
+import type { Summarizer } from "../providers/summarizer.ts";
 import type { Config } from "./config.ts";
 import { SummarizerError } from "./errors.ts";
 import { requiredFacts } from "./facts.ts";
@@ -10,7 +12,6 @@ import { renderPrompt } from "./prompt-template.ts";
 import type { TokenCounter } from "./tokens.ts";
 import { renderTranscript } from "./transcript.ts";
 import { validateSummary } from "./validate-summary.ts";
-import type { Summarizer } from "../providers/summarizer.ts";
 
 /** The result of a step: an accepted summary, or the reason none was accepted. */
 export type StepResult =

@@ -1,7 +1,7 @@
 // Token counting: a real BPE tokenizer (gpt-tokenizer, o200k_base, shipped offline in the
 // package) by default, and a character heuristic for when it cannot be loaded or is unwanted.
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import { messageText, type Message } from "./message.ts";
+import { type Message, messageText } from "./message.ts";
 
 /** Counts the tokens of a text. */
 export interface TokenCounter {
@@ -117,7 +117,7 @@ export function bpeCounter(): TokenCounter {
 // (the contraction group written without the inline (?i:) modifier, which V8 does not take);
 // test/engine/bpe-fast.test.ts checks that counts are identical to the tokenizer's on generated
 // text and on a corpus of text, code, JSON, hashes, CJK and emoji.
-const CONTRACTION = String.raw`(?:'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]))?`;
+const CONTRACTION = "(?:'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]))?";
 const O200K_SPLIT = new RegExp(
   [
     String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+${CONTRACTION}`,

@@ -1,8 +1,9 @@
 // Validation of a summary before it may replace a stretch: not empty, within max_tokens and
 // strictly shorter than what it replaces (the kernel's L8 decision), and keeping every
 // required fact verbatim.
-import { gateAcceptSummary } from "./kernel-gate.ts";
+
 import { missingFacts } from "./facts.ts";
+import { gateAcceptSummary } from "./kernel-gate.ts";
 import { summaryMessage } from "./message.ts";
 import { messageTokens, type TokenCounter } from "./tokens.ts";
 

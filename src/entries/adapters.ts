@@ -2,24 +2,24 @@
 // wire shapes and as files, without loading the engine (no tokenizer, no config schema), for
 // code that only converts conversations.
 
-export type {
-  Message,
-  ToolCall,
-  SystemMessage,
-  UserMessage,
-  AssistantMessage,
-  ToolMessage,
-  SummaryMessage,
-} from "../engine/message.ts";
-export { InputError, SafecutError } from "../engine/errors.ts";
-export { readOpenAIMessages, writeOpenAIMessages, type FormatOptions } from "../adapters/openai.ts";
-export { readAnthropicMessages, writeAnthropicMessages, type AnthropicConversation } from "../adapters/anthropic.ts";
+export { type AnthropicConversation, readAnthropicMessages, writeAnthropicMessages } from "../adapters/anthropic.ts";
 export {
-  readConversationFile,
-  writeConversationFile,
-  type ConversationFile,
   type ContainerName,
+  type ConversationFile,
   type ReadOptions,
+  readConversationFile,
   type WriteOptions,
+  writeConversationFile,
 } from "../adapters/conversation-file.ts";
 export { detectFormat, type FormatName } from "../adapters/detect.ts";
+export { type FormatOptions, readOpenAIMessages, writeOpenAIMessages } from "../adapters/openai.ts";
+export { InputError, SafecutError } from "../engine/errors.ts";
+export type {
+  AssistantMessage,
+  Message,
+  SummaryMessage,
+  SystemMessage,
+  ToolCall,
+  ToolMessage,
+  UserMessage,
+} from "../engine/message.ts";

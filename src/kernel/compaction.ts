@@ -2,10 +2,11 @@
 // (The retained tail is stated in mapped form: message k >= n - window lands at k - (end - start) + 1.)
 // One compaction step on the role view: the stretch selector's guarantees meet the splice's
 // requirements, so the end-to-end facts hold without any runtime check in between.
-import type { Role } from "./roles.ts";
+
 import { isCompressible } from "./compressible.ts";
-import { selectStretch } from "./stretch.ts";
+import type { Role } from "./roles.ts";
 import { spliceRoles } from "./splice.ts";
+import { selectStretch } from "./stretch.ts";
 
 /** The roles after one step; changed=false (and roles unchanged) when nothing was eligible. */
 export interface RoleStep {

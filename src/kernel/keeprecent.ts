@@ -9,10 +9,11 @@
 // stretch such a cut is harmless (the call and its answer are both kept), and refusing it would
 // make found=false although an eligible, budget-keeping stretch exists. Scanning the stretch's
 // prefixes directly gives the exact answer: found=false iff no such stretch exists.
-import type { Role } from "./roles.ts";
-import { retentionCutoff } from "./retention.ts";
+
 import { sumRange } from "./cutpoint.ts";
-import { selectStretchFrom, type Stretch } from "./stretch.ts";
+import { retentionCutoff } from "./retention.ts";
+import type { Role } from "./roles.ts";
+import { type Stretch, selectStretchFrom } from "./stretch.ts";
 
 //@ verify
 //@ requires 0 <= from && from <= tokens.length

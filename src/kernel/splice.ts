@@ -1,7 +1,8 @@
 // API: splice<T>(xs, start, end, summary): T[]; spliceRoles(roles, start, end, window): Role[] -- L6.
-import type { Role } from "./roles.ts";
+
 import { isCompressible } from "./compressible.ts";
 import { retentionCutoff } from "./retention.ts";
+import type { Role } from "./roles.ts";
 
 //@ verify
 //@ requires 0 <= start && start < end && end <= xs.length

@@ -2,9 +2,10 @@
 //      selectAfterSplice(old views, window, prev, new views): Stretch (proof model of L4 forward progress);
 //      pairingOk(roles, callOf, lastAnswer, ongoing): boolean (== Pairing, the requires of selectStretch); pairingAt(.., j)
 //      -- L4 (earliest), L5 (tool-call coherence), with L2 and L3 as side conditions.
-import type { Role } from "./roles.ts";
+
 import { isCompressible } from "./compressible.ts";
 import { retentionCutoff } from "./retention.ts";
+import type { Role } from "./roles.ts";
 
 /** The stretch [start, end) to summarize (end exclusive); start = end = 0 when none was found. */
 export interface Stretch {

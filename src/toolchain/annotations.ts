@@ -166,7 +166,7 @@ function allAnnotations(sf: ts.SourceFile): Annotation[] {
     ) {
       // continuation: a `//@` line right below an annotation that takes text
       prev.segments.push({ start: prev.text.length + 1, pos: restPos });
-      prev.text += " " + rest;
+      prev.text += ` ${rest}`;
     } else {
       throw new TranslateError(posAt(sf, index), `unknown annotation '//@${body.trimEnd()}'`);
     }

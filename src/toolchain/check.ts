@@ -8,8 +8,8 @@ import { accountItems, isProof, isTrustedDecl } from "./accounting.ts";
 import { planJobs } from "./coverage.ts";
 import type { DafnyScan } from "./dafny-scan.ts";
 import { typecheckKernel } from "./kernel-types.ts";
-import { type FileVerdict, findProvers, type Job, type Prover, proverName, verifyJobs } from "./prover.ts";
 import { generateDafny, kernelFiles, type Layout, loadKernel } from "./program.ts";
+import { type FileVerdict, findProvers, type Job, type Prover, proverName, verifyJobs } from "./prover.ts";
 import { collectTrusted, compareFileCounts, compareTrusted, PROPERTIES_FILE } from "./trusted.ts";
 
 /** Generated files whose committed text differs from a fresh translation, or whose source is gone. */

@@ -9,8 +9,8 @@ import {
   type Param,
   type Pos,
   type Stmt,
-  type Ty,
   TranslateError,
+  type Ty,
   VALUE_EQUALITY,
 } from "./ir.ts";
 
@@ -587,7 +587,7 @@ class Emitter {
   }
 
   stmt(s: Stmt, env: Env, cx: Ctx, ind: string): string[] {
-    const inner = ind + "  ";
+    const inner = `${ind}  `;
     switch (s.k) {
       case "var": {
         const ty = s.ty.k === "unknown" ? this.typeOf(s.init, env, cx) : s.ty;
@@ -669,9 +669,9 @@ class Emitter {
     if (e.k === "cond") {
       return [
         `${ind}if ${this.expr(e.c, env, cx, BOOL)} then`,
-        ...this.body(e.t, env, cx, ind + "  ", expect),
+        ...this.body(e.t, env, cx, `${ind}  `, expect),
         `${ind}else`,
-        ...this.body(e.f, env, cx, ind + "  ", expect),
+        ...this.body(e.f, env, cx, `${ind}  `, expect),
       ];
     }
     return [`${ind}${this.expr(e, env, cx, expect)}`];
@@ -778,5 +778,5 @@ export function emitModule(mod: Module, info: ProgramInfo): string {
   }
   for (const f of mod.fns) lines.push(...em.fn(f, mod), "");
   while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }

@@ -13,9 +13,9 @@ import {
   type Param,
   type Pos,
   type Stmt,
+  TranslateError,
   type Ty,
   type TypeDecl,
-  TranslateError,
 } from "./ir.ts";
 import { floorDiv, parseSpec } from "./spec-parser.ts";
 

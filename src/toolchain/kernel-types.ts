@@ -1,8 +1,8 @@
 // The TypeScript type checker over the kernel alone: a kernel that does not type-check is
 // never translated (the translator reads syntax and trusts the types tsc would reject).
 
-import ts from "typescript";
 import { join, relative } from "node:path";
+import ts from "typescript";
 import type { Layout } from "./program.ts";
 
 /** The compiler options of the project's tsconfig.json that matter to the kernel (it imports nothing outside src/kernel). */

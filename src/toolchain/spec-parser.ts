@@ -3,7 +3,7 @@
 // cannot read the extra operators, so specs get this small precedence-climbing parser.
 
 import { type Segment, segmentPos } from "./annotations.ts";
-import { type BinOp, type Expr, type Pos, type Ty, TranslateError, VALUE_EQUALITY } from "./ir.ts";
+import { type BinOp, type Expr, type Pos, TranslateError, type Ty, VALUE_EQUALITY } from "./ir.ts";
 
 interface Token {
   kind: "id" | "num" | "str" | "op" | "eof";

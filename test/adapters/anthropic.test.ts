@@ -94,7 +94,7 @@ describe("Anthropic adapter", () => {
     ],
     [
       [{ role: "assistant", content: [{ type: "tool_use", id: "a", name: "f", input: [] }] }],
-      "messages[0].input".replace("input", "content[0].input") + ": expected an object, got an array",
+      `${"messages[0].input".replace("input", "content[0].input")}: expected an object, got an array`,
     ],
     [
       [{ role: "user", content: [{ type: "tool_result", content: "x" }] }],

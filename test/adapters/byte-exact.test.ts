@@ -36,13 +36,13 @@ describe("nothing to do: the file comes back byte for byte", () => {
       `{"model":"gpt-4o","temperature":0.70,"messages":[${openai.join(",")}],"seed":12345678901234567890}`,
     ],
     ["pretty JSON array with 4 spaces", `[\n    ${openai.join(",\n    ")}\n]\n`],
-    ["CRLF JSONL", openai.join("\r\n") + "\r\n"],
+    ["CRLF JSONL", `${openai.join("\r\n")}\r\n`],
     ["JSONL without a final newline", openai.join("\n")],
     [
       "Anthropic minified body",
       `{"model":"claude","system":"s\\u00e9","max_tokens":1E3,"messages":[${anthropic.join(",")}]}`,
     ],
-    ["Anthropic JSONL with a system line, CRLF", [`{"system":"sys \\u00e9"}`, ...anthropic].join("\r\n") + "\r\n"],
+    ["Anthropic JSONL with a system line, CRLF", `${[`{"system":"sys \\u00e9"}`, ...anthropic].join("\r\n")}\r\n`],
     ["Python-style spacing", `[${openai.map((l) => l.replaceAll('":', '": ').replaceAll(',"', ', "')).join(", ")}]`],
   ])("%s", (_name, text) => {
     expect(roundTrip(text)).toBe(text);
@@ -71,7 +71,7 @@ describe("new messages are written in the file's own style", () => {
   }
 
   it("pretty (4 spaces, CRLF): the summary is indented like its neighbours, one separator per line", async () => {
-    const text = JSON.stringify(conv, null, 4).replaceAll("\n", "\r\n") + "\r\n";
+    const text = `${JSON.stringify(conv, null, 4).replaceAll("\n", "\r\n")}\r\n`;
     const out = await compacted(text);
     expect(out).toMatch(
       /\r\n {4}\{\r\n {8}"role": "assistant",\r\n {8}"content": "<summary>[^\r\n]*<\/summary>"\r\n {4}\},\r\n {4}\{\r\n {8}"role": "user"/,

@@ -12,31 +12,31 @@ describe("conversation files", () => {
   const an = anthropicConversation({ turns: 3 });
 
   it("reads and writes a JSON array (OpenAI)", () => {
-    const text = JSON.stringify(oa, null, 2) + "\n";
+    const text = `${JSON.stringify(oa, null, 2)}\n`;
     expect(readConversationFile(text)).toMatchObject({ format: "openai", container: "json-array" });
     expect(roundTrip(text)).toBe(text);
   });
 
   it("reads and writes a request body, keeping the other fields and the model", () => {
     const body = { model: "gpt-4o-mini", temperature: 0, messages: oa };
-    const text = JSON.stringify(body, null, 2) + "\n";
+    const text = `${JSON.stringify(body, null, 2)}\n`;
     const f = readConversationFile(text);
     expect(f).toMatchObject({ format: "openai", container: "json-object", model: "gpt-4o-mini" });
     expect(roundTrip(text)).toBe(text);
   });
 
   it("detects Anthropic by its top-level system and blocks", () => {
-    const text = JSON.stringify({ model: "claude-x", system: an.system, messages: an.messages }, null, 2) + "\n";
+    const text = `${JSON.stringify({ model: "claude-x", system: an.system, messages: an.messages }, null, 2)}\n`;
     expect(readConversationFile(text).format).toBe("anthropic");
     expect(readConversationFile(JSON.stringify(an.messages)).format).toBe("anthropic");
     expect(roundTrip(text)).toBe(text);
   });
 
   it("reads and writes JSONL in both formats (Anthropic system as a first line)", () => {
-    const o = oa.map((m) => JSON.stringify(m)).join("\n") + "\n";
+    const o = `${oa.map((m) => JSON.stringify(m)).join("\n")}\n`;
     expect(readConversationFile(o).container).toBe("jsonl");
     expect(roundTrip(o)).toBe(o);
-    const a = [JSON.stringify({ system: an.system }), ...an.messages.map((m) => JSON.stringify(m))].join("\n") + "\n";
+    const a = `${[JSON.stringify({ system: an.system }), ...an.messages.map((m) => JSON.stringify(m))].join("\n")}\n`;
     expect(readConversationFile(a)).toMatchObject({ format: "anthropic", container: "jsonl" });
     expect(roundTrip(a)).toBe(a);
   });

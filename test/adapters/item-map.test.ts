@@ -1,7 +1,7 @@
 // The item mapping of the adapters whose items are not one-to-one with engine messages: the
 // retention window in items turned into engine messages, and report positions turned into items.
 import { describe, expect, it } from "vitest";
-import { engineWindow, itemReport, type ItemMap } from "../../src/adapters/item-map.ts";
+import { engineWindow, type ItemMap, itemReport } from "../../src/adapters/item-map.ts";
 import type { CompactionReport, ReplacedStretch } from "../../src/engine/report.ts";
 
 // items 0..4; item 1 gave two engine messages (a tool message with two results), items 2 and 3

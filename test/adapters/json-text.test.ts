@@ -87,7 +87,7 @@ describe("parseJsonText", () => {
 
   it("reads nesting far deeper than the call stack allows", () => {
     const depth = 100_000;
-    const text = "[".repeat(depth) + "1" + "]".repeat(depth);
+    const text = `${"[".repeat(depth)}1${"]".repeat(depth)}`;
     let v = parseJsonText(text, new Map()).value;
     let n = 0;
     while (Array.isArray(v)) {

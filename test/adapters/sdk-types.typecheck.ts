@@ -5,11 +5,11 @@
 // line under it ever compiles.
 import type { MessageParam, TextBlockParam } from "@anthropic-ai/sdk/resources/messages/messages";
 import {
-  streamText,
-  ToolLoopAgent,
   type LanguageModel,
   type ModelMessage,
   type PrepareStepFunction,
+  streamText,
+  ToolLoopAgent,
   type ToolSet,
 } from "ai";
 import type {

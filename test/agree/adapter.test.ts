@@ -2,7 +2,7 @@
 // record fields are each reported, on stand-ins shaped like Dafny's compiled datatypes.
 import BigNumber from "bignumber.js";
 import { describe, expect, it } from "vitest";
-import { difference, toDafny, type BigNumberClass, type DafnyRuntime } from "./adapter.ts";
+import { type BigNumberClass, type DafnyRuntime, difference, toDafny } from "./adapter.ts";
 import type { DafnyProgram, DafnyType } from "./dafny-types.ts";
 
 class Seq extends Array<unknown> {}

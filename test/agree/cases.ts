@@ -10,7 +10,7 @@ import { EXACT_LIMIT, natsSumExactly } from "../../src/engine/exact.ts";
 import { retentionCutoff } from "../../src/kernel/retention.ts";
 import type { Role } from "../../src/kernel/roles.ts";
 import { selectStretch, selectStretchFrom } from "../../src/kernel/stretch.ts";
-import { afterSplice, conversation, role, type Conversation } from "../kernel/gen.ts";
+import { afterSplice, type Conversation, conversation, role } from "../kernel/gen.ts";
 
 /** Naturals up to 2^53 - 1, biased to the edges. */
 const wideNat: fc.Arbitrary<number> = fc.oneof(

@@ -4,10 +4,11 @@
 // in the results, an exception on either side, or a kernel function without inputs fails.
 // This checks that the translator's reading of the code means what Node runs; it executes no
 // specification (proofs/PROPERTIES.md).
-import fc from "fast-check";
+
 import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import fc from "fast-check";
 import { difference, toDafny } from "./adapter.ts";
 import { cases } from "./cases.ts";
 import { loadCompiledKernel } from "./compile.ts";

@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readConversationFile } from "../../src/adapters/conversation-file.ts";
 import type { Json } from "../../src/engine/json.ts";
-import { runInProcess, runProcess, tempDir, type CliResult } from "../support/cli-run.ts";
+import { type CliResult, runInProcess, runProcess, tempDir } from "../support/cli-run.ts";
 import { conversationText, fileShape, garble, garbleText, step } from "./corpus.ts";
 
 let dir: string;

@@ -5,8 +5,8 @@
 import fc from "fast-check";
 import { expect } from "vitest";
 import { ConfigError, InputError, KernelBoundaryError, SafecutError } from "../../src/engine/errors.ts";
-import type { Json, JsonObject } from "../../src/engine/json.ts";
 import { fileMessageCount } from "../../src/engine/file-messages.ts";
+import type { Json, JsonObject } from "../../src/engine/json.ts";
 import type { Message } from "../../src/engine/message.ts";
 import type { CompactionReport } from "../../src/engine/report.ts";
 

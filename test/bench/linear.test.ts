@@ -7,17 +7,17 @@
 // harness and bound flag a quadratic planning step and a ledger that re-reads the history.
 import { describe, expect, it } from "vitest";
 import {
+  type Appendable,
+  type AppendTiming,
   appendBySize,
+  type PlanningOp,
+  type SizeTiming,
   timeBySize,
   timeOpsBySize,
-  type Appendable,
-  type PlanningOp,
-  type AppendTiming,
-  type SizeTiming,
 } from "../../bench/measure.ts";
-import { kernelViews } from "../../src/engine/views.ts";
 import type { Message } from "../../src/engine/message.ts";
-import { messageTokens, charCounter } from "../../src/engine/tokens.ts";
+import { charCounter, messageTokens } from "../../src/engine/tokens.ts";
+import { kernelViews } from "../../src/engine/views.ts";
 
 const SMALL = 1_000;
 const LARGE = 10_000;

@@ -11,7 +11,7 @@ import { cpuMs, median } from "../../bench/measure.ts";
 import { compactMessages } from "../../src/engine/compact-messages.ts";
 import { parseConfig } from "../../src/engine/config-rules.ts";
 import { checkLaws, replaySplices } from "../../src/engine/law-checks.ts";
-import { summaryMessage, type Message } from "../../src/engine/message.ts";
+import { type Message, summaryMessage } from "../../src/engine/message.ts";
 import type { ReplacedStretch } from "../../src/engine/report.ts";
 
 describe("a whole run", () => {

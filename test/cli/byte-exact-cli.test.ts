@@ -4,9 +4,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { JsonObject } from "../../src/engine/json.ts";
 import { runInProcess, tempDir } from "../support/cli-run.ts";
 import { anthropicConversation, openAIConversation } from "../support/generate.ts";
-import type { JsonObject } from "../../src/engine/json.ts";
 
 // each message gets an unknown field holding an integer beyond 2^53, unique per message
 const BIG = 12345678901234567891n;
@@ -39,7 +39,7 @@ describe("CLI: bytes of untouched messages", () => {
 
   it.each([
     ["minified body", (ls: string[]) => `{"model":"gpt-4o-mini","messages":[${ls.join(",")}],"n":1E3}`],
-    ["CRLF JSONL", (ls: string[]) => ls.join("\r\n") + "\r\n"],
+    ["CRLF JSONL", (ls: string[]) => `${ls.join("\r\n")}\r\n`],
     ["pretty array with a BOM", (ls: string[]) => `\uFEFF[\n\t${ls.join(",\n\t")}\n]`],
   ])("nothing to do (%s): output is the input, byte for byte", async (_name, make) => {
     const dir = tempDir();
@@ -54,7 +54,7 @@ describe("CLI: bytes of untouched messages", () => {
 
   it.each([
     ["OpenAI minified body", "openai", (ls: string[]) => `{"model":"gpt-4o-mini","messages":[${ls.join(",")}]}`],
-    ["OpenAI CRLF JSONL", "openai", (ls: string[]) => ls.join("\r\n") + "\r\n"],
+    ["OpenAI CRLF JSONL", "openai", (ls: string[]) => `${ls.join("\r\n")}\r\n`],
     ["Anthropic body", "anthropic", (ls: string[]) => `{"system":"be brief","messages":[\n  ${ls.join(",\n  ")}\n]}\n`],
   ])("compacting (%s): every message not replaced keeps its bytes, in order", async (_name, shape, make) => {
     const dir = tempDir();

@@ -5,7 +5,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { readConversationFile } from "../../src/adapters/conversation-file.ts";
 import { runInProcess, tempDir } from "../support/cli-run.ts";
 import { openAIConversation } from "../support/generate.ts";
-import { factfulAnswer, startImitation, type Behavior, type Imitation } from "../support/http-imitation.ts";
+import { type Behavior, factfulAnswer, type Imitation, startImitation } from "../support/http-imitation.ts";
 import { expectLawsHold } from "../support/laws.ts";
 
 let dir: string;

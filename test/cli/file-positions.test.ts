@@ -65,7 +65,7 @@ describe("positions and the retention window in the file's own messages", () => 
     const dir = tempDir();
     const conv = openAIConversation({ turns: 12 });
     const lines = conv.map((m) => JSON.stringify(m));
-    writeFileSync(join(dir, "c.jsonl"), lines.join("\n") + "\n");
+    writeFileSync(join(dir, "c.jsonl"), `${lines.join("\n")}\n`);
     const r = await runInProcess(
       ["compact", "c.jsonl", "--token-threshold", "3000", "--retention-window", "4", "--report", "r.json"],
       { cwd: dir },

@@ -9,7 +9,7 @@ import { readConversationFile } from "../../src/adapters/conversation-file.ts";
 import { PendingOutput } from "../../src/cli/outputs.ts";
 import { runInProcess, tempDir } from "../support/cli-run.ts";
 import { openAIConversation } from "../support/generate.ts";
-import { factfulAnswer, startImitation, type Imitation } from "../support/http-imitation.ts";
+import { factfulAnswer, type Imitation, startImitation } from "../support/http-imitation.ts";
 
 let dir: string;
 const conv = openAIConversation({ turns: 12 });

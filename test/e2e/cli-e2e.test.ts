@@ -6,12 +6,12 @@ import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { readConversationFile, type ConversationFile } from "../../src/adapters/conversation-file.ts";
+import { type ConversationFile, readConversationFile } from "../../src/adapters/conversation-file.ts";
 import type { Message } from "../../src/engine/message.ts";
 import { bpeCounter, messageTokens } from "../../src/engine/tokens.ts";
 import { runProcess, tempDir } from "../support/cli-run.ts";
 import { anthropicConversation, openAIConversation } from "../support/generate.ts";
-import { factfulAnswer, startImitation, type Imitation } from "../support/http-imitation.ts";
+import { factfulAnswer, type Imitation, startImitation } from "../support/http-imitation.ts";
 import { expectLawsHold } from "../support/laws.ts";
 
 const counter = bpeCounter();
@@ -28,7 +28,7 @@ beforeAll(() => {
   files.openaiJson = join(dir, "openai.json");
   writeFileSync(files.openaiJson, JSON.stringify({ model: "gpt-4o-mini", messages: oa }, null, 2));
   files.openaiJsonl = join(dir, "openai.jsonl");
-  writeFileSync(files.openaiJsonl, oa.map((m) => JSON.stringify(m)).join("\n") + "\n");
+  writeFileSync(files.openaiJsonl, `${oa.map((m) => JSON.stringify(m)).join("\n")}\n`);
   files.anthropicJson = join(dir, "anthropic.json");
   writeFileSync(
     files.anthropicJson,
@@ -37,7 +37,7 @@ beforeAll(() => {
   files.anthropicJsonl = join(dir, "anthropic.jsonl");
   writeFileSync(
     files.anthropicJsonl,
-    [JSON.stringify({ system: an.system }), ...an.messages.map((m) => JSON.stringify(m))].join("\n") + "\n",
+    `${[JSON.stringify({ system: an.system }), ...an.messages.map((m) => JSON.stringify(m))].join("\n")}\n`,
   );
 });
 
@@ -142,7 +142,7 @@ describe("safecut compact, end to end", () => {
     expect(after.messages.length).toBeLessThan(before.messages.length / 2);
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(
-      /compacted-still-due: .*\n.*\n  still above the trigger; of the \d+ tokens left, \d+ are in user\/system messages, \d+ in summaries/,
+      /compacted-still-due: .*\n.*\n {2}still above the trigger; of the \d+ tokens left, \d+ are in user\/system messages, \d+ in summaries/,
     );
     expect(server.requests[0].headers["x-api-key"]).toBe("ak-e2e");
   });

@@ -2,6 +2,8 @@
 // naming what is wrong) for bad arguments, never a plain TypeError; and refuses values nested
 // deeper than MAX_NESTING before any summarizer call.
 import { describe, expect, it } from "vitest";
+import { MAX_NESTING } from "../../src/engine/json-depth.ts";
+import type { Message } from "../../src/engine/message.ts";
 import {
   compact,
   compactAnthropicMessages,
@@ -9,8 +11,6 @@ import {
   compactOpenAIMessages,
   SafecutError,
 } from "../../src/index.ts";
-import { MAX_NESTING } from "../../src/engine/json-depth.ts";
-import type { Message } from "../../src/engine/message.ts";
 import type { Summarizer } from "../../src/providers/summarizer.ts";
 
 const bad: [string, unknown][] = [
@@ -91,7 +91,10 @@ describe("values nested too deep", () => {
   const calls: string[] = [];
   const counting: Summarizer = {
     name: "counting",
-    summarize: async (r) => (calls.push(r.prompt), "<summary>x</summary>"),
+    summarize: async (r) => {
+      calls.push(r.prompt);
+      return "<summary>x</summary>";
+    },
   };
 
   it("are refused by compactMessages before any summarizer call, naming the path", async () => {

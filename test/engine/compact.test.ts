@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
-import { compactMessages } from "../../src/engine/compact-messages.ts";
 import { compactStore } from "../../src/engine/compact.ts";
+import { compactMessages } from "../../src/engine/compact-messages.ts";
 import { parseConfig } from "../../src/engine/config-rules.ts";
 import { SummarizerError } from "../../src/engine/errors.ts";
 import type { Message } from "../../src/engine/message.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "../../src/engine/config-rules.ts";
 import { snapshotConfig } from "../../src/engine/config.ts";
+import { parseConfig } from "../../src/engine/config-rules.ts";
 import { ConfigError } from "../../src/engine/errors.ts";
 
 describe("configuration", () => {

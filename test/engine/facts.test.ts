@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { errorMessages, filePaths, identifiers, requiredFacts } from "../../src/engine/facts.ts";
 import type { Message } from "../../src/engine/message.ts";
-import { validateSummary } from "../../src/engine/validate-summary.ts";
 import { charCounter } from "../../src/engine/tokens.ts";
+import { validateSummary } from "../../src/engine/validate-summary.ts";
 
 describe("required facts", () => {
   const text =
@@ -48,9 +48,9 @@ describe("summary validation", () => {
   });
   it("rejects empty, too long, over max_tokens, missing facts", () => {
     expect(validateSummary(" ", lim)).toMatchObject({ ok: false, reason: "the summary is empty" });
-    expect(validateSummary("a.ts " + "x".repeat(400), lim)).toMatchObject({ ok: false });
-    expect(validateSummary("a.ts " + "x".repeat(300), lim).ok).toBe(false);
-    expect(validateSummary("a.ts " + "x".repeat(300), { ...lim, replacedTokens: 1000 })).toMatchObject({
+    expect(validateSummary(`a.ts ${"x".repeat(400)}`, lim)).toMatchObject({ ok: false });
+    expect(validateSummary(`a.ts ${"x".repeat(300)}`, lim).ok).toBe(false);
+    expect(validateSummary(`a.ts ${"x".repeat(300)}`, { ...lim, replacedTokens: 1000 })).toMatchObject({
       ok: false,
       reason: expect.stringContaining("exceeds max_tokens"),
     });

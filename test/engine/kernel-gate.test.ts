@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { KernelBoundaryError } from "../../src/engine/errors.ts";
 import {
+  gateAcceptSummary,
+  gateAdvanceWatermark,
   gateCompactionDue,
   gateDecideCommit,
   gateFindCutPoint,
@@ -13,12 +15,10 @@ import {
   gateSelectStretchFrom,
   gateSplice,
   gateTriggerFired,
-  gateAcceptSummary,
-  gateAdvanceWatermark,
   gateValidateConfig,
 } from "../../src/engine/kernel-gate.ts";
-import type { ConfigView } from "../../src/kernel/config.ts";
 import type { KernelViews } from "../../src/engine/views.ts";
+import type { ConfigView } from "../../src/kernel/config.ts";
 
 // Every guarded kernel call refuses input outside its //@ requires, with an error naming it.
 const th = { tokenThreshold: 10, messageThreshold: 0, turnThreshold: 0 };

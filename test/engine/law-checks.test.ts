@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { readAnthropicMessages } from "../../src/adapters/anthropic.ts";
 import { parseConfig } from "../../src/engine/config-rules.ts";
 import { checkLaws, replaySplices } from "../../src/engine/law-checks.ts";
-import { summaryMessage, type Message } from "../../src/engine/message.ts";
+import { type Message, summaryMessage } from "../../src/engine/message.ts";
 import type { ReplacedStretch } from "../../src/engine/report.ts";
 
 // The runtime law checks must catch a wrong result; otherwise the CLI's exit code 4 guard is empty.
@@ -124,7 +124,7 @@ describe("L6's one-pass replay", () => {
       fc.array(fc.tuple(fc.nat(), fc.nat(), fc.nat({ max: 3 })), { maxLength: 12 }).map((raw) => {
         let len = n;
         const ss: ReplacedStretch[] = [];
-        raw.forEach(([a, b, w], k) => {
+        raw.forEach(([a, , w], k) => {
           const start = a % (len + 1);
           const end = start + Math.min(w, len - start);
           ss.push(splice(start, end, `s${k}`));

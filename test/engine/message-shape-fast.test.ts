@@ -40,7 +40,7 @@ const nearMiss = fc.constantFrom<unknown>(
   [1],
   ["a"],
   [undefined],
-  // eslint-disable-next-line no-sparse-arrays
+  // biome-ignore lint/suspicious/noSparseArray: a sparse array is one of the inputs under test
   [1, , 2],
   {},
   { id: "a", name: "f", arguments: "{}" },

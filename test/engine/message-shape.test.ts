@@ -6,13 +6,13 @@ import { InputError } from "../../src/engine/errors.ts";
 import type { Message } from "../../src/engine/message.ts";
 import { assertMessage, assertMessages } from "../../src/engine/message-shape.ts";
 import {
-  ConversationStore,
-  TokenLedger,
   assertWellFormed,
+  ConversationStore,
   charCounter,
   compact,
   readOpenAIMessages,
   requiredFacts,
+  TokenLedger,
   writeAnthropicMessages,
   writeConversationFile,
   writeOpenAIMessages,

@@ -1,10 +1,10 @@
 import fc from "fast-check";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
 import { InputError } from "../../src/engine/errors.ts";
 import { TokenLedger } from "../../src/engine/ledger.ts";
-import { messageText, type Message } from "../../src/engine/message.ts";
+import { type Message, messageText } from "../../src/engine/message.ts";
 import { ConversationStore } from "../../src/engine/store.ts";
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import {
   BPE_MAX_RUN,
   bpeCounter,
@@ -122,7 +122,7 @@ describe("token counting", () => {
     it("the pieces put back together are the text, and no piece splits a surrogate pair", () => {
       for (const [name, run] of Object.entries(runs)) {
         for (const offset of [0, 1]) {
-          const text = "x".repeat(offset) + " " + run(3 * BPE_MAX_RUN + 7, 5);
+          const text = `${"x".repeat(offset)} ${run(3 * BPE_MAX_RUN + 7, 5)}`;
           const pieces = bpePieces(text);
           expect(pieces.join(""), name).toBe(text);
           for (const p of pieces) {
@@ -135,7 +135,7 @@ describe("token counting", () => {
 
     it("text without a run longer than the bound is one piece, so its count is exact", () => {
       const prose = draw("abcdefghij klmnop qrstuv wxyz ,.\n", 20_000, 3);
-      const words = ("w".repeat(BPE_MAX_RUN) + " ").repeat(10);
+      const words = `${"w".repeat(BPE_MAX_RUN)} `.repeat(10);
       for (const text of [prose, words, "a".repeat(BPE_MAX_RUN)]) {
         expect(bpePieces(text)).toEqual([text]);
         expect(bpeCounter().count(text)).toBe(exact(text));
@@ -155,7 +155,7 @@ describe("token counting", () => {
     });
 
     it("counting is deterministic: the same text always gets the same count", () => {
-      const text = runs.dna(5_000, 9) + " " + runs.cjk(2_000, 4);
+      const text = `${runs.dna(5_000, 9)} ${runs.cjk(2_000, 4)}`;
       expect(bpeCounter().count(text)).toBe(bpeCounter().count(text));
     });
   });
@@ -164,7 +164,6 @@ describe("token counting", () => {
 // The kernel sums token counts; doubles do that exactly only up to 2^53 - 1 (src/engine/exact.ts).
 // The store keeps its total there, so a conversation it holds always passes the kernel gate.
 describe("the store keeps the conversation's token total <= 2^53 - 1", () => {
-  const MAX = Number.MAX_SAFE_INTEGER;
   /** Counts a text as the number written in it ("huge" for 2^52), plus nothing else. */
   const numeric: TokenCounter = { name: "chars", count: (t) => (t === "huge" ? 2 ** 52 : t.length) };
   const said = (content: string): Message => ({ role: "user", content });

@@ -6,10 +6,10 @@
 // flight. Each case asserts the outcome, that nothing was lost, and that the reason is reported.
 import { afterEach, describe, expect, it } from "vitest";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
-import { compactMessages } from "../../src/engine/compact-messages.ts";
 import { compactStore } from "../../src/engine/compact.ts";
+import { compactMessages } from "../../src/engine/compact-messages.ts";
 import { parseConfig } from "../../src/engine/config-rules.ts";
-import { summaryMessage, type Message } from "../../src/engine/message.ts";
+import { type Message, summaryMessage } from "../../src/engine/message.ts";
 import { planStep } from "../../src/engine/plan.ts";
 import { ConversationStore } from "../../src/engine/store.ts";
 import { bpeCounter, messageTokens } from "../../src/engine/tokens.ts";
@@ -19,11 +19,11 @@ import { openAISummarizer } from "../../src/providers/openai-summarizer.ts";
 import type { Summarizer } from "../../src/providers/summarizer.ts";
 import { openAIConversation } from "../support/generate.ts";
 import {
-  factfulAnswer,
-  startImitation,
   type Behavior,
+  factfulAnswer,
   type Imitation,
   type RecordedRequest,
+  startImitation,
 } from "../support/http-imitation.ts";
 import { expectLawsHold } from "../support/laws.ts";
 

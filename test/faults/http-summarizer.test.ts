@@ -6,8 +6,8 @@
 // was lost (deep equality with a clone taken before; for compactions the laws' runtime
 // counterparts), and that the reason is reported.
 import { afterEach, describe, expect, it } from "vitest";
-import { compactAnthropicMessages, compactOpenAIMessages } from "../../src/adapters/compact-wire.ts";
 import { readAnthropicMessages } from "../../src/adapters/anthropic.ts";
+import { compactAnthropicMessages, compactOpenAIMessages } from "../../src/adapters/compact-wire.ts";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
 import type { ConfigInput } from "../../src/engine/config.ts";
 import type { Json, JsonObject } from "../../src/engine/json.ts";
@@ -15,11 +15,11 @@ import type { Message } from "../../src/engine/message.ts";
 import type { CompactionReport } from "../../src/engine/report.ts";
 import { anthropicConversation, openAIConversation } from "../support/generate.ts";
 import {
-  factfulAnswer,
-  startImitation,
   type Behavior,
+  factfulAnswer,
   type Imitation,
   type RecordedRequest,
+  startImitation,
 } from "../support/http-imitation.ts";
 import { expectLawsHold } from "../support/laws.ts";
 

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { compactOpenAIMessages } from "../../src/adapters/compact-wire.ts";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
 import type { JsonObject } from "../../src/engine/json.ts";
-import { startImitation, type Imitation } from "../support/http-imitation.ts";
+import { type Imitation, startImitation } from "../support/http-imitation.ts";
 
 let server: Imitation | undefined;
 afterEach(async () => {

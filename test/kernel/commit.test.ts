@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decideCommit, raceTwoPlans, type CurrentStamp, type PlanStamp } from "../../src/kernel/commit.ts";
+import { type CurrentStamp, decideCommit, type PlanStamp, raceTwoPlans } from "../../src/kernel/commit.ts";
 import { decideCommit as ref, raceTwoPlans as refRace } from "../../src/reference/commit.ts";
-import { RUNS, int, nat } from "./gen.ts";
+import { int, nat, RUNS } from "./gen.ts";
 
 // Versions collide often (small range) so every branch is exercised; lengths include 2^40.
 const version = fc.oneof(fc.integer({ min: 0, max: 3 }), int);

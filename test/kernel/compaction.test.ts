@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { compactRolesOnce } from "../../src/kernel/compaction.ts";
 import { isCompressible } from "../../src/kernel/compressible.ts";
 import { compactRolesOnce as ref } from "../../src/reference/compaction.ts";
-import { RUNS, conversation, nat } from "./gen.ts";
+import { conversation, nat, RUNS } from "./gen.ts";
 
 const window = fc.oneof(
   fc.integer({ min: 1, max: 8 }),

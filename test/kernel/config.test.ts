@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import * as k from "../../src/kernel/config.ts";
 import type { ConfigView } from "../../src/kernel/config.ts";
+import * as k from "../../src/kernel/config.ts";
 import { configRules, validateConfig as ref } from "../../src/reference/config.ts";
-import { RUNS, int } from "./gen.ts";
+import { int, RUNS } from "./gen.ts";
 
 // Values cluster around each rule's boundary so that valid and invalid configurations both occur.
 const edge = fc.oneof(fc.integer({ min: -2, max: 3 }), fc.constantFrom(99_999, 100_000, 100_001), int);

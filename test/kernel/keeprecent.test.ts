@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { sumRange } from "../../src/kernel/cutpoint.ts";
 import { keptPrefixEnd, selectKeepRecent, suffixTokens } from "../../src/kernel/keeprecent.ts";
 import { retentionCutoff } from "../../src/kernel/retention.ts";
-import { movable, selectStretchFrom, type Stretch } from "../../src/kernel/stretch.ts";
+import { movable, type Stretch, selectStretchFrom } from "../../src/kernel/stretch.ts";
 import * as ref from "../../src/reference/keeprecent.ts";
 import { type Conversation, conversation, nat, RUNS } from "./gen.ts";
 

@@ -2,15 +2,15 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   acceptSummary,
-  compactUntilStable,
   compactedTokens,
+  compactUntilStable,
+  type Proposal,
   rangeTokens,
   sumTokens,
   totalTokens,
-  type Proposal,
 } from "../../src/kernel/progress.ts";
 import * as ref from "../../src/reference/progress.ts";
-import { RUNS, int, nat } from "./gen.ts";
+import { int, nat, RUNS } from "./gen.ts";
 
 const tokens = fc.array(
   fc.oneof(

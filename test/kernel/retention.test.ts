@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { retentionCutoff } from "../../src/kernel/retention.ts";
 import { retentionCutoff as ref } from "../../src/reference/retention.ts";
-import { RUNS, nat } from "./gen.ts";
+import { nat, RUNS } from "./gen.ts";
 
 const win = nat.map((w) => Math.max(1, w));
 

@@ -3,19 +3,19 @@ import { describe, expect, it } from "vitest";
 import { isCompressible } from "../../src/kernel/compressible.ts";
 import { retentionCutoff } from "../../src/kernel/retention.ts";
 import {
+  movable,
   pairingOk,
+  type Stretch,
   selectAfterSplice,
   selectStretch,
   selectStretchFrom,
-  movable,
-  type Stretch,
 } from "../../src/kernel/stretch.ts";
 import {
-  pairingOk as refPairingOk,
   selectStretch as ref,
   selectStretchFrom as refFrom,
+  pairingOk as refPairingOk,
 } from "../../src/reference/stretch.ts";
-import { RUNS, afterSplice, buildConversation, conversation, nat, role, type Conversation } from "./gen.ts";
+import { afterSplice, buildConversation, type Conversation, conversation, nat, RUNS, role } from "./gen.ts";
 
 const window = fc.oneof(
   fc.integer({ min: 1, max: 8 }),

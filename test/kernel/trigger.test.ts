@@ -8,7 +8,7 @@ import {
   triggerFired,
 } from "../../src/kernel/trigger.ts";
 import * as ref from "../../src/reference/trigger.ts";
-import { RUNS, nat } from "./gen.ts";
+import { nat, RUNS } from "./gen.ts";
 
 const thresholds: fc.Arbitrary<Thresholds> = fc.record({
   tokenThreshold: nat,

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { joinedBytes, keepHeadLines, keepTailLines } from "../../src/kernel/truncate.ts";
 import * as ref from "../../src/reference/truncate.ts";
-import { RUNS, nat } from "./gen.ts";
+import { nat, RUNS } from "./gen.ts";
 
 const lines = fc.array(fc.oneof(fc.nat(20), nat), { maxLength: 40 });
 const budget = fc.oneof(fc.nat(60), nat);

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { advanceWatermark } from "../../src/kernel/watermark.ts";
 import { advanceWatermark as ref } from "../../src/reference/watermark.ts";
-import { RUNS, int } from "./gen.ts";
+import { int, RUNS } from "./gen.ts";
 
 describe("watermark (L10)", () => {
   it("agrees with the reference", () => {

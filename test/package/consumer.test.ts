@@ -3,7 +3,7 @@
 // the ways a user would: plain node (ESM and require), TypeScript under node16 and bundler
 // resolution, the README's library and kernel snippets exactly as written, the installed bin, and the
 // shipped proof artifacts re-generated from the shipped kernel sources.
-import { execFileSync, spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { execFileSync, type SpawnSyncReturns, spawnSync } from "node:child_process";
 import {
   copyFileSync,
   cpSync,

@@ -4,7 +4,7 @@ import { anthropicSummarizer } from "../../src/providers/anthropic-summarizer.ts
 import { retryAfterSeconds } from "../../src/providers/http.ts";
 import { openAISummarizer } from "../../src/providers/openai-summarizer.ts";
 import type { SummaryRequest } from "../../src/providers/summarizer.ts";
-import { startImitation, type Behavior, type Imitation } from "../support/http-imitation.ts";
+import { type Behavior, type Imitation, startImitation } from "../support/http-imitation.ts";
 
 const request: SummaryRequest = {
   prompt: "Summarize: the agent edited src/a.ts",

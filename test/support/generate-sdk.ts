@@ -2,7 +2,7 @@
 // typed with their own types: AI SDK `ModelMessage[]` and OpenAI Responses `ResponseInputItem[]`.
 import type { ModelMessage } from "ai";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
-import { turns, type GenOptions } from "./generate.ts";
+import { type GenOptions, turns } from "./generate.ts";
 
 /** A generated conversation as AI SDK messages: one tool message per step holding all its results. */
 export function modelMessagesConversation(o: GenOptions): ModelMessage[] {

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { checkDafny } from "../../src/toolchain/check.ts";
 import { layout } from "../../src/toolchain/program.ts";
 import { findProvers } from "../../src/toolchain/prover.ts";
-import { copyRepo, project, properties, removeProjects, REPO } from "./project.ts";
+import { copyRepo, project, properties, REPO, removeProjects } from "./project.ts";
 
 const all = findProvers(REPO);
 const dafny23 = all.filter((p) => p.generation === "dafny23");

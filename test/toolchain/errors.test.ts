@@ -1226,7 +1226,7 @@ const CASES: ErrorCase[] = [
 ];
 
 function lines(src: string[]): string {
-  return src.join("\n") + "\n";
+  return `${src.join("\n")}\n`;
 }
 
 describe("translator errors name file:line:column", () => {

@@ -463,7 +463,7 @@ const HOLES: Hole[] = [
 ];
 
 function lines(src: string[]): string {
-  return src.join("\n") + "\n";
+  return `${src.join("\n")}\n`;
 }
 
 const roots: string[] = [];
