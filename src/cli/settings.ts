@@ -14,7 +14,8 @@ export type FlagValues = Readonly<Record<string, string | string[] | boolean | u
 /** A setting's --help line: its help text and its default. */
 function helpLine(s: SettingSpec): string {
   const unsetBy = s.type === "count or unset" && s.default !== null ? "; none unsets it" : "";
-  return `${s.help} (default ${defaultShown(s)}${unsetBy})`;
+  const repeatable = s.type === "list" ? "; repeatable" : "";
+  return `${s.help} (default ${defaultShown(s)}${unsetBy}${repeatable})`;
 }
 
 function collect(v: string, prev: string[] | undefined): string[] {

@@ -151,7 +151,7 @@ export const SETTINGS = {
     type: "list",
     default: [],
     flag: "--anchor <phrase>",
-    help: "phrases a summary must keep whenever the stretch contains them (the flag is repeatable)",
+    help: "phrases a summary must keep whenever the stretch contains them",
   },
   provider: {
     type: "choice",
