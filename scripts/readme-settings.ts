@@ -32,7 +32,7 @@ function meaningCell(s: SettingSpec): string {
 
 function ruleCell(s: SettingSpec): string {
   if (s.rule !== undefined) return ruleText(s);
-  return s.type === "count" && s.min !== undefined ? `must be >= ${s.min}` : "";
+  return (s.type === "count" || s.type === "count or unset") && s.min !== undefined ? `must be >= ${s.min}` : "";
 }
 
 /** The settings table as README shows it, markers included. */

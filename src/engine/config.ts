@@ -20,7 +20,7 @@ function settingSchema(s: SettingSpec): z.ZodType {
     case "count":
       return (s.min === undefined ? count : count.min(s.min)).default(s.default);
     case "count or unset": {
-      const c = count.nullable().default(s.default);
+      const c = (s.min === undefined ? count : count.min(s.min)).nullable().default(s.default);
       return s.zeroIsUnset === true ? c.transform((v) => (v === 0 ? null : v)) : c;
     }
     case "text": {

@@ -40,11 +40,20 @@ interface Row {
   readonly rule?: SettingRule;
 }
 
-/** One row of the table; the type fixes what the default and the extra fields may be. */
+/**
+ * One row of the table; the type fixes what the default and the extra fields may be: `min` is
+ * the least value, checked when the value is parsed; `zeroIsUnset` reads 0 as null; `choices`
+ * are the values a "choice" may take.
+ */
 export type SettingSpec = Row &
   (
     | { readonly type: "count"; readonly default: number; readonly min?: number }
-    | { readonly type: "count or unset"; readonly default: number | null; readonly zeroIsUnset?: true }
+    | {
+        readonly type: "count or unset";
+        readonly default: number | null;
+        readonly min?: number;
+        readonly zeroIsUnset?: true;
+      }
     | { readonly type: "text"; readonly default: string }
     | { readonly type: "text or unset"; readonly default: string | null }
     | { readonly type: "choice"; readonly default: string; readonly choices: readonly [string, ...string[]] }
