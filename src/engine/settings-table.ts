@@ -64,7 +64,10 @@ const THRESHOLD_RULE: SettingRule = { by: "kernel", says: "must be > 0 when set 
 
 /**
  * The settings, in the order the schema checks them (a configuration with several bad
- * fields is refused naming the first). Adding a setting is adding a row here.
+ * fields is refused naming the first). Adding a setting is adding a row here, then
+ * regenerating README's table (`npx tsx scripts/readme-settings.ts`). A row whose rule is the
+ * kernel's needs the kernel's view and verdict for it too (config-rules.ts does not compile
+ * until they match).
  */
 export const SETTINGS = {
   max_tokens: {
