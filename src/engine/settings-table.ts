@@ -19,8 +19,8 @@ export type SettingType = "count" | "count or unset" | "text" | "text or unset" 
 /**
  * A rule a valid value satisfies. "kernel": judged by the kernel's L12 function for this
  * setting (config-rules.ts builds its view); `says` opens the error message, followed by
- * ", got <value>" for a number, and may name a kernel constant in braces ({maxTokensLimit}). "schema": checked when the value is parsed; `says` is the
- * whole error message.
+ * ", got <value>" for a number, and may name a kernel constant in braces ({maxTokensLimit}).
+ * "schema": checked when the value is parsed; `says` is the whole error message.
  */
 export type SettingRule =
   | { readonly by: "kernel"; readonly says: string }
@@ -29,7 +29,7 @@ export type SettingRule =
 interface Row {
   /** one line for `--help` and README */
   readonly help: string;
-  /** README only: what does not fit in a help line, appended to `help` as written (its own leading space or ";") */
+  /** README only: what does not fit in a help line, appended to `help` as written (with its own leading " " or ";") */
   readonly more?: string;
   /** the flag with its argument ("--max-tokens <n>"); none: a config-file setting only */
   readonly flag?: string;
@@ -60,7 +60,7 @@ export type SettingSpec = Row &
     | { readonly type: "list"; readonly default: readonly string[] }
   );
 
-const THRESHOLD_RULE: SettingRule = { by: "kernel", says: "must be > 0 when set (null unsets it)" };
+const THRESHOLD_RULE = { by: "kernel", says: "must be > 0 when set (null unsets it)" } as const satisfies SettingRule;
 
 /**
  * The settings, in the order the schema checks them (a configuration with several bad
