@@ -16,6 +16,7 @@ import { describeJson } from "../engine/json.ts";
 import type { Message, ToolCall } from "../engine/message.ts";
 import { assertMessages } from "../engine/message-shape.ts";
 import type { CompactionReport } from "../engine/report.ts";
+import { DEFAULT_SUMMARY_TAG } from "../engine/settings-table.ts";
 import {
   approvalCallId,
   assertPairing,
@@ -202,7 +203,7 @@ export function readModelMessages(
   path = "messages",
   opts: FormatOptions = {},
 ): ModelMessagesReading {
-  const tag = opts.summaryTag ?? "summary";
+  const tag = opts.summaryTag ?? DEFAULT_SUMMARY_TAG;
   if (!Array.isArray(input)) throw new InputError(path, `expected an array of messages, got ${describeJson(input)}`);
   const b: Builder = { messages: [], spans: [], origins: new Map(), pairing: [] };
   for (let i = 0; i < input.length; i++) {
@@ -298,7 +299,7 @@ export function writeModelMessages(
   reading?: ModelMessagesReading,
   opts: FormatOptions = {},
 ): ModelMessage[] {
-  const tag = opts.summaryTag ?? "summary";
+  const tag = opts.summaryTag ?? DEFAULT_SUMMARY_TAG;
   assertMessages(messages);
   const perItem = new Map<number, number>();
   for (const s of reading?.map.spans ?? []) perItem.set(s.first, (perItem.get(s.first) ?? 0) + 1);
@@ -332,8 +333,17 @@ export async function compactModelMessages(
   config: ConfigInput | Config = {},
   options: CompactMessagesOptions = {},
 ): Promise<{ messages: ModelMessage[]; report: CompactionReport }> {
+  return modelMessagesUnder(messages, parseConfig(config), options);
+}
+
+/** compactModelMessages under a parsed configuration (compactBeforeStep parses once, not at every step). */
+async function modelMessagesUnder(
+  messages: readonly ModelMessage[],
+  c: Config,
+  options: CompactMessagesOptions,
+): Promise<{ messages: ModelMessage[]; report: CompactionReport }> {
   const r = await compactItems(
-    config,
+    c,
     options,
     (tag) => readModelMessages(messages, "messages", { summaryTag: tag }),
     (ms, reading, tag) => writeModelMessages(ms, reading, { summaryTag: tag }),
@@ -358,7 +368,7 @@ export function compactBeforeStep(
 ): (step: PrepareStepMessages) => Promise<{ messages: ModelMessage[] } | undefined> {
   const c = parseConfig(config); // a bad configuration fails when the agent is built, not at its first step
   return async (step) => {
-    const r = await compactModelMessages(step.messages, c, options);
+    const r = await modelMessagesUnder(step.messages, c, options);
     options.onReport?.(r.report);
     return r.report.stretches.length > 0 ? { messages: r.messages } : undefined;
   };

@@ -6,6 +6,7 @@ import { InputError } from "../engine/errors.ts";
 import { describeJson, isJsonObject, type Json, type JsonObject } from "../engine/json.ts";
 import type { Message, SourceRef, ToolCall } from "../engine/message.ts";
 import { assertMessages } from "../engine/message-shape.ts";
+import { DEFAULT_SUMMARY_TAG } from "../engine/settings-table.ts";
 import type { FormatOptions } from "./openai.ts";
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
 import { type WireItem, wireMessage } from "./wire-item.ts";
@@ -61,7 +62,7 @@ export function readAnthropicSystem(v: Json, path = "system"): Message {
 
 /** Reads one Anthropic message at `messages[index]` into one or more model messages. */
 export function readAnthropicMessage(v: Json, index: number, path: string, opts: FormatOptions = {}): Message[] {
-  const tag = opts.summaryTag ?? "summary";
+  const tag = opts.summaryTag ?? DEFAULT_SUMMARY_TAG;
   if (!isJsonObject(v)) throw new InputError(path, `expected a message object, got ${describeJson(v)}`);
   if (typeof v.role !== "string")
     throw new InputError(`${path}.role`, `expected a string, got ${describeJson(v.role)}`);
@@ -227,7 +228,7 @@ export function planAnthropicOutput(
   messages: readonly Message[],
   opts: FormatOptions = {},
 ): { system: SystemItem; items: WireItem[] } {
-  const tag = opts.summaryTag ?? "summary";
+  const tag = opts.summaryTag ?? DEFAULT_SUMMARY_TAG;
   // callers may hand-build the messages they write: a bad one is named, not a TypeError
   assertMessages(messages);
   const systems = messages.filter((m) => m.role === "system");

@@ -5,7 +5,7 @@ import {
   assertMessageList,
   assertOptions,
   type CompactMessagesOptions,
-  compactMessages,
+  compactParsed,
 } from "../engine/compact-messages.ts";
 import type { Config, ConfigInput } from "../engine/config.ts";
 import { parseConfig } from "../engine/config-rules.ts";
@@ -46,16 +46,16 @@ export async function compactOpenAIMessages(
 ): Promise<{ messages: (JsonObject | OpenAIChatMessageLike)[]; report: CompactionReport }> {
   // bad arguments are SafecutErrors, and nesting is checked before the adapter reads (and copies) anything
   assertOptions(options);
-  const tag = parseConfig(config).summary_tag;
+  const c = parseConfig(config);
   assertMessageList(messages);
   assertValueNesting(messages, "messages");
   // the SDK's message types are JSON data; the reader checks every field it reads
-  const r = await compactMessages(
-    readOpenAIMessages([...messages] as Json[], "messages", { summaryTag: tag }),
-    config,
+  const r = await compactParsed(
+    readOpenAIMessages([...messages] as Json[], "messages", { summaryTag: c.summary_tag }),
+    c,
     options,
   );
-  return { messages: writeOpenAIMessages(r.messages, { summaryTag: tag }), report: r.report };
+  return { messages: writeOpenAIMessages(r.messages, { summaryTag: c.summary_tag }), report: r.report };
 }
 
 /**
@@ -82,7 +82,7 @@ export async function compactAnthropicMessages(
   report: CompactionReport;
 }> {
   assertOptions(options);
-  const tag = parseConfig(config).summary_tag;
+  const c = parseConfig(config);
   if (!isJsonObject(conversation as unknown as Json))
     throw new InputError("conversation", `expected an object { system?, messages }, got ${describeJson(conversation)}`);
   assertMessageList(conversation.messages);
@@ -93,8 +93,8 @@ export async function compactAnthropicMessages(
     [...conversation.messages] as Json[],
     conversation.system as Json | undefined,
     "messages",
-    { summaryTag: tag },
+    { summaryTag: c.summary_tag },
   );
-  const r = await compactMessages(model, config, options);
-  return { ...writeAnthropicMessages(r.messages, { summaryTag: tag }), report: r.report };
+  const r = await compactParsed(model, c, options);
+  return { ...writeAnthropicMessages(r.messages, { summaryTag: c.summary_tag }), report: r.report };
 }

@@ -3,9 +3,8 @@
 // reasoning item travels with the item after it). The user's settings and the report speak of
 // the format's items: the retention window is turned into the engine messages that cover the
 // last N items, and the report's positions are turned back into item positions.
-import { type CompactMessagesOptions, compactMessages } from "../engine/compact-messages.ts";
-import type { Config, ConfigInput } from "../engine/config.ts";
-import { parseConfig } from "../engine/config-rules.ts";
+import { type CompactMessagesOptions, compactParsed } from "../engine/compact-messages.ts";
+import type { Config } from "../engine/config.ts";
 import { InputError } from "../engine/errors.ts";
 import type { Message } from "../engine/message.ts";
 import type { InputRange } from "../engine/positions.ts";
@@ -75,19 +74,19 @@ export function itemReport(report: CompactionReport, map: ItemMap): CompactionRe
 }
 
 /**
- * One compaction of a format whose items map to engine messages through an ItemMap: `read`
- * takes the summary tag and gives the messages and the map, the engine runs with the window in
- * items, and `write` turns the result back into the format; the report speaks of items.
+ * One compaction of a format whose items map to engine messages through an ItemMap, under a
+ * configuration parseConfig returned: `read` takes the summary tag and gives the messages and
+ * the map, the engine runs with the window in items, and `write` turns the result back into the
+ * format; the report speaks of items.
  */
 export async function compactItems<R extends { readonly messages: readonly Message[]; readonly map: ItemMap }, T>(
-  config: ConfigInput | Config,
+  c: Config,
   options: CompactMessagesOptions,
   read: (summaryTag: string) => R,
   write: (messages: readonly Message[], reading: R, summaryTag: string) => T,
 ): Promise<{ items: T; report: CompactionReport }> {
-  const c = parseConfig(config);
   const reading = read(c.summary_tag);
-  const r = await compactMessages(reading.messages, engineConfig(c, reading.map), options);
+  const r = await compactParsed(reading.messages, engineConfig(c, reading.map), options);
   return { items: write(r.messages, reading, c.summary_tag), report: itemReport(r.report, reading.map) };
 }
 

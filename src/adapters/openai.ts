@@ -4,12 +4,13 @@ import { InputError } from "../engine/errors.ts";
 import { describeJson, isJsonObject, type Json, type JsonObject } from "../engine/json.ts";
 import type { Message, ToolCall } from "../engine/message.ts";
 import { assertMessages } from "../engine/message-shape.ts";
+import { DEFAULT_SUMMARY_TAG } from "../engine/settings-table.ts";
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
 import type { WireItem } from "./wire-item.ts";
 
 /** Options shared by the readers and writers. */
 export interface FormatOptions {
-  /** tag marking summary messages; default "summary" */
+  /** tag marking summary messages; default: the summary_tag setting's default */
   readonly summaryTag?: string;
   /**
    * The compact source text of an object read from a file, if known: a tool input's arguments
@@ -59,7 +60,7 @@ function toolCalls(v: Json | undefined, path: string): ToolCall[] {
 
 /** Reads one OpenAI chat message at `messages[index]` (`path` names it in errors). */
 export function readOpenAIMessage(v: Json, index: number, path: string, opts: FormatOptions = {}): Message {
-  const tag = opts.summaryTag ?? "summary";
+  const tag = opts.summaryTag ?? DEFAULT_SUMMARY_TAG;
   if (!isJsonObject(v)) throw new InputError(path, `expected a message object, got ${describeJson(v)}`);
   const source = { format: "openai" as const, index, raw: v, parts: 1 };
   if (typeof v.role !== "string")
@@ -93,7 +94,7 @@ export function readOpenAIMessages(v: Json, path = "messages", opts: FormatOptio
 /** Writes one model message as an OpenAI chat message (untouched messages verbatim). */
 export function writeOpenAIMessage(m: Message, opts: FormatOptions = {}): JsonObject {
   if (m.source?.format === "openai" && isJsonObject(m.source.raw)) return m.source.raw;
-  const tag = opts.summaryTag ?? "summary";
+  const tag = opts.summaryTag ?? DEFAULT_SUMMARY_TAG;
   switch (m.role) {
     case "system":
     case "user":

@@ -11,11 +11,13 @@
 import type { ResponseInputItem } from "openai/resources/responses/responses";
 import type { CompactMessagesOptions } from "../engine/compact-messages.ts";
 import type { Config, ConfigInput } from "../engine/config.ts";
+import { parseConfig } from "../engine/config-rules.ts";
 import { InputError } from "../engine/errors.ts";
 import { describeJson } from "../engine/json.ts";
 import type { Message } from "../engine/message.ts";
 import { assertMessages } from "../engine/message-shape.ts";
 import type { CompactionReport } from "../engine/report.ts";
+import { DEFAULT_SUMMARY_TAG } from "../engine/settings-table.ts";
 import {
   approvalCallId,
   assertPairing,
@@ -160,7 +162,7 @@ export function readResponsesItems(
   path = "input",
   opts: FormatOptions = {},
 ): ResponsesReading {
-  const tag = opts.summaryTag ?? "summary";
+  const tag = opts.summaryTag ?? DEFAULT_SUMMARY_TAG;
   if (!Array.isArray(input)) throw new InputError(path, `expected an array of items, got ${describeJson(input)}`);
   const messages: Message[] = [];
   const spans: ItemSpan[] = [];
@@ -213,7 +215,7 @@ export function writeResponsesItems(
   reading?: ResponsesReading,
   opts: FormatOptions = {},
 ): ResponseInputItem[] {
-  const tag = opts.summaryTag ?? "summary";
+  const tag = opts.summaryTag ?? DEFAULT_SUMMARY_TAG;
   assertMessages(messages);
   return messages.flatMap((m) => {
     const o = reading?.origins.get(m);
@@ -228,7 +230,7 @@ export async function compactResponsesItems(
   options: CompactMessagesOptions = {},
 ): Promise<{ input: ResponseInputItem[]; report: CompactionReport }> {
   const r = await compactItems(
-    config,
+    parseConfig(config),
     options,
     (tag) => readResponsesItems(input, "input", { summaryTag: tag }),
     (ms, reading, tag) => writeResponsesItems(ms, reading, { summaryTag: tag }),

@@ -9,7 +9,7 @@ import type { CompactionReport } from "../engine/report.ts";
 import { EXIT, EXIT_CODES_HELP, exitCodeFor, exitCodeForOutcome } from "./exit-codes.ts";
 import { type BeforeRename, type NamedFile, PendingOutput, refuseSameFiles } from "./outputs.ts";
 import { reportText } from "./report-text.ts";
-import { type FlagValues, settingsFromFlags } from "./settings.ts";
+import { type FlagValues, settingOptions, settingsFromFlags } from "./settings.ts";
 import { decodeUtf8 } from "./utf8.ts";
 
 /** Where the CLI reads and writes; real streams in production, buffers in tests. */
@@ -28,10 +28,6 @@ export interface CliIO {
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: unknown };
   return typeof pkg.version === "string" ? pkg.version : "unknown";
-}
-
-function collect(v: string, prev: string[]): string[] {
-  return [...prev, v];
 }
 
 /** The files of a run as the user named them: the input (none for stdin), --output, --report. */
@@ -94,6 +90,11 @@ async function compactFile(
 ): Promise<number> {
   const quiet = flags.quiet === true;
   const started = Date.now();
+  // loaded here, not at the top: the config parser, the adapters and the engine bring zod and
+  // the tokenizer, which would make `safecut --help` slow to start
+  const { parseConfig } = await import("../engine/config-rules.ts");
+  // the settings are parsed once, before the input is read, and passed down as they are
+  const config = parseConfig(settingsFromFlags(flags, io.cwd));
   const fromStdin = file === "-";
   let text: string;
   if (fromStdin) text = await io.readStdin();
@@ -110,15 +111,11 @@ async function compactFile(
   const name = fromStdin ? "stdin" : file;
   // before any parsing or work: nesting that Node's recursive helpers could not write back
   assertTextNesting(text, name);
-  const settings = settingsFromFlags(flags, io.cwd);
-  // loaded here, not at the top: the adapters and the engine bring the message schema (zod) and
-  // the tokenizer, which would make `safecut --help` slow to start
   const { readConversationFile, writeConversationFile } = await import("../adapters/conversation-file.ts");
-  const { compactMessages } = await import("../engine/compact-messages.ts");
-  const summaryTag = typeof settings.summary_tag === "string" ? settings.summary_tag : "summary";
+  const { compactParsed } = await import("../engine/compact-messages.ts");
   const format = flags.format === "openai" || flags.format === "anthropic" ? flags.format : undefined;
-  const conv = readConversationFile(text, { format, summaryTag: summaryTag === "" ? "summary" : summaryTag });
-  const result = await compactMessages(conv.messages, settings, {
+  const conv = readConversationFile(text, { format, summaryTag: config.summary_tag });
+  const result = await compactParsed(conv.messages, config, {
     agentModel: conv.model,
     env: io.env,
     dryRun: flags.dryRun === true,
@@ -139,7 +136,7 @@ async function compactFile(
             container: conv.container,
             envelope: conv.envelope,
             layout: conv.layout,
-            summaryTag: result.config.summary_tag,
+            summaryTag: config.summary_tag,
           });
     if (outputs.output !== undefined) outputs.output.commit(out, io.beforeRename);
     else io.stdout(out);
@@ -176,35 +173,20 @@ function program(io: CliIO, run: (file: string, flags: FlagValues) => Promise<vo
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
     .addHelpText("after", `\n${EXIT_CODES_HELP}\n`);
-  p.command("compact")
+  const compact = p
+    .command("compact")
     .description(
       "compact a conversation (JSON or JSONL, OpenAI or Anthropic shape); prints the result on stdout and a report on stderr",
     )
     .argument("<file>", "conversation file, or - for stdin")
     .option("-c, --config <file>", "JSON configuration file (settings as in the README)")
-    .addOption(new Option("--provider <name>", "summarizer").choices(["offline", "openai", "anthropic"]))
-    .option("--model <name>", 'summarizer model (default "same as agent": the file\'s "model")')
-    .option("--base-url <url>", "API base URL (OpenAI-compatible servers, proxies, tests)")
     .addOption(new Option("--format <name>", "input format (auto-detected if absent)").choices(["openai", "anthropic"]))
     .option("-o, --output <file>", "write the compacted conversation (with --dry-run: the plan) here instead of stdout")
     .option("--report <file>", "write the report as JSON here (stderr keeps only the summary line and the reason)")
-    .option("--dry-run", "print the plan (what would be summarized first) and change nothing")
-    .option("--max-tokens <n>", "max tokens of a summary (default 2000)")
-    .option("--token-threshold <n>", "compact at this many tokens (default 60000; none to unset)")
-    .option("--message-threshold <n>", "compact at this many messages (default unset)")
-    .option("--turn-threshold <n>", "compact at this many user turns (default unset)")
-    .option("--retention-window <n>", "never touch the last n messages (default 6)")
-    .option("--context-window <n>", "compact when tokens > context window - reserve tokens")
-    .option("--reserve-tokens <n>", "tokens to keep free in the context window (default 16384)")
-    .option("--keep-recent-tokens <n>", "keep at least this many recent tokens unsummarized")
-    .option(
-      "--prompt-file <file>",
-      "prompt template file ({{conversation}}, {{previous_summary}}, {{required_facts}}, {{max_tokens}}, {{summary_tag}})",
-    )
-    .option("--summary-tag <tag>", 'tag around summaries (default "summary")')
-    .option("--anchor <phrase>", "a phrase every summary must keep when present (repeatable)", collect, [])
-    .addOption(new Option("--tokenizer <name>", "token counter (default bpe)").choices(["bpe", "chars"]))
-    .option("--timeout-ms <n>", "summarizer request timeout (default 60000)")
+    .option("--dry-run", "print the plan (what would be summarized first) and change nothing");
+  // the settings' own flags, with their help, from the table of settings
+  for (const { option } of settingOptions()) compact.addOption(option);
+  compact
     .option("--progress", "always print progress lines (default: only for runs longer than a second)")
     .addOption(
       new Option(

@@ -1,32 +1,41 @@
-// Settings for a CLI run: defaults, then the --config file, then flags (later wins). Numbers
-// from flags are passed to the config parser as numbers (NaN included) so that a bad value
-// gets the same field-naming error as in a config file.
+// Settings for a CLI run: defaults, then the --config file, then flags (later wins). The flags,
+// their --help lines and how each is read all come from the table of settings. Numbers from
+// flags are passed to the config parser as numbers (NaN included) so that a bad value gets the
+// same field-naming error as in a config file.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { Option } from "commander";
 import { ConfigError } from "../engine/errors.ts";
+import { defaultShown, type SettingName, type SettingSpec, settingRows } from "../engine/settings-table.ts";
 
 /** Flag values as commander gives them (strings; repeated --anchor as an array). */
 export type FlagValues = Readonly<Record<string, string | string[] | boolean | undefined>>;
 
-// flag (camelCase as commander names it) -> config field, and how to read its value
-const NUMERIC: Record<string, string> = {
-  maxTokens: "max_tokens",
-  tokenThreshold: "token_threshold",
-  messageThreshold: "message_threshold",
-  turnThreshold: "turn_threshold",
-  retentionWindow: "retention_window",
-  contextWindow: "context_window",
-  reserveTokens: "reserve_tokens",
-  keepRecentTokens: "keep_recent_tokens",
-  timeoutMs: "timeout_ms",
-};
-const TEXT: Record<string, string> = {
-  provider: "provider",
-  model: "model",
-  baseUrl: "base_url",
-  summaryTag: "summary_tag",
-  tokenizer: "tokenizer",
-};
+/** A setting's --help line: its help text and its default. */
+function helpLine(s: SettingSpec): string {
+  const unsetBy = s.type === "count or unset" && s.default !== null ? "; none unsets it" : "";
+  const repeatable = s.type === "list" ? "; repeatable" : "";
+  return `${s.help} (default ${defaultShown(s)}${unsetBy}${repeatable})`;
+}
+
+function collect(v: string, prev: string[] | undefined): string[] {
+  return [...(prev ?? []), v];
+}
+
+/** The commander option of each setting that has a flag, in the table's order. */
+export function settingOptions(): {
+  readonly name: SettingName;
+  readonly spec: SettingSpec;
+  readonly option: Option;
+}[] {
+  return settingRows().flatMap(([name, spec]) => {
+    if (spec.flag === undefined) return [];
+    const option = new Option(spec.flag, helpLine(spec));
+    if (spec.type === "choice") option.choices(spec.choices);
+    if (spec.type === "list") option.argParser(collect);
+    return [{ name, spec, option }];
+  });
+}
 
 function numberOrUnset(v: string): number | null {
   const t = v.trim().toLowerCase();
@@ -53,29 +62,30 @@ export function readConfigFile(path: string): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
+/** A flag's value as the setting's value: a number (or null) for a count, a file's text, the string itself. */
+function flagValue(spec: SettingSpec, flag: string, v: string, cwd: string): unknown {
+  if (spec.flagNamesFile === true) {
+    try {
+      return readFileSync(resolve(cwd, v), "utf8");
+    } catch (e) {
+      throw new ConfigError(flag, `cannot read ${v}: ${(e as Error).message}`);
+    }
+  }
+  return spec.type === "count" || spec.type === "count or unset" ? numberOrUnset(v) : v;
+}
+
 /** Merges the config file (if any, relative to cwd) and the flags into one settings object. */
 export function settingsFromFlags(flags: FlagValues, cwd: string): Record<string, unknown> {
   const out: Record<string, unknown> =
     typeof flags.config === "string" ? { ...readConfigFile(resolve(cwd, flags.config)) } : {};
-  for (const [flag, field] of Object.entries(NUMERIC)) {
-    const v = flags[flag];
-    if (typeof v === "string") out[field] = numberOrUnset(v);
-  }
-  for (const [flag, field] of Object.entries(TEXT)) {
-    const v = flags[flag];
-    if (typeof v === "string") out[field] = v;
-  }
-  if (typeof flags.promptFile === "string") {
-    try {
-      out.prompt = readFileSync(resolve(cwd, flags.promptFile), "utf8");
-    } catch (e) {
-      throw new ConfigError("--prompt-file", `cannot read ${flags.promptFile}: ${(e as Error).message}`);
+  for (const { name, spec, option } of settingOptions()) {
+    const v = flags[option.attributeName()];
+    if (typeof v === "string") out[name] = flagValue(spec, option.long ?? option.flags, v, cwd);
+    else if (Array.isArray(v) && v.length > 0) {
+      // a repeated flag adds to the config file's list
+      const existing = Array.isArray(out[name]) ? (out[name] as unknown[]) : [];
+      out[name] = [...existing, ...v];
     }
-  }
-  const anchors = flags.anchor;
-  if (Array.isArray(anchors) && anchors.length > 0) {
-    const existing = Array.isArray(out.anchors) ? (out.anchors as unknown[]) : [];
-    out.anchors = [...existing, ...anchors];
   }
   return out;
 }

@@ -57,7 +57,19 @@ export async function compactMessages(
   o: CompactMessagesOptions = {},
 ): Promise<CompactResult> {
   assertOptions(o);
-  const c = parseConfig(config);
+  return compactParsed(messages, parseConfig(config), o);
+}
+
+/**
+ * compactMessages under a configuration that parseConfig returned: for callers that parse the
+ * settings once, before reading their input (the adapters, the CLI), and pass them down.
+ */
+export async function compactParsed(
+  messages: readonly Message[],
+  c: Config,
+  o: CompactMessagesOptions = {},
+): Promise<CompactResult> {
+  assertOptions(o);
   assertMessageList(messages);
   // every check that can refuse the input runs here, before the first summarizer call
   messages.forEach((m, i) => assertValueNesting(m, `messages[${i}]`));

@@ -1,10 +1,11 @@
 // L12: after zod has checked types, the kernel decides whether the settings are valid. This
-// file builds the kernel's numeric view and turns the kernel's verdict into a message that
-// names the field as the user wrote it.
+// file builds the kernel's numeric view from the table of settings (settings-table.ts) and
+// turns the kernel's verdict into a message that names the field as the user wrote it.
 import type { ConfigField, ConfigView } from "../kernel/config.ts";
 import { type Config, parseConfigShape, SAME_AS_AGENT } from "./config.ts";
 import { ConfigError } from "./errors.ts";
 import { gateMaxTokensLimit, gateValidateConfig } from "./kernel-gate.ts";
+import { type SETTINGS, type SettingName, type SettingSpec, settingRows } from "./settings-table.ts";
 
 // Model families each provider serves; an OpenAI-compatible server at a custom base_url may
 // serve anything, and `known_models` extends the list.
@@ -21,56 +22,95 @@ export function modelKnown(c: Config): boolean {
   return FAMILIES[c.provider].test(c.model);
 }
 
-/** The numeric view of a configuration that the kernel's L12 function judges. */
-export function configView(c: Config): ConfigView {
-  return {
-    maxTokens: c.max_tokens,
-    tokenThresholdSet: c.token_threshold !== null,
-    tokenThreshold: c.token_threshold ?? 0,
-    messageThresholdSet: c.message_threshold !== null,
-    messageThreshold: c.message_threshold ?? 0,
-    turnThresholdSet: c.turn_threshold !== null,
-    turnThreshold: c.turn_threshold ?? 0,
-    retentionWindow: c.retention_window,
-    summaryTagLength: c.summary_tag.length,
-    modelKnown: modelKnown(c),
-    contextWindowSet: c.context_window !== null,
-    contextWindow: c.context_window ?? 0,
-    reserveTokens: c.reserve_tokens,
-    keepRecentTokensSet: c.keep_recent_tokens !== null,
-    keepRecentTokens: c.keep_recent_tokens ?? 0,
-  };
+// The kernel's names, derived from the table's: a setting with a kernel rule is seen by the
+// kernel under its camelCase name (a count), with a "...Set" flag when it may be unset, or as
+// "...Length" (a text); the kernel's verdict for it has the camelCase name too.
+type Camel<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+type KernelRuled = {
+  [K in SettingName]: (typeof SETTINGS)[K] extends { readonly rule: { readonly by: "kernel" } } ? K : never;
+}[SettingName];
+type ViewKeys<K extends SettingName> = (typeof SETTINGS)[K] extends { readonly type: "count or unset" }
+  ? Camel<K> | `${Camel<K>}Set`
+  : (typeof SETTINGS)[K] extends { readonly type: "text" }
+    ? `${Camel<K>}Length`
+    : Camel<K>;
+/** The part of the kernel's view that comes straight from the settings (all but modelKnown). */
+export type SettingsView = Omit<ConfigView, "modelKnown">;
+// Checked by tsc: the table's kernel rules give exactly the kernel's view and verdicts, so a
+// row added or changed on one side only does not compile.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const viewMatches: Same<{ [K in KernelRuled]: ViewKeys<K> }[KernelRuled], keyof SettingsView> = true;
+const verdictsMatch: Same<Camel<KernelRuled> | "trigger" | "model", Exclude<ConfigField, "none">> = true;
+void [viewMatches, verdictsMatch];
+
+function camel(name: string): string {
+  return name.replace(/_([a-z])/g, (_m, ch: string) => ch.toUpperCase());
 }
 
-const MESSAGES: Record<Exclude<ConfigField, "none">, (c: Config) => [string, string]> = {
-  maxTokens: (c) => ["max_tokens", `must be between 1 and ${gateMaxTokensLimit()}, got ${c.max_tokens}`],
-  tokenThreshold: (c) => ["token_threshold", `must be > 0 when set (null unsets it), got ${c.token_threshold}`],
-  messageThreshold: (c) => ["message_threshold", `must be > 0 when set (null unsets it), got ${c.message_threshold}`],
-  turnThreshold: (c) => ["turn_threshold", `must be > 0 when set (null unsets it), got ${c.turn_threshold}`],
+/**
+ * The settings as the kernel sees them: a number for each count, and for a setting that may be
+ * unset a "...Set" flag with 0 standing for unset (the kernel has no null); a text's length.
+ */
+export function settingsView(c: Config): SettingsView {
+  const view: Record<string, number | boolean> = {};
+  for (const [name, s] of settingRows()) {
+    if (s.rule?.by !== "kernel") continue;
+    const key = camel(name);
+    const v = c[name];
+    if (typeof v === "string") view[`${key}Length`] = v.length;
+    else if (typeof v === "number") view[key] = v;
+    else if (v === null) view[key] = 0;
+    if (s.type === "count or unset") view[`${key}Set`] = v !== null;
+  }
+  return view as unknown as SettingsView;
+}
+
+/** The numeric view of a configuration that the kernel's L12 function judges. */
+export function configView(c: Config): ConfigView {
+  return { ...settingsView(c), modelKnown: modelKnown(c) };
+}
+
+// The verdicts that concern several settings at once; the others are the table's rules.
+const CROSS_FIELD: Record<"trigger" | "model", (c: Config) => [SettingName, string]> = {
   trigger: () => [
     "token_threshold",
     "no trigger configured: set at least one of token_threshold, message_threshold, turn_threshold or context_window",
   ],
-  retentionWindow: (c) => ["retention_window", `must be >= 1, got ${c.retention_window}`],
-  summaryTag: () => ["summary_tag", "must not be empty"],
   model: (c) => [
     "model",
     `unknown model ${JSON.stringify(c.model)} for provider ${c.provider}: use "${SAME_AS_AGENT}", a ${c.provider} model, or list it in known_models`,
   ],
-  contextWindow: (c) => ["context_window", `must be > 0 when set, got ${c.context_window}`],
-  reserveTokens: (c) => ["reserve_tokens", `must be >= 0 and below context_window, got ${c.reserve_tokens}`],
-  keepRecentTokens: (c) => [
-    "keep_recent_tokens",
-    `must be > 0 (0 or null: no keep-recent constraint) and fit in context_window - reserve_tokens, got ${c.keep_recent_tokens}`,
-  ],
 };
+
+/** The setting whose kernel rule has this verdict, and its rule. */
+function ruledSetting(verdict: string): readonly [SettingName, SettingSpec] {
+  const row = settingRows().find(([name, s]) => s.rule?.by === "kernel" && camel(name) === verdict);
+  // unreachable: tsc checks above that every verdict has its row
+  if (row === undefined) throw new Error(`no setting has the kernel verdict ${verdict}`);
+  return row;
+}
+
+// The kernel constants a kernel rule's text may name in braces.
+const KERNEL_CONSTANTS: Readonly<Record<string, () => number>> = { maxTokensLimit: gateMaxTokensLimit };
+
+/** A setting's rule as users read it (errors, README), kernel constants filled in; "" when it has none. */
+export function ruleText(s: SettingSpec): string {
+  if (s.rule === undefined) return "";
+  if (s.rule.by === "schema") return s.rule.says;
+  return s.rule.says.replace(/\{(\w+)\}/g, (m, name: string) => String(KERNEL_CONSTANTS[name]?.() ?? m));
+}
 
 /** Throws a ConfigError naming the first setting the kernel rejects (L12). */
 export function assertConfigValid(c: Config): Config {
   const bad = gateValidateConfig(configView(c));
   if (bad === "none") return c;
-  const [field, message] = MESSAGES[bad](c);
-  throw new ConfigError(field, message);
+  if (bad === "trigger" || bad === "model") {
+    const [field, message] = CROSS_FIELD[bad](c);
+    throw new ConfigError(field, message);
+  }
+  const [field, s] = ruledSetting(bad);
+  const v = c[field];
+  throw new ConfigError(field, `${ruleText(s)}${typeof v === "number" ? `, got ${v}` : ""}`);
 }
 
 /** Parses settings (types by zod, rules by the kernel) into a valid configuration. */

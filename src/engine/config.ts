@@ -1,54 +1,54 @@
-// Configuration: the settings (README's configuration table) with their defaults. zod checks shapes
-// and types (naming the field); the ranges and "at least one threshold" rule are the
-// kernel's L12 decision (see kernel-gate.ts), applied right after.
+// Configuration: the zod schema built from the table of settings (settings-table.ts). zod
+// checks shapes and types (naming the field) and fills the defaults; the ranges and "at least
+// one threshold" rule are the kernel's L12 decision (config-rules.ts), applied right after.
 import { z } from "zod";
 import { ConfigError } from "./errors.ts";
-import { DEFAULT_PROMPT } from "./prompt-template.ts";
+import { type Config, type ConfigInput, type SettingName, type SettingSpec, settingRows } from "./settings-table.ts";
 
-/** The model value meaning "summarize with the agent's own model". */
-export const SAME_AS_AGENT = "same as agent";
+export {
+  type Config,
+  type ConfigInput,
+  type ProviderName,
+  SAME_AS_AGENT,
+  type SettingName,
+} from "./settings-table.ts";
 
-const count = z.number().int();
-const optionalCount = count.nullable();
+/** The schema of one setting: its type, its schema-checked rule, its default. */
+function settingSchema(s: SettingSpec): z.ZodType {
+  const count = z.number().int();
+  switch (s.type) {
+    case "count":
+      return (s.min === undefined ? count : count.min(s.min)).default(s.default);
+    case "count or unset": {
+      const c = (s.min === undefined ? count : count.min(s.min)).nullable().default(s.default);
+      return s.zeroIsUnset === true ? c.transform((v) => (v === 0 ? null : v)) : c;
+    }
+    case "text": {
+      const rule = s.rule;
+      const t = rule?.by === "schema" ? z.string().refine(rule.holds, { message: rule.says }) : z.string();
+      return t.default(s.default);
+    }
+    case "text or unset":
+      return z.string().nullable().default(s.default);
+    case "choice":
+      return z.enum(s.choices).default(s.default);
+    case "list":
+      // a fresh array for each parse: a caller may push onto the one it is given
+      return z.array(z.string()).default(() => [...s.default]);
+  }
+}
+
+type Shape = { [K in SettingName]: z.ZodType<Config[K], ConfigInput[K]> };
 
 /** The schema of a configuration file (snake_case, every field optional). */
-export const configSchema = z.strictObject({
-  max_tokens: count.default(2000),
-  token_threshold: optionalCount.default(60000),
-  message_threshold: optionalCount.default(null),
-  turn_threshold: optionalCount.default(null),
-  retention_window: count.default(6),
-  model: z.string().default(SAME_AS_AGENT),
-  prompt: z
-    .string()
-    .refine((p) => p.includes("{{conversation}}"), {
-      message: "the prompt template must contain {{conversation}}",
-    })
-    .default(DEFAULT_PROMPT),
-  summary_tag: z.string().default("summary"),
-  context_window: optionalCount.default(null),
-  reserve_tokens: count.default(16384),
-  // 0 asks for no recent tokens to be kept: the same as no keep-recent constraint (null)
-  keep_recent_tokens: optionalCount.default(null).transform((v) => (v === 0 ? null : v)),
-  anchors: z.array(z.string()).default([]),
-  provider: z.enum(["offline", "openai", "anthropic"]).default("offline"),
-  base_url: z.string().nullable().default(null),
-  timeout_ms: count.min(1).default(60000),
-  tokenizer: z.enum(["bpe", "chars"]).default("bpe"),
-  known_models: z.array(z.string()).default([]),
-});
-
-/** A complete configuration (defaults filled in), not yet checked against L12. */
-export type Config = z.output<typeof configSchema>;
-/** What a user may write: any subset of the settings. */
-export type ConfigInput = z.input<typeof configSchema>;
-/** The summarizer providers. */
-export type ProviderName = Config["provider"];
+export const configSchema = z.strictObject(
+  Object.fromEntries(settingRows().map(([name, s]) => [name, settingSchema(s)])) as Shape,
+);
 
 /** Parses and type-checks settings, filling defaults; throws ConfigError naming the field. */
 export function parseConfigShape(input: unknown): Config {
   const r = configSchema.safeParse(input ?? {});
-  if (r.success) return r.data;
+  if (r.success) return r.data as Config;
   const issue = r.error.issues[0];
   if (issue.code === "unrecognized_keys") {
     throw new ConfigError(issue.keys.join(", "), "unknown setting");
@@ -59,9 +59,7 @@ export function parseConfigShape(input: unknown): Config {
 
 /** A frozen deep copy: what a compaction uses from start to end, whatever changes meanwhile. */
 export function snapshotConfig(c: Config): Readonly<Config> {
-  return Object.freeze({
-    ...c,
-    anchors: Object.freeze([...c.anchors]) as string[],
-    known_models: Object.freeze([...c.known_models]) as string[],
-  });
+  const copy: Record<string, unknown> = { ...c };
+  for (const [name, v] of Object.entries(c)) if (Array.isArray(v)) copy[name] = Object.freeze([...v]);
+  return Object.freeze(copy) as Readonly<Config>;
 }

@@ -3,6 +3,7 @@
 // decision is the kernel's: this file only picks which kernel function the config asks for.
 import type { Thresholds } from "../kernel/trigger.ts";
 import type { Config } from "./config.ts";
+import { settingsView } from "./config-rules.ts";
 import { gateRangeTokens, gateSelectKeepRecent, gateSelectStretchFrom, gateTriggerFired } from "./kernel-gate.ts";
 import type { StoreSnapshot, StoreView } from "./store.ts";
 import { kernelViews } from "./views.ts";
@@ -27,18 +28,16 @@ export interface Plan {
   readonly userTurns: number;
 }
 
-/** The kernel's view of the thresholds: 0 stands for "not configured". */
+/** The kernel's view of the thresholds: 0 stands for "not configured" (settingsView's spelling). */
 export function thresholdsOf(c: Config): Thresholds {
-  return {
-    tokenThreshold: c.token_threshold ?? 0,
-    messageThreshold: c.message_threshold ?? 0,
-    turnThreshold: c.turn_threshold ?? 0,
-  };
+  const { tokenThreshold, messageThreshold, turnThreshold } = settingsView(c);
+  return { tokenThreshold, messageThreshold, turnThreshold };
 }
 
 /** Is compaction due for these counts, and by which trigger (L1, both forms)? */
 export function dueBy(c: Config, tokens: number, messages: number, userTurns: number): Plan["trigger"] {
-  const kind = gateTriggerFired(tokens, messages, userTurns, thresholdsOf(c), c.context_window ?? 0, c.reserve_tokens);
+  const v = settingsView(c);
+  const kind = gateTriggerFired(tokens, messages, userTurns, thresholdsOf(c), v.contextWindow, v.reserveTokens);
   return kind === "threshold" ? "tokens/messages/turns" : kind === "window" ? "context window" : "none";
 }
 

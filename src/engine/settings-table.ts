@@ -1,0 +1,242 @@
+// The table of settings: one row per setting, the single source of its name, type, default,
+// CLI flag, help text and rule. The configuration schema (config.ts), the kernel's view of a
+// configuration and its error messages (config-rules.ts), the CLI's options and --help
+// (cli/settings.ts) and README's settings table (scripts/readme-settings.ts) are all derived
+// from it. It loads neither zod nor the kernel, so `safecut --help` and the light adapters
+// entry can read it and stay quick to load.
+import { DEFAULT_PROMPT } from "./prompt-template.ts";
+
+/** The model value meaning "summarize with the agent's own model". */
+export const SAME_AS_AGENT = "same as agent";
+
+/**
+ * What a setting's value is. "count": an integer; "text": a string; "choice": one of
+ * `choices`; "list": an array of strings. "... or unset" adds `null`, the one spelling of
+ * "not set" (a flag says `none`); the kernel, which has no null, sees a "...Set" flag and 0.
+ */
+export type SettingType = "count" | "count or unset" | "text" | "text or unset" | "choice" | "list";
+
+/**
+ * A rule a valid value satisfies. "kernel": judged by the kernel's L12 function for this
+ * setting (config-rules.ts builds its view); `says` opens the error message, followed by
+ * ", got <value>" for a number, and may name a kernel constant in braces ({maxTokensLimit}).
+ * "schema": checked when the value is parsed; `says` is the whole error message.
+ */
+export type SettingRule =
+  | { readonly by: "kernel"; readonly says: string }
+  | { readonly by: "schema"; readonly says: string; readonly holds: (value: string) => boolean };
+
+interface Row {
+  /** one line for `--help` and README */
+  readonly help: string;
+  /** README only: what does not fit in a help line, appended to `help` as written (with its own leading " " or ";") */
+  readonly more?: string;
+  /** the flag with its argument ("--max-tokens <n>"); none: a config-file setting only */
+  readonly flag?: string;
+  /** the flag names a file whose text is the value (instead of the value itself) */
+  readonly flagNamesFile?: true;
+  /** how README and --help show the default, where the value itself says little */
+  readonly defaultText?: string;
+  readonly rule?: SettingRule;
+}
+
+/**
+ * One row of the table; the type fixes what the default and the extra fields may be: `min` is
+ * the least value, checked when the value is parsed; `zeroIsUnset` reads 0 as null; `choices`
+ * are the values a "choice" may take.
+ */
+export type SettingSpec = Row &
+  (
+    | { readonly type: "count"; readonly default: number; readonly min?: number }
+    | {
+        readonly type: "count or unset";
+        readonly default: number | null;
+        readonly min?: number;
+        readonly zeroIsUnset?: true;
+      }
+    | { readonly type: "text"; readonly default: string }
+    | { readonly type: "text or unset"; readonly default: string | null }
+    | { readonly type: "choice"; readonly default: string; readonly choices: readonly [string, ...string[]] }
+    | { readonly type: "list"; readonly default: readonly string[] }
+  );
+
+const THRESHOLD_RULE = { by: "kernel", says: "must be > 0 when set (null unsets it)" } as const satisfies SettingRule;
+
+/**
+ * The settings, in the order the schema checks them (a configuration with several bad
+ * fields is refused naming the first). Adding a setting is adding a row here, then
+ * regenerating README's table (`npx tsx scripts/readme-settings.ts`). A row whose rule is the
+ * kernel's needs the kernel's view and verdict for it too (config-rules.ts does not compile
+ * until they match).
+ */
+export const SETTINGS = {
+  max_tokens: {
+    type: "count",
+    default: 2000,
+    flag: "--max-tokens <n>",
+    help: "most tokens a summary may have; passed to the model",
+    rule: { by: "kernel", says: "must be between 1 and {maxTokensLimit}" },
+  },
+  token_threshold: {
+    type: "count or unset",
+    default: 60000,
+    flag: "--token-threshold <n>",
+    help: "compact at this many tokens",
+    rule: THRESHOLD_RULE,
+  },
+  message_threshold: {
+    type: "count or unset",
+    default: null,
+    flag: "--message-threshold <n>",
+    help: "compact at this many messages",
+    rule: THRESHOLD_RULE,
+  },
+  turn_threshold: {
+    type: "count or unset",
+    default: null,
+    flag: "--turn-threshold <n>",
+    help: "compact at this many user turns",
+    rule: THRESHOLD_RULE,
+  },
+  retention_window: {
+    type: "count",
+    default: 6,
+    flag: "--retention-window <n>",
+    help: "never touch the last n messages",
+    more: " (the file's own messages: an Anthropic message counts once)",
+    rule: { by: "kernel", says: "must be >= 1" },
+  },
+  model: {
+    type: "text",
+    default: SAME_AS_AGENT,
+    flag: "--model <name>",
+    help: 'summarizer model; "same as agent" uses the file\'s "model" (or the agentModel option)',
+    more: "; any other name must be one the provider serves or be listed in known_models",
+  },
+  prompt: {
+    type: "text",
+    default: DEFAULT_PROMPT,
+    defaultText: "built in",
+    flag: "--prompt-file <file>",
+    flagNamesFile: true,
+    help: "prompt template with {{conversation}} (required), {{previous_summary}}, {{required_facts}}, {{max_tokens}}, {{summary_tag}}; the flag names a file holding it",
+    rule: {
+      by: "schema",
+      says: "the prompt template must contain {{conversation}}",
+      holds: (p) => p.includes("{{conversation}}"),
+    },
+  },
+  summary_tag: {
+    type: "text",
+    default: "summary",
+    flag: "--summary-tag <tag>",
+    help: "the tag the answer's summary is taken from, and that marks summaries in files",
+    rule: { by: "kernel", says: "must not be empty" },
+  },
+  context_window: {
+    type: "count or unset",
+    default: null,
+    flag: "--context-window <n>",
+    help: "also compact when tokens > context_window - reserve_tokens",
+    rule: { by: "kernel", says: "must be > 0 when set" },
+  },
+  reserve_tokens: {
+    type: "count",
+    default: 16384,
+    flag: "--reserve-tokens <n>",
+    help: "tokens to keep free in the context window",
+    rule: { by: "kernel", says: "must be >= 0 and below context_window" },
+  },
+  keep_recent_tokens: {
+    type: "count or unset",
+    default: null,
+    // 0 asks for no recent tokens to be kept: the same as no keep-recent constraint
+    zeroIsUnset: true,
+    flag: "--keep-recent-tokens <n>",
+    help: "keep at least this many recent tokens out of any summary (L7 cut point); 0 is the same as unset",
+    rule: {
+      by: "kernel",
+      says: "must be > 0 (0 or null: no keep-recent constraint) and fit in context_window - reserve_tokens",
+    },
+  },
+  anchors: {
+    type: "list",
+    default: [],
+    flag: "--anchor <phrase>",
+    help: "phrases a summary must keep whenever the stretch contains them",
+  },
+  provider: {
+    type: "choice",
+    choices: ["offline", "openai", "anthropic"],
+    default: "offline",
+    flag: "--provider <name>",
+    help: "summarizer: offline, openai (any OpenAI-compatible API) or anthropic",
+  },
+  base_url: {
+    type: "text or unset",
+    default: null,
+    defaultText: "the provider's",
+    flag: "--base-url <url>",
+    help: "API base URL (OpenAI-compatible servers, proxies, tests)",
+  },
+  timeout_ms: {
+    type: "count",
+    default: 60000,
+    min: 1,
+    flag: "--timeout-ms <n>",
+    help: "per-request timeout of the HTTP summarizers, in milliseconds",
+  },
+  tokenizer: {
+    type: "choice",
+    choices: ["bpe", "chars"],
+    default: "bpe",
+    flag: "--tokenizer <name>",
+    help: "token counter: bpe (o200k_base) or chars (ceil(chars / 4))",
+    more: "; bpe counts runs of more than 500 characters without whitespace in 500-character pieces, so counting stays linear, within 2 tokens per piece of the exact count",
+  },
+  known_models: {
+    type: "list",
+    default: [],
+    help: "extra model names to accept besides each provider's families",
+  },
+} as const satisfies Record<string, SettingSpec>;
+
+/** A setting's name as a user writes it (snake_case). */
+export type SettingName = keyof typeof SETTINGS;
+
+/** The value a setting holds once parsed, from its type in the table. */
+type ValueOf<S> = S extends { readonly type: "count" }
+  ? number
+  : S extends { readonly type: "count or unset" }
+    ? number | null
+    : S extends { readonly type: "text" }
+      ? string
+      : S extends { readonly type: "text or unset" }
+        ? string | null
+        : S extends { readonly type: "choice"; readonly choices: readonly (infer C)[] }
+          ? C
+          : S extends { readonly type: "list" }
+            ? string[]
+            : never;
+
+/** A complete configuration (defaults filled in), not yet checked against L12. */
+export type Config = { -readonly [K in SettingName]: ValueOf<(typeof SETTINGS)[K]> };
+/** What a user may write: any subset of the settings. */
+export type ConfigInput = { [K in SettingName]?: ValueOf<(typeof SETTINGS)[K]> };
+/** The summarizer providers. */
+export type ProviderName = Config["provider"];
+
+/** The default summary tag, for readers and writers called without a configuration. */
+export const DEFAULT_SUMMARY_TAG: string = SETTINGS.summary_tag.default;
+
+/** The rows of the table in order, each as its general SettingSpec. */
+export function settingRows(): readonly (readonly [SettingName, SettingSpec])[] {
+  return Object.entries(SETTINGS) as [SettingName, SettingSpec][];
+}
+
+/** A default as README and --help show it: "unset" for null, JSON for strings and lists. */
+export function defaultShown(s: SettingSpec): string {
+  if (s.defaultText !== undefined) return s.defaultText;
+  if (s.default === null) return "unset";
+  return typeof s.default === "number" ? String(s.default) : JSON.stringify(s.default);
+}

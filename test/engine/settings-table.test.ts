@@ -1,0 +1,95 @@
+// The table of settings is the one source: the schema fills its defaults, the kernel's view is
+// built from its rules, the CLI's flags read into its fields, README shows it as generated.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { BEGIN, END, settingsTableMarkdown } from "../../scripts/readme-settings.ts";
+import { settingOptions, settingsFromFlags } from "../../src/cli/settings.ts";
+import { configSchema } from "../../src/engine/config.ts";
+import { configView, parseConfig, ruleText } from "../../src/engine/config-rules.ts";
+import { DEFAULT_SUMMARY_TAG, SETTINGS, settingRows } from "../../src/engine/settings-table.ts";
+import { runInProcess, tempDir } from "../support/cli-run.ts";
+
+describe("the table of settings", () => {
+  it("README's settings table is the one generated from it (regenerate: npx tsx scripts/readme-settings.ts)", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const start = readme.indexOf(BEGIN);
+    const end = readme.indexOf(END);
+    expect(start).toBeGreaterThanOrEqual(0);
+    expect(readme.slice(start, end + END.length)).toBe(settingsTableMarkdown());
+  });
+
+  it("the schema has exactly its settings and fills its defaults", () => {
+    expect(Object.keys(configSchema.shape)).toEqual(Object.keys(SETTINGS));
+    const c = parseConfig({});
+    for (const [name, s] of settingRows()) expect(c[name], name).toEqual(s.default);
+    expect(DEFAULT_SUMMARY_TAG).toBe("summary");
+  });
+
+  it("gives the kernel a number and a Set flag for each setting that may be unset, 0 when unset", () => {
+    const view = (input: object) => configView(parseConfig(input));
+    expect(view({ message_threshold: 40, context_window: 9000, reserve_tokens: 1000 })).toEqual({
+      maxTokens: 2000,
+      tokenThresholdSet: true,
+      tokenThreshold: 60000,
+      messageThresholdSet: true,
+      messageThreshold: 40,
+      turnThresholdSet: false,
+      turnThreshold: 0,
+      retentionWindow: 6,
+      summaryTagLength: 7,
+      modelKnown: true,
+      contextWindowSet: true,
+      contextWindow: 9000,
+      reserveTokens: 1000,
+      keepRecentTokensSet: false,
+      keepRecentTokens: 0,
+    });
+    expect(view({ token_threshold: null, turn_threshold: 3, keep_recent_tokens: 500 })).toMatchObject({
+      tokenThresholdSet: false,
+      tokenThreshold: 0,
+      turnThresholdSet: true,
+      turnThreshold: 3,
+      keepRecentTokensSet: true,
+      keepRecentTokens: 500,
+    });
+  });
+
+  it("every rule reads in full: the kernel's constants are filled in", () => {
+    expect(ruleText(SETTINGS.max_tokens)).toBe("must be between 1 and 100000");
+    for (const [name, s] of settingRows()) if (s.rule?.by === "kernel") expect(ruleText(s), name).not.toMatch(/[{}]/);
+  });
+
+  it("each flag sets its own field, read by the field's type", () => {
+    const cwd = tempDir();
+    const flags: Record<string, string | string[]> = {};
+    const expected: Record<string, unknown> = {};
+    for (const { name, spec, option } of settingOptions()) {
+      if (spec.flagNamesFile === true) continue; // read from a file: covered by the CLI tests
+      const key = option.attributeName();
+      if (spec.type === "list")
+        [flags[key], expected[name]] = [
+          ["a", "b"],
+          ["a", "b"],
+        ];
+      else if (spec.type === "count" || spec.type === "count or unset") [flags[key], expected[name]] = ["12", 12];
+      else if (spec.type === "choice") [flags[key], expected[name]] = [spec.choices[1], spec.choices[1]];
+      else [flags[key], expected[name]] = [`v-${name}`, `v-${name}`];
+    }
+    expect(settingsFromFlags(flags, cwd)).toEqual(expected);
+    expect(settingsFromFlags({ tokenThreshold: "none", maxTokens: "" }, cwd)).toEqual({
+      token_threshold: null,
+      max_tokens: Number.NaN,
+    });
+  });
+
+  it("--help lists every setting that has a flag, with its default", async () => {
+    const r = await runInProcess(["compact", "--help"], { cwd: tempDir() });
+    const help = r.stdout.replace(/\s+/g, " ");
+    for (const [name, s] of settingRows()) {
+      if (s.flag === undefined) continue;
+      expect(help, name).toContain(s.flag);
+      expect(help, name).toContain(s.help);
+    }
+    expect(help).toContain("(default 60000; none unsets it)");
+  });
+});
