@@ -17,6 +17,7 @@ import {
   type Ty,
   type TypeDecl,
 } from "./ir.ts";
+import { lowerContinue } from "./lower-continue.ts";
 import { floorDiv, parseSpec } from "./spec-parser.ts";
 
 /** A union tag's constructor name: the literal in PascalCase ("max_tokens" -> "MaxTokens"). */
@@ -576,7 +577,7 @@ function statement(cx: FileContext, st: ts.Statement, scope: FnScope): Stmt[] {
   }
   if (ts.isWhileStatement(st)) {
     const { invariants, decreases } = loopSpecs(cx, st.statement);
-    const body = lowerContinue(cx, asBlock(cx, st.statement, scope, true), [], st);
+    const body = lowerContinue(asBlock(cx, st.statement, scope, true), []);
     return [{ k: "while", c: expr(cx, st.expression), invariants, decreases, body, pos }];
   }
   if (ts.isForStatement(st)) return [forLoop(cx, st, scope)];
@@ -599,46 +600,6 @@ function statement(cx: FileContext, st: ts.Statement, scope: FnScope): Stmt[] {
   cx.unsupported(st, `statement (${syntaxName(st.kind)})`);
 }
 
-function isContinue(s: Stmt): boolean {
-  return s.k === "continue";
-}
-
-function containsContinue(stmts: Stmt[]): boolean {
-  return stmts.some(
-    (s) =>
-      isContinue(s) ||
-      (s.k === "if" && (containsContinue(s.t) || containsContinue(s.f))) ||
-      (s.k === "block" && containsContinue(s.body)),
-  );
-}
-
-/**
- * Removes `continue` from a loop body (Dafny 2.3 has none): the rest of the body after an
- * `if` that may continue moves into its branches, and `continue` itself becomes `tail`
- * (the increment of a `for` loop, or nothing).
- */
-function lowerContinue(cx: FileContext, stmts: Stmt[], tail: Stmt[], at: ts.Node): Stmt[] {
-  const out: Stmt[] = [];
-  for (let i = 0; i < stmts.length; i++) {
-    const s = stmts[i];
-    if (isContinue(s)) return [...out, ...tail];
-    if (s.k === "if" && (containsContinue(s.t) || containsContinue(s.f))) {
-      const rest = stmts.slice(i + 1);
-      out.push({
-        ...s,
-        t: lowerContinue(cx, [...s.t, ...rest], tail, at),
-        f: lowerContinue(cx, [...s.f, ...rest], tail, at),
-      });
-      return out;
-    }
-    if (s.k === "block" && containsContinue(s.body)) {
-      return [...out, ...lowerContinue(cx, [...s.body, ...stmts.slice(i + 1)], tail, at)];
-    }
-    out.push(s);
-  }
-  return [...out, ...tail];
-}
-
 function forLoop(cx: FileContext, st: ts.ForStatement, scope: FnScope): Stmt {
   const pos = cx.pos(st);
   if (!st.initializer || !ts.isVariableDeclarationList(st.initializer))
@@ -648,7 +609,7 @@ function forLoop(cx: FileContext, st: ts.ForStatement, scope: FnScope): Stmt {
   if (!st.incrementor) cx.unsupported(st, "for loop without an increment");
   const incr = exprStatement(cx, st.incrementor, scope);
   const { invariants, decreases } = loopSpecs(cx, st.statement);
-  const body = lowerContinue(cx, asBlock(cx, st.statement, scope, true), [incr], st);
+  const body = lowerContinue(asBlock(cx, st.statement, scope, true), [incr]);
   // the block scopes the loop variable, as `let` does in TypeScript
   return {
     k: "block",
