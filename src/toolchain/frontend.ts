@@ -1,17 +1,22 @@
-// From annotated TypeScript to the IR. Uses the TypeScript 5.x parser (syntax only: the
-// subset is small enough that the translator does its own typing, which keeps the output
-// independent of the checker's inference). Every construct outside the subset is an error
-// with file:line:column.
+// The frontend: from one annotated TypeScript kernel file to its IR module. Input: the file's
+// text. Output: a Module (imports, type declarations, functions with contracts and bodies).
+// This file reads the top level (imports, declarations, each function's signature and
+// annotations) and runs the per-function steps in order: local-name check (local-names.ts),
+// statements (front-stmts.ts, with continue lowering), body checks (body-checks.ts), pure
+// form (pure-form.ts). It uses the TypeScript parser for syntax only: the subset is small
+// enough that the translator does its own typing, which keeps the output independent of the
+// checker's inference. It does not look at other files: names, types and calls are resolved
+// program-wide later. Every construct outside the subset is an error with file:line:column.
 
 import ts from "typescript";
 import { annotationsIn, leadingAnnotations, posAt } from "./annotations.ts";
 import { checkOwnership, endsInReturn } from "./body-checks.ts";
 import { FileContext, type FnScope, spec, syntaxName } from "./front-context.ts";
-import { expr } from "./front-exprs.ts";
 import { block } from "./front-stmts.ts";
 import { declareType, interfaceDecl, natOf, tyFromNode, typeAlias, typeAnnotation } from "./front-types.ts";
-import { type Expr, type Fn, type Module, type Param, TranslateError } from "./ir.ts";
+import { type Fn, type Module, type Param, TranslateError } from "./ir.ts";
 import { checkLocalNames } from "./local-names.ts";
+import { pureForm } from "./pure-form.ts";
 
 /** Translates one kernel source file. `relPath` is how errors and headers name it. */
 export function translateFile(relPath: string, text: string, hasCompanion: boolean): Module {
@@ -188,51 +193,4 @@ function functionDecl(cx: FileContext, fd: ts.FunctionDeclaration): Fn {
   checkOwnership(fn.stmts);
   fn.pureExpr = pureForm(cx, fd.body.statements, scope, fd.body);
   return fn;
-}
-
-// ---------------------------------------------------------------- pure (function) form
-
-/** The body as one expression when it is a chain of const / if-return / return, else null. */
-function pureForm(cx: FileContext, stmts: readonly ts.Statement[], scope: FnScope, at: ts.Node): Expr | null {
-  const sf = cx.sf;
-  // statement-level annotations (assert, use, ...) need a method body
-  if (annotationsIn(sf, at.getStart(sf), at.end).some((a) => a.kind !== "type")) return null;
-  const go = (i: number): Expr | null => {
-    if (i >= stmts.length) return null;
-    const st = stmts[i];
-    if (ts.isReturnStatement(st)) return st.expression ? expr(cx, st.expression) : null;
-    if (ts.isVariableStatement(st)) {
-      if (!(st.declarationList.flags & ts.NodeFlags.Const)) return null;
-      const decls = st.declarationList.declarations;
-      if (decls.length !== 1) return null;
-      const d = decls[0];
-      if (!ts.isIdentifier(d.name) || !d.initializer) return null;
-      const body = go(i + 1);
-      if (!body) return null;
-      const ty = d.type ? tyFromNode(cx, d.type, scope.tparams) : { k: "unknown" as const };
-      return {
-        k: "let",
-        name: d.name.text,
-        ty: scope.natNames.has(d.name.text) ? { k: "nat" } : ty,
-        e: expr(cx, d.initializer),
-        body,
-        pos: cx.pos(d),
-      };
-    }
-    if (ts.isIfStatement(st)) {
-      const t = branch(st.thenStatement);
-      if (!t) return null;
-      if (st.elseStatement) {
-        if (i + 1 < stmts.length) return null;
-        const f = branch(st.elseStatement);
-        return f ? { k: "cond", c: expr(cx, st.expression), t, f, pos: cx.pos(st) } : null;
-      }
-      const f = go(i + 1);
-      return f ? { k: "cond", c: expr(cx, st.expression), t, f, pos: cx.pos(st) } : null;
-    }
-    return null;
-  };
-  const branch = (s: ts.Statement): Expr | null =>
-    ts.isBlock(s) ? pureForm(cx, s.statements, scope, s) : pureForm(cx, [s], scope, s);
-  return go(0);
 }
