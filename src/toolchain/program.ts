@@ -2,9 +2,10 @@
 
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { emitModule, programInfo } from "./dafny-emit.ts";
+import { emitModule } from "./dafny-emit.ts";
 import { translateFile } from "./frontend.ts";
 import { type Module, TranslateError } from "./ir.ts";
+import { programInfo } from "./program-info.ts";
 
 /** Where a project keeps its kernel sources, proof companions and generated Dafny. */
 export interface Layout {

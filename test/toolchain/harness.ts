@@ -1,9 +1,10 @@
 // Test harness for the translator: translates in-memory kernel modules exactly as
 // program.ts does for files on disk (translateFile + programInfo + emitModule).
 
-import { emitModule, programInfo } from "../../src/toolchain/dafny-emit.ts";
+import { emitModule } from "../../src/toolchain/dafny-emit.ts";
 import { translateFile } from "../../src/toolchain/frontend.ts";
 import { TranslateError } from "../../src/toolchain/ir.ts";
+import { programInfo } from "../../src/toolchain/program-info.ts";
 
 /** Kernel modules by base name ("cutpoint") -> TypeScript source. */
 export type Sources = Record<string, string>;
