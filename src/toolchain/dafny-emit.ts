@@ -2,35 +2,9 @@
 // The emitter types expressions itself (ints, bools, sequences, declared datatypes): string
 // literals and object literals take their datatype from the position they stand in.
 
+import { dafnyName } from "./dafny-names.ts";
 import { type Expr, type Fn, type Module, type Pos, type Stmt, TranslateError, type Ty, VALUE_EQUALITY } from "./ir.ts";
 import type { ProgramInfo } from "./program-info.ts";
-
-/** Dafny reserved words (and `to`, which Dafny 4.11 misreads as a parameter); a TypeScript identifier spelled like one gets a trailing '_'. */
-const RESERVED = new Set(
-  (
-    "abstract allocated as assert assume bool break by calc case char class codatatype colemma const " +
-    "constructor copredicate datatype decreases default else ensures exists expect export extends false " +
-    "forall fresh function ghost greatest if imap import in include inductive int invariant is iset iterator " +
-    "label least lemma map match method modifies modify module multiset nat new newtype null object old " +
-    "opened ORDINAL predicate print provides reads real refines requires result return returns reveal " +
-    "reveals seq set static string then this to trait true twostate type unchanged var while witness yield yields"
-  ).split(" "),
-);
-
-/** The Dafny spelling of a TypeScript identifier. */
-export function dafnyName(name: string, pos: Pos): string {
-  if (name.startsWith("_") || name.includes("$"))
-    throw new TranslateError(
-      pos,
-      `unsupported identifier '${name}' (Dafny names cannot start with '_' or contain '$')`,
-    );
-  if (name.endsWith("_") && RESERVED.has(name.slice(0, -1)))
-    throw new TranslateError(
-      pos,
-      `unsupported identifier '${name}' (it is the Dafny spelling of '${name.slice(0, -1)}')`,
-    );
-  return RESERVED.has(name) ? `${name}_` : name;
-}
 
 const INT: Ty = { k: "int" };
 const BOOL: Ty = { k: "bool" };
