@@ -5,10 +5,7 @@
 import { dafnyName } from "./dafny-names.ts";
 import { type Expr, type Fn, type Module, type Pos, type Stmt, TranslateError, type Ty, VALUE_EQUALITY } from "./ir.ts";
 import type { ProgramInfo } from "./program-info.ts";
-
-const INT: Ty = { k: "int" };
-const BOOL: Ty = { k: "bool" };
-const UNKNOWN: Ty = { k: "unknown" };
+import { BOOL, checkTy, compatible, describeTy, type Env, memberAsField, substitute, typeOf, unify } from "./typing.ts";
 
 function tyText(t: Ty, pos: Pos): string {
   switch (t.k) {
@@ -28,8 +25,6 @@ function tyText(t: Ty, pos: Pos): string {
   }
 }
 
-type Env = Map<string, Ty>;
-
 interface Ctx {
   info: ProgramInfo;
   module: Module;
@@ -41,89 +36,8 @@ interface Ctx {
 class Emitter {
   constructor(readonly info: ProgramInfo) {}
 
-  checkTy(t: Ty, pos: Pos, tparams: string[]): void {
-    if (t.k === "seq") this.checkTy(t.elem, pos, tparams);
-    if (t.k === "named" && !this.info.unions.has(t.name) && !this.info.records.has(t.name)) {
-      if (tparams.includes(t.name)) return;
-      throw new TranslateError(pos, `unknown type ${t.name} (declare it in a kernel file or with //@ declare-type)`);
-    }
-  }
-
   typeOf(e: Expr, env: Env, cx: Ctx): Ty {
-    switch (e.k) {
-      case "num":
-        return INT;
-      case "bool":
-        return BOOL;
-      case "var": {
-        const t = env.get(e.name);
-        if (!t) throw new TranslateError(e.pos, `unknown identifier ${e.name}`);
-        return t;
-      }
-      case "result":
-        if (!cx.result) throw new TranslateError(e.pos, "\\result is only allowed in ensures");
-        return cx.result.ty;
-      case "str":
-        return UNKNOWN;
-      case "member":
-        if (env.has(e.type)) return this.typeOf(memberAsField(e), env, cx);
-        return { k: "named", name: e.type };
-      case "bin": {
-        if (["+", "-", "*", "/", "concat"].includes(e.op)) {
-          const l = this.typeOf(e.l, env, cx);
-          return l.k === "seq" ? l : INT;
-        }
-        return BOOL;
-      }
-      case "not":
-      case "quant":
-        return BOOL;
-      case "len": {
-        // `.length` of a record is its field of that name
-        const t = this.typeOf(e.e, env, cx);
-        return t.k === "named" ? this.typeOf({ k: "field", e: e.e, name: "length", pos: e.pos }, env, cx) : INT;
-      }
-      case "neg":
-      case "minmax":
-        return INT;
-      case "cond": {
-        const t = this.typeOf(e.t, env, cx);
-        return t.k === "unknown" ? this.typeOf(e.f, env, cx) : t;
-      }
-      case "index": {
-        const t = this.typeOf(e.e, env, cx);
-        if (t.k !== "seq") throw new TranslateError(e.pos, "indexing something that is not an array");
-        return t.elem;
-      }
-      case "slice":
-      case "update":
-        return this.typeOf(e.e, env, cx);
-      case "field": {
-        const t = this.typeOf(e.e, env, cx);
-        const fields = t.k === "named" ? this.info.records.get(t.name) : undefined;
-        const f = fields?.find((x) => x.name === e.name);
-        if (!f) throw new TranslateError(e.pos, `unknown field ${e.name}`);
-        return f.ty;
-      }
-      case "call": {
-        const entry = this.info.fns.get(e.fn);
-        if (!entry) return UNKNOWN;
-        const bind = new Map<string, Ty>();
-        entry.fn.params.forEach((p, i) => {
-          if (i < e.args.length) unify(p.ty, this.typeOf(e.args[i], env, cx), bind);
-        });
-        return substitute(entry.fn.ret, bind);
-      }
-      case "record":
-        return e.type ? { k: "named", name: e.type } : UNKNOWN;
-      case "seqlit":
-        return { k: "seq", elem: e.elems.length > 0 ? this.typeOf(e.elems[0], env, cx) : UNKNOWN };
-      case "let": {
-        const inner = new Map(env);
-        inner.set(e.name, e.ty.k === "unknown" ? this.typeOf(e.e, env, cx) : e.ty);
-        return this.typeOf(e.body, inner, cx);
-      }
-    }
+    return typeOf(this.info, e, env, cx.result?.ty ?? null);
   }
 
   /** Renders an expression; `expect` is the type its position requires, when known. */
@@ -467,8 +381,8 @@ class Emitter {
   fn(f: Fn, mod: Module): string[] {
     const entry = this.info.fns.get(f.name);
     if (!entry) throw new TranslateError(f.pos, `internal: ${f.name} missing from program info`);
-    for (const p of f.params) this.checkTy(p.ty, f.pos, f.tparams);
-    this.checkTy(f.ret, f.pos, f.tparams);
+    for (const p of f.params) checkTy(this.info, p.ty, f.pos, f.tparams);
+    checkTy(this.info, f.ret, f.pos, f.tparams);
     const env: Env = new Map(f.params.map((p) => [p.name, p.ty]));
     const tps = f.tparams.length > 0 ? `<${f.tparams.join(", ")}>` : "";
     const params = f.params.map((p) => `${dafnyName(p.name, f.pos)}: ${tyText(p.ty, f.pos)}`).join(", ");
@@ -500,48 +414,6 @@ class Emitter {
   }
 }
 
-/** `X.f` where X is a variable in scope: a field access, as JavaScript reads it. */
-function memberAsField(e: Extract<Expr, { k: "member" }>): Expr {
-  return { k: "field", e: { k: "var", name: e.type, pos: e.pos }, name: e.name, pos: e.pos };
-}
-
-/** Whether two values of these types can be compared (unknown: an untyped literal or a companion function). */
-function compatible(a: Ty, b: Ty): boolean {
-  if (a.k === "unknown" || b.k === "unknown") return true;
-  const num = (t: Ty) => t.k === "int" || t.k === "nat";
-  if (num(a) || num(b)) return num(a) && num(b);
-  if (a.k === "seq" && b.k === "seq") return compatible(a.elem, b.elem);
-  if ((a.k === "named" && b.k === "named") || (a.k === "tparam" && b.k === "tparam")) return a.name === b.name;
-  return a.k === b.k;
-}
-
-/** A type as an error message names it. */
-function describeTy(t: Ty): string {
-  switch (t.k) {
-    case "seq":
-      return "arrays";
-    case "bool":
-      return "booleans";
-    case "named":
-      return `values of ${t.name}`;
-    case "tparam":
-      return `values of type parameter ${t.name}`;
-    default:
-      return "numbers";
-  }
-}
-
-function unify(p: Ty, a: Ty, bind: Map<string, Ty>): void {
-  if (p.k === "tparam" && a.k !== "unknown" && !bind.has(p.name)) bind.set(p.name, a);
-  if (p.k === "seq" && a.k === "seq") unify(p.elem, a.elem, bind);
-}
-
-function substitute(t: Ty, bind: Map<string, Ty>): Ty {
-  if (t.k === "tparam") return bind.get(t.name) ?? UNKNOWN;
-  if (t.k === "seq") return { k: "seq", elem: substitute(t.elem, bind) };
-  return t;
-}
-
 /** The Dafny text of one module (Dafny 4 spelling). */
 export function emitModule(mod: Module, info: ProgramInfo): string {
   const em = new Emitter(info);
@@ -556,7 +428,7 @@ export function emitModule(mod: Module, info: ProgramInfo): string {
     if (t.k === "union")
       lines.push(`datatype ${t.name} = ${t.tags.map((x) => dafnyName(x.ctor, t.pos)).join(" | ")}`, "");
     else {
-      for (const f of t.fields) em.checkTy(f.ty, t.pos, []);
+      for (const f of t.fields) checkTy(info, f.ty, t.pos, []);
       lines.push(
         `datatype ${t.name} = ${t.name}(${t.fields.map((f) => `${dafnyName(f.name, t.pos)}: ${tyText(f.ty, t.pos)}`).join(", ")})`,
         "",
