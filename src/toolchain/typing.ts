@@ -7,9 +7,9 @@
 import { type Expr, type Pos, TranslateError, type Ty } from "./ir.ts";
 import type { ProgramInfo } from "./program-info.ts";
 
-export const INT: Ty = { k: "int" };
+const INT: Ty = { k: "int" };
 export const BOOL: Ty = { k: "bool" };
-export const UNKNOWN: Ty = { k: "unknown" };
+const UNKNOWN: Ty = { k: "unknown" };
 
 /** The types of the names in scope: parameters, locals, quantified variables. */
 export type Env = Map<string, Ty>;
