@@ -1,763 +1,154 @@
-// From the IR to Dafny source, in Dafny 4 spelling (`function` for compiled functions).
-// The emitter types expressions itself (ints, bools, sequences, declared datatypes): string
-// literals and object literals take their datatype from the position they stand in.
+// Stage: print Dafny. Input: one resolved module (resolved-ir.ts), its names already in
+// Dafny's spelling (dafny-names.ts). Output: its Dafny source, in Dafny 4 spelling
+// (`function` for compiled functions; dialect.ts rewrites it for Dafny 2.3). It only lays the
+// module out as text: it infers no type, resolves no name and reports no error (resolve.ts
+// does all three before it runs).
 
-import {
-  type Expr,
-  type Fn,
-  type Module,
-  type Param,
-  type Pos,
-  type Stmt,
-  TranslateError,
-  type Ty,
-  VALUE_EQUALITY,
-} from "./ir.ts";
+import type { RExpr, RFn, RModule, RStmt, RTy } from "./resolved-ir.ts";
 
-/** Dafny reserved words (and `to`, which Dafny 4.11 misreads as a parameter); a TypeScript identifier spelled like one gets a trailing '_'. */
-const RESERVED = new Set(
-  (
-    "abstract allocated as assert assume bool break by calc case char class codatatype colemma const " +
-    "constructor copredicate datatype decreases default else ensures exists expect export extends false " +
-    "forall fresh function ghost greatest if imap import in include inductive int invariant is iset iterator " +
-    "label least lemma map match method modifies modify module multiset nat new newtype null object old " +
-    "opened ORDINAL predicate print provides reads real refines requires result return returns reveal " +
-    "reveals seq set static string then this to trait true twostate type unchanged var while witness yield yields"
-  ).split(" "),
-);
-
-/** The Dafny spelling of a TypeScript identifier. */
-export function dafnyName(name: string, pos: Pos): string {
-  if (name.startsWith("_") || name.includes("$"))
-    throw new TranslateError(
-      pos,
-      `unsupported identifier '${name}' (Dafny names cannot start with '_' or contain '$')`,
-    );
-  if (name.endsWith("_") && RESERVED.has(name.slice(0, -1)))
-    throw new TranslateError(
-      pos,
-      `unsupported identifier '${name}' (it is the Dafny spelling of '${name.slice(0, -1)}')`,
-    );
-  return RESERVED.has(name) ? `${name}_` : name;
-}
-
-interface UnionInfo {
-  /** string literal -> constructor; empty for an enum (its members are numbers in JavaScript) */
-  tags: Map<string, string>;
-  numeric: boolean;
-  ctors: Set<string>;
-}
-
-type FnKind = "function" | "method";
-
-/** What the emitter knows about the whole kernel: types, functions, and proof companions. */
-export interface ProgramInfo {
-  unions: Map<string, UnionInfo>;
-  records: Map<string, Param[]>;
-  fns: Map<string, { fn: Fn; kind: FnKind; module: string }>;
-  /** names declared in each module's proof companion */
-  companionNames: Map<string, Set<string>>;
-  /** modules each module includes, transitively (itself included) */
-  reach: Map<string, Set<string>>;
-}
-
-const INT: Ty = { k: "int" };
-const BOOL: Ty = { k: "bool" };
-const UNKNOWN: Ty = { k: "unknown" };
-
-/** Collects the declarations of every module and decides which functions become methods. */
-export function programInfo(mods: Module[], companionText: Map<string, string>): ProgramInfo {
-  const info: ProgramInfo = {
-    unions: new Map(),
-    records: new Map(),
-    fns: new Map(),
-    companionNames: new Map(),
-    reach: new Map(),
-  };
-  const seen = new Map<string, Pos>();
-  const declare = (name: string, pos: Pos) => {
-    const prev = seen.get(name);
-    if (prev)
-      throw new TranslateError(
-        pos,
-        `${name} is already declared at ${prev.file}:${prev.line}:${prev.col} (the kernel shares one namespace)`,
-      );
-    seen.set(name, pos);
-  };
-  for (const m of mods) {
-    for (const t of m.types) {
-      declare(t.name, t.pos);
-      if (t.k === "union") {
-        info.unions.set(t.name, {
-          tags: new Map(t.numeric ? [] : t.tags.map((x) => [x.tag, x.ctor])),
-          numeric: t.numeric,
-          ctors: new Set(t.tags.map((x) => x.ctor)),
-        });
-      } else info.records.set(t.name, t.fields);
-    }
-    for (const f of m.fns) {
-      declare(f.name, f.pos);
-      if (f.name === VALUE_EQUALITY)
-        throw new TranslateError(
-          f.pos,
-          `${VALUE_EQUALITY} is the specification's value equality: a kernel function cannot take that name`,
-        );
-      info.fns.set(f.name, { fn: f, kind: f.extern || f.pureExpr ? "function" : "method", module: m.name });
-    }
-    const text = companionText.get(m.name);
-    const names = new Set<string>();
-    if (text)
-      for (const mm of text.matchAll(/\b(?:function|predicate|lemma)\s+(?:\{[^}]*\}\s*)*([A-Za-z][A-Za-z0-9_']*)/g))
-        names.add(mm[1]);
-    info.companionNames.set(m.name, names);
-  }
-  // a record literal is emitted as the unqualified constructor R(...): no union may have a
-  // constructor of that name (Dafny would find it ambiguous)
-  for (const m of mods) {
-    for (const t of m.types) {
-      if (t.k !== "union") continue;
-      for (const x of t.tags) {
-        if (info.records.has(x.ctor)) {
-          throw new TranslateError(
-            t.pos,
-            `union member "${x.tag}" of ${t.name} becomes the constructor ${x.ctor}, which is also the record type ${x.ctor}`,
-          );
-        }
-      }
-    }
-  }
-  const byName = new Map(mods.map((m) => [m.name, m]));
-  const reachOf = (name: string, acc: Set<string>): Set<string> => {
-    if (acc.has(name)) return acc;
-    acc.add(name);
-    for (const i of byName.get(name)?.imports ?? []) reachOf(i, acc);
-    return acc;
-  };
-  for (const m of mods) {
-    for (const i of m.imports)
-      if (!byName.has(i))
-        throw new TranslateError({ file: m.source, line: 1, col: 1 }, `import of unknown kernel module './${i}'`);
-    for (const x of m.imported) {
-      const from = byName.get(x.from);
-      if (from && !from.fns.some((f) => f.name === x.name) && !from.types.some((t) => t.name === x.name)) {
-        throw new TranslateError(x.pos, `${x.from}.ts declares no ${x.name}`);
-      }
-    }
-    info.reach.set(m.name, reachOf(m.name, new Set()));
-  }
-  // A pure-shaped function that calls a method must itself be a method.
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const entry of info.fns.values()) {
-      if (entry.kind === "function" && !entry.fn.extern && entry.fn.pureExpr && callsMethod(entry.fn.pureExpr, info)) {
-        entry.kind = "method";
-        changed = true;
-      }
-    }
-  }
-  return info;
-}
-
-function callsMethod(e: Expr, info: ProgramInfo): boolean {
-  let found = false;
-  walk(e, (x) => {
-    if (x.k === "call" && info.fns.get(x.fn)?.kind === "method") found = true;
-  });
-  return found;
-}
-
-function walk(e: Expr, f: (e: Expr) => void): void {
-  f(e);
-  const sub = (x: Expr | null) => x && walk(x, f);
-  switch (e.k) {
-    case "bin":
-      sub(e.l);
-      sub(e.r);
-      break;
-    case "not":
-    case "neg":
-    case "len":
-    case "field":
-      sub(e.e);
-      break;
-    case "cond":
-      sub(e.c);
-      sub(e.t);
-      sub(e.f);
-      break;
-    case "index":
-      sub(e.e);
-      sub(e.i);
-      break;
-    case "slice":
-      sub(e.e);
-      sub(e.lo);
-      sub(e.hi);
-      break;
-    case "call":
-      e.args.forEach(sub);
-      break;
-    case "record":
-      e.fields.forEach(([, v]) => sub(v));
-      break;
-    case "seqlit":
-      e.elems.forEach(sub);
-      break;
-    case "quant":
-      sub(e.body);
-      break;
-    case "minmax":
-      sub(e.a);
-      sub(e.b);
-      break;
-    case "let":
-      sub(e.e);
-      sub(e.body);
-      break;
-    case "update":
-      sub(e.e);
-      sub(e.i);
-      sub(e.v);
-      break;
-    default:
-  }
-}
-
-function tyText(t: Ty, pos: Pos): string {
+function tyText(t: RTy): string {
   switch (t.k) {
     case "int":
-      return "int";
     case "nat":
-      return "nat";
     case "bool":
-      return "bool";
+      return t.k;
     case "seq":
-      return `seq<${tyText(t.elem, pos)}>`;
+      return `seq<${tyText(t.elem)}>`;
     case "named":
     case "tparam":
       return t.name;
-    case "unknown":
-      throw new TranslateError(pos, "cannot infer a type here: add a type annotation");
   }
 }
 
-type Env = Map<string, Ty>;
+/** Expressions that need parentheses as an operand. */
+const COMPOUND = new Set<RExpr["k"]>(["bin", "cond", "quant", "let", "minmax", "neg", "not"]);
 
-interface Ctx {
-  info: ProgramInfo;
-  module: Module;
-  /** what `\result` stands for */
-  result: { text: string; ty: Ty } | null;
-  inSpec: boolean;
-}
-
-class Emitter {
-  constructor(readonly info: ProgramInfo) {}
-
-  checkTy(t: Ty, pos: Pos, tparams: string[]): void {
-    if (t.k === "seq") this.checkTy(t.elem, pos, tparams);
-    if (t.k === "named" && !this.info.unions.has(t.name) && !this.info.records.has(t.name)) {
-      if (tparams.includes(t.name)) return;
-      throw new TranslateError(pos, `unknown type ${t.name} (declare it in a kernel file or with //@ declare-type)`);
-    }
-  }
-
-  typeOf(e: Expr, env: Env, cx: Ctx): Ty {
-    switch (e.k) {
-      case "num":
-        return INT;
-      case "bool":
-        return BOOL;
-      case "var": {
-        const t = env.get(e.name);
-        if (!t) throw new TranslateError(e.pos, `unknown identifier ${e.name}`);
-        return t;
-      }
-      case "result":
-        if (!cx.result) throw new TranslateError(e.pos, "\\result is only allowed in ensures");
-        return cx.result.ty;
-      case "str":
-        return UNKNOWN;
-      case "member":
-        if (env.has(e.type)) return this.typeOf(memberAsField(e), env, cx);
-        return { k: "named", name: e.type };
-      case "bin": {
-        if (["+", "-", "*", "/", "concat"].includes(e.op)) {
-          const l = this.typeOf(e.l, env, cx);
-          return l.k === "seq" ? l : INT;
-        }
-        return BOOL;
-      }
-      case "not":
-      case "quant":
-        return BOOL;
-      case "len": {
-        // `.length` of a record is its field of that name
-        const t = this.typeOf(e.e, env, cx);
-        return t.k === "named" ? this.typeOf({ k: "field", e: e.e, name: "length", pos: e.pos }, env, cx) : INT;
-      }
-      case "neg":
-      case "minmax":
-        return INT;
-      case "cond": {
-        const t = this.typeOf(e.t, env, cx);
-        return t.k === "unknown" ? this.typeOf(e.f, env, cx) : t;
-      }
-      case "index": {
-        const t = this.typeOf(e.e, env, cx);
-        if (t.k !== "seq") throw new TranslateError(e.pos, "indexing something that is not an array");
-        return t.elem;
-      }
-      case "slice":
-      case "update":
-        return this.typeOf(e.e, env, cx);
-      case "field": {
-        const t = this.typeOf(e.e, env, cx);
-        const fields = t.k === "named" ? this.info.records.get(t.name) : undefined;
-        const f = fields?.find((x) => x.name === e.name);
-        if (!f) throw new TranslateError(e.pos, `unknown field ${e.name}`);
-        return f.ty;
-      }
-      case "call": {
-        const entry = this.info.fns.get(e.fn);
-        if (!entry) return UNKNOWN;
-        const bind = new Map<string, Ty>();
-        entry.fn.params.forEach((p, i) => {
-          if (i < e.args.length) unify(p.ty, this.typeOf(e.args[i], env, cx), bind);
-        });
-        return substitute(entry.fn.ret, bind);
-      }
-      case "record":
-        return e.type ? { k: "named", name: e.type } : UNKNOWN;
-      case "seqlit":
-        return { k: "seq", elem: e.elems.length > 0 ? this.typeOf(e.elems[0], env, cx) : UNKNOWN };
-      case "let": {
-        const inner = new Map(env);
-        inner.set(e.name, e.ty.k === "unknown" ? this.typeOf(e.e, env, cx) : e.ty);
-        return this.typeOf(e.body, inner, cx);
-      }
-    }
-  }
-
-  /** Renders an expression; `expect` is the type its position requires, when known. */
-  expr(e: Expr, env: Env, cx: Ctx, expect: Ty | null): string {
-    const wrap = (x: Expr, ex: Ty | null): string => {
-      const s = this.expr(x, env, cx, ex);
-      return ["bin", "cond", "quant", "let", "minmax", "neg", "not"].includes(x.k) ? `(${s})` : s;
-    };
-    switch (e.k) {
-      case "num":
-        return e.v;
-      case "bool":
-        return e.v ? "true" : "false";
-      case "var":
-        this.typeOf(e, env, cx);
-        return dafnyName(e.name, e.pos);
-      case "result":
-        if (!cx.result) throw new TranslateError(e.pos, "\\result is only allowed in ensures");
-        return cx.result.text;
-      case "str": {
-        const u = expect && expect.k === "named" ? this.info.unions.get(expect.name) : undefined;
-        if (!u || !expect || expect.k !== "named")
-          throw new TranslateError(e.pos, `string literal "${e.v}" needs a declared union type in this position`);
-        if (u.numeric)
-          throw new TranslateError(
-            e.pos,
-            `string literal "${e.v}" is not a value of enum ${expect.name} (its members are numbers in JavaScript: write ${expect.name}.${e.v})`,
-          );
-        const c = u.tags.get(e.v);
-        if (!c) throw new TranslateError(e.pos, `"${e.v}" is not a member of ${expect.name}`);
-        return `${expect.name}.${c}`;
-      }
-      case "member": {
-        // a capitalised variable in scope is a variable, as in JavaScript, not a type's member
-        if (env.has(e.type)) return this.expr(memberAsField(e), env, cx, expect);
-        const u = this.info.unions.get(e.type);
-        if (!u) throw new TranslateError(e.pos, `unknown enum ${e.type}`);
-        if (!u.ctors.has(e.name)) throw new TranslateError(e.pos, `${e.name} is not a member of ${e.type}`);
-        return `${e.type}.${dafnyName(e.name, e.pos)}`;
-      }
-      case "bin": {
-        if (e.op === "==" || e.op === "!=") {
-          const lt = this.typeOf(e.l, env, cx);
-          const rt = this.typeOf(e.r, env, cx);
-          // JavaScript compares arrays and objects by reference, Dafny by value: only the
-          // specifications (which mean value equality) may compare them
-          if (!compatible(lt, rt))
-            throw new TranslateError(
-              e.pos,
-              `unsupported ${e.op === "==" ? "===" : "!=="} between ${describeTy(lt)} and ${describeTy(rt)}`,
-            );
-          const ty = lt.k === "unknown" ? rt : lt;
-          if (
-            !e.value &&
-            (ty.k === "seq" || ty.k === "tparam" || (ty.k === "named" && this.info.records.has(ty.name)))
-          ) {
-            const what =
-              ty.k === "seq"
-                ? "arrays"
-                : ty.k === "tparam"
-                  ? `values of type parameter ${ty.name}`
-                  : `records (${ty.name})`;
-            const op = e.op === "==" ? "===" : "!==";
-            if (cx.inSpec)
-              throw new TranslateError(
-                e.pos,
-                `unsupported ${op} on ${what} in a specification (TypeScript compares references): write ${e.op === "==" ? "" : "!"}${VALUE_EQUALITY}(a, b) for value equality`,
-              );
-            throw new TranslateError(
-              e.pos,
-              `unsupported ${op} on ${what} in code (JavaScript compares references; compare elements or fields)`,
-            );
-          }
-          return `${wrap(e.l, rt.k === "unknown" ? null : rt)} ${e.op} ${wrap(e.r, lt.k === "unknown" ? null : lt)}`;
-        }
-        if (e.op === "concat") {
-          const lt = this.typeOf(e.l, env, cx);
-          return `${wrap(e.l, lt)} + ${wrap(e.r, lt)}`;
-        }
-        if (e.op === "+" || e.op === "-" || e.op === "*" || e.op === "/") {
-          const lt = this.typeOf(e.l, env, cx);
-          const rt = this.typeOf(e.r, env, cx);
-          // JavaScript's + joins arrays into a string; the other operators make NaN
-          if (lt.k === "seq" || rt.k === "seq")
-            throw new TranslateError(
-              e.pos,
-              `unsupported ${e.op} on arrays${e.op === "+" ? " (JavaScript joins them into a string; use push)" : ""}`,
-            );
-          return `${wrap(e.l, null)} ${e.op} ${wrap(e.r, null)}`;
-        }
-        if (e.op === "<" || e.op === "<=" || e.op === ">" || e.op === ">=") {
-          // only numbers: JavaScript compares arrays and strings as strings, Dafny's < on
-          // sequences is "proper prefix"
-          for (const t of [this.typeOf(e.l, env, cx), this.typeOf(e.r, env, cx)]) {
-            if (t.k !== "int" && t.k !== "nat" && t.k !== "unknown") {
-              throw new TranslateError(e.pos, `unsupported ${e.op} on ${describeTy(t)} (only numbers are ordered)`);
-            }
-          }
-        }
-        if (["==>", "<==>"].includes(e.op) && !cx.inSpec)
-          throw new TranslateError(e.pos, `${e.op} is only allowed in specifications`);
-        return `${wrap(e.l, null)} ${e.op} ${wrap(e.r, null)}`;
-      }
-      case "not":
-        return `!${wrap(e.e, null)}`;
-      case "neg":
-        return `-${wrap(e.e, null)}`;
-      case "cond": {
-        const t = expect ?? this.typeOf(e, env, cx);
-        const ex = t.k === "unknown" ? null : t;
-        return `if ${this.expr(e.c, env, cx, null)} then ${this.expr(e.t, env, cx, ex)} else ${this.expr(e.f, env, cx, ex)}`;
-      }
-      case "index": {
-        this.typeOf(e, env, cx);
-        return `${wrap(e.e, null)}[${this.expr(e.i, env, cx, null)}]`;
-      }
-      case "len": {
-        const t = this.typeOf(e.e, env, cx);
-        if (t.k === "named") return this.expr({ k: "field", e: e.e, name: "length", pos: e.pos }, env, cx, expect);
-        if (t.k !== "seq") throw new TranslateError(e.pos, ".length of something that is not an array");
-        return `|${this.expr(e.e, env, cx, null)}|`;
-      }
-      case "slice": {
-        if (this.typeOf(e.e, env, cx).k !== "seq")
-          throw new TranslateError(e.pos, ".slice of something that is not an array");
-        const lo = e.lo ? this.expr(e.lo, env, cx, null) : "";
-        const hi = e.hi ? this.expr(e.hi, env, cx, null) : "";
-        return `${wrap(e.e, null)}[${lo}..${hi}]`;
-      }
-      case "update": {
-        const t = this.typeOf(e.e, env, cx);
-        if (t.k !== "seq") throw new TranslateError(e.pos, "element assignment on something that is not an array");
-        return `${wrap(e.e, null)}[${this.expr(e.i, env, cx, null)} := ${this.expr(e.v, env, cx, t.elem)}]`;
-      }
-      case "field": {
-        this.typeOf(e, env, cx);
-        return `${wrap(e.e, null)}.${dafnyName(e.name, e.pos)}`;
-      }
-      case "call":
-        return this.call(e, env, cx, false);
-      case "record": {
-        const name = e.type ?? (expect && expect.k === "named" ? expect.name : null);
-        const fields = name ? this.info.records.get(name) : undefined;
-        if (!name || !fields)
-          throw new TranslateError(e.pos, "object literal needs a declared record type in this position");
-        for (const [f] of e.fields)
-          if (!fields.some((x) => x.name === f)) throw new TranslateError(e.pos, `${name} has no field ${f}`);
-        const args = fields.map((f) => {
-          const v = e.fields.find(([n]) => n === f.name);
-          if (!v) throw new TranslateError(e.pos, `object literal of ${name} lacks field ${f.name}`);
-          return this.expr(v[1], env, cx, f.ty);
-        });
-        return `${name}(${args.join(", ")})`;
-      }
-      case "seqlit": {
-        const elem = expect && expect.k === "seq" ? expect.elem : null;
-        return `[${e.elems.map((x) => this.expr(x, env, cx, elem)).join(", ")}]`;
-      }
-      case "quant": {
-        if (!cx.inSpec) throw new TranslateError(e.pos, `${e.q} is only allowed in specifications`);
-        const inner = new Map(env);
-        inner.set(e.v, e.ty);
-        return `${e.q} ${dafnyName(e.v, e.pos)}: ${tyText(e.ty, e.pos)} :: ${this.expr(e.body, inner, cx, null)}`;
-      }
-      case "minmax": {
-        const a = wrap(e.a, null);
-        const b = wrap(e.b, null);
-        return `if ${a} ${e.op === "max" ? ">=" : "<="} ${b} then ${a} else ${b}`;
-      }
-      case "let": {
-        const ty = this.letType(e, env, cx);
-        const inner = new Map(env);
-        inner.set(e.name, ty);
-        return `var ${dafnyName(e.name, e.pos)}: ${tyText(ty, e.pos)} := ${this.expr(e.e, env, cx, ty)}; ${this.expr(e.body, inner, cx, expect)}`;
-      }
-    }
-  }
-
-  /** A call; `asStatement` is true where Dafny allows a method call (whole right-hand side). */
-  call(e: Extract<Expr, { k: "call" }>, env: Env, cx: Ctx, asStatement: boolean): string {
-    const entry = this.info.fns.get(e.fn);
-    if (entry) {
-      if (!this.info.reach.get(cx.module.name)?.has(entry.module)) {
-        throw new TranslateError(
-          e.pos,
-          `${e.fn} is declared in ${entry.module}.ts, which ${cx.module.name}.ts does not import`,
-        );
-      }
-      // code calls what the module imports under that name (JavaScript resolves nothing else)
-      if (
-        !cx.inSpec &&
-        entry.module !== cx.module.name &&
-        !cx.module.imported.some((x) => x.name === e.fn && x.from === entry.module)
-      ) {
-        throw new TranslateError(
-          e.pos,
-          `${e.fn} is declared in ${entry.module}.ts, which ${cx.module.name}.ts does not import by that name`,
-        );
-      }
-      if (entry.kind === "method" && cx.inSpec) {
-        throw new TranslateError(
-          e.pos,
-          `specification calls ${e.fn}, which translates to a method (its body is not a pure expression)`,
-        );
-      }
-      if (entry.kind === "method" && !asStatement) {
-        throw new TranslateError(
-          e.pos,
-          `call to ${e.fn} (a method in Dafny) must be the whole initializer of a const/let, the right side of an assignment, or a return value`,
-        );
-      }
-      if (e.args.length !== entry.fn.params.length)
-        throw new TranslateError(e.pos, `${e.fn} takes ${entry.fn.params.length} arguments`);
-      // type parameters take their types from the arguments that have one
-      const bind = new Map<string, Ty>();
-      entry.fn.params.forEach((p, i) => unify(p.ty, this.typeOf(e.args[i], env, cx), bind));
-      const args = e.args.map((a, i) => {
-        const pt = substitute(entry.fn.params[i].ty, bind);
-        return this.expr(a, env, cx, pt.k === "unknown" ? null : pt);
-      });
-      return `${dafnyName(e.fn, e.pos)}(${args.join(", ")})`;
-    }
-    const companion = [...(this.info.reach.get(cx.module.name) ?? [])].some((m) =>
-      this.info.companionNames.get(m)?.has(e.fn),
-    );
-    if (companion && cx.inSpec) return `${e.fn}(${e.args.map((a) => this.expr(a, env, cx, null)).join(", ")})`;
-    if (companion)
-      throw new TranslateError(
-        e.pos,
-        `${e.fn} is proof material (from proofs/dafny): use it only in specifications and //@ use`,
-      );
-    throw new TranslateError(e.pos, `call to unknown function ${e.fn} (not a verified kernel function)`);
-  }
-
-  /** A right-hand side: a method call where Dafny allows one, any expression otherwise. */
-  rhs(e: Expr, env: Env, cx: Ctx, expect: Ty | null): string {
-    return e.k === "call" ? this.call(e, env, cx, true) : this.expr(e, env, cx, expect);
-  }
-
-  stmts(list: Stmt[], env: Env, cx: Ctx, indent: string): string[] {
-    const out: string[] = [];
-    for (const s of list) out.push(...this.stmt(s, env, cx, indent));
-    return out;
-  }
-
-  spec(e: Expr, env: Env, cx: Ctx): string {
-    return this.expr(e, env, { ...cx, inSpec: true }, BOOL);
-  }
-
-  stmt(s: Stmt, env: Env, cx: Ctx, ind: string): string[] {
-    const inner = `${ind}  `;
-    switch (s.k) {
-      case "var": {
-        const ty = s.ty.k === "unknown" ? this.typeOf(s.init, env, cx) : s.ty;
-        if (ty.k === "unknown" || (ty.k === "seq" && ty.elem.k === "unknown")) {
-          throw new TranslateError(s.pos, `cannot infer the type of ${s.name}: add a type annotation`);
-        }
-        const line = `${ind}var ${dafnyName(s.name, s.pos)}: ${tyText(ty, s.pos)} := ${this.rhs(s.init, env, cx, ty)};`;
-        env.set(s.name, ty);
-        return [line];
-      }
-      case "assign": {
-        const ty = env.get(s.name);
-        if (!ty) throw new TranslateError(s.pos, `assignment to unknown variable ${s.name}`);
-        return [`${ind}${dafnyName(s.name, s.pos)} := ${this.rhs(s.e, env, cx, ty)};`];
-      }
-      case "if": {
-        const out = [`${ind}if ${this.expr(s.c, env, cx, BOOL)} {`, ...this.stmts(s.t, new Map(env), cx, inner)];
-        if (s.f.length > 0) out.push(`${ind}} else {`, ...this.stmts(s.f, new Map(env), cx, inner));
-        out.push(`${ind}}`);
-        return out;
-      }
-      case "while": {
-        const out = [`${ind}while ${this.expr(s.c, env, cx, BOOL)}`];
-        for (const i of s.invariants) out.push(`${inner}invariant ${this.spec(i, env, cx)}`);
-        if (s.decreases.length > 0)
-          out.push(
-            `${inner}decreases ${s.decreases.map((d) => this.expr(d, env, { ...cx, inSpec: true }, null)).join(", ")}`,
-          );
-        out.push(`${ind}{`, ...this.stmts(s.body, new Map(env), cx, inner), `${ind}}`);
-        return out;
-      }
-      case "break":
-        return [`${ind}break;`];
-      case "continue":
-        throw new TranslateError(s.pos, "continue outside a loop");
-      case "return": {
-        if (!cx.result) throw new TranslateError(s.pos, "return with a value in a function without a result");
-        if (s.e.k === "call" && this.info.fns.get(s.e.fn)?.kind === "method") {
-          return [`${ind}result := ${this.call(s.e, env, cx, true)};`, `${ind}return;`];
-        }
-        return [`${ind}return ${this.expr(s.e, env, cx, cx.result.ty)};`];
-      }
-      case "assert":
-        return [`${ind}assert ${this.spec(s.e, env, cx)};`];
-      case "use": {
-        if (s.call.k !== "call") throw new TranslateError(s.pos, "//@ use expects a lemma call");
-        if (this.info.fns.has(s.call.fn))
-          throw new TranslateError(
-            s.call.pos,
-            `//@ use calls ${s.call.fn}, a kernel function: it takes a lemma of the proof companion`,
-          );
-        return [`${ind}${this.call(s.call, env, { ...cx, inSpec: true }, false)};`];
-      }
-      case "block":
-        return [`${ind}{`, ...this.stmts(s.body, new Map(env), cx, inner), `${ind}}`];
-    }
-  }
-
-  /** The type of a `const` of a function body: declared, or the initializer's. */
-  letType(e: Extract<Expr, { k: "let" }>, env: Env, cx: Ctx): Ty {
-    const ty = e.ty.k === "unknown" ? this.typeOf(e.e, env, cx) : e.ty;
-    if (ty.k === "unknown" || (ty.k === "seq" && ty.elem.k === "unknown")) {
-      throw new TranslateError(e.pos, `cannot infer the type of ${e.name}: add a type annotation`);
-    }
-    return ty;
-  }
-
-  /** A function body in the pure form, laid out over lines. */
-  body(e: Expr, env: Env, cx: Ctx, ind: string, expect: Ty): string[] {
-    if (e.k === "let") {
-      const ty = this.letType(e, env, cx);
-      const inner = new Map(env);
-      inner.set(e.name, ty);
-      return [
-        `${ind}var ${dafnyName(e.name, e.pos)}: ${tyText(ty, e.pos)} := ${this.expr(e.e, env, cx, ty)};`,
-        ...this.body(e.body, inner, cx, ind, expect),
-      ];
-    }
-    if (e.k === "cond") {
-      return [
-        `${ind}if ${this.expr(e.c, env, cx, BOOL)} then`,
-        ...this.body(e.t, env, cx, `${ind}  `, expect),
-        `${ind}else`,
-        ...this.body(e.f, env, cx, `${ind}  `, expect),
-      ];
-    }
-    return [`${ind}${this.expr(e, env, cx, expect)}`];
-  }
-
-  fn(f: Fn, mod: Module): string[] {
-    const entry = this.info.fns.get(f.name);
-    if (!entry) throw new TranslateError(f.pos, `internal: ${f.name} missing from program info`);
-    for (const p of f.params) this.checkTy(p.ty, f.pos, f.tparams);
-    this.checkTy(f.ret, f.pos, f.tparams);
-    const env: Env = new Map(f.params.map((p) => [p.name, p.ty]));
-    const tps = f.tparams.length > 0 ? `<${f.tparams.join(", ")}>` : "";
-    const params = f.params.map((p) => `${dafnyName(p.name, f.pos)}: ${tyText(p.ty, f.pos)}`).join(", ");
-    const name = dafnyName(f.name, f.pos);
-    const isFunction = entry.kind === "function";
-    const resultText = isFunction ? `${name}(${f.params.map((p) => dafnyName(p.name, f.pos)).join(", ")})` : "result";
-    const base: Ctx = { info: this.info, module: mod, result: null, inSpec: true };
-    const withResult: Ctx = { ...base, result: { text: resultText, ty: f.ret } };
-    const out: string[] = [];
-    if (f.extern) out.push("// extern: the body is trusted, not translated (listed in proofs/PROPERTIES.md)");
-    out.push(
-      isFunction
-        ? `function ${f.extern ? "{:axiom} " : ""}${name}${tps}(${params}): ${tyText(f.ret, f.pos)}`
-        : `method ${name}${tps}(${params}) returns (result: ${tyText(f.ret, f.pos)})`,
-    );
-    for (const r of f.requires) out.push(`  requires ${this.spec(r, env, base)}`);
-    for (const q of f.ensures) out.push(`  ensures ${this.spec(q, env, withResult)}`);
-    if (f.decreases.length > 0)
-      out.push(`  decreases ${f.decreases.map((d) => this.expr(d, env, base, null)).join(", ")}`);
-    if (f.extern) return out;
-    const code: Ctx = { info: this.info, module: mod, result: { text: "result", ty: f.ret }, inSpec: false };
-    if (isFunction && f.pureExpr) {
-      out.push("{", ...this.body(f.pureExpr, env, code, "  ", f.ret), "}");
-    } else {
-      const locals = new Map(env);
-      out.push("{", ...this.stmts(f.stmts, locals, code, "  "), "}");
-    }
-    return out;
-  }
-}
-
-/** `X.f` where X is a variable in scope: a field access, as JavaScript reads it. */
-function memberAsField(e: Extract<Expr, { k: "member" }>): Expr {
-  return { k: "field", e: { k: "var", name: e.type, pos: e.pos }, name: e.name, pos: e.pos };
-}
-
-/** Whether two values of these types can be compared (unknown: an untyped literal or a companion function). */
-function compatible(a: Ty, b: Ty): boolean {
-  if (a.k === "unknown" || b.k === "unknown") return true;
-  const num = (t: Ty) => t.k === "int" || t.k === "nat";
-  if (num(a) || num(b)) return num(a) && num(b);
-  if (a.k === "seq" && b.k === "seq") return compatible(a.elem, b.elem);
-  if ((a.k === "named" && b.k === "named") || (a.k === "tparam" && b.k === "tparam")) return a.name === b.name;
-  return a.k === b.k;
-}
-
-/** A type as an error message names it. */
-function describeTy(t: Ty): string {
-  switch (t.k) {
-    case "seq":
-      return "arrays";
+/** An expression on one line; `result` is how `\result` reads where it stands. */
+function expr(e: RExpr, result: string): string {
+  const wrap = (x: RExpr): string => {
+    const s = expr(x, result);
+    return COMPOUND.has(x.k) ? `(${s})` : s;
+  };
+  switch (e.k) {
+    case "num":
+      return e.v;
     case "bool":
-      return "booleans";
-    case "named":
-      return `values of ${t.name}`;
-    case "tparam":
-      return `values of type parameter ${t.name}`;
-    default:
-      return "numbers";
+      return e.v ? "true" : "false";
+    case "var":
+      return e.name;
+    case "result":
+      return result;
+    case "ctor":
+      return `${e.type}.${e.ctor}`;
+    case "bin":
+      return `${wrap(e.l)} ${e.op === "concat" ? "+" : e.op} ${wrap(e.r)}`;
+    case "not":
+      return `!${wrap(e.e)}`;
+    case "neg":
+      return `-${wrap(e.e)}`;
+    case "cond":
+      return `if ${expr(e.c, result)} then ${expr(e.t, result)} else ${expr(e.f, result)}`;
+    case "index":
+      return `${wrap(e.e)}[${expr(e.i, result)}]`;
+    case "len":
+      return `|${expr(e.e, result)}|`;
+    case "slice":
+      return `${wrap(e.e)}[${e.lo ? expr(e.lo, result) : ""}..${e.hi ? expr(e.hi, result) : ""}]`;
+    case "update":
+      return `${wrap(e.e)}[${expr(e.i, result)} := ${expr(e.v, result)}]`;
+    case "field":
+      return `${wrap(e.e)}.${e.name}`;
+    case "call":
+      return `${e.fn}(${e.args.map((a) => expr(a, result)).join(", ")})`;
+    case "record":
+      return `${e.type}(${e.args.map((a) => expr(a, result)).join(", ")})`;
+    case "seqlit":
+      return `[${e.elems.map((x) => expr(x, result)).join(", ")}]`;
+    case "quant":
+      return `${e.q} ${e.v}: ${tyText(e.ty)} :: ${expr(e.body, result)}`;
+    case "minmax": {
+      const a = wrap(e.a);
+      const b = wrap(e.b);
+      return `if ${a} ${e.op === "max" ? ">=" : "<="} ${b} then ${a} else ${b}`;
+    }
+    case "let":
+      return `var ${e.name}: ${tyText(e.ty)} := ${expr(e.e, result)}; ${expr(e.body, result)}`;
   }
 }
 
-function unify(p: Ty, a: Ty, bind: Map<string, Ty>): void {
-  if (p.k === "tparam" && a.k !== "unknown" && !bind.has(p.name)) bind.set(p.name, a);
-  if (p.k === "seq" && a.k === "seq") unify(p.elem, a.elem, bind);
+/** Method statements, indented by `ind`; `\result` reads `result` in code. */
+function stmts(list: RStmt[], ind: string): string[] {
+  return list.flatMap((s) => stmt(s, ind));
 }
 
-function substitute(t: Ty, bind: Map<string, Ty>): Ty {
-  if (t.k === "tparam") return bind.get(t.name) ?? UNKNOWN;
-  if (t.k === "seq") return { k: "seq", elem: substitute(t.elem, bind) };
-  return t;
+function stmt(s: RStmt, ind: string): string[] {
+  const inner = `${ind}  `;
+  const x = (e: RExpr) => expr(e, "result");
+  switch (s.k) {
+    case "var":
+      return [`${ind}var ${s.name}: ${tyText(s.ty)} := ${x(s.init)};`];
+    case "assign":
+      return [`${ind}${s.name} := ${x(s.e)};`];
+    case "if": {
+      const out = [`${ind}if ${x(s.c)} {`, ...stmts(s.t, inner)];
+      if (s.f.length > 0) out.push(`${ind}} else {`, ...stmts(s.f, inner));
+      out.push(`${ind}}`);
+      return out;
+    }
+    case "while": {
+      const out = [`${ind}while ${x(s.c)}`];
+      for (const i of s.invariants) out.push(`${inner}invariant ${x(i)}`);
+      if (s.decreases.length > 0) out.push(`${inner}decreases ${s.decreases.map(x).join(", ")}`);
+      out.push(`${ind}{`, ...stmts(s.body, inner), `${ind}}`);
+      return out;
+    }
+    case "break":
+      return [`${ind}break;`];
+    case "return":
+      // Dafny allows a method call only as a whole right-hand side, not inside `return`
+      if (s.e.k === "call" && s.e.method) return [`${ind}result := ${x(s.e)};`, `${ind}return;`];
+      return [`${ind}return ${x(s.e)};`];
+    case "assert":
+      return [`${ind}assert ${x(s.e)};`];
+    case "use":
+      return [`${ind}${x(s.call)};`];
+    case "block":
+      return [`${ind}{`, ...stmts(s.body, inner), `${ind}}`];
+  }
 }
 
-/** The Dafny text of one module (Dafny 4 spelling). */
-export function emitModule(mod: Module, info: ProgramInfo): string {
-  const em = new Emitter(info);
+/** A function body in the pure form, laid out over lines: top-level consts and ifs get their own. */
+function body(e: RExpr, ind: string): string[] {
+  if (e.k === "let") return [`${ind}var ${e.name}: ${tyText(e.ty)} := ${expr(e.e, "result")};`, ...body(e.body, ind)];
+  if (e.k === "cond") {
+    return [`${ind}if ${expr(e.c, "result")} then`, ...body(e.t, `${ind}  `), `${ind}else`, ...body(e.f, `${ind}  `)];
+  }
+  return [`${ind}${expr(e, "result")}`];
+}
+
+function fn(f: RFn): string[] {
+  const tps = f.tparams.length > 0 ? `<${f.tparams.join(", ")}>` : "";
+  const params = f.params.map((p) => `${p.name}: ${tyText(p.ty)}`).join(", ");
+  const isFunction = f.kind === "function";
+  // in a function's ensures the result is the function applied to its parameters
+  const resultText = isFunction ? `${f.name}(${f.params.map((p) => p.name).join(", ")})` : "result";
+  const out: string[] = [];
+  if (f.extern) out.push("// extern: the body is trusted, not translated (listed in proofs/PROPERTIES.md)");
+  out.push(
+    isFunction
+      ? `function ${f.extern ? "{:axiom} " : ""}${f.name}${tps}(${params}): ${tyText(f.ret)}`
+      : `method ${f.name}${tps}(${params}) returns (result: ${tyText(f.ret)})`,
+  );
+  for (const r of f.requires) out.push(`  requires ${expr(r, "result")}`);
+  for (const q of f.ensures) out.push(`  ensures ${expr(q, resultText)}`);
+  if (f.decreases.length > 0) out.push(`  decreases ${f.decreases.map((d) => expr(d, "result")).join(", ")}`);
+  if (f.body?.k === "pure") out.push("{", ...body(f.body.e, "  "), "}");
+  else if (f.body?.k === "stmts") out.push("{", ...stmts(f.body.stmts, "  "), "}");
+  return out;
+}
+
+/** The Dafny text of one resolved module (Dafny 4 spelling). */
+export function emitModule(mod: RModule): string {
   const lines: string[] = [
     `// Generated by safecut's translator from ${mod.source}. Do not edit: run \`npm run gen\`.`,
     "",
@@ -766,17 +157,11 @@ export function emitModule(mod: Module, info: ProgramInfo): string {
   if (mod.companion) lines.push(`include "../proofs/dafny/${mod.companion}.dfy"`);
   if (mod.imports.length > 0 || mod.companion) lines.push("");
   for (const t of mod.types) {
-    if (t.k === "union")
-      lines.push(`datatype ${t.name} = ${t.tags.map((x) => dafnyName(x.ctor, t.pos)).join(" | ")}`, "");
-    else {
-      for (const f of t.fields) em.checkTy(f.ty, t.pos, []);
-      lines.push(
-        `datatype ${t.name} = ${t.name}(${t.fields.map((f) => `${dafnyName(f.name, t.pos)}: ${tyText(f.ty, t.pos)}`).join(", ")})`,
-        "",
-      );
-    }
+    if (t.k === "union") lines.push(`datatype ${t.name} = ${t.ctors.join(" | ")}`, "");
+    else
+      lines.push(`datatype ${t.name} = ${t.name}(${t.fields.map((f) => `${f.name}: ${tyText(f.ty)}`).join(", ")})`, "");
   }
-  for (const f of mod.fns) lines.push(...em.fn(f, mod), "");
+  for (const f of mod.fns) lines.push(...fn(f), "");
   while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
   return `${lines.join("\n")}\n`;
 }

@@ -1,10 +1,14 @@
-// Loading the kernel as one program and generating every backend artifact from it.
+// Loading the kernel as one program and generating every backend artifact from it: the
+// frontend per file, then the program table, resolution and printing (see translateToDafny).
 
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { emitModule, programInfo } from "./dafny-emit.ts";
+import { emitModule } from "./dafny-emit.ts";
+import { dafnyName } from "./dafny-names.ts";
 import { translateFile } from "./frontend.ts";
 import { type Module, TranslateError } from "./ir.ts";
+import { programInfo } from "./program-info.ts";
+import { resolveModule } from "./resolve.ts";
 
 /** Where a project keeps its kernel sources, proof companions and generated Dafny. */
 export interface Layout {
@@ -56,9 +60,17 @@ export function loadKernel(l: Layout): { mods: Module[]; companions: Map<string,
   return { mods, companions };
 }
 
+/**
+ * The Dafny text of each module (base name -> text), through the stages after the frontend:
+ * the program table, resolution with Dafny's spelling of names, then printing.
+ */
+export function translateToDafny(mods: Module[], companions: Map<string, string>): Map<string, string> {
+  const info = programInfo(mods, companions);
+  return new Map(mods.map((m) => [m.name, emitModule(resolveModule(m, info, dafnyName))]));
+}
+
 /** The generated Dafny files: file name under dafny/ -> text. Deterministic. */
 export function generateDafny(l: Layout): Map<string, string> {
   const { mods, companions } = loadKernel(l);
-  const info = programInfo(mods, companions);
-  return new Map(mods.map((m) => [`${m.name}.dfy`, emitModule(m, info)]));
+  return new Map([...translateToDafny(mods, companions)].map(([name, text]) => [`${name}.dfy`, text]));
 }

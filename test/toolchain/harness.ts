@@ -1,9 +1,9 @@
 // Test harness for the translator: translates in-memory kernel modules exactly as
-// program.ts does for files on disk (translateFile + programInfo + emitModule).
+// program.ts does for files on disk (translateFile, then translateToDafny).
 
-import { emitModule, programInfo } from "../../src/toolchain/dafny-emit.ts";
 import { translateFile } from "../../src/toolchain/frontend.ts";
 import { TranslateError } from "../../src/toolchain/ir.ts";
+import { translateToDafny } from "../../src/toolchain/program.ts";
 
 /** Kernel modules by base name ("cutpoint") -> TypeScript source. */
 export type Sources = Record<string, string>;
@@ -12,8 +12,7 @@ export type Sources = Record<string, string>;
 export function translate(sources: Sources, companions: Record<string, string> = {}): Map<string, string> {
   const names = Object.keys(sources).sort();
   const mods = names.map((n) => translateFile(`src/kernel/${n}.ts`, sources[n], n in companions));
-  const info = programInfo(mods, new Map(Object.entries(companions)));
-  return new Map(mods.map((m) => [m.name, emitModule(m, info)]));
+  return translateToDafny(mods, new Map(Object.entries(companions)));
 }
 
 /** The message of the TranslateError that translating throws; fails when it does not throw. */
