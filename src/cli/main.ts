@@ -77,6 +77,8 @@ function dryRunPlan(format: string, report: CompactionReport): string {
       format,
       due: report.dueBefore,
       tokens: report.tokensBefore,
+      // with --usage: the count the trigger judged (the report plus the counts after it)
+      ...(report.usage === undefined ? {} : { judgedTokens: report.usage.judgedTokensBefore }),
       messages: report.messagesBefore,
       plannedStretch,
       reason: report.reason,
@@ -197,6 +199,10 @@ function program(io: CliIO, run: (file: string, flags: FlagValues) => Promise<vo
     .option("--context-window <n>", "compact when tokens > context window - reserve tokens")
     .option("--reserve-tokens <n>", "tokens to keep free in the context window (default 16384)")
     .option("--keep-recent-tokens <n>", "keep at least this many recent tokens unsummarized")
+    .option(
+      "--usage <tokens[:messages]>",
+      "the prompt tokens your provider reported for the first <messages> messages (default all): the trigger judges them instead of counting",
+    )
     .option(
       "--prompt-file <file>",
       "prompt template file ({{conversation}}, {{previous_summary}}, {{required_facts}}, {{max_tokens}}, {{summary_tag}})",

@@ -34,6 +34,14 @@ function numberOrUnset(v: string): number | null {
   return t === "" ? Number.NaN : Number(t);
 }
 
+/** The usage setting from --usage TOKENS[:MESSAGES] (numbers read as the numeric flags are, so bad ones get the setting's error). */
+function usageFlag(v: string): { prompt_tokens: number | null; messages?: number | null } | null {
+  const colon = v.indexOf(":");
+  const tokens = numberOrUnset(colon < 0 ? v : v.slice(0, colon));
+  if (colon < 0) return tokens === null ? null : { prompt_tokens: tokens };
+  return { prompt_tokens: tokens, messages: numberOrUnset(v.slice(colon + 1)) };
+}
+
 /** Reads a JSON config file (throws ConfigError naming the file on bad JSON or a non-object). */
 export function readConfigFile(path: string): Record<string, unknown> {
   let text: string;
@@ -72,6 +80,8 @@ export function settingsFromFlags(flags: FlagValues, cwd: string): Record<string
       throw new ConfigError("--prompt-file", `cannot read ${flags.promptFile}: ${(e as Error).message}`);
     }
   }
+  // --usage TOKENS[:MESSAGES] is the usage setting; "none" unsets one from the config file
+  if (typeof flags.usage === "string") out.usage = usageFlag(flags.usage);
   const anchors = flags.anchor;
   if (Array.isArray(anchors) && anchors.length > 0) {
     const existing = Array.isArray(out.anchors) ? (out.anchors as unknown[]) : [];

@@ -36,6 +36,12 @@ export const configSchema = z.strictObject({
   timeout_ms: count.min(1).default(60000),
   tokenizer: z.enum(["bpe", "chars"]).default("bpe"),
   known_models: z.array(z.string()).default([]),
+  // a provider-reported prompt token count for the first `messages` messages (null: all of them),
+  // judged by the trigger instead of counting them (README, "Reported usage")
+  usage: z
+    .strictObject({ prompt_tokens: count.min(0), messages: count.min(0).nullable().default(null) })
+    .nullable()
+    .default(null),
 });
 
 /** A complete configuration (defaults filled in), not yet checked against L12. */
@@ -51,7 +57,11 @@ export function parseConfigShape(input: unknown): Config {
   if (r.success) return r.data;
   const issue = r.error.issues[0];
   if (issue.code === "unrecognized_keys") {
-    throw new ConfigError(issue.keys.join(", "), "unknown setting");
+    // a nested setting's unknown field is named with its path (usage.extra)
+    throw new ConfigError(
+      issue.keys.map((k) => [...issue.path, k].map(String).join(".")).join(", "),
+      "unknown setting",
+    );
   }
   const field = issue.path.map(String).join(".") || "(config)";
   throw new ConfigError(field, issue.message.replace(/^Invalid input: /, ""));
