@@ -48,6 +48,16 @@ describe("--usage", () => {
     expect((await plan([...args, "--usage", "none"])).due).toBe(true);
   });
 
+  it("the report on stderr says what the trigger judged", async () => {
+    const r = await runInProcess(
+      ["compact", "conv.json", "--tokenizer", "chars", "--token-threshold", "3000", "--usage", "2000"],
+      { cwd: dir },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("nothing-to-do");
+    expect(r.stderr).toContain("the trigger judged the reported usage (2000 tokens reported): 2000 -> 2000");
+  });
+
   it.each([
     ["-5", "usage.prompt_tokens"],
     ["1.5", "usage.prompt_tokens"],

@@ -141,6 +141,34 @@ describe("reported usage drives the trigger (L1 with usage)", () => {
     expect(r.usage?.judgedTokensBefore).toBe(100);
   });
 
+  it("messages appended while summarizing are counted after the report (a rebased step)", async () => {
+    const counter = charCounter();
+    const input = conversation(20);
+    const store = new ConversationStore(counter, input);
+    const late = { role: "user" as const, content: "one more thing, and a long one ".repeat(20) };
+    const off = offlineSummarizer(counter);
+    let appended = false;
+    const r = await compactStore(store, parseConfig({ ...chars, token_threshold: 3000 }), {
+      summarizer: {
+        name: "appending",
+        async summarize(req) {
+          if (!appended) {
+            store.append(late);
+            appended = true;
+          }
+          return off.summarize(req);
+        },
+      },
+      usage: { reported: 20_000, end: input.length },
+    });
+    expect(r.stretches[0].decision).toBe("rebase");
+    expect(r.usage?.dropped).toBe(false);
+    const change = r.stretches.reduce((a, s) => a - s.replacedTokens + s.summaryTokens, 0);
+    const lateTokens = store.tokenCounts().at(-1) ?? 0;
+    expect(store.messages.at(-1)).toBe(late);
+    expect(r.usage?.judgedTokensAfter).toBe(20_000 + change + lateTokens);
+  });
+
   it("an Anthropic report counts the file's own messages; the top-level system belongs to every prefix", () => {
     // engine messages 0 (top-level system), 1-2 (one Anthropic message with a tool result and text), 3
     const of = [-1, 0, 0, 1];
