@@ -3,6 +3,7 @@
 include "cutpoint.dfy"
 include "keeprecent.dfy"
 include "progress.dfy"
+include "../proofs/dafny/trigger.dfy"
 
 datatype Thresholds = Thresholds(tokenThreshold: int, messageThreshold: int, turnThreshold: int)
 
@@ -75,7 +76,9 @@ method usageAfterSplice(u: ReportedPrefix, tokens: seq<int>, start: int, end: in
   ensures (((start < u.end) && (u.end < end)) && (sumTokens(tokens, start, u.end) <= u.reported)) ==> ((result.reported == (u.reported - sumTokens(tokens, start, u.end))) && (result.end == start))
   ensures ((start < u.end) && (sumTokens(tokens, start, if end <= u.end then end else u.end) > u.reported)) ==> ((result.reported == 0) && (result.end == 0))
   ensures ((result.reported >= 0) && (0 <= result.end)) && (result.end <= ((|tokens| - (end - start)) + 1))
+  ensures (!((start < u.end) && (sumTokens(tokens, start, if end <= u.end then end else u.end) > u.reported))) ==> ((result.reported + sumRange(splicedTokens(tokens, start, end, summaryTokens), result.end, (|tokens| - (end - start)) + 1)) == (((u.reported + sumRange(tokens, u.end, |tokens|)) - sumTokens(tokens, start, end)) + summaryTokens))
 {
+  SuffixAfterSplice(tokens, start, end, summaryTokens, u.end);
   if u.end <= start {
     return ReportedPrefix(u.reported, u.end);
   }

@@ -760,6 +760,7 @@ export const usageTokens: (u: ReportedPrefix, tokens: readonly number[]) => numb
  * - `start < u.end && u.end < end && sumTokens(tokens, start, u.end) <= u.reported ==> result.reported === u.reported - sumTokens(tokens, start, u.end) && result.end === start`
  * - `start < u.end && sumTokens(tokens, start, Math.min(end, u.end)) > u.reported ==> result.reported === 0 && result.end === 0`
  * - `result.reported >= 0 && 0 <= result.end && result.end <= tokens.length - (end - start) + 1`
+ * - `!(start < u.end && sumTokens(tokens, start, Math.min(end, u.end)) > u.reported) ==> result.reported + sumRange(splicedTokens(tokens, start, end, summaryTokens), result.end, tokens.length - (end - start) + 1) === u.reported + sumRange(tokens, u.end, tokens.length) - sumTokens(tokens, start, end) + summaryTokens`
  */
 export const usageAfterSplice: (u: ReportedPrefix, tokens: readonly number[], start: number, end: number, summaryTokens: number) => ReportedPrefix = triggerModule.usageAfterSplice;
 

@@ -97,6 +97,7 @@ export function usageTokens(u: ReportedPrefix, tokens: readonly number[]): numbe
 //@ ensures start < u.end && u.end < end && sumTokens(tokens, start, u.end) <= u.reported ==> \result.reported === u.reported - sumTokens(tokens, start, u.end) && \result.end === start
 //@ ensures start < u.end && sumTokens(tokens, start, Math.min(end, u.end)) > u.reported ==> \result.reported === 0 && \result.end === 0
 //@ ensures \result.reported >= 0 && 0 <= \result.end && \result.end <= tokens.length - (end - start) + 1
+//@ ensures !(start < u.end && sumTokens(tokens, start, Math.min(end, u.end)) > u.reported) ==> \result.reported + sumRange(splicedTokens(tokens, start, end, summaryTokens), \result.end, tokens.length - (end - start) + 1) === u.reported + sumRange(tokens, u.end, tokens.length) - sumTokens(tokens, start, end) + summaryTokens
 /**
  * The report carried across a splice of messages [start, end) by a summary of summaryTokens
  * (L1 after a compaction step): a stretch after the reported prefix leaves it as it is; one
@@ -114,6 +115,7 @@ export function usageAfterSplice(
   end: number,
   summaryTokens: number,
 ): ReportedPrefix {
+  //@ use SuffixAfterSplice(tokens, start, end, summaryTokens, u.end)
   if (u.end <= start) return { reported: u.reported, end: u.end };
   const cut = Math.min(end, u.end);
   const removed = rangeTokens(tokens, start, cut);
