@@ -50,7 +50,7 @@ export type {
 export { messageText, summaryMessage } from "./engine/message.ts";
 export { type Plan, planStep } from "./engine/plan.ts";
 export { DEFAULT_PROMPT, renderPrompt } from "./engine/prompt-template.ts";
-export type { CompactionReport, LawCheck, Outcome, ReplacedStretch } from "./engine/report.ts";
+export type { CompactionReport, LawCheck, Outcome, ReplacedStretch, UsageReport } from "./engine/report.ts";
 export { ConversationStore, type StoreSnapshot, type StoreView } from "./engine/store.ts";
 export {
   bpeCounter,
@@ -61,6 +61,7 @@ export {
   tokenCounter,
 } from "./engine/tokens.ts";
 export { type Truncated, type TruncateOptions, truncateToolOutput } from "./engine/truncate.ts";
+export type { ReportedUsage } from "./engine/usage.ts";
 export { type SummaryVerdict, validateSummary } from "./engine/validate-summary.ts";
 export { type KernelViews, kernelViews } from "./engine/views.ts";
 export { assertWellFormed } from "./engine/wellformed.ts";

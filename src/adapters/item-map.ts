@@ -9,6 +9,7 @@ import { InputError } from "../engine/errors.ts";
 import type { Message } from "../engine/message.ts";
 import type { InputRange } from "../engine/positions.ts";
 import type { CompactionReport } from "../engine/report.ts";
+import { givenUsage, reportedPrefix } from "../engine/usage.ts";
 
 /** The input items one engine message came from: items `first..last` (inclusive). */
 export type ItemSpan = InputRange;
@@ -86,13 +87,22 @@ export async function compactItems<R extends { readonly messages: readonly Messa
   write: (messages: readonly Message[], reading: R, summaryTag: string) => T,
 ): Promise<{ items: T; report: CompactionReport }> {
   const reading = read(c.summary_tag);
-  const r = await compactParsed(reading.messages, engineConfig(c, reading.map), options);
+  // reported usage counts the caller's items: the engine takes it in its messages
+  const given = givenUsage(c, options.usage);
+  const prefix = given === undefined ? undefined : reportedPrefix(given, lastItems(reading.map), reading.map.items);
+  const usage = prefix === undefined ? undefined : { promptTokens: prefix.reported, messages: prefix.end };
+  const r = await compactParsed(reading.messages, engineConfig(c, reading.map), { ...options, usage });
   return { items: write(r.messages, reading, c.summary_tag), report: itemReport(r.report, reading.map) };
 }
 
-/** The configuration the engine runs with: `retention_window` turned from items into engine messages. */
+/** The configuration the engine runs with: `retention_window` turned from items into engine messages (the usage setting is passed on as an option, in them too). */
 export function engineConfig(c: Config, map: ItemMap): Config {
-  return { ...c, retention_window: engineWindow(map, c.retention_window) };
+  return { ...c, retention_window: engineWindow(map, c.retention_window), usage: null };
+}
+
+/** For each engine message, the position of the last item it holds. */
+function lastItems(map: ItemMap): number[] {
+  return map.spans.map((s) => s.last);
 }
 
 /**

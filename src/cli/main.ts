@@ -73,6 +73,8 @@ function dryRunPlan(format: string, report: CompactionReport): string {
       format,
       due: report.dueBefore,
       tokens: report.tokensBefore,
+      // with --usage: the count the trigger judged (the report plus the counts after it)
+      ...(report.usage === undefined ? {} : { judgedTokens: report.usage.judgedTokensBefore }),
       messages: report.messagesBefore,
       plannedStretch,
       reason: report.reason,

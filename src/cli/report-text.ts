@@ -16,6 +16,12 @@ export function reportText(r: CompactionReport, inputName: string): string {
       `  still above the trigger; of the ${count(r.tokensAfter, "token")} left, ${left.userSystem} are in user/system messages, ${left.summaries} in summaries, ${left.retentionWindow} in the retention window, ${left.other} in other messages no stretch could take`,
     );
   }
+  const u = r.usage;
+  if (u !== undefined) {
+    lines.push(
+      `  the trigger judged the reported usage (${count(u.reportedTokens, "token")} reported): ${u.judgedTokensBefore} -> ${u.judgedTokensAfter}${u.dropped ? " (the report was dropped after a step: the rest counted)" : ""}`,
+    );
+  }
   for (const s of r.stretches.slice(0, 10)) {
     lines.push(
       `  replaced messages ${s.input.first}..${s.input.last} (${count(s.replacedTokens, "token")}) by a ${s.summaryTokens}-token summary, due by ${s.trigger}${s.attempts > 1 ? " (after a retry)" : ""}${s.decision === "rebase" ? " (rebased over appends)" : ""}`,

@@ -43,6 +43,14 @@ function numberOrUnset(v: string): number | null {
   return t === "" ? Number.NaN : Number(t);
 }
 
+/** The usage setting from --usage TOKENS[:MESSAGES] (numbers read as the numeric flags are, so bad ones get the setting's error). */
+function usageFlag(v: string): { prompt_tokens: number | null; messages?: number | null } | null {
+  const colon = v.indexOf(":");
+  const tokens = numberOrUnset(colon < 0 ? v : v.slice(0, colon));
+  if (colon < 0) return tokens === null ? null : { prompt_tokens: tokens };
+  return { prompt_tokens: tokens, messages: numberOrUnset(v.slice(colon + 1)) };
+}
+
 /** Reads a JSON config file (throws ConfigError naming the file on bad JSON or a non-object). */
 export function readConfigFile(path: string): Record<string, unknown> {
   let text: string;
@@ -71,6 +79,7 @@ function flagValue(spec: SettingSpec, flag: string, v: string, cwd: string): unk
       throw new ConfigError(flag, `cannot read ${v}: ${(e as Error).message}`);
     }
   }
+  if (spec.type === "reported usage") return usageFlag(v);
   return spec.type === "count" || spec.type === "count or unset" ? numberOrUnset(v) : v;
 }
 

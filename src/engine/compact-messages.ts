@@ -1,12 +1,14 @@
 // The one-shot library entry: compact a list of messages under a configuration and return
 // the result with a report whose law checks compare input and output.
 
+import type { ReportedPrefix } from "../kernel/trigger.ts";
 import { type KeyEnv, summarizerFromConfig } from "../providers/from-config.ts";
 import type { Summarizer } from "../providers/summarizer.ts";
 import { compactStore } from "./compact.ts";
 import type { Config, ConfigInput } from "./config.ts";
 import { parseConfig } from "./config-rules.ts";
 import { InputError } from "./errors.ts";
+import { fileIndexes } from "./file-messages.ts";
 import { describeJson } from "./json.ts";
 import { assertValueNesting } from "./json-depth.ts";
 import { checkLaws } from "./law-checks.ts";
@@ -14,6 +16,7 @@ import type { Message } from "./message.ts";
 import type { CompactionReport } from "./report.ts";
 import { ConversationStore } from "./store.ts";
 import { type TokenCounter, tokenCounter } from "./tokens.ts";
+import { givenUsage, type ReportedUsage, reportedPrefix } from "./usage.ts";
 
 /** Options of a one-shot compaction. */
 export interface CompactMessagesOptions {
@@ -28,6 +31,12 @@ export interface CompactMessagesOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (line: string) => void;
   readonly dryRun?: boolean;
+  /**
+   * the prompt token count the provider reported for the conversation's first `messages` messages
+   * (all when absent): the trigger judges it instead of counting them (README, "Reported usage");
+   * the same as the `usage` setting, which may not be given as well
+   */
+  readonly usage?: ReportedUsage;
 }
 
 /** The compacted messages and the report. */
@@ -70,12 +79,19 @@ export async function compactParsed(
   o: CompactMessagesOptions = {},
 ): Promise<CompactResult> {
   assertOptions(o);
+  const usage = givenUsage(c, o.usage);
   assertMessageList(messages);
   // every check that can refuse the input runs here, before the first summarizer call
   messages.forEach((m, i) => assertValueNesting(m, `messages[${i}]`));
   const counter = o.counter ?? tokenCounter(c.tokenizer);
   // the store's load checks the messages (assertWellFormed's errors) in the same pass that counts them
   const store = new ConversationStore(counter, messages);
+  // the report counts the input's own messages (an Anthropic message is one however many blocks)
+  let prefix: ReportedPrefix | undefined;
+  if (usage !== undefined) {
+    const files = fileIndexes(store.messages);
+    prefix = reportedPrefix(usage, files.of, files.count);
+  }
   const summarizer = o.summarizer ?? summarizerFromConfig(c, counter, o.env ?? process.env, o.agentModel);
   const report = await compactStore(store, c, {
     summarizer,
@@ -83,6 +99,7 @@ export async function compactParsed(
     signal: o.signal,
     onProgress: o.onProgress,
     dryRun: o.dryRun,
+    ...(prefix === undefined ? {} : { usage: prefix }),
   });
   const after = store.messages.slice();
   const laws = checkLaws(messages, after, report.stretches, c, {

@@ -5,17 +5,19 @@
 // answer, or a concurrent edit, ends the run. Either way a failed step changes nothing and
 // the report says why.
 
+import type { ReportedPrefix } from "../kernel/trigger.ts";
 import type { Summarizer } from "../providers/summarizer.ts";
 import { type Config, SAME_AS_AGENT, snapshotConfig } from "./config.ts";
 import { fileMessageCount, internalWindow } from "./file-messages.ts";
-import { gateRetentionCutoff } from "./kernel-gate.ts";
+import { gateRetentionCutoff, gateUsageAfterSplice, gateUsageTokens } from "./kernel-gate.ts";
 import { summaryMessage } from "./message.ts";
 import { dueBy, planStep } from "./plan.ts";
 import { countOf } from "./plural.ts";
 import { InputPositions, type InputRange } from "./positions.ts";
-import type { CompactionReport, RemainingTokens, ReplacedStretch, SkippedStretch } from "./report.ts";
+import type { CompactionReport, RemainingTokens, ReplacedStretch, SkippedStretch, UsageReport } from "./report.ts";
 import type { ConversationStore } from "./store.ts";
 import { summarizeStretch } from "./summarize-step.ts";
+import { assertReportedPrefix } from "./usage.ts";
 
 /** Options of a compaction run. */
 export interface CompactOptions {
@@ -32,6 +34,12 @@ export interface CompactOptions {
    * total, so the loop ends anyway: L8). A run stopped by it while still due ends `compacted-still-due`.
    */
   readonly maxSteps?: number;
+  /**
+   * a token count the provider reported for the store's first `end` messages: the trigger judges
+   * it plus the counts of the messages after it instead of the counted total (L1 with usage).
+   * After each step it is adjusted by the kernel's usageAfterSplice (see README, "Reported usage").
+   */
+  readonly usage?: ReportedPrefix;
 }
 
 /** The model summaries are requested from. */
@@ -59,6 +67,21 @@ function remainingTokens(store: ConversationStore, c: Config): RemainingTokens {
   return { userSystem, summaries, retentionWindow, other };
 }
 
+/** What the report says of a run given reported usage: the counts the trigger judged, and whether the report still counts. */
+function usageReport(
+  given: ReportedPrefix,
+  left: ReportedPrefix | undefined,
+  before: number,
+  after: number,
+): UsageReport {
+  return {
+    reportedTokens: given.reported,
+    judgedTokensBefore: before,
+    judgedTokensAfter: after,
+    dropped: left === undefined,
+  };
+}
+
 /** Compacts a store in place until it is under the trigger; the config is snapshotted at the start. */
 export async function compactStore(
   store: ConversationStore,
@@ -69,7 +92,12 @@ export async function compactStore(
   const model = resolveModel(c, o.agentModel);
   const progress = o.onProgress ?? (() => {});
   const tokensBefore = store.totalTokens;
-  const dueBefore = dueBy(c, tokensBefore, store.messages.length, store.userTurns) !== "none";
+  if (o.usage !== undefined) assertReportedPrefix(o.usage, store.messages.length);
+  // the report the trigger judges (undefined: the counted total); carried across every step
+  let usage = o.usage;
+  const judged = () => (usage === undefined ? store.totalTokens : gateUsageTokens(usage, store.view().tokens));
+  const judgedBefore = judged();
+  const dueBefore = dueBy(c, judgedBefore, store.messages.length, store.userTurns) !== "none";
   // report positions in the input's own messages, whatever earlier splices did
   const positions = new InputPositions(store.messages);
   const messagesBefore = positions.files;
@@ -92,7 +120,7 @@ export async function compactStore(
       // a read-only view, not a copy: it is used before the await and stamped for the commit
       const snap = store.view();
       // the window counts the file's own messages; the kernel sees it as a count of these messages
-      const plan = planStep(snap, c, from, internalWindow(snap.messages, c.retention_window));
+      const plan = planStep(snap, c, from, internalWindow(snap.messages, c.retention_window), usage);
       if (!plan.due) {
         reason = stretches.length === 0 ? "compaction is not due: under every configured trigger" : "under the trigger";
         break;
@@ -136,11 +164,17 @@ export async function compactStore(
         progress(`step ${step}: degraded: ${res.reason}`);
         break;
       }
+      // computed on the counts before the splice, which changes them in place; res.tokens is the
+      // summary message's count with the store's counter, as the store will count it
+      const nextUsage =
+        usage === undefined ? undefined : gateUsageAfterSplice(usage, snap.tokens, start, end, res.tokens);
       const commit = store.commitSplice(snap, start, end, summaryMessage(res.text));
       if (commit.decision === "reject") {
         stopped = "the conversation was edited (not only appended to) while summarizing: the step was not applied";
         break;
       }
+      // {0, 0}: no reported tokens are left in the judged count, which is then the counted total
+      usage = nextUsage !== undefined && (nextUsage.reported > 0 || nextUsage.end > 0) ? nextUsage : undefined;
       // "rebase": messages were appended while summarizing and may have answered an ongoing call
       // before `start`, so a stretch may now start earlier: plan again from skipFrom
       from = commit.decision === "commit" ? start : skipFrom;
@@ -164,7 +198,8 @@ export async function compactStore(
   } finally {
     store.endCompaction();
   }
-  const dueAfter = dueBy(c, store.totalTokens, store.messages.length, store.userTurns) !== "none";
+  const judgedAfter = judged();
+  const dueAfter = dueBy(c, judgedAfter, store.messages.length, store.userTurns) !== "none";
   let outcome: CompactionReport["outcome"];
   if (o.dryRun && planned !== undefined) outcome = "dry-run";
   else if (stopped !== undefined) {
@@ -191,6 +226,7 @@ export async function compactStore(
     skipped,
     ...(planned ? { plannedStretch: planned } : {}),
     ...(stillDue ? { remaining: remainingTokens(store, c) } : {}),
+    ...(o.usage === undefined ? {} : { usage: usageReport(o.usage, usage, judgedBefore, judgedAfter) }),
     watermark: store.watermark,
     summarizer: o.summarizer.name,
     tokenizer: store.counter.name,

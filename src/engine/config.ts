@@ -35,6 +35,11 @@ function settingSchema(s: SettingSpec): z.ZodType {
     case "list":
       // a fresh array for each parse: a caller may push onto the one it is given
       return z.array(z.string()).default(() => [...s.default]);
+    case "reported usage":
+      return z
+        .strictObject({ prompt_tokens: count.min(0), messages: count.min(0).nullable().default(null) })
+        .nullable()
+        .default(s.default);
   }
 }
 
@@ -51,7 +56,11 @@ export function parseConfigShape(input: unknown): Config {
   if (r.success) return r.data as Config;
   const issue = r.error.issues[0];
   if (issue.code === "unrecognized_keys") {
-    throw new ConfigError(issue.keys.join(", "), "unknown setting");
+    // a nested setting's unknown field is named with its path (usage.extra)
+    throw new ConfigError(
+      issue.keys.map((k) => [...issue.path, k].map(String).join(".")).join(", "),
+      "unknown setting",
+    );
   }
   const field = issue.path.map(String).join(".") || "(config)";
   throw new ConfigError(field, issue.message.replace(/^Invalid input: /, ""));

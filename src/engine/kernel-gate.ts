@@ -14,14 +14,17 @@ import {
   hasThreshold,
   isCompactionDue,
   isOverContextWindow,
+  type ReportedPrefix,
   type Thresholds,
   type TriggerKind,
   triggerFired,
+  usageAfterSplice,
+  usageTokens,
 } from "../kernel/trigger.ts";
 import { keepHeadLines, keepTailLines } from "../kernel/truncate.ts";
 import { advanceWatermark } from "../kernel/watermark.ts";
 import { KernelBoundaryError } from "./errors.ts";
-import { EXACT_LIMIT_NAME, isNat, natsSumExactly } from "./exact.ts";
+import { EXACT_LIMIT, EXACT_LIMIT_NAME, isNat, natsSumExactly } from "./exact.ts";
 import { type KernelViews, type LiveViews, spliceViews } from "./views.ts";
 
 function need(ok: boolean, fn: string, requirement: string): void {
@@ -67,6 +70,49 @@ export function gateTriggerFired(
   );
   need(hasThreshold(th) || contextWindow > 0, "triggerFired", "at least one threshold or a context window");
   return triggerFired(tokens, messages, userTurns, th, contextWindow, reserveTokens);
+}
+
+/** L1 with reported usage: the token count the trigger judges (the report for a prefix plus the counts after it). */
+export function gateUsageTokens(u: ReportedPrefix, tokens: readonly number[]): number {
+  need(
+    isNat(u.reported) && isNat(u.end) && u.end <= tokens.length,
+    "usageTokens",
+    "reported >= 0 and 0 <= end <= tokens.length",
+  );
+  // the result is the report plus the counts after it: that sum must be exact too
+  need(
+    natsSumExactly(tokens, u.reported, u.end),
+    "usageTokens",
+    `token counts >= 0 whose sum after the prefix plus the report is <= ${EXACT_LIMIT_NAME}`,
+  );
+  return usageTokens(u, tokens);
+}
+
+/** L1 with reported usage, after a compaction step replaced [start, end) by a summary of summaryTokens. */
+export function gateUsageAfterSplice(
+  u: ReportedPrefix,
+  tokens: readonly number[],
+  start: number,
+  end: number,
+  summaryTokens: number,
+): ReportedPrefix {
+  need(
+    isNat(u.reported) && isNat(u.end) && u.end <= tokens.length,
+    "usageAfterSplice",
+    "reported >= 0 and 0 <= end <= tokens.length",
+  );
+  need(
+    isNat(start) && Number.isSafeInteger(end) && start < end && end <= tokens.length && isNat(summaryTokens),
+    "usageAfterSplice",
+    "0 <= start < end <= tokens.length and summaryTokens >= 0",
+  );
+  // the replaced counts are summed, and the report may gain the summary's count
+  need(
+    natsSumExactly(tokens, 0, start, end) && summaryTokens <= EXACT_LIMIT - u.reported,
+    "usageAfterSplice",
+    `${TOKENS_EXACT}, and reported + summaryTokens <= ${EXACT_LIMIT_NAME}`,
+  );
+  return usageAfterSplice(u, tokens, start, end, summaryTokens);
 }
 
 /** L1 (context-window form): does the history leave less than reserveTokens free? */

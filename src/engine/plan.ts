@@ -1,10 +1,16 @@
 // Planning one compaction step against a snapshot: is compaction due (L1), which stretch
 // (L4/L5 within L2/L3, and L7 in the keep-recent form), how many tokens it holds. Every
 // decision is the kernel's: this file only picks which kernel function the config asks for.
-import type { Thresholds } from "../kernel/trigger.ts";
+import type { ReportedPrefix, Thresholds } from "../kernel/trigger.ts";
 import type { Config } from "./config.ts";
 import { settingsView } from "./config-rules.ts";
-import { gateRangeTokens, gateSelectKeepRecent, gateSelectStretchFrom, gateTriggerFired } from "./kernel-gate.ts";
+import {
+  gateRangeTokens,
+  gateSelectKeepRecent,
+  gateSelectStretchFrom,
+  gateTriggerFired,
+  gateUsageTokens,
+} from "./kernel-gate.ts";
 import type { StoreSnapshot, StoreView } from "./store.ts";
 import { kernelViews } from "./views.ts";
 
@@ -24,6 +30,8 @@ export interface Plan {
   readonly trigger: "tokens/messages/turns" | "context window" | "none";
   readonly stretch: PlannedStretch | undefined;
   readonly totalTokens: number;
+  /** the token count the trigger judged: totalTokens, or with reported usage the report plus the counts after it */
+  readonly triggerTokens: number;
   readonly messages: number;
   readonly userTurns: number;
 }
@@ -47,16 +55,26 @@ export function dueBy(c: Config, tokens: number, messages: number, userTurns: nu
  * past a stretch it left unchanged). The stretch is the kernel's choice, in the keep-recent
  * form (L7) too: selectKeepRecent already leaves keep_recent_tokens after it. `window` is the
  * retention window in these messages (the caller maps the file's own count to it). Given a StoreView
- * (store.view()), it plans on the store's live views instead of rebuilding them.
+ * (store.view()), it plans on the store's live views instead of rebuilding them. With `usage` (a
+ * token count the provider reported for the first `usage.end` messages), the trigger judges that
+ * count plus the counts of the messages after it (the kernel's usageTokens) instead of the total.
  */
-export function planStep(snap: StoreSnapshot | StoreView, c: Config, from = 0, window = c.retention_window): Plan {
+export function planStep(
+  snap: StoreSnapshot | StoreView,
+  c: Config,
+  from = 0,
+  window = c.retention_window,
+  usage?: ReportedPrefix,
+): Plan {
   // a store view carries views kept incrementally; a snapshot's are built here (O(n))
   const views = "views" in snap ? snap.views : kernelViews(snap.messages);
-  const trigger = dueBy(c, snap.totalTokens, snap.messages.length, views.userTurns);
+  const triggerTokens = usage === undefined ? snap.totalTokens : gateUsageTokens(usage, snap.tokens);
+  const trigger = dueBy(c, triggerTokens, snap.messages.length, views.userTurns);
   const base = {
     due: trigger !== "none",
     trigger,
     totalTokens: snap.totalTokens,
+    triggerTokens,
     messages: snap.messages.length,
     userTurns: views.userTurns,
   };

@@ -63,6 +63,18 @@ export interface RemainingTokens {
   readonly other: number;
 }
 
+/** With reported usage: what the trigger judged instead of the counted totals (tokensBefore/After stay the counted ones). */
+export interface UsageReport {
+  /** the prompt token count given */
+  readonly reportedTokens: number;
+  /** the count the trigger judged before the run: the report plus the counts of the messages after it */
+  readonly judgedTokensBefore: number;
+  /** the same after the run, the report adjusted by each step (the kernel's usageAfterSplice) */
+  readonly judgedTokensAfter: number;
+  /** true when the judged count held no reported tokens any more (a step took out more counted tokens than the report held, or all of it): from then on the run judged the counted total */
+  readonly dropped: boolean;
+}
+
 /** The report of a compaction run. */
 export interface CompactionReport {
   readonly outcome: Outcome;
@@ -88,6 +100,8 @@ export interface CompactionReport {
   };
   /** only when the run ended still due: where the remaining tokens are */
   readonly remaining?: RemainingTokens;
+  /** only when usage was reported: the token counts the trigger judged */
+  readonly usage?: UsageReport;
   readonly watermark: number;
   readonly summarizer: string;
   readonly tokenizer: string;

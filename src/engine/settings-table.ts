@@ -13,8 +13,10 @@ export const SAME_AS_AGENT = "same as agent";
  * What a setting's value is. "count": an integer; "text": a string; "choice": one of
  * `choices`; "list": an array of strings. "... or unset" adds `null`, the one spelling of
  * "not set" (a flag says `none`); the kernel, which has no null, sees a "...Set" flag and 0.
+ * "reported usage": `{ prompt_tokens, messages }` (a provider-reported prompt token count for
+ * the first `messages` messages, null: all of them) or null; its flag reads `TOKENS[:MESSAGES]`.
  */
-export type SettingType = "count" | "count or unset" | "text" | "text or unset" | "choice" | "list";
+export type SettingType = "count" | "count or unset" | "text" | "text or unset" | "choice" | "list" | "reported usage";
 
 /**
  * A rule a valid value satisfies. "kernel": judged by the kernel's L12 function for this
@@ -58,6 +60,7 @@ export type SettingSpec = Row &
     | { readonly type: "text or unset"; readonly default: string | null }
     | { readonly type: "choice"; readonly default: string; readonly choices: readonly [string, ...string[]] }
     | { readonly type: "list"; readonly default: readonly string[] }
+    | { readonly type: "reported usage"; readonly default: null }
   );
 
 const THRESHOLD_RULE = { by: "kernel", says: "must be > 0 when set (null unsets it)" } as const satisfies SettingRule;
@@ -199,6 +202,13 @@ export const SETTINGS = {
     default: [],
     help: "extra model names to accept besides each provider's families",
   },
+  usage: {
+    type: "reported usage",
+    default: null,
+    flag: "--usage <tokens[:messages]>",
+    help: "a prompt token count your provider reported (TOKENS[:MESSAGES]: for the first MESSAGES messages, all by default); the trigger judges it instead of counting",
+    more: '; in a config file `{ "prompt_tokens": n, "messages": k }` (`messages` null or left out: all), see [Reported usage](#reported-usage); flag `none` unsets it',
+  },
 } as const satisfies Record<string, SettingSpec>;
 
 /** A setting's name as a user writes it (snake_case). */
@@ -217,12 +227,25 @@ type ValueOf<S> = S extends { readonly type: "count" }
           ? C
           : S extends { readonly type: "list" }
             ? string[]
-            : never;
+            : S extends { readonly type: "reported usage" }
+              ? ReportedUsageSetting | null
+              : never;
+
+/** The usage setting once parsed: a reported prompt token count for the first `messages` messages (null: all). */
+export interface ReportedUsageSetting {
+  prompt_tokens: number;
+  messages: number | null;
+}
+
+/** What a user may write for a setting: as parsed, except that the usage setting's `messages` may be left out. */
+type InputOf<S> = S extends { readonly type: "reported usage" }
+  ? { prompt_tokens: number; messages?: number | null } | null
+  : ValueOf<S>;
 
 /** A complete configuration (defaults filled in), not yet checked against L12. */
 export type Config = { -readonly [K in SettingName]: ValueOf<(typeof SETTINGS)[K]> };
 /** What a user may write: any subset of the settings. */
-export type ConfigInput = { [K in SettingName]?: ValueOf<(typeof SETTINGS)[K]> };
+export type ConfigInput = { [K in SettingName]?: InputOf<(typeof SETTINGS)[K]> };
 /** The summarizer providers. */
 export type ProviderName = Config["provider"];
 

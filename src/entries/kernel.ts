@@ -23,9 +23,9 @@ import type { CutPoint } from "../kernel/cutpoint.ts";
 import type { Proposal, CompactionRun } from "../kernel/progress.ts";
 import type { Role } from "../kernel/roles.ts";
 import type { Stretch } from "../kernel/stretch.ts";
-import type { Thresholds, TriggerKind } from "../kernel/trigger.ts";
+import type { Thresholds, TriggerKind, ReportedPrefix } from "../kernel/trigger.ts";
 
-export type { PlanStamp, CurrentStamp, CommitDecision, RaceOutcome, RoleStep, ConfigView, ConfigField, CutPoint, Proposal, CompactionRun, Role, Stretch, Thresholds, TriggerKind };
+export type { PlanStamp, CurrentStamp, CommitDecision, RaceOutcome, RoleStep, ConfigView, ConfigField, CutPoint, Proposal, CompactionRun, Role, Stretch, Thresholds, TriggerKind, ReportedPrefix };
 
 /**
  * Decide whether a planned compaction may still be applied (L9: no lost updates).
@@ -724,6 +724,45 @@ export const isOverContextWindow: (tokens: number, contextWindow: number, reserv
  * - `result === "notDue" <==> (!(hasThreshold(th) && isCompactionDue(tokens, messages, userTurns, th)) && !(contextWindow > 0 && tokens > contextWindow - reserveTokens))`
  */
 export const triggerFired: (tokens: number, messages: number, userTurns: number, th: Thresholds, contextWindow: number, reserveTokens: number) => TriggerKind = triggerModule.triggerFired;
+
+/**
+ * The token count L1 judges when the provider reported `u`: the report for messages [0, u.end) plus the counts of the messages after it.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), law L1; see docs/kernel.md.
+ *
+ * Requires:
+ * - `u.reported >= 0 && 0 <= u.end && u.end <= tokens.length`
+ *
+ * Ensures:
+ * - `result === u.reported + sumRange(tokens, u.end, tokens.length)`
+ */
+export const usageTokens: (u: ReportedPrefix, tokens: readonly number[]) => number = triggerModule.usageTokens;
+
+/**
+ * The report carried across a splice of messages [start, end) by a summary of summaryTokens
+ * (L1 after a compaction step): a stretch after the reported prefix leaves it as it is; one
+ * inside it takes its counted tokens out of the report and puts the summary's in, so the
+ * judged total moves by exactly what the step changed; one that reaches past the prefix's end
+ * takes out the part inside and ends the prefix at `start` (the summary is counted after it).
+ * When the report holds fewer tokens than the counter finds in the part taken out, the report
+ * and the counter disagree too much to adjust one by the other: the report is dropped and every
+ * message is counted from then on.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), law L1; see docs/kernel.md.
+ *
+ * Requires:
+ * - `u.reported >= 0 && 0 <= u.end && u.end <= tokens.length`
+ * - `0 <= start && start < end && end <= tokens.length && summaryTokens >= 0`
+ *
+ * Ensures:
+ * - `u.end <= start ==> result.reported === u.reported && result.end === u.end`
+ * - `start < u.end && end <= u.end && sumTokens(tokens, start, end) <= u.reported ==> result.reported === u.reported - sumTokens(tokens, start, end) + summaryTokens && result.end === u.end - (end - start) + 1`
+ * - `start < u.end && u.end < end && sumTokens(tokens, start, u.end) <= u.reported ==> result.reported === u.reported - sumTokens(tokens, start, u.end) && result.end === start`
+ * - `start < u.end && sumTokens(tokens, start, Math.min(end, u.end)) > u.reported ==> result.reported === 0 && result.end === 0`
+ * - `result.reported >= 0 && 0 <= result.end && result.end <= tokens.length - (end - start) + 1`
+ * - `!(start < u.end && sumTokens(tokens, start, Math.min(end, u.end)) > u.reported) ==> result.reported + sumRange(splicedTokens(tokens, start, end, summaryTokens), result.end, tokens.length - (end - start) + 1) === u.reported + sumRange(tokens, u.end, tokens.length) - sumTokens(tokens, start, end) + summaryTokens`
+ */
+export const usageAfterSplice: (u: ReportedPrefix, tokens: readonly number[], start: number, end: number, summaryTokens: number) => ReportedPrefix = triggerModule.usageAfterSplice;
 
 /**
  * Bytes of lines a..b-1 joined by single newline bytes (0 for an empty range).

@@ -1,6 +1,11 @@
 // API: hasThreshold(th): boolean; isCompactionDue(tokens, messages, userTurns, th): boolean;
 //      isOverContextWindow(tokens, contextWindow, reserveTokens): boolean;
-//      triggerFired(tokens, messages, userTurns, th, contextWindow, reserveTokens): TriggerKind -- L1.
+//      triggerFired(tokens, messages, userTurns, th, contextWindow, reserveTokens): TriggerKind;
+//      usageTokens(u, tokens): number; usageAfterSplice(u, tokens, start, end, summaryTokens): ReportedPrefix -- L1.
+
+import { sumRange } from "./cutpoint.ts";
+import { suffixTokens } from "./keeprecent.ts";
+import { rangeTokens, sumTokens } from "./progress.ts";
 
 /** Trigger thresholds as the kernel sees them: 0 means "not configured". */
 export interface Thresholds {
@@ -63,4 +68,58 @@ export function triggerFired(
   if (hasThreshold(th) && isCompactionDue(tokens, messages, userTurns, th)) return "threshold";
   if (contextWindow > 0 && isOverContextWindow(tokens, contextWindow, reserveTokens)) return "window";
   return "notDue";
+}
+
+/**
+ * A token count the provider reported for the first `end` messages (the prompt of the request
+ * that ended there). {reported: 0, end: 0} stands for no report: every message is counted.
+ */
+export interface ReportedPrefix {
+  reported: number;
+  end: number;
+}
+
+//@ verify
+//@ requires u.reported >= 0 && 0 <= u.end && u.end <= tokens.length
+//@ ensures \result === u.reported + sumRange(tokens, u.end, tokens.length)
+/** The token count L1 judges when the provider reported `u`: the report for messages [0, u.end) plus the counts of the messages after it. */
+export function usageTokens(u: ReportedPrefix, tokens: readonly number[]): number {
+  // only the messages after the reported prefix are counted: that is the point of a report
+  const after = suffixTokens(tokens, u.end);
+  return u.reported + after;
+}
+
+//@ verify
+//@ requires u.reported >= 0 && 0 <= u.end && u.end <= tokens.length
+//@ requires 0 <= start && start < end && end <= tokens.length && summaryTokens >= 0
+//@ ensures u.end <= start ==> \result.reported === u.reported && \result.end === u.end
+//@ ensures start < u.end && end <= u.end && sumTokens(tokens, start, end) <= u.reported ==> \result.reported === u.reported - sumTokens(tokens, start, end) + summaryTokens && \result.end === u.end - (end - start) + 1
+//@ ensures start < u.end && u.end < end && sumTokens(tokens, start, u.end) <= u.reported ==> \result.reported === u.reported - sumTokens(tokens, start, u.end) && \result.end === start
+//@ ensures start < u.end && sumTokens(tokens, start, Math.min(end, u.end)) > u.reported ==> \result.reported === 0 && \result.end === 0
+//@ ensures \result.reported >= 0 && 0 <= \result.end && \result.end <= tokens.length - (end - start) + 1
+//@ ensures !(start < u.end && sumTokens(tokens, start, Math.min(end, u.end)) > u.reported) ==> \result.reported + sumRange(splicedTokens(tokens, start, end, summaryTokens), \result.end, tokens.length - (end - start) + 1) === u.reported + sumRange(tokens, u.end, tokens.length) - sumTokens(tokens, start, end) + summaryTokens
+/**
+ * The report carried across a splice of messages [start, end) by a summary of summaryTokens
+ * (L1 after a compaction step): a stretch after the reported prefix leaves it as it is; one
+ * inside it takes its counted tokens out of the report and puts the summary's in, so the
+ * judged total moves by exactly what the step changed; one that reaches past the prefix's end
+ * takes out the part inside and ends the prefix at `start` (the summary is counted after it).
+ * When the report holds fewer tokens than the counter finds in the part taken out, the report
+ * and the counter disagree too much to adjust one by the other: the report is dropped and every
+ * message is counted from then on.
+ */
+export function usageAfterSplice(
+  u: ReportedPrefix,
+  tokens: readonly number[],
+  start: number,
+  end: number,
+  summaryTokens: number,
+): ReportedPrefix {
+  //@ use SuffixAfterSplice(tokens, start, end, summaryTokens, u.end)
+  if (u.end <= start) return { reported: u.reported, end: u.end };
+  const cut = Math.min(end, u.end);
+  const removed = rangeTokens(tokens, start, cut);
+  if (removed > u.reported) return { reported: 0, end: 0 };
+  if (end <= u.end) return { reported: u.reported - removed + summaryTokens, end: u.end - (end - start) + 1 };
+  return { reported: u.reported - removed, end: start };
 }

@@ -1,5 +1,5 @@
 // Reference for src/kernel/trigger.ts, read straight off the L1 row of docs/ARCHITECTURE.md and proofs/PROPERTIES.md.
-import type { Thresholds, TriggerKind } from "../kernel/trigger.ts";
+import type { ReportedPrefix, Thresholds, TriggerKind } from "../kernel/trigger.ts";
 
 /** Plain reference of hasThreshold. */
 export function hasThreshold(th: Thresholds): boolean {
@@ -34,4 +34,25 @@ export function triggerFired(
   const byWindow = contextWindow !== 0 && tokens > contextWindow - reserveTokens;
   if (byThreshold) return "threshold";
   return byWindow ? "window" : "notDue";
+}
+
+/** Plain reference of usageTokens: the report plus every count after the reported prefix. */
+export function usageTokens(u: ReportedPrefix, tokens: readonly number[]): number {
+  return tokens.slice(u.end).reduce((a, b) => a + b, u.reported);
+}
+
+/** Plain reference of usageAfterSplice, case by case as the L1 row with usage states it. */
+export function usageAfterSplice(
+  u: ReportedPrefix,
+  tokens: readonly number[],
+  start: number,
+  end: number,
+  summaryTokens: number,
+): ReportedPrefix {
+  if (start >= u.end) return { ...u };
+  const inside = tokens.slice(start, Math.min(end, u.end)).reduce((a, b) => a + b, 0);
+  if (inside > u.reported) return { reported: 0, end: 0 };
+  return end <= u.end
+    ? { reported: u.reported - inside + summaryTokens, end: u.end - (end - start) + 1 }
+    : { reported: u.reported - inside, end: start };
 }

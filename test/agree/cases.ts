@@ -283,6 +283,17 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
     )
     .map(([t, m, u, th, cw, r]) => [t, m, u, th, cw, cw === 0 ? r : Math.min(r, cw - 1)])
     .filter(([, , , th, cw]) => hasAny(th as Parameters<typeof hasAny>[0]) || (cw as number) > 0),
+  usageTokens: exactNats(0, 30).chain((t) =>
+    fc
+      .tuple(fc.nat(t.length), wideNat)
+      .map(([end, r]) => [{ reported: Math.min(r, EXACT_LIMIT - t.reduce((a, b) => a + b, 0)), end }, t]),
+  ),
+  usageAfterSplice: exactNats(1, 30).chain((t) =>
+    fc
+      .tuple(fc.nat(t.length), fc.oneof(wideNat, fc.nat(60)), range(t.length), fc.oneof(fc.nat(60), wideNat))
+      .filter(([, , [a, b]]) => a < b)
+      .map(([end, r, [a, b], s]) => [{ reported: r, end }, t, a, b, Math.min(s, EXACT_LIMIT - r)]),
+  ),
   // truncate.ts
   joinedBytes: exactNats(0, 20, 1).chain((xs) => range(xs.length).map(([a, b]) => [xs, a, b])),
   keepHeadLines: fc.tuple(exactNats(0, 20, 1), fc.oneof(fc.nat(25), wideNat), fc.oneof(fc.nat(200), wideNat)),

@@ -15,6 +15,8 @@ import {
   gateSelectStretchFrom,
   gateSplice,
   gateTriggerFired,
+  gateUsageAfterSplice,
+  gateUsageTokens,
   gateValidateConfig,
 } from "../../src/engine/kernel-gate.ts";
 import type { KernelViews } from "../../src/engine/views.ts";
@@ -123,6 +125,31 @@ describe("kernel boundary guard", () => {
       "findCutPoint requires",
     ],
     ["keepLines with a negative budget", () => gateKeepLines([1], -1, 5, "head"), "keepHeadLines requires"],
+    [
+      "usageTokens with a prefix past the end",
+      () => gateUsageTokens({ reported: 1, end: 3 }, [1, 2]),
+      "usageTokens requires",
+    ],
+    [
+      "usageTokens with a negative report",
+      () => gateUsageTokens({ reported: -1, end: 0 }, [1]),
+      "usageTokens requires",
+    ],
+    [
+      "usageTokens whose sum passes 2^53 - 1",
+      () => gateUsageTokens({ reported: Number.MAX_SAFE_INTEGER, end: 0 }, [1]),
+      "2^53 - 1",
+    ],
+    [
+      "usageAfterSplice with an empty stretch",
+      () => gateUsageAfterSplice({ reported: 5, end: 1 }, [1, 2], 1, 1, 0),
+      "usageAfterSplice requires 0 <= start < end",
+    ],
+    [
+      "usageAfterSplice with a fractional summary count",
+      () => gateUsageAfterSplice({ reported: 5, end: 1 }, [1, 2], 0, 1, 0.5),
+      "usageAfterSplice requires",
+    ],
   ])("%s", (_name, call, message) => {
     expect(call).toThrow(KernelBoundaryError);
     expect(call).toThrow(message);

@@ -73,6 +73,8 @@ describe("the table of settings", () => {
         ];
       else if (spec.type === "count" || spec.type === "count or unset") [flags[key], expected[name]] = ["12", 12];
       else if (spec.type === "choice") [flags[key], expected[name]] = [spec.choices[1], spec.choices[1]];
+      else if (spec.type === "reported usage")
+        [flags[key], expected[name]] = ["900:4", { prompt_tokens: 900, messages: 4 }];
       else [flags[key], expected[name]] = [`v-${name}`, `v-${name}`];
     }
     expect(settingsFromFlags(flags, cwd)).toEqual(expected);

@@ -1,11 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { compactedTokens } from "../../src/kernel/progress.ts";
 import {
   hasThreshold,
   isCompactionDue,
   isOverContextWindow,
+  type ReportedPrefix,
   type Thresholds,
   triggerFired,
+  usageAfterSplice,
+  usageTokens,
 } from "../../src/kernel/trigger.ts";
 import * as ref from "../../src/reference/trigger.ts";
 import { nat, RUNS } from "./gen.ts";
@@ -122,3 +126,79 @@ describe("triggerFired (L1, both forms)", () => {
     expect([...kinds].sort()).toEqual(["notDue", "threshold", "window"]);
   });
 });
+
+const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+const counts = fc.array(fc.nat(1000), { maxLength: 30 });
+/** Counts with a report for a prefix of them: near the counted prefix total most of the time, anywhere sometimes. */
+const reportedOn = counts.chain((tokens) =>
+  fc.nat(tokens.length).chain((end) =>
+    fc
+      .oneof(
+        fc.integer({ min: -50, max: 50 }).map((d) => Math.max(0, sum(tokens.slice(0, end)) + d)),
+        fc.nat(20_000),
+      )
+      .map((reported): { tokens: number[]; u: ReportedPrefix } => ({ tokens, u: { reported, end } })),
+  ),
+);
+/** A report and a splice [start, end) of its counts by a summary of `s` tokens. */
+const splicedReport = reportedOn
+  .filter(({ tokens }) => tokens.length > 0)
+  .chain(({ tokens, u }) =>
+    fc
+      .tuple(fc.nat(tokens.length - 1), fc.nat(tokens.length - 1), fc.nat(1000))
+      .map(([a, b, s]) => ({ tokens, u, start: Math.min(a, b), end: Math.max(a, b) + 1, s })),
+  );
+
+describe("trigger with reported usage (L1)", () => {
+  it("usageTokens agrees with the reference and its ensures", () => {
+    fc.assert(
+      fc.property(reportedOn, ({ tokens, u }) => {
+        const got = usageTokens(u, tokens);
+        return got === ref.usageTokens(u, tokens) && got === u.reported + sum(tokens.slice(u.end));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+  it("usageTokens with nothing reported is the counted total", () => {
+    expect(usageTokens({ reported: 0, end: 0 }, [3, 4, 5])).toBe(12);
+    // the report replaces the counts of the prefix it covers, whatever they are
+    expect(usageTokens({ reported: 100, end: 2 }, [3, 4, 5])).toBe(105);
+  });
+  it("usageAfterSplice agrees with the reference", () => {
+    fc.assert(
+      fc.property(splicedReport, ({ tokens, u, start, end, s }) =>
+        samePrefix(usageAfterSplice(u, tokens, start, end, s), ref.usageAfterSplice(u, tokens, start, end, s)),
+      ),
+      { numRuns: RUNS },
+    );
+  });
+  it("after a splice the judged total moves by exactly what the step changed, or every message is counted", () => {
+    fc.assert(
+      fc.property(splicedReport, ({ tokens, u, start, end, s }) => {
+        const next = usageAfterSplice(u, tokens, start, end, s);
+        const after = compactedTokens(tokens, start, end, s);
+        if (next.end > after.length || next.reported < 0) return false;
+        if (start < u.end && sum(tokens.slice(start, Math.min(end, u.end))) > u.reported) {
+          // the report holds less than the counted part taken out of it: dropped
+          return next.reported === 0 && next.end === 0;
+        }
+        const moved = usageTokens(u, tokens) - sum(tokens.slice(start, end)) + s;
+        return usageTokens(next, after) === moved;
+      }),
+      { numRuns: RUNS },
+    );
+  });
+  it("a stretch inside the report takes its counts out and the summary's in", () => {
+    // messages 1..2 (7 counted tokens) of a 4-message report of 30 become a 2-token summary
+    expect(usageAfterSplice({ reported: 30, end: 4 }, [1, 3, 4, 5, 6], 1, 3, 2)).toEqual({ reported: 25, end: 3 });
+    // a stretch past the report leaves it alone; one across its end ends it at the stretch
+    expect(usageAfterSplice({ reported: 30, end: 2 }, [1, 3, 4, 5, 6], 2, 4, 2)).toEqual({ reported: 30, end: 2 });
+    expect(usageAfterSplice({ reported: 30, end: 2 }, [1, 3, 4, 5, 6], 1, 4, 2)).toEqual({ reported: 27, end: 1 });
+    // a report smaller than the counts taken out of it is dropped
+    expect(usageAfterSplice({ reported: 5, end: 4 }, [1, 3, 4, 5, 6], 1, 3, 2)).toEqual({ reported: 0, end: 0 });
+  });
+});
+
+function samePrefix(a: ReportedPrefix, b: ReportedPrefix): boolean {
+  return a.reported === b.reported && a.end === b.end;
+}

@@ -82,6 +82,27 @@ export const mutants: Mutant[] = [
     why: "with a context window configured, a reached threshold no longer makes compaction due by itself",
   },
   {
+    module: "trigger.ts",
+    law: "L1",
+    find: `const after = suffixTokens(tokens, u.end);`,
+    replace: `const after = suffixTokens(tokens, 0);`,
+    why: "with reported usage, the messages the report covers are counted again on top of it",
+  },
+  {
+    module: "trigger.ts",
+    law: "L1",
+    find: `if (end <= u.end) return { reported: u.reported - removed + summaryTokens, end: u.end - (end - start) + 1 };`,
+    replace: `if (end <= u.end) return { reported: u.reported - removed, end: u.end - (end - start) + 1 };`,
+    why: "after a step inside the reported prefix the summary's tokens are left out, so the judged total falls by more than the step removed",
+  },
+  {
+    module: "trigger.ts",
+    law: "L1",
+    find: `if (removed > u.reported) return { reported: 0, end: 0 };`,
+    replace: `if (removed >= u.reported) return { reported: 0, end: 0 };`,
+    why: "a report that exactly covers the replaced tokens is dropped instead of adjusted",
+  },
+  {
     module: "config.ts",
     law: "L12",
     find: `return c.maxTokens <= maxTokensLimit();`,

@@ -1,0 +1,85 @@
+// Provider-reported usage: the prompt token count an agent already has from its last request,
+// given for the first messages of the conversation so that the trigger judges it instead of the
+// counted tokens of those messages (README, "Reported usage"). This file checks the values a
+// caller gives and maps a count of the caller's own messages (or items) to the engine's; what the
+// trigger judges, and how the report is carried across a step, are the kernel's (trigger.ts).
+import type { ReportedPrefix } from "../kernel/trigger.ts";
+import type { Config } from "./config.ts";
+import { InputError } from "./errors.ts";
+import { EXACT_LIMIT_NAME, isNat } from "./exact.ts";
+import { describeJson } from "./json.ts";
+
+/** A prompt token count the provider reported (e.g. `usage.prompt_tokens`, `usage.input_tokens`). */
+export interface ReportedUsage {
+  /** the tokens the provider counted in the request's prompt */
+  readonly promptTokens: number;
+  /** how many of the conversation's first messages (the caller's own) that prompt held; default: all of them */
+  readonly messages?: number;
+}
+
+/** A given usage and the field it came from, for errors. */
+export interface GivenUsage {
+  readonly usage: ReportedUsage;
+  readonly field: string;
+}
+
+function assertCount(v: unknown, field: string): void {
+  if (typeof v !== "number" || !isNat(v))
+    throw new InputError(field, `must be an integer from 0 to ${EXACT_LIMIT_NAME}, got ${describeJson(v)}`);
+}
+
+/** Checks a report as the engine takes it (compactStore's option), naming `usage.reported` / `usage.end`. */
+export function assertReportedPrefix(u: ReportedPrefix, messages: number): void {
+  if (typeof u !== "object" || u === null)
+    throw new InputError("usage", `expected { reported, end }, got ${describeJson(u)}`);
+  assertCount(u.reported, "usage.reported");
+  assertCount(u.end, "usage.end");
+  if (u.end > messages)
+    throw new InputError("usage.end", `the report covers ${u.end} messages but the conversation has ${messages}`);
+}
+
+/**
+ * The usage given to a one-shot run: the library's `usage` option or the `usage` setting (a
+ * config file, a CLI flag), checked, naming the field; undefined when neither is given. Giving
+ * both is an error rather than one silently winning.
+ */
+export function givenUsage(c: Config, option: unknown): GivenUsage | undefined {
+  if (option !== undefined && c.usage !== null)
+    throw new InputError("options.usage", "usage is given both as an option and as the usage setting: give one");
+  if (c.usage !== null) {
+    // the setting's ranges are zod's (config.ts); only the values are taken over
+    const { prompt_tokens, messages } = c.usage;
+    return {
+      usage: messages === null ? { promptTokens: prompt_tokens } : { promptTokens: prompt_tokens, messages },
+      field: "usage",
+    };
+  }
+  if (option === undefined) return undefined;
+  if (typeof option !== "object" || option === null || Array.isArray(option))
+    throw new InputError("options.usage", `expected { promptTokens, messages? }, got ${describeJson(option)}`);
+  const o = option as { promptTokens?: unknown; messages?: unknown };
+  for (const k of Object.keys(o))
+    if (k !== "promptTokens" && k !== "messages") throw new InputError(`options.usage.${k}`, "unknown field");
+  assertCount(o.promptTokens, "options.usage.promptTokens");
+  if (o.messages !== undefined) assertCount(o.messages, "options.usage.messages");
+  return { usage: o as ReportedUsage, field: "options.usage" };
+}
+
+/**
+ * The report's prefix in engine messages. `lastUnit[j]` is the position of the last of the
+ * caller's own messages (or items) that engine message j holds (-1: part of every request, as an
+ * Anthropic top-level system), nondecreasing; `units` is how many the caller has. The prefix is
+ * the engine messages that lie wholly in the first `messages` of them: one that reaches past is
+ * counted, so nothing the report left out is missed.
+ */
+export function reportedPrefix(g: GivenUsage, lastUnit: ArrayLike<number>, units: number): ReportedPrefix {
+  const k = g.usage.messages ?? units;
+  if (k > units)
+    throw new InputError(
+      `${g.field}.messages`,
+      `the report covers ${k} messages but the conversation has ${units} (count the conversation's own messages)`,
+    );
+  let end = 0;
+  while (end < lastUnit.length && lastUnit[end] < k) end++;
+  return { reported: g.usage.promptTokens, end };
+}
