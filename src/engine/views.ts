@@ -6,13 +6,13 @@ import type { Message } from "./message.ts";
 
 /** The index arrays the kernel's stretch and cut-point functions read. */
 export interface KernelViews {
-  readonly roles: Role[];
+  readonly roles: readonly Role[];
   /** tool result j -> index of the assistant message holding its call; -1 for other messages */
-  readonly callOf: number[];
+  readonly callOf: readonly number[];
   /** assistant with calls -> index of its last answer; -1 otherwise (or none answered yet) */
-  readonly lastAnswer: number[];
+  readonly lastAnswer: readonly number[];
   /** assistant with at least one call still waiting for its result */
-  readonly ongoing: boolean[];
+  readonly ongoing: readonly boolean[];
   /** number of user messages (user turns, for the turn threshold) */
   readonly userTurns: number;
 }
@@ -83,6 +83,9 @@ export function positionOf(v: LiveViews, o: number): number {
   // position <= ordinal; before any splice they are equal
   let hi = Math.min(o, ord.length - 1);
   if (hi >= 0 && ord.at(hi) === o) return hi;
+  // a message after every splice so far sits as far back as the splices removed messages in all
+  const after = o - (v.nextOrd - ord.length);
+  if (after >= 0 && after < hi && ord.at(after) === o) return after;
   let lo = 0;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
@@ -124,20 +127,20 @@ function liveOf(
     nextOrd,
     userTurns: 0,
     openCalls: new Map(),
-    roles: rolesAt.view() as Role[],
+    roles: rolesAt.view(),
     callOf: arrayView({
       get length() {
         return callOrdAt.length;
       },
       at: (i: number) => pointed(v, callOrdAt.at(i)),
-    }) as number[],
+    }),
     lastAnswer: arrayView({
       get length() {
         return lastOrdAt.length;
       },
       at: (i: number) => pointed(v, lastOrdAt.at(i)),
-    }) as number[],
-    ongoing: ongoingAt.view() as boolean[],
+    }),
+    ongoing: ongoingAt.view(),
   };
   return v;
 }
