@@ -9,7 +9,7 @@ import {
   gateTrackPairing,
   gateViewsAppended,
 } from "../../src/engine/kernel-gate.ts";
-import { summaryMessage } from "../../src/engine/message.ts";
+import { type Message, summaryMessage } from "../../src/engine/message.ts";
 import { planStep } from "../../src/engine/plan.ts";
 import { ConversationStore } from "../../src/engine/store.ts";
 import { charCounter } from "../../src/engine/tokens.ts";
@@ -127,10 +127,24 @@ describe("the gate on live views", () => {
             expect(gap.view()).toEqual(expected);
             expect([...gap.view()]).toEqual(expected);
             expect(gap.view().slice(1, 3)).toEqual(expected.slice(1, 3));
+            expect(Object.keys(gap.view())).toEqual(Object.keys(expected));
+            expect(gap.view()[expected.length]).toBeUndefined();
           }
         },
       ),
     );
+  });
+
+  it("hands out views that show later changes and refuse writes", () => {
+    const store = new ConversationStore(charCounter(), [{ role: "user", content: "u" }]);
+    const seen = store.messages;
+    store.append({ role: "user", content: "v" });
+    expect(seen.map((m) => m.content)).toEqual(["u", "v"]);
+    expect(() => {
+      (seen as Message[])[0] = { role: "user", content: "w" };
+    }).toThrow(TypeError);
+    expect(() => (seen as Message[]).push({ role: "user", content: "w" })).toThrow(TypeError);
+    expect(store.messages.length).toBe(2);
   });
 
   it("still reports a Pairing violation introduced by an append to checked views", () => {
