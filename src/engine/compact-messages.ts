@@ -72,7 +72,7 @@ export async function compactMessages(
     onProgress: o.onProgress,
     dryRun: o.dryRun,
   });
-  const after = store.messages.slice();
+  const after = store.snapshot().messages.slice();
   const laws = checkLaws(messages, after, report.stretches, c, {
     before: report.tokensBefore,
     after: report.tokensAfter,
