@@ -90,11 +90,27 @@ export class GapArray<T> {
     this.gapStart = start + 1;
   }
 
-  /** Entries [from, to) as a plain array. */
+  /** Entries [from, to) as a plain array (0 <= from, to <= length), copied by the engine's native slices. */
   slice(from = 0, to = this.length): T[] {
-    const out = new Array<T>(Math.max(0, to - from));
-    for (let i = from; i < to; i++) out[i - from] = this.at(i);
-    return out;
+    if (to <= from) return [];
+    const width = this.gapEnd - this.gapStart;
+    // no entry inside the gap is copied, so none is undefined
+    const near = (from < this.gapStart ? this.buf.slice(from, Math.min(to, this.gapStart)) : []) as T[];
+    if (to <= this.gapStart) return near;
+    const far = this.buf.slice(Math.max(from, this.gapStart) + width, to + width) as T[];
+    return near.length === 0 ? far : near.concat(far);
+  }
+
+  /**
+   * The entries as one plain array, without allocating: closes the gap (moving the entries after
+   * it down, O(length - gap)) and hands out the buffer itself. Read-only, and valid only until the
+   * next change: for a synchronous reader of every entry.
+   */
+  flat(): readonly T[] {
+    this.moveGap(this.length);
+    this.buf.length = this.gapStart;
+    this.gapEnd = this.gapStart;
+    return this.buf as T[];
   }
 
   /** A read-only array showing this sequence as it is at each read (one per GapArray). */
@@ -125,7 +141,7 @@ function indexOf(key: string | symbol): number {
  */
 export function arrayView<T>(src: Indexed<T>): readonly T[] {
   const target: T[] = [];
-  return new Proxy(target, {
+  const view = new Proxy(target, {
     get(t, key, receiver) {
       if (key === "length") return src.length;
       const i = indexOf(key);
@@ -152,4 +168,24 @@ export function arrayView<T>(src: Indexed<T>): readonly T[] {
     defineProperty: () => false,
     deleteProperty: () => false,
   });
+  sources.set(view, src);
+  return view;
+}
+
+// each array view's source, so that a reader of every entry can copy it at plain-array speed
+const sources = new WeakMap<object, Indexed<unknown>>();
+
+/**
+ * The same sequence as a plain array, for checks and kernel calls that read every entry (through
+ * an array view each read costs a property trap): xs itself if it is not an array view; a view's
+ * gap buffer flattened in place (GapArray.flat: no allocation, valid until its next change); a
+ * copy of any other view's entries.
+ */
+export function plainArray<T>(xs: readonly T[]): readonly T[] {
+  const src = sources.get(xs) as Indexed<T> | undefined;
+  if (src === undefined) return xs;
+  if (src instanceof GapArray) return src.flat();
+  const out = new Array<T>(src.length);
+  for (let i = 0; i < out.length; i++) out[i] = src.at(i);
+  return out;
 }

@@ -22,7 +22,7 @@ import { keepHeadLines, keepTailLines } from "../kernel/truncate.ts";
 import { advanceWatermark } from "../kernel/watermark.ts";
 import { KernelBoundaryError } from "./errors.ts";
 import { EXACT_LIMIT_NAME, isNat, natsSumExactly } from "./exact.ts";
-import type { GapArray } from "./gap-array.ts";
+import { type GapArray, plainArray } from "./gap-array.ts";
 import { type KernelViews, type LiveViews, plainViews, spliceViews } from "./views.ts";
 
 function need(ok: boolean, fn: string, requirement: string): void {
@@ -176,11 +176,13 @@ export function gateSelectStretchFrom(v: KernelViews, window: number, from: numb
 /** L7 with L4/L5: the earliest eligible stretch at or after `from` that leaves at least keepRecentTokens after it. */
 export function gateSelectKeepRecent(
   v: KernelViews,
-  tokens: readonly number[],
+  tokenView: readonly number[],
   window: number,
   from: number,
   keepRecentTokens: number,
 ): Stretch {
+  // the check below and the kernel (its suffix sum) read every count: once, from a plain copy
+  const tokens = plainArray(tokenView);
   need(Number.isSafeInteger(window) && window >= 1, "selectKeepRecent", "window >= 1");
   need(isNat(from), "selectKeepRecent", "0 <= from");
   need(
@@ -268,11 +270,13 @@ export function gateValidateConfig(view: ConfigView): ConfigField {
 /** L7: the keep-recent cut point within [start, end). */
 export function gateFindCutPoint(
   v: KernelViews,
-  tokens: readonly number[],
+  tokenView: readonly number[],
   start: number,
   end: number,
   keepRecentTokens: number,
 ): CutPoint {
+  // the check below reads every count: once, from a plain copy
+  const tokens = plainArray(tokenView);
   const n = v.roles.length;
   need(
     tokens.length === n && v.callOf.length === n && v.lastAnswer.length === n,
