@@ -181,7 +181,7 @@ export function gateSelectKeepRecent(
   from: number,
   keepRecentTokens: number,
 ): Stretch {
-  // the check below and the kernel (its suffix sum) read every count: once, from a plain copy
+  // the check below and the kernel (its suffix sum) read every count: from a plain array, not a view
   const tokens = plainArray(tokenView);
   need(Number.isSafeInteger(window) && window >= 1, "selectKeepRecent", "window >= 1");
   need(isNat(from), "selectKeepRecent", "0 <= from");
@@ -275,7 +275,7 @@ export function gateFindCutPoint(
   end: number,
   keepRecentTokens: number,
 ): CutPoint {
-  // the check below reads every count: once, from a plain copy
+  // the check below reads every count: from a plain array, not a view
   const tokens = plainArray(tokenView);
   const n = v.roles.length;
   need(

@@ -41,7 +41,8 @@ export interface StoreSnapshot {
 
 /**
  * A read-only view of the store's current state, to plan one step against without copying the
- * history: valid until the store next changes (the arrays are the store's own, never mutate them).
+ * history: its arrays are live read-only views of the store's own sequences (they show later
+ * changes too, and refuse writes), so plan against it before the store next changes.
  */
 export interface StoreView extends StoreSnapshot {
   /** number of messages when the view was taken (the live `messages` may have grown since) */

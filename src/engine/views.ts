@@ -1,4 +1,5 @@
-// Mapping of messages to the kernel's views: plain arrays of roles and tool-pairing indices.
+// Mapping of messages to the kernel's views: arrays of roles and tool-pairing indices, built
+// from messages (kernelViews) or kept by the store through appends and splices (LiveViews).
 // This is bookkeeping, not decision: which stretch to cut is the kernel's call.
 import type { Role } from "../kernel/roles.ts";
 import { arrayView, GapArray } from "./gap-array.ts";
