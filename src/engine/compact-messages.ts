@@ -101,7 +101,7 @@ export async function compactParsed(
     dryRun: o.dryRun,
     ...(prefix === undefined ? {} : { usage: prefix }),
   });
-  const after = store.messages.slice();
+  const after = store.snapshot().messages.slice();
   const laws = checkLaws(messages, after, report.stretches, c, {
     before: report.tokensBefore,
     after: report.tokensAfter,

@@ -49,8 +49,8 @@ export function resolveModel(c: Config, agentModel: string | undefined): string 
 
 /** Where the tokens of a conversation that is still due are (the last `retention_window` messages first). */
 function remainingTokens(store: ConversationStore, c: Config): RemainingTokens {
-  const counts = store.tokenCounts();
-  const ms = store.messages;
+  // plain copies: one pass over every message, cheaper than reading the store's live view
+  const { messages: ms, tokens: counts } = store.snapshot();
   // the retention window in the file's own messages, cut where the kernel cuts it (L3)
   const windowStart = gateRetentionCutoff(ms.length, internalWindow(ms, c.retention_window));
   let userSystem = 0;
@@ -99,7 +99,7 @@ export async function compactStore(
   const judgedBefore = judged();
   const dueBefore = dueBy(c, judgedBefore, store.messages.length, store.userTurns) !== "none";
   // report positions in the input's own messages, whatever earlier splices did
-  const positions = new InputPositions(store.messages);
+  const positions = new InputPositions(store.snapshot().messages);
   const messagesBefore = positions.files;
   const span = (r: InputRange) => `${r.first}..${r.last}`;
   const stretches: ReplacedStretch[] = [];
@@ -219,7 +219,7 @@ export async function compactStore(
     tokensBefore,
     tokensAfter: store.totalTokens,
     messagesBefore,
-    messagesAfter: fileMessageCount(store.messages),
+    messagesAfter: fileMessageCount(store.snapshot().messages),
     dueBefore,
     dueAfter,
     stretches,

@@ -25,7 +25,8 @@ import { keepHeadLines, keepTailLines } from "../kernel/truncate.ts";
 import { advanceWatermark } from "../kernel/watermark.ts";
 import { KernelBoundaryError } from "./errors.ts";
 import { EXACT_LIMIT, EXACT_LIMIT_NAME, isNat, natsSumExactly } from "./exact.ts";
-import { type KernelViews, type LiveViews, spliceViews } from "./views.ts";
+import { type GapArray, plainArray } from "./gap-array.ts";
+import { type KernelViews, type LiveViews, plainViews, spliceViews } from "./views.ts";
 
 function need(ok: boolean, fn: string, requirement: string): void {
   if (!ok) throw new KernelBoundaryError(fn, requirement);
@@ -145,7 +146,10 @@ function pairing(v: KernelViews): boolean {
 
 /** Checks Pairing of live views in full (O(n)) and, if it holds, lets later checks be incremental. */
 export function gateTrackPairing(v: LiveViews): boolean {
-  const ok = pairingOk(v.roles, v.callOf, v.lastAnswer, v.ongoing);
+  // on plain copies of the very sequences the views show: reading every entry through the views
+  // would cost a property trap per read
+  const p = plainViews(v);
+  const ok = pairingOk(p.roles, p.callOf, p.lastAnswer, p.ongoing);
   if (ok) pairedLive.add(v);
   else pairedLive.delete(v);
   return ok;
@@ -218,11 +222,13 @@ export function gateSelectStretchFrom(v: KernelViews, window: number, from: numb
 /** L7 with L4/L5: the earliest eligible stretch at or after `from` that leaves at least keepRecentTokens after it. */
 export function gateSelectKeepRecent(
   v: KernelViews,
-  tokens: readonly number[],
+  tokenView: readonly number[],
   window: number,
   from: number,
   keepRecentTokens: number,
 ): Stretch {
+  // the check below and the kernel (its suffix sum) read every count: from a plain array, not a view
+  const tokens = plainArray(tokenView);
   need(Number.isSafeInteger(window) && window >= 1, "selectKeepRecent", "window >= 1");
   need(isNat(from), "selectKeepRecent", "0 <= from");
   need(
@@ -238,17 +244,17 @@ export function gateSelectKeepRecent(
 }
 
 /**
- * L6 in place: xs becomes xs[..start] ++ [summary] ++ xs[end..], the same array the kernel's
- * splice returns (its ensures; test/engine/live-views.test.ts compares them), without copying the
- * whole history at every compaction step.
+ * L6 in place: xs becomes xs[..start] ++ [summary] ++ xs[end..], the same sequence the kernel's
+ * splice returns (its ensures; test/engine/live-views.test.ts compares them), without copying or
+ * moving the whole history at every compaction step (a gap buffer: see gap-array.ts).
  */
-export function gateSpliceInPlace<T>(xs: T[], start: number, end: number, summary: T): void {
+export function gateSpliceInPlace<T>(xs: GapArray<T>, start: number, end: number, summary: T): void {
   need(
     isNat(start) && Number.isSafeInteger(end) && start < end && end <= xs.length,
     "splice",
     "0 <= start < end <= xs.length",
   );
-  xs.splice(start, end - start, summary);
+  xs.replace(start, end, summary);
 }
 
 /** L6: xs[..start] ++ [summary] ++ xs[end..]. */
@@ -310,11 +316,13 @@ export function gateValidateConfig(view: ConfigView): ConfigField {
 /** L7: the keep-recent cut point within [start, end). */
 export function gateFindCutPoint(
   v: KernelViews,
-  tokens: readonly number[],
+  tokenView: readonly number[],
   start: number,
   end: number,
   keepRecentTokens: number,
 ): CutPoint {
+  // the check below reads every count: from a plain array, not a view
+  const tokens = plainArray(tokenView);
   const n = v.roles.length;
   need(
     tokens.length === n && v.callOf.length === n && v.lastAnswer.length === n,

@@ -3,6 +3,7 @@
 
 import { InputError } from "./errors.ts";
 import { EXACT_LIMIT, EXACT_LIMIT_NAME } from "./exact.ts";
+import { GapArray } from "./gap-array.ts";
 import type { Message } from "./message.ts";
 import { assertMessage, assertMessages } from "./message-shape.ts";
 import { messageTokens, type TokenCounter } from "./tokens.ts";
@@ -10,7 +11,8 @@ import { messageTokens, type TokenCounter } from "./tokens.ts";
 /** Per-message token counts plus their running total, updated in place. */
 export class TokenLedger {
   readonly counter: TokenCounter;
-  private counts: number[] = [];
+  /** in a gap buffer, so that a splice does not move every later count (gap-array.ts) */
+  private counts = new GapArray<number>([]);
   private sum = 0;
 
   constructor(counter: TokenCounter, messages: readonly Message[] = []) {
@@ -59,7 +61,7 @@ export class TokenLedger {
       sum += counts[i];
     }
     this.sum = sum;
-    if (this.counts.length === 0) this.counts = counts.slice();
+    if (this.counts.length === 0) this.counts = new GapArray(counts.slice());
     else for (let i = 0; i < counts.length; i++) this.counts.push(counts[i]);
   }
 
@@ -76,8 +78,10 @@ export class TokenLedger {
 
   /** Replaces entries [start, end) by the count `t` of `summary` (mirrors a conversation splice). */
   splice(start: number, end: number, summary: Message, t = this.countSummary(summary)): void {
-    const removed = this.counts.splice(start, end - start, t);
-    for (const r of removed) this.sum -= r;
+    if (!(Number.isSafeInteger(start) && Number.isSafeInteger(end) && 0 <= start && start < end && end <= this.length))
+      throw new InputError("start", `expected 0 <= start < end <= ${this.length}, got ${start}..${end}`);
+    this.sum -= this.rangeTotal(start, end);
+    this.counts.replace(start, end, t);
     this.sum += t;
   }
 
@@ -93,7 +97,7 @@ export class TokenLedger {
 
   /** The per-message counts themselves, read-only (no copy: for a plan against the current state). */
   get countsView(): readonly number[] {
-    return this.counts;
+    return this.counts.view();
   }
 
   /** A copy of the per-message counts (the kernel's token view). */
@@ -104,7 +108,7 @@ export class TokenLedger {
   /** Sum of the counts of entries [start, end). */
   rangeTotal(start: number, end: number): number {
     let s = 0;
-    for (let i = start; i < end; i++) s += this.counts[i];
+    for (let i = start; i < end; i++) s += this.counts.at(i);
     return s;
   }
 }

@@ -6,6 +6,7 @@
 import type { CommitDecision } from "../kernel/commit.ts";
 import { InputError, SafecutError } from "./errors.ts";
 import { EXACT_LIMIT_NAME } from "./exact.ts";
+import { GapArray } from "./gap-array.ts";
 import {
   gateAdvanceWatermark,
   gateDecideCommit,
@@ -40,7 +41,8 @@ export interface StoreSnapshot {
 
 /**
  * A read-only view of the store's current state, to plan one step against without copying the
- * history: valid until the store next changes (the arrays are the store's own, never mutate them).
+ * history: its arrays are live read-only views of the store's own sequences (they show later
+ * changes too, and refuse writes), so plan against it before the store next changes.
  */
 export interface StoreView extends StoreSnapshot {
   /** number of messages when the view was taken (the live `messages` may have grown since) */
@@ -60,7 +62,8 @@ export interface CommitOutcome {
 
 /** A versioned conversation with incremental token counts. */
 export class ConversationStore {
-  private msgs: Message[] = [];
+  /** the conversation, in a gap buffer so that a splice does not move the whole tail */
+  private msgs = new GapArray<Message>([]);
   private readonly ledger: TokenLedger;
   private ver = 0;
   /** version of the last change that was not an append */
@@ -147,12 +150,12 @@ export class ConversationStore {
     }
     // the calls still waiting for a result, for later appends to answer (few: a scan of a boolean array)
     for (let i = 0; i < n; i++) {
-      if (!live.ongoing[i]) continue;
+      if (!live.ongoingAt.at(i)) continue;
       const m = messages[i];
       if (m.role !== "assistant") continue;
       for (const c of m.toolCalls) if (owner[ids.get(c.id) ?? 0] >= 0) live.openCalls.set(c.id, i);
     }
-    this.msgs = messages.slice();
+    this.msgs = new GapArray(messages.slice());
     this.ledger.adopt(counts);
     this.live = live;
     this.newestUser = newestUser;
@@ -172,7 +175,7 @@ export class ConversationStore {
     if (m.role === "user") this.newestUser = this.msgs.length;
     this.msgs.push(m);
     const answered = appendToViews(this.live, m);
-    gateViewsAppended(this.live, this.live.roles.length - 1, answered);
+    gateViewsAppended(this.live, this.live.rolesAt.length - 1, answered);
   }
 
   /** Appends one message (one tokenizer call; the history is not recounted). */
@@ -196,9 +199,9 @@ export class ConversationStore {
     this.ver++;
   }
 
-  /** The current messages (do not mutate). */
+  /** The current messages: a read-only view that follows the store's later changes. */
   get messages(): readonly Message[] {
-    return this.msgs;
+    return this.msgs.view();
   }
   /** Bumped by every change. */
   get version(): number {
@@ -234,7 +237,7 @@ export class ConversationStore {
     return {
       version: this.ver,
       length: this.msgs.length,
-      messages: this.msgs,
+      messages: this.msgs.view(),
       tokens: this.ledger.countsView,
       totalTokens: this.ledger.total,
       views: this.live,
@@ -291,7 +294,7 @@ export class ConversationStore {
     this.ledger.splice(start, end, summary, t);
     if (!gateSpliceViews(this.live, start, end)) {
       // a stretch the kernel would not choose (a caller's own commit): rebuild and re-check
-      this.live = liveViews(this.msgs);
+      this.live = liveViews(this.msgs.slice());
       this.liveTracked = false;
     }
     this.ver++;
@@ -301,7 +304,7 @@ export class ConversationStore {
       // a user message was spliced away (only a caller's own commit does that): find the newest left
       this.newestUser = -1;
       for (let i = start; i >= 0; i--)
-        if (this.msgs[i].role === "user") {
+        if (this.msgs.at(i).role === "user") {
           this.newestUser = i;
           break;
         }

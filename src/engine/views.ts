@@ -1,17 +1,19 @@
-// Mapping of messages to the kernel's views: plain arrays of roles and tool-pairing indices.
+// Mapping of messages to the kernel's views: arrays of roles and tool-pairing indices, built
+// from messages (kernelViews) or kept by the store through appends and splices (LiveViews).
 // This is bookkeeping, not decision: which stretch to cut is the kernel's call.
 import type { Role } from "../kernel/roles.ts";
+import { arrayView, GapArray } from "./gap-array.ts";
 import type { Message } from "./message.ts";
 
 /** The index arrays the kernel's stretch and cut-point functions read. */
 export interface KernelViews {
-  readonly roles: Role[];
+  readonly roles: readonly Role[];
   /** tool result j -> index of the assistant message holding its call; -1 for other messages */
-  readonly callOf: number[];
+  readonly callOf: readonly number[];
   /** assistant with calls -> index of its last answer; -1 otherwise (or none answered yet) */
-  readonly lastAnswer: number[];
+  readonly lastAnswer: readonly number[];
   /** assistant with at least one call still waiting for its result */
-  readonly ongoing: boolean[];
+  readonly ongoing: readonly boolean[];
   /** number of user messages (user turns, for the turn threshold) */
   readonly userTurns: number;
 }
@@ -48,18 +50,105 @@ export function kernelViews(messages: readonly Message[]): KernelViews {
 /**
  * Kernel views kept up to date by the store as messages are appended and stretches spliced,
  * so planning a step does not rebuild them from every Message (which made each step O(n)).
+ *
+ * Layout: each message has an ordinal, increasing along the conversation (appends take the next
+ * one; a summary takes the ordinal of the first message it replaces), and the pairing entries
+ * hold the ordinal of the message they point at. A splice then changes no entry outside the
+ * stretch: a position is found from its ordinal by a binary search when the kernel reads it.
+ * Every per-message sequence is a GapArray, so a splice costs the stretch plus the distance from
+ * the previous one, not the length of the conversation. The KernelViews fields are read-only
+ * array views (gap-array.ts arrayView) showing exactly the positions kernelViews would build.
  */
 export interface LiveViews extends KernelViews {
   userTurns: number;
+  /** per position: the message's ordinal (strictly increasing) */
+  readonly ordAt: GapArray<number>;
+  readonly rolesAt: GapArray<Role>;
+  /** per position: ordinal of the assistant message holding the call it answers, or -1 */
+  readonly callOrd: GapArray<number>;
+  /** per position: ordinal of its calls' last answer, or -1 */
+  readonly lastOrd: GapArray<number>;
+  readonly ongoingAt: GapArray<boolean>;
   /** per assistant message, how many of its calls still wait for a result */
-  readonly pending: number[];
-  /** call id -> index of its assistant message, for calls still waiting for their result */
+  readonly pendingAt: GapArray<number>;
+  /** the ordinal the next appended message takes */
+  nextOrd: number;
+  /** call id -> ordinal of its assistant message, for calls still waiting for their result */
   readonly openCalls: Map<string, number>;
+}
+
+/** The position of the message with ordinal o, or -1 if no message has it (O(log n)). */
+export function positionOf(v: LiveViews, o: number): number {
+  const ord = v.ordAt;
+  // ordinals only grow relative to positions (splices remove, appends add at the end), so
+  // position <= ordinal; before any splice they are equal
+  let hi = Math.min(o, ord.length - 1);
+  if (hi >= 0 && ord.at(hi) === o) return hi;
+  // a message after every splice so far sits as far back as the splices removed messages in all
+  const after = o - (v.nextOrd - ord.length);
+  if (after >= 0 && after < hi && ord.at(after) === o) return after;
+  let lo = 0;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const x = ord.at(mid);
+    if (x === o) return mid;
+    if (x < o) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+// the position an ordinal entry stands for: -1 stays -1 (no message)
+function pointed(v: LiveViews, o: number): number {
+  return o < 0 ? -1 : positionOf(v, o);
+}
+
+/** Live views over the given per-position sequences (their buffers are taken, not copied). */
+function liveOf(
+  ord: number[],
+  roles: Role[],
+  callOrd: number[],
+  lastOrd: number[],
+  ongoing: boolean[],
+  pending: number[],
+  nextOrd: number,
+): LiveViews {
+  const ordAt = new GapArray(ord);
+  const rolesAt = new GapArray(roles);
+  const callOrdAt = new GapArray(callOrd);
+  const lastOrdAt = new GapArray(lastOrd);
+  const ongoingAt = new GapArray(ongoing);
+  const v: LiveViews = {
+    ordAt,
+    rolesAt,
+    callOrd: callOrdAt,
+    lastOrd: lastOrdAt,
+    ongoingAt,
+    pendingAt: new GapArray(pending),
+    nextOrd,
+    userTurns: 0,
+    openCalls: new Map(),
+    roles: rolesAt.view(),
+    callOf: arrayView({
+      get length() {
+        return callOrdAt.length;
+      },
+      at: (i: number) => pointed(v, callOrdAt.at(i)),
+    }),
+    lastAnswer: arrayView({
+      get length() {
+        return lastOrdAt.length;
+      },
+      at: (i: number) => pointed(v, lastOrdAt.at(i)),
+    }),
+    ongoing: ongoingAt.view(),
+  };
+  return v;
 }
 
 /** Empty live views, to be filled by appendToViews. */
 export function emptyLiveViews(): LiveViews {
-  return { roles: [], callOf: [], lastAnswer: [], ongoing: [], userTurns: 0, pending: [], openCalls: new Map() };
+  return liveOf([], [], [], [], [], [], 0);
 }
 
 /** Live views of a conversation, built message by message (same arrays as kernelViews on a well-formed one). */
@@ -69,16 +158,16 @@ export function liveViews(messages: readonly Message[]): LiveViews {
   return v;
 }
 
-/** Adds message m at the end of the views in O(its tool calls); returns the index of the call it answers, or -1. */
+/** Adds message m at the end of the views in O(its tool calls + log n); returns the index of the call it answers, or -1. */
 export function appendToViews(v: LiveViews, m: Message): number {
-  const i = v.roles.length;
+  const o = v.nextOrd;
   let a = -1;
-  if (m.role === "assistant") for (const c of m.toolCalls) v.openCalls.set(c.id, i);
+  if (m.role === "assistant") for (const c of m.toolCalls) v.openCalls.set(c.id, o);
   if (m.role === "tool") {
     const at = v.openCalls.get(m.toolCallId);
-    if (at !== undefined && at < i) {
+    if (at !== undefined && at < o) {
       v.openCalls.delete(m.toolCallId);
-      a = at;
+      a = positionOf(v, at);
     }
   }
   appendAnswering(v, m, a);
@@ -87,75 +176,86 @@ export function appendToViews(v: LiveViews, m: Message): number {
 
 /**
  * Adds message m at the end of the views as the answer to a call of message `a` (-1: it answers
- * none), in O(1). `openCalls` is the caller's to keep: the store's bulk load resolves calls with
+ * none), in O(log n). `openCalls` is the caller's to keep: the store's bulk load resolves calls with
  * its own id table and fills openCalls once at the end (see ConversationStore).
  */
 export function appendAnswering(v: LiveViews, m: Message, a: number): void {
-  v.roles.push(m.role);
-  v.callOf.push(-1);
-  v.lastAnswer.push(-1);
-  v.ongoing.push(false);
-  v.pending.push(0);
-  setAnswering(v, v.roles.length - 1, m, a);
+  v.ordAt.push(v.nextOrd++);
+  v.rolesAt.push(m.role);
+  v.callOrd.push(-1);
+  v.lastOrd.push(-1);
+  v.ongoingAt.push(false);
+  v.pendingAt.push(0);
+  setAnswering(v, v.rolesAt.length - 1, m, a);
 }
 
 /**
  * Live views of n entries, all to be set by setAnswering in index order: the arrays are allocated
  * once at their size (n pushes into five growing arrays cost more than the rest of a bulk load).
+ * Entry i takes ordinal i, so an index is its own ordinal until the first splice.
  */
 export function sizedLiveViews(n: number): LiveViews {
-  return {
-    roles: new Array<Role>(n).fill("user"),
-    callOf: new Array<number>(n).fill(-1),
-    lastAnswer: new Array<number>(n).fill(-1),
-    ongoing: new Array<boolean>(n).fill(false),
-    userTurns: 0,
-    pending: new Array<number>(n).fill(0),
-    openCalls: new Map(),
-  };
+  return liveOf(
+    Array.from({ length: n }, (_, i) => i),
+    new Array<Role>(n).fill("user"),
+    new Array<number>(n).fill(-1),
+    new Array<number>(n).fill(-1),
+    new Array<boolean>(n).fill(false),
+    new Array<number>(n).fill(0),
+    n,
+  );
 }
 
 /** Sets entry i (the last one set so far, all earlier ones set) to message m, answering a call of message `a` (-1: none). */
 export function setAnswering(v: LiveViews, i: number, m: Message, a: number): void {
   const calls = m.role === "assistant" ? m.toolCalls.length : 0;
-  v.roles[i] = m.role;
-  v.callOf[i] = a;
-  v.lastAnswer[i] = -1;
-  v.ongoing[i] = calls > 0;
-  v.pending[i] = calls;
+  v.rolesAt.set(i, m.role);
+  v.lastOrd.set(i, -1);
+  v.ongoingAt.set(i, calls > 0);
+  v.pendingAt.set(i, calls);
   if (m.role === "user") v.userTurns++;
   if (a >= 0) {
-    v.lastAnswer[a] = i;
-    v.pending[a]--;
-    v.ongoing[a] = v.pending[a] > 0;
+    v.callOrd.set(i, v.ordAt.at(a));
+    v.lastOrd.set(a, v.ordAt.at(i));
+    const left = v.pendingAt.at(a) - 1;
+    v.pendingAt.set(a, left);
+    v.ongoingAt.set(a, left > 0);
+  } else v.callOrd.set(i, -1);
+}
+
+/** Plain copies of the views (kernelViews' arrays), in O(n): for a check that reads every entry. */
+export function plainViews(v: LiveViews): KernelViews {
+  const n = v.rolesAt.length;
+  // ordinal -> position, one pass instead of a search per entry
+  const posOf = new Map<number, number>();
+  for (let i = 0; i < n; i++) posOf.set(v.ordAt.at(i), i);
+  const pos = (o: number) => (o < 0 ? -1 : (posOf.get(o) ?? -1));
+  const callOf = new Array<number>(n);
+  const lastAnswer = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    callOf[i] = pos(v.callOrd.at(i));
+    lastAnswer[i] = pos(v.lastOrd.at(i));
   }
+  return { roles: v.rolesAt.slice(), callOf, lastAnswer, ongoing: v.ongoingAt.slice(), userTurns: v.userTurns };
 }
 
 /**
- * Replaces entries [start, end) by one summary entry and shifts every index past `end` down by
- * end - start - 1. Correct when no index outside [start, end) points into it (a coherent
- * stretch: kernel-gate's gateSpliceViews checks that first). Array splices are memory moves and
- * the shift is one pass over two number arrays: a small constant, no Message is read.
+ * Replaces entries [start, end) by one summary entry. Correct when no entry outside [start, end)
+ * points into it and no call in it waits for a result (a coherent stretch: kernel-gate's
+ * gateSpliceViews checks that first): then no entry outside the stretch changes, since entries
+ * hold ordinals and later positions follow from the shorter ordinal sequence. The summary keeps
+ * the first replaced message's ordinal, so ordinals stay increasing. Costs O(end - start) plus the
+ * gap's move from the previous splice (gap-array.ts): no pass over the whole conversation.
  */
 export function spliceViews(v: LiveViews, start: number, end: number): void {
-  const d = end - start - 1;
-  const cut = end - start;
-  for (let j = start; j < end; j++) if (v.roles[j] === "user") v.userTurns--;
-  for (const [id, at] of v.openCalls) {
-    // only waiting calls are here (few): those inside the stretch are gone, later ones move
-    if (at >= end) v.openCalls.set(id, at - d);
-    else if (at >= start) v.openCalls.delete(id);
-  }
-  v.roles.splice(start, cut, "summary");
-  v.callOf.splice(start, cut, -1);
-  v.lastAnswer.splice(start, cut, -1);
-  v.ongoing.splice(start, cut, false);
-  v.pending.splice(start, cut, 0);
-  if (d === 0) return;
-  const callOf = v.callOf;
-  const lastAnswer = v.lastAnswer;
-  for (let j = 0; j < callOf.length; j++) {
-    if (callOf[j] >= end) callOf[j] -= d;
-    if (lastAnswer[j] >= end) lastAnswer[j] -= d;
-  }
+  for (let j = start; j < end; j++) if (v.rolesAt.at(j) === "user") v.userTurns--;
+  // openCalls needs no update: a coherent stretch holds no call still waiting (every message in
+  // it is movable, so not ongoing), and entries elsewhere keep their ordinals
+  const o = v.ordAt.at(start);
+  v.ordAt.replace(start, end, o);
+  v.rolesAt.replace(start, end, "summary");
+  v.callOrd.replace(start, end, -1);
+  v.lastOrd.replace(start, end, -1);
+  v.ongoingAt.replace(start, end, false);
+  v.pendingAt.replace(start, end, 0);
 }

@@ -1,10 +1,16 @@
-// A whole one-shot run finishes, linearly. Two regressions are guarded here, cheaply:
+// A whole one-shot run finishes, linearly. Three regressions are guarded here, cheaply:
 // - a hidden cap on the number of steps: a run stopped at 10,000 steps once left a 100k-message
 //   history at 5.2M tokens against a 50,000 trigger with exit 0; a run needing more steps must go on;
 // - the final L6 check going quadratic: it used to rebuild the conversation once per recorded
 //   splice (O(messages x splices)), half the CPU of a 100k-message run. Its cost per message must
 //   stay about the same from 4k to 16k messages (< 2.5x; quadratic is ~4x); the same harness and
-//   bound flag the copying replay (from 1k to 4k: it is that slow), so the check can fail.
+//   bound flag the copying replay (from 1k to 4k: it is that slow), so the check can fail;
+// - a splice costing O(messages): the store once shifted every pairing index and moved every
+//   array's tail at each committed splice, O(messages x steps) in all, 6.9x from 100k to 300k
+//   messages. The summarizer's own work per step hides that until ~100k messages, so the store's
+//   plan-and-commit loop is timed alone: its cost per message must stay about the same from 4k to
+//   32k messages (< 2.5x; the O(messages) splice measured 7.4x); the same harness and bound flag
+//   planning on a copy at every step.
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { cpuMs, median } from "../../bench/measure.ts";
@@ -12,7 +18,10 @@ import { compactMessages } from "../../src/engine/compact-messages.ts";
 import { parseConfig } from "../../src/engine/config-rules.ts";
 import { checkLaws, replaySplices } from "../../src/engine/law-checks.ts";
 import { type Message, summaryMessage } from "../../src/engine/message.ts";
+import { planStep } from "../../src/engine/plan.ts";
 import type { ReplacedStretch } from "../../src/engine/report.ts";
+import { ConversationStore } from "../../src/engine/store.ts";
+import { charCounter } from "../../src/engine/tokens.ts";
 
 describe("a whole run", () => {
   it("goes on past 10,000 steps while a stretch is eligible (no hidden cap)", async () => {
@@ -115,6 +124,74 @@ describe("the final law check", () => {
   // machine is loaded (at 4x it measured 2.41x once under a load average of 15)
   it("the same harness and bound flag the copying replay (one copy per splice; 1k to 8k messages, to stay cheap)", () => {
     const g = growth(copyingReplay, 1_000, 8);
+    expect(g, `per-message growth ${g.toFixed(2)}x`).toBeGreaterThan(2.5);
+  }, 60_000);
+});
+
+/** n messages in rounds of four (a user turn, a tool call, its result, a reply): one stretch a round. */
+function rounds(n: number): Message[] {
+  const ms: Message[] = [];
+  for (let i = 0; ms.length < n; i++) {
+    ms.push(
+      { role: "user", content: `u${i}` },
+      { role: "assistant", content: "", toolCalls: [{ id: `c${i}`, name: "read", arguments: "{}" }] },
+      { role: "tool", toolCallId: `c${i}`, content: `r${i}` },
+      { role: "assistant", content: `a${i}`, toolCalls: [] },
+    );
+  }
+  return ms.slice(0, n);
+}
+
+const everyStep = parseConfig({ token_threshold: 1, retention_window: 1, tokenizer: "chars" });
+
+/**
+ * What a one-shot run does between summarizer calls, over the whole history: plan a step on the
+ * store's view from the previous stretch's start, commit its splice; true when every round was
+ * replaced (the last one's reply, in the retention window, excepted). `copy` plans on a fresh copy of the history instead (O(messages) a step).
+ */
+function planAndCommitAll(ms: readonly Message[], copy = false): boolean {
+  const store = new ConversationStore(charCounter(), ms);
+  let from = 0;
+  let steps = 0;
+  for (;;) {
+    const view = store.view();
+    const plan = copy ? planStep(store.snapshot(), everyStep, from) : planStep(view, everyStep, from);
+    if (plan.stretch === undefined) break;
+    if (store.commitSplice(view, plan.stretch.start, plan.stretch.end, summaryMessage("s")).decision !== "commit")
+      return false;
+    from = plan.stretch.start;
+    steps++;
+  }
+  return steps === Math.ceil(ms.length / 4);
+}
+
+/** Growth of the per-message cost of `op` over rounds(n), from `small` to `factor` times as many messages. */
+function storeGrowth(op: (ms: readonly Message[]) => boolean, small = 4_000, factor = 4): number {
+  const sample = (n: number) => {
+    const ms = rounds(n);
+    const reps = Math.ceil((factor * small) / n);
+    op(ms);
+    const samples: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t0 = cpuMs();
+      for (let r = 0; r < reps; r++) if (!op(ms)) throw new Error("the run did not replace every round");
+      samples.push(((cpuMs() - t0) * 1e6) / (n * reps));
+    }
+    return { med: median(samples), min: Math.min(...samples) };
+  };
+  const s = sample(small);
+  const l = sample(factor * small);
+  return Math.min(l.med / s.med, l.min / s.min);
+}
+
+describe("the store's splices", () => {
+  it("planning and committing every step costs about the same per message at 32k messages as at 4k (< 2.5x)", () => {
+    const g = storeGrowth((ms) => planAndCommitAll(ms), 4_000, 8);
+    expect(g, `per-message growth ${g.toFixed(2)}x`).toBeLessThan(2.5);
+  }, 60_000);
+
+  it("the same harness and bound flag planning on a copy of the history at every step", () => {
+    const g = storeGrowth((ms) => planAndCommitAll(ms, true), 500, 8);
     expect(g, `per-message growth ${g.toFixed(2)}x`).toBeGreaterThan(2.5);
   }, 60_000);
 });
