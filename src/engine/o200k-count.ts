@@ -1,0 +1,158 @@
+// Exact o200k_base token counts by pre-token. BPE merges each pre-token on its own, so a text's
+// count is the sum of its pre-tokens' counts: the text is split as the tokenizer splits it
+// (o200k-split.ts), and each pre-token's count is looked up in a table of counts seen before,
+// asking gpt-tokenizer only for a pre-token not in it. A word seen before thus costs a hash of its
+// characters and no tokenizer call, and no substring is created for it.
+import { Buffer } from "node:buffer";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { asciiPreTokenEnd, PAST_WINDOW, regexPreTokenEnd, SENTINEL, UNDECIDED } from "./o200k-split.ts";
+
+// Special-token strings like "<|endoftext|>" inside a transcript are ordinary text to us;
+// gpt-tokenizer throws on them by default.
+const asPlainText = { disallowedSpecial: new Set<string>() };
+
+/** gpt-tokenizer's count of one pre-token (or of any text). */
+function tokenizerCount(text: string): number {
+  return countTokens(text, asPlainText);
+}
+
+/** Pre-tokens longer than this are counted each time, not kept (hashes, long identifiers). */
+const CACHED_PRE_TOKEN = 24;
+
+// ---- counts of ASCII pre-tokens ---------------------------------------------------------------
+// Keyed by the characters themselves, four 7-bit characters to a 32-bit word (at most six words),
+// so equal length and equal words is equal text: no string is kept or compared. Emptied when half
+// full, which bounds it to 2^16 pre-tokens (2 MB).
+const ASCII_SLOTS = 1 << 17;
+const WORDS = CACHED_PRE_TOKEN / 4;
+const asciiLength = new Uint8Array(ASCII_SLOTS); // 0: empty slot
+const asciiCount = new Int32Array(ASCII_SLOTS);
+const asciiKey = new Int32Array(ASCII_SLOTS * WORDS);
+const key = new Int32Array(WORDS);
+let asciiUsed = 0;
+
+/**
+ * The count of the ASCII pre-token units[start, end), which is text[base + start, base + end).
+ */
+function asciiPreTokenCount(units: Uint16Array, start: number, end: number, text: string, base: number): number {
+  const length = end - start;
+  if (length > CACHED_PRE_TOKEN) return tokenizerCount(text.slice(base + start, base + end));
+  let h = length;
+  let words = 0;
+  for (let i = start; i < end; i += 4) {
+    let w = units[i];
+    if (i + 1 < end) w |= units[i + 1] << 8;
+    if (i + 2 < end) w |= units[i + 2] << 16;
+    if (i + 3 < end) w |= units[i + 3] << 24;
+    key[words++] = w;
+    h = Math.imul(h ^ w, 0x9e3779b1);
+  }
+  h ^= h >>> 15;
+  let slot = h & (ASCII_SLOTS - 1);
+  for (let l = asciiLength[slot]; l !== 0; l = asciiLength[slot]) {
+    if (l === length && sameKey(slot, words)) return asciiCount[slot];
+    slot = (slot + 1) & (ASCII_SLOTS - 1);
+  }
+  const count = tokenizerCount(text.slice(base + start, base + end));
+  if (asciiUsed >= ASCII_SLOTS >> 1) {
+    asciiLength.fill(0);
+    asciiUsed = 0;
+    slot = h & (ASCII_SLOTS - 1);
+  }
+  asciiLength[slot] = length;
+  asciiCount[slot] = count;
+  for (let k = 0; k < words; k++) asciiKey[slot * WORDS + k] = key[k];
+  asciiUsed++;
+  return count;
+}
+
+function sameKey(slot: number, words: number): boolean {
+  for (let k = 0; k < words; k++) if (asciiKey[slot * WORDS + k] !== key[k]) return false;
+  return true;
+}
+
+// ---- counts of other pre-tokens -----------------------------------------------------------------
+// Keyed by a hash of the UTF-16 units, confirmed against the kept string. Emptied when half full
+// (at most 2^15 pre-tokens).
+const SLOTS = 1 << 16;
+const slotHash = new Int32Array(SLOTS);
+const slotCount = new Int32Array(SLOTS); // 0: empty (every pre-token has at least one token)
+const slotKey: string[] = new Array<string>(SLOTS).fill("");
+let used = 0;
+
+function sameText(key: string, text: string, start: number, end: number): boolean {
+  if (key.length !== end - start) return false;
+  for (let k = 0; k < key.length; k++) if (key.charCodeAt(k) !== text.charCodeAt(start + k)) return false;
+  return true;
+}
+
+/** The count of the pre-token text[start, end). */
+function preTokenCount(text: string, start: number, end: number): number {
+  if (end - start > CACHED_PRE_TOKEN) return tokenizerCount(text.slice(start, end));
+  let h = 0x811c9dc5 | 0; // FNV-1a
+  for (let k = start; k < end; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
+  let p = h & (SLOTS - 1);
+  while (slotCount[p] !== 0) {
+    if (slotHash[p] === h && sameText(slotKey[p], text, start, end)) return slotCount[p];
+    p = (p + 1) & (SLOTS - 1);
+  }
+  const piece = text.slice(start, end);
+  const n = tokenizerCount(piece);
+  if (used >= SLOTS >> 1) {
+    slotCount.fill(0);
+    used = 0;
+    p = h & (SLOTS - 1);
+  }
+  slotHash[p] = h;
+  slotCount[p] = n;
+  slotKey[p] = piece;
+  used++;
+  return n;
+}
+
+// ---- the count ------------------------------------------------------------------------------------
+// The text is read in windows of WINDOW units, each copied (natively, in one call) into `units`
+// with SENTINEL after it; the scanner reads the typed array, which is faster than charCodeAt on
+// the strings the engine holds (often slices or concatenations of others).
+const WINDOW = 1 << 14;
+const units = new Uint16Array(WINDOW + 1);
+const unitBytes = Buffer.from(units.buffer);
+
+/**
+ * The exact o200k_base token count of a text: the sum of its pre-tokens' counts. `window` (at
+ * most WINDOW) is the number of units read at a time, and `ends`, if given, receives the end of
+ * every pre-token: tests pass small windows, so that pre-tokens of every kind straddle a window's
+ * end, and compare the ends with the tokenizer's split.
+ */
+export function countO200k(text: string, window = WINDOW, ends?: number[]): number {
+  let total = 0;
+  for (let base = 0; base < text.length; ) {
+    const n = Math.min(window, WINDOW, text.length - base);
+    const last = base + n === text.length;
+    unitBytes.write(n === text.length ? text : text.slice(base, base + n), 0, "utf16le");
+    units[n] = SENTINEL;
+    let start = 0;
+    while (start < n) {
+      const end = asciiPreTokenEnd(units, start, n, last);
+      if (end === PAST_WINDOW) break;
+      if (end !== UNDECIDED) {
+        total += asciiPreTokenCount(units, start, end, text, base);
+        start = end;
+      } else {
+        const to = regexPreTokenEnd(text, base + start);
+        total += preTokenCount(text, base + start, to);
+        start = to - base; // may be past the window
+      }
+      ends?.push(base + start);
+    }
+    if (start === 0) {
+      // one pre-token longer than the window (a long run of punctuation and line breaks)
+      const to = regexPreTokenEnd(text, base);
+      total += preTokenCount(text, base, to);
+      start = to - base;
+      ends?.push(to);
+    }
+    base += start;
+  }
+  return total;
+}
