@@ -20,55 +20,87 @@ function tokenizerCount(text: string): number {
 const CACHED_PRE_TOKEN = 24;
 
 // ---- counts of ASCII pre-tokens ---------------------------------------------------------------
-// Keyed by the characters themselves, four 7-bit characters to a 32-bit word (at most six words),
-// so equal length and equal words is equal text: no string is kept or compared. Emptied when half
-// full, which bounds it to 2^16 pre-tokens (2 MB).
+// Keyed by the characters themselves, four to a 32-bit word (at most six words), so equal length
+// and equal words is equal text: no string is kept or compared. A slot is eight words: the six
+// key words, then length | count << 8 (0: empty). Emptied when half full, which bounds it to
+// 2^16 pre-tokens (4 MB).
 const ASCII_SLOTS = 1 << 17;
 const WORDS = CACHED_PRE_TOKEN / 4;
-const asciiLength = new Uint8Array(ASCII_SLOTS); // 0: empty slot
-const asciiCount = new Int32Array(ASCII_SLOTS);
-const asciiKey = new Int32Array(ASCII_SLOTS * WORDS);
+const STRIDE = 8;
+const META = WORDS; // offset of length | count << 8 in a slot
+const ascii = new Int32Array(ASCII_SLOTS * STRIDE);
 const key = new Int32Array(WORDS);
 let asciiUsed = 0;
+// Masks keeping the first `length` characters of a word: a character is < 128 and fills its own
+// byte only, and a unit past the pre-token (any value) fills bytes from its own on, which the
+// mask clears, so a word may be read whole past the pre-token's end.
+const LOW_WORD_MASK = new Int32Array([0, 0xff, 0xffff, 0xffffff, -1, -1, -1, -1, -1]);
+const HIGH_WORD_MASK = new Int32Array([0, 0, 0, 0, 0, 0xff, 0xffff, 0xffffff, -1]);
+
+/** The four units from `i` as one word (the caller masks off those past the pre-token). */
+function word(units: Uint16Array, i: number): number {
+  return units[i] | (units[i + 1] << 8) | (units[i + 2] << 16) | (units[i + 3] << 24);
+}
 
 /**
  * The count of the ASCII pre-token units[start, end), which is text[base + start, base + end).
+ * Most pre-tokens are at most 8 characters: two words, read and compared without a loop.
  */
 function asciiPreTokenCount(units: Uint16Array, start: number, end: number, text: string, base: number): number {
+  const length = end - start;
+  if (length > 8) return longAsciiPreTokenCount(units, start, end, text, base);
+  const w0 = word(units, start) & LOW_WORD_MASK[length];
+  const w1 = word(units, start + 4) & HIGH_WORD_MASK[length];
+  let h = Math.imul(w0 ^ Math.imul(w1 ^ length, 0x85ebca6b), 0x9e3779b1);
+  h ^= h >>> 16;
+  let slot = (h & (ASCII_SLOTS - 1)) * STRIDE;
+  for (let meta = ascii[slot + META]; meta !== 0; meta = ascii[slot + META]) {
+    if ((meta & 0xff) === length && ascii[slot] === w0 && ascii[slot + 1] === w1) return meta >>> 8;
+    slot = (slot + STRIDE) & (ASCII_SLOTS * STRIDE - 1);
+  }
+  key[0] = w0;
+  key[1] = w1;
+  return addAsciiCount(text.slice(base + start, base + end), 2, h);
+}
+
+/** asciiPreTokenCount for a pre-token of more than 8 characters. */
+function longAsciiPreTokenCount(units: Uint16Array, start: number, end: number, text: string, base: number): number {
   const length = end - start;
   if (length > CACHED_PRE_TOKEN) return tokenizerCount(text.slice(base + start, base + end));
   let h = length;
   let words = 0;
   for (let i = start; i < end; i += 4) {
-    let w = units[i];
-    if (i + 1 < end) w |= units[i + 1] << 8;
-    if (i + 2 < end) w |= units[i + 2] << 16;
-    if (i + 3 < end) w |= units[i + 3] << 24;
+    const w = word(units, i) & LOW_WORD_MASK[Math.min(4, end - i)];
     key[words++] = w;
     h = Math.imul(h ^ w, 0x9e3779b1);
   }
-  h ^= h >>> 15;
-  let slot = h & (ASCII_SLOTS - 1);
-  for (let l = asciiLength[slot]; l !== 0; l = asciiLength[slot]) {
-    if (l === length && sameKey(slot, words)) return asciiCount[slot];
-    slot = (slot + 1) & (ASCII_SLOTS - 1);
+  h ^= h >>> 16;
+  let slot = (h & (ASCII_SLOTS - 1)) * STRIDE;
+  for (let meta = ascii[slot + META]; meta !== 0; meta = ascii[slot + META]) {
+    if ((meta & 0xff) === length && sameKey(slot, words)) return meta >>> 8;
+    slot = (slot + STRIDE) & (ASCII_SLOTS * STRIDE - 1);
   }
-  const count = tokenizerCount(text.slice(base + start, base + end));
-  if (asciiUsed >= ASCII_SLOTS >> 1) {
-    asciiLength.fill(0);
-    asciiUsed = 0;
-    slot = h & (ASCII_SLOTS - 1);
-  }
-  asciiLength[slot] = length;
-  asciiCount[slot] = count;
-  for (let k = 0; k < words; k++) asciiKey[slot * WORDS + k] = key[k];
-  asciiUsed++;
-  return count;
+  return addAsciiCount(text.slice(base + start, base + end), words, h);
 }
 
 function sameKey(slot: number, words: number): boolean {
-  for (let k = 0; k < words; k++) if (asciiKey[slot * WORDS + k] !== key[k]) return false;
+  for (let k = 0; k < words; k++) if (ascii[slot + k] !== key[k]) return false;
   return true;
+}
+
+/** Counts a pre-token not in the table and keeps its count under `key` (of `words` words). */
+function addAsciiCount(piece: string, words: number, h: number): number {
+  const count = tokenizerCount(piece);
+  if (asciiUsed >= ASCII_SLOTS >> 1) {
+    ascii.fill(0);
+    asciiUsed = 0;
+  }
+  let slot = (h & (ASCII_SLOTS - 1)) * STRIDE;
+  while (ascii[slot + META] !== 0) slot = (slot + STRIDE) & (ASCII_SLOTS * STRIDE - 1);
+  for (let k = 0; k < WORDS; k++) ascii[slot + k] = k < words ? key[k] : 0;
+  ascii[slot + META] = piece.length | (count << 8);
+  asciiUsed++;
+  return count;
 }
 
 // ---- counts of other pre-tokens -----------------------------------------------------------------
@@ -115,7 +147,7 @@ function preTokenCount(text: string, start: number, end: number): number {
 // with SENTINEL after it; the scanner reads the typed array, which is faster than charCodeAt on
 // the strings the engine holds (often slices or concatenations of others).
 const WINDOW = 1 << 14;
-const units = new Uint16Array(WINDOW + 1);
+const units = new Uint16Array(WINDOW + 8); // + 8: words are read whole past a pre-token's end
 const unitBytes = Buffer.from(units.buffer);
 
 /**

@@ -104,10 +104,12 @@ function wordEnd(units: Uint16Array, i: number, n: number, last: boolean): numbe
   while (k === LOWER) k = CLASS[units[++i]];
   if (k === NON_ASCII) return stopAt(i, n, last);
   if (units[i] !== 39) return i; // no apostrophe
-  if (i + 2 >= n && !last) return PAST_WINDOW; // the contraction may continue in the next window
-  const a = units[i + 1] | 0x20; // ASCII letters in lowercase (the sentinel and others stay non-letters)
+  // a contraction letter read at the window's end (the sentinel) may be in the next window
+  if (i + 1 === n) return last ? i : PAST_WINDOW;
+  const a = units[i + 1] | 0x20; // ASCII letters in lowercase (others stay non-letters)
   if (a === 115 || a === 100 || a === 109 || a === 116) return i + 2; // s d m t
   if (a !== 108 && a !== 118 && a !== 114) return i; // neither l, v nor r
+  if (i + 2 === n) return last ? i : PAST_WINDOW;
   const b = units[i + 2] | 0x20;
   if ((a === 108 && b === 108) || (a !== 108 && b === 101)) return i + 3; // ll ve re
   return i;
