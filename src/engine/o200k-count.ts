@@ -142,6 +142,84 @@ function preTokenCount(text: string, start: number, end: number): number {
   return n;
 }
 
+// ---- counts of stretches between spaces --------------------------------------------------------
+// A space after a non-whitespace character always starts a pre-token: no alternative of the
+// pattern takes a space after it has taken anything but whitespace (letters, digits, marks, a
+// contraction, punctuation with line breaks and slashes after it; the whitespace alternatives take
+// nothing else). So the text from a pre-token's start to the next such space (or to the text's
+// end) is a whole number of pre-tokens, split there as it would be alone, and its count depends on
+// its characters only: " src/engine/plan.ts" or "value," is looked up once instead of once per
+// pre-token. ASCII stretches of up to STRETCH characters are kept, keyed like the ASCII table.
+const STRETCH = 32;
+const STRETCH_WORDS = STRETCH / 4;
+const STRETCH_STRIDE = STRETCH_WORDS + 1; // the key words, then length | count << 8 (0: empty)
+const STRETCH_SLOTS = 1 << 16;
+const stretches = new Int32Array(STRETCH_SLOTS * STRETCH_STRIDE);
+const stretchKey = new Int32Array(STRETCH_WORDS);
+let stretchWords = 0;
+let stretchHash = 0;
+let stretchesUsed = 0;
+
+/**
+ * The end of the stretch from `start` (a pre-token's start) to the next space after a
+ * non-whitespace character in units[0, n), or to n if the text ends there; -1 if it is not all
+ * ASCII, is longer than STRETCH, or may go on past the window.
+ */
+function stretchEnd(units: Uint16Array, start: number, n: number, last: boolean): number {
+  if (units[start] >= 128) return -1;
+  for (let c = start + 1; c <= start + STRETCH; c++) {
+    const u = units[c];
+    if (u === 32) {
+      const before = units[c - 1];
+      if (before !== 32 && (before > 13 || before < 9)) return c; // not \s (all ASCII so far)
+    } else if (u >= 128) return c === n && last ? c : -1;
+  }
+  return -1;
+}
+
+/** The kept count of the stretch units[start, end), or -1 (its key is then left for addStretch). */
+function knownStretch(units: Uint16Array, start: number, end: number): number {
+  const length = end - start;
+  let h = length;
+  let words = 0;
+  for (let i = start; i < end; i += 4) {
+    const w = word(units, i) & LOW_WORD_MASK[end - i < 4 ? end - i : 4];
+    stretchKey[words++] = w;
+    h = Math.imul(h ^ w, 0x9e3779b1);
+  }
+  h ^= h >>> 16;
+  let slot = (h & (STRETCH_SLOTS - 1)) * STRETCH_STRIDE;
+  for (let meta = stretches[slot + STRETCH_WORDS]; meta !== 0; meta = stretches[slot + STRETCH_WORDS]) {
+    if ((meta & 0xff) === length && sameStretch(slot, words)) return meta >>> 8;
+    slot += STRETCH_STRIDE;
+    if (slot === STRETCH_SLOTS * STRETCH_STRIDE) slot = 0;
+  }
+  stretchWords = words;
+  stretchHash = h;
+  return -1;
+}
+
+function sameStretch(slot: number, words: number): boolean {
+  for (let k = 0; k < words; k++) if (stretches[slot + k] !== stretchKey[k]) return false;
+  return true;
+}
+
+/** Keeps the count of the stretch of `length` characters that knownStretch last missed. */
+function addStretch(length: number, count: number): void {
+  if (stretchesUsed >= STRETCH_SLOTS >> 1) {
+    stretches.fill(0);
+    stretchesUsed = 0;
+  }
+  let slot = (stretchHash & (STRETCH_SLOTS - 1)) * STRETCH_STRIDE;
+  while (stretches[slot + STRETCH_WORDS] !== 0) {
+    slot += STRETCH_STRIDE;
+    if (slot === STRETCH_SLOTS * STRETCH_STRIDE) slot = 0;
+  }
+  for (let k = 0; k < STRETCH_WORDS; k++) stretches[slot + k] = k < stretchWords ? stretchKey[k] : 0;
+  stretches[slot + STRETCH_WORDS] = length | (count << 8);
+  stretchesUsed++;
+}
+
 // ---- the count ------------------------------------------------------------------------------------
 // The text is read in windows of WINDOW units, each copied (natively, in one call) into `units`
 // with SENTINEL after it; the scanner reads the typed array, which is faster than charCodeAt on
@@ -164,7 +242,29 @@ export function countO200k(text: string, window = WINDOW, ends?: number[]): numb
     unitBytes.write(n === text.length ? text : text.slice(base, base + n), 0, "utf16le");
     units[n] = SENTINEL;
     let start = 0;
+    // the stretch being counted pre-token by pre-token, to keep its count once its end is reached
+    let stretchStart = -1;
+    let stretchTo = -1;
+    let stretchTotal = 0;
     while (start < n) {
+      if (stretchTo >= 0 && start >= stretchTo) {
+        if (start === stretchTo) addStretch(stretchTo - stretchStart, total - stretchTotal);
+        stretchTo = -1;
+      }
+      if (stretchTo < 0 && ends === undefined) {
+        const to = stretchEnd(units, start, n, last);
+        if (to > 0) {
+          const known = knownStretch(units, start, to);
+          if (known >= 0) {
+            total += known;
+            start = to;
+            continue;
+          }
+          stretchStart = start;
+          stretchTo = to;
+          stretchTotal = total;
+        }
+      }
       const end = asciiPreTokenEnd(units, start, n, last);
       if (end === PAST_WINDOW) break;
       if (end !== UNDECIDED) {
@@ -177,6 +277,7 @@ export function countO200k(text: string, window = WINDOW, ends?: number[]): numb
       }
       ends?.push(base + start);
     }
+    if (start === stretchTo) addStretch(stretchTo - stretchStart, total - stretchTotal);
     if (start === 0) {
       // one pre-token longer than the window (a long run of punctuation and line breaks)
       const to = regexPreTokenEnd(text, base);

@@ -148,6 +148,7 @@ describe("the BPE counter gives the tokenizer's exact o200k_base count", () => {
       const what = `${JSON.stringify(text)} in windows of ${window}`;
       expect(countO200k(text, window, ends), what).toBe(exact(text));
       expect(ends, what).toEqual(splitEnds(text));
+      expect(countO200k(text, window), what).toBe(exact(text)); // without ends: with the stretch table
     };
     fc.assert(fc.property(texts, fc.integer({ min: 1, max: 64 }), check), { numRuns: 3_000 });
     // a pre-token longer than the window: punctuation followed by a long tail of line breaks and slashes
