@@ -183,7 +183,7 @@ function knownStretch(units: Uint16Array, start: number, end: number): number {
   let h = length;
   let words = 0;
   for (let i = start; i < end; i += 4) {
-    const w = word(units, i) & LOW_WORD_MASK[end - i < 4 ? end - i : 4];
+    const w = word(units, i) & LOW_WORD_MASK[Math.min(4, end - i)];
     stretchKey[words++] = w;
     h = Math.imul(h ^ w, 0x9e3779b1);
   }
