@@ -1,8 +1,8 @@
 // Exact o200k_base token counts by pre-token. BPE merges each pre-token on its own, so a text's
 // count is the sum of its pre-tokens' counts: the text is split as the tokenizer splits it
-// (o200k-split.ts), and each pre-token's count is looked up in a table of counts seen before,
-// asking gpt-tokenizer only for a pre-token not in it. A word seen before thus costs a hash of its
-// characters and no tokenizer call, and no substring is created for it.
+// (o200k-split.ts), and each pre-token's count (or a whole stretch's, up to the next space) is
+// looked up in a table of counts seen before, asking gpt-tokenizer only for one not in it. A word
+// seen before thus costs a hash of its characters and no tokenizer call, and no substring is made.
 import { Buffer } from "node:buffer";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { asciiPreTokenEnd, PAST_WINDOW, regexPreTokenEnd, SENTINEL, UNDECIDED } from "./o200k-split.ts";
@@ -231,8 +231,9 @@ const unitBytes = Buffer.from(units.buffer);
 /**
  * The exact o200k_base token count of a text: the sum of its pre-tokens' counts. `window` (at
  * most WINDOW) is the number of units read at a time, and `ends`, if given, receives the end of
- * every pre-token: tests pass small windows, so that pre-tokens of every kind straddle a window's
- * end, and compare the ends with the tokenizer's split.
+ * every pre-token (the stretch table, which skips them, is then left aside): tests pass small
+ * windows, so that pre-tokens of every kind straddle a window's end, and compare the ends with
+ * the tokenizer's split.
  */
 export function countO200k(text: string, window = WINDOW, ends?: number[]): number {
   let total = 0;
