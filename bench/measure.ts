@@ -526,16 +526,21 @@ export interface BpeTiming {
   readonly identical: boolean;
 }
 
-/** The BPE counter before the ASCII fast path: gpt-tokenizer's countTokens on each piece (bench reference only). */
+/** The BPE counter as it was before counting by pre-token: gpt-tokenizer's countTokens on each piece (bench reference only). */
 function previousBpeCount(text: string): number {
   let total = 0;
   for (const piece of bpePieces(text)) total += countTokens(piece, { disallowedSpecial: new Set<string>() });
   return total;
 }
 
+/** Tokens counted per BPE sample at least: a set is counted several times over in one sample if smaller. */
+export const BPE_SAMPLE_TOKENS = 1_000_000;
+
 /**
- * Times counting each text once with the previous and the current BPE counter, after one
- * warm-up pass (both tokenizers keep caches: gpt-tokenizer its merges, ours pre-token counts).
+ * Times counting each text with the previous and the current BPE counter, after one warm-up
+ * sample (both tokenizers keep caches: gpt-tokenizer its merges, ours pre-token counts). A sample
+ * passes over the set as often as it takes to count BPE_SAMPLE_TOKENS: a sample of a few
+ * milliseconds measured mostly the machine's load.
  */
 export function bpeBySample(sets: ReadonlyArray<readonly [string, readonly string[]]>, r: Repetitions): BpeTiming[] {
   const now = bpeCounter();
@@ -547,10 +552,11 @@ export function bpeBySample(sets: ReadonlyArray<readonly [string, readonly strin
       tokens += a;
       if (now.count(t) !== a) identical = false;
     }
+    const passes = Math.ceil(BPE_SAMPLE_TOKENS / tokens);
     const time = (count: (t: string) => number) =>
       measure(() => {
         const t0 = cpuMs();
-        for (const t of texts) consume(count(t));
+        for (let p = 0; p < passes; p++) for (const t of texts) consume(count(t));
         return cpuMs() - t0;
       }, r).medianMs;
     const beforeMs = time(previousBpeCount);
@@ -559,8 +565,8 @@ export function bpeBySample(sets: ReadonlyArray<readonly [string, readonly strin
       texts: name,
       messages: texts.length,
       tokens,
-      beforeNs: (beforeMs * 1e6) / tokens,
-      nowNs: (nowMs * 1e6) / tokens,
+      beforeNs: (beforeMs * 1e6) / (tokens * passes),
+      nowNs: (nowMs * 1e6) / (tokens * passes),
       identical,
     };
   });

@@ -1,17 +1,13 @@
 // Token counting: a real BPE tokenizer (gpt-tokenizer, o200k_base, shipped offline in the
 // package) by default, and a character heuristic for when it cannot be loaded or is unwanted.
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { type Message, messageText } from "./message.ts";
+import { countO200k } from "./o200k-count.ts";
 
 /** Counts the tokens of a text. */
 export interface TokenCounter {
   readonly name: "bpe" | "chars";
   count(text: string): number;
 }
-
-// Special-token strings like "<|endoftext|>" inside a transcript are ordinary text to us;
-// gpt-tokenizer throws on them by default.
-const asPlainText = { disallowedSpecial: new Set<string>() };
 
 // One shared, frozen instance: messageTokens recognizes it and counts a message's length without
 // building its text (for an assistant with tool calls, messageText joins a new string).
@@ -83,6 +79,24 @@ export function bpePieces(text: string): string[] {
 }
 
 /**
+ * Whether the text may have a run that bpePieces cuts (more than BPE_MAX_RUN characters without
+ * whitespace, or of only whitespace); false means bpePieces(text) is [text]. Such a run holds two
+ * consecutive multiples of BPE_MAX_RUN / 2 and every character between them, so only the stretches
+ * between consecutive sample points that start and end in the same class are read, each up to
+ * its first change of class: on ordinary text a few characters per sample point.
+ */
+function mayHaveLongRun(text: string): boolean {
+  const step = BPE_MAX_RUN >> 1;
+  for (let p = 0; p + step < text.length; p += step) {
+    const space = isSpace(text.charCodeAt(p));
+    let i = p + 1;
+    while (i <= p + step && isSpace(text.charCodeAt(i)) === space) i++;
+    if (i > p + step) return true;
+  }
+  return false;
+}
+
+/**
  * The BPE counter (o200k_base); falls back to the character heuristic if it throws.
  *
  * Long unbroken runs are counted in pieces (see bpePieces) so that the cost stays linear in the
@@ -99,89 +113,15 @@ export function bpeCounter(): TokenCounter {
     name: "bpe",
     count(text) {
       try {
+        if (!mayHaveLongRun(text)) return countO200k(text);
         let total = 0;
-        for (const piece of bpePieces(text)) total += countByPreTokens(piece);
+        for (const piece of bpePieces(text)) total += countO200k(piece);
         return total;
       } catch {
         return fallback.count(text);
       }
     },
   };
-}
-
-// ---- counting by pre-token ----------------------------------------------------------------
-// BPE merges each pre-token on its own, so a text's count is the sum of its pre-tokens' counts.
-// gpt-tokenizer splits with o200k_base's pattern and then merges (or looks up) each pre-token;
-// here the same split is followed by a lookup in a table of pre-token counts, so a word seen
-// before costs a hash of its characters and no tokenizer call. The pattern is o200k_base's
-// (the contraction group written without the inline (?i:) modifier, which V8 does not take);
-// test/engine/bpe-fast.test.ts checks that counts are identical to the tokenizer's on generated
-// text and on a corpus of text, code, JSON, hashes, CJK and emoji.
-const CONTRACTION = "(?:'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]))?";
-const O200K_SPLIT = new RegExp(
-  [
-    String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+${CONTRACTION}`,
-    String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*${CONTRACTION}`,
-    String.raw`\p{N}{1,3}`,
-    String.raw` ?[^\s\p{L}\p{N}]+[\r\n/]*`,
-    String.raw`\s*[\r\n]+`,
-    String.raw`\s+(?!\S)`,
-    String.raw`\s+`,
-  ].join("|"),
-  "gu",
-);
-
-/** Pre-tokens longer than this are counted each time, not cached (hashes, long identifiers). */
-const CACHED_PRE_TOKEN = 24;
-
-/**
- * The counts of short pre-tokens seen so far: an open-addressing table keyed by a hash of the
- * characters, so a pre-token already seen is found without slicing it out of the text. Emptied
- * when half full (a bound on its memory: at most 2^17 pre-tokens).
- */
-const SLOTS = 1 << 18;
-const slotHash = new Int32Array(SLOTS);
-const slotCount = new Int32Array(SLOTS); // 0: empty (every pre-token has at least one token)
-const slotKey: string[] = new Array<string>(SLOTS).fill("");
-let used = 0;
-
-function sameText(key: string, text: string, start: number, end: number): boolean {
-  if (key.length !== end - start) return false;
-  for (let k = 0; k < key.length; k++) if (key.charCodeAt(k) !== text.charCodeAt(start + k)) return false;
-  return true;
-}
-
-/** The count of the pre-token text[start, end). */
-function preTokenCount(text: string, start: number, end: number): number {
-  if (end - start > CACHED_PRE_TOKEN) return countTokens(text.slice(start, end), asPlainText);
-  let h = 0x811c9dc5 | 0; // FNV-1a
-  for (let k = start; k < end; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
-  let p = h & (SLOTS - 1);
-  while (slotCount[p] !== 0) {
-    if (slotHash[p] === h && sameText(slotKey[p], text, start, end)) return slotCount[p];
-    p = (p + 1) & (SLOTS - 1);
-  }
-  const piece = text.slice(start, end);
-  const n = countTokens(piece, asPlainText);
-  if (used >= SLOTS >> 1) {
-    slotCount.fill(0);
-    used = 0;
-    p = h & (SLOTS - 1);
-  }
-  slotHash[p] = h;
-  slotCount[p] = n;
-  slotKey[p] = piece;
-  used++;
-  return n;
-}
-
-/** The o200k_base count of a text (one bpePieces piece): the sum of its pre-tokens' counts. */
-function countByPreTokens(text: string): number {
-  let total = 0;
-  O200K_SPLIT.lastIndex = 0;
-  for (let m = O200K_SPLIT.exec(text); m !== null; m = O200K_SPLIT.exec(text))
-    total += preTokenCount(text, m.index, O200K_SPLIT.lastIndex);
-  return total;
 }
 
 /** The counter a configuration names. */

@@ -1,5 +1,7 @@
 // The BPE counter counts by pre-token (o200k_base's split, then a table of pre-token counts) and
-// must give exactly the tokenizer's o200k_base count. Generated texts mix every class the split
+// must give exactly the tokenizer's o200k_base count; its split (a scanner for ASCII, the regex
+// for the rest, over the text in windows) must end every pre-token where gpt-tokenizer's own
+// split pattern does. Generated texts mix every class the split
 // pattern tells apart (upper and lower letters, digits, spaces, tabs, newlines, the contraction
 // suffixes, '/', punctuation, control characters); the corpus is real-looking text, code, JSON,
 // hashes, CJK and emoji. No text here has a run longer than BPE_MAX_RUN, so the counter's count
@@ -8,10 +10,15 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
 import { describe, expect, it } from "vitest";
-import { bpeCounter, bpePieces } from "../../src/engine/tokens.ts";
+import { countO200k } from "../../src/engine/o200k-count.ts";
+import { BPE_MAX_RUN, bpeCounter, bpePieces } from "../../src/engine/tokens.ts";
 
 const exact = (text: string) => countTokens(text, { disallowedSpecial: new Set<string>() });
+
+/** Where the tokenizer's own split (gpt-tokenizer's o200k_base pattern) ends each pre-token. */
+const splitEnds = (text: string) => [...text.matchAll(O200K_TOKEN_SPLIT_REGEX)].map((m) => m.index + m[0].length);
 
 const atoms = [
   "a",
@@ -118,6 +125,9 @@ describe("the BPE counter gives the tokenizer's exact o200k_base count", () => {
       fc.property(fc.oneof(atomText, anyAscii, anyText, fc.string({ unit: "binary", maxLength: 20 })), (text) => {
         expect(bpePieces(text)).toHaveLength(1);
         expect(bpeCounter().count(text), JSON.stringify(text)).toBe(exact(text));
+        const ends: number[] = [];
+        countO200k(text, undefined, ends);
+        expect(ends, JSON.stringify(text)).toEqual(splitEnds(text));
       }),
       { numRuns: 5_000 },
     );
@@ -129,5 +139,40 @@ describe("the BPE counter gives the tokenizer's exact o200k_base count", () => {
     for (let round = 0; round < 2; round++) {
       for (const text of texts) expect(bpeCounter().count(text), JSON.stringify(text.slice(0, 80))).toBe(exact(text));
     }
+  });
+
+  it("with the text read in windows of any size, so that every kind of pre-token straddles a window's end", () => {
+    const texts = fc.oneof(atomText, anyAscii, anyText, fc.constantFrom(...corpus().slice(0, 40)));
+    const check = (text: string, window: number) => {
+      const ends: number[] = [];
+      const what = `${JSON.stringify(text)} in windows of ${window}`;
+      expect(countO200k(text, window, ends), what).toBe(exact(text));
+      expect(ends, what).toEqual(splitEnds(text));
+      expect(countO200k(text, window), what).toBe(exact(text)); // without ends: with the stretch table
+    };
+    fc.assert(fc.property(texts, fc.integer({ min: 1, max: 64 }), check), { numRuns: 3_000 });
+    // a pre-token longer than the window: punctuation followed by a long tail of line breaks and slashes
+    for (const window of [1, 2, 3, 7, 16]) check(`x}${"\n/".repeat(40)} y`, window);
+  });
+
+  it("on the whole corpus as one text, longer than the counter's window", () => {
+    const text = corpus().join(" ");
+    expect(text.length).toBeGreaterThan(100_000);
+    expect(bpePieces(text)).toHaveLength(1);
+    expect(bpeCounter().count(text)).toBe(exact(text));
+  });
+
+  it("a text with a run longer than BPE_MAX_RUN anywhere is counted in bpePieces' pieces", () => {
+    // the counter looks for long runs at sample points only; a run at any offset must still be found
+    const run = fc.constantFrom("a", "Z", "é", "日", "-", "😀", " ", "\n", "7");
+    fc.assert(
+      fc.property(atomText, run, fc.integer({ min: BPE_MAX_RUN + 1, max: 3 * BPE_MAX_RUN }), atomText, (a, r, n, b) => {
+        const text = `${a}${r.repeat(Math.ceil(n / r.length)).slice(0, n)}${b}`;
+        const pieces = bpePieces(text);
+        expect(pieces.length).toBeGreaterThan(1);
+        expect(bpeCounter().count(text)).toBe(pieces.reduce((sum, piece) => sum + exact(piece), 0));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
