@@ -1,6 +1,7 @@
 // Fresh decision: a decision on a history read from scratch with the character heuristic (the
 // store's load, then its view and planStep, and the whole compactMessages dry run), each against
 // the bare chars/4 pass over the same messages in the same run.
+import { fileURLToPath } from "node:url";
 import { compactMessages } from "../src/engine/compact-messages.ts";
 import type { Message } from "../src/engine/message.ts";
 import { planStep } from "../src/engine/plan.ts";
@@ -9,8 +10,13 @@ import { charCounter } from "../src/engine/tokens.ts";
 import { offlineSummarizer } from "../src/providers/offline-summarizer.ts";
 import { generateConversation } from "./conversation.ts";
 import { benchConfig, charsPass } from "./fixtures.ts";
-import { collect, consume, cpuMs, measure, median, type Repetitions } from "./measure.ts";
+import { collect, consume, cpuMs, measure, median, type Repetitions, sinkValue } from "./measure.ts";
 import { fmt, fmtN, fmtRatio, table } from "./table.ts";
+
+/** The sizes, work per sample and samples of the full bench's table. */
+export const FRESH_SIZES: readonly number[] = [10_000, 100_000, 1_000_000];
+export const FRESH_WORK = 1_000_000;
+export const FRESH_REPS: Repetitions = { warmup: 1, reps: 5 };
 
 /** Cost of a fresh decision at one size, against the bare chars / 4 pass over the same messages. */
 export interface FreshTiming {
@@ -112,4 +118,14 @@ export function freshSection(f: readonly FreshTiming[], workMessages: number): s
     freshTable(f),
     "",
   ];
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  // `npx tsx bench/fresh.ts [sizes...]` prints the table alone (the full bench's sizes and samples by default)
+  const sizes = process.argv
+    .slice(2)
+    .filter((a) => /^\d+$/.test(a))
+    .map(Number);
+  const f = await freshBySize(sizes.length > 0 ? sizes : FRESH_SIZES, FRESH_WORK, FRESH_REPS);
+  process.stdout.write(`${freshTable(f)}\n(sink ${sinkValue()})\n`);
 }

@@ -8,7 +8,7 @@ import type { Config, ConfigInput } from "./config.ts";
 import { parseConfig } from "./config-rules.ts";
 import { InputError } from "./errors.ts";
 import { describeJson } from "./json.ts";
-import { assertValueNesting } from "./json-depth.ts";
+import { assertEachNesting } from "./json-depth.ts";
 import { checkLaws } from "./law-checks.ts";
 import type { Message } from "./message.ts";
 import type { CompactionReport } from "./report.ts";
@@ -60,7 +60,7 @@ export async function compactMessages(
   const c = parseConfig(config);
   assertMessageList(messages);
   // every check that can refuse the input runs here, before the first summarizer call
-  messages.forEach((m, i) => assertValueNesting(m, `messages[${i}]`));
+  assertEachNesting(messages, "messages");
   const counter = o.counter ?? tokenCounter(c.tokenizer);
   // the store's load checks the messages (assertWellFormed's errors) in the same pass that counts them
   const store = new ConversationStore(counter, messages);
@@ -72,11 +72,10 @@ export async function compactMessages(
     onProgress: o.onProgress,
     dryRun: o.dryRun,
   });
-  const after = store.messages.slice();
-  const laws = checkLaws(messages, after, report.stretches, c, {
-    before: report.tokensBefore,
-    after: report.tokensAfter,
-    dueBefore: report.dueBefore,
-  });
+  // the store's own list, not a copy: the store is this call's alone and is dropped here
+  const after = store.messages as Message[];
+  const tokens = { before: report.tokensBefore, after: report.tokensAfter, dueBefore: report.dueBefore };
+  // wellFormed: the store's load accepted `messages`
+  const laws = checkLaws(messages, after, report.stretches, c, tokens, { wellFormed: true });
   return { messages: after, report: { ...report, laws }, config: c };
 }

@@ -101,16 +101,17 @@ export function appendAnswering(v: LiveViews, m: Message, a: number): void {
 
 /**
  * Live views of n entries, all to be set by setAnswering in index order: the arrays are allocated
- * once at their size (n pushes into five growing arrays cost more than the rest of a bulk load).
+ * once at their size (n pushes into five growing arrays cost more than the rest of a bulk load),
+ * and left unfilled, since setAnswering writes every entry (a fill was one more pass over each).
  */
 export function sizedLiveViews(n: number): LiveViews {
   return {
-    roles: new Array<Role>(n).fill("user"),
-    callOf: new Array<number>(n).fill(-1),
-    lastAnswer: new Array<number>(n).fill(-1),
-    ongoing: new Array<boolean>(n).fill(false),
+    roles: new Array<Role>(n),
+    callOf: new Array<number>(n),
+    lastAnswer: new Array<number>(n),
+    ongoing: new Array<boolean>(n),
     userTurns: 0,
-    pending: new Array<number>(n).fill(0),
+    pending: new Array<number>(n),
     openCalls: new Map(),
   };
 }
