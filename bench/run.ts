@@ -13,7 +13,7 @@ import { appendBySize, appendSection, warmUpAppend } from "./append.ts";
 import { bpeBySample, bpeSection, repositoryTexts } from "./bpe-count.ts";
 import { callsAnsweredAfterUser, generateConversation, summariesRun } from "./conversation.ts";
 import { dafnyModules, dafnySection, timeDafny } from "./dafny.ts";
-import { freshBySize, freshSection } from "./fresh.ts";
+import { FRESH_SIZES as FRESH_FULL_SIZES, FRESH_REPS, freshBySize, freshSection } from "./fresh.ts";
 import { type Repetitions, sinkValue } from "./measure.ts";
 import { planningSection, timeBySize, warmUpPlanning } from "./planning.ts";
 import { compactionStepsBySize, stepsSection } from "./steps.ts";
@@ -34,8 +34,7 @@ const DAFNY_REPS = 3;
 // young objects (a one-time step in cost per message, the allocator's, not the search's).
 const ADVERSARIAL_SIZES = ci ? [] : [20_000, 200_000];
 const RUN_STEPS = 50;
-const FRESH_SIZES = ci ? [1_000, 10_000] : [10_000, 100_000, 1_000_000];
-const FRESH_REPS: Repetitions = { warmup: 1, reps: ci ? 5 : 5 };
+const FRESH_SIZES = ci ? [1_000, 10_000] : FRESH_FULL_SIZES;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
