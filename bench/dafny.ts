@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { median } from "./measure.ts";
+import { fmt, fmtRatio, table } from "./table.ts";
 
 /** Timing of one module's proof check. */
 export interface ModuleTiming {
@@ -71,4 +72,35 @@ export function timeDafny(
     );
     return t;
   });
+}
+
+function dafnyTable(d: readonly ModuleTiming[]): string {
+  const totalCpu = d.reduce((s, x) => s + x.cpuMs, 0);
+  const fastest = Math.min(...d.map((x) => x.wallMs));
+  return table(
+    ["module", "wall (s)", "wall vs fastest", "CPU (s)", "share of total CPU", "verified", "errors", "exit"],
+    d.map((x) => [
+      x.module,
+      fmt(x.wallMs / 1000, 2),
+      fmtRatio(x.wallMs / fastest),
+      fmt(x.cpuMs / 1000, 2),
+      `${fmt((100 * x.cpuMs) / totalCpu, 0)}%`,
+      String(x.verified),
+      String(x.errors),
+      String(x.exitCode),
+    ]),
+  );
+}
+
+/** The section of `npm run bench`'s results about proof checks (heading, method, table). */
+export function dafnySection(d: readonly ModuleTiming[], reps: number): string[] {
+  return [
+    "## Proof check per kernel module",
+    "",
+    `\`bash scripts/check.sh dafny --only <module>\`, median of ${reps} runs (regeneration, staleness check and Dafny 2.3 + z3).`,
+    "CPU includes Mono and z3 (children of the check).",
+    "",
+    dafnyTable(d),
+    "",
+  ];
 }

@@ -10,7 +10,7 @@ import { parseConfig } from "./config-rules.ts";
 import { InputError } from "./errors.ts";
 import { fileIndexes } from "./file-messages.ts";
 import { describeJson } from "./json.ts";
-import { assertValueNesting } from "./json-depth.ts";
+import { assertEachNesting } from "./json-depth.ts";
 import { checkLaws } from "./law-checks.ts";
 import type { Message } from "./message.ts";
 import type { CompactionReport } from "./report.ts";
@@ -82,7 +82,7 @@ export async function compactParsed(
   const usage = givenUsage(c, o.usage);
   assertMessageList(messages);
   // every check that can refuse the input runs here, before the first summarizer call
-  messages.forEach((m, i) => assertValueNesting(m, `messages[${i}]`));
+  assertEachNesting(messages, "messages");
   const counter = o.counter ?? tokenCounter(c.tokenizer);
   // the store's load checks the messages (assertWellFormed's errors) in the same pass that counts them
   const store = new ConversationStore(counter, messages);
@@ -102,10 +102,8 @@ export async function compactParsed(
     ...(prefix === undefined ? {} : { usage: prefix }),
   });
   const after = store.snapshot().messages.slice();
-  const laws = checkLaws(messages, after, report.stretches, c, {
-    before: report.tokensBefore,
-    after: report.tokensAfter,
-    dueBefore: report.dueBefore,
-  });
+  const tokens = { before: report.tokensBefore, after: report.tokensAfter, dueBefore: report.dueBefore };
+  // wellFormed: the store's load accepted `messages`
+  const laws = checkLaws(messages, after, report.stretches, c, tokens, { wellFormed: true });
   return { messages: after, report: { ...report, laws }, config: c };
 }

@@ -101,6 +101,7 @@ export async function compactStore(
   // report positions in the input's own messages, whatever earlier splices did
   const positions = new InputPositions(store.snapshot().messages);
   const messagesBefore = positions.files;
+  const versionBefore = store.version;
   const span = (r: InputRange) => `${r.first}..${r.last}`;
   const stretches: ReplacedStretch[] = [];
   const skipped: SkippedStretch[] = [];
@@ -219,7 +220,8 @@ export async function compactStore(
     tokensBefore,
     tokensAfter: store.totalTokens,
     messagesBefore,
-    messagesAfter: fileMessageCount(store.snapshot().messages),
+    // unchanged since the start (a dry run, nothing due or eligible): no second pass to count them
+    messagesAfter: store.version === versionBefore ? messagesBefore : fileMessageCount(store.snapshot().messages),
     dueBefore,
     dueAfter,
     stretches,

@@ -54,3 +54,14 @@ export function fileIndexes(messages: readonly Message[]): { readonly of: Int32A
 export function fileMessageCount(messages: readonly Message[]): number {
   return fileIndexes(messages).count;
 }
+
+/** min(limit, fileMessageCount(messages)), counted from the end in O(the messages that covers). */
+export function fileMessagesUpTo(messages: readonly Message[], limit: number): number {
+  let count = 0;
+  // the same test as fileIndexes, message by message from the end, stopping at `limit`
+  for (let i = messages.length - 1; i >= 0 && count < limit; i--) {
+    const m = messages[i];
+    if (!isTopLevelSystem(m) && !(i > 0 && sameFileMessage(messages[i - 1], m))) count++;
+  }
+  return count;
+}

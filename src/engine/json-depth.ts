@@ -44,6 +44,60 @@ export function assertTextNesting(text: string, name: string): void {
   }
 }
 
+// Stacks of the walk below, kept between calls: a conversation runs the walk once per message,
+// and two fresh arrays per message were a large part of reading it.
+const unfoldValues: unknown[] = [];
+const unfoldDepths: number[] = [];
+/** Most objects the walk below visits before it leaves the value to nestsTooDeep. */
+const UNFOLD_BUDGET = 4096;
+
+/**
+ * True when no path from `value` down through arrays and objects is longer than MAX_NESTING, found
+ * by walking every path (a shared object once per path that reaches it) with no set of visited
+ * objects. nestsTooDeep visits each object at one of those paths only, so then it finds no fault
+ * either. False when a path is longer (a cycle has one), or after UNFOLD_BUDGET objects (heavy
+ * sharing can make the paths exponentially many): the caller then asks nestsTooDeep for the
+ * verdict, so this walk only saves work, it never decides a refusal. It allocates nothing.
+ */
+function shallowUnfolded(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return true;
+  const values = unfoldValues;
+  const depths = unfoldDepths;
+  // entries below `base` belong to a walk this one runs inside of (a getter may call back in)
+  const base = values.length;
+  values.push(value);
+  depths.push(1);
+  let visits = 0;
+  while (values.length > base) {
+    const v = values.pop() as object;
+    const d = depths.pop() as number;
+    if (d > MAX_NESTING || ++visits > UNFOLD_BUDGET) {
+      values.length = base; // no reference to the caller's values is kept
+      depths.length = base;
+      return false;
+    }
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i];
+        if (typeof x === "object" && x !== null) {
+          values.push(x);
+          depths.push(d + 1);
+        }
+      }
+    } else {
+      for (const k in v) {
+        if (!Object.hasOwn(v, k)) continue;
+        const x = (v as Record<string, unknown>)[k];
+        if (typeof x === "object" && x !== null) {
+          values.push(x);
+          depths.push(d + 1);
+        }
+      }
+    }
+  }
+  return true;
+}
+
 /**
  * Whether `value` nests deeper than MAX_NESTING: the same walk as faultPath (same order, same
  * once-per-object rule, so the same verdict) without building paths, which every message of every
@@ -85,7 +139,7 @@ function nestsTooDeep(value: unknown): boolean {
  * inside `value`, or undefined. Iterative: any depth is walked without recursion.
  */
 export function nestingFaultInValue(value: unknown, root: string): string | undefined {
-  return nestsTooDeep(value) ? faultPath(value, root) : undefined;
+  return !shallowUnfolded(value) && nestsTooDeep(value) ? faultPath(value, root) : undefined;
 }
 
 /** nestingFaultInValue's walk with a path kept for every entry, to name where a value is too deep. */
@@ -123,6 +177,17 @@ function pathOf(e: { readonly parent: unknown; readonly key: string }): string {
   keys.reverse();
   // the first few steps say where; hundreds more would drown the message
   return keys.length > 8 ? `${keys.slice(0, 8).join("")}...` : keys.join("");
+}
+
+/**
+ * assertValueNesting on each element of `values` in order, each named `root[i]`: the first element
+ * too deep is refused. The path text is built only for an element the allocation-free walk cannot
+ * clear, so a long conversation pays no string per message.
+ */
+export function assertEachNesting(values: readonly unknown[], root: string): void {
+  // a plain loop: a hole reads as undefined, which nests nothing (as forEach skipping it did)
+  for (let i = 0; i < values.length; i++)
+    if (!shallowUnfolded(values[i])) assertValueNesting(values[i], `${root}[${i}]`);
 }
 
 /** Refuses a value nested deeper than MAX_NESTING with an InputError naming its path (below `root`). */

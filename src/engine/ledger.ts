@@ -48,9 +48,11 @@ export class TokenLedger {
   /**
    * Takes per-message counts the caller computed with messageTokens(this.counter, ...) for checked
    * messages (the store's bulk load), as if appended one by one: refused, changing nothing, when
-   * the total would pass 2^53 - 1, naming the first message that takes it past.
+   * the total would pass 2^53 - 1, naming the first message that takes it past. An empty ledger
+   * keeps `counts` itself (the caller hands it over and never touches it again): a copy of a long
+   * history's counts is an allocation as costly as the pass that computed them.
    */
-  adopt(counts: readonly number[]): void {
+  adopt(counts: number[]): void {
     let sum = this.sum;
     for (let i = 0; i < counts.length; i++) {
       if (counts[i] > EXACT_LIMIT - sum)
@@ -61,7 +63,8 @@ export class TokenLedger {
       sum += counts[i];
     }
     this.sum = sum;
-    if (this.counts.length === 0) this.counts = new GapArray(counts.slice());
+    // the load's own array, kept: it is not used elsewhere after the load
+    if (this.counts.length === 0) this.counts = new GapArray(counts);
     else for (let i = 0; i < counts.length; i++) this.counts.push(counts[i]);
   }
 

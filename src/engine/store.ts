@@ -108,7 +108,7 @@ export class ConversationStore {
     const ids = this.callIndex;
     const owner = this.callOwner;
     const counter = this.ledger.counter;
-    const counts = new Array<number>(n).fill(0);
+    const counts = new Array<number>(n); // every entry is set below, in order
     const live = sizedLiveViews(n);
     let newestUser = -1;
     // the calls of the latest assistant message that made any, and the ordinal of its first:

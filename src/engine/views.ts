@@ -191,17 +191,18 @@ export function appendAnswering(v: LiveViews, m: Message, a: number): void {
 
 /**
  * Live views of n entries, all to be set by setAnswering in index order: the arrays are allocated
- * once at their size (n pushes into five growing arrays cost more than the rest of a bulk load).
- * Entry i takes ordinal i, so an index is its own ordinal until the first splice.
+ * once at their size (n pushes into five growing arrays cost more than the rest of a bulk load),
+ * and left unfilled, since setAnswering writes every entry of each but the ordinals (a fill was
+ * one more pass over each). Entry i takes ordinal i, so an index is its own ordinal until the first splice.
  */
 export function sizedLiveViews(n: number): LiveViews {
   return liveOf(
     Array.from({ length: n }, (_, i) => i),
-    new Array<Role>(n).fill("user"),
-    new Array<number>(n).fill(-1),
-    new Array<number>(n).fill(-1),
-    new Array<boolean>(n).fill(false),
-    new Array<number>(n).fill(0),
+    new Array<Role>(n),
+    new Array<number>(n),
+    new Array<number>(n),
+    new Array<boolean>(n),
+    new Array<number>(n),
     n,
   );
 }

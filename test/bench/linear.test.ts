@@ -1,20 +1,13 @@
 // Growth checks on the CI sizes: planning must stay linear in the number of messages and an
 // append must not depend on the history's length. Timing on a shared two-core machine is noisy,
-// so the harness (bench/measure.ts) measures CPU time, warms up, gives every sample the same
-// amount of work and memory, and takes several samples; the bound (3x) is far above the noise
-// seen in practice (ratios 0.6-1.4x) and far below what the failures we guard against produce
-// (about 10x for a quadratic step between 1k and 10k). The last two tests prove that: the same
+// so the harness (bench/measure.ts, planning.ts, append.ts) measures CPU time, warms up, gives
+// every sample the same amount of work and memory, and takes several samples; the bound (3x) is
+// far above the noise seen in practice (ratios 0.6-1.4x) and far below what the failures we
+// guard against produce (about 10x for a quadratic step between 1k and 10k). The last two tests prove that: the same
 // harness and bound flag a quadratic planning step and a ledger that re-reads the history.
 import { describe, expect, it } from "vitest";
-import {
-  type Appendable,
-  type AppendTiming,
-  appendBySize,
-  type PlanningOp,
-  type SizeTiming,
-  timeBySize,
-  timeOpsBySize,
-} from "../../bench/measure.ts";
+import { type Appendable, type AppendTiming, appendBySize } from "../../bench/append.ts";
+import { type PlanningOp, type SizeTiming, timeBySize, timeOpsBySize } from "../../bench/planning.ts";
 import type { Message } from "../../src/engine/message.ts";
 import { charCounter, messageTokens } from "../../src/engine/tokens.ts";
 import { kernelViews } from "../../src/engine/views.ts";

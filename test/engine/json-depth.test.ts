@@ -3,7 +3,7 @@
 // fails must still be named by its path.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_NESTING, nestingFaultInValue } from "../../src/engine/json-depth.ts";
+import { assertEachNesting, MAX_NESTING, nestingFaultInValue } from "../../src/engine/json-depth.ts";
 
 /** Depth of `v` as the check counts it: plain recursion, each object counted at its first visit in the check's order. */
 function tooDeepReference(v: unknown): boolean {
@@ -52,5 +52,34 @@ describe("nestingFaultInValue", () => {
     a.push(a);
     expect(nestingFaultInValue(a, "m")).toBeUndefined();
     expect(nestingFaultInValue(chain(MAX_NESTING + 1, a, true), "m")).toBe("m.k[1].k[1].k[1].k...");
+  });
+
+  it("a value whose paths are exponentially many (every level shared twice) is judged without walking them all", () => {
+    const diamond = (depth: number): unknown => {
+      let v: unknown = { leaf: true };
+      for (let i = 0; i < depth; i++) v = [v, v];
+      return v;
+    };
+    const t0 = performance.now();
+    expect(nestingFaultInValue(diamond(MAX_NESTING - 1), "m")).toBeUndefined();
+    expect(nestingFaultInValue(diamond(MAX_NESTING + 1), "m")).toBe("m[1][1][1][1][1][1][1]...");
+    expect(performance.now() - t0).toBeLessThan(5_000);
+  });
+});
+
+describe("assertEachNesting", () => {
+  it("names the first element too deep by its index, and accepts holes and plain values", () => {
+    const ok = [{ a: [1, { b: 2 }] }, "text", null, undefined];
+    expect(() => assertEachNesting(ok, "messages")).not.toThrow();
+    const deep = [
+      { a: 1 },
+      chain(MAX_NESTING, "x", true),
+      chain(MAX_NESTING + 1, "x", true),
+      chain(MAX_NESTING + 5, "x", false),
+    ];
+    expect(() => assertEachNesting(deep, "messages")).toThrow(/^messages\[2\]\.k\[1\]/);
+    const sparse: unknown[] = [];
+    sparse[3] = chain(MAX_NESTING + 1, "x", false);
+    expect(() => assertEachNesting(sparse, "messages")).toThrow(/^messages\[3\]\[1\]/);
   });
 });

@@ -98,6 +98,22 @@ describe("runtime law checks", () => {
     expect(failing(good, [stretch], { before: 50, after: 50, dueBefore: true })).toContain("L8");
     expect(failing(good, [stretch], { ...tokens, dueBefore: false })).toContain("L1");
   });
+  it("on a result that is the input's own messages (nothing spliced), give the full comparison's verdicts and details", () => {
+    const equalCopies = before.map((m) => structuredClone(m));
+    const unchanged = { before: 50, after: 50, dueBefore: false };
+    const full = checkLaws(before, equalCopies, [], c, unchanged); // other objects: every comparison runs
+    expect(full.every((l) => l.ok)).toBe(true);
+    expect(checkLaws(before, before.slice(), [], c, unchanged)).toEqual(full);
+    expect(checkLaws(before, before.slice(), [], c, unchanged, { wellFormed: true })).toEqual(full);
+    // the same objects in another order, one missing, or one more are not the input's own list
+    const swapped = [before[1], before[0], ...before.slice(2)];
+    expect(checkLaws(before, swapped, [], c, unchanged).find((l) => l.law === "L2")?.ok).toBe(false);
+    expect(checkLaws(before, before.slice(1), [], c, unchanged).find((l) => l.law === "L2")?.ok).toBe(false);
+    expect(checkLaws(before, [...before, before[1]], [], c, unchanged).find((l) => l.law === "L6")?.ok).toBe(false);
+    // an unchecked input that is not well-formed still fails L5 when returned unchanged
+    const orphan: Message[] = [before[0], before[3]];
+    expect(checkLaws(orphan, orphan.slice(), [], c, unchanged).find((l) => l.law === "L5")?.ok).toBe(false);
+  });
 });
 
 // The plain definition of L6's replay: apply each splice to a fresh copy (O(messages x splices)).

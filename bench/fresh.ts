@@ -1,0 +1,132 @@
+// Fresh decision: a decision on a history read from scratch with the character heuristic (the
+// store's load, then its view and planStep, and the whole compactMessages dry run), each against
+// the bare chars/4 pass over the same messages in the same run.
+import { fileURLToPath } from "node:url";
+import { compactMessages } from "../src/engine/compact-messages.ts";
+import type { Message } from "../src/engine/message.ts";
+import { planStep } from "../src/engine/plan.ts";
+import { ConversationStore } from "../src/engine/store.ts";
+import { charCounter } from "../src/engine/tokens.ts";
+import { offlineSummarizer } from "../src/providers/offline-summarizer.ts";
+import { generateConversation } from "./conversation.ts";
+import { benchConfig, charsPass } from "./fixtures.ts";
+import { collect, consume, cpuMs, measure, median, type Repetitions, sinkValue } from "./measure.ts";
+import { fmt, fmtN, fmtRatio, table } from "./table.ts";
+
+/** The sizes, work per sample and samples of the full bench's table. */
+export const FRESH_SIZES: readonly number[] = [10_000, 100_000, 1_000_000];
+export const FRESH_WORK = 1_000_000;
+export const FRESH_REPS: Repetitions = { warmup: 1, reps: 5 };
+
+/** Cost of a fresh decision at one size, against the bare chars / 4 pass over the same messages. */
+export interface FreshTiming {
+  readonly n: number;
+  /** median CPU nanoseconds per message of: the bare pass, the store's load, load + view + planStep, compactMessages dry run */
+  readonly baselineNs: number;
+  readonly loadNs: number;
+  readonly decisionNs: number;
+  readonly dryRunNs: number;
+}
+
+/**
+ * A fresh decision on histories read from scratch, with the character heuristic: the store's
+ * load (shape checks, id table, token counts, views), then its view and planStep (trigger,
+ * keep-recent stretch), and the whole `compactMessages(..., { dryRun: true })` (which adds the
+ * configuration, the summarizer's construction and the law checks on the result). Each sample
+ * covers ⌈workMessages / n⌉ distinct conversations (the same memory at every size).
+ */
+export async function freshBySize(
+  sizes: readonly number[],
+  workMessages: number,
+  r: Repetitions,
+): Promise<FreshTiming[]> {
+  const c = benchConfig();
+  const summarizer = offlineSummarizer(charCounter());
+  const out: FreshTiming[] = [];
+  for (const n of sizes) {
+    const copies = Math.max(1, Math.ceil(workMessages / n));
+    let convs: Message[][] = Array.from({ length: copies }, (_, k) => generateConversation(n, { seed: k + 1 }));
+    const perMessage = (ms: number) => (ms * 1e6) / (copies * n);
+    const timeSync = (op: (ms: readonly Message[]) => number) =>
+      perMessage(
+        measure(() => {
+          const t0 = cpuMs();
+          for (const ms of convs) consume(op(ms));
+          return cpuMs() - t0;
+        }, r).medianMs,
+      );
+    const baselineNs = timeSync(charsPass);
+    const loadNs = timeSync((ms) => new ConversationStore(charCounter(), ms).totalTokens);
+    const decisionNs = timeSync(
+      (ms) => planStep(new ConversationStore(charCounter(), ms).view(), c).stretch?.end ?? -1,
+    );
+    const samples: number[] = [];
+    for (let i = 0; i < r.warmup + r.reps; i++) {
+      collect();
+      const t0 = cpuMs();
+      for (const ms of convs)
+        consume(
+          (await compactMessages(ms, c, { dryRun: true, counter: charCounter(), summarizer })).report.plannedStretch
+            ?.end ?? -1,
+        );
+      if (i >= r.warmup) samples.push(cpuMs() - t0);
+    }
+    out.push({ n, baselineNs, loadNs, decisionNs, dryRunNs: perMessage(median(samples)) });
+    convs = [];
+    consume(convs.length);
+  }
+  return out;
+}
+
+function freshTable(f: readonly FreshTiming[]): string {
+  return table(
+    [
+      "messages",
+      "bare chars/4 pass (ns/msg)",
+      "store load (ns/msg)",
+      "ratio",
+      "fresh decision: load + planStep (ns/msg)",
+      "ratio",
+      "compactMessages dry run (ns/msg)",
+      "ratio",
+    ],
+    f.map((x) => [
+      fmtN(x.n),
+      fmt(x.baselineNs),
+      fmt(x.loadNs),
+      fmtRatio(x.loadNs / x.baselineNs),
+      fmt(x.decisionNs),
+      fmtRatio(x.decisionNs / x.baselineNs),
+      fmt(x.dryRunNs),
+      fmtRatio(x.dryRunNs / x.baselineNs),
+    ]),
+  );
+}
+
+/** The section of `npm run bench`'s results about fresh decisions (heading, method, table). */
+export function freshSection(f: readonly FreshTiming[], workMessages: number): string[] {
+  return [
+    "## Fresh decision",
+    "",
+    "A decision on a history read from scratch, character heuristic, against the bare linear pass over the same messages (one",
+    "loop computing chars/4 per message: content plus tool-call names and arguments). Store load = `new ConversationStore`:",
+    "shape checks, the tool-call id table (pairing checks), token counts and kernel views in one pass. Fresh decision = load,",
+    "`store.view()` (the kernel's Pairing check) and `planStep` (trigger, keep-recent stretch). The dry run is the whole",
+    "`compactMessages(..., { dryRun: true })`: the same plus the nesting check, the configuration, the summarizer's construction",
+    "and the law checks on the result (on a result that spliced nothing they compare it with the input by reference).",
+    `Each sample covers ⌈${fmtN(workMessages)} / n⌉ distinct conversations; ratios are against the bare pass in this run.`,
+    "",
+    freshTable(f),
+    "",
+  ];
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  // `npx tsx bench/fresh.ts [sizes...]` prints the table alone (the full bench's sizes and samples by default)
+  const sizes = process.argv
+    .slice(2)
+    .filter((a) => /^\d+$/.test(a))
+    .map(Number);
+  const f = await freshBySize(sizes.length > 0 ? sizes : FRESH_SIZES, FRESH_WORK, FRESH_REPS);
+  process.stdout.write(`${freshTable(f)}\n(sink ${sinkValue()})\n`);
+}
