@@ -7,6 +7,7 @@ import { compactStore } from "./compact.ts";
 import type { Config, ConfigInput } from "./config.ts";
 import { parseConfig } from "./config-rules.ts";
 import { InputError } from "./errors.ts";
+import { assertItemMap, type ItemMap, itemMapOf } from "./item-map.ts";
 import { describeJson } from "./json.ts";
 import { assertValueNesting } from "./json-depth.ts";
 import { checkLaws } from "./law-checks.ts";
@@ -28,6 +29,12 @@ export interface CompactMessagesOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (line: string) => void;
   readonly dryRun?: boolean;
+  /**
+   * the caller's items, when they are not one per message (the AI SDK and Responses adapters give
+   * theirs): message_threshold, retention_window and the report count them. Default: from the
+   * messages' sources (an Anthropic message is one item however many messages it reads as).
+   */
+  readonly items?: ItemMap;
 }
 
 /** The compacted messages and the report. */
@@ -61,9 +68,11 @@ export async function compactMessages(
   assertMessageList(messages);
   // every check that can refuse the input runs here, before the first summarizer call
   messages.forEach((m, i) => assertValueNesting(m, `messages[${i}]`));
+  if (o.items !== undefined) assertItemMap(o.items, messages.length);
   const counter = o.counter ?? tokenCounter(c.tokenizer);
   // the store's load checks the messages (assertWellFormed's errors) in the same pass that counts them
   const store = new ConversationStore(counter, messages);
+  const items = o.items ?? itemMapOf(messages);
   const summarizer = o.summarizer ?? summarizerFromConfig(c, counter, o.env ?? process.env, o.agentModel);
   const report = await compactStore(store, c, {
     summarizer,
@@ -71,12 +80,16 @@ export async function compactMessages(
     signal: o.signal,
     onProgress: o.onProgress,
     dryRun: o.dryRun,
+    items,
   });
   const after = store.messages.slice();
-  const laws = checkLaws(messages, after, report.stretches, c, {
-    before: report.tokensBefore,
-    after: report.tokensAfter,
-    dueBefore: report.dueBefore,
-  });
+  const laws = checkLaws(
+    messages,
+    after,
+    report.stretches,
+    c,
+    { before: report.tokensBefore, after: report.tokensAfter, dueBefore: report.dueBefore },
+    items,
+  );
   return { messages: after, report: { ...report, laws }, config: c };
 }

@@ -7,7 +7,7 @@
 
 import type { Summarizer } from "../providers/summarizer.ts";
 import { type Config, SAME_AS_AGENT, snapshotConfig } from "./config.ts";
-import { fileMessageCount, internalWindow } from "./file-messages.ts";
+import { type ItemMap, itemMapOf } from "./item-map.ts";
 import { gateRetentionCutoff } from "./kernel-gate.ts";
 import { summaryMessage } from "./message.ts";
 import { dueBy, planStep } from "./plan.ts";
@@ -32,6 +32,11 @@ export interface CompactOptions {
    * total, so the loop ends anyway: L8). A run stopped by it while still due ends `compacted-still-due`.
    */
   readonly maxSteps?: number;
+  /**
+   * the caller's items (item-map.ts): message_threshold, retention_window and the report count
+   * them; default: from the messages' sources (one item per message, an Anthropic message one)
+   */
+  readonly items?: ItemMap;
 }
 
 /** The model summaries are requested from. */
@@ -40,11 +45,11 @@ export function resolveModel(c: Config, agentModel: string | undefined): string 
 }
 
 /** Where the tokens of a conversation that is still due are (the last `retention_window` messages first). */
-function remainingTokens(store: ConversationStore, c: Config): RemainingTokens {
+function remainingTokens(store: ConversationStore, c: Config, positions: InputPositions): RemainingTokens {
   const counts = store.tokenCounts();
   const ms = store.messages;
-  // the retention window in the file's own messages, cut where the kernel cuts it (L3)
-  const windowStart = gateRetentionCutoff(ms.length, internalWindow(ms, c.retention_window));
+  // the retention window in the caller's items, cut where the kernel cuts it (L3)
+  const windowStart = gateRetentionCutoff(ms.length, positions.window(ms.length, c.retention_window));
   let userSystem = 0;
   let summaries = 0;
   let retentionWindow = 0;
@@ -69,9 +74,9 @@ export async function compactStore(
   const model = resolveModel(c, o.agentModel);
   const progress = o.onProgress ?? (() => {});
   const tokensBefore = store.totalTokens;
-  const dueBefore = dueBy(c, tokensBefore, store.messages.length, store.userTurns) !== "none";
-  // report positions in the input's own messages, whatever earlier splices did
-  const positions = new InputPositions(store.messages);
+  // counts and report positions in the caller's items, whatever earlier splices did
+  const positions = new InputPositions(o.items ?? itemMapOf(store.messages));
+  const dueBefore = dueBy(c, tokensBefore, positions.items(store.messages.length), store.userTurns) !== "none";
   const messagesBefore = positions.files;
   const span = (r: InputRange) => `${r.first}..${r.last}`;
   const stretches: ReplacedStretch[] = [];
@@ -91,8 +96,9 @@ export async function compactStore(
     for (let step = 1; ; step++) {
       // a read-only view, not a copy: it is used before the await and stamped for the commit
       const snap = store.view();
-      // the window counts the file's own messages; the kernel sees it as a count of these messages
-      const plan = planStep(snap, c, from, internalWindow(snap.messages, c.retention_window));
+      // the window and message_threshold count the caller's items; the kernel sees counts of these messages
+      const length = snap.messages.length;
+      const plan = planStep(snap, c, from, positions.window(length, c.retention_window), positions.items(length));
       if (!plan.due) {
         reason = stretches.length === 0 ? "compaction is not due: under every configured trigger" : "under the trigger";
         break;
@@ -164,7 +170,8 @@ export async function compactStore(
   } finally {
     store.endCompaction();
   }
-  const dueAfter = dueBy(c, store.totalTokens, store.messages.length, store.userTurns) !== "none";
+  const itemsAfter = positions.items(store.messages.length);
+  const dueAfter = dueBy(c, store.totalTokens, itemsAfter, store.userTurns) !== "none";
   let outcome: CompactionReport["outcome"];
   if (o.dryRun && planned !== undefined) outcome = "dry-run";
   else if (stopped !== undefined) {
@@ -184,13 +191,13 @@ export async function compactStore(
     tokensBefore,
     tokensAfter: store.totalTokens,
     messagesBefore,
-    messagesAfter: fileMessageCount(store.messages),
+    messagesAfter: itemsAfter,
     dueBefore,
     dueAfter,
     stretches,
     skipped,
     ...(planned ? { plannedStretch: planned } : {}),
-    ...(stillDue ? { remaining: remainingTokens(store, c) } : {}),
+    ...(stillDue ? { remaining: remainingTokens(store, c, positions) } : {}),
     watermark: store.watermark,
     summarizer: o.summarizer.name,
     tokenizer: store.counter.name,

@@ -3,9 +3,10 @@
 // refuses to write such a result.
 import { isDeepStrictEqual } from "node:util";
 import type { Config } from "./config.ts";
-import { fileMessageCount, internalWindow } from "./file-messages.ts";
+import { type ItemMap, itemMapOf } from "./item-map.ts";
 import { type Message, summaryMessage } from "./message.ts";
 import { countOf } from "./plural.ts";
+import { InputPositions } from "./positions.ts";
 import type { LawCheck, ReplacedStretch } from "./report.ts";
 import { assertWellFormed } from "./wellformed.ts";
 
@@ -46,13 +47,14 @@ export function replaySplices(before: readonly Message[], stretches: readonly Re
   return out;
 }
 
-/** Checks L1, L2, L3, L5, L6 and L8 on a result. */
+/** Checks L1, L2, L3, L5, L6 and L8 on a result; `items` are the caller's items of `before` (retention_window counts them). */
 export function checkLaws(
   before: readonly Message[],
   after: readonly Message[],
   stretches: readonly ReplacedStretch[],
   c: Config,
   tokens: { before: number; after: number; dueBefore: boolean },
+  items: ItemMap = itemMapOf(before),
 ): LawCheck[] {
   const out: LawCheck[] = [];
   const add = (law: string, title: string, ok: boolean, detail: string) => out.push({ law, title, ok, detail });
@@ -73,15 +75,15 @@ export function checkLaws(
     `${pa.length} of ${pb.length} kept unchanged`,
   );
 
-  // the window counts the file's own messages: w of them are these last `inner` messages
-  const inner = Math.min(internalWindow(before, c.retention_window), before.length);
+  // the window counts the caller's items: w of them are these last `inner` messages
+  const inner = Math.min(new InputPositions(items).window(before.length, c.retention_window), before.length);
   const tailSame =
     after.length >= inner && isDeepStrictEqual(before.slice(before.length - inner), after.slice(after.length - inner));
   add(
     "L3",
     "retention window identical",
     tailSame,
-    `last ${countOf(Math.min(c.retention_window, fileMessageCount(before)), "message")}`,
+    `last ${countOf(Math.min(c.retention_window, items.items), "message")}`,
   );
 
   let coherent = true;
