@@ -65,7 +65,8 @@ function marks(m: JsonObject): Mark[] {
       formats: ["openai"],
       what: m.role === "function" ? "a function message" : "tool_calls or tool_call_id",
     });
-  if (m.role === "tool" && Array.isArray(m.content))
+  // OpenAI's tool message may hold text parts too, but always names its call
+  if (m.role === "tool" && Array.isArray(m.content) && m.tool_call_id === undefined)
     out.push({ formats: ["ai-sdk"], what: "a tool message with parts" });
   if (Array.isArray(m.content)) {
     for (const part of m.content) {

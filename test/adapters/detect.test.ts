@@ -35,6 +35,11 @@ describe("detectFormat", () => {
     expect(detectFormat(ms, false)).toBe("anthropic");
   });
 
+  it("reads an OpenAI tool message with text parts as OpenAI", () => {
+    const ms = [{ role: "tool", tool_call_id: "a", content: [{ type: "text", text: "done" }] }];
+    expect(detectFormat(ms, false)).toBe("openai");
+  });
+
   it("falls back to openai for plain text messages", () => {
     expect(detectFormat([{ role: "user", content: "hi" }], false)).toBe("openai");
   });
