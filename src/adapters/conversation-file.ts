@@ -8,7 +8,7 @@ import { InputError } from "../engine/errors.ts";
 import type { ItemMap } from "../engine/item-map.ts";
 import { describeJson, isJsonObject, type Json, type JsonObject } from "../engine/json.ts";
 import type { Message } from "../engine/message.ts";
-import { type ModelMessagesReading, readModelMessages, writeModelMessages } from "./ai-sdk.ts";
+import { readModelMessages, writeModelMessages } from "./ai-sdk.ts";
 import { planAnthropicOutput, readAnthropicMessages, writeAnthropicMessages } from "./anthropic.ts";
 import { detectFormat, FORMAT_NAMES, type FormatName } from "./detect.ts";
 import { type FileLayout, writeWithLayout } from "./file-layout.ts";
@@ -22,7 +22,7 @@ import {
   skipWs,
 } from "./json-text.ts";
 import { type FormatOptions, planOpenAIOutput, readOpenAIMessages, writeOpenAIMessages } from "./openai.ts";
-import { type ResponsesReading, readResponsesItems, writeResponsesItems } from "./responses.ts";
+import { readResponsesItems, writeResponsesItems } from "./responses.ts";
 import type { WireItem } from "./wire-item.ts";
 
 /** How the messages were laid out in the file. */
@@ -39,8 +39,8 @@ export interface ConversationFile {
   readonly key?: "messages" | "input";
   /** the format's own items, when they are not one per message (AI SDK, Responses): pass to compactMessages */
   readonly items?: ItemMap;
-  /** what the AI SDK and Responses writers need to give untouched items back */
-  readonly reading?: ItemReading;
+  /** AI SDK and Responses files: writes messages back as the file's items (pass to writeConversationFile) */
+  readonly writeItems?: ItemWriter;
   /** the model the file names (request bodies carry one): the agent's model */
   readonly model?: string;
   /** where each message lies in the text read */
@@ -80,12 +80,14 @@ function parseJsonl(text: string, spans: SpanMap): Json[] {
   return lines;
 }
 
-/** The reading of an item format (AI SDK, Responses): its writer gives untouched items back from it. */
-export type ItemReading =
-  | { readonly format: "ai-sdk"; readonly reading: ModelMessagesReading }
-  | { readonly format: "responses"; readonly reading: ResponsesReading };
+/**
+ * Writes engine messages as the items of the AI SDK or Responses file they were read from: an
+ * untouched item is the file's own object, one with parts summarized away the same object with
+ * the parts left (the SDK types stay out of this module's declarations: a closure over the reading).
+ */
+export type ItemWriter = (messages: readonly Message[], summaryTag: string | undefined) => JsonObject[];
 
-type Read = Pick<ConversationFile, "messages" | "items" | "reading">;
+type Read = Pick<ConversationFile, "messages" | "items" | "writeItems">;
 
 function readMessages(
   format: FormatName,
@@ -102,11 +104,15 @@ function readMessages(
     case "ai-sdk": {
       // JSON from a file: the reader checks every field it reads
       const reading = readModelMessages(items as unknown as ModelMessage[], path, opts);
-      return { messages: reading.messages, items: reading.map, reading: { format, reading } };
+      const writeItems: ItemWriter = (ms, summaryTag) =>
+        writeModelMessages(ms, reading, { summaryTag }) as unknown as JsonObject[];
+      return { messages: reading.messages, items: reading.map, writeItems };
     }
     case "responses": {
       const reading = readResponsesItems(items as unknown as ResponseInputItem[], path, opts);
-      return { messages: reading.messages, items: reading.map, reading: { format, reading } };
+      const writeItems: ItemWriter = (ms, summaryTag) =>
+        writeResponsesItems(ms, reading, { summaryTag }) as unknown as JsonObject[];
+      return { messages: reading.messages, items: reading.map, writeItems };
     }
   }
 }
@@ -224,8 +230,8 @@ export interface WriteOptions extends FormatOptions {
   readonly envelope?: JsonObject;
   /** for json-object: the envelope's field holding the items (default `messages`) */
   readonly key?: "messages" | "input";
-  /** for AI SDK and Responses files: the reading the messages came from (untouched items are given back) */
-  readonly reading?: ItemReading;
+  /** for AI SDK and Responses files: the file's writer (readConversationFile's `writeItems`), so untouched items are given back */
+  readonly writeItems?: ItemWriter;
   /** the text the messages were read from: what was not changed is written back byte for byte */
   readonly layout?: FileLayout;
 }
@@ -248,17 +254,13 @@ export function writeConversationFile(messages: readonly Message[], opts: WriteO
 // the input's own object, one with parts summarized away the same object's parts), or undefined
 // for the other formats.
 function itemOutput(messages: readonly Message[], opts: WriteOptions): JsonObject[] | undefined {
-  const r = opts.reading;
+  if (opts.format !== "ai-sdk" && opts.format !== "responses") return undefined;
+  if (opts.writeItems !== undefined) return opts.writeItems(messages, opts.summaryTag);
+  // messages not read from a file (or its writer not passed): every item written fresh
   const o = { summaryTag: opts.summaryTag };
-  if (opts.format === "ai-sdk")
-    return writeModelMessages(messages, r?.format === "ai-sdk" ? r.reading : undefined, o) as unknown as JsonObject[];
-  if (opts.format === "responses")
-    return writeResponsesItems(
-      messages,
-      r?.format === "responses" ? r.reading : undefined,
-      o,
-    ) as unknown as JsonObject[];
-  return undefined;
+  const items =
+    opts.format === "ai-sdk" ? writeModelMessages(messages, undefined, o) : writeResponsesItems(messages, undefined, o);
+  return items as unknown as JsonObject[];
 }
 
 /**

@@ -142,7 +142,7 @@ async function compactFile(
             container: conv.container,
             envelope: conv.envelope,
             key: conv.key,
-            reading: conv.reading,
+            writeItems: conv.writeItems,
             layout: conv.layout,
             summaryTag: result.config.summary_tag,
           });
