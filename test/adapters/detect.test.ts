@@ -1,6 +1,7 @@
 // Format detection over the four shapes: each format's own marks decide; plain text messages
 // that read the same in several shapes fall back to "openai" (its summary is valid in all four);
-// marks of two formats in one file are refused with the items that show them.
+// marks of two formats in one file are refused with the items that show them. Then AI SDK and
+// Responses files read, and written back byte for byte where a run left them (or part of them) alone.
 import { describe, expect, it } from "vitest";
 import { readConversationFile, writeConversationFile } from "../../src/adapters/conversation-file.ts";
 import { detectFormat } from "../../src/adapters/detect.ts";
@@ -95,5 +96,27 @@ describe("conversation files in AI SDK and Responses shape", () => {
     expect([a.format, r.format]).toEqual(["ai-sdk", "responses"]);
     // read by their own readers: each gives its item map
     expect([a.items?.items, r.items?.items]).toEqual([1, 1]);
+  });
+});
+
+describe("an AI SDK file with some parts of an item summarized away", () => {
+  it("writes that item as its own text with only those parts' bytes cut out", () => {
+    const call = (id: string) => `{"type":"tool-call","toolCallId":"${id}","toolName":"f","input":{"n":1.50}}`;
+    const result = (id: string) =>
+      `{"type":"tool-result","toolCallId":"${id}","toolName":"f","output":{"type":"text","value":"${id}"}}`;
+    const lines = [
+      `{"role":"user","content":"go"}`,
+      `{"role":"assistant","content":[${call("a")}, ${call("b")}]}`,
+      `{"role":"tool","content":[ ${result("a")},  ${result("b")} ],"seq":12345678901234567891}`,
+    ];
+    const text = `[\n  ${lines.join(",\n  ")}\n]\n`;
+    const f = readConversationFile(text);
+    expect(f.format).toBe("ai-sdk");
+    // drop the engine message of result "a" (as a splice would with its call): item 2 keeps "b" only
+    const kept = f.messages.filter((m) => !(m.role === "tool" && m.toolCallId === "a"));
+    const out = writeConversationFile(kept, { ...f, summaryTag: "summary" });
+    expect(out).toBe(
+      `[\n  ${lines[0]},\n  ${lines[1]},\n  {"role":"tool","content":[ ${result("b")} ],"seq":12345678901234567891}\n]\n`,
+    );
   });
 });
