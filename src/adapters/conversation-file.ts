@@ -117,7 +117,7 @@ function readMessages(
   }
 }
 
-/** Parses the text of a conversation file (JSON or JSONL, either format; a leading BOM is kept for writing). */
+/** Parses the text of a conversation file (JSON or JSONL, in any of the four formats; a leading BOM is kept for writing). */
 export function readConversationFile(input: string, opts: ReadOptions = {}): ConversationFile {
   const bom = input.charCodeAt(0) === 0xfeff;
   const text = bom ? input.slice(1) : input;

@@ -3,6 +3,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readAnthropicMessages } from "../../src/adapters/anthropic.ts";
+import { compactMessages } from "../../src/engine/compact-messages.ts";
+import { InputError } from "../../src/engine/errors.ts";
 import { type ItemMap, itemMapOf } from "../../src/engine/item-map.ts";
 import type { JsonObject } from "../../src/engine/json.ts";
 import type { Message } from "../../src/engine/message.ts";
@@ -162,5 +164,35 @@ describe("items that are not one per message", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("compactMessages' items option", () => {
+  it.each([
+    [{ items: 2, spans: [{ first: 0, last: 0 }] }, "has 1 spans for 2 messages"],
+    [
+      {
+        items: 2,
+        spans: [
+          { first: 0, last: 0 },
+          { first: 2, last: 2 },
+        ],
+      },
+      "spans[1] must start at item 0 or 1",
+    ],
+    [
+      {
+        items: 5,
+        spans: [
+          { first: 0, last: 0 },
+          { first: 1, last: 1 },
+        ],
+      },
+      "items must be 2",
+    ],
+  ])("refuses a map that does not fit the messages: %j", async (items, why) => {
+    const run = compactMessages(plain(2), { token_threshold: 1 }, { items });
+    await expect(run).rejects.toThrow(InputError);
+    await expect(compactMessages(plain(2), { token_threshold: 1 }, { items })).rejects.toThrow(`options.items: ${why}`);
   });
 });
