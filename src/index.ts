@@ -6,7 +6,6 @@ export { readAnthropicMessages, writeAnthropicMessages } from "./adapters/anthro
 export { compactAnthropicMessages, compactOpenAIMessages } from "./adapters/compact-wire.ts";
 export { type ConversationFile, readConversationFile, writeConversationFile } from "./adapters/conversation-file.ts";
 export { detectFormat, type FormatName } from "./adapters/detect.ts";
-export type { ItemMap, ItemSpan } from "./adapters/item-map.ts";
 export { readOpenAIMessages, writeOpenAIMessages } from "./adapters/openai.ts";
 export type {
   AnthropicMessageLike,
@@ -37,6 +36,7 @@ export {
   SummarizerError,
 } from "./engine/errors.ts";
 export { requiredFacts } from "./engine/facts.ts";
+export type { ItemMap, ItemSpan } from "./engine/item-map.ts";
 export { TokenLedger } from "./engine/ledger.ts";
 export type {
   AssistantMessage,

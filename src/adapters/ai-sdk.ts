@@ -12,19 +12,13 @@ import type { CompactMessagesOptions } from "../engine/compact-messages.ts";
 import type { Config, ConfigInput } from "../engine/config.ts";
 import { parseConfig } from "../engine/config-rules.ts";
 import { InputError } from "../engine/errors.ts";
+import type { ItemMap, ItemSpan } from "../engine/item-map.ts";
 import { describeJson } from "../engine/json.ts";
 import type { Message, ToolCall } from "../engine/message.ts";
 import { assertMessages } from "../engine/message-shape.ts";
 import type { CompactionReport } from "../engine/report.ts";
 import { DEFAULT_SUMMARY_TAG } from "../engine/settings-table.ts";
-import {
-  approvalCallId,
-  assertPairing,
-  compactItems,
-  type ItemMap,
-  type ItemSpan,
-  type PairingEvent,
-} from "./item-map.ts";
+import { approvalCallId, assertPairing, compactItems, type PairingEvent } from "./item-pairing.ts";
 import type { FormatOptions } from "./openai.ts";
 import { type Fields, fields, jsonText, str, typedParts } from "./read-fields.ts";
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";

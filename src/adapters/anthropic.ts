@@ -1,5 +1,6 @@
 // Anthropic messages format: a top-level `system` (string or text blocks) and user/assistant
-// messages whose content is a string or blocks (text, tool_use, tool_result, images...).
+// messages whose content is a string or blocks (text, tool_use, tool_result, images...), plus
+// system-role messages (the SDK's SystemMessageParam), read and written back in place.
 // One user message may carry several tool results plus text; the model splits it into tool
 // messages followed by a user message, and the writer merges them back.
 import { InputError } from "../engine/errors.ts";
@@ -31,6 +32,7 @@ const OPAQUE_BLOCKS = new Set([
   "code_execution_tool_result",
   "bash_code_execution_tool_result",
   "text_editor_code_execution_tool_result",
+  "tool_search_tool_result",
   "mcp_tool_use",
   "mcp_tool_result",
 ]);
@@ -40,12 +42,16 @@ function blockType(b: Json, path: string): { block: JsonObject; type: string } {
   return { block: b, type: str(b.type, `${path}.type`) };
 }
 
-function textOfBlocks(blocks: Json[], path: string): string {
+// What a tool_result's content may hold besides text (the SDK's ToolResultBlockParam): tool
+// references (a tool search's answer) and browser state are kept verbatim like images.
+const TOOL_RESULT_BLOCKS = new Set([...OPAQUE_BLOCKS, "tool_reference", "browser_state"]);
+
+function textOfBlocks(blocks: Json[], path: string, kept: ReadonlySet<string> = OPAQUE_BLOCKS): string {
   const texts: string[] = [];
   blocks.forEach((b, k) => {
     const { block, type } = blockType(b, `${path}[${k}]`);
     if (type === "text") texts.push(str(block.text, `${path}[${k}].text`));
-    else if (!OPAQUE_BLOCKS.has(type))
+    else if (!kept.has(type))
       throw new InputError(`${path}[${k}].type`, `unknown content block type ${JSON.stringify(type)}`);
   });
   return texts.join("\n");
@@ -53,11 +59,15 @@ function textOfBlocks(blocks: Json[], path: string): string {
 
 /** Reads the top-level `system` (string or text blocks) as a system message. */
 export function readAnthropicSystem(v: Json, path = "system"): Message {
-  const source: SourceRef = { format: "anthropic", index: -1, raw: v, parts: 1 };
-  if (typeof v === "string") return { role: "system", content: v, source };
+  return { role: "system", content: systemText(v, path), source: { format: "anthropic", index: -1, raw: v, parts: 1 } };
+}
+
+// The text of a system (the top-level one or a system-role message): a string or text blocks.
+function systemText(v: Json | undefined, path: string): string {
+  if (typeof v === "string") return v;
   if (!Array.isArray(v))
     throw new InputError(path, `expected a string or an array of text blocks, got ${describeJson(v)}`);
-  return { role: "system", content: textOfBlocks(v, path), source };
+  return textOfBlocks(v, path);
 }
 
 /** Reads one Anthropic message at `messages[index]` into one or more model messages. */
@@ -66,10 +76,16 @@ export function readAnthropicMessage(v: Json, index: number, path: string, opts:
   if (!isJsonObject(v)) throw new InputError(path, `expected a message object, got ${describeJson(v)}`);
   if (typeof v.role !== "string")
     throw new InputError(`${path}.role`, `expected a string, got ${describeJson(v.role)}`);
-  if (v.role !== "user" && v.role !== "assistant")
+  if (v.role !== "user" && v.role !== "assistant" && v.role !== "system")
     throw new InputError(`${path}.role`, `unknown role ${JSON.stringify(v.role)}`);
   const content = v.content;
   const cpath = `${path}.content`;
+  if (v.role === "system") {
+    // a system-role message among the messages: protected where it stands, written back as read
+    return [
+      { role: "system", content: systemText(content, cpath), source: { format: "anthropic", index, raw: v, parts: 1 } },
+    ];
+  }
   if (typeof content !== "string" && !Array.isArray(content)) {
     throw new InputError(cpath, `expected a string or an array of content blocks, got ${describeJson(content)}`);
   }
@@ -117,7 +133,7 @@ export function readAnthropicMessage(v: Json, index: number, path: string, opts:
       let text: string;
       if (inner === undefined || inner === null) text = "";
       else if (typeof inner === "string") text = inner;
-      else if (Array.isArray(inner)) text = textOfBlocks(inner, `${p}.content`);
+      else if (Array.isArray(inner)) text = textOfBlocks(inner, `${p}.content`, TOOL_RESULT_BLOCKS);
       else throw new InputError(`${p}.content`, `expected a string or an array of blocks, got ${describeJson(inner)}`);
       if (block.is_error !== undefined && typeof block.is_error !== "boolean") {
         throw new InputError(`${p}.is_error`, `expected a boolean, got ${describeJson(block.is_error)}`);
@@ -231,16 +247,23 @@ export function planAnthropicOutput(
   const tag = opts.summaryTag ?? DEFAULT_SUMMARY_TAG;
   // callers may hand-build the messages they write: a bad one is named, not a TypeError
   assertMessages(messages);
-  const systems = messages.filter((m) => m.role === "system");
+  // system-role messages read from the messages array stay there; any other system is the top-level one
+  const inPlace = (m: Message) => m.role === "system" && m.source?.format === "anthropic" && m.source.index >= 0;
+  const systems = messages.filter((m) => m.role === "system" && !inPlace(m));
   let system: SystemItem;
   if (systems.length === 1 && systems[0].source?.format === "anthropic")
     system = { kind: "source", value: systems[0].source.raw };
   else if (systems.length > 0) system = { kind: "fresh", value: systems.map((m) => m.content).join("\n\n") };
   const items: WireItem[] = [];
-  const rest = messages.filter((m) => m.role !== "system");
+  const rest = messages.filter((m) => m.role !== "system" || inPlace(m));
   let i = 0;
   while (i < rest.length) {
     const m = rest[i];
+    if (m.source?.format === "anthropic" && m.role === "system" && isJsonObject(m.source.raw)) {
+      items.push({ kind: "source", raw: m.source.raw });
+      i++;
+      continue;
+    }
     if (m.role === "assistant" || m.role === "summary") {
       items.push(assistantOut(m, tag));
       i++;

@@ -1,11 +1,16 @@
-// Conversation files: JSON (an array of messages, or an object with `messages` such as a
-// request body) or JSONL (one message per line), in OpenAI or Anthropic shape. What a run did
-// not change is written back as it was read, byte for byte (file-layout.ts).
+// Conversation files: JSON (an array of messages, or a request body holding them under
+// `messages`, or under `input` for the Responses API) or JSONL (one message per line), in
+// OpenAI chat, Anthropic, AI SDK or Responses shape. What a run did not change is written back
+// as it was read, byte for byte (file-layout.ts).
+import type { ModelMessage } from "ai";
+import type { ResponseInputItem } from "openai/resources/responses/responses";
 import { InputError } from "../engine/errors.ts";
+import type { ItemMap } from "../engine/item-map.ts";
 import { describeJson, isJsonObject, type Json, type JsonObject } from "../engine/json.ts";
 import type { Message } from "../engine/message.ts";
+import { readModelMessages, writeModelMessages } from "./ai-sdk.ts";
 import { planAnthropicOutput, readAnthropicMessages, writeAnthropicMessages } from "./anthropic.ts";
-import { detectFormat, type FormatName } from "./detect.ts";
+import { detectFormat, FORMAT_NAMES, type FormatName } from "./detect.ts";
 import { type FileLayout, writeWithLayout } from "./file-layout.ts";
 import {
   compactJsonText,
@@ -17,6 +22,8 @@ import {
   skipWs,
 } from "./json-text.ts";
 import { type FormatOptions, planOpenAIOutput, readOpenAIMessages, writeOpenAIMessages } from "./openai.ts";
+import { readResponsesItems, writeResponsesItems } from "./responses.ts";
+import type { WireItem } from "./wire-item.ts";
 
 /** How the messages were laid out in the file. */
 export type ContainerName = "json-array" | "json-object" | "jsonl";
@@ -28,6 +35,12 @@ export interface ConversationFile {
   readonly messages: readonly Message[];
   /** the top-level object of a json-object file (its other fields are written back as they were) */
   readonly envelope?: JsonObject;
+  /** the envelope's field holding the items: `messages`, or `input` for the Responses API */
+  readonly key?: "messages" | "input";
+  /** the format's own items, when they are not one per message (AI SDK, Responses): pass to compactMessages */
+  readonly items?: ItemMap;
+  /** AI SDK and Responses files: writes messages back as the file's items (pass to writeConversationFile) */
+  readonly writeItems?: ItemWriter;
   /** the model the file names (request bodies carry one): the agent's model */
   readonly model?: string;
   /** where each message lies in the text read */
@@ -67,13 +80,44 @@ function parseJsonl(text: string, spans: SpanMap): Json[] {
   return lines;
 }
 
-function readMessages(format: FormatName, messages: Json, system: Json | undefined, opts: FormatOptions): Message[] {
-  return format === "anthropic"
-    ? readAnthropicMessages(messages, system, "messages", opts)
-    : readOpenAIMessages(messages, "messages", opts);
+/**
+ * Writes engine messages as the items of the AI SDK or Responses file they were read from: an
+ * untouched item is the file's own object, one with parts summarized away the same object with
+ * the parts left (the SDK types stay out of this module's declarations: a closure over the reading).
+ */
+export type ItemWriter = (messages: readonly Message[], summaryTag: string | undefined) => JsonObject[];
+
+type Read = Pick<ConversationFile, "messages" | "items" | "writeItems">;
+
+function readMessages(
+  format: FormatName,
+  items: Json[],
+  system: Json | undefined,
+  path: string,
+  opts: FormatOptions,
+): Read {
+  switch (format) {
+    case "anthropic":
+      return { messages: readAnthropicMessages(items, system, path, opts) };
+    case "openai":
+      return { messages: readOpenAIMessages(items, path, opts) };
+    case "ai-sdk": {
+      // JSON from a file: the reader checks every field it reads
+      const reading = readModelMessages(items as unknown as ModelMessage[], path, opts);
+      const writeItems: ItemWriter = (ms, summaryTag) =>
+        writeModelMessages(ms, reading, { summaryTag }) as unknown as JsonObject[];
+      return { messages: reading.messages, items: reading.map, writeItems };
+    }
+    case "responses": {
+      const reading = readResponsesItems(items as unknown as ResponseInputItem[], path, opts);
+      const writeItems: ItemWriter = (ms, summaryTag) =>
+        writeResponsesItems(ms, reading, { summaryTag }) as unknown as JsonObject[];
+      return { messages: reading.messages, items: reading.map, writeItems };
+    }
+  }
 }
 
-/** Parses the text of a conversation file (JSON or JSONL, either format; a leading BOM is kept for writing). */
+/** Parses the text of a conversation file (JSON or JSONL, in any of the four formats; a leading BOM is kept for writing). */
 export function readConversationFile(input: string, opts: ReadOptions = {}): ConversationFile {
   const bom = input.charCodeAt(0) === 0xfeff;
   const text = bom ? input.slice(1) : input;
@@ -106,26 +150,37 @@ export function readConversationFile(input: string, opts: ReadOptions = {}): Con
     return fromJsonl(parseJsonl(text, spans), o, base);
   }
   if (Array.isArray(root)) {
-    const format = opts.format ?? detectFormat(root, false);
+    const format = opts.format ?? detectFormat(root, false, FORMAT_NAMES, "items");
     return {
       format,
       container: "json-array",
-      messages: readMessages(format, root, undefined, o),
+      ...readMessages(format, root, undefined, format === "responses" ? "input" : "messages", o),
       layout: arrayLayout(base, root),
     };
   }
-  if (isJsonObject(root) && root.messages !== undefined) {
-    const msgs = root.messages;
+  if (isJsonObject(root) && (root.messages !== undefined || root.input !== undefined)) {
+    // a request body: the Responses API's `input`, or the `messages` of the others
+    if (root.messages !== undefined && root.input !== undefined)
+      throw new InputError("", `the body has both "messages" and "input": expected one conversation`);
+    const key = root.input !== undefined ? "input" : "messages";
+    const msgs = root[key];
     if (!Array.isArray(msgs))
-      throw new InputError("messages", `expected an array of messages, got ${describeJson(msgs)}`);
-    const format = opts.format ?? detectFormat(msgs, root.system !== undefined);
+      throw new InputError(
+        key,
+        `expected an array of ${key === "input" ? "items" : "messages"}, got ${describeJson(msgs)}`,
+      );
+    const allowed = FORMAT_NAMES.filter((f) => (key === "input") === (f === "responses"));
+    if (opts.format !== undefined && !allowed.includes(opts.format))
+      throw new InputError(key, `a body's "${key}" is not ${opts.format} (it holds ${allowed.join(" or ")})`);
+    const format = opts.format ?? detectFormat(msgs, root.system !== undefined, allowed, key);
     const system = format === "anthropic" ? root.system : undefined;
     const model = typeof root.model === "string" ? root.model : undefined;
     return {
       format,
       container: "json-object",
-      messages: readMessages(format, msgs, system, o),
+      ...readMessages(format, msgs, system, key, o),
       envelope: root,
+      key,
       ...(model ? { model } : {}),
       layout: { ...arrayLayout(base, msgs), ...(system !== undefined ? { system } : {}) },
     };
@@ -133,7 +188,7 @@ export function readConversationFile(input: string, opts: ReadOptions = {}): Con
   if (isJsonObject(root) && (root.role !== undefined || root.system !== undefined)) return fromJsonl([root], o, base);
   throw new InputError(
     "",
-    `expected an array of messages, an object with "messages", or JSONL; got ${describeJson(root)}`,
+    `expected an array of messages, an object with "messages" (or "input"), or JSONL; got ${describeJson(root)}`,
   );
 }
 
@@ -164,7 +219,7 @@ function fromJsonl(lines: Json[], opts: ReadOptions, base: LayoutBase): Conversa
     systemLine,
     ...(system !== undefined ? { system } : {}),
   };
-  return { format, container: "jsonl", messages: readMessages(format, msgs, system, opts), layout };
+  return { format, container: "jsonl", ...readMessages(format, msgs, system, "messages", opts), layout };
 }
 
 /** Options for writing a conversation file. */
@@ -173,6 +228,10 @@ export interface WriteOptions extends FormatOptions {
   readonly container: ContainerName;
   /** for json-object: the original top-level object, whose other fields are kept */
   readonly envelope?: JsonObject;
+  /** for json-object: the envelope's field holding the items (default `messages`) */
+  readonly key?: "messages" | "input";
+  /** for AI SDK and Responses files: the file's writer (readConversationFile's `writeItems`), so untouched items are given back */
+  readonly writeItems?: ItemWriter;
   /** the text the messages were read from: what was not changed is written back byte for byte */
   readonly layout?: FileLayout;
 }
@@ -191,8 +250,42 @@ export function writeConversationFile(messages: readonly Message[], opts: WriteO
   return (layout?.bom ? "\uFEFF" : "") + writeFresh(messages, opts);
 }
 
+// The items of an AI SDK or Responses file, as the format's writer gives them (an untouched item is
+// the input's own object, one with parts summarized away the same object's parts), or undefined
+// for the other formats.
+function itemOutput(messages: readonly Message[], opts: WriteOptions): JsonObject[] | undefined {
+  if (opts.format !== "ai-sdk" && opts.format !== "responses") return undefined;
+  if (opts.writeItems !== undefined) return opts.writeItems(messages, opts.summaryTag);
+  // messages not read from a file (or its writer not passed): every item written fresh
+  const o = { summaryTag: opts.summaryTag };
+  const items =
+    opts.format === "ai-sdk" ? writeModelMessages(messages, undefined, o) : writeResponsesItems(messages, undefined, o);
+  return items as unknown as JsonObject[];
+}
+
+/**
+ * The written items said in terms of the input: an input item itself (`source`), an input item
+ * with only some of its content parts (`partial`: the same part objects), or a new one.
+ */
+function planByIdentity(input: readonly Json[], output: readonly JsonObject[]): WireItem[] {
+  const items = new Set<Json>(input);
+  const itemOfPart = new Map<Json, JsonObject>();
+  for (const it of input)
+    if (isJsonObject(it) && Array.isArray(it.content)) for (const part of it.content) itemOfPart.set(part, it);
+  return output.map((o): WireItem => {
+    if (items.has(o)) return { kind: "source", raw: o };
+    const parts = o.content;
+    const raw = Array.isArray(parts) && parts.length > 0 ? itemOfPart.get(parts[0]) : undefined;
+    if (raw !== undefined && Array.isArray(parts) && parts.every((p) => itemOfPart.get(p) === raw))
+      return { kind: "partial", raw, blocks: parts };
+    return { kind: "fresh", value: o };
+  });
+}
+
 function withLayout(messages: readonly Message[], opts: WriteOptions, layout: FileLayout): string | undefined {
   if (opts.format === "openai") return writeWithLayout(layout, planOpenAIOutput(messages, opts));
+  const items = itemOutput(messages, opts);
+  if (items !== undefined) return writeWithLayout(layout, planByIdentity(layout.items, items));
   const plan = planAnthropicOutput(messages, opts);
   // the system is part of the container: kept as read, or the whole file is written fresh
   const sameSystem =
@@ -205,7 +298,9 @@ function withLayout(messages: readonly Message[], opts: WriteOptions, layout: Fi
 function writeFresh(messages: readonly Message[], opts: WriteOptions): string {
   let wireMessages: JsonObject[];
   let system: Json | undefined;
-  if (opts.format === "anthropic") {
+  const items = itemOutput(messages, opts);
+  if (items !== undefined) wireMessages = items;
+  else if (opts.format === "anthropic") {
     const conv = writeAnthropicMessages(messages, opts);
     wireMessages = conv.messages;
     system = conv.system;
@@ -223,13 +318,14 @@ function writeFresh(messages: readonly Message[], opts: WriteOptions): string {
   // keep the envelope's key order and other fields (model, tools, ...)
   const out: JsonObject = {};
   const env = opts.envelope ?? {};
+  const key = opts.key ?? "messages";
   for (const [k, v] of Object.entries(env)) {
-    if (k === "messages") out.messages = wireMessages;
+    if (k === key) out[key] = wireMessages;
     else if (k === "system" && opts.format === "anthropic") {
       if (system !== undefined) out.system = system;
     } else out[k] = v;
   }
   if (system !== undefined && out.system === undefined) out.system = system;
-  if (out.messages === undefined) out.messages = wireMessages;
+  if (out[key] === undefined) out[key] = wireMessages;
   return `${JSON.stringify(out, null, 2)}\n`;
 }

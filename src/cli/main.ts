@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
+import { FORMAT_NAMES } from "../adapters/detect.ts";
 import { SafecutError } from "../engine/errors.ts";
 import { assertTextNesting } from "../engine/json-depth.ts";
 import type { CompactionReport } from "../engine/report.ts";
@@ -115,9 +116,11 @@ async function compactFile(
   assertTextNesting(text, name);
   const { readConversationFile, writeConversationFile } = await import("../adapters/conversation-file.ts");
   const { compactParsed } = await import("../engine/compact-messages.ts");
-  const format = flags.format === "openai" || flags.format === "anthropic" ? flags.format : undefined;
+  const format = FORMAT_NAMES.find((f) => f === flags.format);
   const conv = readConversationFile(text, { format, summaryTag: config.summary_tag });
   const result = await compactParsed(conv.messages, config, {
+    // AI SDK and Responses files: thresholds, window and report count their own items
+    items: conv.items,
     agentModel: conv.model,
     env: io.env,
     dryRun: flags.dryRun === true,
@@ -137,6 +140,8 @@ async function compactFile(
             format: conv.format,
             container: conv.container,
             envelope: conv.envelope,
+            key: conv.key,
+            writeItems: conv.writeItems,
             layout: conv.layout,
             summaryTag: config.summary_tag,
           });
@@ -178,11 +183,11 @@ function program(io: CliIO, run: (file: string, flags: FlagValues) => Promise<vo
   const compact = p
     .command("compact")
     .description(
-      "compact a conversation (JSON or JSONL, OpenAI or Anthropic shape); prints the result on stdout and a report on stderr",
+      "compact a conversation (JSON or JSONL; OpenAI chat, Anthropic, AI SDK or OpenAI Responses shape); prints the result on stdout and a report on stderr",
     )
     .argument("<file>", "conversation file, or - for stdin")
     .option("-c, --config <file>", "JSON configuration file (settings as in the README)")
-    .addOption(new Option("--format <name>", "input format (auto-detected if absent)").choices(["openai", "anthropic"]))
+    .addOption(new Option("--format <name>", "input format (auto-detected if absent)").choices([...FORMAT_NAMES]))
     .option("-o, --output <file>", "write the compacted conversation (with --dry-run: the plan) here instead of stdout")
     .option("--report <file>", "write the report as JSON here (stderr keeps only the summary line and the reason)")
     .option("--dry-run", "print the plan (what would be summarized first) and change nothing");

@@ -8,7 +8,7 @@ import { compactStore } from "./compact.ts";
 import type { Config, ConfigInput } from "./config.ts";
 import { parseConfig } from "./config-rules.ts";
 import { InputError } from "./errors.ts";
-import { fileIndexes } from "./file-messages.ts";
+import { assertItemMap, type ItemMap, itemMapOf } from "./item-map.ts";
 import { describeJson } from "./json.ts";
 import { assertEachNesting } from "./json-depth.ts";
 import { checkLaws } from "./law-checks.ts";
@@ -37,6 +37,12 @@ export interface CompactMessagesOptions {
    * the same as the `usage` setting, which may not be given as well
    */
   readonly usage?: ReportedUsage;
+  /**
+   * the caller's items, when they are not one per message (the AI SDK and Responses adapters give
+   * theirs): message_threshold, retention_window and the report count them. Default: from the
+   * messages' sources (an Anthropic message is one item however many messages it reads as).
+   */
+  readonly items?: ItemMap;
 }
 
 /** The compacted messages and the report. */
@@ -83,15 +89,14 @@ export async function compactParsed(
   assertMessageList(messages);
   // every check that can refuse the input runs here, before the first summarizer call
   assertEachNesting(messages, "messages");
+  if (o.items !== undefined) assertItemMap(o.items, messages.length);
   const counter = o.counter ?? tokenCounter(c.tokenizer);
   // the store's load checks the messages (assertWellFormed's errors) in the same pass that counts them
   const store = new ConversationStore(counter, messages);
-  // the report counts the input's own messages (an Anthropic message is one however many blocks)
-  let prefix: ReportedPrefix | undefined;
-  if (usage !== undefined) {
-    const files = fileIndexes(store.messages);
-    prefix = reportedPrefix(usage, files.of, files.count);
-  }
+  const items = o.items ?? itemMapOf(messages);
+  // reported usage counts the caller's items: the engine takes it in its messages
+  const prefix: ReportedPrefix | undefined =
+    usage === undefined ? undefined : reportedPrefix(usage, lastItems(items), items.items);
   const summarizer = o.summarizer ?? summarizerFromConfig(c, counter, o.env ?? process.env, o.agentModel);
   const report = await compactStore(store, c, {
     summarizer,
@@ -99,11 +104,17 @@ export async function compactParsed(
     signal: o.signal,
     onProgress: o.onProgress,
     dryRun: o.dryRun,
+    items,
     ...(prefix === undefined ? {} : { usage: prefix }),
   });
   const after = store.snapshot().messages.slice();
   const tokens = { before: report.tokensBefore, after: report.tokensAfter, dueBefore: report.dueBefore };
   // wellFormed: the store's load accepted `messages`
-  const laws = checkLaws(messages, after, report.stretches, c, tokens, { wellFormed: true });
+  const laws = checkLaws(messages, after, report.stretches, c, tokens, { wellFormed: true, items });
   return { messages: after, report: { ...report, laws }, config: c };
+}
+
+/** For each engine message, the last of the caller's items it holds (-1 for one holding none before any). */
+function lastItems(map: ItemMap): number[] {
+  return map.spans.map((s) => s.last);
 }

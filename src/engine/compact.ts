@@ -8,7 +8,7 @@
 import type { ReportedPrefix } from "../kernel/trigger.ts";
 import type { Summarizer } from "../providers/summarizer.ts";
 import { type Config, SAME_AS_AGENT, snapshotConfig } from "./config.ts";
-import { fileMessageCount, internalWindow } from "./file-messages.ts";
+import { type ItemMap, itemMapOf } from "./item-map.ts";
 import { gateRetentionCutoff, gateUsageAfterSplice, gateUsageTokens } from "./kernel-gate.ts";
 import { summaryMessage } from "./message.ts";
 import { dueBy, planStep } from "./plan.ts";
@@ -40,6 +40,11 @@ export interface CompactOptions {
    * After each step it is adjusted by the kernel's usageAfterSplice (see README, "Reported usage").
    */
   readonly usage?: ReportedPrefix;
+  /**
+   * the caller's items (item-map.ts): message_threshold, retention_window and the report count
+   * them; default: from the messages' sources (one item per message, an Anthropic message one)
+   */
+  readonly items?: ItemMap;
 }
 
 /** The model summaries are requested from. */
@@ -48,11 +53,11 @@ export function resolveModel(c: Config, agentModel: string | undefined): string 
 }
 
 /** Where the tokens of a conversation that is still due are (the last `retention_window` messages first). */
-function remainingTokens(store: ConversationStore, c: Config): RemainingTokens {
+function remainingTokens(store: ConversationStore, c: Config, positions: InputPositions): RemainingTokens {
   // plain copies: one pass over every message, cheaper than reading the store's live view
   const { messages: ms, tokens: counts } = store.snapshot();
-  // the retention window in the file's own messages, cut where the kernel cuts it (L3)
-  const windowStart = gateRetentionCutoff(ms.length, internalWindow(ms, c.retention_window));
+  // the retention window in the caller's items, cut where the kernel cuts it (L3)
+  const windowStart = gateRetentionCutoff(ms.length, positions.window(ms.length, c.retention_window));
   let userSystem = 0;
   let summaries = 0;
   let retentionWindow = 0;
@@ -97,11 +102,10 @@ export async function compactStore(
   let usage = o.usage;
   const judged = () => (usage === undefined ? store.totalTokens : gateUsageTokens(usage, store.view().tokens));
   const judgedBefore = judged();
-  const dueBefore = dueBy(c, judgedBefore, store.messages.length, store.userTurns) !== "none";
-  // report positions in the input's own messages, whatever earlier splices did
-  const positions = new InputPositions(store.snapshot().messages);
+  // counts and report positions in the caller's items, whatever earlier splices did
+  const positions = new InputPositions(o.items ?? itemMapOf(store.snapshot().messages));
+  const dueBefore = dueBy(c, judgedBefore, positions.items(store.messages.length), store.userTurns) !== "none";
   const messagesBefore = positions.files;
-  const versionBefore = store.version;
   const span = (r: InputRange) => `${r.first}..${r.last}`;
   const stretches: ReplacedStretch[] = [];
   const skipped: SkippedStretch[] = [];
@@ -120,8 +124,16 @@ export async function compactStore(
     for (let step = 1; ; step++) {
       // a read-only view, not a copy: it is used before the await and stamped for the commit
       const snap = store.view();
-      // the window counts the file's own messages; the kernel sees it as a count of these messages
-      const plan = planStep(snap, c, from, internalWindow(snap.messages, c.retention_window), usage);
+      // the window and message_threshold count the caller's items; the kernel sees counts of these messages
+      const length = snap.messages.length;
+      const plan = planStep(
+        snap,
+        c,
+        from,
+        positions.window(length, c.retention_window),
+        positions.items(length),
+        usage,
+      );
       if (!plan.due) {
         reason = stretches.length === 0 ? "compaction is not due: under every configured trigger" : "under the trigger";
         break;
@@ -200,7 +212,8 @@ export async function compactStore(
     store.endCompaction();
   }
   const judgedAfter = judged();
-  const dueAfter = dueBy(c, judgedAfter, store.messages.length, store.userTurns) !== "none";
+  const itemsAfter = positions.items(store.messages.length);
+  const dueAfter = dueBy(c, judgedAfter, itemsAfter, store.userTurns) !== "none";
   let outcome: CompactionReport["outcome"];
   if (o.dryRun && planned !== undefined) outcome = "dry-run";
   else if (stopped !== undefined) {
@@ -220,14 +233,13 @@ export async function compactStore(
     tokensBefore,
     tokensAfter: store.totalTokens,
     messagesBefore,
-    // unchanged since the start (a dry run, nothing due or eligible): no second pass to count them
-    messagesAfter: store.version === versionBefore ? messagesBefore : fileMessageCount(store.snapshot().messages),
+    messagesAfter: itemsAfter,
     dueBefore,
     dueAfter,
     stretches,
     skipped,
     ...(planned ? { plannedStretch: planned } : {}),
-    ...(stillDue ? { remaining: remainingTokens(store, c) } : {}),
+    ...(stillDue ? { remaining: remainingTokens(store, c, positions) } : {}),
     ...(o.usage === undefined ? {} : { usage: usageReport(o.usage, usage, judgedBefore, judgedAfter) }),
     watermark: store.watermark,
     summarizer: o.summarizer.name,

@@ -3,9 +3,10 @@
 // refuses to write such a result.
 import { isDeepStrictEqual } from "node:util";
 import type { Config } from "./config.ts";
-import { fileMessagesUpTo, internalWindow } from "./file-messages.ts";
+import { type ItemMap, itemMapOf } from "./item-map.ts";
 import { type Message, summaryMessage } from "./message.ts";
 import { countOf } from "./plural.ts";
+import { InputPositions } from "./positions.ts";
 import type { LawCheck, ReplacedStretch } from "./report.ts";
 import { assertWellFormed } from "./wellformed.ts";
 
@@ -66,6 +67,8 @@ export interface LawCheckInput {
    * nothing was spliced and the result holds the input's own messages, L5 then holds by identity.
    */
   readonly wellFormed?: boolean;
+  /** The caller's items of `before` (retention_window counts them); default: from the messages' sources. */
+  readonly items?: ItemMap;
 }
 
 /** Checks L1, L2, L3, L5, L6 and L8 on a result. */
@@ -83,6 +86,7 @@ export function checkLaws(
   // message objects: checked here by reference, then L2, L3 and L6 hold by identity, with the same
   // verdicts and details as the deep comparisons below, without re-reading every message.
   const unchanged = stretches.length === 0 && sameMessages(before, after);
+  const items = input.items ?? itemMapOf(before);
 
   add(
     "L1",
@@ -105,8 +109,8 @@ export function checkLaws(
     );
   }
 
-  // the window counts the file's own messages: w of them are these last `inner` messages
-  const inner = Math.min(internalWindow(before, c.retention_window), before.length);
+  // the window counts the caller's items: w of them are these last `inner` messages
+  const inner = Math.min(new InputPositions(items).window(before.length, c.retention_window), before.length);
   const tailSame =
     unchanged ||
     (after.length >= inner &&
@@ -115,7 +119,7 @@ export function checkLaws(
     "L3",
     "retention window identical",
     tailSame,
-    `last ${countOf(fileMessagesUpTo(before, c.retention_window), "message")}`,
+    `last ${countOf(Math.min(c.retention_window, items.items), "message")}`,
   );
 
   let coherent = true;

@@ -54,7 +54,8 @@ export function dueBy(c: Config, tokens: number, messages: number, userTurns: nu
  * `from` > 0 only stretches starting at or after `from` are considered (the run continues
  * past a stretch it left unchanged). The stretch is the kernel's choice, in the keep-recent
  * form (L7) too: selectKeepRecent already leaves keep_recent_tokens after it. `window` is the
- * retention window in these messages (the caller maps the file's own count to it). Given a StoreView
+ * retention window in these messages (the caller maps the file's own count to it), `items` the
+ * message count message_threshold is compared with (the caller's items). Given a StoreView
  * (store.view()), it plans on the store's live views instead of rebuilding them. With `usage` (a
  * token count the provider reported for the first `usage.end` messages), the trigger judges that
  * count plus the counts of the messages after it (the kernel's usageTokens) instead of the total.
@@ -64,12 +65,13 @@ export function planStep(
   c: Config,
   from = 0,
   window = c.retention_window,
+  items = snap.messages.length,
   usage?: ReportedPrefix,
 ): Plan {
   // a store view carries views kept incrementally; a snapshot's are built here (O(n))
   const views = "views" in snap ? snap.views : kernelViews(snap.messages);
   const triggerTokens = usage === undefined ? snap.totalTokens : gateUsageTokens(usage, snap.tokens);
-  const trigger = dueBy(c, triggerTokens, snap.messages.length, views.userTurns);
+  const trigger = dueBy(c, triggerTokens, items, views.userTurns);
   const base = {
     due: trigger !== "none",
     trigger,

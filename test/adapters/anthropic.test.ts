@@ -83,7 +83,11 @@ describe("Anthropic adapter", () => {
   });
 
   it.each([
-    [[{ role: "system", content: "x" }], 'messages[0].role: unknown role "system"'],
+    [[{ role: "developer", content: "x" }], 'messages[0].role: unknown role "developer"'],
+    [
+      [{ role: "system", content: 5 }],
+      "messages[0].content: expected a string or an array of text blocks, got a number",
+    ],
     [
       [{ role: "user", content: [{ type: "video" }] }],
       'messages[0].content[0].type: unknown content block type "video"',
@@ -103,5 +107,54 @@ describe("Anthropic adapter", () => {
   ])("names the JSON path of a bad shape: %j", (wire, message) => {
     expect(() => readAnthropicMessages(wire as Json, undefined)).toThrow(InputError);
     expect(() => readAnthropicMessages(wire as Json, undefined)).toThrow(message);
+  });
+
+  // what the SDK's MessageParam allows: a system-role message (SystemMessageParam) and a
+  // tool_search_tool_result block (a server tool result, like web_search_tool_result)
+  it("reads a system-role message in place and writes it back where it was", () => {
+    const wire: JsonObject[] = [
+      { role: "user", content: "hi" },
+      { role: "system", content: [{ type: "text", text: "be brief" }] },
+      { role: "assistant", content: "ok" },
+    ];
+    const model = readAnthropicMessages(wire, "top");
+    expect(model.map((m) => [m.role, m.content])).toEqual([
+      ["system", "top"],
+      ["user", "hi"],
+      ["system", "be brief"],
+      ["assistant", "ok"],
+    ]);
+    const out = writeAnthropicMessages(model);
+    expect(out).toEqual({ system: "top", messages: wire });
+    expect(out.messages[1]).toBe(wire[1]);
+  });
+
+  it("accepts tool_search_tool_result blocks, and tool_reference blocks in a tool result", () => {
+    const search = {
+      type: "tool_search_tool_result",
+      tool_use_id: "srv_1",
+      content: {
+        type: "tool_search_tool_search_result",
+        tool_references: [{ type: "tool_reference", tool_name: "f" }],
+      },
+    };
+    const wire: JsonObject[] = [
+      { role: "user", content: "find a tool" },
+      {
+        role: "assistant",
+        content: [
+          { type: "server_tool_use", id: "srv_1", name: "tool_search_tool_regex", input: { query: "f" } },
+          search,
+          { type: "tool_use", id: "t1", name: "f", input: {} },
+        ],
+      },
+      {
+        role: "user",
+        content: [{ type: "tool_result", tool_use_id: "t1", content: [{ type: "tool_reference", tool_name: "f" }] }],
+      },
+    ];
+    const model = readAnthropicMessages(wire, undefined);
+    expect(model.map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
+    expect(writeAnthropicMessages(model)).toEqual({ messages: wire });
   });
 });

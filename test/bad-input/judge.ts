@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { expect } from "vitest";
 import { ConfigError, InputError, KernelBoundaryError, SafecutError } from "../../src/engine/errors.ts";
-import { fileMessageCount } from "../../src/engine/file-messages.ts";
+import { itemMapOf } from "../../src/engine/item-map.ts";
 import type { Json, JsonObject } from "../../src/engine/json.ts";
 import type { Message } from "../../src/engine/message.ts";
 import type { CompactionReport } from "../../src/engine/report.ts";
@@ -73,7 +73,7 @@ export function expectLawfulResult(
     ms.filter((m) => m.role === "user" || m.role === "system").map((m) => m.content);
   expect(prot(after)).toEqual(prot(before));
   // counted in the input's own messages (an Anthropic message is one however many blocks)
-  expect(report.messagesAfter).toBe(fileMessageCount(after));
+  expect(report.messagesAfter).toBe(itemMapOf(after).items);
   if (report.stretches.length > 0) expect(report.tokensAfter).toBeLessThan(report.tokensBefore);
   else expect(after.length).toBe(before.length);
 }

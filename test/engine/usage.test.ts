@@ -71,13 +71,13 @@ describe("reported usage drives the trigger (L1 with usage)", () => {
     const counts = store.tokenCounts();
     const k = input.length - 3;
     const after = counts.slice(k).reduce((a, b) => a + b, 0);
-    const plan = planStep(view, parseConfig({ ...chars, token_threshold: 500 + after }), 0, 6, {
+    const plan = planStep(view, parseConfig({ ...chars, token_threshold: 500 + after }), 0, 6, input.length, {
       reported: 500,
       end: k,
     });
     expect(plan.triggerTokens).toBe(500 + after);
     expect(plan.due).toBe(true);
-    const notDue = planStep(view, parseConfig({ ...chars, token_threshold: 501 + after }), 0, 6, {
+    const notDue = planStep(view, parseConfig({ ...chars, token_threshold: 501 + after }), 0, 6, input.length, {
       reported: 500,
       end: k,
     });

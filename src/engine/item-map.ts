@@ -1,0 +1,86 @@
+// How the caller's own items map to the engine's messages. A format's item is not always one
+// engine message: an Anthropic message or an AI SDK tool message holding several tool results
+// reads as several, a Responses reasoning item travels with the item after it (one message, two
+// items), and Anthropic's top-level system is part of the request, not one of its messages (a
+// message holding no item). Users count their items: message_threshold, retention_window and
+// the report's positions speak of them (positions.ts turns them into engine counts as the
+// conversation changes). These are mappings between two counts, never decisions: the kernel
+// decides on the messages it is given.
+import { InputError } from "./errors.ts";
+import type { Message } from "./message.ts";
+
+/**
+ * The caller's items `first..last` (inclusive) that one engine message holds; `last = first - 1`
+ * for a message that holds none (Anthropic's top-level system).
+ */
+export interface ItemSpan {
+  readonly first: number;
+  readonly last: number;
+}
+
+/**
+ * `spans[j]` are the items of engine message j, in input order: a message either continues the
+ * item of the message before it (`first` = that one's `last`) or starts the next one (`first` =
+ * that one's `last + 1`). Together the spans cover items 0..items-1.
+ */
+export interface ItemMap {
+  readonly items: number;
+  readonly spans: readonly ItemSpan[];
+}
+
+/** True when `b` is the next part of the source message `a` came from (the same Anthropic message). */
+function sameSourceMessage(a: Message, b: Message): boolean {
+  const s = a.source;
+  const t = b.source;
+  return (
+    s !== undefined &&
+    t !== undefined &&
+    s.format === "anthropic" &&
+    t.format === "anthropic" &&
+    s.index === t.index &&
+    s.raw === t.raw
+  );
+}
+
+/**
+ * The items of messages read by the OpenAI and Anthropic readers (or built by hand), from their
+ * sources: the parts of one Anthropic message are one item, its top-level system none, every
+ * other message one. O(n).
+ */
+export function itemMapOf(messages: readonly Message[]): ItemMap {
+  const spans: ItemSpan[] = [];
+  let next = 0; // the next item's number
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    if (m.source?.format === "anthropic" && m.source.index === -1) spans.push({ first: next, last: next - 1 });
+    else if (i > 0 && sameSourceMessage(messages[i - 1], m)) spans.push(spans[i - 1]);
+    else {
+      spans.push({ first: next, last: next });
+      next++;
+    }
+  }
+  return { items: next, spans };
+}
+
+/** Refuses an item map that does not fit `messages` engine messages (a library caller's own map). */
+export function assertItemMap(map: ItemMap, messages: number, path = "options.items"): void {
+  const bad = (why: string) => new InputError(path, why);
+  if (typeof map !== "object" || map === null || !Array.isArray(map.spans))
+    throw bad("expected { items, spans } with one span per message");
+  if (map.spans.length !== messages)
+    throw bad(`has ${map.spans.length} spans for ${messages} messages: expected one span per message`);
+  let last = -1;
+  map.spans.forEach((s, j) => {
+    const ok =
+      typeof s === "object" &&
+      s !== null &&
+      Number.isSafeInteger(s.first) &&
+      Number.isSafeInteger(s.last) &&
+      (s.first === last + 1 || (s.first === last && last >= 0 && j > 0)) &&
+      s.last >= s.first - 1;
+    if (!ok) throw bad(`spans[${j}] must start at item ${last} or ${last + 1} and not end before it starts`);
+    last = Math.max(last, s.last);
+  });
+  if (map.items !== last + 1)
+    throw bad(`items must be ${last + 1} (the spans cover items 0..${last}), got ${map.items}`);
+}
