@@ -48,7 +48,7 @@ export interface CompactOptions {
 }
 
 /** The model summaries are requested from. */
-export function resolveModel(c: Config, agentModel: string | undefined): string {
+function resolveModel(c: Config, agentModel: string | undefined): string {
   return c.model === SAME_AS_AGENT ? (agentModel ?? SAME_AS_AGENT) : c.model;
 }
 

@@ -8,12 +8,9 @@ import { type CutPoint, findCutPoint } from "../kernel/cutpoint.ts";
 import { selectKeepRecent } from "../kernel/keeprecent.ts";
 import { acceptSummary, rangeTokens } from "../kernel/progress.ts";
 import { retentionCutoff } from "../kernel/retention.ts";
-import { splice } from "../kernel/splice.ts";
 import { movable, pairingAt, pairingOk, type Stretch, selectStretch, selectStretchFrom } from "../kernel/stretch.ts";
 import {
   hasThreshold,
-  isCompactionDue,
-  isOverContextWindow,
   type ReportedPrefix,
   type Thresholds,
   type TriggerKind,
@@ -36,18 +33,6 @@ function need(ok: boolean, fn: string, requirement: string): void {
 // forms over an array (token counts, line bytes) is at most 2^53 - 1, so doubles compute it
 // exactly (exact.ts). A single sum of two safe integers compared with a third is exact anyway.
 const TOKENS_EXACT = `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME}`;
-
-/** L1 (threshold form): is compaction due for these counts? */
-export function gateCompactionDue(tokens: number, messages: number, userTurns: number, th: Thresholds): boolean {
-  need(isNat(tokens) && isNat(messages) && isNat(userTurns), "isCompactionDue", "tokens, messages, userTurns >= 0");
-  need(
-    isNat(th.tokenThreshold) && isNat(th.messageThreshold) && isNat(th.turnThreshold),
-    "isCompactionDue",
-    "thresholds >= 0",
-  );
-  need(hasThreshold(th), "isCompactionDue", "at least one threshold");
-  return isCompactionDue(tokens, messages, userTurns, th);
-}
 
 /** L1, both forms: which trigger makes compaction due (contextWindow 0 = no window). */
 export function gateTriggerFired(
@@ -114,16 +99,6 @@ export function gateUsageAfterSplice(
     `${TOKENS_EXACT}, and reported + summaryTokens <= ${EXACT_LIMIT_NAME}`,
   );
   return usageAfterSplice(u, tokens, start, end, summaryTokens);
-}
-
-/** L1 (context-window form): does the history leave less than reserveTokens free? */
-export function gateOverContextWindow(tokens: number, contextWindow: number, reserveTokens: number): boolean {
-  need(
-    isNat(tokens) && isNat(reserveTokens) && Number.isSafeInteger(contextWindow) && contextWindow > reserveTokens,
-    "isOverContextWindow",
-    "tokens >= 0, reserveTokens >= 0, contextWindow > reserveTokens",
-  );
-  return isOverContextWindow(tokens, contextWindow, reserveTokens);
 }
 
 /** L3: index of the first message of the retention window. */
@@ -255,16 +230,6 @@ export function gateSpliceInPlace<T>(xs: GapArray<T>, start: number, end: number
     "0 <= start < end <= xs.length",
   );
   xs.replace(start, end, summary);
-}
-
-/** L6: xs[..start] ++ [summary] ++ xs[end..]. */
-export function gateSplice<T>(xs: readonly T[], start: number, end: number, summary: T): T[] {
-  need(
-    isNat(start) && Number.isSafeInteger(end) && start < end && end <= xs.length,
-    "splice",
-    "0 <= start < end <= xs.length",
-  );
-  return splice(xs, start, end, summary);
 }
 
 /** Sum of tokens[a..b) (the replaced tokens of a stretch). */

@@ -3,6 +3,9 @@
 // message holding the call that tool result j answers; lastAnswer[a]: index of the last
 // result answering a call of message a, -1 when it has none). Everything before the cut is
 // summarized; everything from the cut on is kept.
+// Library function: exported from `safecut/kernel`, proven, fuzzed and benchmarked, but the
+// engine does not call findCutPoint (planning uses selectKeepRecent; keeprecent.ts says why).
+// keeprecent.ts uses sumRange in its specifications.
 // API: sumRange, findValidCutPoints, findTurnStart, findCutPoint -> CutPoint.
 
 import type { Role } from "./roles.ts";
