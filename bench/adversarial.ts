@@ -1,10 +1,10 @@
 // Planning on adversarial histories: planStep per message on the shapes that are worst for the
 // stretch search (conversation files are user input), at two sizes; linear planning stays flat.
-import { parseConfig } from "../src/engine/config-rules.ts";
-import type { Message } from "../src/engine/message.ts";
-import { planStep } from "../src/engine/plan.ts";
-import { ConversationStore } from "../src/engine/store.ts";
-import { charCounter } from "../src/engine/tokens.ts";
+import { parseConfig } from "../src/engine/boundary/config-rules.ts";
+import { planStep } from "../src/engine/run/plan.ts";
+import { ConversationStore } from "../src/engine/store/store.ts";
+import type { Message } from "../src/model/message.ts";
+import { charCounter } from "../src/model/tokens.ts";
 import { consume, cpuMs, measure } from "./measure.ts";
 import { fmt, fmtN, fmtRatio, table } from "./table.ts";
 

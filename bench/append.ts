@@ -1,10 +1,10 @@
 // Appending one message: what store.append (validation + ledger, default BPE tokenizer) and
 // ledger.append (character heuristic: the ledger's own cost) take at each history size, as the
 // typical append and amortized over many (growth steps and garbage collection included).
-import { TokenLedger } from "../src/engine/ledger.ts";
-import type { Message } from "../src/engine/message.ts";
-import { ConversationStore } from "../src/engine/store.ts";
-import { bpeCounter, charCounter, type TokenCounter } from "../src/engine/tokens.ts";
+import { TokenLedger } from "../src/engine/store/ledger.ts";
+import { ConversationStore } from "../src/engine/store/store.ts";
+import type { Message } from "../src/model/message.ts";
+import { bpeCounter, charCounter, type TokenCounter } from "../src/model/tokens.ts";
 import { appendStream, generateConversation } from "./conversation.ts";
 import { collect, consume, cpuMs, measure, median, type Repetitions, successiveRatios } from "./measure.ts";
 import { fmt, fmtN, fmtRatio, table } from "./table.ts";

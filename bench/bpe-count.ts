@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import { bpeCounter, bpePieces } from "../src/engine/tokens.ts";
+import { bpeCounter, bpePieces } from "../src/model/tokens.ts";
 import { consume, cpuMs, measure, type Repetitions } from "./measure.ts";
 import { fmt, fmtN, fmtRatio, table } from "./table.ts";
 

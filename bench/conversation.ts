@@ -2,7 +2,7 @@
 // real coding-agent history: a system prompt, user turns, runs of assistant steps of which about
 // 40% call 1-3 tools, each call answered right after, and message sizes skewed from a few tokens
 // to a few thousand (most small, some tool outputs huge).
-import type { AssistantMessage, Message, ToolCall } from "../src/engine/message.ts";
+import type { AssistantMessage, Message, ToolCall } from "../src/model/message.ts";
 
 /** A small seeded PRNG (mulberry32): the same seed gives the same conversation on every run. */
 export function rng(seed: number): () => number {

@@ -1,10 +1,11 @@
 // What several bench scenarios share: the configuration they plan with, snapshots of generated
 // conversations, and the bare chars/4 pass that planning and fresh decisions are compared with.
-import type { Config } from "../src/engine/config.ts";
-import { parseConfig } from "../src/engine/config-rules.ts";
-import type { Message } from "../src/engine/message.ts";
-import { ConversationStore, type StoreSnapshot } from "../src/engine/store.ts";
-import { charCounter } from "../src/engine/tokens.ts";
+
+import { parseConfig } from "../src/engine/boundary/config-rules.ts";
+import { ConversationStore, type StoreSnapshot } from "../src/engine/store/store.ts";
+import type { Config } from "../src/model/config.ts";
+import type { Message } from "../src/model/message.ts";
+import { charCounter } from "../src/model/tokens.ts";
 import { generateConversation } from "./conversation.ts";
 
 /** The benchmark's configuration: the default trigger plus the keep-recent form, so the cut point is planned too. */

@@ -2,11 +2,11 @@
 // store's load, then its view and planStep, and the whole compactMessages dry run), each against
 // the bare chars/4 pass over the same messages in the same run.
 import { fileURLToPath } from "node:url";
-import { compactMessages } from "../src/engine/compact-messages.ts";
-import type { Message } from "../src/engine/message.ts";
-import { planStep } from "../src/engine/plan.ts";
-import { ConversationStore } from "../src/engine/store.ts";
-import { charCounter } from "../src/engine/tokens.ts";
+import { planStep } from "../src/engine/run/plan.ts";
+import { ConversationStore } from "../src/engine/store/store.ts";
+import { compactMessages } from "../src/library/compact-messages.ts";
+import type { Message } from "../src/model/message.ts";
+import { charCounter } from "../src/model/tokens.ts";
 import { offlineSummarizer } from "../src/providers/offline-summarizer.ts";
 import { generateConversation } from "./conversation.ts";
 import { benchConfig, charsPass } from "./fixtures.ts";

@@ -1,16 +1,17 @@
 // Planning: what one planStep costs per message at each history size, and each of its parts
 // (views, trigger, keep-recent stretch, stretch), plus findCutPoint (a library function the
 // engine does not run), against the bare chars/4 pass over the same snapshots.
-import type { Config } from "../src/engine/config.ts";
+
 import {
   gateFindCutPoint,
   gateRetentionCutoff,
   gateSelectKeepRecent,
   gateSelectStretch,
-} from "../src/engine/kernel-gate.ts";
-import { dueBy, planStep } from "../src/engine/plan.ts";
-import type { StoreSnapshot } from "../src/engine/store.ts";
-import { type KernelViews, kernelViews } from "../src/engine/views.ts";
+} from "../src/engine/boundary/kernel-gate.ts";
+import { dueBy, planStep } from "../src/engine/run/plan.ts";
+import type { StoreSnapshot } from "../src/engine/store/store.ts";
+import { type KernelViews, kernelViews } from "../src/engine/store/views.ts";
+import type { Config } from "../src/model/config.ts";
 import { benchConfig, charsPass, snapshotOf } from "./fixtures.ts";
 import { consume, cpuMs, measure, type Repetitions, successiveRatios } from "./measure.ts";
 import { fmt, fmtN, fmtRatio, table } from "./table.ts";

@@ -7,7 +7,7 @@
 import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
-import { messageText } from "../src/engine/message.ts";
+import { messageText } from "../src/model/message.ts";
 import { adversarialBySize, adversarialSection } from "./adversarial.ts";
 import { appendBySize, appendSection, warmUpAppend } from "./append.ts";
 import { bpeBySample, bpeSection, repositoryTexts } from "./bpe-count.ts";

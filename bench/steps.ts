@@ -1,9 +1,10 @@
 // One step of a compaction run: the CPU cost per step of the first steps of a one-shot compaction
 // at each history size (a run is linear only if this stays flat as the history grows).
-import { compactStore } from "../src/engine/compact.ts";
-import { parseConfig } from "../src/engine/config-rules.ts";
-import { ConversationStore } from "../src/engine/store.ts";
-import { charCounter } from "../src/engine/tokens.ts";
+
+import { parseConfig } from "../src/engine/boundary/config-rules.ts";
+import { compactStore } from "../src/engine/run/compact.ts";
+import { ConversationStore } from "../src/engine/store/store.ts";
+import { charCounter } from "../src/model/tokens.ts";
 import { offlineSummarizer } from "../src/providers/offline-summarizer.ts";
 import { generateConversation } from "./conversation.ts";
 import { collect, cpuMs, median, successiveRatios } from "./measure.ts";

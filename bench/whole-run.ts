@@ -6,8 +6,8 @@
 import { spawnSync } from "node:child_process";
 import { resourceUsage } from "node:process";
 import { fileURLToPath } from "node:url";
-import { compactMessages } from "../src/engine/compact-messages.ts";
-import { charCounter } from "../src/engine/tokens.ts";
+import { compactMessages } from "../src/library/compact-messages.ts";
+import { charCounter } from "../src/model/tokens.ts";
 import { offlineSummarizer } from "../src/providers/offline-summarizer.ts";
 import { generateConversation } from "./conversation.ts";
 

@@ -15,8 +15,20 @@ export type {
   OpenAISummaryMessage,
 } from "./adapters/sdk-shapes.ts";
 export { runCli } from "./cli/main.ts";
-export { type CompactOptions, compactStore } from "./engine/compact.ts";
-export { type CompactMessagesOptions, type CompactResult, compactMessages } from "./engine/compact-messages.ts";
+export { assertConfigValid, configView, parseConfig } from "./engine/boundary/config-rules.ts";
+export { assertWellFormed } from "./engine/boundary/wellformed.ts";
+export { type CompactOptions, compactStore } from "./engine/run/compact.ts";
+export type { ItemMap, ItemSpan } from "./engine/run/item-map.ts";
+export { type Plan, planStep } from "./engine/run/plan.ts";
+export type { CompactionReport, LawCheck, Outcome, ReplacedStretch, UsageReport } from "./engine/run/report.ts";
+export type { ReportedUsage } from "./engine/run/usage.ts";
+export { TokenLedger } from "./engine/store/ledger.ts";
+export { ConversationStore, type StoreSnapshot, type StoreView } from "./engine/store/store.ts";
+export { type KernelViews, kernelViews } from "./engine/store/views.ts";
+export { requiredFacts } from "./engine/summarize/facts.ts";
+export { type SummaryVerdict, validateSummary } from "./engine/summarize/validate-summary.ts";
+export { type Truncated, type TruncateOptions, truncateToolOutput } from "./engine/tool-output/truncate.ts";
+export { type CompactMessagesOptions, type CompactResult, compactMessages } from "./library/compact-messages.ts";
 export {
   type Config,
   type ConfigInput,
@@ -25,8 +37,7 @@ export {
   parseConfigShape,
   SAME_AS_AGENT,
   snapshotConfig,
-} from "./engine/config.ts";
-export { assertConfigValid, configView, parseConfig } from "./engine/config-rules.ts";
+} from "./model/config.ts";
 export {
   ConfigError,
   type ErrorKind,
@@ -34,10 +45,7 @@ export {
   KernelBoundaryError,
   SafecutError,
   SummarizerError,
-} from "./engine/errors.ts";
-export { requiredFacts } from "./engine/facts.ts";
-export type { ItemMap, ItemSpan } from "./engine/item-map.ts";
-export { TokenLedger } from "./engine/ledger.ts";
+} from "./model/errors.ts";
 export type {
   AssistantMessage,
   Message,
@@ -46,12 +54,10 @@ export type {
   ToolCall,
   ToolMessage,
   UserMessage,
-} from "./engine/message.ts";
-export { messageText, summaryMessage } from "./engine/message.ts";
-export { type Plan, planStep } from "./engine/plan.ts";
-export { DEFAULT_PROMPT, renderPrompt } from "./engine/prompt-template.ts";
-export type { CompactionReport, LawCheck, Outcome, ReplacedStretch, UsageReport } from "./engine/report.ts";
-export { ConversationStore, type StoreSnapshot, type StoreView } from "./engine/store.ts";
+} from "./model/message.ts";
+export { messageText, summaryMessage } from "./model/message.ts";
+export { DEFAULT_PROMPT, renderPrompt } from "./model/prompt-template.ts";
+export type { Summarizer, SummaryRequest } from "./model/summarizer.ts";
 export {
   bpeCounter,
   charCounter,
@@ -59,21 +65,15 @@ export {
   messageTokens,
   type TokenCounter,
   tokenCounter,
-} from "./engine/tokens.ts";
-export { type Truncated, type TruncateOptions, truncateToolOutput } from "./engine/truncate.ts";
-export type { ReportedUsage } from "./engine/usage.ts";
-export { type SummaryVerdict, validateSummary } from "./engine/validate-summary.ts";
-export { type KernelViews, kernelViews } from "./engine/views.ts";
-export { assertWellFormed } from "./engine/wellformed.ts";
+} from "./model/tokens.ts";
 export { type AnthropicSummarizerOptions, anthropicSummarizer } from "./providers/anthropic-summarizer.ts";
 export { summarizerFromConfig } from "./providers/from-config.ts";
 export { offlineSummarizer } from "./providers/offline-summarizer.ts";
 export { type OpenAISummarizerOptions, openAISummarizer } from "./providers/openai-summarizer.ts";
-export type { Summarizer, SummaryRequest } from "./providers/summarizer.ts";
 
-import { type CompactMessagesOptions, type CompactResult, compactMessages } from "./engine/compact-messages.ts";
-import type { ConfigInput } from "./engine/config.ts";
-import type { Message } from "./engine/message.ts";
+import { type CompactMessagesOptions, type CompactResult, compactMessages } from "./library/compact-messages.ts";
+import type { ConfigInput } from "./model/config.ts";
+import type { Message } from "./model/message.ts";
 
 /** Compacts a conversation's messages under `config` (unset settings take their defaults); alias of compactMessages. */
 export function compact(

@@ -1,7 +1,7 @@
 // Proof companion of src/kernel/stretch.ts: the law L5 (coherence) and L4 (earliest) as predicates,
 // and the lemma that restates coherence in the plain words of L5.
 
-// The tool-pairing view the engine builds (src/engine/views.ts), as the kernel assumes it:
+// The tool-pairing view the engine builds (src/engine/store/views.ts), as the kernel assumes it:
 // a message is a tool result iff it names a call; the call is an earlier assistant message whose
 // last answer is at or after this result; an answered call's last answer is a later message that
 // answers it; only assistant messages are ongoing.

@@ -3,11 +3,11 @@
 // system-role messages (the SDK's SystemMessageParam), read and written back in place.
 // One user message may carry several tool results plus text; the model splits it into tool
 // messages followed by a user message, and the writer merges them back.
-import { InputError } from "../engine/errors.ts";
-import { describeJson, isJsonObject, type Json, type JsonObject } from "../engine/json.ts";
-import type { Message, SourceRef, ToolCall } from "../engine/message.ts";
-import { assertMessages } from "../engine/message-shape.ts";
-import { DEFAULT_SUMMARY_TAG } from "../engine/settings-table.ts";
+import { InputError } from "../model/errors.ts";
+import { describeJson, isJsonObject, type Json, type JsonObject } from "../model/json.ts";
+import type { Message, SourceRef, ToolCall } from "../model/message.ts";
+import { assertMessages } from "../model/message-shape.ts";
+import { DEFAULT_SUMMARY_TAG } from "../model/settings-table.ts";
 import type { FormatOptions } from "./openai.ts";
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
 import { type WireItem, wireMessage } from "./wire-item.ts";

@@ -1,18 +1,18 @@
 // Compaction straight on wire-format messages, for agents that keep their history in the
 // OpenAI or Anthropic request shape: read, compact, write back (untouched messages verbatim).
 
+import { parseConfig } from "../engine/boundary/config-rules.ts";
+import type { CompactionReport } from "../engine/run/report.ts";
 import {
   assertMessageList,
   assertOptions,
   type CompactMessagesOptions,
   compactParsed,
-} from "../engine/compact-messages.ts";
-import type { Config, ConfigInput } from "../engine/config.ts";
-import { parseConfig } from "../engine/config-rules.ts";
-import { InputError } from "../engine/errors.ts";
-import { describeJson, isJsonObject, type Json, type JsonObject } from "../engine/json.ts";
-import { assertValueNesting } from "../engine/json-depth.ts";
-import type { CompactionReport } from "../engine/report.ts";
+} from "../library/compact-messages.ts";
+import type { Config, ConfigInput } from "../model/config.ts";
+import { InputError } from "../model/errors.ts";
+import { describeJson, isJsonObject, type Json, type JsonObject } from "../model/json.ts";
+import { assertValueNesting } from "../model/json-depth.ts";
 import { type AnthropicConversation, readAnthropicMessages, writeAnthropicMessages } from "./anthropic.ts";
 import { readOpenAIMessages, writeOpenAIMessages } from "./openai.ts";
 import type {

@@ -4,10 +4,10 @@
 // as it was read, byte for byte (file-layout.ts).
 import type { ModelMessage } from "ai";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
-import { InputError } from "../engine/errors.ts";
-import type { ItemMap } from "../engine/item-map.ts";
-import { describeJson, isJsonObject, type Json, type JsonObject } from "../engine/json.ts";
-import type { Message } from "../engine/message.ts";
+import type { ItemMap } from "../engine/run/item-map.ts";
+import { InputError } from "../model/errors.ts";
+import { describeJson, isJsonObject, type Json, type JsonObject } from "../model/json.ts";
+import type { Message } from "../model/message.ts";
 import { readModelMessages, writeModelMessages } from "./ai-sdk.ts";
 import { planAnthropicOutput, readAnthropicMessages, writeAnthropicMessages } from "./anthropic.ts";
 import { detectFormat, FORMAT_NAMES, type FormatName } from "./detect.ts";

@@ -4,8 +4,8 @@
 // Plain text messages read the same in several formats; then "openai" comes first, then
 // "anthropic", "ai-sdk", "responses" (FORMAT_NAMES' order): the summary OpenAI's writer adds (an
 // assistant message with string content) is valid in all four shapes.
-import { InputError } from "../engine/errors.ts";
-import { isJsonObject, type Json, type JsonObject } from "../engine/json.ts";
+import { InputError } from "../model/errors.ts";
+import { isJsonObject, type Json, type JsonObject } from "../model/json.ts";
 
 /** The conversation formats safecut reads and writes, in detection precedence. */
 export const FORMAT_NAMES = ["openai", "anthropic", "ai-sdk", "responses"] as const;

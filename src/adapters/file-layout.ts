@@ -3,7 +3,7 @@
 // and only new messages (summaries) and new separators are written fresh, in the file's own style
 // (indentation or none, spacing after ":" and ",", line endings). A file message some of whose
 // content blocks were summarized away is its own text with only those blocks' bytes cut out.
-import type { Json } from "../engine/json.ts";
+import type { Json } from "../model/json.ts";
 import { parseValueAt, type Span, type SpanMap, skipWs, stringEnd } from "./json-text.ts";
 import type { WireItem } from "./wire-item.ts";
 import { wireMessage } from "./wire-item.ts";

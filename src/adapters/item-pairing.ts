@@ -1,13 +1,14 @@
 // What the adapters whose items are not one-to-one with engine messages (AI SDK, Responses)
-// share: one compaction run with the reader's item map (src/engine/item-map.ts: the window, the
+// share: one compaction run with the reader's item map (src/engine/run/item-map.ts: the window, the
 // threshold and the report count the format's items), the engine ids standing for approvals, and
 // pairing checks that name the format's items in their errors.
-import { type CompactMessagesOptions, compactParsed } from "../engine/compact-messages.ts";
-import type { Config } from "../engine/config.ts";
-import { InputError } from "../engine/errors.ts";
-import type { ItemMap } from "../engine/item-map.ts";
-import type { Message } from "../engine/message.ts";
-import type { CompactionReport } from "../engine/report.ts";
+
+import type { ItemMap } from "../engine/run/item-map.ts";
+import type { CompactionReport } from "../engine/run/report.ts";
+import { type CompactMessagesOptions, compactParsed } from "../library/compact-messages.ts";
+import type { Config } from "../model/config.ts";
+import { InputError } from "../model/errors.ts";
+import type { Message } from "../model/message.ts";
 
 /**
  * One compaction of a format whose items map to engine messages through an ItemMap: `read`

@@ -4,7 +4,7 @@
 // explicit stack), so nesting depth is bounded by memory, not by the call stack. Numbers become
 // JavaScript numbers in the parsed value, but that value is only read for shapes and strings:
 // every byte written for an untouched value, and every tool input's text, comes from the source.
-import type { Json, JsonObject } from "../engine/json.ts";
+import type { Json, JsonObject } from "../model/json.ts";
 
 /** Where a value lies in the text: [start, end) in UTF-16 code units. */
 export interface Span {

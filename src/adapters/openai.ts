@@ -1,10 +1,10 @@
 // OpenAI chat format: system/developer/user/assistant (with `tool_calls`)/tool (with
 // `tool_call_id`). One wire message is one model message, so round trips are exact.
-import { InputError } from "../engine/errors.ts";
-import { describeJson, isJsonObject, type Json, type JsonObject } from "../engine/json.ts";
-import type { Message, ToolCall } from "../engine/message.ts";
-import { assertMessages } from "../engine/message-shape.ts";
-import { DEFAULT_SUMMARY_TAG } from "../engine/settings-table.ts";
+import { InputError } from "../model/errors.ts";
+import { describeJson, isJsonObject, type Json, type JsonObject } from "../model/json.ts";
+import type { Message, ToolCall } from "../model/message.ts";
+import { assertMessages } from "../model/message-shape.ts";
+import { DEFAULT_SUMMARY_TAG } from "../model/settings-table.ts";
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
 import type { WireItem } from "./wire-item.ts";
 

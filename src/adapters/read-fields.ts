@@ -2,8 +2,8 @@
 // Responses items): the types say what a caller should pass, but a JavaScript caller or a
 // parsed file can pass anything, so each field is checked where it is read and a bad one is an
 // InputError naming its path.
-import { InputError } from "../engine/errors.ts";
-import { describeJson } from "../engine/json.ts";
+import { InputError } from "../model/errors.ts";
+import { describeJson } from "../model/json.ts";
 
 /** An object's fields, read one at a time. */
 export type Fields = Record<string, unknown>;

@@ -9,16 +9,16 @@
 // other type (item references, compaction items, types newer than this adapter) is protected
 // like a system message, never summarized. Untouched items are written back as the same objects.
 import type { ResponseInputItem } from "openai/resources/responses/responses";
-import type { CompactMessagesOptions } from "../engine/compact-messages.ts";
-import type { Config, ConfigInput } from "../engine/config.ts";
-import { parseConfig } from "../engine/config-rules.ts";
-import { InputError } from "../engine/errors.ts";
-import type { ItemMap, ItemSpan } from "../engine/item-map.ts";
-import { describeJson } from "../engine/json.ts";
-import type { Message } from "../engine/message.ts";
-import { assertMessages } from "../engine/message-shape.ts";
-import type { CompactionReport } from "../engine/report.ts";
-import { DEFAULT_SUMMARY_TAG } from "../engine/settings-table.ts";
+import { parseConfig } from "../engine/boundary/config-rules.ts";
+import type { ItemMap, ItemSpan } from "../engine/run/item-map.ts";
+import type { CompactionReport } from "../engine/run/report.ts";
+import type { CompactMessagesOptions } from "../library/compact-messages.ts";
+import type { Config, ConfigInput } from "../model/config.ts";
+import { InputError } from "../model/errors.ts";
+import { describeJson } from "../model/json.ts";
+import type { Message } from "../model/message.ts";
+import { assertMessages } from "../model/message-shape.ts";
+import { DEFAULT_SUMMARY_TAG } from "../model/settings-table.ts";
 import { approvalCallId, assertPairing, compactItems, type PairingEvent } from "./item-pairing.ts";
 import type { FormatOptions } from "./openai.ts";
 import { type Fields, fields, jsonText, str, typedParts } from "./read-fields.ts";

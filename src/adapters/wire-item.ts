@@ -1,6 +1,6 @@
 // One message of a writer's output, said in terms of the input where it can be, so that a file
 // writer can copy what it did not change byte for byte (see file-layout.ts).
-import type { Json, JsonObject } from "../engine/json.ts";
+import type { Json, JsonObject } from "../model/json.ts";
 
 /**
  * One message of the output, said in terms of the input where it can be: a file message written

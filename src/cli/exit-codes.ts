@@ -1,6 +1,7 @@
 // The CLI's exit codes, documented in `safecut --help`.
-import type { ErrorKind } from "../engine/errors.ts";
-import type { Outcome } from "../engine/report.ts";
+
+import type { Outcome } from "../engine/run/report.ts";
+import type { ErrorKind } from "../model/errors.ts";
 
 /** Exit codes of `safecut`. */
 export const EXIT = {

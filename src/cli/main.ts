@@ -4,9 +4,9 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { FORMAT_NAMES } from "../adapters/detect.ts";
-import { SafecutError } from "../engine/errors.ts";
-import { assertTextNesting } from "../engine/json-depth.ts";
-import type { CompactionReport } from "../engine/report.ts";
+import type { CompactionReport } from "../engine/run/report.ts";
+import { SafecutError } from "../model/errors.ts";
+import { assertTextNesting } from "../model/json-depth.ts";
 import { EXIT, EXIT_CODES_HELP, exitCodeFor, exitCodeForOutcome } from "./exit-codes.ts";
 import { type BeforeRename, type NamedFile, PendingOutput, refuseSameFiles } from "./outputs.ts";
 import { reportText } from "./report-text.ts";
@@ -95,7 +95,7 @@ async function compactFile(
   const started = Date.now();
   // loaded here, not at the top: the config parser, the adapters and the engine bring zod and
   // the tokenizer, which would make `safecut --help` slow to start
-  const { parseConfig } = await import("../engine/config-rules.ts");
+  const { parseConfig } = await import("../engine/boundary/config-rules.ts");
   // the settings are parsed once, before the input is read, and passed down as they are
   const config = parseConfig(settingsFromFlags(flags, io.cwd));
   const fromStdin = file === "-";
@@ -115,7 +115,7 @@ async function compactFile(
   // before any parsing or work: nesting that Node's recursive helpers could not write back
   assertTextNesting(text, name);
   const { readConversationFile, writeConversationFile } = await import("../adapters/conversation-file.ts");
-  const { compactParsed } = await import("../engine/compact-messages.ts");
+  const { compactParsed } = await import("../library/compact-messages.ts");
   const format = FORMAT_NAMES.find((f) => f === flags.format);
   const conv = readConversationFile(text, { format, summaryTag: config.summary_tag });
   const result = await compactParsed(conv.messages, config, {

@@ -17,7 +17,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { SafecutError } from "../engine/errors.ts";
+import { SafecutError } from "../model/errors.ts";
 
 /** A file the CLI reads or writes, as the user named it. */
 export interface NamedFile {

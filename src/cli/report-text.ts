@@ -1,6 +1,6 @@
 // The human-readable report printed on stderr.
-import { countOf as count } from "../engine/plural.ts";
-import type { CompactionReport } from "../engine/report.ts";
+import { countOf as count } from "../engine/run/plural.ts";
+import type { CompactionReport } from "../engine/run/report.ts";
 
 /** Renders a report as a few lines of text. */
 export function reportText(r: CompactionReport, inputName: string): string {

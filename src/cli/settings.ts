@@ -5,8 +5,8 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Option } from "commander";
-import { ConfigError } from "../engine/errors.ts";
-import { defaultShown, type SettingName, type SettingSpec, settingRows } from "../engine/settings-table.ts";
+import { ConfigError } from "../model/errors.ts";
+import { defaultShown, type SettingName, type SettingSpec, settingRows } from "../model/settings-table.ts";
 
 /** Flag values as commander gives them (strings; repeated --anchor as an array). */
 export type FlagValues = Readonly<Record<string, string | string[] | boolean | undefined>>;

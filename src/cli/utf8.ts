@@ -2,7 +2,7 @@
 // leniently would replace each bad byte by U+FFFD, so a user message would be written back altered
 // while the law checks, which only ever see the decoded text, still say L2 holds. Input that is
 // not UTF-8 is therefore refused, naming the place, and nothing is written.
-import { InputError } from "../engine/errors.ts";
+import { InputError } from "../model/errors.ts";
 
 /** Where a byte sequence stops being UTF-8, and why. */
 export interface Utf8Fault {

@@ -13,7 +13,7 @@ export {
 } from "../adapters/conversation-file.ts";
 export { detectFormat, type FormatName } from "../adapters/detect.ts";
 export { type FormatOptions, readOpenAIMessages, writeOpenAIMessages } from "../adapters/openai.ts";
-export { InputError, SafecutError } from "../engine/errors.ts";
+export { InputError, SafecutError } from "../model/errors.ts";
 export type {
   AssistantMessage,
   Message,
@@ -22,4 +22,4 @@ export type {
   ToolCall,
   ToolMessage,
   UserMessage,
-} from "../engine/message.ts";
+} from "../model/message.ts";

@@ -1,9 +1,9 @@
 // Summaries from the Anthropic messages API.
-import { SummarizerError } from "../engine/errors.ts";
-import { isJsonObject, type Json } from "../engine/json.ts";
+import { SummarizerError } from "../model/errors.ts";
+import { isJsonObject, type Json } from "../model/json.ts";
+import type { Summarizer, SummaryRequest } from "../model/summarizer.ts";
 import { extractTagged } from "./extract-tag.ts";
 import { postJson } from "./http.ts";
-import type { Summarizer, SummaryRequest } from "./summarizer.ts";
 
 /** Settings of the Anthropic summarizer. */
 export interface AnthropicSummarizerOptions {

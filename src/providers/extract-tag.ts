@@ -1,6 +1,6 @@
 // LLM answers wrap the summary in <tag>...</tag> (the prompt asks for it); only the inside is
 // used, so chatter around it never reaches the conversation.
-import { SummarizerError } from "../engine/errors.ts";
+import { SummarizerError } from "../model/errors.ts";
 
 /** The trimmed text inside the first `<tag>...</tag>` of an answer; throws if absent or empty. */
 export function extractTagged(answer: string, tag: string): string {

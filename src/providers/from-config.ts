@@ -1,13 +1,13 @@
 // Builds the summarizer a configuration names. API keys come from the environment only
 // (OPENAI_API_KEY, ANTHROPIC_API_KEY), never from config files that get committed.
-import type { Config } from "../engine/config.ts";
-import { SAME_AS_AGENT } from "../engine/config.ts";
-import { ConfigError } from "../engine/errors.ts";
-import type { TokenCounter } from "../engine/tokens.ts";
+import type { Config } from "../model/config.ts";
+import { SAME_AS_AGENT } from "../model/config.ts";
+import { ConfigError } from "../model/errors.ts";
+import type { Summarizer } from "../model/summarizer.ts";
+import type { TokenCounter } from "../model/tokens.ts";
 import { anthropicSummarizer } from "./anthropic-summarizer.ts";
 import { offlineSummarizer } from "./offline-summarizer.ts";
 import { openAISummarizer } from "./openai-summarizer.ts";
-import type { Summarizer } from "./summarizer.ts";
 
 /** Environment variables read for API keys. */
 export type KeyEnv = Readonly<Record<string, string | undefined>>;

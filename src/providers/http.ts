@@ -1,7 +1,7 @@
 // JSON over HTTP with Node's built-in fetch: a timeout combined with the caller's
 // AbortSignal, and one retry on transient failures (429 honoring Retry-After, 5xx, network).
-import { SummarizerError } from "../engine/errors.ts";
-import type { Json } from "../engine/json.ts";
+import { SummarizerError } from "../model/errors.ts";
+import type { Json } from "../model/json.ts";
 
 /** Options of one JSON POST. */
 export interface PostOptions {

@@ -1,9 +1,9 @@
 // The offline default: a deterministic extractive summary, so the CLI works with no key and no
 // network. It lists the required facts verbatim (so it passes validation), then adds first lines
 // of the stretch's messages while the summary stays under its budget.
-import type { Message } from "../engine/message.ts";
-import { MESSAGE_OVERHEAD, type TokenCounter } from "../engine/tokens.ts";
-import type { Summarizer, SummaryRequest } from "./summarizer.ts";
+import type { Message } from "../model/message.ts";
+import type { Summarizer, SummaryRequest } from "../model/summarizer.ts";
+import { MESSAGE_OVERHEAD, type TokenCounter } from "../model/tokens.ts";
 
 const NOTE_CHARS = 120;
 

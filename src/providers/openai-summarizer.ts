@@ -1,10 +1,10 @@
 // Summaries from an OpenAI-compatible chat completions endpoint (OpenAI, or any server that
 // speaks the same API: vLLM, llama.cpp, Ollama, proxies).
-import { SummarizerError } from "../engine/errors.ts";
-import { isJsonObject, type Json } from "../engine/json.ts";
+import { SummarizerError } from "../model/errors.ts";
+import { isJsonObject, type Json } from "../model/json.ts";
+import type { Summarizer, SummaryRequest } from "../model/summarizer.ts";
 import { extractTagged } from "./extract-tag.ts";
 import { postJson } from "./http.ts";
-import type { Summarizer, SummaryRequest } from "./summarizer.ts";
 
 /** Settings of the OpenAI-compatible summarizer. */
 export interface OpenAISummarizerOptions {

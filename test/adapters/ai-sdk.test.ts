@@ -14,8 +14,8 @@ import {
   readModelMessages,
   writeModelMessages,
 } from "../../src/adapters/ai-sdk.ts";
-import { ConfigError, InputError } from "../../src/engine/errors.ts";
-import type { CompactionReport } from "../../src/engine/report.ts";
+import type { CompactionReport } from "../../src/engine/run/report.ts";
+import { ConfigError, InputError } from "../../src/model/errors.ts";
 import { modelMessagesConversation } from "../support/generate-sdk.ts";
 
 const image = new Uint8Array([137, 80, 78, 71]);

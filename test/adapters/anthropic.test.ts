@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readAnthropicMessages, writeAnthropicMessages } from "../../src/adapters/anthropic.ts";
-import { InputError } from "../../src/engine/errors.ts";
-import type { Json, JsonObject } from "../../src/engine/json.ts";
+import { InputError } from "../../src/model/errors.ts";
+import type { Json, JsonObject } from "../../src/model/json.ts";
 import { anthropicConversation } from "../support/generate.ts";
 
 describe("Anthropic adapter", () => {

@@ -6,8 +6,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readConversationFile, writeConversationFile } from "../../src/adapters/conversation-file.ts";
-import { compactMessages } from "../../src/engine/compact-messages.ts";
-import type { Json, JsonObject } from "../../src/engine/json.ts";
+import { compactMessages } from "../../src/library/compact-messages.ts";
+import type { Json, JsonObject } from "../../src/model/json.ts";
 import { anthropicConversation, openAIConversation } from "../support/generate.ts";
 
 // JSON as text pieces, so numbers and strings keep the spelling they were generated with

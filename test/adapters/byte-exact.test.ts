@@ -4,7 +4,7 @@
 // file's own style.
 import { describe, expect, it } from "vitest";
 import { readConversationFile, writeConversationFile } from "../../src/adapters/conversation-file.ts";
-import { compactMessages } from "../../src/engine/compact-messages.ts";
+import { compactMessages } from "../../src/library/compact-messages.ts";
 
 function roundTrip(text: string): string {
   const f = readConversationFile(text);

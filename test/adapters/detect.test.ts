@@ -5,8 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { readConversationFile, writeConversationFile } from "../../src/adapters/conversation-file.ts";
 import { detectFormat } from "../../src/adapters/detect.ts";
-import { InputError } from "../../src/engine/errors.ts";
-import type { Json } from "../../src/engine/json.ts";
+import { InputError } from "../../src/model/errors.ts";
+import type { Json } from "../../src/model/json.ts";
 import { modelMessagesConversation, responsesConversation } from "../support/generate-sdk.ts";
 
 const aiSdk = modelMessagesConversation({ turns: 3 }) as unknown as Json[];

@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compactJsonText, JsonSyntaxError, parseJsonText, type SpanMap } from "../../src/adapters/json-text.ts";
-import type { Json } from "../../src/engine/json.ts";
+import type { Json } from "../../src/model/json.ts";
 
 // JSON texts with random whitespace, escapes and number spellings
 const ws = fc.constantFrom("", " ", "\n", "\r\n", "\t", "  \n    ");

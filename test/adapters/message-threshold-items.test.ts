@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { compactModelMessages } from "../../src/adapters/ai-sdk.ts";
 import { compactAnthropicMessages } from "../../src/adapters/compact-wire.ts";
 import { compactResponsesItems } from "../../src/adapters/responses.ts";
-import type { JsonObject } from "../../src/engine/json.ts";
+import type { JsonObject } from "../../src/model/json.ts";
 
 // every trigger but message_threshold off; a window of 1 leaves the rest eligible
 const at = (n: number) => ({

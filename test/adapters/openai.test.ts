@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { readOpenAIMessages, writeOpenAIMessages } from "../../src/adapters/openai.ts";
-import { InputError } from "../../src/engine/errors.ts";
-import type { Json } from "../../src/engine/json.ts";
-import type { Message } from "../../src/engine/message.ts";
+import { InputError } from "../../src/model/errors.ts";
+import type { Json } from "../../src/model/json.ts";
+import type { Message } from "../../src/model/message.ts";
 import { openAIConversation } from "../support/generate.ts";
 
 describe("OpenAI adapter", () => {

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
 import { compactResponsesItems, readResponsesItems, writeResponsesItems } from "../../src/adapters/responses.ts";
-import { InputError } from "../../src/engine/errors.ts";
+import { InputError } from "../../src/model/errors.ts";
 import { responsesConversation } from "../support/generate-sdk.ts";
 
 const FIXTURE: ResponseInputItem[] = [

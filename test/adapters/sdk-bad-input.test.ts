@@ -8,9 +8,9 @@ import type { ResponseInputItem } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
 import { compactModelMessages } from "../../src/adapters/ai-sdk.ts";
 import { compactResponsesItems } from "../../src/adapters/responses.ts";
-import { InputError } from "../../src/engine/errors.ts";
-import type { Json } from "../../src/engine/json.ts";
-import type { CompactionReport } from "../../src/engine/report.ts";
+import type { CompactionReport } from "../../src/engine/run/report.ts";
+import { InputError } from "../../src/model/errors.ts";
+import type { Json } from "../../src/model/json.ts";
 import { attempt, corrupt, corruption, deepFreeze } from "../bad-input/judge.ts";
 import { modelMessagesConversation, responsesConversation } from "../support/generate-sdk.ts";
 

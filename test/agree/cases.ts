@@ -1,12 +1,12 @@
 // Inputs for the agreement check: for every kernel function, a fast-check generator of argument
 // lists that satisfy its `//@ requires` (outside them neither program promises anything, and the
 // compiled Dafny may not even terminate) and the engine's exactness bound: numbers are safe
-// integers and every sum the kernel forms over an array stays <= 2^53 - 1 (src/engine/exact.ts).
+// integers and every sum the kernel forms over an array stays <= 2^53 - 1 (src/engine/boundary/exact.ts).
 // Numbers are biased to the edges: 0, 1, small, 2^40, 2^52 and 2^53 - 1. Where a requires names an
 // earlier selection (keptPrefixEnd, selectAfterSplice), the input is built with the TypeScript
 // kernel's own selection, whose ensures give exactly that requires.
 import fc from "fast-check";
-import { EXACT_LIMIT, natsSumExactly } from "../../src/engine/exact.ts";
+import { EXACT_LIMIT, natsSumExactly } from "../../src/engine/boundary/exact.ts";
 import { retentionCutoff } from "../../src/kernel/retention.ts";
 import type { Role } from "../../src/kernel/roles.ts";
 import { selectStretch, selectStretchFrom } from "../../src/kernel/stretch.ts";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readConversationFile } from "../../src/adapters/conversation-file.ts";
-import type { Json } from "../../src/engine/json.ts";
+import type { Json } from "../../src/model/json.ts";
 import { type CliResult, runInProcess, runProcess, tempDir } from "../support/cli-run.ts";
 import { conversationText, fileShape, garble, garbleText, step } from "./corpus.ts";
 

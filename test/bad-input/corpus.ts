@@ -2,7 +2,7 @@
 // steps (so every breakage starts from something realistic), structural breakages, and
 // text-level damage to conversation files.
 import fc from "fast-check";
-import type { Json, JsonObject } from "../../src/engine/json.ts";
+import type { Json, JsonObject } from "../../src/model/json.ts";
 import { junk } from "./judge.ts";
 
 export const text = fc.oneof(

@@ -4,11 +4,11 @@
 // may be touched (inputs are deep-frozen, so a write throws, and compared with a clone after).
 import fc from "fast-check";
 import { expect } from "vitest";
-import { ConfigError, InputError, KernelBoundaryError, SafecutError } from "../../src/engine/errors.ts";
-import { itemMapOf } from "../../src/engine/item-map.ts";
-import type { Json, JsonObject } from "../../src/engine/json.ts";
-import type { Message } from "../../src/engine/message.ts";
-import type { CompactionReport } from "../../src/engine/report.ts";
+import { itemMapOf } from "../../src/engine/run/item-map.ts";
+import type { CompactionReport } from "../../src/engine/run/report.ts";
+import { ConfigError, InputError, KernelBoundaryError, SafecutError } from "../../src/model/errors.ts";
+import type { Json, JsonObject } from "../../src/model/json.ts";
+import type { Message } from "../../src/model/message.ts";
 
 /** Freezes a value and everything reachable from it; returns it. */
 export function deepFreeze<T>(v: T): T {

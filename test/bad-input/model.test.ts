@@ -7,9 +7,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
-import type { Json } from "../../src/engine/json.ts";
-import type { Message } from "../../src/engine/message.ts";
 import { ConversationStore, charCounter, compact } from "../../src/index.ts";
+import type { Json } from "../../src/model/json.ts";
+import type { Message } from "../../src/model/message.ts";
 import { buildOpenAI, step } from "./corpus.ts";
 import { attempt, corrupt, corruption, deepFreeze, expectClearError, expectLawfulResult } from "./judge.ts";
 

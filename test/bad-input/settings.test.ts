@@ -6,10 +6,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
-import { compactMessages } from "../../src/engine/compact-messages.ts";
-import { type Config, type ConfigInput, configSchema } from "../../src/engine/config.ts";
-import { parseConfig } from "../../src/engine/config-rules.ts";
-import type { Json } from "../../src/engine/json.ts";
+import { parseConfig } from "../../src/engine/boundary/config-rules.ts";
+import { compactMessages } from "../../src/library/compact-messages.ts";
+import { type Config, type ConfigInput, configSchema } from "../../src/model/config.ts";
+import type { Json } from "../../src/model/json.ts";
 import { openAIConversation } from "../support/generate.ts";
 import { attempt, deepFreeze, expectClearError, expectLawfulResult } from "./judge.ts";
 

@@ -10,9 +10,9 @@ import { readAnthropicMessages } from "../../src/adapters/anthropic.ts";
 import { compactAnthropicMessages, compactOpenAIMessages } from "../../src/adapters/compact-wire.ts";
 import { readConversationFile } from "../../src/adapters/conversation-file.ts";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
-import { compactMessages } from "../../src/engine/compact-messages.ts";
-import type { ConfigInput } from "../../src/engine/config.ts";
-import type { Json } from "../../src/engine/json.ts";
+import { compactMessages } from "../../src/library/compact-messages.ts";
+import type { ConfigInput } from "../../src/model/config.ts";
+import type { Json } from "../../src/model/json.ts";
 import {
   applyStructural,
   buildAnthropic,

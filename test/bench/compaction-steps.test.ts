@@ -10,10 +10,10 @@
 import { describe, expect, it } from "vitest";
 import { generateConversation } from "../../bench/conversation.ts";
 import { cpuMs, median } from "../../bench/measure.ts";
-import { compactStore } from "../../src/engine/compact.ts";
-import { parseConfig } from "../../src/engine/config-rules.ts";
-import { ConversationStore } from "../../src/engine/store.ts";
-import { charCounter } from "../../src/engine/tokens.ts";
+import { parseConfig } from "../../src/engine/boundary/config-rules.ts";
+import { compactStore } from "../../src/engine/run/compact.ts";
+import { ConversationStore } from "../../src/engine/store/store.ts";
+import { charCounter } from "../../src/model/tokens.ts";
 import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
 
 const STEPS = 100;

@@ -8,9 +8,9 @@
 import { describe, expect, it } from "vitest";
 import { type Appendable, type AppendTiming, appendBySize } from "../../bench/append.ts";
 import { type PlanningOp, type SizeTiming, timeBySize, timeOpsBySize } from "../../bench/planning.ts";
-import type { Message } from "../../src/engine/message.ts";
-import { charCounter, messageTokens } from "../../src/engine/tokens.ts";
-import { kernelViews } from "../../src/engine/views.ts";
+import { kernelViews } from "../../src/engine/store/views.ts";
+import type { Message } from "../../src/model/message.ts";
+import { charCounter, messageTokens } from "../../src/model/tokens.ts";
 
 const SMALL = 1_000;
 const LARGE = 10_000;

@@ -5,12 +5,12 @@
 // superlinear: one pre-token of n letters is merged in about n^1.8 time (measured: 10k letters
 // 0.14 s, 40k 1.3 s, 100k 8.4 s). The test compares the CPU time per character of counting one
 // 60k-letter message against thirty 2k-letter ones (the same total): linear counting gives ~1x;
-// the bound 2x leaves room for noise. Before src/engine/tokens.ts counted long unbroken runs in
+// the bound 2x leaves room for noise. Before src/model/tokens.ts counted long unbroken runs in
 // bounded pieces this was about 20x (1.5 s against 0.07 s); with the pieces it is about 1x.
 import { describe, expect, it } from "vitest";
 import { cpuMs, median } from "../../bench/measure.ts";
-import type { Message } from "../../src/engine/message.ts";
-import { bpeCounter, messageTokens } from "../../src/engine/tokens.ts";
+import type { Message } from "../../src/model/message.ts";
+import { bpeCounter, messageTokens } from "../../src/model/tokens.ts";
 
 /** A deterministic run of lowercase letters with no spaces or punctuation. */
 function letters(n: number, seed: number): string {

@@ -14,14 +14,14 @@
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { cpuMs, median } from "../../bench/measure.ts";
-import { compactMessages } from "../../src/engine/compact-messages.ts";
-import { parseConfig } from "../../src/engine/config-rules.ts";
-import { checkLaws, replaySplices } from "../../src/engine/law-checks.ts";
-import { type Message, summaryMessage } from "../../src/engine/message.ts";
-import { planStep } from "../../src/engine/plan.ts";
-import type { ReplacedStretch } from "../../src/engine/report.ts";
-import { ConversationStore } from "../../src/engine/store.ts";
-import { charCounter } from "../../src/engine/tokens.ts";
+import { parseConfig } from "../../src/engine/boundary/config-rules.ts";
+import { checkLaws, replaySplices } from "../../src/engine/run/law-checks.ts";
+import { planStep } from "../../src/engine/run/plan.ts";
+import type { ReplacedStretch } from "../../src/engine/run/report.ts";
+import { ConversationStore } from "../../src/engine/store/store.ts";
+import { compactMessages } from "../../src/library/compact-messages.ts";
+import { type Message, summaryMessage } from "../../src/model/message.ts";
+import { charCounter } from "../../src/model/tokens.ts";
 
 describe("a whole run", () => {
   it("goes on past 10,000 steps while a stretch is eligible (no hidden cap)", async () => {

@@ -10,11 +10,11 @@
 import { describe, expect, it } from "vitest";
 import { callsAnsweredAfterUser, summariesRun } from "../../bench/conversation.ts";
 import { consume, cpuMs, median } from "../../bench/measure.ts";
-import { parseConfig } from "../../src/engine/config-rules.ts";
-import type { Message } from "../../src/engine/message.ts";
-import { planStep } from "../../src/engine/plan.ts";
-import { ConversationStore } from "../../src/engine/store.ts";
-import { charCounter } from "../../src/engine/tokens.ts";
+import { parseConfig } from "../../src/engine/boundary/config-rules.ts";
+import { planStep } from "../../src/engine/run/plan.ts";
+import { ConversationStore } from "../../src/engine/store/store.ts";
+import type { Message } from "../../src/model/message.ts";
+import { charCounter } from "../../src/model/tokens.ts";
 
 /**
  * CPU nanoseconds per message of planStep at size n: each sample plans `copies` distinct

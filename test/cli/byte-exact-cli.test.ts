@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { JsonObject } from "../../src/engine/json.ts";
+import type { JsonObject } from "../../src/model/json.ts";
 import { runInProcess, tempDir } from "../support/cli-run.ts";
 import { anthropicConversation, openAIConversation } from "../support/generate.ts";
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeUtf8, findUtf8Fault } from "../../src/cli/utf8.ts";
-import { InputError } from "../../src/engine/errors.ts";
+import { InputError } from "../../src/model/errors.ts";
 import { runInProcess, runProcess, tempDir } from "../support/cli-run.ts";
 
 const strict = (b: Uint8Array): boolean => {

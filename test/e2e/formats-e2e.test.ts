@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readConversationFile } from "../../src/adapters/conversation-file.ts";
 import type { FormatName } from "../../src/adapters/detect.ts";
-import type { JsonObject } from "../../src/engine/json.ts";
+import type { JsonObject } from "../../src/model/json.ts";
 import { runProcess, tempDir } from "../support/cli-run.ts";
 import { anthropicConversation, openAIConversation } from "../support/generate.ts";
 import { modelMessagesConversation, responsesConversation } from "../support/generate-sdk.ts";

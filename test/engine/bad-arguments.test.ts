@@ -2,8 +2,6 @@
 // naming what is wrong) for bad arguments, never a plain TypeError; and refuses values nested
 // deeper than MAX_NESTING before any summarizer call.
 import { describe, expect, it } from "vitest";
-import { MAX_NESTING } from "../../src/engine/json-depth.ts";
-import type { Message } from "../../src/engine/message.ts";
 import {
   compact,
   compactAnthropicMessages,
@@ -11,7 +9,9 @@ import {
   compactOpenAIMessages,
   SafecutError,
 } from "../../src/index.ts";
-import type { Summarizer } from "../../src/providers/summarizer.ts";
+import { MAX_NESTING } from "../../src/model/json-depth.ts";
+import type { Message } from "../../src/model/message.ts";
+import type { Summarizer } from "../../src/model/summarizer.ts";
 
 const bad: [string, unknown][] = [
   ["null", null],

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compactMessages } from "../../src/engine/compact-messages.ts";
-import type { Message } from "../../src/engine/message.ts";
-import { charCounter, messageTokens } from "../../src/engine/tokens.ts";
+import { compactMessages } from "../../src/library/compact-messages.ts";
+import type { Message } from "../../src/model/message.ts";
+import { charCounter, messageTokens } from "../../src/model/tokens.ts";
 import { expectLawsHold } from "../support/laws.ts";
 
 const counter = charCounter();

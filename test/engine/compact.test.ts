@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
-import { compactStore } from "../../src/engine/compact.ts";
-import { compactMessages } from "../../src/engine/compact-messages.ts";
-import { parseConfig } from "../../src/engine/config-rules.ts";
-import { SummarizerError } from "../../src/engine/errors.ts";
-import type { Message } from "../../src/engine/message.ts";
-import { ConversationStore } from "../../src/engine/store.ts";
-import { charCounter } from "../../src/engine/tokens.ts";
+import { parseConfig } from "../../src/engine/boundary/config-rules.ts";
+import { compactStore } from "../../src/engine/run/compact.ts";
+import { ConversationStore } from "../../src/engine/store/store.ts";
+import { compactMessages } from "../../src/library/compact-messages.ts";
+import { SummarizerError } from "../../src/model/errors.ts";
+import type { Message } from "../../src/model/message.ts";
+import type { Summarizer, SummaryRequest } from "../../src/model/summarizer.ts";
+import { charCounter } from "../../src/model/tokens.ts";
 import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
-import type { Summarizer, SummaryRequest } from "../../src/providers/summarizer.ts";
 import { openAIConversation } from "../support/generate.ts";
 import { expectLawsHold } from "../support/laws.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { snapshotConfig } from "../../src/engine/config.ts";
-import { parseConfig } from "../../src/engine/config-rules.ts";
-import { ConfigError } from "../../src/engine/errors.ts";
+import { parseConfig } from "../../src/engine/boundary/config-rules.ts";
+import { snapshotConfig } from "../../src/model/config.ts";
+import { ConfigError } from "../../src/model/errors.ts";
 
 describe("configuration", () => {
   it("fills the defaults of README's configuration table", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { errorMessages, filePaths, identifiers, requiredFacts } from "../../src/engine/facts.ts";
-import type { Message } from "../../src/engine/message.ts";
-import { charCounter } from "../../src/engine/tokens.ts";
-import { validateSummary } from "../../src/engine/validate-summary.ts";
+import { errorMessages, filePaths, identifiers, requiredFacts } from "../../src/engine/summarize/facts.ts";
+import { validateSummary } from "../../src/engine/summarize/validate-summary.ts";
+import type { Message } from "../../src/model/message.ts";
+import { charCounter } from "../../src/model/tokens.ts";
 
 describe("required facts", () => {
   const text =

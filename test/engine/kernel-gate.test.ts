@@ -1,6 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { KernelBoundaryError } from "../../src/engine/errors.ts";
-import { GapArray } from "../../src/engine/gap-array.ts";
 import {
   gateAcceptSummary,
   gateAdvanceWatermark,
@@ -17,9 +15,11 @@ import {
   gateUsageAfterSplice,
   gateUsageTokens,
   gateValidateConfig,
-} from "../../src/engine/kernel-gate.ts";
-import type { KernelViews } from "../../src/engine/views.ts";
+} from "../../src/engine/boundary/kernel-gate.ts";
+import { GapArray } from "../../src/engine/store/gap-array.ts";
+import type { KernelViews } from "../../src/engine/store/views.ts";
 import type { ConfigView } from "../../src/kernel/config.ts";
+import { KernelBoundaryError } from "../../src/model/errors.ts";
 
 // Every guarded kernel call refuses input outside its //@ requires, with an error naming it.
 const th = { tokenThreshold: 10, messageThreshold: 0, turnThreshold: 0 };

@@ -2,10 +2,10 @@ import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readAnthropicMessages } from "../../src/adapters/anthropic.ts";
-import { parseConfig } from "../../src/engine/config-rules.ts";
-import { checkLaws, replaySplices } from "../../src/engine/law-checks.ts";
-import { type Message, summaryMessage } from "../../src/engine/message.ts";
-import type { ReplacedStretch } from "../../src/engine/report.ts";
+import { parseConfig } from "../../src/engine/boundary/config-rules.ts";
+import { checkLaws, replaySplices } from "../../src/engine/run/law-checks.ts";
+import type { ReplacedStretch } from "../../src/engine/run/report.ts";
+import { type Message, summaryMessage } from "../../src/model/message.ts";
 
 // The runtime law checks must catch a wrong result; otherwise the CLI's exit code 4 guard is empty.
 const c = parseConfig({ retention_window: 2 });

@@ -1,20 +1,20 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "../../src/engine/config-rules.ts";
-import { KernelBoundaryError } from "../../src/engine/errors.ts";
-import { GapArray } from "../../src/engine/gap-array.ts";
+import { parseConfig } from "../../src/engine/boundary/config-rules.ts";
 import {
   gateSelectStretchFrom,
   gateSpliceInPlace,
   gateTrackPairing,
   gateViewsAppended,
-} from "../../src/engine/kernel-gate.ts";
-import { type Message, summaryMessage } from "../../src/engine/message.ts";
-import { planStep } from "../../src/engine/plan.ts";
-import { ConversationStore } from "../../src/engine/store.ts";
-import { charCounter } from "../../src/engine/tokens.ts";
-import { appendToViews, kernelViews, liveViews } from "../../src/engine/views.ts";
+} from "../../src/engine/boundary/kernel-gate.ts";
+import { planStep } from "../../src/engine/run/plan.ts";
+import { GapArray } from "../../src/engine/store/gap-array.ts";
+import { ConversationStore } from "../../src/engine/store/store.ts";
+import { appendToViews, kernelViews, liveViews } from "../../src/engine/store/views.ts";
 import { splice } from "../../src/kernel/splice.ts";
+import { KernelBoundaryError } from "../../src/model/errors.ts";
+import { type Message, summaryMessage } from "../../src/model/message.ts";
+import { charCounter } from "../../src/model/tokens.ts";
 import { buildLateAnswers, step } from "../support/late-answers.ts";
 
 // The store keeps the kernel views incrementally (append: O(log n); splice: O(stretch)) so a

@@ -8,13 +8,13 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { compactBeforeStep, compactModelMessages } from "../../src/adapters/ai-sdk.ts";
 import { compactAnthropicMessages, compactOpenAIMessages } from "../../src/adapters/compact-wire.ts";
 import { compactResponsesItems } from "../../src/adapters/responses.ts";
-import type { ConfigInput } from "../../src/engine/config.ts";
-import * as configModule from "../../src/engine/config.ts";
+import type { ConfigInput } from "../../src/model/config.ts";
+import * as configModule from "../../src/model/config.ts";
 import { runInProcess, tempDir } from "../support/cli-run.ts";
 
 // every parse goes through parseConfigShape; count its calls
-vi.mock("../../src/engine/config.ts", async (original) => {
-  const m = await original<typeof import("../../src/engine/config.ts")>();
+vi.mock("../../src/model/config.ts", async (original) => {
+  const m = await original<typeof import("../../src/model/config.ts")>();
   return { ...m, parseConfigShape: vi.fn(m.parseConfigShape) };
 });
 const parses = vi.mocked(configModule.parseConfigShape);

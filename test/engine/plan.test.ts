@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
-import { compactStore } from "../../src/engine/compact.ts";
-import { parseConfig } from "../../src/engine/config-rules.ts";
-import { dueBy, planStep } from "../../src/engine/plan.ts";
-import { ConversationStore } from "../../src/engine/store.ts";
-import { charCounter } from "../../src/engine/tokens.ts";
+import { parseConfig } from "../../src/engine/boundary/config-rules.ts";
+import { compactStore } from "../../src/engine/run/compact.ts";
+import { dueBy, planStep } from "../../src/engine/run/plan.ts";
+import { ConversationStore } from "../../src/engine/store/store.ts";
+import type { Summarizer } from "../../src/model/summarizer.ts";
+import { charCounter } from "../../src/model/tokens.ts";
 import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
-import type { Summarizer } from "../../src/providers/summarizer.ts";
 import { openAIConversation } from "../support/generate.ts";
 
 const counter = charCounter();

@@ -3,12 +3,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readAnthropicMessages } from "../../src/adapters/anthropic.ts";
-import { compactMessages } from "../../src/engine/compact-messages.ts";
-import { InputError } from "../../src/engine/errors.ts";
-import { type ItemMap, itemMapOf } from "../../src/engine/item-map.ts";
-import type { JsonObject } from "../../src/engine/json.ts";
-import type { Message } from "../../src/engine/message.ts";
-import { InputPositions } from "../../src/engine/positions.ts";
+import { type ItemMap, itemMapOf } from "../../src/engine/run/item-map.ts";
+import { InputPositions } from "../../src/engine/run/positions.ts";
+import { compactMessages } from "../../src/library/compact-messages.ts";
+import { InputError } from "../../src/model/errors.ts";
+import type { JsonObject } from "../../src/model/json.ts";
+import type { Message } from "../../src/model/message.ts";
 
 const plain = (n: number): Message[] => Array.from({ length: n }, (_, i) => ({ role: "user", content: `m${i}` }));
 

@@ -1,7 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { gateRetentionCutoff, gateSelectKeepRecent, gateSelectStretchFrom } from "../../src/engine/kernel-gate.ts";
-import { type KernelViews, kernelViews } from "../../src/engine/views.ts";
+import {
+  gateRetentionCutoff,
+  gateSelectKeepRecent,
+  gateSelectStretchFrom,
+} from "../../src/engine/boundary/kernel-gate.ts";
+import { type KernelViews, kernelViews } from "../../src/engine/store/views.ts";
 import { buildLateAnswers, step } from "../support/late-answers.ts";
 
 // Continuing past a stretch that was left unchanged: the engine asks the kernel's

@@ -4,9 +4,9 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { BEGIN, END, settingsTableMarkdown } from "../../scripts/readme-settings.ts";
 import { settingOptions, settingsFromFlags } from "../../src/cli/settings.ts";
-import { configSchema } from "../../src/engine/config.ts";
-import { configView, parseConfig, ruleText } from "../../src/engine/config-rules.ts";
-import { DEFAULT_SUMMARY_TAG, SETTINGS, settingRows } from "../../src/engine/settings-table.ts";
+import { configView, parseConfig, ruleText } from "../../src/engine/boundary/config-rules.ts";
+import { configSchema } from "../../src/model/config.ts";
+import { DEFAULT_SUMMARY_TAG, SETTINGS, settingRows } from "../../src/model/settings-table.ts";
 import { runInProcess, tempDir } from "../support/cli-run.ts";
 
 describe("the table of settings", () => {

@@ -5,11 +5,11 @@
 // their call and second results are all common.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Message } from "../../src/engine/message.ts";
-import { ConversationStore } from "../../src/engine/store.ts";
-import { charCounter, messageTokens } from "../../src/engine/tokens.ts";
-import { kernelViews } from "../../src/engine/views.ts";
-import { assertWellFormed } from "../../src/engine/wellformed.ts";
+import { assertWellFormed } from "../../src/engine/boundary/wellformed.ts";
+import { ConversationStore } from "../../src/engine/store/store.ts";
+import { kernelViews } from "../../src/engine/store/views.ts";
+import type { Message } from "../../src/model/message.ts";
+import { charCounter, messageTokens } from "../../src/model/tokens.ts";
 
 const id = fc.constantFrom("a", "b", "c");
 const message: fc.Arbitrary<Message> = fc.oneof(

@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
-import { InputError } from "../../src/engine/errors.ts";
-import { TokenLedger } from "../../src/engine/ledger.ts";
-import { type Message, messageText } from "../../src/engine/message.ts";
-import { ConversationStore } from "../../src/engine/store.ts";
+import { TokenLedger } from "../../src/engine/store/ledger.ts";
+import { ConversationStore } from "../../src/engine/store/store.ts";
+import { InputError } from "../../src/model/errors.ts";
+import { type Message, messageText } from "../../src/model/message.ts";
 import {
   BPE_MAX_RUN,
   bpeCounter,
@@ -14,7 +14,7 @@ import {
   messageTextLength,
   messageTokens,
   type TokenCounter,
-} from "../../src/engine/tokens.ts";
+} from "../../src/model/tokens.ts";
 
 /** Wraps a counter and counts the calls made to it and the characters it was shown. */
 function spy(inner: TokenCounter): TokenCounter & { calls: number; chars: number } {
@@ -161,7 +161,7 @@ describe("token counting", () => {
   });
 });
 
-// The kernel sums token counts; doubles do that exactly only up to 2^53 - 1 (src/engine/exact.ts).
+// The kernel sums token counts; doubles do that exactly only up to 2^53 - 1 (src/engine/boundary/exact.ts).
 // The store keeps its total there, so a conversation it holds always passes the kernel gate.
 describe("the store keeps the conversation's token total <= 2^53 - 1", () => {
   /** Counts a text as the number written in it ("huge" for 2^52), plus nothing else. */

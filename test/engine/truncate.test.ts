@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { truncateToolOutput } from "../../src/engine/truncate.ts";
+import { truncateToolOutput } from "../../src/engine/tool-output/truncate.ts";
 
 describe("tool output truncation (L11)", () => {
   const text = ["one", "two", "three", "four", "five"].join("\n");

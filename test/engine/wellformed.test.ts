@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { InputError } from "../../src/engine/errors.ts";
-import type { Message } from "../../src/engine/message.ts";
-import { kernelViews } from "../../src/engine/views.ts";
-import { assertWellFormed } from "../../src/engine/wellformed.ts";
+import { assertWellFormed } from "../../src/engine/boundary/wellformed.ts";
+import { kernelViews } from "../../src/engine/store/views.ts";
+import { InputError } from "../../src/model/errors.ts";
+import type { Message } from "../../src/model/message.ts";
 
 const call = (id: string): Message => ({
   role: "assistant",

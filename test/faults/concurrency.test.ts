@@ -6,17 +6,17 @@
 // flight. Each case asserts the outcome, that nothing was lost, and that the reason is reported.
 import { afterEach, describe, expect, it } from "vitest";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
-import { compactStore } from "../../src/engine/compact.ts";
-import { compactMessages } from "../../src/engine/compact-messages.ts";
-import { parseConfig } from "../../src/engine/config-rules.ts";
-import { type Message, summaryMessage } from "../../src/engine/message.ts";
-import { planStep } from "../../src/engine/plan.ts";
-import { ConversationStore } from "../../src/engine/store.ts";
-import { bpeCounter, messageTokens } from "../../src/engine/tokens.ts";
-import { assertWellFormed } from "../../src/engine/wellformed.ts";
+import { parseConfig } from "../../src/engine/boundary/config-rules.ts";
+import { assertWellFormed } from "../../src/engine/boundary/wellformed.ts";
+import { compactStore } from "../../src/engine/run/compact.ts";
+import { planStep } from "../../src/engine/run/plan.ts";
+import { ConversationStore } from "../../src/engine/store/store.ts";
+import { compactMessages } from "../../src/library/compact-messages.ts";
+import { type Message, summaryMessage } from "../../src/model/message.ts";
+import type { Summarizer } from "../../src/model/summarizer.ts";
+import { bpeCounter, messageTokens } from "../../src/model/tokens.ts";
 import { anthropicSummarizer } from "../../src/providers/anthropic-summarizer.ts";
 import { openAISummarizer } from "../../src/providers/openai-summarizer.ts";
-import type { Summarizer } from "../../src/providers/summarizer.ts";
 import { openAIConversation } from "../support/generate.ts";
 import {
   type Behavior,

@@ -2,12 +2,12 @@
 // real-world mistake is returning an LLM client's `choices[0].message.content`, which is null
 // when the model answers with a refusal or a tool call: that is an empty answer, and an empty answer
 // (docs/ARCHITECTURE.md, "A run, stage by stage") leaves the conversation as it was and says why. Before the fix in
-// src/engine/summarize-step.ts the engine crashed with "TypeError: Cannot read properties of null
+// src/engine/summarize/summarize-step.ts the engine crashed with "TypeError: Cannot read properties of null
 // (reading 'length')", which named neither the summarizer nor the problem.
 import { describe, expect, it } from "vitest";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
-import { compactMessages } from "../../src/engine/compact-messages.ts";
-import type { Summarizer } from "../../src/providers/summarizer.ts";
+import { compactMessages } from "../../src/library/compact-messages.ts";
+import type { Summarizer } from "../../src/model/summarizer.ts";
 import { openAIConversation } from "../support/generate.ts";
 
 // What a JavaScript caller's summarizer may hand back despite the declared Promise<string>.

@@ -9,10 +9,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { readAnthropicMessages } from "../../src/adapters/anthropic.ts";
 import { compactAnthropicMessages, compactOpenAIMessages } from "../../src/adapters/compact-wire.ts";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
-import type { ConfigInput } from "../../src/engine/config.ts";
-import type { Json, JsonObject } from "../../src/engine/json.ts";
-import type { Message } from "../../src/engine/message.ts";
-import type { CompactionReport } from "../../src/engine/report.ts";
+import type { CompactionReport } from "../../src/engine/run/report.ts";
+import type { ConfigInput } from "../../src/model/config.ts";
+import type { Json, JsonObject } from "../../src/model/json.ts";
+import type { Message } from "../../src/model/message.ts";
 import { anthropicConversation, openAIConversation } from "../support/generate.ts";
 import {
   type Behavior,

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { compactOpenAIMessages } from "../../src/adapters/compact-wire.ts";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
-import type { JsonObject } from "../../src/engine/json.ts";
+import type { JsonObject } from "../../src/model/json.ts";
 import { type Imitation, startImitation } from "../support/http-imitation.ts";
 
 let server: Imitation | undefined;

@@ -23,7 +23,7 @@ export const int: fc.Arbitrary<number> = fc.oneof(
 
 export const role: fc.Arbitrary<Role> = fc.constantFrom("system", "user", "assistant", "tool", "summary");
 
-/** The tool-pairing view of a conversation, as src/engine/views.ts builds it. */
+/** The tool-pairing view of a conversation, as src/engine/store/views.ts builds it. */
 export interface Conversation {
   roles: Role[];
   callOf: number[];

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { SummarizerError } from "../../src/engine/errors.ts";
+import { SummarizerError } from "../../src/model/errors.ts";
+import type { SummaryRequest } from "../../src/model/summarizer.ts";
 import { anthropicSummarizer } from "../../src/providers/anthropic-summarizer.ts";
 import { retryAfterSeconds } from "../../src/providers/http.ts";
 import { openAISummarizer } from "../../src/providers/openai-summarizer.ts";
-import type { SummaryRequest } from "../../src/providers/summarizer.ts";
 import { type Behavior, type Imitation, startImitation } from "../support/http-imitation.ts";
 
 const request: SummaryRequest = {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
-import { requiredFacts } from "../../src/engine/facts.ts";
-import { bpeCounter } from "../../src/engine/tokens.ts";
-import { validateSummary } from "../../src/engine/validate-summary.ts";
+import { requiredFacts } from "../../src/engine/summarize/facts.ts";
+import { validateSummary } from "../../src/engine/summarize/validate-summary.ts";
+import { bpeCounter } from "../../src/model/tokens.ts";
 import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
 import { openAIConversation } from "../support/generate.ts";
 

@@ -1,6 +1,6 @@
 // Deterministic generated agent conversations (OpenAI and Anthropic wire shapes) for tests:
 // several turns, each with tool calls, long tool outputs, file paths, identifiers, errors.
-import type { JsonObject } from "../../src/engine/json.ts";
+import type { JsonObject } from "../../src/model/json.ts";
 
 /** Shape of a generated conversation. */
 export interface GenOptions {

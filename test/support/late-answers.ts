@@ -2,7 +2,7 @@
 // and some calls stay unanswered: the shapes that exercise selection from a position and the
 // store's incrementally kept views.
 import fc from "fast-check";
-import type { Message } from "../../src/engine/message.ts";
+import type { Message } from "../../src/model/message.ts";
 
 /** One generated step: a user message, a plain reply, a summary, or a reply with calls answered `delay` steps later. */
 export type Step = "user" | "text" | "summary" | { calls: number; delay: number };

@@ -2,7 +2,7 @@
 // own law checks: user/system messages intact and in order, no orphan tool result, every kept
 // call keeps its results, retention window identical, tokens reduced.
 import { expect } from "vitest";
-import type { Message } from "../../src/engine/message.ts";
+import type { Message } from "../../src/model/message.ts";
 
 function strip(m: Message): unknown {
   // compare what a message says, not where it was read from

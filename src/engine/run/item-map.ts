@@ -6,8 +6,8 @@
 // the report's positions speak of them (positions.ts turns them into engine counts as the
 // conversation changes). These are mappings between two counts, never decisions: the kernel
 // decides on the messages it is given.
-import { InputError } from "./errors.ts";
-import type { Message } from "./message.ts";
+import { InputError } from "../../model/errors.ts";
+import type { Message } from "../../model/message.ts";
 
 /**
  * The caller's items `first..last` (inclusive) that one engine message holds; `last = first - 1`

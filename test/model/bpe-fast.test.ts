@@ -12,8 +12,8 @@ import fc from "fast-check";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
 import { describe, expect, it } from "vitest";
-import { countO200k } from "../../src/engine/o200k-count.ts";
-import { BPE_MAX_RUN, bpeCounter, bpePieces } from "../../src/engine/tokens.ts";
+import { countO200k } from "../../src/model/o200k-count.ts";
+import { BPE_MAX_RUN, bpeCounter, bpePieces } from "../../src/model/tokens.ts";
 
 const exact = (text: string) => countTokens(text, { disallowedSpecial: new Set<string>() });
 
@@ -93,7 +93,7 @@ function corpus(): string[] {
   const root = join(import.meta.dirname, "..", "..");
   const texts: string[] = [];
   for (const f of [
-    "src/engine/store.ts",
+    "src/engine/store/store.ts",
     "src/kernel/stretch.ts",
     "README.md",
     "proofs/PROPERTIES.md",

@@ -148,7 +148,7 @@ function preTokenCount(text: string, start: number, end: number): number {
 // contraction, punctuation with line breaks and slashes after it; the whitespace alternatives take
 // nothing else). So the text from a pre-token's start to the next such space (or to the text's
 // end) is a whole number of pre-tokens, split there as it would be alone, and its count depends on
-// its characters only: " src/engine/plan.ts" or "value," is looked up once instead of once per
+// its characters only: " src/engine/run/plan.ts" or "value," is looked up once instead of once per
 // pre-token. ASCII stretches of up to STRETCH characters are kept, keyed like the ASCII table.
 const STRETCH = 32;
 const STRETCH_WORDS = STRETCH / 4;

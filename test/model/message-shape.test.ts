@@ -2,9 +2,6 @@
 // error wording (path, field, what was found), the caller's objects kept as they are, and the
 // entries beyond compact() and ConversationStore.append that the bad-input corpus does not reach.
 import { describe, expect, it } from "vitest";
-import { InputError } from "../../src/engine/errors.ts";
-import type { Message } from "../../src/engine/message.ts";
-import { assertMessage, assertMessages } from "../../src/engine/message-shape.ts";
 import {
   assertWellFormed,
   ConversationStore,
@@ -17,6 +14,9 @@ import {
   writeConversationFile,
   writeOpenAIMessages,
 } from "../../src/index.ts";
+import { InputError } from "../../src/model/errors.ts";
+import type { Message } from "../../src/model/message.ts";
+import { assertMessage, assertMessages } from "../../src/model/message-shape.ts";
 
 function errorOf(f: () => unknown): InputError {
   try {

@@ -1,11 +1,11 @@
 // L12: after zod has checked types, the kernel decides whether the settings are valid. This
 // file builds the kernel's numeric view from the table of settings (settings-table.ts) and
 // turns the kernel's verdict into a message that names the field as the user wrote it.
-import type { ConfigField, ConfigView } from "../kernel/config.ts";
-import { type Config, parseConfigShape, SAME_AS_AGENT } from "./config.ts";
-import { ConfigError } from "./errors.ts";
+import type { ConfigField, ConfigView } from "../../kernel/config.ts";
+import { type Config, parseConfigShape, SAME_AS_AGENT } from "../../model/config.ts";
+import { ConfigError } from "../../model/errors.ts";
+import { type SETTINGS, type SettingName, type SettingSpec, settingRows } from "../../model/settings-table.ts";
 import { gateMaxTokensLimit, gateValidateConfig } from "./kernel-gate.ts";
-import { type SETTINGS, type SettingName, type SettingSpec, settingRows } from "./settings-table.ts";
 
 // Model families each provider serves; an OpenAI-compatible server at a custom base_url may
 // serve anything, and `known_models` extends the list.

@@ -2,13 +2,13 @@
 // They re-check outcomes, they do not decide anything: a failure here means a bug, and the CLI
 // refuses to write such a result.
 import { isDeepStrictEqual } from "node:util";
-import type { Config } from "./config.ts";
+import type { Config } from "../../model/config.ts";
+import { type Message, summaryMessage } from "../../model/message.ts";
+import { assertWellFormed } from "../boundary/wellformed.ts";
 import { type ItemMap, itemMapOf } from "./item-map.ts";
-import { type Message, summaryMessage } from "./message.ts";
 import { countOf } from "./plural.ts";
 import { InputPositions } from "./positions.ts";
 import type { LawCheck, ReplacedStretch } from "./report.ts";
-import { assertWellFormed } from "./wellformed.ts";
 
 function protectedOnes(ms: readonly Message[]): Message[] {
   return ms.filter((m) => m.role === "user" || m.role === "system");

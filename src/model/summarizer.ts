@@ -1,6 +1,6 @@
 // The summarizer contract: given a rendered prompt and the stretch, return the summary text
 // (already taken out of its tag) or throw a SummarizerError. Validation is the engine's job.
-import type { Message } from "../engine/message.ts";
+import type { Message } from "./message.ts";
 
 /** Everything a summarizer may use to summarize one stretch. */
 export interface SummaryRequest {

@@ -2,10 +2,10 @@
 // strictly shorter than what it replaces (the kernel's L8 decision), and keeping every
 // required fact verbatim.
 
+import { summaryMessage } from "../../model/message.ts";
+import { messageTokens, type TokenCounter } from "../../model/tokens.ts";
+import { gateAcceptSummary } from "../boundary/kernel-gate.ts";
 import { missingFacts } from "./facts.ts";
-import { gateAcceptSummary } from "./kernel-gate.ts";
-import { summaryMessage } from "./message.ts";
-import { messageTokens, type TokenCounter } from "./tokens.ts";
 
 /** The verdict on one summary. */
 export type SummaryVerdict =

@@ -101,7 +101,7 @@ function issueText(issue: z.core.$ZodIssue, value: unknown): string {
 // The hand-written fast path. Running the schema costs about a microsecond and several objects
 // per message, which dominated a fresh decision on a long history; this predicate reads the same
 // fields with the same tests and allocates nothing. It accepts exactly what messageSchema accepts
-// (test/engine/message-shape-fast.test.ts compares the two verdicts on generated valid and
+// (test/model/message-shape-fast.test.ts compares the two verdicts on generated valid and
 // near-valid messages); when it rejects, the schema runs to find and word the first issue, so the
 // errors are the schema's own and a disagreement could only cost time, never strictness.
 

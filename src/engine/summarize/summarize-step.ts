@@ -3,13 +3,13 @@
 // summary that fails validation) retry once with the reason, then give up; an abort of the
 // caller's signal gives up at once.
 
-import type { Summarizer } from "../providers/summarizer.ts";
-import type { Config } from "./config.ts";
-import { SummarizerError } from "./errors.ts";
+import type { Config } from "../../model/config.ts";
+import { SummarizerError } from "../../model/errors.ts";
+import type { Message } from "../../model/message.ts";
+import { renderPrompt } from "../../model/prompt-template.ts";
+import type { Summarizer } from "../../model/summarizer.ts";
+import type { TokenCounter } from "../../model/tokens.ts";
 import { requiredFacts } from "./facts.ts";
-import type { Message } from "./message.ts";
-import { renderPrompt } from "./prompt-template.ts";
-import type { TokenCounter } from "./tokens.ts";
 import { renderTranscript } from "./transcript.ts";
 import { validateSummary } from "./validate-summary.ts";
 

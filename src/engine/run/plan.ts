@@ -1,18 +1,18 @@
 // Planning one compaction step against a snapshot: is compaction due (L1), which stretch
 // (L4/L5 within L2/L3, and L7 in the keep-recent form), how many tokens it holds. Every
 // decision is the kernel's: this file only picks which kernel function the config asks for.
-import type { ReportedPrefix, Thresholds } from "../kernel/trigger.ts";
-import type { Config } from "./config.ts";
-import { settingsView } from "./config-rules.ts";
+import type { ReportedPrefix, Thresholds } from "../../kernel/trigger.ts";
+import type { Config } from "../../model/config.ts";
+import { settingsView } from "../boundary/config-rules.ts";
 import {
   gateRangeTokens,
   gateSelectKeepRecent,
   gateSelectStretchFrom,
   gateTriggerFired,
   gateUsageTokens,
-} from "./kernel-gate.ts";
-import type { StoreSnapshot, StoreView } from "./store.ts";
-import { kernelViews } from "./views.ts";
+} from "../boundary/kernel-gate.ts";
+import type { StoreSnapshot, StoreView } from "../store/store.ts";
+import { kernelViews } from "../store/views.ts";
 
 /** The stretch chosen for one compaction step. */
 export interface PlannedStretch {

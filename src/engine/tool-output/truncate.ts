@@ -1,8 +1,8 @@
 // Tool-output truncation: keep the head or the tail of a text within a line budget and a byte
 // budget, whichever hits first. The kernel decides how many whole lines fit (L11); this file
 // only splits the text and measures UTF-8 bytes.
-import { ConfigError } from "./errors.ts";
-import { gateKeepLines } from "./kernel-gate.ts";
+import { ConfigError } from "../../model/errors.ts";
+import { gateKeepLines } from "../boundary/kernel-gate.ts";
 
 /** Truncation limits. */
 export interface TruncateOptions {

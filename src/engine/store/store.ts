@@ -3,10 +3,12 @@
 // committed through the kernel's version check (L9), then spliced (L6) and the watermark
 // advanced (L10). At most one compaction runs at a time.
 
-import type { CommitDecision } from "../kernel/commit.ts";
-import { InputError, SafecutError } from "./errors.ts";
-import { EXACT_LIMIT_NAME } from "./exact.ts";
-import { GapArray } from "./gap-array.ts";
+import type { CommitDecision } from "../../kernel/commit.ts";
+import { InputError, SafecutError } from "../../model/errors.ts";
+import type { Message, SummaryMessage, ToolCall } from "../../model/message.ts";
+import { assertMessage, hasMessageShape } from "../../model/message-shape.ts";
+import { messageTokens, type TokenCounter } from "../../model/tokens.ts";
+import { EXACT_LIMIT_NAME } from "../boundary/exact.ts";
 import {
   gateAdvanceWatermark,
   gateDecideCommit,
@@ -14,11 +16,10 @@ import {
   gateSpliceViews,
   gateTrackPairing,
   gateViewsAppended,
-} from "./kernel-gate.ts";
+} from "../boundary/kernel-gate.ts";
+import { assertWellFormed } from "../boundary/wellformed.ts";
+import { GapArray } from "./gap-array.ts";
 import { TokenLedger } from "./ledger.ts";
-import type { Message, SummaryMessage, ToolCall } from "./message.ts";
-import { assertMessage, hasMessageShape } from "./message-shape.ts";
-import { messageTokens, type TokenCounter } from "./tokens.ts";
 import {
   appendToViews,
   emptyLiveViews,
@@ -28,7 +29,6 @@ import {
   setAnswering,
   sizedLiveViews,
 } from "./views.ts";
-import { assertWellFormed } from "./wellformed.ts";
 
 /** What a compaction was planned against. */
 export interface StoreSnapshot {

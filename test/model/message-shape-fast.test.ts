@@ -4,7 +4,7 @@
 // integers, holes, arrays where objects belong, missing fields); both verdicts must agree on each.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hasMessageShape, messageSchema } from "../../src/engine/message-shape.ts";
+import { hasMessageShape, messageSchema } from "../../src/model/message-shape.ts";
 
 const MISSING = Symbol("missing");
 

@@ -3,7 +3,7 @@
 // fails must still be named by its path.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { assertEachNesting, MAX_NESTING, nestingFaultInValue } from "../../src/engine/json-depth.ts";
+import { assertEachNesting, MAX_NESTING, nestingFaultInValue } from "../../src/model/json-depth.ts";
 
 /** Depth of `v` as the check counts it: plain recursion, each object counted at its first visit in the check's order. */
 function tooDeepReference(v: unknown): boolean {

@@ -5,18 +5,18 @@
 // answer, or a concurrent edit, ends the run. Either way a failed step changes nothing and
 // the report says why.
 
-import type { ReportedPrefix } from "../kernel/trigger.ts";
-import type { Summarizer } from "../providers/summarizer.ts";
-import { type Config, SAME_AS_AGENT, snapshotConfig } from "./config.ts";
+import type { ReportedPrefix } from "../../kernel/trigger.ts";
+import { type Config, SAME_AS_AGENT, snapshotConfig } from "../../model/config.ts";
+import { summaryMessage } from "../../model/message.ts";
+import type { Summarizer } from "../../model/summarizer.ts";
+import { gateRetentionCutoff, gateUsageAfterSplice, gateUsageTokens } from "../boundary/kernel-gate.ts";
+import type { ConversationStore } from "../store/store.ts";
+import { summarizeStretch } from "../summarize/summarize-step.ts";
 import { type ItemMap, itemMapOf } from "./item-map.ts";
-import { gateRetentionCutoff, gateUsageAfterSplice, gateUsageTokens } from "./kernel-gate.ts";
-import { summaryMessage } from "./message.ts";
 import { dueBy, planStep } from "./plan.ts";
 import { countOf } from "./plural.ts";
 import { InputPositions, type InputRange } from "./positions.ts";
 import type { CompactionReport, RemainingTokens, ReplacedStretch, SkippedStretch, UsageReport } from "./report.ts";
-import type { ConversationStore } from "./store.ts";
-import { summarizeStretch } from "./summarize-step.ts";
 import { assertReportedPrefix } from "./usage.ts";
 
 /** Options of a compaction run. */

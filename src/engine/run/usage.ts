@@ -3,11 +3,11 @@
 // counted tokens of those messages (README, "Reported usage"). This file checks the values a
 // caller gives and maps a count of the caller's own messages (or items) to the engine's; what the
 // trigger judges, and how the report is carried across a step, are the kernel's (trigger.ts).
-import type { ReportedPrefix } from "../kernel/trigger.ts";
-import type { Config } from "./config.ts";
-import { InputError } from "./errors.ts";
-import { EXACT_LIMIT_NAME, isNat } from "./exact.ts";
-import { describeJson } from "./json.ts";
+import type { ReportedPrefix } from "../../kernel/trigger.ts";
+import type { Config } from "../../model/config.ts";
+import { InputError } from "../../model/errors.ts";
+import { describeJson } from "../../model/json.ts";
+import { EXACT_LIMIT_NAME, isNat } from "../boundary/exact.ts";
 
 /** A prompt token count the provider reported (e.g. `usage.prompt_tokens`, `usage.input_tokens`). */
 export interface ReportedUsage {

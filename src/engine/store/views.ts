@@ -1,9 +1,9 @@
 // Mapping of messages to the kernel's views: arrays of roles and tool-pairing indices, built
 // from messages (kernelViews) or kept by the store through appends and splices (LiveViews).
 // This is bookkeeping, not decision: which stretch to cut is the kernel's call.
-import type { Role } from "../kernel/roles.ts";
+import type { Role } from "../../kernel/roles.ts";
+import type { Message } from "../../model/message.ts";
 import { arrayView, GapArray } from "./gap-array.ts";
-import type { Message } from "./message.ts";
 
 /** The index arrays the kernel's stretch and cut-point functions read. */
 export interface KernelViews {

@@ -3,8 +3,8 @@
 // agent itself wrote (assistant text, tool call names and arguments, earlier summaries), not
 // from bulk tool output, which would make the list longer than any useful summary; error
 // messages are taken from everywhere, tool output included.
-import type { Message } from "./message.ts";
-import { assertMessages } from "./message-shape.ts";
+import type { Message } from "../../model/message.ts";
+import { assertMessages } from "../../model/message-shape.ts";
 
 const URL = /\bhttps?:\/\/\S+/g;
 const EXT =

@@ -1,9 +1,9 @@
 // The well-formedness guard at the boundary: the kernel's proofs assume every tool result
 // answers exactly one earlier call, so a conversation that breaks this is rejected here with
 // a clear error instead of reaching the kernel.
-import { InputError } from "./errors.ts";
-import type { Message } from "./message.ts";
-import { assertMessages } from "./message-shape.ts";
+import { InputError } from "../../model/errors.ts";
+import type { Message } from "../../model/message.ts";
+import { assertMessages } from "../../model/message-shape.ts";
 
 /** How a message is named in errors: its index in the input file when known. */
 export function messageLabel(messages: readonly Message[], i: number): string {

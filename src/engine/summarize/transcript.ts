@@ -1,5 +1,5 @@
 // The plain-text rendering of a stretch that goes into the summarization prompt.
-import type { Message } from "./message.ts";
+import type { Message } from "../../model/message.ts";
 
 /** Renders messages as a readable transcript, one block per message, tool calls by name and id. */
 export function renderTranscript(messages: readonly Message[]): string {

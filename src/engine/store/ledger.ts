@@ -1,12 +1,12 @@
 // Token counts kept incrementally: one count per message and a running total, so appending
 // a message costs one tokenizer call and never re-reads the history.
 
-import { InputError } from "./errors.ts";
-import { EXACT_LIMIT, EXACT_LIMIT_NAME } from "./exact.ts";
+import { InputError } from "../../model/errors.ts";
+import type { Message } from "../../model/message.ts";
+import { assertMessage, assertMessages } from "../../model/message-shape.ts";
+import { messageTokens, type TokenCounter } from "../../model/tokens.ts";
+import { EXACT_LIMIT, EXACT_LIMIT_NAME } from "../boundary/exact.ts";
 import { GapArray } from "./gap-array.ts";
-import type { Message } from "./message.ts";
-import { assertMessage, assertMessages } from "./message-shape.ts";
-import { messageTokens, type TokenCounter } from "./tokens.ts";
 
 /** Per-message token counts plus their running total, updated in place. */
 export class TokenLedger {

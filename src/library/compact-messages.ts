@@ -1,22 +1,22 @@
 // The one-shot library entry: compact a list of messages under a configuration and return
 // the result with a report whose law checks compare input and output.
 
+import { parseConfig } from "../engine/boundary/config-rules.ts";
+import { compactStore } from "../engine/run/compact.ts";
+import { assertItemMap, type ItemMap, itemMapOf } from "../engine/run/item-map.ts";
+import { checkLaws } from "../engine/run/law-checks.ts";
+import type { CompactionReport } from "../engine/run/report.ts";
+import { givenUsage, type ReportedUsage, reportedPrefix } from "../engine/run/usage.ts";
+import { ConversationStore } from "../engine/store/store.ts";
 import type { ReportedPrefix } from "../kernel/trigger.ts";
+import type { Config, ConfigInput } from "../model/config.ts";
+import { InputError } from "../model/errors.ts";
+import { describeJson } from "../model/json.ts";
+import { assertEachNesting } from "../model/json-depth.ts";
+import type { Message } from "../model/message.ts";
+import type { Summarizer } from "../model/summarizer.ts";
+import { type TokenCounter, tokenCounter } from "../model/tokens.ts";
 import { type KeyEnv, summarizerFromConfig } from "../providers/from-config.ts";
-import type { Summarizer } from "../providers/summarizer.ts";
-import { compactStore } from "./compact.ts";
-import type { Config, ConfigInput } from "./config.ts";
-import { parseConfig } from "./config-rules.ts";
-import { InputError } from "./errors.ts";
-import { assertItemMap, type ItemMap, itemMapOf } from "./item-map.ts";
-import { describeJson } from "./json.ts";
-import { assertEachNesting } from "./json-depth.ts";
-import { checkLaws } from "./law-checks.ts";
-import type { Message } from "./message.ts";
-import type { CompactionReport } from "./report.ts";
-import { ConversationStore } from "./store.ts";
-import { type TokenCounter, tokenCounter } from "./tokens.ts";
-import { givenUsage, type ReportedUsage, reportedPrefix } from "./usage.ts";
 
 /** Options of a one-shot compaction. */
 export interface CompactMessagesOptions {

@@ -2,13 +2,13 @@
 // here, after checking the function's `//@ requires` at runtime: the proofs hold only for
 // inputs that satisfy them, so a violation is a clear error, never an unproven path.
 
-import { type CommitDecision, type CurrentStamp, decideCommit, type PlanStamp } from "../kernel/commit.ts";
-import { type ConfigField, type ConfigView, maxTokensLimit, validateConfig } from "../kernel/config.ts";
-import { type CutPoint, findCutPoint } from "../kernel/cutpoint.ts";
-import { selectKeepRecent } from "../kernel/keeprecent.ts";
-import { acceptSummary, rangeTokens } from "../kernel/progress.ts";
-import { retentionCutoff } from "../kernel/retention.ts";
-import { movable, pairingAt, pairingOk, type Stretch, selectStretch, selectStretchFrom } from "../kernel/stretch.ts";
+import { type CommitDecision, type CurrentStamp, decideCommit, type PlanStamp } from "../../kernel/commit.ts";
+import { type ConfigField, type ConfigView, maxTokensLimit, validateConfig } from "../../kernel/config.ts";
+import { type CutPoint, findCutPoint } from "../../kernel/cutpoint.ts";
+import { selectKeepRecent } from "../../kernel/keeprecent.ts";
+import { acceptSummary, rangeTokens } from "../../kernel/progress.ts";
+import { retentionCutoff } from "../../kernel/retention.ts";
+import { movable, pairingAt, pairingOk, type Stretch, selectStretch, selectStretchFrom } from "../../kernel/stretch.ts";
 import {
   hasThreshold,
   type ReportedPrefix,
@@ -17,13 +17,13 @@ import {
   triggerFired,
   usageAfterSplice,
   usageTokens,
-} from "../kernel/trigger.ts";
-import { keepHeadLines, keepTailLines } from "../kernel/truncate.ts";
-import { advanceWatermark } from "../kernel/watermark.ts";
-import { KernelBoundaryError } from "./errors.ts";
+} from "../../kernel/trigger.ts";
+import { keepHeadLines, keepTailLines } from "../../kernel/truncate.ts";
+import { advanceWatermark } from "../../kernel/watermark.ts";
+import { KernelBoundaryError } from "../../model/errors.ts";
+import { type GapArray, plainArray } from "../store/gap-array.ts";
+import { type KernelViews, type LiveViews, plainViews, spliceViews } from "../store/views.ts";
 import { EXACT_LIMIT, EXACT_LIMIT_NAME, isNat, natsSumExactly } from "./exact.ts";
-import { type GapArray, plainArray } from "./gap-array.ts";
-import { type KernelViews, type LiveViews, plainViews, spliceViews } from "./views.ts";
 
 function need(ok: boolean, fn: string, requirement: string): void {
   if (!ok) throw new KernelBoundaryError(fn, requirement);
