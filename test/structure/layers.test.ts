@@ -1,0 +1,156 @@
+// The layering of src/ (docs/ARCHITECTURE.md, "Layers"): which folder may import which, and the
+// kernel's one guarded door. Imports are read from each file's syntax tree (import and export
+// declarations, dynamic import()), so kernel paths inside generated-code strings do not count.
+import { readdirSync, readFileSync } from "node:fs";
+import { join, posix, relative, resolve } from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+
+/** What each layer (folder under src/, or the main entry index.ts) may import besides itself. */
+const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
+  kernel: [],
+  reference: ["kernel"],
+  model: ["kernel"],
+  engine: ["model", "kernel"],
+  providers: ["model"],
+  library: ["engine", "providers", "model", "kernel"],
+  adapters: ["library", "engine", "model", "kernel"],
+  cli: ["adapters", "library", "engine", "providers", "model", "kernel"],
+  entries: ["adapters", "library", "engine", "providers", "model", "kernel"],
+  "index.ts": ["adapters", "cli", "library", "engine", "providers", "model", "kernel"],
+  toolchain: [],
+};
+
+/**
+ * The only modules that may import the kernel's code; every other import of it is `import type`
+ * (the reference implementations too: their independence from the kernel's code is the point).
+ */
+const KERNEL_DOORS = new Set(["src/engine/boundary/kernel-gate.ts", "src/entries/kernel.ts"]);
+
+interface SourceFile {
+  /** path from the repository root, with forward slashes */
+  readonly path: string;
+  readonly text: string;
+}
+
+interface Import {
+  readonly specifier: string;
+  readonly typeOnly: boolean;
+}
+
+function importsOf(f: SourceFile): Import[] {
+  const sf = ts.createSourceFile(f.path, f.text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const out: Import[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      const c = node.importClause;
+      const named = c?.namedBindings !== undefined && ts.isNamedImports(c.namedBindings) ? c.namedBindings : undefined;
+      const typeOnly =
+        c !== undefined &&
+        (c.isTypeOnly || (c.name === undefined && named !== undefined && named.elements.every((e) => e.isTypeOnly)));
+      out.push({ specifier: node.moduleSpecifier.text, typeOnly });
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const named =
+        node.exportClause !== undefined && ts.isNamedExports(node.exportClause) ? node.exportClause : undefined;
+      const typeOnly = node.isTypeOnly || named?.elements.every((e) => e.isTypeOnly) === true;
+      out.push({ specifier: node.moduleSpecifier.text, typeOnly });
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments.length === 1 &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
+      out.push({ specifier: node.arguments[0].text, typeOnly: false });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+/** The layer of a path under src/: its first folder, or the file's name for files directly in src/. */
+function layerOf(path: string): string {
+  return path.split("/")[1];
+}
+
+/** Every import that breaks the layering, as "from -> to: why". */
+function violations(files: readonly SourceFile[]): string[] {
+  const found: string[] = [];
+  for (const f of files) {
+    const from = layerOf(f.path);
+    const allowed = MAY_IMPORT[from];
+    if (allowed === undefined) {
+      found.push(`${f.path}: layer "${from}" is not in MAY_IMPORT (add it, with what it may import)`);
+      continue;
+    }
+    for (const imp of importsOf(f)) {
+      if (!imp.specifier.startsWith(".")) continue; // packages and node: built-ins
+      const target = posix.normalize(posix.join(posix.dirname(f.path), imp.specifier));
+      if (!target.startsWith("src/")) {
+        found.push(`${f.path} -> ${target}: imports from outside src/`);
+        continue;
+      }
+      const to = layerOf(target);
+      if (to !== from && !allowed.includes(to)) found.push(`${f.path} -> ${target}: ${from} may not import ${to}`);
+      if (to === "kernel" && from !== "kernel" && !imp.typeOnly && !KERNEL_DOORS.has(f.path))
+        found.push(`${f.path} -> ${target}: the kernel's code is called only through engine/boundary/kernel-gate.ts`);
+    }
+  }
+  return found;
+}
+
+function sourceFiles(dir: string): SourceFile[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(p);
+    if (!e.name.endsWith(".ts")) return [];
+    return [{ path: relative(ROOT, p).split("\\").join("/"), text: readFileSync(p, "utf8") }];
+  });
+}
+
+describe("layers", () => {
+  it("every import in src/ follows the layering", () => {
+    const files = sourceFiles(join(ROOT, "src"));
+    expect(files.length).toBeGreaterThan(50);
+    expect(violations(files)).toEqual([]);
+  });
+
+  it("reports an import against the direction, the kernel called around its door, and an unknown folder", () => {
+    const file = (path: string, text: string): SourceFile => ({ path, text });
+    expect(
+      violations([
+        file("src/engine/run/x.ts", 'import { summarizerFromConfig } from "../../providers/from-config.ts";'),
+        file("src/engine/run/y.ts", 'export { runCli } from "../../cli/main.ts";'),
+        file("src/engine/run/z.ts", 'const a = await import("../../adapters/detect.ts");'),
+        file("src/providers/x.ts", 'import type { Plan } from "../engine/run/plan.ts";'),
+        file("src/providers/y.ts", 'import { x } from "../adapters/detect.ts";'),
+        file("src/model/x.ts", 'import { ConversationStore } from "../engine/store/store.ts";'),
+        file("src/engine/run/w.ts", 'import { splice, type Stretch } from "../../kernel/splice.ts";'),
+        file("src/reference/x.ts", 'import { splice } from "../kernel/splice.ts";'),
+        file("src/extras/x.ts", 'import { a } from "../model/json.ts";'),
+      ]),
+    ).toEqual([
+      "src/engine/run/x.ts -> src/providers/from-config.ts: engine may not import providers",
+      "src/engine/run/y.ts -> src/cli/main.ts: engine may not import cli",
+      "src/engine/run/z.ts -> src/adapters/detect.ts: engine may not import adapters",
+      "src/providers/x.ts -> src/engine/run/plan.ts: providers may not import engine",
+      "src/providers/y.ts -> src/adapters/detect.ts: providers may not import adapters",
+      "src/model/x.ts -> src/engine/store/store.ts: model may not import engine",
+      "src/engine/run/w.ts -> src/kernel/splice.ts: the kernel's code is called only through engine/boundary/kernel-gate.ts",
+      "src/reference/x.ts -> src/kernel/splice.ts: the kernel's code is called only through engine/boundary/kernel-gate.ts",
+      'src/extras/x.ts: layer "extras" is not in MAY_IMPORT (add it, with what it may import)',
+    ]);
+  });
+
+  it("reads type-only imports as types, and a kernel path in a string as no import", () => {
+    expect(
+      violations([
+        { path: "src/engine/run/v.ts", text: 'import type { Stretch } from "../../kernel/stretch.ts";' },
+        { path: "src/engine/run/u.ts", text: 'import { type Role } from "../../kernel/roles.ts";' },
+        { path: "src/toolchain/x.ts", text: 'const line = `import * as m from "../kernel/${name}.ts";`;' },
+      ]),
+    ).toEqual([]);
+  });
+});
