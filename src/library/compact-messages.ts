@@ -1,5 +1,6 @@
 // The one-shot library entry: compact a list of messages under a configuration and return
-// the result with a report whose law checks compare input and output.
+// the result with a report whose law checks compare input and output. The summarizer is chosen
+// here (the caller's, or the one the settings name), so the engine never imports providers.
 
 import { parseConfig } from "../engine/boundary/config-rules.ts";
 import { compactStore } from "../engine/run/compact.ts";

@@ -1,4 +1,4 @@
-// The runtime shape check of the engine's message model. Adapters build messages themselves,
+// The runtime shape check of the message model. Adapters build messages themselves,
 // but library callers build them by hand, and the declared types do not stop a JavaScript
 // caller (or a cast) from passing a missing toolCalls, a numeric content or a role the kernel
 // does not know. Every public entry that takes Message objects runs this one schema first, so a

@@ -1,4 +1,4 @@
-// The engine's message model: one shape for every conversation format. Adapters map their
+// The message model: one shape for every conversation format. Adapters map their
 // format in and out; the engine and the kernel views see only this.
 import type { Role } from "../kernel/roles.ts";
 import type { Json } from "./json.ts";
