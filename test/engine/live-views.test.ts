@@ -10,7 +10,7 @@ import {
 import { planStep } from "../../src/engine/run/plan.ts";
 import { GapArray } from "../../src/engine/store/gap-array.ts";
 import { ConversationStore } from "../../src/engine/store/store.ts";
-import { appendToViews, kernelViews, liveViews } from "../../src/engine/store/views.ts";
+import { appendToViews, kernelViews, liveViews, plainViews, spliceViews } from "../../src/engine/store/views.ts";
 import { splice } from "../../src/kernel/splice.ts";
 import { KernelBoundaryError } from "../../src/model/errors.ts";
 import { type Message, summaryMessage } from "../../src/model/message.ts";
@@ -101,6 +101,26 @@ describe("kernel views kept by the store", () => {
     const { start, end } = plan.stretch ?? { start: 0, end: 0 };
     expect(store.commitSplice(view, start, end, summaryMessage("s")).decision).toBe("rebase");
     expectSameViews(store);
+  });
+});
+
+describe("plain copies of live views (the full Pairing check reads these)", () => {
+  it("equal the views built from scratch, before any splice (ordinals are positions) and after kernel-chosen splices (they are not)", () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 30 }), fc.integer({ min: 1, max: 4 }), (steps, window) => {
+        let current: Message[] = buildLateAnswers(steps);
+        const v = liveViews(current);
+        expect(plainViews(v)).toEqual(kernelViews(current));
+        for (let i = 0; i < 10; i++) {
+          const st = gateSelectStretchFrom(kernelViews(current), window, 0);
+          if (st.start === st.end) break;
+          spliceViews(v, st.start, st.end);
+          current = splice(current, st.start, st.end, summaryMessage(`s${i}`));
+          expect(plainViews(v)).toEqual(kernelViews(current));
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

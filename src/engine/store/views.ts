@@ -227,10 +227,24 @@ export function setAnswering(v: LiveViews, i: number, m: Message, a: number): vo
 /** Plain copies of the views (kernelViews' arrays), in O(n): for a check that reads every entry. */
 export function plainViews(v: LiveViews): KernelViews {
   const n = v.rolesAt.length;
-  // ordinal -> position, one pass instead of a search per entry
-  const posOf = new Map<number, number>();
-  for (let i = 0; i < n; i++) posOf.set(v.ordAt.at(i), i);
-  const pos = (o: number) => (o < 0 ? -1 : (posOf.get(o) ?? -1));
+  const ords = v.ordAt.slice();
+  // Ordinals strictly increase from >= 0, so when the last one is n - 1 every ordinal is its own
+  // position (no splice yet: every fresh load): no search. Otherwise a binary search per entry,
+  // over a plain copy (a Map of a million ordinals cost more than the rest of the check).
+  const identity = n === 0 || ords[n - 1] === n - 1;
+  const pos = (o: number): number => {
+    if (o < 0) return -1;
+    if (identity) return o < n ? o : -1;
+    let lo = 0;
+    let hi = n - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ords[mid] < o) lo = mid + 1;
+      else if (ords[mid] > o) hi = mid - 1;
+      else return mid;
+    }
+    return -1;
+  };
   const callOf = new Array<number>(n);
   const lastAnswer = new Array<number>(n);
   for (let i = 0; i < n; i++) {
