@@ -196,8 +196,11 @@ export function appendAnswering(v: LiveViews, m: Message, a: number): void {
  * one more pass over each). Entry i takes ordinal i, so an index is its own ordinal until the first splice.
  */
 export function sizedLiveViews(n: number): LiveViews {
+  // a loop, not Array.from with a callback (one call per entry)
+  const ord = new Array<number>(n);
+  for (let i = 0; i < n; i++) ord[i] = i;
   return liveOf(
-    Array.from({ length: n }, (_, i) => i),
+    ord,
     new Array<Role>(n),
     new Array<number>(n),
     new Array<number>(n),
