@@ -96,8 +96,7 @@ export async function compactParsed(
   const store = new ConversationStore(counter, messages);
   const items = o.items ?? itemMapOf(messages);
   // reported usage counts the caller's items: the engine takes it in its messages
-  const prefix: ReportedPrefix | undefined =
-    usage === undefined ? undefined : reportedPrefix(usage, lastItems(items), items.items);
+  const prefix: ReportedPrefix | undefined = usage === undefined ? undefined : reportedPrefix(usage, items);
   const summarizer = o.summarizer ?? summarizerFromConfig(c, counter, o.env ?? process.env, o.agentModel);
   const report = await compactStore(store, c, {
     summarizer,
@@ -113,9 +112,4 @@ export async function compactParsed(
   // wellFormed: the store's load accepted `messages`
   const laws = checkLaws(messages, after, report.stretches, c, tokens, { wellFormed: true, items });
   return { messages: after, report: { ...report, laws }, config: c };
-}
-
-/** For each engine message, the last of the caller's items it holds (-1 for one holding none before any). */
-function lastItems(map: ItemMap): number[] {
-  return map.spans.map((s) => s.last);
 }

@@ -171,9 +171,16 @@ describe("reported usage drives the trigger (L1 with usage)", () => {
 
   it("an Anthropic report counts the file's own messages; the top-level system belongs to every prefix", () => {
     // engine messages 0 (top-level system), 1-2 (one Anthropic message with a tool result and text), 3
-    const of = [-1, 0, 0, 1];
-    const prefix = (messages: number) =>
-      reportedPrefix({ usage: { promptTokens: 7, messages }, field: "usage" }, of, 2);
+    const map = {
+      items: 2,
+      spans: [
+        { first: 0, last: -1 },
+        { first: 0, last: 0 },
+        { first: 0, last: 0 },
+        { first: 1, last: 1 },
+      ],
+    };
+    const prefix = (messages: number) => reportedPrefix({ usage: { promptTokens: 7, messages }, field: "usage" }, map);
     expect(prefix(0)).toEqual({ reported: 7, end: 1 });
     expect(prefix(1)).toEqual({ reported: 7, end: 3 });
     expect(prefix(2)).toEqual({ reported: 7, end: 4 });

@@ -8,6 +8,7 @@ import type { Config } from "../../model/config.ts";
 import { InputError } from "../../model/errors.ts";
 import { describeJson } from "../../model/json.ts";
 import { EXACT_LIMIT_NAME, isNat } from "../boundary/exact.ts";
+import type { ItemMap } from "./item-map.ts";
 
 /** A prompt token count the provider reported (e.g. `usage.prompt_tokens`, `usage.input_tokens`). */
 export interface ReportedUsage {
@@ -66,20 +67,19 @@ export function givenUsage(c: Config, option: unknown): GivenUsage | undefined {
 }
 
 /**
- * The report's prefix in engine messages. `lastUnit[j]` is the position of the last of the
- * caller's own messages (or items) that engine message j holds (-1: part of every request, as an
- * Anthropic top-level system), nondecreasing; `units` is how many the caller has. The prefix is
- * the engine messages that lie wholly in the first `messages` of them: one that reaches past is
- * counted, so nothing the report left out is missed.
+ * The report's prefix in engine messages, through the caller's item map: the prefix is the
+ * engine messages that lie wholly in the first `messages` items (a message holding no item, as
+ * an Anthropic top-level system, lies in every prefix); one that reaches past is counted, so
+ * nothing the report left out is missed.
  */
-export function reportedPrefix(g: GivenUsage, lastUnit: ArrayLike<number>, units: number): ReportedPrefix {
-  const k = g.usage.messages ?? units;
-  if (k > units)
+export function reportedPrefix(g: GivenUsage, map: ItemMap): ReportedPrefix {
+  const k = g.usage.messages ?? map.items;
+  if (k > map.items)
     throw new InputError(
       `${g.field}.messages`,
-      `the report covers ${k} messages but the conversation has ${units} (count the conversation's own messages)`,
+      `the report covers ${k} messages but the conversation has ${map.items} (count the conversation's own messages)`,
     );
   let end = 0;
-  while (end < lastUnit.length && lastUnit[end] < k) end++;
+  while (end < map.spans.length && map.spans[end].last < k) end++;
   return { reported: g.usage.promptTokens, end };
 }
