@@ -3,19 +3,10 @@ import { SummarizerError } from "../model/errors.ts";
 import { isJsonObject, type Json } from "../model/json.ts";
 import type { Summarizer, SummaryRequest } from "../model/summarizer.ts";
 import { extractTagged } from "./extract-tag.ts";
-import { postJson } from "./http.ts";
+import { type HttpSummarizerOptions, postSummaryRequest } from "./http.ts";
 
-/** Settings of the Anthropic summarizer. */
-export interface AnthropicSummarizerOptions {
-  /** default https://api.anthropic.com */
-  readonly baseUrl?: string;
-  /** sent as x-api-key when present */
-  readonly apiKey?: string;
-  readonly timeoutMs?: number;
-  readonly maxRetryWaitMs?: number;
-  /** wait before retrying when the server gave no Retry-After (default 1000 ms) */
-  readonly retryDelayMs?: number;
-}
+/** Settings of the Anthropic summarizer (baseUrl default https://api.anthropic.com; the API key is sent as x-api-key). */
+export type AnthropicSummarizerOptions = HttpSummarizerOptions;
 
 /** The API version header value this client speaks. */
 export const ANTHROPIC_VERSION = "2023-06-01";
@@ -37,22 +28,7 @@ export function anthropicSummarizer(opts: AnthropicSummarizerOptions = {}): Summ
     async summarize(req: SummaryRequest): Promise<string> {
       const headers: Record<string, string> = { "anthropic-version": ANTHROPIC_VERSION };
       if (opts.apiKey) headers["x-api-key"] = opts.apiKey;
-      const body = await postJson(
-        `${base}/v1/messages`,
-        headers,
-        {
-          model: req.model,
-          max_tokens: req.maxTokens,
-          messages: [{ role: "user", content: req.prompt }],
-        },
-        {
-          timeoutMs: opts.timeoutMs ?? 60_000,
-          signal: req.signal,
-          maxRetryWaitMs: opts.maxRetryWaitMs,
-          retryDelayMs: opts.retryDelayMs,
-          service: "Anthropic",
-        },
-      );
+      const body = await postSummaryRequest(`${base}/v1/messages`, headers, req, opts, "Anthropic");
       return extractTagged(answerText(body), req.summaryTag);
     },
   };

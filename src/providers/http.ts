@@ -2,6 +2,8 @@
 // AbortSignal, and one retry on transient failures (429 honoring Retry-After, 5xx, network).
 import { SummarizerError } from "../model/errors.ts";
 import type { Json } from "../model/json.ts";
+import { SETTINGS } from "../model/settings-table.ts";
+import type { SummaryRequest } from "../model/summarizer.ts";
 
 /** Options of one JSON POST. */
 export interface PostOptions {
@@ -94,4 +96,42 @@ export async function postJson(
       throw e2;
     }
   }
+}
+
+/** Settings of an HTTP summarizer (the OpenAI-compatible and the Anthropic one take the same). */
+export interface HttpSummarizerOptions {
+  /** default: the provider's public endpoint */
+  readonly baseUrl?: string;
+  /** sent as the provider's API key header when present */
+  readonly apiKey?: string;
+  /** default: the timeout_ms setting's default */
+  readonly timeoutMs?: number;
+  readonly maxRetryWaitMs?: number;
+  /** wait before retrying when the server gave no Retry-After (default 1000 ms) */
+  readonly retryDelayMs?: number;
+}
+
+/**
+ * POSTs one summary request: both APIs take the same body (the model, the summary's token limit
+ * and the prompt as one user message); only the URL, the headers and the answer's shape differ.
+ */
+export function postSummaryRequest(
+  url: string,
+  headers: Record<string, string>,
+  req: SummaryRequest,
+  opts: HttpSummarizerOptions,
+  service: string,
+): Promise<Json> {
+  return postJson(
+    url,
+    headers,
+    { model: req.model, max_tokens: req.maxTokens, messages: [{ role: "user", content: req.prompt }] },
+    {
+      timeoutMs: opts.timeoutMs ?? SETTINGS.timeout_ms.default,
+      signal: req.signal,
+      maxRetryWaitMs: opts.maxRetryWaitMs,
+      retryDelayMs: opts.retryDelayMs,
+      service,
+    },
+  );
 }

@@ -4,19 +4,10 @@ import { SummarizerError } from "../model/errors.ts";
 import { isJsonObject, type Json } from "../model/json.ts";
 import type { Summarizer, SummaryRequest } from "../model/summarizer.ts";
 import { extractTagged } from "./extract-tag.ts";
-import { postJson } from "./http.ts";
+import { type HttpSummarizerOptions, postSummaryRequest } from "./http.ts";
 
-/** Settings of the OpenAI-compatible summarizer. */
-export interface OpenAISummarizerOptions {
-  /** default https://api.openai.com/v1 */
-  readonly baseUrl?: string;
-  /** sent as a Bearer token when present */
-  readonly apiKey?: string;
-  readonly timeoutMs?: number;
-  readonly maxRetryWaitMs?: number;
-  /** wait before retrying when the server gave no Retry-After (default 1000 ms) */
-  readonly retryDelayMs?: number;
-}
+/** Settings of the OpenAI summarizer (baseUrl default https://api.openai.com/v1; the API key is sent as a Bearer token). */
+export type OpenAISummarizerOptions = HttpSummarizerOptions;
 
 function answerText(body: Json): string {
   if (!isJsonObject(body) || !Array.isArray(body.choices) || body.choices.length === 0) {
@@ -39,22 +30,7 @@ export function openAISummarizer(opts: OpenAISummarizerOptions = {}): Summarizer
     name: "openai",
     async summarize(req: SummaryRequest): Promise<string> {
       const headers: Record<string, string> = opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {};
-      const body = await postJson(
-        `${base}/chat/completions`,
-        headers,
-        {
-          model: req.model,
-          max_tokens: req.maxTokens,
-          messages: [{ role: "user", content: req.prompt }],
-        },
-        {
-          timeoutMs: opts.timeoutMs ?? 60_000,
-          signal: req.signal,
-          maxRetryWaitMs: opts.maxRetryWaitMs,
-          retryDelayMs: opts.retryDelayMs,
-          service: "OpenAI",
-        },
-      );
+      const body = await postSummaryRequest(`${base}/chat/completions`, headers, req, opts, "OpenAI");
       return extractTagged(answerText(body), req.summaryTag);
     },
   };
