@@ -107,7 +107,7 @@ export async function compactParsed(
     items,
     ...(prefix === undefined ? {} : { usage: prefix }),
   });
-  const after = store.snapshot().messages.slice();
+  const after = store.messageList();
   const tokens = { before: report.tokensBefore, after: report.tokensAfter, dueBefore: report.dueBefore };
   // wellFormed: the store's load accepted `messages`
   const laws = checkLaws(messages, after, report.stretches, c, tokens, { wellFormed: true, items });

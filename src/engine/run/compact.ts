@@ -103,7 +103,7 @@ export async function compactStore(
   const judged = () => (usage === undefined ? store.totalTokens : gateUsageTokens(usage, store.view().tokens));
   const judgedBefore = judged();
   // counts and report positions in the caller's items, whatever earlier splices did
-  const positions = new InputPositions(o.items ?? itemMapOf(store.snapshot().messages));
+  const positions = new InputPositions(o.items ?? itemMapOf(store.messageList()));
   const dueBefore = dueBy(c, judgedBefore, positions.items(store.messages.length), store.userTurns) !== "none";
   const messagesBefore = positions.files;
   const span = (r: InputRange) => `${r.first}..${r.last}`;

@@ -8,6 +8,7 @@
 // decides on the messages it is given.
 import { InputError } from "../../model/errors.ts";
 import type { Message } from "../../model/message.ts";
+import { arrayView, type Indexed } from "../store/gap-array.ts";
 
 /**
  * The caller's items `first..last` (inclusive) that one engine message holds; `last = first - 1`
@@ -42,24 +43,88 @@ function sameSourceMessage(a: Message, b: Message): boolean {
   );
 }
 
+// The spans itemMapOf finds, held in typed arrays rather than one object per message (a span
+// object per message was a tenth of a fresh decision on a long history); `firsts` and `lasts`
+// are absent when every message is its own item (no Anthropic source), the usual case.
+class CompactSpans implements Indexed<ItemSpan> {
+  constructor(
+    readonly length: number,
+    private readonly firsts?: Float64Array,
+    private readonly lasts?: Float64Array,
+  ) {}
+
+  at(j: number): ItemSpan {
+    return this.firsts === undefined || this.lasts === undefined
+      ? { first: j, last: j }
+      : { first: this.firsts[j], last: this.lasts[j] };
+  }
+
+  /** The last item of message j. */
+  last(j: number): number {
+    return this.lasts === undefined ? j : this.lasts[j];
+  }
+}
+
+// itemMapOf's spans arrays, to their compact source (for prefixEnd's binary search)
+const compactOf = new WeakMap<readonly ItemSpan[], CompactSpans>();
+
 /**
  * The items of messages read by the OpenAI and Anthropic readers (or built by hand), from their
  * sources: the parts of one Anthropic message are one item, its top-level system none, every
- * other message one. O(n).
+ * other message one. O(n), with no object per message: `spans` is a read-only array view
+ * (gap-array.ts arrayView) that builds each span when it is read.
  */
 export function itemMapOf(messages: readonly Message[]): ItemMap {
-  const spans: ItemSpan[] = [];
+  const n = messages.length;
+  let i = 0;
+  while (i < n && messages[i].source?.format !== "anthropic") i++;
+  if (i === n) return compactMap(new CompactSpans(n), n);
+  const firsts = new Float64Array(n);
+  const lasts = new Float64Array(n);
   let next = 0; // the next item's number
-  for (let i = 0; i < messages.length; i++) {
+  for (i = 0; i < n; i++) {
     const m = messages[i];
-    if (m.source?.format === "anthropic" && m.source.index === -1) spans.push({ first: next, last: next - 1 });
-    else if (i > 0 && sameSourceMessage(messages[i - 1], m)) spans.push(spans[i - 1]);
-    else {
-      spans.push({ first: next, last: next });
+    if (m.source?.format === "anthropic" && m.source.index === -1) {
+      firsts[i] = next;
+      lasts[i] = next - 1;
+    } else if (i > 0 && sameSourceMessage(messages[i - 1], m)) {
+      firsts[i] = firsts[i - 1];
+      lasts[i] = lasts[i - 1];
+    } else {
+      firsts[i] = next;
+      lasts[i] = next;
       next++;
     }
   }
-  return { items: next, spans };
+  return compactMap(new CompactSpans(n, firsts, lasts), next);
+}
+
+function compactMap(src: CompactSpans, items: number): ItemMap {
+  const spans = arrayView(src);
+  compactOf.set(spans, src);
+  return { items, spans };
+}
+
+/**
+ * How many of the first engine messages lie wholly within the first k items: the messages
+ * before the first whose span reaches item k. A binary search on itemMapOf's maps (their spans'
+ * last items never decrease); a scan on a caller's own map.
+ */
+export function prefixEnd(map: ItemMap, k: number): number {
+  const c = compactOf.get(map.spans);
+  if (c === undefined) {
+    let end = 0;
+    while (end < map.spans.length && map.spans[end].last < k) end++;
+    return end;
+  }
+  let lo = 0;
+  let hi = c.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (c.last(mid) < k) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Refuses an item map that does not fit `messages` engine messages (a library caller's own map). */

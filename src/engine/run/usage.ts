@@ -8,7 +8,7 @@ import type { Config } from "../../model/config.ts";
 import { InputError } from "../../model/errors.ts";
 import { describeJson } from "../../model/json.ts";
 import { EXACT_LIMIT_NAME, isNat } from "../boundary/exact.ts";
-import type { ItemMap } from "./item-map.ts";
+import { type ItemMap, prefixEnd } from "./item-map.ts";
 
 /** A prompt token count the provider reported (e.g. `usage.prompt_tokens`, `usage.input_tokens`). */
 export interface ReportedUsage {
@@ -79,7 +79,5 @@ export function reportedPrefix(g: GivenUsage, map: ItemMap): ReportedPrefix {
       `${g.field}.messages`,
       `the report covers ${k} messages but the conversation has ${map.items} (count the conversation's own messages)`,
     );
-  let end = 0;
-  while (end < map.spans.length && map.spans[end].last < k) end++;
-  return { reported: g.usage.promptTokens, end };
+  return { reported: g.usage.promptTokens, end: prefixEnd(map, k) };
 }

@@ -244,6 +244,11 @@ export class ConversationStore {
     };
   }
 
+  /** A copy of the current messages, as a plain array the caller owns. */
+  messageList(): Message[] {
+    return this.msgs.slice();
+  }
+
   /** A consistent copy to plan against. */
   snapshot(): StoreSnapshot {
     return {
