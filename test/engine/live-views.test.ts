@@ -8,7 +8,7 @@ import {
   gateViewsAppended,
 } from "../../src/engine/boundary/kernel-gate.ts";
 import { planStep } from "../../src/engine/run/plan.ts";
-import { GapArray } from "../../src/engine/store/gap-array.ts";
+import { GapArray, NumberGapArray } from "../../src/engine/store/gap-array.ts";
 import { ConversationStore } from "../../src/engine/store/store.ts";
 import { appendToViews, kernelViews, liveViews, plainViews, spliceViews } from "../../src/engine/store/views.ts";
 import { splice } from "../../src/kernel/splice.ts";
@@ -151,6 +151,42 @@ describe("the gate on live views", () => {
             expect(gap.view()[expected.length]).toBeUndefined();
             // closing the gap (for a reader of every entry) changes nothing the later edits see
             if (appends === 2) expect(gap.flat()).toEqual(expected);
+          }
+        },
+      ),
+    );
+  });
+
+  it("keeps numbers in a typed gap buffer exactly as a plain array would, through splices, appends and growth", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: -1, max: 2 ** 40 }), { maxLength: 30 }),
+        fc.array(fc.tuple(fc.nat(30), fc.nat(30), fc.nat(20), fc.nat(30)), { maxLength: 8 }),
+        (xs, edits) => {
+          // NumberGapArray (the views' ordinals, codes and counts): splices anywhere, appends past
+          // its capacity of 16 (so the buffer grows with the gap open), and sets at any index
+          let expected = xs.slice();
+          const gap = new NumberGapArray(xs.length);
+          xs.forEach((x, i) => gap.set(i, x));
+          for (const [a, b, appends, at] of edits) {
+            if (expected.length > 0) {
+              const start = a % expected.length;
+              const end = start + 1 + (b % (expected.length - start));
+              gap.replace(start, end, -1);
+              expected = splice(expected, start, end, -1);
+            }
+            for (let k = 0; k < appends; k++) {
+              gap.push(1000 + k);
+              expected.push(1000 + k);
+            }
+            if (expected.length > 0) {
+              gap.set(at % expected.length, 7);
+              expected[at % expected.length] = 7;
+            }
+            expect(gap.length).toBe(expected.length);
+            expect(gap.slice()).toEqual(expected);
+            expect(gap.view()).toEqual(expected);
+            expect(gap.slice(1, 3)).toEqual(expected.slice(1, 3));
           }
         },
       ),

@@ -189,3 +189,92 @@ export function plainArray<T>(xs: readonly T[]): readonly T[] {
   for (let i = 0; i < out.length; i++) out[i] = src.at(i);
   return out;
 }
+
+/**
+ * A GapArray of numbers kept in a Float64Array (which grows by doubling; it holds any safe
+ * integer): the store's views hold several numbers per message, and plain arrays of a million
+ * numbers cost more to fill, and the collector more to scan, than typed ones (a 1M-message load
+ * went from 525-590 to 410-470 ns per message, the best of ten runs each, one process per
+ * variant, back to back). The same layout and costs as GapArray.
+ */
+export class NumberGapArray implements Indexed<number> {
+  private buf: Float64Array;
+  /** entries of buf in use: [prefix][gap][suffix] is buf[0, used) */
+  private used: number;
+  private gapStart: number;
+  private gapEnd: number;
+  private viewCache: readonly number[] | undefined;
+
+  /** n entries, all 0 until set. */
+  constructor(n = 0) {
+    this.buf = new Float64Array(Math.max(n, 16));
+    this.used = n;
+    this.gapStart = n;
+    this.gapEnd = n;
+  }
+  /** Number of entries. */
+  get length(): number {
+    return this.used - (this.gapEnd - this.gapStart);
+  }
+
+  /** Entry i (0 <= i < length). */
+  at(i: number): number {
+    return i < this.gapStart ? this.buf[i] : this.buf[i + this.gapEnd - this.gapStart];
+  }
+
+  /** Sets entry i (0 <= i < length). */
+  set(i: number, x: number): void {
+    if (i < this.gapStart) this.buf[i] = x;
+    else this.buf[i + this.gapEnd - this.gapStart] = x;
+  }
+
+  /** Appends x in O(1) amortized. */
+  push(x: number): void {
+    if (this.gapEnd === this.used && this.gapStart < this.gapEnd) {
+      // the gap is at the end: fill it
+      this.buf[this.gapStart++] = x;
+      return;
+    }
+    if (this.used === this.buf.length) {
+      const bigger = new Float64Array(2 * this.buf.length);
+      bigger.set(this.buf);
+      this.buf = bigger;
+    }
+    this.buf[this.used++] = x;
+    if (this.gapEnd === this.used - 1 && this.gapStart === this.gapEnd) {
+      // no gap: it stays empty at the end
+      this.gapStart = this.used;
+      this.gapEnd = this.used;
+    }
+  }
+
+  /** Moves the gap so that it starts at logical index p, moving |p - gapStart| entries. */
+  private moveGap(p: number): void {
+    const width = this.gapEnd - this.gapStart;
+    if (width > 0 && p < this.gapStart) this.buf.copyWithin(p + width, p, this.gapStart);
+    else if (width > 0 && p > this.gapStart) this.buf.copyWithin(this.gapStart, this.gapEnd, p + width);
+    this.gapStart = p;
+    this.gapEnd = p + width;
+  }
+
+  /** Replaces entries [start, end) by x (0 <= start < end <= length: the caller checks), as GapArray.replace. */
+  replace(start: number, end: number, x: number): void {
+    this.moveGap(end);
+    this.buf[start] = x;
+    this.gapStart = start + 1;
+  }
+
+  /** Entries [from, to) as a plain array (clamped to the entries there are, as Array.prototype.slice). */
+  slice(from = 0, to = this.length): number[] {
+    to = Math.min(to, this.length);
+    const out = new Array<number>(Math.max(0, to - from));
+    for (let i = from; i < to; i++) out[i - from] = this.at(i);
+    return out;
+  }
+
+  /** A read-only array showing this sequence as it is at each read (one per NumberGapArray). */
+  view(): readonly number[] {
+    if (this.viewCache === undefined) this.viewCache = arrayView(this);
+    return this.viewCache;
+  }
+}

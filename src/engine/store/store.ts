@@ -150,7 +150,7 @@ export class ConversationStore {
     }
     // the calls still waiting for a result, for later appends to answer (few: a scan of a boolean array)
     for (let i = 0; i < n; i++) {
-      if (!live.ongoingAt.at(i)) continue;
+      if (live.ongoingAt.at(i) === 0) continue;
       const m = messages[i];
       if (m.role !== "assistant") continue;
       for (const c of m.toolCalls) if (owner[ids.get(c.id) ?? 0] >= 0) live.openCalls.set(c.id, i);

@@ -3,7 +3,7 @@
 // This is bookkeeping, not decision: which stretch to cut is the kernel's call.
 import type { Role } from "../../kernel/roles.ts";
 import type { Message } from "../../model/message.ts";
-import { arrayView, GapArray } from "./gap-array.ts";
+import { arrayView, NumberGapArray } from "./gap-array.ts";
 
 /** The index arrays the kernel's stretch and cut-point functions read. */
 export interface KernelViews {
@@ -55,27 +55,35 @@ export function kernelViews(messages: readonly Message[]): KernelViews {
  * one; a summary takes the ordinal of the first message it replaces), and the pairing entries
  * hold the ordinal of the message they point at. A splice then changes no entry outside the
  * stretch: a position is found from its ordinal by a binary search when the kernel reads it.
- * Every per-message sequence is a GapArray, so a splice costs the stretch plus the distance from
+ * Every per-message sequence is a NumberGapArray (gap-array.ts), so a splice costs the stretch plus the distance from
  * the previous one, not the length of the conversation. The KernelViews fields are read-only
  * array views (gap-array.ts arrayView) showing exactly the positions kernelViews would build.
  */
 export interface LiveViews extends KernelViews {
   userTurns: number;
   /** per position: the message's ordinal (strictly increasing) */
-  readonly ordAt: GapArray<number>;
-  readonly rolesAt: GapArray<Role>;
+  readonly ordAt: NumberGapArray;
+  /** per position: the role's code (ROLE_CODES) */
+  readonly rolesAt: NumberGapArray;
   /** per position: ordinal of the assistant message holding the call it answers, or -1 */
-  readonly callOrd: GapArray<number>;
+  readonly callOrd: NumberGapArray;
   /** per position: ordinal of its calls' last answer, or -1 */
-  readonly lastOrd: GapArray<number>;
-  readonly ongoingAt: GapArray<boolean>;
+  readonly lastOrd: NumberGapArray;
+  /** per position: 1 for an assistant message with a call still waiting for its result, else 0 */
+  readonly ongoingAt: NumberGapArray;
   /** per assistant message, how many of its calls still wait for a result */
-  readonly pendingAt: GapArray<number>;
+  readonly pendingAt: NumberGapArray;
   /** the ordinal the next appended message takes */
   nextOrd: number;
   /** call id -> ordinal of its assistant message, for calls still waiting for their result */
   readonly openCalls: Map<string, number>;
 }
+
+/** The roles by code, as the views keep them (a number per message, in a typed array). */
+const ROLES: readonly Role[] = ["system", "user", "assistant", "tool", "summary"];
+const ROLE_CODES: Readonly<Record<Role, number>> = { system: 0, user: 1, assistant: 2, tool: 3, summary: 4 };
+const SUMMARY_CODE = ROLE_CODES.summary;
+const USER_CODE = ROLE_CODES.user;
 
 /** The position of the message with ordinal o, or -1 if no message has it (O(log n)). */
 export function positionOf(v: LiveViews, o: number): number {
@@ -103,52 +111,55 @@ function pointed(v: LiveViews, o: number): number {
   return o < 0 ? -1 : positionOf(v, o);
 }
 
-/** Live views over the given per-position sequences (their buffers are taken, not copied). */
-function liveOf(
-  ord: number[],
-  roles: Role[],
-  callOrd: number[],
-  lastOrd: number[],
-  ongoing: boolean[],
-  pending: number[],
-  nextOrd: number,
-): LiveViews {
-  const ordAt = new GapArray(ord);
-  const rolesAt = new GapArray(roles);
-  const callOrdAt = new GapArray(callOrd);
-  const lastOrdAt = new GapArray(lastOrd);
-  const ongoingAt = new GapArray(ongoing);
+/** Live views of n entries (all unset: 0) whose ordinals are 0..n-1. */
+function liveOf(n: number): LiveViews {
+  const ordAt = new NumberGapArray(n);
+  for (let i = 0; i < n; i++) ordAt.set(i, i);
+  const rolesAt = new NumberGapArray(n);
+  const callOrd = new NumberGapArray(n);
+  const lastOrd = new NumberGapArray(n);
+  const ongoingAt = new NumberGapArray(n);
   const v: LiveViews = {
     ordAt,
     rolesAt,
-    callOrd: callOrdAt,
-    lastOrd: lastOrdAt,
+    callOrd,
+    lastOrd,
     ongoingAt,
-    pendingAt: new GapArray(pending),
-    nextOrd,
+    pendingAt: new NumberGapArray(n),
+    nextOrd: n,
     userTurns: 0,
     openCalls: new Map(),
-    roles: rolesAt.view(),
+    roles: arrayView({
+      get length() {
+        return rolesAt.length;
+      },
+      at: (i: number) => ROLES[rolesAt.at(i)],
+    }),
     callOf: arrayView({
       get length() {
-        return callOrdAt.length;
+        return callOrd.length;
       },
-      at: (i: number) => pointed(v, callOrdAt.at(i)),
+      at: (i: number) => pointed(v, callOrd.at(i)),
     }),
     lastAnswer: arrayView({
       get length() {
-        return lastOrdAt.length;
+        return lastOrd.length;
       },
-      at: (i: number) => pointed(v, lastOrdAt.at(i)),
+      at: (i: number) => pointed(v, lastOrd.at(i)),
     }),
-    ongoing: ongoingAt.view(),
+    ongoing: arrayView({
+      get length() {
+        return ongoingAt.length;
+      },
+      at: (i: number) => ongoingAt.at(i) === 1,
+    }),
   };
   return v;
 }
 
 /** Empty live views, to be filled by appendToViews. */
 export function emptyLiveViews(): LiveViews {
-  return liveOf([], [], [], [], [], [], 0);
+  return liveOf(0);
 }
 
 /** Live views of a conversation, built message by message (same arrays as kernelViews on a well-formed one). */
@@ -181,41 +192,29 @@ export function appendToViews(v: LiveViews, m: Message): number {
  */
 export function appendAnswering(v: LiveViews, m: Message, a: number): void {
   v.ordAt.push(v.nextOrd++);
-  v.rolesAt.push(m.role);
+  v.rolesAt.push(ROLE_CODES[m.role]);
   v.callOrd.push(-1);
   v.lastOrd.push(-1);
-  v.ongoingAt.push(false);
+  v.ongoingAt.push(0);
   v.pendingAt.push(0);
   setAnswering(v, v.rolesAt.length - 1, m, a);
 }
 
 /**
- * Live views of n entries, all to be set by setAnswering in index order: the arrays are allocated
- * once at their size (n pushes into five growing arrays cost more than the rest of a bulk load),
- * and left unfilled, since setAnswering writes every entry of each but the ordinals (a fill was
- * one more pass over each). Entry i takes ordinal i, so an index is its own ordinal until the first splice.
+ * Live views of n entries, all to be set by setAnswering in index order: the sequences are
+ * allocated once at their size (n pushes cost more than the rest of a bulk load). Entry i takes
+ * ordinal i, so an index is its own ordinal until the first splice.
  */
 export function sizedLiveViews(n: number): LiveViews {
-  // a loop, not Array.from with a callback (one call per entry)
-  const ord = new Array<number>(n);
-  for (let i = 0; i < n; i++) ord[i] = i;
-  return liveOf(
-    ord,
-    new Array<Role>(n),
-    new Array<number>(n),
-    new Array<number>(n),
-    new Array<boolean>(n),
-    new Array<number>(n),
-    n,
-  );
+  return liveOf(n);
 }
 
 /** Sets entry i (the last one set so far, all earlier ones set) to message m, answering a call of message `a` (-1: none). */
 export function setAnswering(v: LiveViews, i: number, m: Message, a: number): void {
   const calls = m.role === "assistant" ? m.toolCalls.length : 0;
-  v.rolesAt.set(i, m.role);
+  v.rolesAt.set(i, ROLE_CODES[m.role]);
   v.lastOrd.set(i, -1);
-  v.ongoingAt.set(i, calls > 0);
+  v.ongoingAt.set(i, calls > 0 ? 1 : 0);
   v.pendingAt.set(i, calls);
   if (m.role === "user") v.userTurns++;
   if (a >= 0) {
@@ -223,18 +222,18 @@ export function setAnswering(v: LiveViews, i: number, m: Message, a: number): vo
     v.lastOrd.set(a, v.ordAt.at(i));
     const left = v.pendingAt.at(a) - 1;
     v.pendingAt.set(a, left);
-    v.ongoingAt.set(a, left > 0);
+    v.ongoingAt.set(a, left > 0 ? 1 : 0);
   } else v.callOrd.set(i, -1);
 }
 
 /** Plain copies of the views (kernelViews' arrays), in O(n): for a check that reads every entry. */
 export function plainViews(v: LiveViews): KernelViews {
   const n = v.rolesAt.length;
-  const ords = v.ordAt.slice();
+  const ords = v.ordAt;
   // Ordinals strictly increase from >= 0, so when the last one is n - 1 every ordinal is its own
-  // position (no splice yet: every fresh load): no search. Otherwise a binary search per entry,
-  // over a plain copy (a Map of a million ordinals cost more than the rest of the check).
-  const identity = n === 0 || ords[n - 1] === n - 1;
+  // position (no splice yet: every fresh load): no search. Otherwise a binary search per entry
+  // over the ordinals (a Map of a million ordinals cost more than the rest of the check).
+  const identity = n === 0 || ords.at(n - 1) === n - 1;
   const pos = (o: number): number => {
     if (o < 0) return -1;
     if (identity) return o < n ? o : -1;
@@ -242,19 +241,24 @@ export function plainViews(v: LiveViews): KernelViews {
     let hi = n - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      if (ords[mid] < o) lo = mid + 1;
-      else if (ords[mid] > o) hi = mid - 1;
+      const x = ords.at(mid);
+      if (x < o) lo = mid + 1;
+      else if (x > o) hi = mid - 1;
       else return mid;
     }
     return -1;
   };
+  const roles = new Array<Role>(n);
   const callOf = new Array<number>(n);
   const lastAnswer = new Array<number>(n);
+  const ongoing = new Array<boolean>(n);
   for (let i = 0; i < n; i++) {
+    roles[i] = ROLES[v.rolesAt.at(i)];
     callOf[i] = pos(v.callOrd.at(i));
     lastAnswer[i] = pos(v.lastOrd.at(i));
+    ongoing[i] = v.ongoingAt.at(i) === 1;
   }
-  return { roles: v.rolesAt.slice(), callOf, lastAnswer, ongoing: v.ongoingAt.slice(), userTurns: v.userTurns };
+  return { roles, callOf, lastAnswer, ongoing, userTurns: v.userTurns };
 }
 
 /**
@@ -266,14 +270,14 @@ export function plainViews(v: LiveViews): KernelViews {
  * gap's move from the previous splice (gap-array.ts): no pass over the whole conversation.
  */
 export function spliceViews(v: LiveViews, start: number, end: number): void {
-  for (let j = start; j < end; j++) if (v.rolesAt.at(j) === "user") v.userTurns--;
+  for (let j = start; j < end; j++) if (v.rolesAt.at(j) === USER_CODE) v.userTurns--;
   // openCalls needs no update: a coherent stretch holds no call still waiting (every message in
   // it is movable, so not ongoing), and entries elsewhere keep their ordinals
   const o = v.ordAt.at(start);
   v.ordAt.replace(start, end, o);
-  v.rolesAt.replace(start, end, "summary");
+  v.rolesAt.replace(start, end, SUMMARY_CODE);
   v.callOrd.replace(start, end, -1);
   v.lastOrd.replace(start, end, -1);
-  v.ongoingAt.replace(start, end, false);
+  v.ongoingAt.replace(start, end, 0);
   v.pendingAt.replace(start, end, 0);
 }
