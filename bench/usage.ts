@@ -120,7 +120,7 @@ export function usageSection(u: readonly UsageTiming[], reps: number): string[] 
     "then `compactStore`), which is what the engine did before the store learned to leave the reported prefix uncounted.",
     `The last column's report covers all but the last ${UNCOVERED} messages: only those are counted. What the run with`,
     "usage still costs is the load without counting (shape and pairing checks, the id table, the kernel views), the item",
-    "map and the law checks on the result.",
+    "map, the nesting check and the law checks on the result.",
     "",
     usageTable(u),
     "",
