@@ -66,6 +66,14 @@ export function bpeBySample(sets: ReadonlyArray<readonly [string, readonly strin
   });
 }
 
+/** The .ts files under `dir` (relative to root), its subfolders included, in a stable order. */
+function sourceFiles(root: string, dir: string): string[] {
+  return readdirSync(join(root, dir), { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".ts"))
+    .sort()
+    .map((f) => `${dir}/${f}`);
+}
+
 /** Texts of this repository (code, prose, JSON) in message-sized chunks: more varied words than the generated conversations. */
 export function repositoryTexts(): string[] {
   const root = join(import.meta.dirname, "..");
@@ -73,8 +81,8 @@ export function repositoryTexts(): string[] {
     "README.md",
     "proofs/PROPERTIES.md",
     "package.json",
-    ...readdirSync(join(root, "src/engine")).map((f) => `src/engine/${f}`),
-    ...readdirSync(join(root, "src/kernel")).map((f) => `src/kernel/${f}`),
+    ...sourceFiles(root, "src/engine"),
+    ...sourceFiles(root, "src/kernel"),
   ];
   const out: string[] = [];
   for (const f of files) {

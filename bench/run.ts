@@ -1,7 +1,8 @@
 // The benchmark command. `npm run bench` measures planning at 1k, 10k, 100k and 1M messages, the
-// cost of one append at each size, and the proof check per kernel module, and writes the tables
-// to stdout and bench/RESULTS.md. `npm run bench:ci` (--ci) measures 1k and 10k and the append
-// cost only, in well under a minute, and prints without touching RESULTS.md (as does --no-dafny).
+// cost of one append at each size, a not-due check given reported usage (BPE, 10k and 100k), and
+// the proof check per kernel module, and writes the tables to stdout and bench/RESULTS.md.
+// `npm run bench:ci` (--ci) measures 1k and 10k (the usage check at 10k) and the append cost
+// only, in well under a minute, and prints without touching RESULTS.md (as does --no-dafny).
 // Each scenario lives in its own file (what it measures, how, and its section of the results);
 // this file holds the sizes and repetitions, the order of the runs and the report's frame.
 import { writeFileSync } from "node:fs";
@@ -18,6 +19,7 @@ import { type Repetitions, sinkValue } from "./measure.ts";
 import { planningSection, timeBySize, warmUpPlanning } from "./planning.ts";
 import { compactionStepsBySize, stepsSection } from "./steps.ts";
 import { fmt, fmtN } from "./table.ts";
+import { USAGE_REPS, USAGE_SIZES, usageBySize, usageSection } from "./usage.ts";
 import { wholeRunSection } from "./whole-run.ts";
 
 const ci = process.argv.includes("--ci");
@@ -35,6 +37,8 @@ const DAFNY_REPS = 3;
 const ADVERSARIAL_SIZES = ci ? [] : [20_000, 200_000];
 const RUN_STEPS = 50;
 const FRESH_SIZES = ci ? [1_000, 10_000] : FRESH_FULL_SIZES;
+// BPE counting of every message is the cost measured: 100k messages take about half a second a sample
+const USAGE_BENCH_SIZES = ci ? USAGE_SIZES.slice(0, 1) : USAGE_SIZES;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -52,6 +56,8 @@ async function main(): Promise<void> {
   );
   log("fresh decision...");
   const fresh = await freshBySize(FRESH_SIZES, PLAN_WORK, FRESH_REPS);
+  log("reported usage...");
+  const usage = await usageBySize(USAGE_BENCH_SIZES, USAGE_REPS);
   log("BPE counting...");
   const bpeTexts = generateConversation(ci ? 500 : 3_000, { seed: 5 }).map(messageText);
   const bpeCount = bpeBySample(
@@ -89,6 +95,7 @@ async function main(): Promise<void> {
     "assistant messages calling 1-3 tools each answered right after, sizes log-uniform from a few to a few thousand tokens.",
     "",
     ...freshSection(fresh, PLAN_WORK),
+    ...usageSection(usage, USAGE_REPS),
     ...bpeSection(bpeCount, APPEND_REPS),
     ...planningSection(plan, PLAN_WORK),
     ...appendSection(bpe, ledger, BPE_APPENDS, LEDGER_APPENDS),

@@ -26,8 +26,9 @@ export interface WholeRun {
   /** summarizer steps: stretches replaced plus stretches left unchanged */
   readonly steps: number;
   readonly outcome: string;
-  readonly tokensBefore: number;
-  readonly tokensAfter: number;
+  /** null only for a run given a usage report that was not due (none here) */
+  readonly tokensBefore: number | null;
+  readonly tokensAfter: number | null;
   readonly lawsOk: boolean;
 }
 

@@ -6,12 +6,18 @@ import type { CompactionReport } from "../engine/run/report.ts";
 export function reportText(r: CompactionReport, inputName: string): string {
   const lines: string[] = [];
   const head = r.outcome === "dry-run" ? "dry run" : r.outcome;
+  // null totals: a run given reported usage that was not due counted no message the report covers
+  const tokens =
+    r.tokensBefore === null || r.tokensAfter === null
+      ? "tokens not counted (reported usage)"
+      : `${r.tokensBefore} -> ${count(r.tokensAfter, "token")}`;
   lines.push(
-    `safecut: ${inputName}: ${head}: ${r.messagesBefore} -> ${count(r.messagesAfter, "message")}, ${r.tokensBefore} -> ${count(r.tokensAfter, "token")} (${r.tokenizer}), ${count(r.stretches.length, "stretch", "stretches")} replaced by ${r.summarizer} summaries`,
+    `safecut: ${inputName}: ${head}: ${r.messagesBefore} -> ${count(r.messagesAfter, "message")}, ${tokens} (${r.tokenizer}), ${count(r.stretches.length, "stretch", "stretches")} replaced by ${r.summarizer} summaries`,
   );
   lines.push(`  ${r.reason}`);
   const left = r.remaining;
-  if (left !== undefined) {
+  // a run still due counted its totals (remaining is set only then)
+  if (left !== undefined && r.tokensAfter !== null) {
     lines.push(
       `  still above the trigger; of the ${count(r.tokensAfter, "token")} left, ${left.userSystem} are in user/system messages, ${left.summaries} in summaries, ${left.retentionWindow} in the retention window, ${left.other} in other messages no stretch could take`,
     );

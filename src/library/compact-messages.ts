@@ -92,8 +92,9 @@ export async function compactParsed(
   assertEachNesting(messages, "messages");
   if (o.items !== undefined) assertItemMap(o.items, messages.length);
   const counter = o.counter ?? tokenCounter(c.tokenizer);
-  // the store's load checks the messages (assertWellFormed's errors) in the same pass that counts them
-  const store = new ConversationStore(counter, messages);
+  // the store's load checks the messages (assertWellFormed's errors) in the same pass that counts
+  // them; given usage, it counts none: the trigger reads only the counts after the report's prefix
+  const store = new ConversationStore(counter, messages, { uncounted: usage === undefined ? 0 : messages.length });
   const items = o.items ?? itemMapOf(messages);
   // reported usage counts the caller's items: the engine takes it in its messages
   const prefix: ReportedPrefix | undefined = usage === undefined ? undefined : reportedPrefix(usage, items);

@@ -90,6 +90,26 @@ describe("safecut compact (in process)", () => {
     expect(plan).toMatchObject({ format: "openai", due: true, plannedStretch: { first: 2 } });
   });
 
+  it("--usage on a run that is not due: the report says the totals were not counted, the JSON gives null", async () => {
+    const r = await runInProcess(
+      ["compact", "conv.json", "--token-threshold", "3000", "--usage", "1000", "--report", "usage.json"],
+      { cwd: dir },
+    );
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("nothing-to-do");
+    expect(r.stderr).toContain("tokens not counted (reported usage)");
+    const report = JSON.parse(readFileSync(join(dir, "usage.json"), "utf8"));
+    expect(report).toMatchObject({ tokensBefore: null, tokensAfter: null, usage: { judgedTokensBefore: 1000 } });
+    expect(report.laws.every((l: { ok: boolean }) => l.ok)).toBe(true);
+    const dry = await runInProcess(
+      ["compact", "conv.json", "--token-threshold", "3000", "--usage", "1000", "--dry-run"],
+      {
+        cwd: dir,
+      },
+    );
+    expect(JSON.parse(dry.stdout)).toMatchObject({ due: false, tokens: null, judgedTokens: 1000 });
+  });
+
   it("exits 0 and changes nothing when compaction is not due", async () => {
     const r = await runInProcess(["compact", "conv.json"], { cwd: dir });
     expect(r.code).toBe(0);

@@ -96,7 +96,6 @@ export async function compactStore(
   const c = snapshotConfig(config);
   const model = resolveModel(c, o.agentModel);
   const progress = o.onProgress ?? (() => {});
-  const tokensBefore = store.totalTokens;
   if (o.usage !== undefined) assertReportedPrefix(o.usage, store.messages.length);
   // the report the trigger judges (undefined: the counted total); carried across every step
   let usage = o.usage;
@@ -105,6 +104,10 @@ export async function compactStore(
   // counts and report positions in the caller's items, whatever earlier splices did
   const positions = new InputPositions(o.items ?? itemMapOf(store.messageList()));
   const dueBefore = dueBy(c, judgedBefore, positions.items(store.messages.length), store.userTurns) !== "none";
+  // The counted total, unless the run is not due and the store left messages uncounted (a usage
+  // report covers them): then no decision needs their counts, and none is computed or reported.
+  // Nothing has changed since the run started (no await yet), so this is the total before it.
+  const tokensBefore = dueBefore || store.uncounted === 0 ? store.totalTokens : null;
   const messagesBefore = positions.files;
   const span = (r: InputRange) => `${r.first}..${r.last}`;
   const stretches: ReplacedStretch[] = [];
@@ -126,15 +129,12 @@ export async function compactStore(
       const snap = store.view();
       // the window and message_threshold count the caller's items; the kernel sees counts of these messages
       const length = snap.messages.length;
-      const plan = planStep(
-        snap,
-        c,
-        from,
-        positions.window(length, c.retention_window),
-        positions.items(length),
-        usage,
-      );
-      if (!plan.due) {
+      // not due at the start: no plan (a plan reads counts the trigger did not need, e.g. the keep-recent suffix's)
+      const plan =
+        step === 1 && !dueBefore
+          ? undefined
+          : planStep(snap, c, from, positions.window(length, c.retention_window), positions.items(length), usage);
+      if (plan === undefined || !plan.due) {
         reason = stretches.length === 0 ? "compaction is not due: under every configured trigger" : "under the trigger";
         break;
       }
@@ -231,7 +231,8 @@ export async function compactStore(
     outcome,
     reason,
     tokensBefore,
-    tokensAfter: store.totalTokens,
+    // left uncounted only by a run that counted nothing before either (nothing changed)
+    tokensAfter: tokensBefore === null ? null : store.totalTokens,
     messagesBefore,
     messagesAfter: itemsAfter,
     dueBefore,

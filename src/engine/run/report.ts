@@ -63,7 +63,7 @@ export interface RemainingTokens {
   readonly other: number;
 }
 
-/** With reported usage: what the trigger judged instead of the counted totals (tokensBefore/After stay the counted ones). */
+/** With reported usage: what the trigger judged instead of the counted totals (tokensBefore/After stay the counted ones, or null). */
 export interface UsageReport {
   /** the prompt token count given */
   readonly reportedTokens: number;
@@ -80,8 +80,13 @@ export interface CompactionReport {
   readonly outcome: Outcome;
   /** why the run stopped (under the trigger, no eligible stretch, summarizer failure, ...) */
   readonly reason: string;
-  readonly tokensBefore: number;
-  readonly tokensAfter: number;
+  /**
+   * the counted token total before and after the run; null (both) when the run did not count it:
+   * a run given a usage report that was not due counts only the messages after the report
+   * (README, "Reported usage"), and never reports a number it did not compute
+   */
+  readonly tokensBefore: number | null;
+  readonly tokensAfter: number | null;
   /** the input's own messages (an Anthropic top-level system not counted) */
   readonly messagesBefore: number;
   readonly messagesAfter: number;

@@ -1,7 +1,8 @@
 // A conversation with a version number, for compactions that run while the agent keeps
 // talking: appends are accepted at any time; a compaction is planned against a snapshot and
 // committed through the kernel's version check (L9), then spliced (L6) and the watermark
-// advanced (L10). At most one compaction runs at a time.
+// advanced (L10). At most one compaction runs at a time. Given a provider's usage report, the
+// first messages may be left uncounted until a decision reads their counts (ledger.ts).
 
 import type { CommitDecision } from "../../kernel/commit.ts";
 import { InputError, SafecutError } from "../../model/errors.ts";
@@ -30,6 +31,16 @@ import {
   sizedLiveViews,
 } from "./views.ts";
 
+/** Options of a store's load. */
+export interface StoreOptions {
+  /**
+   * how many of the first messages may be left uncounted until something reads their counts (a
+   * provider's usage report covers them: the trigger then reads only the counts after it); they
+   * are counted in one pass on first demand. Default 0: every message is counted at load.
+   */
+  readonly uncounted?: number;
+}
+
 /** What a compaction was planned against. */
 export interface StoreSnapshot {
   readonly version: number;
@@ -42,7 +53,8 @@ export interface StoreSnapshot {
 /**
  * A read-only view of the store's current state, to plan one step against without copying the
  * history: its arrays are live read-only views of the store's own sequences (they show later
- * changes too, and refuse writes), so plan against it before the store next changes.
+ * changes too, and refuse writes), so plan against it before the store next changes. While the
+ * store has uncounted messages, reading one's entry in `tokens`, or `totalTokens`, counts them.
  */
 export interface StoreView extends StoreSnapshot {
   /** number of messages when the view was taken (the live `messages` may have grown since) */
@@ -85,10 +97,14 @@ export class ConversationStore {
   /** index of the newest user message, or -1 (for the watermark, L10) */
   private newestUser = -1;
 
-  constructor(counter: TokenCounter, messages: readonly Message[] = []) {
+  constructor(counter: TokenCounter, messages: readonly Message[] = [], options: StoreOptions = {}) {
     this.ledger = new TokenLedger(counter);
+    const uncounted = options.uncounted ?? 0;
+    const n = Array.isArray(messages) ? messages.length : 0;
+    if (!Number.isSafeInteger(uncounted) || uncounted < 0 || uncounted > n)
+      throw new InputError("options.uncounted", `expected an integer from 0 to ${n}, got ${uncounted}`);
     // on a conversation that is not well-formed, assertWellFormed throws the exact error
-    if (!this.load(messages)) {
+    if (!this.load(messages, uncounted)) {
       assertWellFormed(messages);
       throw new Error("internal: the store's load rejected a conversation that assertWellFormed accepts");
     }
@@ -100,15 +116,15 @@ export class ConversationStore {
    * the first message that is not well-shaped or not well-paired (the caller then lets
    * assertWellFormed word the error): the same verdict as assertWellFormed, since a tool result
    * is accepted here only if an earlier call has its id and no result yet, and a call only if no
-   * earlier call has its id.
+   * earlier call has its id. The first `uncounted` messages are not counted here (see StoreOptions).
    */
-  private load(messages: readonly Message[]): boolean {
+  private load(messages: readonly Message[], uncounted: number): boolean {
     if (!Array.isArray(messages)) return false;
     const n = messages.length;
     const ids = this.callIndex;
     const owner = this.callOwner;
     const counter = this.ledger.counter;
-    const counts = new Array<number>(n); // every entry is set below, in order
+    const counts = new Array<number>(n); // every entry is set below, in order (0 for an uncounted one)
     const live = sizedLiveViews(n);
     let newestUser = -1;
     // the calls of the latest assistant message that made any, and the ordinal of its first:
@@ -145,7 +161,7 @@ export class ConversationStore {
         answered = owner[k];
         owner[k] = -1;
       } else if (m.role === "user") newestUser = i;
-      counts[i] = messageTokens(counter, m);
+      counts[i] = i < uncounted ? 0 : messageTokens(counter, m);
       setAnswering(live, i, m, answered);
     }
     // the calls still waiting for a result, for later appends to answer (few: a scan of a boolean array)
@@ -156,7 +172,8 @@ export class ConversationStore {
       for (const c of m.toolCalls) if (owner[ids.get(c.id) ?? 0] >= 0) live.openCalls.set(c.id, i);
     }
     this.msgs = new GapArray(messages.slice());
-    this.ledger.adopt(counts);
+    // an uncounted message is read from msgs when counted: the ledger counts them all before a splice moves any
+    this.ledger.adopt(counts, { uncounted, messageAt: (i) => this.msgs.at(i) });
     this.live = live;
     this.newestUser = newestUser;
     return true;
@@ -207,9 +224,13 @@ export class ConversationStore {
   get version(): number {
     return this.ver;
   }
-  /** The running token total. */
+  /** The running token total (counting the uncounted messages first, if any). */
   get totalTokens(): number {
     return this.ledger.total;
+  }
+  /** How many of the first messages are not counted yet (see StoreOptions); 0 once all are. */
+  get uncounted(): number {
+    return this.ledger.uncounted;
   }
   /** The counter this store counts with. */
   get counter(): TokenCounter {
@@ -234,14 +255,27 @@ export class ConversationStore {
       gateTrackPairing(this.live);
       this.liveTracked = true;
     }
-    return {
+    const view = {
       version: this.ver,
       length: this.msgs.length,
       messages: this.msgs.view(),
       tokens: this.ledger.countsView,
-      totalTokens: this.ledger.total,
       views: this.live,
     };
+    if (this.ledger.uncounted === 0) return { ...view, totalTokens: this.ledger.total };
+    // the total would count every message: only when read
+    const ledger = this.ledger;
+    return {
+      ...view,
+      get totalTokens() {
+        return ledger.total;
+      },
+    };
+  }
+
+  /** A copy of the current messages, as a plain array the caller owns. */
+  messageList(): Message[] {
+    return this.msgs.slice();
   }
 
   /** A copy of the current messages, as a plain array the caller owns. */
@@ -289,7 +323,9 @@ export class ConversationStore {
     );
     if (decision === "reject") return { decision, version: this.ver };
     // the token total stays <= 2^53 - 1 (kept by appends too), checked before anything changes;
-    // an out-of-range stretch is left to the splice's own boundary check below
+    // an out-of-range stretch is left to the splice's own boundary check below. Uncounted messages
+    // are counted first: the ledger reads them by index, which the splice shifts.
+    this.ledger.countAll();
     const t = this.ledger.countSummary(summary);
     if (Number.isSafeInteger(start) && 0 <= start && start < end && !this.ledger.spliceFits(start, end, t)) {
       throw new InputError("summary", `the conversation's token total would pass ${EXACT_LIMIT_NAME}`);
