@@ -5,8 +5,10 @@ import { fileURLToPath } from "node:url";
 import { planStep } from "../src/engine/run/plan.ts";
 import { ConversationStore } from "../src/engine/store/store.ts";
 import { compactMessages } from "../src/library/compact-messages.ts";
+import { assertEachNesting } from "../src/model/json-depth.ts";
 import type { Message } from "../src/model/message.ts";
-import { charCounter } from "../src/model/tokens.ts";
+import { hasMessageShape } from "../src/model/message-shape.ts";
+import { charCounter, messageTokens } from "../src/model/tokens.ts";
 import { offlineSummarizer } from "../src/providers/offline-summarizer.ts";
 import { generateConversation } from "./conversation.ts";
 import { benchConfig, charsPass } from "./fixtures.ts";
@@ -26,6 +28,25 @@ export interface FreshTiming {
   readonly loadNs: number;
   readonly decisionNs: number;
   readonly dryRunNs: number;
+  /**
+   * median CPU nanoseconds per message of what any load as strict as the store's must do, each
+   * timed alone: the shape checks, the nesting walk, a Map of every tool call id (the duplicate-id
+   * check) and the token counts
+   */
+  readonly floor: {
+    readonly shapeNs: number;
+    readonly nestingNs: number;
+    readonly idsNs: number;
+    readonly countNs: number;
+  };
+}
+
+// The duplicate-id check's table alone: every tool call id into one Map, as the load does.
+function idTable(ms: readonly Message[]): number {
+  const ids = new Map<string, number>();
+  let k = 0;
+  for (const m of ms) if (m.role === "assistant") for (const c of m.toolCalls) ids.set(c.id, k++);
+  return ids.size;
 }
 
 /**
@@ -56,6 +77,24 @@ export async function freshBySize(
         }, r).medianMs,
       );
     const baselineNs = timeSync(charsPass);
+    const counter = charCounter();
+    const floor = {
+      shapeNs: timeSync((ms) => {
+        let ok = 0;
+        for (let i = 0; i < ms.length; i++) if (hasMessageShape(ms[i])) ok++;
+        return ok;
+      }),
+      nestingNs: timeSync((ms) => {
+        assertEachNesting(ms, "messages");
+        return ms.length;
+      }),
+      idsNs: timeSync(idTable),
+      countNs: timeSync((ms) => {
+        let t = 0;
+        for (let i = 0; i < ms.length; i++) t += messageTokens(counter, ms[i]);
+        return t;
+      }),
+    };
     const loadNs = timeSync((ms) => new ConversationStore(charCounter(), ms).totalTokens);
     const decisionNs = timeSync(
       (ms) => planStep(new ConversationStore(charCounter(), ms).view(), c).stretch?.end ?? -1,
@@ -71,7 +110,7 @@ export async function freshBySize(
         );
       if (i >= r.warmup) samples.push(cpuMs() - t0);
     }
-    out.push({ n, baselineNs, loadNs, decisionNs, dryRunNs: perMessage(median(samples)) });
+    out.push({ n, baselineNs, loadNs, decisionNs, dryRunNs: perMessage(median(samples)), floor });
     convs = [];
     consume(convs.length);
   }
@@ -103,6 +142,35 @@ function freshTable(f: readonly FreshTiming[]): string {
   );
 }
 
+function floorTable(f: readonly FreshTiming[]): string {
+  return table(
+    [
+      "messages",
+      "bare chars/4 pass (ns/msg)",
+      "shape checks",
+      "nesting walk",
+      "tool call id Map",
+      "token counts",
+      "the four (ns/msg)",
+      "ratio",
+    ],
+    f.map((x) => {
+      const { shapeNs, nestingNs, idsNs, countNs } = x.floor;
+      const sum = shapeNs + nestingNs + idsNs + countNs;
+      return [
+        fmtN(x.n),
+        fmt(x.baselineNs),
+        fmt(shapeNs),
+        fmt(nestingNs),
+        fmt(idsNs),
+        fmt(countNs),
+        fmt(sum),
+        fmtRatio(sum / x.baselineNs),
+      ];
+    }),
+  );
+}
+
 /** The section of `npm run bench`'s results about fresh decisions (heading, method, table). */
 export function freshSection(f: readonly FreshTiming[], workMessages: number): string[] {
   return [
@@ -118,6 +186,12 @@ export function freshSection(f: readonly FreshTiming[], workMessages: number): s
     "",
     freshTable(f),
     "",
+    "What any load as strict as the store's must do, each part timed alone in the same run (ns per message): the shape",
+    "checks (hasMessageShape), the nesting walk (assertEachNesting), a Map of every tool call id (the duplicate-id check)",
+    "and the token counts (messageTokens, chars/4); their sum against the bare pass bounds what the dry run's ratio can reach.",
+    "",
+    floorTable(f),
+    "",
   ];
 }
 
@@ -128,5 +202,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     .filter((a) => /^\d+$/.test(a))
     .map(Number);
   const f = await freshBySize(sizes.length > 0 ? sizes : FRESH_SIZES, FRESH_WORK, FRESH_REPS);
-  process.stdout.write(`${freshTable(f)}\n(sink ${sinkValue()})\n`);
+  process.stdout.write(`${freshTable(f)}\n\n${floorTable(f)}\n(sink ${sinkValue()})\n`);
 }

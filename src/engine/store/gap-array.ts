@@ -212,6 +212,16 @@ export class NumberGapArray implements Indexed<number> {
     this.gapStart = n;
     this.gapEnd = n;
   }
+
+  /** The entries of `buf`, which it takes as its buffer (no copy: the caller gives it up). */
+  static adopt(buf: Float64Array): NumberGapArray {
+    const a = new NumberGapArray(0);
+    a.buf = buf.length > 0 ? buf : new Float64Array(16);
+    a.used = buf.length;
+    a.gapStart = buf.length;
+    a.gapEnd = buf.length;
+    return a;
+  }
   /** Number of entries. */
   get length(): number {
     return this.used - (this.gapEnd - this.gapStart);

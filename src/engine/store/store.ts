@@ -26,9 +26,10 @@ import {
   emptyLiveViews,
   type KernelViews,
   type LiveViews,
+  liveFrom,
   liveViews,
-  setAnswering,
-  sizedLiveViews,
+  loadEntry,
+  viewBuffers,
 } from "./views.ts";
 
 /** Options of a store's load. */
@@ -125,7 +126,7 @@ export class ConversationStore {
     const owner = this.callOwner;
     const counter = this.ledger.counter;
     const counts = new Array<number>(n); // every entry is set below, in order (0 for an uncounted one)
-    const live = sizedLiveViews(n);
+    const views = viewBuffers(n);
     let newestUser = -1;
     // the calls of the latest assistant message that made any, and the ordinal of its first:
     // results usually answer them, and are then found without a lookup in the id table (ids
@@ -162,11 +163,12 @@ export class ConversationStore {
         owner[k] = -1;
       } else if (m.role === "user") newestUser = i;
       counts[i] = i < uncounted ? 0 : messageTokens(counter, m);
-      setAnswering(live, i, m, answered);
+      loadEntry(views, i, m, answered);
     }
-    // the calls still waiting for a result, for later appends to answer (few: a scan of a boolean array)
+    // the calls still waiting for a result, for later appends to answer (few: a scan of a flag array)
+    const live = liveFrom(views);
     for (let i = 0; i < n; i++) {
-      if (live.ongoingAt.at(i) === 0) continue;
+      if (views.ongoing[i] === 0) continue;
       const m = messages[i];
       if (m.role !== "assistant") continue;
       for (const c of m.toolCalls) if (owner[ids.get(c.id) ?? 0] >= 0) live.openCalls.set(c.id, i);
@@ -271,11 +273,6 @@ export class ConversationStore {
         return ledger.total;
       },
     };
-  }
-
-  /** A copy of the current messages, as a plain array the caller owns. */
-  messageList(): Message[] {
-    return this.msgs.slice();
   }
 
   /** A copy of the current messages, as a plain array the caller owns. */

@@ -79,11 +79,10 @@ export interface LiveViews extends KernelViews {
   readonly openCalls: Map<string, number>;
 }
 
-/** The roles by code, as the views keep them (a number per message, in a typed array). */
+/** The roles by code (roleCode below), as the views keep them: a number per message, in a typed array. */
 const ROLES: readonly Role[] = ["system", "user", "assistant", "tool", "summary"];
-const ROLE_CODES: Readonly<Record<Role, number>> = { system: 0, user: 1, assistant: 2, tool: 3, summary: 4 };
-const SUMMARY_CODE = ROLE_CODES.summary;
-const USER_CODE = ROLE_CODES.user;
+const SUMMARY_CODE = 4;
+const USER_CODE = 1;
 
 /** The position of the message with ordinal o, or -1 if no message has it (O(log n)). */
 export function positionOf(v: LiveViews, o: number): number {
@@ -111,22 +110,99 @@ function pointed(v: LiveViews, o: number): number {
   return o < 0 ? -1 : positionOf(v, o);
 }
 
-/** Live views of n entries (all unset: 0) whose ordinals are 0..n-1. */
-function liveOf(n: number): LiveViews {
-  const ordAt = new NumberGapArray(n);
-  for (let i = 0; i < n; i++) ordAt.set(i, i);
-  const rolesAt = new NumberGapArray(n);
-  const callOrd = new NumberGapArray(n);
-  const lastOrd = new NumberGapArray(n);
-  const ongoingAt = new NumberGapArray(n);
+/**
+ * The per-message buffers of n entries that a bulk load fills in index order (loadEntry), before
+ * they become live views (liveFrom): plain typed arrays, written without the gap buffers'
+ * index arithmetic. Entry i's ordinal is i.
+ */
+export interface ViewBuffers {
+  readonly n: number;
+  readonly roles: Float64Array;
+  readonly callOrd: Float64Array;
+  readonly lastOrd: Float64Array;
+  readonly ongoing: Float64Array;
+  readonly pending: Float64Array;
+  userTurns: number;
+}
+
+/** Empty buffers for n entries (no message answers another until loadEntry says so). */
+export function viewBuffers(n: number): ViewBuffers {
+  return {
+    n,
+    roles: new Float64Array(n),
+    callOrd: new Float64Array(n).fill(-1),
+    lastOrd: new Float64Array(n).fill(-1),
+    ongoing: new Float64Array(n),
+    pending: new Float64Array(n),
+    userTurns: 0,
+  };
+}
+
+// a switch, not a lookup in ROLE_CODES by the role string (a keyed load per message)
+function roleCode(r: Role): number {
+  switch (r) {
+    case "system":
+      return 0;
+    case "user":
+      return 1;
+    case "assistant":
+      return 2;
+    case "tool":
+      return 3;
+    default:
+      return 4;
+  }
+}
+
+/** Sets entry i (every earlier one set) to message m, answering a call of message `a` (-1: none; a < i). */
+export function loadEntry(b: ViewBuffers, i: number, m: Message, a: number): void {
+  const calls = m.role === "assistant" ? m.toolCalls.length : 0;
+  b.roles[i] = roleCode(m.role);
+  b.ongoing[i] = calls > 0 ? 1 : 0;
+  b.pending[i] = calls;
+  if (m.role === "user") b.userTurns++;
+  if (a >= 0) {
+    b.callOrd[i] = a;
+    b.lastOrd[a] = i;
+    const left = b.pending[a] - 1;
+    b.pending[a] = left;
+    b.ongoing[a] = left > 0 ? 1 : 0;
+  }
+}
+
+/** The live views of filled buffers (taken, not copied). */
+export function liveFrom(b: ViewBuffers): LiveViews {
+  const ord = new Float64Array(b.n);
+  for (let i = 0; i < b.n; i++) ord[i] = i;
+  const v = liveOf(
+    NumberGapArray.adopt(ord),
+    NumberGapArray.adopt(b.roles),
+    NumberGapArray.adopt(b.callOrd),
+    NumberGapArray.adopt(b.lastOrd),
+    NumberGapArray.adopt(b.ongoing),
+    NumberGapArray.adopt(b.pending),
+  );
+  v.userTurns = b.userTurns;
+  return v;
+}
+
+/** Live views over the given per-position sequences, whose ordinals are 0..length-1. */
+function liveOf(
+  ordAt: NumberGapArray,
+  rolesAt: NumberGapArray,
+  callOrd: NumberGapArray,
+  lastOrd: NumberGapArray,
+  ongoingAt: NumberGapArray,
+  pendingAt: NumberGapArray,
+): LiveViews {
   const v: LiveViews = {
     ordAt,
     rolesAt,
     callOrd,
     lastOrd,
     ongoingAt,
-    pendingAt: new NumberGapArray(n),
-    nextOrd: n,
+    pendingAt,
+    nextOrd: ordAt.length,
     userTurns: 0,
     openCalls: new Map(),
     roles: arrayView({
@@ -159,7 +235,7 @@ function liveOf(n: number): LiveViews {
 
 /** Empty live views, to be filled by appendToViews. */
 export function emptyLiveViews(): LiveViews {
-  return liveOf(0);
+  return liveFrom(viewBuffers(0));
 }
 
 /** Live views of a conversation, built message by message (same arrays as kernelViews on a well-formed one). */
@@ -192,7 +268,7 @@ export function appendToViews(v: LiveViews, m: Message): number {
  */
 export function appendAnswering(v: LiveViews, m: Message, a: number): void {
   v.ordAt.push(v.nextOrd++);
-  v.rolesAt.push(ROLE_CODES[m.role]);
+  v.rolesAt.push(roleCode(m.role));
   v.callOrd.push(-1);
   v.lastOrd.push(-1);
   v.ongoingAt.push(0);
@@ -200,19 +276,10 @@ export function appendAnswering(v: LiveViews, m: Message, a: number): void {
   setAnswering(v, v.rolesAt.length - 1, m, a);
 }
 
-/**
- * Live views of n entries, all to be set by setAnswering in index order: the sequences are
- * allocated once at their size (n pushes cost more than the rest of a bulk load). Entry i takes
- * ordinal i, so an index is its own ordinal until the first splice.
- */
-export function sizedLiveViews(n: number): LiveViews {
-  return liveOf(n);
-}
-
 /** Sets entry i (the last one set so far, all earlier ones set) to message m, answering a call of message `a` (-1: none). */
-export function setAnswering(v: LiveViews, i: number, m: Message, a: number): void {
+function setAnswering(v: LiveViews, i: number, m: Message, a: number): void {
   const calls = m.role === "assistant" ? m.toolCalls.length : 0;
-  v.rolesAt.set(i, ROLE_CODES[m.role]);
+  v.rolesAt.set(i, roleCode(m.role));
   v.lastOrd.set(i, -1);
   v.ongoingAt.set(i, calls > 0 ? 1 : 0);
   v.pendingAt.set(i, calls);
