@@ -284,6 +284,38 @@ describe("bad usage values name the field", () => {
     );
     expect(msg).toContain("options.usage");
   });
+  // A summarizer that counts its calls: a refusal must come before the first.
+  const countingSummarizer = () => {
+    const offline = offlineSummarizer(charCounter());
+    const s = {
+      ...offline,
+      calls: 0,
+      summarize: (...a: Parameters<typeof offline.summarize>) => {
+        s.calls++;
+        return offline.summarize(...a);
+      },
+    };
+    return s;
+  };
+  it.each([
+    ["the report plus the counts after it pass 2^53 - 1", 2 ** 53 - 2, input.length - 1],
+    ["a summary added to the report could pass 2^53 - 1 (the report covers every message)", 2 ** 53 - 2, undefined],
+  ])(
+    "a report too large: %s; refused naming usage.reported before any summarizer call",
+    async (_, promptTokens, messages) => {
+      const summarizer = countingSummarizer();
+      const msg = await errorOf(() =>
+        compactMessages(
+          input,
+          { ...chars, token_threshold: 1000, retention_window: 1 },
+          { summarizer, usage: messages === undefined ? { promptTokens } : { promptTokens, messages } },
+        ),
+      );
+      expect(msg).toMatch(/^usage\.reported: /);
+      expect(msg).toContain("2^53 - 1");
+      expect(summarizer.calls).toBe(0);
+    },
+  );
   it("compactStore's report longer than the store", async () => {
     const store = new ConversationStore(charCounter(), input);
     const msg = await errorOf(() =>

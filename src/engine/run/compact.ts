@@ -17,7 +17,7 @@ import { dueBy, planStep } from "./plan.ts";
 import { countOf } from "./plural.ts";
 import { InputPositions, type InputRange } from "./positions.ts";
 import type { CompactionReport, RemainingTokens, ReplacedStretch, SkippedStretch, UsageReport } from "./report.ts";
-import { assertReportedPrefix } from "./usage.ts";
+import { assertReportedPrefix, assertReportFitsSteps, assertReportJudgeable } from "./usage.ts";
 
 /** Options of a compaction run. */
 export interface CompactOptions {
@@ -96,7 +96,10 @@ export async function compactStore(
   const c = snapshotConfig(config);
   const model = resolveModel(c, o.agentModel);
   const progress = o.onProgress ?? (() => {});
-  if (o.usage !== undefined) assertReportedPrefix(o.usage, store.messages.length);
+  if (o.usage !== undefined) {
+    assertReportedPrefix(o.usage, store.messages.length);
+    assertReportJudgeable(o.usage, store.view().tokens);
+  }
   // the report the trigger judges (undefined: the counted total); carried across every step
   let usage = o.usage;
   const judged = () => (usage === undefined ? store.totalTokens : gateUsageTokens(usage, store.view().tokens));
@@ -108,6 +111,8 @@ export async function compactStore(
   // report covers them): then no decision needs their counts, and none is computed or reported.
   // Nothing has changed since the run started (no await yet), so this is the total before it.
   const tokensBefore = dueBefore || store.uncounted === 0 ? store.totalTokens : null;
+  // a run that may splice checks, before its first summarizer call, that every step can carry the report
+  if (usage !== undefined && dueBefore) assertReportFitsSteps(usage, store.totalTokens);
   const messagesBefore = positions.files;
   const span = (r: InputRange) => `${r.first}..${r.last}`;
   const stretches: ReplacedStretch[] = [];

@@ -7,7 +7,7 @@ import type { ReportedPrefix } from "../../kernel/trigger.ts";
 import type { Config } from "../../model/config.ts";
 import { InputError } from "../../model/errors.ts";
 import { describeJson } from "../../model/json.ts";
-import { EXACT_LIMIT_NAME, isNat } from "../boundary/exact.ts";
+import { EXACT_LIMIT, EXACT_LIMIT_NAME, isNat } from "../boundary/exact.ts";
 import { type ItemMap, prefixEnd } from "./item-map.ts";
 
 /** A prompt token count the provider reported (e.g. `usage.prompt_tokens`, `usage.input_tokens`). */
@@ -37,6 +37,38 @@ export function assertReportedPrefix(u: ReportedPrefix, messages: number): void 
   assertCount(u.end, "usage.end");
   if (u.end > messages)
     throw new InputError("usage.end", `the report covers ${u.end} messages but the conversation has ${messages}`);
+}
+
+/**
+ * Refuses a report the trigger could not judge exactly: the report plus the counts after its
+ * prefix past 2^53 - 1 (reads, so counts, only those). Checked before the trigger, so the error
+ * names the field instead of the kernel's boundary.
+ */
+export function assertReportJudgeable(u: ReportedPrefix, tokens: readonly number[]): void {
+  let room = EXACT_LIMIT - u.reported;
+  for (let i = u.end; i < tokens.length; i++) {
+    room -= tokens[i];
+    if (room < 0)
+      throw new InputError(
+        "usage.reported",
+        `the reported ${u.reported} tokens plus the tokens counted after the report pass ${EXACT_LIMIT_NAME}`,
+      );
+  }
+}
+
+/**
+ * Refuses, before any summarizer call, a report that a step could take past 2^53 - 1: a step adds
+ * at most its summary's count to the report (usageAfterSplice), a summary is accepted only when it
+ * counts fewer tokens than what it replaces (L8), and reports only shrink and totals only fall
+ * across steps, so the report plus the counted total bounds every sum a step makes (messages
+ * appended during a run could raise the total: the kernel's boundary check still stands behind).
+ */
+export function assertReportFitsSteps(u: ReportedPrefix, totalTokens: number): void {
+  if (u.reported > EXACT_LIMIT - totalTokens)
+    throw new InputError(
+      "usage.reported",
+      `the reported ${u.reported} tokens plus the conversation's ${totalTokens} counted tokens pass ${EXACT_LIMIT_NAME}: a compaction step could not carry the report exactly`,
+    );
 }
 
 /**
