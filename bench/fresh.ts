@@ -12,7 +12,7 @@ import { charCounter, messageTokens, type TokenCounter } from "../src/model/toke
 import { offlineSummarizer } from "../src/providers/offline-summarizer.ts";
 import { generateConversation } from "./conversation.ts";
 import { benchConfig, charsPass } from "./fixtures.ts";
-import { collect, consume, cpuMs, measure, median, type Repetitions, sinkValue } from "./measure.ts";
+import { collect, consume, cpuMs, measure, median, type Repetitions, sinkValue, sizesFromArgs } from "./measure.ts";
 import { fmt, fmtN, fmtRatio, table } from "./table.ts";
 
 /** The sizes, work per sample and samples of the full bench's table. */
@@ -215,10 +215,6 @@ export function freshSection(f: readonly FreshTiming[], workMessages: number): s
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   // `npx tsx bench/fresh.ts [sizes...]` prints the table alone (the full bench's sizes and samples by default)
-  const sizes = process.argv
-    .slice(2)
-    .filter((a) => /^\d+$/.test(a))
-    .map(Number);
-  const f = await freshBySize(sizes.length > 0 ? sizes : FRESH_SIZES, FRESH_WORK, FRESH_REPS);
+  const f = await freshBySize(sizesFromArgs(FRESH_SIZES), FRESH_WORK, FRESH_REPS);
   process.stdout.write(`${freshTable(f)}\n\n${floorTable(f)}\n(sink ${sinkValue()})\n`);
 }

@@ -80,3 +80,12 @@ export function measure(sample: () => number, r: Repetitions): Estimate {
 export function successiveRatios(xs: readonly number[]): Array<number | undefined> {
   return xs.map((x, i) => (i === 0 ? undefined : x / xs[i - 1]));
 }
+
+/** The sizes given on a scenario's command line (`npx tsx bench/<scenario>.ts 10000 100000`), or `defaults` when none is. */
+export function sizesFromArgs(defaults: readonly number[]): readonly number[] {
+  const sizes = process.argv
+    .slice(2)
+    .filter((a) => /^\d+$/.test(a))
+    .map(Number);
+  return sizes.length > 0 ? sizes : defaults;
+}

@@ -12,7 +12,7 @@ import type { Message } from "../src/model/message.ts";
 import { type TokenCounter, tokenCounter } from "../src/model/tokens.ts";
 import { offlineSummarizer } from "../src/providers/offline-summarizer.ts";
 import { generateConversation } from "./conversation.ts";
-import { collect, consume, cpuMs, median, sinkValue } from "./measure.ts";
+import { collect, consume, cpuMs, median, sinkValue, sizesFromArgs } from "./measure.ts";
 import { fmt, fmtN, fmtRatio, table } from "./table.ts";
 
 /** The sizes of the full bench's table; its CI run takes the first only. */
@@ -129,10 +129,6 @@ export function usageSection(u: readonly UsageTiming[], reps: number): string[] 
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   // `npx tsx bench/usage.ts [sizes...]` prints the table alone (the full bench's sizes by default)
-  const sizes = process.argv
-    .slice(2)
-    .filter((a) => /^\d+$/.test(a))
-    .map(Number);
-  const u = await usageBySize(sizes.length > 0 ? sizes : USAGE_SIZES, USAGE_REPS);
+  const u = await usageBySize(sizesFromArgs(USAGE_SIZES), USAGE_REPS);
   process.stdout.write(`${usageTable(u)}\n(sink ${sinkValue()})\n`);
 }

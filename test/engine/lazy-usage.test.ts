@@ -13,6 +13,7 @@ import { InputError } from "../../src/model/errors.ts";
 import { type Message, messageText } from "../../src/model/message.ts";
 import { MESSAGE_OVERHEAD, messageTokens, type TokenCounter } from "../../src/model/tokens.ts";
 import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
+import { buildConversation, event } from "../support/event-conversations.ts";
 
 /** A chars/4 counter that records every text it is asked to count. */
 function recordingCounter(): TokenCounter & { seen: string[] } {
@@ -175,39 +176,6 @@ describe("the store's lazy ledger", () => {
   });
 });
 
-// the same random conversations as compact-property.test.ts, in short
-type Event = { kind: "user" | "text" | "summary"; size: number } | { kind: "calls"; n: number; size: number };
-const event: fc.Arbitrary<Event> = fc.oneof(
-  fc.record({
-    kind: fc.constantFrom("user" as const, "text" as const, "summary" as const),
-    size: fc.integer({ min: 1, max: 200 }),
-  }),
-  fc.record({
-    kind: fc.constant("calls" as const),
-    n: fc.integer({ min: 1, max: 3 }),
-    size: fc.integer({ min: 1, max: 400 }),
-  }),
-);
-
-function build(events: Event[]): Message[] {
-  const out: Message[] = [{ role: "system", content: "sys" }];
-  let id = 0;
-  for (const e of events) {
-    if ("n" in e) {
-      const ids = Array.from({ length: e.n }, () => `c${id++}`);
-      out.push({
-        role: "assistant",
-        content: "",
-        toolCalls: ids.map((i) => ({ id: i, name: "run", arguments: "{}" })),
-      });
-      for (const i of ids) out.push({ role: "tool", toolCallId: i, content: `out ${"t".repeat(e.size)}` });
-    } else if (e.kind === "user") out.push({ role: "user", content: `ask ${"u".repeat(e.size)}` });
-    else if (e.kind === "text") out.push({ role: "assistant", content: `say ${"a".repeat(e.size)}`, toolCalls: [] });
-    else out.push({ role: "summary", content: `earlier ${"s".repeat(e.size)}` });
-  }
-  return out;
-}
-
 /** The report without the totals a lazy run may leave uncounted. */
 const decisions = (r: CompactionReport) => ({ ...r, tokensBefore: 0, tokensAfter: 0 });
 
@@ -223,7 +191,7 @@ describe("lazy and eager stores decide alike", () => {
         fc.option(fc.integer({ min: 1, max: 1500 }), { nil: null }),
         fc.boolean(),
         async (events, endSeed, reported, threshold, keepRecent, dryRun) => {
-          const input = build(events);
+          const input = buildConversation(events);
           const end = endSeed % (input.length + 1);
           const c = parseConfig({
             tokenizer: "chars",
