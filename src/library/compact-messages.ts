@@ -106,7 +106,7 @@ export async function compactParsed(
     onProgress: o.onProgress,
     dryRun: o.dryRun,
     items,
-    ...(prefix === undefined ? {} : { usage: prefix }),
+    ...(prefix === undefined || usage === undefined ? {} : { usage: prefix, usageField: usage.tokensField }),
   });
   const after = store.messageList();
   const tokens = { before: report.tokensBefore, after: report.tokensAfter, dueBefore: report.dueBefore };

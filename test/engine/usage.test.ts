@@ -180,7 +180,8 @@ describe("reported usage drives the trigger (L1 with usage)", () => {
         { first: 1, last: 1 },
       ],
     };
-    const prefix = (messages: number) => reportedPrefix({ usage: { promptTokens: 7, messages }, field: "usage" }, map);
+    const prefix = (messages: number) =>
+      reportedPrefix({ usage: { promptTokens: 7, messages }, field: "usage", tokensField: "usage.prompt_tokens" }, map);
     expect(prefix(0)).toEqual({ reported: 7, end: 1 });
     expect(prefix(1)).toEqual({ reported: 7, end: 3 });
     expect(prefix(2)).toEqual({ reported: 7, end: 4 });
@@ -301,7 +302,7 @@ describe("bad usage values name the field", () => {
     ["the report plus the counts after it pass 2^53 - 1", 2 ** 53 - 2, input.length - 1],
     ["a summary added to the report could pass 2^53 - 1 (the report covers every message)", 2 ** 53 - 2, undefined],
   ])(
-    "a report too large: %s; refused naming usage.reported before any summarizer call",
+    "a report too large: %s; refused naming options.usage.promptTokens before any summarizer call",
     async (_, promptTokens, messages) => {
       const summarizer = countingSummarizer();
       const msg = await errorOf(() =>
@@ -311,11 +312,23 @@ describe("bad usage values name the field", () => {
           { summarizer, usage: messages === undefined ? { promptTokens } : { promptTokens, messages } },
         ),
       );
-      expect(msg).toMatch(/^usage\.reported: /);
+      expect(msg).toMatch(/^options\.usage\.promptTokens: /);
       expect(msg).toContain("2^53 - 1");
       expect(summarizer.calls).toBe(0);
     },
   );
+  it("a report too large given as the usage setting names usage.prompt_tokens, before any summarizer call", async () => {
+    const summarizer = countingSummarizer();
+    const msg = await errorOf(() =>
+      compactMessages(
+        input,
+        { ...chars, token_threshold: 1000, retention_window: 1, usage: { prompt_tokens: 2 ** 53 - 2 } },
+        { summarizer },
+      ),
+    );
+    expect(msg).toMatch(/^usage\.prompt_tokens: /);
+    expect(summarizer.calls).toBe(0);
+  });
   it("compactStore's report longer than the store", async () => {
     const store = new ConversationStore(charCounter(), input);
     const msg = await errorOf(() =>

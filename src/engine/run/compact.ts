@@ -40,6 +40,8 @@ export interface CompactOptions {
    * After each step it is adjusted by the kernel's usageAfterSplice (see README, "Reported usage").
    */
   readonly usage?: ReportedPrefix;
+  /** the field `usage.reported` came from, named when it is refused (default `usage.reported`) */
+  readonly usageField?: string;
   /**
    * the caller's items (item-map.ts): message_threshold, retention_window and the report count
    * them; default: from the messages' sources (one item per message, an Anthropic message one)
@@ -98,7 +100,7 @@ export async function compactStore(
   const progress = o.onProgress ?? (() => {});
   if (o.usage !== undefined) {
     assertReportedPrefix(o.usage, store.messages.length);
-    assertReportJudgeable(o.usage, store.view().tokens);
+    assertReportJudgeable(o.usage, store.view().tokens, o.usageField ?? "usage.reported");
   }
   // the report the trigger judges (undefined: the counted total); carried across every step
   let usage = o.usage;
@@ -112,7 +114,8 @@ export async function compactStore(
   // Nothing has changed since the run started (no await yet), so this is the total before it.
   const tokensBefore = dueBefore || store.uncounted === 0 ? store.totalTokens : null;
   // a run that may splice checks, before its first summarizer call, that every step can carry the report
-  if (usage !== undefined && dueBefore) assertReportFitsSteps(usage, store.totalTokens);
+  if (usage !== undefined && dueBefore)
+    assertReportFitsSteps(usage, store.totalTokens, o.usageField ?? "usage.reported");
   const messagesBefore = positions.files;
   const span = (r: InputRange) => `${r.first}..${r.last}`;
   const stretches: ReplacedStretch[] = [];

@@ -22,6 +22,8 @@ export interface ReportedUsage {
 export interface GivenUsage {
   readonly usage: ReportedUsage;
   readonly field: string;
+  /** the field holding the token count (`usage.prompt_tokens`, `options.usage.promptTokens`) */
+  readonly tokensField: string;
 }
 
 function assertCount(v: unknown, field: string): void {
@@ -42,15 +44,15 @@ export function assertReportedPrefix(u: ReportedPrefix, messages: number): void 
 /**
  * Refuses a report the trigger could not judge exactly: the report plus the counts after its
  * prefix past 2^53 - 1 (reads, so counts, only those). Checked before the trigger, so the error
- * names the field instead of the kernel's boundary.
+ * names `field` (where the count came from) instead of the kernel's boundary.
  */
-export function assertReportJudgeable(u: ReportedPrefix, tokens: readonly number[]): void {
+export function assertReportJudgeable(u: ReportedPrefix, tokens: readonly number[], field: string): void {
   let room = EXACT_LIMIT - u.reported;
   for (let i = u.end; i < tokens.length; i++) {
     room -= tokens[i];
     if (room < 0)
       throw new InputError(
-        "usage.reported",
+        field,
         `the reported ${u.reported} tokens plus the tokens counted after the report pass ${EXACT_LIMIT_NAME}`,
       );
   }
@@ -63,10 +65,10 @@ export function assertReportJudgeable(u: ReportedPrefix, tokens: readonly number
  * across steps, so the report plus the counted total bounds every sum a step makes (messages
  * appended during a run could raise the total: the kernel's boundary check still stands behind).
  */
-export function assertReportFitsSteps(u: ReportedPrefix, totalTokens: number): void {
+export function assertReportFitsSteps(u: ReportedPrefix, totalTokens: number, field: string): void {
   if (u.reported > EXACT_LIMIT - totalTokens)
     throw new InputError(
-      "usage.reported",
+      field,
       `the reported ${u.reported} tokens plus the conversation's ${totalTokens} counted tokens pass ${EXACT_LIMIT_NAME}: a compaction step could not carry the report exactly`,
     );
 }
@@ -85,6 +87,7 @@ export function givenUsage(c: Config, option: unknown): GivenUsage | undefined {
     return {
       usage: messages === null ? { promptTokens: prompt_tokens } : { promptTokens: prompt_tokens, messages },
       field: "usage",
+      tokensField: "usage.prompt_tokens",
     };
   }
   if (option === undefined) return undefined;
@@ -95,7 +98,7 @@ export function givenUsage(c: Config, option: unknown): GivenUsage | undefined {
     if (k !== "promptTokens" && k !== "messages") throw new InputError(`options.usage.${k}`, "unknown field");
   assertCount(o.promptTokens, "options.usage.promptTokens");
   if (o.messages !== undefined) assertCount(o.messages, "options.usage.messages");
-  return { usage: o as ReportedUsage, field: "options.usage" };
+  return { usage: o as ReportedUsage, field: "options.usage", tokensField: "options.usage.promptTokens" };
 }
 
 /**
