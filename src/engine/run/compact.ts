@@ -98,9 +98,10 @@ export async function compactStore(
   const c = snapshotConfig(config);
   const model = resolveModel(c, o.agentModel);
   const progress = o.onProgress ?? (() => {});
+  const usageField = o.usageField ?? "usage.reported";
   if (o.usage !== undefined) {
     assertReportedPrefix(o.usage, store.messages.length);
-    assertReportJudgeable(o.usage, store.view().tokens, o.usageField ?? "usage.reported");
+    assertReportJudgeable(o.usage, store.view().tokens, usageField);
   }
   // the report the trigger judges (undefined: the counted total); carried across every step
   let usage = o.usage;
@@ -114,8 +115,7 @@ export async function compactStore(
   // Nothing has changed since the run started (no await yet), so this is the total before it.
   const tokensBefore = dueBefore || store.uncounted === 0 ? store.totalTokens : null;
   // a run that may splice checks, before its first summarizer call, that every step can carry the report
-  if (usage !== undefined && dueBefore)
-    assertReportFitsSteps(usage, store.totalTokens, o.usageField ?? "usage.reported");
+  if (usage !== undefined && dueBefore) assertReportFitsSteps(usage, store.totalTokens, usageField);
   const messagesBefore = positions.files;
   const span = (r: InputRange) => `${r.first}..${r.last}`;
   const stretches: ReplacedStretch[] = [];

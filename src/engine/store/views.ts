@@ -63,7 +63,7 @@ export interface LiveViews extends KernelViews {
   userTurns: number;
   /** per position: the message's ordinal (strictly increasing) */
   readonly ordAt: NumberGapArray;
-  /** per position: the role's code (ROLE_CODES) */
+  /** per position: the role's code (roleCode) */
   readonly rolesAt: NumberGapArray;
   /** per position: ordinal of the assistant message holding the call it answers, or -1 */
   readonly callOrd: NumberGapArray;
@@ -81,8 +81,6 @@ export interface LiveViews extends KernelViews {
 
 /** The roles by code (roleCode below), as the views keep them: a number per message, in a typed array. */
 const ROLES: readonly Role[] = ["system", "user", "assistant", "tool", "summary"];
-const SUMMARY_CODE = 4;
-const USER_CODE = 1;
 
 /** The position of the message with ordinal o, or -1 if no message has it (O(log n)). */
 export function positionOf(v: LiveViews, o: number): number {
@@ -138,7 +136,7 @@ export function viewBuffers(n: number): ViewBuffers {
   };
 }
 
-// a switch, not a lookup in ROLE_CODES by the role string (a keyed load per message)
+// the index of r in ROLES, by a switch rather than a search or a keyed lookup (once per message)
 function roleCode(r: Role): number {
   switch (r) {
     case "system":
@@ -153,6 +151,8 @@ function roleCode(r: Role): number {
       return 4;
   }
 }
+const SUMMARY_CODE = roleCode("summary");
+const USER_CODE = roleCode("user");
 
 /** Sets entry i (every earlier one set) to message m, answering a call of message `a` (-1: none; a < i). */
 export function loadEntry(b: ViewBuffers, i: number, m: Message, a: number): void {
