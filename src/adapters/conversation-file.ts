@@ -251,18 +251,22 @@ function fromJsonl(lines: Json[], opts: ReadOptions, base: LayoutBase): Conversa
   return { format, container: "jsonl", ...readMessages(format, msgs, system, "messages", opts), layout };
 }
 
-/** Options for writing a conversation file. */
+/**
+ * Options for writing a conversation file. The optional fields take `undefined` too, so that a
+ * read file's fields (`envelope: file.envelope`, possibly undefined) can be passed on as they are
+ * under `exactOptionalPropertyTypes`.
+ */
 export interface WriteOptions extends FormatOptions {
   readonly format: FormatName;
   readonly container: ContainerName;
   /** for json-object: the original top-level object, whose other fields are kept */
-  readonly envelope?: JsonObject;
+  readonly envelope?: JsonObject | undefined;
   /** for json-object: the envelope's field holding the items (default `messages`) */
-  readonly key?: "messages" | "input";
+  readonly key?: "messages" | "input" | undefined;
   /** for AI SDK and Responses files: the file's writer (readConversationFile's `writeItems`), so untouched items are given back */
-  readonly writeItems?: ItemWriter;
+  readonly writeItems?: ItemWriter | undefined;
   /** the text the messages were read from: what was not changed is written back byte for byte */
-  readonly layout?: FileLayout;
+  readonly layout?: FileLayout | undefined;
 }
 
 /**
