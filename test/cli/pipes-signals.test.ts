@@ -110,23 +110,8 @@ describe("SIGTERM and SIGINT while waiting on the summarizer", () => {
         asked();
         return { kind: "hang" };
       });
-      const run = spawnCli(
-        [
-          "compact",
-          "conv.json",
-          "--provider",
-          "openai",
-          "--base-url",
-          server.url,
-          "--token-threshold",
-          "3000",
-          "-o",
-          "out.json",
-          "--report",
-          "rep.json",
-        ],
-        d,
-      );
+      const flags = "compact conv.json --provider openai --token-threshold 3000 -o out.json --report rep.json";
+      const run = spawnCli([...flags.split(" "), "--base-url", server.url], d);
       await requested;
       // both temporary files exist while the summarizer is awaited
       expect(readdirSync(d).filter((f) => f.endsWith(".tmp")).length).toBe(2);
