@@ -2,11 +2,24 @@
 // entry, `safecut/kernel` (src/entries/kernel.ts); `safecut/adapters` and `safecut/providers`
 // load less for code that needs only those.
 
+export {
+  compactBeforeStep,
+  compactModelMessages,
+  type ModelMessagesReading,
+  readModelMessages,
+  writeModelMessages,
+} from "./adapters/ai-sdk.ts";
 export { readAnthropicMessages, writeAnthropicMessages } from "./adapters/anthropic.ts";
 export { compactAnthropicMessages, compactOpenAIMessages } from "./adapters/compact-wire.ts";
 export { type ConversationFile, readConversationFile, writeConversationFile } from "./adapters/conversation-file.ts";
 export { detectFormat, type FormatName } from "./adapters/detect.ts";
 export { readOpenAIMessages, writeOpenAIMessages } from "./adapters/openai.ts";
+export {
+  compactResponsesItems,
+  type ResponsesReading,
+  readResponsesItems,
+  writeResponsesItems,
+} from "./adapters/responses.ts";
 export type {
   AnthropicMessageLike,
   AnthropicSystemLike,

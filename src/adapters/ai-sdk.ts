@@ -15,6 +15,7 @@ import type { CompactMessagesOptions } from "../library/compact-messages.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
 import { InputError } from "../model/errors.ts";
 import { describeJson } from "../model/json.ts";
+import { mediaField, partsTokens } from "../model/media-tokens.ts";
 import type { Message, ToolCall } from "../model/message.ts";
 import { assertMessages } from "../model/message-shape.ts";
 import { DEFAULT_SUMMARY_TAG } from "../model/settings-table.ts";
@@ -41,7 +42,7 @@ export interface ModelMessagesReading {
 }
 
 // The text of a tool result's output, and whether it reports a failure.
-function outputText(v: unknown, path: string): { text: string; isError: boolean } {
+function outputText(v: unknown, path: string): { text: string; isError: boolean; media?: number } {
   const o = fields(v, path, "a tool output object");
   const type = str(o.type, `${path}.type`);
   switch (type) {
@@ -56,11 +57,13 @@ function outputText(v: unknown, path: string): { text: string; isError: boolean 
     case "content": {
       if (!Array.isArray(o.value))
         throw new InputError(`${path}.value`, `expected an array, got ${describeJson(o.value)}`);
+      const others: Fields[] = [];
       const texts = o.value.flatMap((c, k) => {
         const item = fields(c, `${path}.value[${k}]`, "a content object");
+        if (item.type !== "text") others.push(item);
         return item.type === "text" ? [str(item.text, `${path}.value[${k}].text`)] : [];
       });
-      return { text: texts.join("\n"), isError: false };
+      return { text: texts.join("\n"), isError: false, media: partsTokens(others) };
     }
     default:
       return { text: "", isError: false }; // an output kind this version does not know: kept as it is
@@ -83,9 +86,14 @@ function emit(b: Builder, m: Message, item: number, parts: readonly number[]): v
 function toolResult(b: Builder, part: Fields, item: number, k: number, path: string): void {
   const id = str(part.toolCallId, `${path}.toolCallId`);
   if (part.toolName !== undefined) str(part.toolName, `${path}.toolName`);
-  const { text, isError } = outputText(part.output, `${path}.output`);
+  const { text, isError, media } = outputText(part.output, `${path}.output`);
   b.pairing.push({ kind: "result", id, path: `${path}.toolCallId` });
-  emit(b, { role: "tool", toolCallId: id, content: text, ...(isError ? { isError: true } : {}) }, item, [k]);
+  emit(
+    b,
+    { role: "tool", toolCallId: id, content: text, ...mediaField(media ?? 0), ...(isError ? { isError: true } : {}) },
+    item,
+    [k],
+  );
 }
 
 function approvalResponse(b: Builder, part: Fields, item: number, k: number, path: string): void {
@@ -121,6 +129,7 @@ function readAssistant(b: Builder, content: unknown, item: number, path: string,
   const texts: string[] = [];
   const calls: ToolCall[] = [];
   const own: number[] = [];
+  const others: Fields[] = [];
   const results: number[] = [];
   parts.forEach((part, k) => {
     const p = `${path}[${k}]`;
@@ -157,14 +166,16 @@ function readAssistant(b: Builder, content: unknown, item: number, path: string,
         break;
     }
     own.push(k); // reasoning, files, custom and unknown parts ride with the assistant message
+    if (part.type !== "text" && part.type !== "tool-call" && part.type !== "tool-approval-request") others.push(part);
   });
   const text = texts.join("\n");
-  const summary = calls.length === 0 && results.length === 0 ? unwrapSummary(text, tag) : undefined;
+  const media = partsTokens(others);
+  const summary = calls.length === 0 && results.length === 0 && media === 0 ? unwrapSummary(text, tag) : undefined;
   emit(
     b,
     summary !== undefined
       ? { role: "summary", content: summary }
-      : { role: "assistant", content: text, toolCalls: calls },
+      : { role: "assistant", content: text, toolCalls: calls, ...mediaField(media) },
     item,
     own,
   );
@@ -183,7 +194,12 @@ function readTool(b: Builder, content: unknown, item: number, path: string): voi
   if (b.messages.length === before) {
     // nothing to pair (an empty tool message, or only parts this version does not know): one
     // assistant-side message keeps the parts so they are written back as they were
-    emit(b, { role: "assistant", content: "", toolCalls: [] }, item, other);
+    emit(
+      b,
+      { role: "assistant", content: "", toolCalls: [], ...mediaField(partsTokens(other.map((k) => parts[k]))) },
+      item,
+      other,
+    );
   } else if (other.length > 0) {
     const first = b.messages[before];
     const o = b.origins.get(first)!;
@@ -210,13 +226,15 @@ export function readModelMessages(
         emit(b, { role: "system", content: str(m.content, cpath) }, i, []);
         break;
       case "user": {
+        const parts = typeof m.content === "string" ? [] : typedParts(m.content, cpath);
         const content =
           typeof m.content === "string"
             ? m.content
-            : typedParts(m.content, cpath)
+            : parts
                 .flatMap((part, k) => (part.type === "text" ? [str(part.text, `${cpath}[${k}].text`)] : []))
                 .join("\n");
-        emit(b, { role: "user", content }, i, []);
+        const media = partsTokens(parts.filter((part) => part.type !== "text"));
+        emit(b, { role: "user", content, ...mediaField(media) }, i, []);
         break;
       }
       case "assistant":

@@ -5,6 +5,7 @@
 // messages followed by a user message, and the writer merges them back.
 import { InputError } from "../model/errors.ts";
 import { describeJson, isJsonObject, type Json, type JsonObject } from "../model/json.ts";
+import { mediaField, partsTokens } from "../model/media-tokens.ts";
 import type { Message, SourceRef, ToolCall } from "../model/message.ts";
 import { assertMessages } from "../model/message-shape.ts";
 import { DEFAULT_SUMMARY_TAG } from "../model/settings-table.ts";
@@ -45,6 +46,13 @@ function blockType(b: Json, path: string): { block: JsonObject; type: string } {
 // What a tool_result's content may hold besides text (the SDK's ToolResultBlockParam): tool
 // references (a tool search's answer) and browser state are kept verbatim like images.
 const TOOL_RESULT_BLOCKS = new Set([...OPAQUE_BLOCKS, "tool_reference", "browser_state"]);
+
+/** Tokens of the blocks that are neither text nor tool calls/results (images, documents, ...): partTokens's estimate. */
+function otherBlocksTokens(blocks: readonly Json[]): number {
+  return partsTokens(
+    blocks.filter((b) => !isJsonObject(b) || (b.type !== "text" && b.type !== "tool_use" && b.type !== "tool_result")),
+  );
+}
 
 function textOfBlocks(blocks: Json[], path: string, kept: ReadonlySet<string> = OPAQUE_BLOCKS): string {
   const texts: string[] = [];
@@ -114,15 +122,16 @@ export function readAnthropicMessage(v: Json, index: number, path: string, opts:
         throw new InputError(`${p}.type`, `unknown content block type ${JSON.stringify(type)}`);
     });
     const text = texts.join("\n");
-    const summary = calls.length === 0 ? unwrapSummary(text, tag) : undefined;
+    const media = otherBlocksTokens(content);
+    const summary = calls.length === 0 && media === 0 ? unwrapSummary(text, tag) : undefined;
     if (summary !== undefined) return [{ role: "summary", content: summary, source }];
-    return [{ role: "assistant", content: text, toolCalls: calls, source }];
+    return [{ role: "assistant", content: text, toolCalls: calls, ...mediaField(media), source }];
   }
   // user: tool results first (the API requires them first), then the rest as one user message
   if (typeof content === "string") {
     return [{ role: "user", content, source: { format: "anthropic", index, raw: v, parts: 1, blocks: content } }];
   }
-  const results: { id: string; text: string; isError: boolean; block: JsonObject }[] = [];
+  const results: { id: string; text: string; media: number; isError: boolean; block: JsonObject }[] = [];
   const rest: Json[] = [];
   const restText: string[] = [];
   content.forEach((b, k) => {
@@ -138,7 +147,14 @@ export function readAnthropicMessage(v: Json, index: number, path: string, opts:
       if (block.is_error !== undefined && typeof block.is_error !== "boolean") {
         throw new InputError(`${p}.is_error`, `expected a boolean, got ${describeJson(block.is_error)}`);
       }
-      results.push({ id: str(block.tool_use_id, `${p}.tool_use_id`), text, isError: block.is_error === true, block });
+      const media = Array.isArray(inner) ? otherBlocksTokens(inner) : 0;
+      results.push({
+        id: str(block.tool_use_id, `${p}.tool_use_id`),
+        text,
+        media,
+        isError: block.is_error === true,
+        block,
+      });
     } else if (type === "text") {
       rest.push(block);
       restText.push(str(block.text, `${p}.text`));
@@ -150,6 +166,7 @@ export function readAnthropicMessage(v: Json, index: number, path: string, opts:
     role: "tool",
     toolCallId: r.id,
     content: r.text,
+    ...mediaField(r.media),
     ...(r.isError ? { isError: true } : {}),
     source: { format: "anthropic", index, raw: v, parts, blocks: [r.block] },
   }));
@@ -157,6 +174,7 @@ export function readAnthropicMessage(v: Json, index: number, path: string, opts:
     out.push({
       role: "user",
       content: restText.join("\n"),
+      ...mediaField(otherBlocksTokens(rest)),
       source: { format: "anthropic", index, raw: v, parts: Math.max(parts, 1), blocks: rest },
     });
   }

@@ -53,6 +53,22 @@ export interface ReadOptions extends FormatOptions {
   readonly format?: FormatName;
 }
 
+/** Whether the first non-blank line of `text` holds one complete JSON value and nothing else. */
+function firstLineIsValue(text: string): boolean {
+  const at = skipWs(text, 0);
+  const lineStart = text.lastIndexOf("\n", at) + 1;
+  const nl = text.indexOf("\n", at);
+  const end = nl < 0 ? text.length : nl;
+  try {
+    // parsed on the line alone, so a value that goes on past it fails here
+    const line = text.slice(lineStart, end);
+    const r = parseValueAt(line, 0, new Map());
+    return skipWs(line, r.end) === line.length;
+  } catch {
+    return false;
+  }
+}
+
 // JSONL: one value per non-blank line, read with its span in the whole text
 function parseJsonl(text: string, spans: SpanMap): Json[] {
   const lines: Json[] = [];
@@ -64,7 +80,14 @@ function parseJsonl(text: string, spans: SpanMap): Json[] {
     const end = nl < 0 ? text.length : nl;
     if (text.slice(at, end).trim() !== "") {
       try {
-        const r = parseValueAt(text, at, spans);
+        let r: ReturnType<typeof parseValueAt>;
+        try {
+          r = parseValueAt(text, at, spans);
+        } catch (e) {
+          // an error past this line's end: the value went on past it (a later line's error is not this line's)
+          if (e instanceof JsonSyntaxError && e.offset > end) r = { value: null, start: at, end: e.offset };
+          else throw e;
+        }
         if (r.end > end)
           throw new JsonSyntaxError(end, "the value does not end on its line (JSONL holds one message per line)");
         if (skipWs(text, r.end) < end)
@@ -139,7 +162,10 @@ export function readConversationFile(input: string, opts: ReadOptions = {}): Con
   }
   const base = { text, bom, spans };
   if (root === undefined) {
-    if (!text.trim().includes("\n") || jsonError === undefined) {
+    // JSONL only when the first non-blank line is a whole JSON value by itself; otherwise the
+    // text is one JSON value spread over lines (pretty-printed), and its error is where the
+    // whole-text parse stopped, by line and column
+    if (!text.trim().includes("\n") || jsonError === undefined || !firstLineIsValue(text)) {
       const at = lineColumn(text, jsonError?.offset ?? 0);
       throw new InputError(
         "",
@@ -150,7 +176,7 @@ export function readConversationFile(input: string, opts: ReadOptions = {}): Con
     return fromJsonl(parseJsonl(text, spans), o, base);
   }
   if (Array.isArray(root)) {
-    const format = opts.format ?? detectFormat(root, false, FORMAT_NAMES, "items");
+    const format = detectFormat(root, false, FORMAT_NAMES, "items", opts.format);
     return {
       format,
       container: "json-array",
@@ -172,7 +198,7 @@ export function readConversationFile(input: string, opts: ReadOptions = {}): Con
     const allowed = FORMAT_NAMES.filter((f) => (key === "input") === (f === "responses"));
     if (opts.format !== undefined && !allowed.includes(opts.format))
       throw new InputError(key, `a body's "${key}" is not ${opts.format} (it holds ${allowed.join(" or ")})`);
-    const format = opts.format ?? detectFormat(msgs, root.system !== undefined, allowed, key);
+    const format = detectFormat(msgs, root.system !== undefined, allowed, key, opts.format);
     const system = format === "anthropic" ? root.system : undefined;
     const model = typeof root.model === "string" ? root.model : undefined;
     return {
@@ -206,9 +232,12 @@ function fromJsonl(lines: Json[], opts: ReadOptions, base: LayoutBase): Conversa
   const first = lines[0];
   const systemLine = isJsonObject(first) && first.role === undefined && first.system !== undefined;
   const msgs = systemLine ? lines.slice(1) : lines;
-  const format = opts.format ?? detectFormat(msgs, systemLine);
-  if (systemLine && format === "openai")
-    throw new InputError("line 1", `a {"system": ...} line is Anthropic JSONL; use a system message for OpenAI`);
+  if (systemLine && opts.format !== undefined && opts.format !== "anthropic")
+    throw new InputError(
+      "line 1",
+      `a {"system": ...} line is Anthropic JSONL, not ${opts.format}; use a system message`,
+    );
+  const format = detectFormat(msgs, systemLine, FORMAT_NAMES, "messages", opts.format);
   const system = systemLine && isJsonObject(first) ? first.system : undefined;
   const layout: FileLayout = {
     ...base,
@@ -222,18 +251,22 @@ function fromJsonl(lines: Json[], opts: ReadOptions, base: LayoutBase): Conversa
   return { format, container: "jsonl", ...readMessages(format, msgs, system, "messages", opts), layout };
 }
 
-/** Options for writing a conversation file. */
+/**
+ * Options for writing a conversation file. The optional fields take `undefined` too, so that a
+ * read file's fields (`envelope: file.envelope`, possibly undefined) can be passed on as they are
+ * under `exactOptionalPropertyTypes`.
+ */
 export interface WriteOptions extends FormatOptions {
   readonly format: FormatName;
   readonly container: ContainerName;
   /** for json-object: the original top-level object, whose other fields are kept */
-  readonly envelope?: JsonObject;
+  readonly envelope?: JsonObject | undefined;
   /** for json-object: the envelope's field holding the items (default `messages`) */
-  readonly key?: "messages" | "input";
+  readonly key?: "messages" | "input" | undefined;
   /** for AI SDK and Responses files: the file's writer (readConversationFile's `writeItems`), so untouched items are given back */
-  readonly writeItems?: ItemWriter;
+  readonly writeItems?: ItemWriter | undefined;
   /** the text the messages were read from: what was not changed is written back byte for byte */
-  readonly layout?: FileLayout;
+  readonly layout?: FileLayout | undefined;
 }
 
 /**

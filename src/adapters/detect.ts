@@ -1,6 +1,8 @@
 // Format auto-detection: every mark only some formats have narrows the candidates (an AI SDK
 // "tool-call" part, a Responses item `type`, OpenAI's `tool_calls`, Anthropic's `tool_use`...).
-// Marks of two formats in one file are refused, naming an item of each (--format decides).
+// Marks of two formats in one file are refused, naming an item of each (--format decides). A
+// format named by the caller (--format) is checked against the marks the same way: a file whose
+// marks say another format is refused rather than misread.
 // Plain text messages read the same in several formats; then "openai" comes first, then
 // "anthropic", "ai-sdk", "responses" (FORMAT_NAMES' order): the summary OpenAI's writer adds (an
 // assistant message with string content) is valid in all four shapes.
@@ -82,13 +84,33 @@ function marks(m: JsonObject): Mark[] {
  * Guesses the format of a list of items (plus whether a top-level `system` exists, which only
  * Anthropic has); `allowed` are the formats the container admits (a request body's `messages`
  * is no Responses input). Throws an InputError naming two items when marks of two formats meet.
+ * With `forced` (the format the caller named), that format is the only one allowed, and a mark of
+ * another is refused naming the item and the mark.
  */
 export function detectFormat(
   items: readonly Json[],
   hasTopLevelSystem: boolean,
   allowed: readonly FormatName[] = FORMAT_NAMES,
   path = "messages",
+  forced?: FormatName,
 ): FormatName {
+  if (forced !== undefined) {
+    if (hasTopLevelSystem && forced !== "anthropic")
+      throw new InputError(
+        path,
+        `--format ${forced} does not match the file: its top-level "system" reads as anthropic (only Anthropic has one)`,
+      );
+    items.forEach((m, i) => {
+      if (!isJsonObject(m)) return;
+      for (const mark of marks(m))
+        if (!mark.formats.includes(forced))
+          throw new InputError(
+            `${path}[${i}]`,
+            `--format ${forced} does not match the file: ${path}[${i}] reads as ${mark.formats.join(" or ")} (${mark.what})`,
+          );
+    });
+    return forced;
+  }
   let candidates: readonly FormatName[] = hasTopLevelSystem ? allowed.filter((f) => f === "anthropic") : allowed;
   const why: { at: string; mark: Mark }[] = [];
   items.forEach((m, i) => {

@@ -2,6 +2,7 @@
 // `tool_call_id`). One wire message is one model message, so round trips are exact.
 import { InputError } from "../model/errors.ts";
 import { describeJson, isJsonObject, type Json, type JsonObject } from "../model/json.ts";
+import { mediaField, partTokens } from "../model/media-tokens.ts";
 import type { Message, ToolCall } from "../model/message.ts";
 import { assertMessages } from "../model/message-shape.ts";
 import { DEFAULT_SUMMARY_TAG } from "../model/settings-table.ts";
@@ -26,20 +27,22 @@ function str(v: Json | undefined, path: string): string {
 
 // Content is a string, null (assistant with tool calls) or an array of parts; only text parts
 // carry text, other parts (images, audio) are kept verbatim through the raw source.
-function contentText(v: Json | undefined, path: string): string {
-  if (v === undefined || v === null) return "";
-  if (typeof v === "string") return v;
+function contentText(v: Json | undefined, path: string): { text: string; media: number } {
+  if (v === undefined || v === null) return { text: "", media: 0 };
+  if (typeof v === "string") return { text: v, media: 0 };
   if (!Array.isArray(v))
     throw new InputError(path, `expected a string, null or an array of parts, got ${describeJson(v)}`);
   const texts: string[] = [];
+  let media = 0;
   v.forEach((part, k) => {
     const p = `${path}[${k}]`;
     if (!isJsonObject(part)) throw new InputError(p, `expected a content part object, got ${describeJson(part)}`);
     const type = str(part.type, `${p}.type`);
     if (type === "text" || type === "input_text" || type === "output_text") texts.push(str(part.text, `${p}.text`));
     else if (type === "refusal") texts.push(str(part.refusal, `${p}.refusal`));
+    else media += partTokens(part);
   });
-  return texts.join("\n");
+  return { text: texts.join("\n"), media };
 }
 
 function toolCalls(v: Json | undefined, path: string): ToolCall[] {
@@ -58,6 +61,9 @@ function toolCalls(v: Json | undefined, path: string): ToolCall[] {
   });
 }
 
+/** The roles whose messages must carry content (the API requires it of all but the assistant). */
+const NEEDS_CONTENT = new Set(["system", "developer", "user", "tool"]);
+
 /** Reads one OpenAI chat message at `messages[index]` (`path` names it in errors). */
 export function readOpenAIMessage(v: Json, index: number, path: string, opts: FormatOptions = {}): Message {
   const tag = opts.summaryTag ?? DEFAULT_SUMMARY_TAG;
@@ -65,21 +71,29 @@ export function readOpenAIMessage(v: Json, index: number, path: string, opts: Fo
   const source = { format: "openai" as const, index, raw: v, parts: 1 };
   if (typeof v.role !== "string")
     throw new InputError(`${path}.role`, `expected a string, got ${describeJson(v.role)}`);
-  const content = contentText(v.content, `${path}.content`);
+  // only an assistant message may have no content (OpenAI: when it calls tools); a user, system or
+  // tool message with content null or missing is refused, not read as empty text
+  if ((v.content === undefined || v.content === null) && NEEDS_CONTENT.has(v.role))
+    throw new InputError(
+      `${path}.content`,
+      `a ${v.role} message needs content (a string or an array of parts), got ${describeJson(v.content)}`,
+    );
+  const { text: content, media } = contentText(v.content, `${path}.content`);
+  const extra = mediaField(media);
   switch (v.role) {
     case "system":
     case "developer":
-      return { role: "system", content, source };
+      return { role: "system", content, ...extra, source };
     case "user":
-      return { role: "user", content, source };
+      return { role: "user", content, ...extra, source };
     case "assistant": {
       const calls = toolCalls(v.tool_calls, `${path}.tool_calls`);
-      const summary = calls.length === 0 ? unwrapSummary(content, tag) : undefined;
+      const summary = calls.length === 0 && media === 0 ? unwrapSummary(content, tag) : undefined;
       if (summary !== undefined) return { role: "summary", content: summary, source };
-      return { role: "assistant", content, toolCalls: calls, source };
+      return { role: "assistant", content, toolCalls: calls, ...extra, source };
     }
     case "tool":
-      return { role: "tool", content, toolCallId: str(v.tool_call_id, `${path}.tool_call_id`), source };
+      return { role: "tool", content, toolCallId: str(v.tool_call_id, `${path}.tool_call_id`), ...extra, source };
     default:
       throw new InputError(`${path}.role`, `unknown role ${JSON.stringify(v.role)}`);
   }

@@ -16,6 +16,7 @@ import type { CompactMessagesOptions } from "../library/compact-messages.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
 import { InputError } from "../model/errors.ts";
 import { describeJson } from "../model/json.ts";
+import { mediaField, partsTokens } from "../model/media-tokens.ts";
 import type { Message } from "../model/message.ts";
 import { assertMessages } from "../model/message-shape.ts";
 import { DEFAULT_SUMMARY_TAG } from "../model/settings-table.ts";
@@ -55,15 +56,18 @@ const SERVER_CALLS = new Set([
   "mcp_list_tools",
 ]);
 
-function messageText(content: unknown, path: string): string {
-  if (typeof content === "string") return content;
-  return typedParts(content, path)
+function messageText(content: unknown, path: string): { text: string; media: number } {
+  if (typeof content === "string") return { text: content, media: 0 };
+  const others: Fields[] = [];
+  const text = typedParts(content, path)
     .flatMap((part, k) => {
       if (part.type === "input_text" || part.type === "output_text") return [str(part.text, `${path}[${k}].text`)];
       if (part.type === "refusal") return [str(part.refusal, `${path}[${k}].refusal`)];
-      return []; // images, files, audio: kept through the item itself
+      others.push(part); // images, files, audio: kept through the item itself, counted by estimate
+      return [];
     })
     .join("\n");
+  return { text, media: partsTokens(others) };
 }
 
 // A tool output's text: a string, the texts of a list of parts, or else its JSON.
@@ -86,18 +90,19 @@ function readItem(item: Fields, p: string, tag: string, pairing: PairingEvent[])
   const type = item.type === undefined ? "message" : str(item.type, `${p}.type`);
   if (type === "message") {
     const role = str(item.role, `${p}.role`);
-    const content = messageText(item.content, `${p}.content`);
+    const { text: content, media } = messageText(item.content, `${p}.content`);
+    const extra = mediaField(media);
     switch (role) {
       case "system":
       case "developer":
-        return { role: "system", content };
+        return { role: "system", content, ...extra };
       case "user":
-        return { role: "user", content };
+        return { role: "user", content, ...extra };
       case "assistant": {
-        const summary = unwrapSummary(content, tag);
+        const summary = media === 0 ? unwrapSummary(content, tag) : undefined;
         return summary !== undefined
           ? { role: "summary", content: summary }
-          : { role: "assistant", content, toolCalls: [] };
+          : { role: "assistant", content, toolCalls: [], ...extra };
       }
       default:
         throw new InputError(

@@ -19,6 +19,14 @@ export const EXIT = {
   stillDue: 5,
 } as const;
 
+/**
+ * Exit codes of a run ended from outside, as a shell reports a process killed by that signal
+ * (128 + its number), with every temporary output removed and nothing printed: interrupted
+ * (SIGINT, Ctrl-C), terminated (SIGTERM), or its stdout (or stderr) closed by the reader (EPIPE,
+ * as with SIGPIPE: `safecut compact conv.json | head`).
+ */
+export const EXIT_INTERRUPTED = { SIGINT: 130, SIGPIPE: 141, SIGTERM: 143 } as const;
+
 /** The exit code of a run that finished with `outcome` (all its law checks passed). */
 export function exitCodeForOutcome(outcome: Outcome): number {
   switch (outcome) {
@@ -63,6 +71,9 @@ export const EXIT_CODES_HELP = `Exit codes:
      written), or a bug (SAFECUT_DEBUG=1 prints its stack trace)
   5  still due: the result is written but is still above a trigger, because
      what is left may not be summarized; the report says where the tokens are
+  130, 143  interrupted (SIGINT) or terminated (SIGTERM): nothing is written
+     and no temporary file is left
+  141  stdout closed by its reader (| head): the run ends quietly
 
 The input file is never modified. API keys are read from OPENAI_API_KEY and
 ANTHROPIC_API_KEY.`;

@@ -7,8 +7,16 @@ import { FORMAT_NAMES } from "../adapters/detect.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import { SafecutError } from "../model/errors.ts";
 import { assertTextNesting } from "../model/json-depth.ts";
-import { EXIT, EXIT_CODES_HELP, exitCodeFor, exitCodeForOutcome } from "./exit-codes.ts";
-import { type BeforeRename, type NamedFile, PendingOutput, refuseSameFiles } from "./outputs.ts";
+import { EXIT, EXIT_CODES_HELP, EXIT_INTERRUPTED, exitCodeFor, exitCodeForOutcome } from "./exit-codes.ts";
+import {
+  abandonAllOutputs,
+  type BeforeRename,
+  type NamedFile,
+  PendingOutput,
+  refuseSameFiles,
+  standardStream,
+} from "./outputs.ts";
+import { progressDisplay } from "./progress.ts";
 import { reportText } from "./report-text.ts";
 import { type FlagValues, settingOptions, settingsFromFlags } from "./settings.ts";
 import { decodeUtf8 } from "./utf8.ts";
@@ -17,8 +25,13 @@ import { decodeUtf8 } from "./utf8.ts";
 export interface CliIO {
   /** stdin's whole text, decoded as strict UTF-8 (an InputError if it is not UTF-8) */
   readStdin(): Promise<string>;
-  stdout(text: string): void;
+  /** writes to stdout; a promise settles once the text is handed to the system (a closed stdout ends the process) */
+  stdout(text: string): void | Promise<void>;
   stderr(text: string): void;
+  /** stderr is a terminal: progress is one line updated in place */
+  readonly stderrIsTTY?: boolean;
+  /** the terminal's width, to keep the progress line on one row */
+  readonly stderrColumns?: number;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
   /** test seam: runs after an output's temporary file is complete, before it replaces the target */
@@ -40,7 +53,8 @@ function namedFiles(
   const named = (label: string, v: string): NamedFile => ({ label: `${label} ${v}`, path: resolve(cwd, v) });
   return {
     ...(file === "-" ? {} : { input: named("the input", file) }),
-    ...(typeof flags.output === "string" ? { output: named("--output", flags.output) } : {}),
+    // `-o -` is stdout, as `-` is stdin for the input
+    ...(typeof flags.output === "string" && flags.output !== "-" ? { output: named("--output", flags.output) } : {}),
     ...(typeof flags.report === "string" ? { report: named("--report", flags.report) } : {}),
   };
 }
@@ -51,15 +65,25 @@ async function runCompact(file: string, flags: FlagValues, io: CliIO): Promise<n
   // output, and every output must be writable (its temporary file is created now)
   refuseSameFiles([files.input, files.output, files.report].filter((f): f is NamedFile => f !== undefined));
   const pending: PendingOutput[] = [];
+  /** An output: stdout or stderr by any of their names, else a file opened now. */
+  const sink = (f: NamedFile | undefined): Sink | undefined => {
+    if (f === undefined) return undefined;
+    const fd = standardStream(f.path);
+    if (fd !== undefined) return { commit: (text) => (fd === 1 ? io.stdout(text) : io.stderr(text)) };
+    const p = PendingOutput.open(f);
+    pending.push(p);
+    return p;
+  };
   try {
-    const output = files.output === undefined ? undefined : PendingOutput.open(files.output);
-    if (output !== undefined) pending.push(output);
-    const report = files.report === undefined ? undefined : PendingOutput.open(files.report);
-    if (report !== undefined) pending.push(report);
-    return await compactFile(file, flags, io, { output, report });
+    return await compactFile(file, flags, io, { output: sink(files.output), report: sink(files.report) });
   } finally {
     for (const p of pending) p.abandon();
   }
+}
+
+/** Where an output goes: a file written atomically (PendingOutput), or stdout/stderr themselves. */
+interface Sink {
+  commit(text: string, beforeRename?: BeforeRename): void | Promise<void>;
 }
 
 /** The --dry-run plan as JSON; positions are the input's own messages, first and last inclusive, as in the reason's "messages 3..7". */
@@ -89,10 +113,15 @@ async function compactFile(
   file: string,
   flags: FlagValues,
   io: CliIO,
-  outputs: { output?: PendingOutput; report?: PendingOutput },
+  outputs: { output?: Sink | undefined; report?: Sink | undefined },
 ): Promise<number> {
   const quiet = flags.quiet === true;
-  const started = Date.now();
+  const progress = progressDisplay({
+    write: io.stderr,
+    tty: io.stderrIsTTY === true,
+    always: flags.progress === true,
+    ...(io.stderrColumns === undefined ? {} : { columns: io.stderrColumns }),
+  });
   // loaded here, not at the top: the config parser, the adapters and the engine bring zod and
   // the tokenizer, which would make `safecut --help` slow to start
   const { parseConfig } = await import("../engine/boundary/config-rules.ts");
@@ -124,11 +153,12 @@ async function compactFile(
     agentModel: conv.model,
     env: io.env,
     dryRun: flags.dryRun === true,
-    // progress for long runs only: after the first second, or always with --progress
+    // progress for long runs only (see progress.ts), never with --quiet
     onProgress: (line) => {
-      if (!quiet && (flags.progress === true || Date.now() - started > 1000)) io.stderr(`safecut: ${line}\n`);
+      if (!quiet) progress.update(line);
     },
   });
+  progress.finish();
   const report: CompactionReport = result.report;
   const lawFailed = report.laws.some((l) => !l.ok);
   // the conversation (or the plan) first: a report never claims an output that is not there
@@ -145,11 +175,12 @@ async function compactFile(
             layout: conv.layout,
             summaryTag: config.summary_tag,
           });
-    if (outputs.output !== undefined) outputs.output.commit(out, io.beforeRename);
-    else io.stdout(out);
+    if (outputs.output !== undefined) await outputs.output.commit(out, io.beforeRename);
+    // awaited: a stdout closed by its reader ends the process here, before the report is written
+    else await io.stdout(out);
   }
   if (outputs.report !== undefined) {
-    outputs.report.commit(
+    await outputs.report.commit(
       `${JSON.stringify({ input: name, format: conv.format, ...report }, null, 2)}\n`,
       io.beforeRename,
     );
@@ -194,7 +225,10 @@ function program(io: CliIO, run: (file: string, flags: FlagValues) => Promise<vo
   // the settings' own flags, with their help, from the table of settings
   for (const { option } of settingOptions()) compact.addOption(option);
   compact
-    .option("--progress", "always print progress lines (default: only for runs longer than a second)")
+    .option(
+      "--progress",
+      "show progress from the start, and every step when stderr is not a terminal (default: after a second, one updating line)",
+    )
     .addOption(
       new Option(
         "-q, --quiet",
@@ -235,16 +269,38 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   }
 }
 
-/** The real process's IO. */
+/**
+ * Makes the process end cleanly when it cannot go on: SIGINT and SIGTERM (while waiting on a
+ * summarizer, say) and a stdout or stderr closed by its reader (`| head`) remove every temporary
+ * output file and exit with the code a shell gives such an end (130, 143, 141), printing nothing.
+ * SIGKILL cannot be caught: the next run sweeps what it left (outputs.ts, sweepStale).
+ */
+function guardProcess(): void {
+  const end = (code: number) => {
+    abandonAllOutputs();
+    process.exit(code);
+  };
+  process.on("SIGINT", () => end(EXIT_INTERRUPTED.SIGINT));
+  process.on("SIGTERM", () => end(EXIT_INTERRUPTED.SIGTERM));
+  const closed = (e: NodeJS.ErrnoException) => end(e.code === "EPIPE" ? EXIT_INTERRUPTED.SIGPIPE : EXIT.internal);
+  process.stdout.on("error", closed);
+  process.stderr.on("error", closed);
+}
+
+/** The real process's IO (installs the handlers of guardProcess). */
 export function processIO(): CliIO {
+  guardProcess();
   return {
     readStdin: async () => {
       const chunks: Buffer[] = [];
       for await (const c of process.stdin) chunks.push(c as Buffer);
       return decodeUtf8(Buffer.concat(chunks), "stdin");
     },
-    stdout: (s) => void process.stdout.write(s),
+    // settles when written; on a write error the stream's error handler (guardProcess) ends the process
+    stdout: (s) => new Promise<void>((done) => process.stdout.write(s, (e) => e == null && done())),
     stderr: (s) => void process.stderr.write(s),
+    stderrIsTTY: process.stderr.isTTY === true,
+    stderrColumns: process.stderr.columns,
     env: process.env,
     cwd: process.cwd(),
   };

@@ -3,13 +3,21 @@
 // the input), every output is opened before any work is done (an unwritable path is found before
 // a paid summarizer call), and written atomically (a temporary file beside the target, then a
 // rename: a crash or a kill leaves the old file or the complete new one, never a torn one).
+// Every temporary file still open is known (liveOutputs), so SIGTERM, SIGINT and a closed stdout
+// remove them; SIGKILL cannot be caught, so a run sweeps the ones dead processes left beside its
+// own outputs. Pipes and devices (/dev/stdout, /dev/stderr) cannot be renamed over: they are
+// written directly.
 
 import { randomBytes } from "node:crypto";
 import {
+  accessSync,
   closeSync,
+  constants,
   fchmodSync,
+  fstatSync,
   fsyncSync,
   openSync,
+  readdirSync,
   realpathSync,
   renameSync,
   statSync,
@@ -56,6 +64,80 @@ export function refuseSameFiles(files: readonly NamedFile[]): void {
   }
 }
 
+/**
+ * The standard stream (1: stdout, 2: stderr) that `path` is, if it is one: /dev/stdout,
+ * /dev/fd/2 or any other name of the same pipe, socket or terminal. Such an output goes through
+ * the process's own stream: a socket (what Node gives a child's stdio) cannot be opened by name.
+ */
+export function standardStream(path: string): 1 | 2 | undefined {
+  let s: ReturnType<typeof statSync>;
+  try {
+    s = statSync(path);
+  } catch {
+    return undefined;
+  }
+  if (s.isFile() || s.isDirectory()) return undefined;
+  for (const fd of [1, 2] as const) {
+    try {
+      const t = fstatSync(fd);
+      if (t.dev === s.dev && t.ino === s.ino) return fd;
+    } catch {
+      // that stream is closed
+    }
+  }
+  return undefined;
+}
+
+/** The temporary file name of an output to `target` in this process; `sweepStale` recognizes it by this shape. */
+function tempName(target: string): string {
+  return `.${basename(target)}.safecut-${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
+}
+
+/** Whether the process `pid` is running (or exists and is not ours to signal). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Removes the temporary files that runs killed by SIGKILL (which no handler sees) left beside
+ * `target`: `.NAME.safecut-PID-HEX.tmp` whose PID is no running process. Best effort: a
+ * directory that cannot be listed, or a file already gone, is left alone.
+ */
+export function sweepStale(target: string): void {
+  const prefix = `.${basename(target)}.safecut-`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(target));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const m = /^(\d+)-[0-9a-f]{8}\.tmp$/.exec(name.slice(prefix.length));
+    if (m === null) continue;
+    const pid = Number(m[1]);
+    if (pid === process.pid || alive(pid)) continue;
+    try {
+      unlinkSync(join(dirname(target), name));
+    } catch {
+      // removed meanwhile, or not ours to remove
+    }
+  }
+}
+
+/** The outputs opened and not yet committed or abandoned, in this process. */
+const liveOutputs = new Set<PendingOutput>();
+
+/** Removes every temporary file still open (on a signal or a closed stdout); targets are left as they were. */
+export function abandonAllOutputs(): void {
+  for (const p of [...liveOutputs]) p.abandon();
+}
+
 /** Called after the temporary file is complete and before it replaces the target (a test seam). */
 export type BeforeRename = (temp: string, target: string) => void;
 
@@ -84,29 +166,43 @@ export class PendingOutput {
     let target = file.path;
     let mode: number | undefined;
     try {
-      target = realpathSync(file.path);
-      const s = statSync(target);
+      // the path itself (links followed by the system): /dev/stdout's link to a pipe resolves here but not by realpath
+      const s = statSync(file.path);
       if (s.isDirectory()) fail("it is a directory");
       // a pipe or a device (/dev/stdout) cannot be replaced by a rename: it is written directly
-      if (!s.isFile()) return new PendingOutput(file, target, undefined, undefined);
+      if (!s.isFile()) {
+        try {
+          accessSync(file.path, constants.W_OK);
+        } catch (e) {
+          fail(errorCode(e));
+        }
+        return new PendingOutput(file, file.path, undefined, undefined);
+      }
+      target = realpathSync(file.path);
       mode = s.mode & 0o7777;
     } catch (e) {
       if (e instanceof SafecutError) throw e;
       // nothing there yet (or a dangling link): the new file goes where the path says
+      try {
+        target = realpathSync(file.path);
+      } catch {
+        // a dangling link or a new name: the path as given
+      }
     }
-    const temp = join(
-      dirname(target),
-      `.${basename(target)}.safecut-${process.pid}-${randomBytes(4).toString("hex")}.tmp`,
-    );
+    sweepStale(target);
+    const temp = join(dirname(target), tempName(target));
     let fd: number | undefined;
     try {
       fd = openSync(temp, "wx", 0o666);
       if (mode !== undefined) fchmodSync(fd, mode);
     } catch (e) {
       if (fd !== undefined) closeQuietly(fd, temp);
-      fail((e as Error).message);
+      // the temporary file is ours, not the user's: the message names the folder it goes in
+      fail(`cannot create a file in ${dirname(target)} (${errorCode(e)})`);
     }
-    return new PendingOutput(file, target, temp, fd);
+    const p = new PendingOutput(file, target, temp, fd);
+    liveOutputs.add(p);
+    return p;
   }
 
   /** Writes `text` and puts it in place; on failure the temporary file is removed and the target is as it was. */
@@ -127,9 +223,10 @@ export class PendingOutput {
       beforeRename?.(this.temp, this.target);
       renameSync(this.temp, this.target);
       this.settled = true;
+      liveOutputs.delete(this);
     } catch (e) {
       this.abandon();
-      throw new SafecutError("input", `cannot write ${this.file.label}: ${(e as Error).message}`);
+      throw new SafecutError("input", `cannot write ${this.file.label}: ${errorCode(e)}`);
     }
   }
 
@@ -137,6 +234,7 @@ export class PendingOutput {
   abandon(): void {
     if (this.temp === undefined || this.settled) return;
     this.settled = true;
+    liveOutputs.delete(this);
     if (this.fd !== undefined) {
       closeQuietly(this.fd, undefined);
       this.fd = undefined;
@@ -147,6 +245,14 @@ export class PendingOutput {
       // already renamed into place or removed
     }
   }
+}
+
+/** A file error's code and message without the path it names (the path may be a temporary file's). */
+function errorCode(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  if (typeof err.code !== "string") return String(err.message ?? e);
+  const why = (err.message ?? "").replace(/^[A-Z]+: /, "").replace(/, \w+ '[^']*'(?: -> '[^']*')?$/, "");
+  return `${why} (${err.code})`;
 }
 
 function closeQuietly(fd: number, temp: string | undefined): void {

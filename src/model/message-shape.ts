@@ -23,7 +23,7 @@ const source = z.object({
   blocks: z.union([z.array(json), z.string()]).optional(),
 });
 
-const base = { content: text, source: source.optional() };
+const base = { content: text, mediaTokens: z.number().int().min(0).optional(), source: source.optional() };
 
 /** The schema of one message of the engine's model (extra fields are allowed and kept). */
 export const messageSchema = z.discriminatedUnion("role", [
@@ -133,6 +133,8 @@ function isSourceShape(s: unknown): boolean {
 /** Whether messageSchema accepts `m` (the same verdict, without running the schema). */
 export function hasMessageShape(m: unknown): m is Message {
   if (!isObjectValue(m) || typeof m.content !== "string") return false;
+  const media = m.mediaTokens;
+  if (media !== undefined && (!Number.isSafeInteger(media) || (media as number) < 0)) return false;
   switch (m.role) {
     case "system":
     case "user":

@@ -29,6 +29,11 @@ export interface SourceRef {
 interface MessageBase {
   /** the text the message carries (text parts joined); what is counted and summarized */
   readonly content: string;
+  /**
+   * tokens of the message's parts that are not text (images, audio, files, unknown parts), as
+   * estimated by partTokens (media-tokens.ts) when the file was read; counted with the text
+   */
+  readonly mediaTokens?: number;
   readonly source?: SourceRef;
 }
 

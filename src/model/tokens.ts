@@ -142,8 +142,9 @@ export function messageTextLength(m: Message): number {
   return len;
 }
 
-/** Tokens of one message: its text plus the framing overhead. */
+/** Tokens of one message: its text, the estimate of its other parts (mediaTokens) and the framing overhead. */
 export function messageTokens(counter: TokenCounter, m: Message): number {
-  if (counter === CHARS) return Math.ceil(messageTextLength(m) / 4) + MESSAGE_OVERHEAD;
-  return counter.count(messageText(m)) + MESSAGE_OVERHEAD;
+  const media = m.mediaTokens ?? 0;
+  if (counter === CHARS) return Math.ceil(messageTextLength(m) / 4) + media + MESSAGE_OVERHEAD;
+  return counter.count(messageText(m)) + media + MESSAGE_OVERHEAD;
 }
