@@ -189,6 +189,28 @@ export const SETTINGS = {
     flag: "--timeout-ms <n>",
     help: "per-request timeout of the HTTP summarizers, in milliseconds",
   },
+  max_attempts: {
+    type: "count",
+    default: 3,
+    min: 1,
+    flag: "--max-attempts <n>",
+    help: "most summarizer calls (HTTP requests) per stretch: the first and its retries",
+    more: "; a failure is retried after a wait (the server's `Retry-After`, else retry_delay_ms doubling each time), except HTTP 400/401/403/404 and other 4xx but 408/409/425/429, which cannot succeed on a retry; a rejected summary is asked again once, with the reason",
+  },
+  retry_delay_ms: {
+    type: "count",
+    default: 1000,
+    min: 0,
+    flag: "--retry-delay-ms <n>",
+    help: "wait before the first retry when the server gave no Retry-After, in milliseconds; doubles at each retry",
+  },
+  max_retry_wait_ms: {
+    type: "count",
+    default: 30000,
+    min: 0,
+    flag: "--max-retry-wait-ms <n>",
+    help: "longest Retry-After wait a run accepts, in milliseconds; a longer one ends the step at once, naming the wait",
+  },
   tokenizer: {
     type: "choice",
     choices: ["bpe", "chars"],

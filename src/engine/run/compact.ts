@@ -120,6 +120,7 @@ export async function compactStore(
   const span = (r: InputRange) => `${r.first}..${r.last}`;
   const stretches: ReplacedStretch[] = [];
   const skipped: SkippedStretch[] = [];
+  let summarizerCalls = 0; // every call of the summarizer (an HTTP request each), retries included
   let stopped: string | undefined; // set when a failure ends the run (summarizer outage, concurrent edit)
   let reason = "";
   let planned: CompactionReport["plannedStretch"];
@@ -172,9 +173,10 @@ export async function compactStore(
         model,
         signal: o.signal,
       });
+      summarizerCalls += res.attempts;
       if (!res.ok && res.failure === "rejected") {
         // This stretch stays as it is; later stretches may still be summarized (L4: forward only).
-        skipped.push({ input, start, end, replacedTokens, reason: res.reason });
+        skipped.push({ input, start, end, replacedTokens, reason: res.reason, attempts: res.attempts });
         progress(`step ${step}: left messages ${span(input)} unchanged: ${res.reason}`);
         skipFrom = end;
         from = end;
@@ -252,6 +254,7 @@ export async function compactStore(
     ...(o.usage === undefined ? {} : { usage: usageReport(o.usage, usage, judgedBefore, judgedAfter) }),
     watermark: store.watermark,
     summarizer: o.summarizer.name,
+    summarizerCalls,
     tokenizer: store.counter.name,
     laws: [],
   };

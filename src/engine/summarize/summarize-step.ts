@@ -1,7 +1,8 @@
 // One summarization step: build the prompt (with the previous summary: rolling summary),
-// ask the summarizer, validate; on failure (an error thrown, an answer that is not text, or a
-// summary that fails validation) retry once with the reason, then give up; an abort of the
-// caller's signal gives up at once.
+// ask the summarizer, validate. A failed call (an error thrown, an answer that is not text) is
+// retried as the one retry policy says (retry-policy.ts: max_attempts calls, Retry-After honoured
+// up to a cap, never a 400/401/403/404); a summary that fails validation is asked for again once
+// with the reason, within the same max_attempts; an abort of the caller's signal gives up at once.
 
 import type { Config } from "../../model/config.ts";
 import { SummarizerError } from "../../model/errors.ts";
@@ -10,6 +11,7 @@ import { renderPrompt } from "../../model/prompt-template.ts";
 import type { Summarizer } from "../../model/summarizer.ts";
 import type { TokenCounter } from "../../model/tokens.ts";
 import { requiredFacts } from "./facts.ts";
+import { retryVerdict, waitToRetry } from "./retry-policy.ts";
 import { renderTranscript } from "./transcript.ts";
 import { validateSummary } from "./validate-summary.ts";
 
@@ -33,7 +35,8 @@ export interface StepContext {
   readonly signal?: AbortSignal;
 }
 
-const ATTEMPTS = 2;
+/** Summaries of one stretch that may be rejected: a rejected one is asked for again once, with the reason. */
+const ANSWERS = 2;
 
 /** Summarizes `stretch` (replacing replacedTokens tokens) and validates the answer. */
 export async function summarizeStretch(
@@ -55,7 +58,10 @@ export async function summarizeStretch(
   });
   const reasons: string[] = [];
   let failure: "rejected" | "summarizer" = "summarizer";
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+  let rejected = 0;
+  let attempt = 0;
+  while (attempt < c.max_attempts) {
+    attempt++;
     const prompt =
       reasons.length === 0
         ? basePrompt
@@ -84,7 +90,16 @@ export async function summarizeStretch(
         reasons.push(/abort/i.test(what) ? what : `aborted by the caller's signal (the summarizer threw: ${what})`);
         break;
       }
-      reasons.push(e instanceof SummarizerError ? e.message : `the summarizer threw ${thrownMessage(e)}`);
+      const said = e instanceof SummarizerError ? e.message : `the summarizer threw ${thrownMessage(e)}`;
+      const verdict = retryVerdict(e, attempt, c);
+      reasons.push(verdict.retry || verdict.why === undefined ? said : `${said}; ${verdict.why}`);
+      if (!verdict.retry) break;
+      try {
+        await waitToRetry(verdict.waitMs, ctx.signal);
+      } catch (w) {
+        reasons.push(thrownMessage(w));
+        break;
+      }
       continue;
     }
     if (typeof answer !== "string") {
@@ -104,9 +119,11 @@ export async function summarizeStretch(
     if (verdict.ok) return { ok: true, text, tokens: verdict.tokens, attempts: attempt };
     reasons.push(verdict.reason);
     failure = "rejected";
+    rejected++;
+    if (rejected >= ANSWERS) break;
   }
   const unique = Array.from(new Set(reasons));
-  return { ok: false, reason: unique.join("; then: "), attempts: reasons.length, failure };
+  return { ok: false, reason: unique.join("; then: "), attempts: attempt, failure };
 }
 
 /** A thrown value as a message: a SummarizerError's own message, "Name: message" for other errors, the value otherwise. */
