@@ -3,7 +3,14 @@
 // one threshold" rule are the kernel's L12 decision (config-rules.ts), applied right after.
 import { z } from "zod";
 import { ConfigError } from "./errors.ts";
-import { type Config, type ConfigInput, type SettingName, type SettingSpec, settingRows } from "./settings-table.ts";
+import {
+  type Config,
+  type ConfigInput,
+  type SettingName,
+  type SettingRule,
+  type SettingSpec,
+  settingRows,
+} from "./settings-table.ts";
 
 export {
   type Config,
@@ -12,6 +19,14 @@ export {
   SAME_AS_AGENT,
   type SettingName,
 } from "./settings-table.ts";
+
+/** A string, checked by the setting's schema rule when it has one. */
+function ruled(rule: SettingRule | undefined): z.ZodType<string> {
+  if (rule?.by !== "schema") return z.string();
+  return z.string().refine(rule.holds, {
+    error: (issue) => (rule.showsValue ? `${rule.says}, got ${JSON.stringify(issue.input)}` : rule.says),
+  });
+}
 
 /** The schema of one setting: its type, its schema-checked rule, its default. */
 function settingSchema(s: SettingSpec): z.ZodType {
@@ -23,13 +38,10 @@ function settingSchema(s: SettingSpec): z.ZodType {
       const c = (s.min === undefined ? count : count.min(s.min)).nullable().default(s.default);
       return s.zeroIsUnset === true ? c.transform((v) => (v === 0 ? null : v)) : c;
     }
-    case "text": {
-      const rule = s.rule;
-      const t = rule?.by === "schema" ? z.string().refine(rule.holds, { message: rule.says }) : z.string();
-      return t.default(s.default);
-    }
+    case "text":
+      return ruled(s.rule).default(s.default);
     case "text or unset":
-      return z.string().nullable().default(s.default);
+      return ruled(s.rule).nullable().default(s.default);
     case "choice":
       return z.enum(s.choices).default(s.default);
     case "list":

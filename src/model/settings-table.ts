@@ -4,6 +4,7 @@
 // (cli/settings.ts) and README's settings table (scripts/readme-settings.ts) are all derived
 // from it. It loads neither zod nor the kernel, so `safecut --help` and the light adapters
 // entry can read it and stay quick to load.
+import { isHttpUrl } from "./base-url.ts";
 import { DEFAULT_PROMPT } from "./prompt-template.ts";
 
 /** The model value meaning "summarize with the agent's own model". */
@@ -26,7 +27,13 @@ export type SettingType = "count" | "count or unset" | "text" | "text or unset" 
  */
 export type SettingRule =
   | { readonly by: "kernel"; readonly says: string }
-  | { readonly by: "schema"; readonly says: string; readonly holds: (value: string) => boolean };
+  | {
+      readonly by: "schema";
+      readonly says: string;
+      readonly holds: (value: string) => boolean;
+      /** the error adds ", got <value>" (for short values: a prompt template is not repeated back) */
+      readonly showsValue?: true;
+    };
 
 interface Row {
   /** one line for `--help` and README */
@@ -180,7 +187,9 @@ export const SETTINGS = {
     default: null,
     defaultText: "the provider's",
     flag: "--base-url <url>",
-    help: "API base URL (OpenAI-compatible servers, proxies, tests)",
+    help: "API base URL (OpenAI-compatible servers, proxies, tests), with or without the /v1 version",
+    more: "; see [Summarizer providers](#summarizer-providers) for the URL each provider posts to",
+    rule: { by: "schema", says: "must be an http:// or https:// URL", holds: isHttpUrl, showsValue: true },
   },
   timeout_ms: {
     type: "count",

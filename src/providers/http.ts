@@ -2,7 +2,7 @@
 // caller's AbortSignal. A failure says what a retry needs to know (transient or not, the HTTP
 // status, the server's Retry-After); whether and when to retry is the engine's one retry policy
 // (src/engine/summarize/retry-policy.ts), so retries never stack.
-import { SummarizerError } from "../model/errors.ts";
+import { ConfigError, SummarizerError } from "../model/errors.ts";
 import type { Json } from "../model/json.ts";
 import { SETTINGS } from "../model/settings-table.ts";
 import type { SummaryRequest } from "../model/summarizer.ts";
@@ -72,6 +72,14 @@ export interface HttpSummarizerOptions {
   readonly apiKey?: string;
   /** default: the timeout_ms setting's default */
   readonly timeoutMs?: number;
+}
+
+/** The base URL a summarizer is made with (`fallback` when none is given); refuses one that is not an http(s) URL. */
+export function baseUrlOf(opts: HttpSummarizerOptions, fallback: string): string {
+  const base = opts.baseUrl ?? fallback;
+  const rule = SETTINGS.base_url.rule;
+  if (!rule.holds(base)) throw new ConfigError("base_url", `${rule.says}, got ${JSON.stringify(base)}`);
+  return base;
 }
 
 /**

@@ -191,6 +191,18 @@ describe("safecut compact (in process)", () => {
       "OPENAI_API_KEY: is not set",
     ],
     [
+      "a base URL that is not a URL",
+      JSON.stringify(conv),
+      ["--provider", "openai", "--model", "gpt-4o", "--base-url", "notaurl"],
+      'base_url: must be an http:// or https:// URL, got "notaurl"',
+    ],
+    [
+      "an ftp base URL",
+      JSON.stringify(conv),
+      ["--provider", "anthropic", "--model", "claude-haiku-4-5", "--base-url", "ftp://x/"],
+      'base_url: must be an http:// or https:// URL, got "ftp://x/"',
+    ],
+    [
       "an unknown model",
       JSON.stringify(conv),
       ["--provider", "anthropic", "--model", "gpt-4o"],

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { SummarizerError } from "../../src/model/errors.ts";
+import { ConfigError, SummarizerError } from "../../src/model/errors.ts";
 import type { SummaryRequest } from "../../src/model/summarizer.ts";
 import { anthropicSummarizer } from "../../src/providers/anthropic-summarizer.ts";
 import { retryAfterSeconds } from "../../src/providers/http.ts";
@@ -170,6 +170,36 @@ describe("Anthropic summarizer over HTTP", () => {
     expect(
       (await failure(anthropicSummarizer({ baseUrl: server.url, timeoutMs: 5000 }).summarize(request))).message,
     ).toContain("empty");
+  });
+});
+
+// Both providers take a base URL with or without the API version (/v1), or the endpoint's whole URL.
+describe("base URLs", () => {
+  const ok = { kind: "summary", text: "<summary>ok</summary>" } as const;
+  it.each([
+    ["openai", "", "/v1/chat/completions"],
+    ["openai", "/", "/v1/chat/completions"],
+    ["openai", "/v1", "/v1/chat/completions"],
+    ["openai", "/v1/", "/v1/chat/completions"],
+    ["openai", "/proxy/v1", "/proxy/v1/chat/completions"],
+    ["openai", "/api/chat/completions", "/api/chat/completions"],
+    ["anthropic", "", "/v1/messages"],
+    ["anthropic", "/v1", "/v1/messages"],
+    ["anthropic", "/v1/", "/v1/messages"],
+    ["anthropic", "/gw/v1/messages", "/gw/v1/messages"],
+  ] as const)("%s with base path %j posts to %s", async (api, path, expected) => {
+    server = await startImitation(api, sequence(ok));
+    const origin = server.url.replace(/\/v1$/, "");
+    const make = api === "openai" ? openAISummarizer : anthropicSummarizer;
+    expect(await make({ baseUrl: `${origin}${path}`, timeoutMs: 5000 }).summarize(request)).toBe("ok");
+    expect(server.requests.map((r) => r.url)).toEqual([expected]);
+  });
+
+  it.each(["notaurl", "ftp://x/", "http//missing-colon"])("refuses %j when the summarizer is made", (bad) => {
+    for (const make of [openAISummarizer, anthropicSummarizer]) {
+      expect(() => make({ baseUrl: bad })).toThrow(ConfigError);
+      expect(() => make({ baseUrl: bad })).toThrow(/base_url: must be an http:\/\/ or https:\/\/ URL/);
+    }
   });
 });
 
