@@ -513,6 +513,37 @@ export const compactedTokens: (tokens: readonly number[], start: number, end: nu
 export const compactUntilStable: (tokens: readonly number[], proposals: readonly Proposal[], maxTokens: number) => CompactionRun = progressModule.compactUntilStable;
 
 /**
+ * The summaries in a row that failed validation after one more answer: none after an accepted one, one more after a rejected one.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), law L8; see docs/kernel.md.
+ *
+ * Requires:
+ * - `rejectedInARow >= 0`
+ *
+ * Ensures:
+ * - `accepted ==> result == 0`
+ * - `!accepted ==> result == rejectedInARow + 1`
+ * - `result >= 0`
+ */
+export const rejectionStreak: (rejectedInARow: number, accepted: boolean) => number = progressModule.rejectionStreak;
+
+/**
+ * Whether a run stops asking the summarizer: `limit` (max_rejected_summaries) summaries in a row
+ * failed validation. So a summarizer whose answers are never usable costs at most `limit` answers
+ * past the last accepted one, however many stretches are eligible.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), law L8; see docs/kernel.md.
+ *
+ * Requires:
+ * - `rejectedInARow >= 0 && limit >= 1`
+ *
+ * Ensures:
+ * - `result <==> rejectedInARow >= limit`
+ * - `rejectedInARow == 0 ==> !result`
+ */
+export const stopAfterRejections: (rejectedInARow: number, limit: number) => boolean = progressModule.stopAfterRejections;
+
+/**
  * Index of the first of the last `window` messages; indices at or after it are never touched (L3).
  *
  * Proven by Dafny (`scripts/check.sh dafny`), law L3; see docs/kernel.md.

@@ -220,6 +220,14 @@ export const SETTINGS = {
     flag: "--max-retry-wait-ms <n>",
     help: "longest Retry-After wait a run accepts, in milliseconds; a longer one ends the step at once, naming the wait",
   },
+  max_rejected_summaries: {
+    type: "count",
+    default: 4,
+    min: 1,
+    flag: "--max-rejected-summaries <n>",
+    help: "stop the run after this many summaries in a row failed validation (a summarizer whose answers are not usable)",
+    more: "; the run ends degraded, the conversation as the accepted steps left it",
+  },
   tokenizer: {
     type: "choice",
     choices: ["bpe", "chars"],

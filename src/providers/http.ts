@@ -11,6 +11,8 @@ import type { SummaryRequest } from "../model/summarizer.ts";
 export interface PostOptions {
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
+  /** the most bytes of an answer's body that are read; a longer answer is refused, unread past the limit */
+  readonly maxAnswerBytes: number;
   /** status label in errors, e.g. "OpenAI" */
   readonly service: string;
 }
@@ -23,6 +25,45 @@ export function retryAfterSeconds(header: string | null, now = Date.now()): numb
   const t = Date.parse(header);
   if (Number.isNaN(t)) return undefined;
   return Math.max(0, (t - now) / 1000);
+}
+
+/** Bytes an answer's body may take per token of max_tokens: a token is a few characters, JSON escapes at most six bytes each. */
+export const ANSWER_BYTES_PER_TOKEN = 64;
+/** Bytes every answer may take besides its text: the JSON envelope, ids, usage, a provider's extra fields. */
+export const ANSWER_BYTES_BASE = 64 * 1024;
+
+/** The most bytes read from the answer to a summary request of at most `maxTokens` tokens. */
+export function maxAnswerBytes(maxTokens: number): number {
+  return ANSWER_BYTES_BASE + maxTokens * ANSWER_BYTES_PER_TOKEN;
+}
+
+/**
+ * Reads a body as text, chunk by chunk, and stops (cancelling the download) as soon as it passes
+ * `max` bytes; a declared Content-Length above `max` is refused before reading anything.
+ */
+async function readCapped(res: Response, max: number, service: string): Promise<string> {
+  const limit = `the ${max} bytes an answer within max_tokens may take`;
+  const declared = Number(res.headers.get("content-length") ?? Number.NaN);
+  if (declared > max) {
+    await res.body?.cancel();
+    throw new SummarizerError(`${service} answer declares ${declared} bytes, more than ${limit}: refused unread`);
+  }
+  if (res.body === null) return "";
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let bytes = 0;
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > max) {
+      await reader.cancel();
+      throw new SummarizerError(`${service} answer is longer than ${limit}: refused, reading stopped there`);
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+  return text + decoder.decode();
 }
 
 /** POSTs JSON once and returns the parsed answer; a failure is a SummarizerError describing it. */
@@ -43,8 +84,9 @@ export async function postJson(
       body: JSON.stringify(body),
       signal,
     });
-    text = await res.text();
+    text = await readCapped(res, o.maxAnswerBytes, o.service);
   } catch (e) {
+    if (e instanceof SummarizerError) throw e;
     if (o.signal?.aborted) throw new SummarizerError(`${o.service} request aborted`);
     if (timeout.aborted) throw new SummarizerError(`${o.service} request timed out after ${o.timeoutMs} ms`, true);
     const c = (e as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause;
@@ -100,6 +142,7 @@ export function postSummaryRequest(
     {
       timeoutMs: opts.timeoutMs ?? SETTINGS.timeout_ms.default,
       signal: req.signal,
+      maxAnswerBytes: maxAnswerBytes(req.maxTokens),
       service,
     },
   );

@@ -230,12 +230,24 @@ describe.each(["openai", "anthropic"] as const)("%s summarizer faults", (api) =>
     expectUnchanged(api, r, /no <summary>\.\.\.<\/summary> block/);
   });
 
-  it("drops required facts: unchanged, reason lists a missing fact", async () => {
+  it("drops required facts every time: unchanged, reason lists a missing fact; stops after max_rejected_summaries answers", async () => {
     const r = await run(api, () => ({
       kind: "summary",
       text: "<summary>The agent read some files and fixed a bug.</summary>",
     }));
     expectUnchanged(api, r, /dropped required facts: "/);
+    // a bad summarizer is cheap: the kernel's stop rule ends the run after that many rejected summaries in a row
+    expect(r.requests).toHaveLength(SETTINGS.max_rejected_summaries.default);
+    expect(r.report.summarizerCalls).toBe(SETTINGS.max_rejected_summaries.default);
+    expect(r.report.reason).toMatch(/stopped after 4 summaries in a row failed validation \(max_rejected_summaries\)/);
+  });
+
+  it("max_rejected_summaries: 1 stops at the first rejected summary, before its second chance", async () => {
+    const r = await run(api, () => ({ kind: "summary", text: "<summary>Nothing kept.</summary>" }), {
+      max_rejected_summaries: 1,
+    });
+    expectUnchanged(api, r, /max_rejected_summaries/);
+    expect(r.requests).toHaveLength(1);
   });
 
   it("drops facts once, then answers well: compacted on the engine's retry, which named the problem", async () => {

@@ -1,8 +1,10 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError, SummarizerError } from "../../src/model/errors.ts";
 import type { SummaryRequest } from "../../src/model/summarizer.ts";
 import { anthropicSummarizer } from "../../src/providers/anthropic-summarizer.ts";
-import { retryAfterSeconds } from "../../src/providers/http.ts";
+import { maxAnswerBytes, retryAfterSeconds } from "../../src/providers/http.ts";
 import { openAISummarizer } from "../../src/providers/openai-summarizer.ts";
 import { type Behavior, type Imitation, startImitation } from "../support/http-imitation.ts";
 
@@ -170,6 +172,72 @@ describe("Anthropic summarizer over HTTP", () => {
     expect(
       (await failure(anthropicSummarizer({ baseUrl: server.url, timeoutMs: 5000 }).summarize(request))).message,
     ).toContain("empty");
+  });
+});
+
+/**
+ * A server on 127.0.0.1 answering every request with `total` bytes of a JSON string, in 64 KiB
+ * chunks with backpressure (chunked, or with a Content-Length when `declare`), counting the bytes
+ * it managed to write before the client went away.
+ */
+async function hugeAnswerServer(total: number, declare: boolean) {
+  let onClosed: () => void = () => {};
+  const written = { bytes: 0, closed: new Promise<void>((r) => (onClosed = r)) };
+  const srv = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      res.writeHead(200, {
+        "content-type": "application/json",
+        ...(declare ? { "content-length": String(total) } : {}),
+      });
+      const chunk = Buffer.alloc(64 * 1024, "a");
+      const pump = () => {
+        while (written.bytes < total && !res.destroyed) {
+          const n = Math.min(chunk.length, total - written.bytes);
+          written.bytes += n;
+          if (!res.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return void res.once("drain", pump);
+        }
+        if (!res.destroyed) res.end();
+      };
+      res.on("close", () => onClosed());
+      pump();
+    });
+  });
+  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/v1`;
+  const close = () => new Promise<void>((r) => (srv.closeAllConnections(), srv.close(() => r())));
+  return { url, written, close };
+}
+
+// A bad summarizer is cheap: an answer far above max_tokens is refused without downloading it whole.
+describe("answer size cap", () => {
+  // 64 MB, so that what loopback socket buffers take in before the client hangs up (a few MB) is
+  // clearly told apart from a download of the whole answer
+  const HUGE = 64 * 1024 * 1024;
+  it.each([false, true])(
+    "a 64 MB answer (Content-Length declared: %s) is refused after reading at most the cap",
+    async (declare) => {
+      const big = await hugeAnswerServer(HUGE, declare);
+      try {
+        const e = await failure(openAISummarizer({ baseUrl: big.url, timeoutMs: 20_000 }).summarize(request));
+        const cap = maxAnswerBytes(request.maxTokens);
+        expect(e.message).toContain(`than the ${cap} bytes an answer within max_tokens may take: refused`);
+        await big.written.closed;
+        // what the server got out before the client hung up: the cap plus what socket buffers hold (about 4 MB here)
+        expect(big.written.bytes).toBeLessThan(HUGE / 4);
+      } finally {
+        await big.close();
+      }
+    },
+  );
+
+  it("an answer within the cap is read whole", async () => {
+    server = await startImitation(
+      "openai",
+      sequence({ kind: "summary", text: `<summary>${"x".repeat(request.maxTokens * 4)}</summary>` }),
+    );
+    const text = await openAISummarizer({ baseUrl: server.url, timeoutMs: 5000 }).summarize(request);
+    expect(text).toHaveLength(request.maxTokens * 4);
   });
 });
 

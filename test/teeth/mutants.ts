@@ -308,4 +308,11 @@ export const mutants: Mutant[] = [
     replace: `if (!st.found || st.start >= 0) return { changed: false, roles: roles, start: 0, end: 0 };`,
     why: "nothing is ever compacted, although an eligible stretch exists",
   },
+  {
+    module: "progress.ts",
+    law: "L8",
+    find: `return rejectedInARow >= limit;`,
+    replace: `return rejectedInARow > limit;`,
+    why: "a run asks once more than max_rejected_summaries after the streak reached it (a bad summarizer costs more than the setting allows)",
+  },
 ];

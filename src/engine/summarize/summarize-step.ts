@@ -2,7 +2,8 @@
 // ask the summarizer, validate. A failed call (an error thrown, an answer that is not text) is
 // retried as the one retry policy says (retry-policy.ts: max_attempts calls, Retry-After honoured
 // up to a cap, never a 400/401/403/404); a summary that fails validation is asked for again once
-// with the reason, within the same max_attempts; an abort of the caller's signal gives up at once.
+// with the reason, within the same max_attempts, unless the kernel's stop rule says the run has
+// had max_rejected_summaries in a row; an abort of the caller's signal gives up at once.
 
 import type { Config } from "../../model/config.ts";
 import { SummarizerError } from "../../model/errors.ts";
@@ -10,21 +11,29 @@ import type { Message } from "../../model/message.ts";
 import { renderPrompt } from "../../model/prompt-template.ts";
 import type { Summarizer } from "../../model/summarizer.ts";
 import type { TokenCounter } from "../../model/tokens.ts";
+import { gateRejectionStreak, gateStopAfterRejections } from "../boundary/kernel-gate.ts";
 import { requiredFacts } from "./facts.ts";
 import { retryVerdict, waitToRetry } from "./retry-policy.ts";
 import { renderTranscript } from "./transcript.ts";
 import { validateSummary } from "./validate-summary.ts";
 
 /** The result of a step: an accepted summary, or the reason none was accepted. */
-export type StepResult =
-  | { readonly ok: true; readonly text: string; readonly tokens: number; readonly attempts: number }
+export type StepResult = (
+  | { readonly ok: true; readonly text: string; readonly tokens: number }
   | {
       readonly ok: false;
       readonly reason: string;
-      readonly attempts: number;
       /** "rejected": the summarizer answered but no answer passed validation; "summarizer": it failed to answer */
       readonly failure: "rejected" | "summarizer";
-    };
+      /** the kernel's stop rule fired: max_rejected_summaries summaries in a row failed validation */
+      readonly stopsRun: boolean;
+    }
+) & {
+  /** summarizer calls made (HTTP requests for the HTTP summarizers) */
+  readonly attempts: number;
+  /** summaries in a row that failed validation, the run's count carried through this step */
+  readonly rejectedInARow: number;
+};
 
 /** What a step needs besides the stretch. */
 export interface StepContext {
@@ -33,6 +42,8 @@ export interface StepContext {
   readonly counter: TokenCounter;
   readonly model: string;
   readonly signal?: AbortSignal;
+  /** summaries in a row that failed validation before this step (default 0) */
+  readonly rejectedInARow?: number;
 }
 
 /** Summaries of one stretch that may be rejected: a rejected one is asked for again once, with the reason. */
@@ -60,6 +71,8 @@ export async function summarizeStretch(
   let failure: "rejected" | "summarizer" = "summarizer";
   let rejected = 0;
   let attempt = 0;
+  let streak = ctx.rejectedInARow ?? 0;
+  let stopsRun = false;
   while (attempt < c.max_attempts) {
     attempt++;
     const prompt =
@@ -116,14 +129,16 @@ export async function summarizeStretch(
       requiredFacts: facts,
       counter: ctx.counter,
     });
-    if (verdict.ok) return { ok: true, text, tokens: verdict.tokens, attempts: attempt };
+    streak = gateRejectionStreak(streak, verdict.ok);
+    if (verdict.ok) return { ok: true, text, tokens: verdict.tokens, attempts: attempt, rejectedInARow: streak };
     reasons.push(verdict.reason);
     failure = "rejected";
     rejected++;
-    if (rejected >= ANSWERS) break;
+    stopsRun = gateStopAfterRejections(streak, c.max_rejected_summaries);
+    if (stopsRun || rejected >= ANSWERS) break;
   }
   const unique = Array.from(new Set(reasons));
-  return { ok: false, reason: unique.join("; then: "), attempts: attempt, failure };
+  return { ok: false, reason: unique.join("; then: "), attempts: attempt, failure, stopsRun, rejectedInARow: streak };
 }
 
 /** A thrown value as a message: a SummarizerError's own message, "Name: message" for other errors, the value otherwise. */
