@@ -23,9 +23,9 @@ import type { CutPoint } from "../kernel/cutpoint.ts";
 import type { Proposal, CompactionRun } from "../kernel/progress.ts";
 import type { Role } from "../kernel/roles.ts";
 import type { Stretch } from "../kernel/stretch.ts";
-import type { Thresholds, TriggerKind, ReportedPrefix } from "../kernel/trigger.ts";
+import type { Thresholds, TriggerKind, ThresholdKind, ReportedPrefix } from "../kernel/trigger.ts";
 
-export type { PlanStamp, CurrentStamp, CommitDecision, RaceOutcome, RoleStep, ConfigView, ConfigField, CutPoint, Proposal, CompactionRun, Role, Stretch, Thresholds, TriggerKind, ReportedPrefix };
+export type { PlanStamp, CurrentStamp, CommitDecision, RaceOutcome, RoleStep, ConfigView, ConfigField, CutPoint, Proposal, CompactionRun, Role, Stretch, Thresholds, TriggerKind, ThresholdKind, ReportedPrefix };
 
 /**
  * Decide whether a planned compaction may still be applied (L9: no lost updates).
@@ -755,6 +755,23 @@ export const isOverContextWindow: (tokens: number, contextWindow: number, reserv
  * - `result === "notDue" <==> (!(hasThreshold(th) && isCompactionDue(tokens, messages, userTurns, th)) && !(contextWindow > 0 && tokens > contextWindow - reserveTokens))`
  */
 export const triggerFired: (tokens: number, messages: number, userTurns: number, th: Thresholds, contextWindow: number, reserveTokens: number) => TriggerKind = triggerModule.triggerFired;
+
+/**
+ * Which threshold makes compaction due (L1, threshold form), for the report: "none" exactly when isCompactionDue does not hold.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), law L1; see docs/kernel.md.
+ *
+ * Requires:
+ * - `tokens >= 0 && messages >= 0 && userTurns >= 0`
+ * - `th.tokenThreshold >= 0 && th.messageThreshold >= 0 && th.turnThreshold >= 0`
+ *
+ * Ensures:
+ * - `result === "tokens" <==> (th.tokenThreshold > 0 && tokens >= th.tokenThreshold)`
+ * - `result === "messages" <==> (!(th.tokenThreshold > 0 && tokens >= th.tokenThreshold) && th.messageThreshold > 0 && messages >= th.messageThreshold)`
+ * - `result === "turns" <==> (!(th.tokenThreshold > 0 && tokens >= th.tokenThreshold) && !(th.messageThreshold > 0 && messages >= th.messageThreshold) && th.turnThreshold > 0 && userTurns >= th.turnThreshold)`
+ * - `result === "none" <==> !(hasThreshold(th) && isCompactionDue(tokens, messages, userTurns, th))`
+ */
+export const thresholdFired: (tokens: number, messages: number, userTurns: number, th: Thresholds) => ThresholdKind = triggerModule.thresholdFired;
 
 /**
  * The token count L1 judges when the provider reported `u`: the report for messages [0, u.end) plus the counts of the messages after it.

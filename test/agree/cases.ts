@@ -287,6 +287,12 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
     .tuple(wideNat, wideNat, wideNat)
     .filter(([, a, b]) => a !== b)
     .map(([t, a, b]) => [t, Math.max(a, b), Math.min(a, b)]),
+  thresholdFired: fc.tuple(
+    fc.oneof(fc.nat(30), wideNat),
+    fc.oneof(fc.nat(30), wideNat),
+    fc.oneof(fc.nat(30), wideNat),
+    thresholds(fc.oneof(fc.nat(30), wideNat)),
+  ),
   triggerFired: fc
     .tuple(
       wideNat,

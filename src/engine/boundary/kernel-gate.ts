@@ -12,8 +12,10 @@ import { movable, pairingAt, pairingOk, type Stretch, selectStretch, selectStret
 import {
   hasThreshold,
   type ReportedPrefix,
+  type ThresholdKind,
   type Thresholds,
   type TriggerKind,
+  thresholdFired,
   triggerFired,
   usageAfterSplice,
   usageTokens,
@@ -56,6 +58,17 @@ export function gateTriggerFired(
   );
   need(hasThreshold(th) || contextWindow > 0, "triggerFired", "at least one threshold or a context window");
   return triggerFired(tokens, messages, userTurns, th, contextWindow, reserveTokens);
+}
+
+/** L1, threshold form: which configured threshold is reached (tokens first), for the report. */
+export function gateThresholdFired(tokens: number, messages: number, userTurns: number, th: Thresholds): ThresholdKind {
+  need(isNat(tokens) && isNat(messages) && isNat(userTurns), "thresholdFired", "tokens, messages, userTurns >= 0");
+  need(
+    isNat(th.tokenThreshold) && isNat(th.messageThreshold) && isNat(th.turnThreshold),
+    "thresholdFired",
+    "thresholds >= 0",
+  );
+  return thresholdFired(tokens, messages, userTurns, th);
 }
 
 /** L1 with reported usage: the token count the trigger judges (the report for a prefix plus the counts after it). */
