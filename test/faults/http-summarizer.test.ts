@@ -196,17 +196,6 @@ describe.each(["openai", "anthropic"] as const)("%s summarizer faults", (api) =>
     expect(at[1] - at[0]).toBeGreaterThanOrEqual(900);
   });
 
-  it("answers 429 with a Retry-After too long to wait: gives up at once, unchanged", async () => {
-    const r = await run(api, () => ({
-      kind: "raw",
-      status: 429,
-      body: "slow down",
-      headers: { "retry-after": "3600" },
-    }));
-    expectUnchanged(api, r, /HTTP 429/);
-    expect(r.ms).toBeLessThan(20_000);
-  });
-
   it("answers an empty reply: unchanged, reason says so", async () => {
     const r = await run(api, () => ({ kind: "raw", status: 200, body: replyBody(api, api === "openai" ? "" : null) }));
     expectUnchanged(api, r, /empty|no <summary>/);
