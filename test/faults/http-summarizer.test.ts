@@ -182,6 +182,15 @@ describe.each(["openai", "anthropic"] as const)("%s summarizer faults", (api) =>
     expect(r.requests.length).toBeGreaterThanOrEqual(2);
   });
 
+  it("answers HTTP 503 once: the retry resends the same request (no rejection named in it)", async () => {
+    const r = await run(api, (n, req) => (n === 0 ? { kind: "raw", status: 503, body: "busy" } : good(n, req)), {
+      retry_delay_ms: 10,
+    });
+    expectCompacted(api, r);
+    expect(r.requests[1].body).toEqual(r.requests[0].body);
+    expect(r.report.stretches[0].attempts).toBe(2);
+  });
+
   it("answers 429 with Retry-After: 1, then well: waits, retries, compacts", async () => {
     const at: number[] = [];
     const r = await run(api, (n, req) => {

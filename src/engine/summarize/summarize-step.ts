@@ -73,12 +73,14 @@ export async function summarizeStretch(
   let attempt = 0;
   let streak = ctx.rejectedInARow ?? 0;
   let stopsRun = false;
+  let rejection: string | undefined; // why the last answer was rejected
   while (attempt < c.max_attempts) {
     attempt++;
+    // a retry after a failed call sends the same request; only a rejected answer is named in the prompt
     const prompt =
-      reasons.length === 0
+      rejection === undefined
         ? basePrompt
-        : `${basePrompt}\n\nYour previous answer was rejected: ${reasons[reasons.length - 1]}. Fix that.`;
+        : `${basePrompt}\n\nYour previous answer was rejected: ${rejection}. Fix that.`;
     let answer: unknown;
     try {
       answer = await ctx.summarizer.summarize({
@@ -118,7 +120,8 @@ export async function summarizeStretch(
     if (typeof answer !== "string") {
       // The interface promises a string, but a JavaScript caller's summarizer may pass on e.g. an
       // LLM client's `message.content`, which is null on a refusal: an empty answer, so retry.
-      reasons.push(`the summarizer returned ${describeNonText(answer)}, not text`);
+      rejection = `the summarizer returned ${describeNonText(answer)}, not text`;
+      reasons.push(rejection);
       failure = "summarizer";
       continue;
     }
@@ -131,7 +134,8 @@ export async function summarizeStretch(
     });
     streak = gateRejectionStreak(streak, verdict.ok);
     if (verdict.ok) return { ok: true, text, tokens: verdict.tokens, attempts: attempt, rejectedInARow: streak };
-    reasons.push(verdict.reason);
+    rejection = verdict.reason;
+    reasons.push(rejection);
     failure = "rejected";
     rejected++;
     stopsRun = gateStopAfterRejections(streak, c.max_rejected_summaries);
