@@ -139,3 +139,23 @@ method compactUntilStable(tokens: seq<int>, proposals: seq<Proposal>, maxTokens:
   SumTokensNonNeg(cur, 0, |cur|);
   return CompactionRun(cur, accepted);
 }
+
+function rejectionStreak(rejectedInARow: int, accepted: bool): int
+  requires rejectedInARow >= 0
+  ensures accepted ==> (rejectionStreak(rejectedInARow, accepted) == 0)
+  ensures (!accepted) ==> (rejectionStreak(rejectedInARow, accepted) == (rejectedInARow + 1))
+  ensures rejectionStreak(rejectedInARow, accepted) >= 0
+{
+  if accepted then
+    0
+  else
+    rejectedInARow + 1
+}
+
+function stopAfterRejections(rejectedInARow: int, limit: int): bool
+  requires (rejectedInARow >= 0) && (limit >= 1)
+  ensures stopAfterRejections(rejectedInARow, limit) <==> (rejectedInARow >= limit)
+  ensures (rejectedInARow == 0) ==> (!stopAfterRejections(rejectedInARow, limit))
+{
+  rejectedInARow >= limit
+}

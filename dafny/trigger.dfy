@@ -9,6 +9,8 @@ datatype Thresholds = Thresholds(tokenThreshold: int, messageThreshold: int, tur
 
 datatype TriggerKind = Threshold | Window | NotDue
 
+datatype ThresholdKind = Tokens | Messages | Turns | None
+
 datatype ReportedPrefix = ReportedPrefix(reported: int, end: int)
 
 function hasThreshold(th: Thresholds): bool
@@ -58,6 +60,26 @@ function triggerFired(tokens: int, messages: int, userTurns: int, th: Thresholds
       TriggerKind.Window
     else
       TriggerKind.NotDue
+}
+
+function thresholdFired(tokens: int, messages: int, userTurns: int, th: Thresholds): ThresholdKind
+  requires ((tokens >= 0) && (messages >= 0)) && (userTurns >= 0)
+  requires ((th.tokenThreshold >= 0) && (th.messageThreshold >= 0)) && (th.turnThreshold >= 0)
+  ensures (thresholdFired(tokens, messages, userTurns, th) == ThresholdKind.Tokens) <==> ((th.tokenThreshold > 0) && (tokens >= th.tokenThreshold))
+  ensures (thresholdFired(tokens, messages, userTurns, th) == ThresholdKind.Messages) <==> (((!((th.tokenThreshold > 0) && (tokens >= th.tokenThreshold))) && (th.messageThreshold > 0)) && (messages >= th.messageThreshold))
+  ensures (thresholdFired(tokens, messages, userTurns, th) == ThresholdKind.Turns) <==> ((((!((th.tokenThreshold > 0) && (tokens >= th.tokenThreshold))) && (!((th.messageThreshold > 0) && (messages >= th.messageThreshold)))) && (th.turnThreshold > 0)) && (userTurns >= th.turnThreshold))
+  ensures (thresholdFired(tokens, messages, userTurns, th) == ThresholdKind.None) <==> (!(hasThreshold(th) && isCompactionDue(tokens, messages, userTurns, th)))
+{
+  if (th.tokenThreshold > 0) && (tokens >= th.tokenThreshold) then
+    ThresholdKind.Tokens
+  else
+    if (th.messageThreshold > 0) && (messages >= th.messageThreshold) then
+      ThresholdKind.Messages
+    else
+      if (th.turnThreshold > 0) && (userTurns >= th.turnThreshold) then
+        ThresholdKind.Turns
+      else
+        ThresholdKind.None
 }
 
 method usageTokens(u: ReportedPrefix, tokens: seq<int>) returns (result: int)

@@ -18,8 +18,13 @@ export function reportText(r: CompactionReport, inputName: string): string {
   const left = r.remaining;
   // a run still due counted its totals (remaining is set only then)
   if (left !== undefined && r.tokensAfter !== null) {
+    // with reported usage the trigger judged the report, not the counted total: say both, each for what it is
+    const judged =
+      r.usage === undefined
+        ? `still above the trigger; of the ${count(r.tokensAfter, "token")} left`
+        : `still above the trigger at ${count(r.usage.judgedTokensAfter, "token")} (reported usage); of the ${count(r.tokensAfter, "token")} counted in the messages left`;
     lines.push(
-      `  still above the trigger; of the ${count(r.tokensAfter, "token")} left, ${left.userSystem} are in user/system messages, ${left.summaries} in summaries, ${left.retentionWindow} in the retention window, ${left.other} in other messages no stretch could take`,
+      `  ${judged}, ${left.userSystem} are in user/system messages, ${left.summaries} in summaries, ${left.retentionWindow} in the retention window, ${left.other} in other messages no stretch could take`,
     );
   }
   const u = r.usage;
@@ -30,7 +35,7 @@ export function reportText(r: CompactionReport, inputName: string): string {
   }
   for (const s of r.stretches.slice(0, 10)) {
     lines.push(
-      `  replaced messages ${s.input.first}..${s.input.last} (${count(s.replacedTokens, "token")}) by a ${s.summaryTokens}-token summary, due by ${s.trigger}${s.attempts > 1 ? " (after a retry)" : ""}${s.decision === "rebase" ? " (rebased over appends)" : ""}`,
+      `  replaced messages ${s.input.first}..${s.input.last} (${count(s.replacedTokens, "token")}) by a ${s.summaryTokens}-token summary, due by ${s.trigger}${s.attempts > 1 ? ` (after ${s.attempts} attempts)` : ""}${s.decision === "rebase" ? " (rebased over appends)" : ""}`,
     );
   }
   if (r.stretches.length > 10) lines.push(`  ... and ${r.stretches.length - 10} more`);

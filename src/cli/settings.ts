@@ -1,10 +1,11 @@
 // Settings for a CLI run: defaults, then the --config file, then flags (later wins). The flags,
 // their --help lines and how each is read all come from the table of settings. Numbers from
-// flags are passed to the config parser as numbers (NaN included) so that a bad value gets the
-// same field-naming error as in a config file.
+// flags are passed to the config parser as numbers when written in decimal digits, as the text
+// otherwise, so that a bad value gets the same field-naming error as in a config file.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Option } from "commander";
+import { JsonSyntaxError, lineColumn, parseJsonText } from "../adapters/json-text.ts";
 import { ConfigError } from "../model/errors.ts";
 import { defaultShown, type SettingName, type SettingSpec, settingRows } from "../model/settings-table.ts";
 
@@ -37,14 +38,19 @@ export function settingOptions(): {
   });
 }
 
-function numberOrUnset(v: string): number | null {
+/**
+ * A count flag's value: a number when written in decimal digits (a sign allowed, so a negative
+ * count gets its rule's message), null for none/null/unset, else the text itself, which the
+ * schema refuses quoting it (`0x10`, `1e3` and `lots` are not counts).
+ */
+function numberOrUnset(v: string): number | string | null {
   const t = v.trim().toLowerCase();
   if (t === "none" || t === "null" || t === "unset") return null;
-  return t === "" ? Number.NaN : Number(t);
+  return /^[+-]?\d+$/.test(t) ? Number(t) : v;
 }
 
 /** The usage setting from --usage TOKENS[:MESSAGES] (numbers read as the numeric flags are, so bad ones get the setting's error). */
-function usageFlag(v: string): { prompt_tokens: number | null; messages?: number | null } | null {
+function usageFlag(v: string): { prompt_tokens: number | string | null; messages?: number | string | null } | null {
   const colon = v.indexOf(":");
   const tokens = numberOrUnset(colon < 0 ? v : v.slice(0, colon));
   if (colon < 0) return tokens === null ? null : { prompt_tokens: tokens };
@@ -61,9 +67,14 @@ export function readConfigFile(path: string): Record<string, unknown> {
   }
   let v: unknown;
   try {
-    v = JSON.parse(text);
+    v = parseJsonText(text, new Map()).value;
   } catch (e) {
-    throw new ConfigError("--config", `${path} is not valid JSON: ${(e as Error).message}`);
+    if (!(e instanceof JsonSyntaxError)) throw e;
+    const at = lineColumn(text, e.offset);
+    throw new ConfigError(
+      "--config",
+      `${path} is not valid JSON at line ${at.line}, column ${at.column}: ${e.message}`,
+    );
   }
   if (typeof v !== "object" || v === null || Array.isArray(v))
     throw new ConfigError("--config", `${path} must hold a JSON object of settings`);

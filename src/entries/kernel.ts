@@ -23,9 +23,9 @@ import type { CutPoint } from "../kernel/cutpoint.ts";
 import type { Proposal, CompactionRun } from "../kernel/progress.ts";
 import type { Role } from "../kernel/roles.ts";
 import type { Stretch } from "../kernel/stretch.ts";
-import type { Thresholds, TriggerKind, ReportedPrefix } from "../kernel/trigger.ts";
+import type { Thresholds, TriggerKind, ThresholdKind, ReportedPrefix } from "../kernel/trigger.ts";
 
-export type { PlanStamp, CurrentStamp, CommitDecision, RaceOutcome, RoleStep, ConfigView, ConfigField, CutPoint, Proposal, CompactionRun, Role, Stretch, Thresholds, TriggerKind, ReportedPrefix };
+export type { PlanStamp, CurrentStamp, CommitDecision, RaceOutcome, RoleStep, ConfigView, ConfigField, CutPoint, Proposal, CompactionRun, Role, Stretch, Thresholds, TriggerKind, ThresholdKind, ReportedPrefix };
 
 /**
  * Decide whether a planned compaction may still be applied (L9: no lost updates).
@@ -513,6 +513,37 @@ export const compactedTokens: (tokens: readonly number[], start: number, end: nu
 export const compactUntilStable: (tokens: readonly number[], proposals: readonly Proposal[], maxTokens: number) => CompactionRun = progressModule.compactUntilStable;
 
 /**
+ * The summaries in a row that failed validation after one more answer: none after an accepted one, one more after a rejected one.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), law L8; see docs/kernel.md.
+ *
+ * Requires:
+ * - `rejectedInARow >= 0`
+ *
+ * Ensures:
+ * - `accepted ==> result == 0`
+ * - `!accepted ==> result == rejectedInARow + 1`
+ * - `result >= 0`
+ */
+export const rejectionStreak: (rejectedInARow: number, accepted: boolean) => number = progressModule.rejectionStreak;
+
+/**
+ * Whether a run stops asking the summarizer: `limit` (max_rejected_summaries) summaries in a row
+ * failed validation. So a summarizer whose answers are never usable costs at most `limit` answers
+ * past the last accepted one, however many stretches are eligible.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), law L8; see docs/kernel.md.
+ *
+ * Requires:
+ * - `rejectedInARow >= 0 && limit >= 1`
+ *
+ * Ensures:
+ * - `result <==> rejectedInARow >= limit`
+ * - `rejectedInARow == 0 ==> !result`
+ */
+export const stopAfterRejections: (rejectedInARow: number, limit: number) => boolean = progressModule.stopAfterRejections;
+
+/**
  * Index of the first of the last `window` messages; indices at or after it are never touched (L3).
  *
  * Proven by Dafny (`scripts/check.sh dafny`), law L3; see docs/kernel.md.
@@ -724,6 +755,23 @@ export const isOverContextWindow: (tokens: number, contextWindow: number, reserv
  * - `result === "notDue" <==> (!(hasThreshold(th) && isCompactionDue(tokens, messages, userTurns, th)) && !(contextWindow > 0 && tokens > contextWindow - reserveTokens))`
  */
 export const triggerFired: (tokens: number, messages: number, userTurns: number, th: Thresholds, contextWindow: number, reserveTokens: number) => TriggerKind = triggerModule.triggerFired;
+
+/**
+ * Which threshold makes compaction due (L1, threshold form), for the report: "none" exactly when isCompactionDue does not hold.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), law L1; see docs/kernel.md.
+ *
+ * Requires:
+ * - `tokens >= 0 && messages >= 0 && userTurns >= 0`
+ * - `th.tokenThreshold >= 0 && th.messageThreshold >= 0 && th.turnThreshold >= 0`
+ *
+ * Ensures:
+ * - `result === "tokens" <==> (th.tokenThreshold > 0 && tokens >= th.tokenThreshold)`
+ * - `result === "messages" <==> (!(th.tokenThreshold > 0 && tokens >= th.tokenThreshold) && th.messageThreshold > 0 && messages >= th.messageThreshold)`
+ * - `result === "turns" <==> (!(th.tokenThreshold > 0 && tokens >= th.tokenThreshold) && !(th.messageThreshold > 0 && messages >= th.messageThreshold) && th.turnThreshold > 0 && userTurns >= th.turnThreshold)`
+ * - `result === "none" <==> !(hasThreshold(th) && isCompactionDue(tokens, messages, userTurns, th))`
+ */
+export const thresholdFired: (tokens: number, messages: number, userTurns: number, th: Thresholds) => ThresholdKind = triggerModule.thresholdFired;
 
 /**
  * The token count L1 judges when the provider reported `u`: the report for messages [0, u.end) plus the counts of the messages after it.

@@ -1,6 +1,7 @@
 // API: acceptSummary(summaryTokens, replacedTokens, maxTokens): boolean; sumTokens(xs, a, b): number (spec);
 //      totalTokens(xs): number; rangeTokens(xs, a, b): number; compactedTokens(tokens, start, end, summaryTokens): number[];
-//      compactUntilStable(tokens, proposals, maxTokens): CompactionRun -- L8.
+//      compactUntilStable(tokens, proposals, maxTokens): CompactionRun -- L8;
+//      rejectionStreak(rejectedInARow, accepted): number; stopAfterRejections(rejectedInARow, limit): boolean.
 
 /** One summarization attempt in the termination model: replace tokens[start..end) by a summary of summaryTokens. */
 export interface Proposal {
@@ -151,4 +152,28 @@ export function compactUntilStable(
   }
   //@ use SumTokensNonNeg(cur, 0, cur.length)
   return { tokens: cur, accepted: accepted };
+}
+
+//@ verify
+//@ requires rejectedInARow >= 0
+//@ ensures accepted ==> \result == 0
+//@ ensures !accepted ==> \result == rejectedInARow + 1
+//@ ensures \result >= 0
+/** The summaries in a row that failed validation after one more answer: none after an accepted one, one more after a rejected one. */
+export function rejectionStreak(rejectedInARow: number, accepted: boolean): number {
+  if (accepted) return 0;
+  return rejectedInARow + 1;
+}
+
+//@ verify
+//@ requires rejectedInARow >= 0 && limit >= 1
+//@ ensures \result <==> rejectedInARow >= limit
+//@ ensures rejectedInARow == 0 ==> !\result
+/**
+ * Whether a run stops asking the summarizer: `limit` (max_rejected_summaries) summaries in a row
+ * failed validation. So a summarizer whose answers are never usable costs at most `limit` answers
+ * past the last accepted one, however many stretches are eligible.
+ */
+export function stopAfterRejections(rejectedInARow: number, limit: number): boolean {
+  return rejectedInARow >= limit;
 }

@@ -1,6 +1,7 @@
 // API: hasThreshold(th): boolean; isCompactionDue(tokens, messages, userTurns, th): boolean;
 //      isOverContextWindow(tokens, contextWindow, reserveTokens): boolean;
 //      triggerFired(tokens, messages, userTurns, th, contextWindow, reserveTokens): TriggerKind;
+//      thresholdFired(tokens, messages, userTurns, th): ThresholdKind;
 //      usageTokens(u, tokens): number; usageAfterSplice(u, tokens, start, end, summaryTokens): ReportedPrefix -- L1.
 
 import { sumRange } from "./cutpoint.ts";
@@ -68,6 +69,24 @@ export function triggerFired(
   if (hasThreshold(th) && isCompactionDue(tokens, messages, userTurns, th)) return "threshold";
   if (contextWindow > 0 && isOverContextWindow(tokens, contextWindow, reserveTokens)) return "window";
   return "notDue";
+}
+
+/** Which configured threshold is reached, the token threshold first, then messages, then turns. */
+export type ThresholdKind = "tokens" | "messages" | "turns" | "none";
+
+//@ verify
+//@ requires tokens >= 0 && messages >= 0 && userTurns >= 0
+//@ requires th.tokenThreshold >= 0 && th.messageThreshold >= 0 && th.turnThreshold >= 0
+//@ ensures \result === "tokens" <==> (th.tokenThreshold > 0 && tokens >= th.tokenThreshold)
+//@ ensures \result === "messages" <==> (!(th.tokenThreshold > 0 && tokens >= th.tokenThreshold) && th.messageThreshold > 0 && messages >= th.messageThreshold)
+//@ ensures \result === "turns" <==> (!(th.tokenThreshold > 0 && tokens >= th.tokenThreshold) && !(th.messageThreshold > 0 && messages >= th.messageThreshold) && th.turnThreshold > 0 && userTurns >= th.turnThreshold)
+//@ ensures \result === "none" <==> !(hasThreshold(th) && isCompactionDue(tokens, messages, userTurns, th))
+/** Which threshold makes compaction due (L1, threshold form), for the report: "none" exactly when isCompactionDue does not hold. */
+export function thresholdFired(tokens: number, messages: number, userTurns: number, th: Thresholds): ThresholdKind {
+  if (th.tokenThreshold > 0 && tokens >= th.tokenThreshold) return "tokens";
+  if (th.messageThreshold > 0 && messages >= th.messageThreshold) return "messages";
+  if (th.turnThreshold > 0 && userTurns >= th.turnThreshold) return "turns";
+  return "none";
 }
 
 /**

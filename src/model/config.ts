@@ -3,7 +3,14 @@
 // one threshold" rule are the kernel's L12 decision (config-rules.ts), applied right after.
 import { z } from "zod";
 import { ConfigError } from "./errors.ts";
-import { type Config, type ConfigInput, type SettingName, type SettingSpec, settingRows } from "./settings-table.ts";
+import {
+  type Config,
+  type ConfigInput,
+  type SettingName,
+  type SettingRule,
+  type SettingSpec,
+  settingRows,
+} from "./settings-table.ts";
 
 export {
   type Config,
@@ -12,6 +19,14 @@ export {
   SAME_AS_AGENT,
   type SettingName,
 } from "./settings-table.ts";
+
+/** A string, checked by the setting's schema rule when it has one. */
+function ruled(rule: SettingRule | undefined): z.ZodType<string> {
+  if (rule?.by !== "schema") return z.string();
+  return z.string().refine(rule.holds, {
+    error: (issue) => (rule.showsValue ? `${rule.says}, got ${JSON.stringify(issue.input)}` : rule.says),
+  });
+}
 
 /** The schema of one setting: its type, its schema-checked rule, its default. */
 function settingSchema(s: SettingSpec): z.ZodType {
@@ -23,13 +38,10 @@ function settingSchema(s: SettingSpec): z.ZodType {
       const c = (s.min === undefined ? count : count.min(s.min)).nullable().default(s.default);
       return s.zeroIsUnset === true ? c.transform((v) => (v === 0 ? null : v)) : c;
     }
-    case "text": {
-      const rule = s.rule;
-      const t = rule?.by === "schema" ? z.string().refine(rule.holds, { message: rule.says }) : z.string();
-      return t.default(s.default);
-    }
+    case "text":
+      return ruled(s.rule).default(s.default);
     case "text or unset":
-      return z.string().nullable().default(s.default);
+      return ruled(s.rule).nullable().default(s.default);
     case "choice":
       return z.enum(s.choices).default(s.default);
     case "list":
@@ -50,9 +62,43 @@ export const configSchema = z.strictObject(
   Object.fromEntries(settingRows().map(([name, s]) => [name, settingSchema(s)])) as Shape,
 );
 
+/** A value as an error message quotes it: JSON, or the value's kind when JSON cannot show it. */
+function shown(v: unknown): string {
+  if (typeof v === "number") return Number.isFinite(v) ? String(v) : "a non-finite number";
+  const s = JSON.stringify(v);
+  if (s === undefined) return typeof v;
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+}
+
+/** What each type zod expects is called in an error. */
+const EXPECTED: Readonly<Record<string, string>> = {
+  int: "a whole number",
+  number: "a whole number",
+  string: "a string",
+  array: "a list of strings",
+  object: "an object",
+};
+
+/** An issue of the schema as safecut's message (zod's own text only for issues not listed here). */
+function issueMessage(issue: z.core.$ZodIssue): string {
+  const got = `got ${shown(issue.input)}`;
+  switch (issue.code) {
+    case "invalid_type":
+      return `must be ${EXPECTED[issue.expected] ?? issue.expected}, ${got}`;
+    case "too_small":
+      return `must be ${issue.inclusive === false ? ">" : ">="} ${issue.minimum}, ${got}`;
+    case "too_big":
+      return `must be a whole number of at most ${issue.maximum}, ${got}`;
+    case "invalid_value":
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}, ${got}`;
+    default:
+      return issue.message.replace(/^Invalid input: /, "");
+  }
+}
+
 /** Parses and type-checks settings, filling defaults; throws ConfigError naming the field. */
 export function parseConfigShape(input: unknown): Config {
-  const r = configSchema.safeParse(input ?? {});
+  const r = configSchema.safeParse(input ?? {}, { reportInput: true });
   if (r.success) return r.data as Config;
   const issue = r.error.issues[0];
   if (issue.code === "unrecognized_keys") {
@@ -63,7 +109,7 @@ export function parseConfigShape(input: unknown): Config {
     );
   }
   const field = issue.path.map(String).join(".") || "(config)";
-  throw new ConfigError(field, issue.message.replace(/^Invalid input: /, ""));
+  throw new ConfigError(field, issueMessage(issue));
 }
 
 /** A frozen deep copy: what a compaction uses from start to end, whatever changes meanwhile. */

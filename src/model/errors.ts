@@ -40,11 +40,14 @@ export class SummarizerError extends SafecutError {
   readonly transient: boolean;
   /** seconds the server asked us to wait before retrying, when it said so */
   readonly retryAfterSeconds: number | undefined;
-  constructor(message: string, transient = false, retryAfterSeconds?: number) {
+  /** the HTTP status of the answer, when the failure is one (the retry policy never retries 400/401/403/404) */
+  readonly status: number | undefined;
+  constructor(message: string, transient = false, retryAfterSeconds?: number, status?: number) {
     super("summarizer", message);
     this.name = "SummarizerError";
     this.transient = transient;
     this.retryAfterSeconds = retryAfterSeconds;
+    this.status = status;
   }
 }
 

@@ -4,6 +4,7 @@
 // (cli/settings.ts) and README's settings table (scripts/readme-settings.ts) are all derived
 // from it. It loads neither zod nor the kernel, so `safecut --help` and the light adapters
 // entry can read it and stay quick to load.
+import { isHttpUrl } from "./base-url.ts";
 import { DEFAULT_PROMPT } from "./prompt-template.ts";
 
 /** The model value meaning "summarize with the agent's own model". */
@@ -26,7 +27,13 @@ export type SettingType = "count" | "count or unset" | "text" | "text or unset" 
  */
 export type SettingRule =
   | { readonly by: "kernel"; readonly says: string }
-  | { readonly by: "schema"; readonly says: string; readonly holds: (value: string) => boolean };
+  | {
+      readonly by: "schema";
+      readonly says: string;
+      readonly holds: (value: string) => boolean;
+      /** the error adds ", got <value>" (for short values: a prompt template is not repeated back) */
+      readonly showsValue?: true;
+    };
 
 interface Row {
   /** one line for `--help` and README */
@@ -180,7 +187,9 @@ export const SETTINGS = {
     default: null,
     defaultText: "the provider's",
     flag: "--base-url <url>",
-    help: "API base URL (OpenAI-compatible servers, proxies, tests)",
+    help: "API base URL (OpenAI-compatible servers, proxies, tests), with or without the /v1 version",
+    more: "; see [Summarizer providers](#summarizer-providers) for the URL each provider posts to",
+    rule: { by: "schema", says: "must be an http:// or https:// URL", holds: isHttpUrl, showsValue: true },
   },
   timeout_ms: {
     type: "count",
@@ -188,6 +197,36 @@ export const SETTINGS = {
     min: 1,
     flag: "--timeout-ms <n>",
     help: "per-request timeout of the HTTP summarizers, in milliseconds",
+  },
+  max_attempts: {
+    type: "count",
+    default: 3,
+    min: 1,
+    flag: "--max-attempts <n>",
+    help: "most summarizer calls (HTTP requests) per stretch: the first and its retries",
+    more: "; a failure is retried after a wait (the server's `Retry-After`, else retry_delay_ms doubling each time), except HTTP 400/401/403/404 and other 4xx but 408/409/425/429, which cannot succeed on a retry; a rejected summary is asked again once, with the reason",
+  },
+  retry_delay_ms: {
+    type: "count",
+    default: 1000,
+    min: 0,
+    flag: "--retry-delay-ms <n>",
+    help: "wait before the first retry when the server gave no Retry-After, in milliseconds; doubles at each retry",
+  },
+  max_retry_wait_ms: {
+    type: "count",
+    default: 30000,
+    min: 0,
+    flag: "--max-retry-wait-ms <n>",
+    help: "longest Retry-After wait a run accepts, in milliseconds; a longer one ends the step at once, naming the wait",
+  },
+  max_rejected_summaries: {
+    type: "count",
+    default: 4,
+    min: 1,
+    flag: "--max-rejected-summaries <n>",
+    help: "stop the run after this many summaries in a row failed validation (a summarizer whose answers are not usable)",
+    more: "; the run ends degraded, the conversation as the accepted steps left it",
   },
   tokenizer: {
     type: "choice",

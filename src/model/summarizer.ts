@@ -27,8 +27,9 @@ export interface Summarizer {
   readonly name: string;
   /**
    * Returns the summary text for a request, or throws a SummarizerError. The engine treats any
-   * other thrown value, or an answer that is not a string, as a failed attempt too (retried once,
-   * then a degraded run with the reason); after the request's signal is aborted it does not retry.
+   * other thrown value, or an answer that is not a string, as a failed attempt too (retried as the
+   * engine's retry policy says, then a degraded run with the reason); after the request's signal
+   * is aborted it does not retry. One call should make one request: the engine does the retrying.
    */
   summarize(request: SummaryRequest): Promise<string>;
 }

@@ -1,11 +1,13 @@
 // Summaries from the Anthropic messages API.
+
+import { endpointUrl } from "../model/base-url.ts";
 import { SummarizerError } from "../model/errors.ts";
 import { isJsonObject, type Json } from "../model/json.ts";
 import type { Summarizer, SummaryRequest } from "../model/summarizer.ts";
 import { extractTagged } from "./extract-tag.ts";
-import { type HttpSummarizerOptions, postSummaryRequest } from "./http.ts";
+import { baseUrlOf, type HttpSummarizerOptions, postSummaryRequest } from "./http.ts";
 
-/** Settings of the Anthropic summarizer (baseUrl default https://api.anthropic.com; the API key is sent as x-api-key). */
+/** Settings of the Anthropic summarizer (baseUrl default https://api.anthropic.com, with or without /v1; the API key is sent as x-api-key). */
 export type AnthropicSummarizerOptions = HttpSummarizerOptions;
 
 /** The API version header value this client speaks. */
@@ -20,15 +22,15 @@ function answerText(body: Json): string {
   return text;
 }
 
-/** A summarizer calling POST {baseUrl}/v1/messages. */
+/** A summarizer calling POST {baseUrl}/v1/messages, or {baseUrl}/messages when the base URL ends with /v1 (base-url.ts). */
 export function anthropicSummarizer(opts: AnthropicSummarizerOptions = {}): Summarizer {
-  const base = (opts.baseUrl ?? "https://api.anthropic.com").replace(/\/+$/, "");
+  const url = endpointUrl(baseUrlOf(opts, "https://api.anthropic.com"), "messages");
   return {
     name: "anthropic",
     async summarize(req: SummaryRequest): Promise<string> {
       const headers: Record<string, string> = { "anthropic-version": ANTHROPIC_VERSION };
       if (opts.apiKey) headers["x-api-key"] = opts.apiKey;
-      const body = await postSummaryRequest(`${base}/v1/messages`, headers, req, opts, "Anthropic");
+      const body = await postSummaryRequest(url, headers, req, opts, "Anthropic");
       return extractTagged(answerText(body), req.summaryTag);
     },
   };

@@ -1,6 +1,8 @@
-// JSON over HTTP with Node's built-in fetch: a timeout combined with the caller's
-// AbortSignal, and one retry on transient failures (429 honoring Retry-After, 5xx, network).
-import { SummarizerError } from "../model/errors.ts";
+// JSON over HTTP with Node's built-in fetch: one request per call, a timeout combined with the
+// caller's AbortSignal. A failure says what a retry needs to know (transient or not, the HTTP
+// status, the server's Retry-After); whether and when to retry is the engine's one retry policy
+// (src/engine/summarize/retry-policy.ts), so retries never stack.
+import { ConfigError, SummarizerError } from "../model/errors.ts";
 import type { Json } from "../model/json.ts";
 import { SETTINGS } from "../model/settings-table.ts";
 import type { SummaryRequest } from "../model/summarizer.ts";
@@ -9,10 +11,8 @@ import type { SummaryRequest } from "../model/summarizer.ts";
 export interface PostOptions {
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
-  /** longest Retry-After we wait for; a longer one fails at once (default 30 s) */
-  readonly maxRetryWaitMs?: number;
-  /** wait before the retry when the server gave no Retry-After (default 1000 ms) */
-  readonly retryDelayMs?: number;
+  /** the most bytes of an answer's body that are read; a longer answer is refused, unread past the limit */
+  readonly maxAnswerBytes: number;
   /** status label in errors, e.g. "OpenAI" */
   readonly service: string;
 }
@@ -27,22 +27,52 @@ export function retryAfterSeconds(header: string | null, now = Date.now()): numb
   return Math.max(0, (t - now) / 1000);
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new SummarizerError("aborted while waiting to retry"));
-    };
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener("abort", onAbort, { once: true });
-  });
+/** Bytes an answer's body may take per token of max_tokens: a token is a few characters, JSON escapes at most six bytes each. */
+export const ANSWER_BYTES_PER_TOKEN = 64;
+/** Bytes every answer may take besides its text: the JSON envelope, ids, usage, a provider's extra fields. */
+export const ANSWER_BYTES_BASE = 64 * 1024;
+
+/** The most bytes read from the answer to a summary request of at most `maxTokens` tokens. */
+export function maxAnswerBytes(maxTokens: number): number {
+  return ANSWER_BYTES_BASE + maxTokens * ANSWER_BYTES_PER_TOKEN;
 }
 
-async function attempt(url: string, headers: Record<string, string>, body: Json, o: PostOptions): Promise<Json> {
+/**
+ * Reads a body as text, chunk by chunk, and stops (cancelling the download) as soon as it passes
+ * `max` bytes; a declared Content-Length above `max` is refused before reading anything.
+ */
+async function readCapped(res: Response, max: number, service: string): Promise<string> {
+  const limit = `the ${max} bytes an answer within max_tokens may take`;
+  const declared = Number(res.headers.get("content-length") ?? Number.NaN);
+  if (declared > max) {
+    await res.body?.cancel();
+    throw new SummarizerError(`${service} answer declares ${declared} bytes, more than ${limit}: refused unread`);
+  }
+  if (res.body === null) return "";
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let bytes = 0;
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > max) {
+      await reader.cancel();
+      throw new SummarizerError(`${service} answer is longer than ${limit}: refused, reading stopped there`);
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+/** POSTs JSON once and returns the parsed answer; a failure is a SummarizerError describing it. */
+export async function postJson(
+  url: string,
+  headers: Record<string, string>,
+  body: Json,
+  o: PostOptions,
+): Promise<Json> {
   const timeout = AbortSignal.timeout(o.timeoutMs);
   const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
   let res: Response;
@@ -54,10 +84,11 @@ async function attempt(url: string, headers: Record<string, string>, body: Json,
       body: JSON.stringify(body),
       signal,
     });
-    text = await res.text();
+    text = await readCapped(res, o.maxAnswerBytes, o.service);
   } catch (e) {
+    if (e instanceof SummarizerError) throw e;
     if (o.signal?.aborted) throw new SummarizerError(`${o.service} request aborted`);
-    if (timeout.aborted) throw new SummarizerError(`${o.service} request timed out after ${o.timeoutMs} ms`);
+    if (timeout.aborted) throw new SummarizerError(`${o.service} request timed out after ${o.timeoutMs} ms`, true);
     const c = (e as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause;
     const cause = c?.code ?? c?.errors?.[0]?.code ?? c?.message ?? (e as Error).message;
     throw new SummarizerError(`${o.service} request failed: network error (${cause})`, true);
@@ -65,36 +96,13 @@ async function attempt(url: string, headers: Record<string, string>, body: Json,
   if (!res.ok) {
     const detail = text.slice(0, 200).replace(/\s+/g, " ");
     const transient = res.status === 429 || res.status >= 500;
-    const wait = transient ? retryAfterSeconds(res.headers.get("retry-after")) : undefined;
-    throw new SummarizerError(`${o.service} answered HTTP ${res.status}: ${detail}`, transient, wait);
+    const wait = retryAfterSeconds(res.headers.get("retry-after"));
+    throw new SummarizerError(`${o.service} answered HTTP ${res.status}: ${detail}`, transient, wait, res.status);
   }
   try {
     return JSON.parse(text) as Json;
   } catch {
     throw new SummarizerError(`${o.service} answered with invalid JSON: ${text.slice(0, 100)}`);
-  }
-}
-
-/** POSTs JSON and returns the parsed answer; retries once on a transient failure. */
-export async function postJson(
-  url: string,
-  headers: Record<string, string>,
-  body: Json,
-  o: PostOptions,
-): Promise<Json> {
-  try {
-    return await attempt(url, headers, body, o);
-  } catch (e) {
-    if (!(e instanceof SummarizerError) || !e.transient) throw e;
-    const waitMs = e.retryAfterSeconds !== undefined ? e.retryAfterSeconds * 1000 : (o.retryDelayMs ?? 1000);
-    if (waitMs > (o.maxRetryWaitMs ?? 30_000)) throw e;
-    await sleep(waitMs, o.signal);
-    try {
-      return await attempt(url, headers, body, o);
-    } catch (e2) {
-      if (e2 instanceof SummarizerError) throw new SummarizerError(`${e2.message} (after one retry)`, e2.transient);
-      throw e2;
-    }
   }
 }
 
@@ -106,9 +114,14 @@ export interface HttpSummarizerOptions {
   readonly apiKey?: string;
   /** default: the timeout_ms setting's default */
   readonly timeoutMs?: number;
-  readonly maxRetryWaitMs?: number;
-  /** wait before retrying when the server gave no Retry-After (default 1000 ms) */
-  readonly retryDelayMs?: number;
+}
+
+/** The base URL a summarizer is made with (`fallback` when none is given); refuses one that is not an http(s) URL. */
+export function baseUrlOf(opts: HttpSummarizerOptions, fallback: string): string {
+  const base = opts.baseUrl ?? fallback;
+  const rule = SETTINGS.base_url.rule;
+  if (!rule.holds(base)) throw new ConfigError("base_url", `${rule.says}, got ${JSON.stringify(base)}`);
+  return base;
 }
 
 /**
@@ -129,8 +142,7 @@ export function postSummaryRequest(
     {
       timeoutMs: opts.timeoutMs ?? SETTINGS.timeout_ms.default,
       signal: req.signal,
-      maxRetryWaitMs: opts.maxRetryWaitMs,
-      retryDelayMs: opts.retryDelayMs,
+      maxAnswerBytes: maxAnswerBytes(req.maxTokens),
       service,
     },
   );

@@ -1,12 +1,14 @@
 // Summaries from an OpenAI-compatible chat completions endpoint (OpenAI, or any server that
 // speaks the same API: vLLM, llama.cpp, Ollama, proxies).
+
+import { endpointUrl } from "../model/base-url.ts";
 import { SummarizerError } from "../model/errors.ts";
 import { isJsonObject, type Json } from "../model/json.ts";
 import type { Summarizer, SummaryRequest } from "../model/summarizer.ts";
 import { extractTagged } from "./extract-tag.ts";
-import { type HttpSummarizerOptions, postSummaryRequest } from "./http.ts";
+import { baseUrlOf, type HttpSummarizerOptions, postSummaryRequest } from "./http.ts";
 
-/** Settings of the OpenAI summarizer (baseUrl default https://api.openai.com/v1; the API key is sent as a Bearer token). */
+/** Settings of the OpenAI summarizer (baseUrl default https://api.openai.com/v1, with or without /v1; the API key is sent as a Bearer token). */
 export type OpenAISummarizerOptions = HttpSummarizerOptions;
 
 function answerText(body: Json): string {
@@ -23,14 +25,14 @@ function answerText(body: Json): string {
   throw new SummarizerError("OpenAI answer has no message content (empty answer)");
 }
 
-/** A summarizer calling POST {baseUrl}/chat/completions. */
+/** A summarizer calling POST {baseUrl}/chat/completions, `/v1` added when the base URL has no version (base-url.ts). */
 export function openAISummarizer(opts: OpenAISummarizerOptions = {}): Summarizer {
-  const base = (opts.baseUrl ?? "https://api.openai.com/v1").replace(/\/+$/, "");
+  const url = endpointUrl(baseUrlOf(opts, "https://api.openai.com/v1"), "chat/completions");
   return {
     name: "openai",
     async summarize(req: SummaryRequest): Promise<string> {
       const headers: Record<string, string> = opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {};
-      const body = await postSummaryRequest(`${base}/chat/completions`, headers, req, opts, "OpenAI");
+      const body = await postSummaryRequest(url, headers, req, opts, "OpenAI");
       return extractTagged(answerText(body), req.summaryTag);
     },
   };

@@ -48,3 +48,13 @@ export function compactUntilStable(
   }
   return { tokens: cur, accepted };
 }
+
+/** Plain reference of rejectionStreak. */
+export function rejectionStreak(rejectedInARow: number, accepted: boolean): number {
+  return accepted ? 0 : rejectedInARow + 1;
+}
+
+/** Plain reference of stopAfterRejections. */
+export function stopAfterRejections(rejectedInARow: number, limit: number): boolean {
+  return !(rejectedInARow < limit);
+}

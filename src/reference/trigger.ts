@@ -1,5 +1,5 @@
 // Reference for src/kernel/trigger.ts, read straight off the L1 row of docs/ARCHITECTURE.md and proofs/PROPERTIES.md.
-import type { ReportedPrefix, Thresholds, TriggerKind } from "../kernel/trigger.ts";
+import type { ReportedPrefix, ThresholdKind, Thresholds, TriggerKind } from "../kernel/trigger.ts";
 
 /** Plain reference of hasThreshold. */
 export function hasThreshold(th: Thresholds): boolean {
@@ -34,6 +34,16 @@ export function triggerFired(
   const byWindow = contextWindow !== 0 && tokens > contextWindow - reserveTokens;
   if (byThreshold) return "threshold";
   return byWindow ? "window" : "notDue";
+}
+
+/** Plain reference of thresholdFired: the first of tokens, messages, turns whose configured threshold is reached. */
+export function thresholdFired(tokens: number, messages: number, userTurns: number, th: Thresholds): ThresholdKind {
+  const kinds: Array<[Exclude<ThresholdKind, "none">, number, number]> = [
+    ["tokens", tokens, th.tokenThreshold],
+    ["messages", messages, th.messageThreshold],
+    ["turns", userTurns, th.turnThreshold],
+  ];
+  return kinds.find(([, count, threshold]) => threshold !== 0 && count >= threshold)?.[0] ?? "none";
 }
 
 /** Plain reference of usageTokens: the report plus every count after the reported prefix. */

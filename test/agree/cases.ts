@@ -191,6 +191,21 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
   ),
   // progress.ts
   acceptSummary: fc.tuple(anyInt, anyInt, anyInt),
+  // a streak below 2^53 - 1 (one more stays exact); a limit >= 1
+  rejectionStreak: fc.tuple(
+    fc.oneof(
+      fc.nat(10),
+      wideNat.map((n) => Math.min(n, EXACT_LIMIT - 1)),
+    ),
+    fc.boolean(),
+  ),
+  stopAfterRejections: fc.tuple(
+    fc.oneof(fc.nat(10), wideNat),
+    fc.oneof(
+      fc.integer({ min: 1, max: 10 }),
+      wideNat.filter((n) => n >= 1),
+    ),
+  ),
   sumTokens: exactInts(30).chain((xs) => range(xs.length).map(([a, b]) => [xs, a, b])),
   totalTokens: fc.tuple(exactInts(30)),
   rangeTokens: exactInts(30).chain((xs) => range(xs.length).map(([a, b]) => [xs, a, b])),
@@ -272,6 +287,12 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
     .tuple(wideNat, wideNat, wideNat)
     .filter(([, a, b]) => a !== b)
     .map(([t, a, b]) => [t, Math.max(a, b), Math.min(a, b)]),
+  thresholdFired: fc.tuple(
+    fc.oneof(fc.nat(30), wideNat),
+    fc.oneof(fc.nat(30), wideNat),
+    fc.oneof(fc.nat(30), wideNat),
+    thresholds(fc.oneof(fc.nat(30), wideNat)),
+  ),
   triggerFired: fc
     .tuple(
       wideNat,

@@ -50,7 +50,7 @@ function valueFor(key: string): fc.Arbitrary<Json> {
     case "tokenizer":
       return fc.constantFrom("bpe", "chars", "words", null as Json);
     case "base_url":
-      return fc.constantFrom("http://127.0.0.1:9", null, 7 as Json);
+      return fc.constantFrom("http://127.0.0.1:9", "https://h/v1", null, 7 as Json, "notaurl", "ftp://x/", "");
     default:
       return fc.oneof(goodNumber, badNumber);
   }
@@ -84,6 +84,8 @@ function expectValid(c: Config): void {
     expect(c.keep_recent_tokens + c.reserve_tokens).toBeLessThan(c.context_window);
   expect(isCount(c.timeout_ms) && c.timeout_ms >= 1).toBe(true);
   expect(c.prompt).toContain("{{conversation}}");
+  expect(c.base_url === null || /^https?:\/\/./.test(c.base_url)).toBe(true);
+  expect(isCount(c.max_attempts) && c.max_attempts >= 1).toBe(true);
 }
 
 describe("malformed settings", () => {

@@ -67,7 +67,7 @@ function spliced(n: number): { before: Message[]; stretches: ReplacedStretch[]; 
       decision: "commit",
       summary: `s${k}`,
       input: { first: 4 * k, last: 4 * k + 2 },
-      trigger: "tokens/messages/turns",
+      trigger: "tokens",
     });
   }
   const after = replaySplices(before, stretches);

@@ -182,13 +182,44 @@ describe("safecut compact (in process)", () => {
       "a NaN setting",
       JSON.stringify(conv),
       ["--token-threshold", "lots"],
-      "token_threshold: expected number, received NaN",
+      'token_threshold: must be a whole number, got "lots"',
     ],
     [
       "a missing API key",
       JSON.stringify(conv),
       ["--provider", "openai", "--model", "gpt-4o"],
       "OPENAI_API_KEY: is not set",
+    ],
+    [
+      "a hexadecimal count",
+      JSON.stringify(conv),
+      ["--token-threshold", "0x10"],
+      'token_threshold: must be a whole number, got "0x10"',
+    ],
+    [
+      "a count in exponent form",
+      JSON.stringify(conv),
+      ["--max-tokens", "1e3"],
+      'max_tokens: must be a whole number, got "1e3"',
+    ],
+    [
+      "a bad --usage count",
+      JSON.stringify(conv),
+      ["--usage", "12k"],
+      'usage.prompt_tokens: must be a whole number, got "12k"',
+    ],
+    ["a too small timeout", JSON.stringify(conv), ["--timeout-ms", "0"], "timeout_ms: must be >= 1, got 0"],
+    [
+      "a base URL that is not a URL",
+      JSON.stringify(conv),
+      ["--provider", "openai", "--model", "gpt-4o", "--base-url", "notaurl"],
+      'base_url: must be an http:// or https:// URL, got "notaurl"',
+    ],
+    [
+      "an ftp base URL",
+      JSON.stringify(conv),
+      ["--provider", "anthropic", "--model", "claude-haiku-4-5", "--base-url", "ftp://x/"],
+      'base_url: must be an http:// or https:// URL, got "ftp://x/"',
     ],
     [
       "an unknown model",
@@ -215,6 +246,12 @@ describe("safecut compact (in process)", () => {
     expect((await runInProcess(["compact", "conv.json", "--config", "cfg2.json"], { cwd: dir })).stderr).toContain(
       "cfg2.json is not valid JSON",
     );
+    // a position is a line and column, never a character offset ("position 14")
+    writeInput("cfg3.json", '{\n  "max_tokens": 800,\n  "token_threshold": 8000,\n}\n');
+    const r3 = await runInProcess(["compact", "conv.json", "--config", "cfg3.json"], { cwd: dir });
+    expect(r3.code).toBe(1);
+    expect(r3.stderr).toContain("cfg3.json is not valid JSON at line 4, column 1");
+    expect(r3.stderr).not.toMatch(/position \d/);
   });
 
   it.each([

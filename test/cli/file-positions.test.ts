@@ -107,6 +107,6 @@ describe("positions and the retention window in the file's own messages", () => 
     expect(m).not.toBeNull();
     expect([plan.plannedStretch.first, plan.plannedStretch.last]).toEqual([Number(m![1]), Number(m![2])]);
     expect(Number(m![3])).toBe(plan.plannedStretch.last - plan.plannedStretch.first + 1);
-    expect(plan.plannedStretch.trigger).toBe("tokens/messages/turns");
+    expect(plan.plannedStretch.trigger).toBe("tokens");
   });
 });

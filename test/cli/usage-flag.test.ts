@@ -58,6 +58,24 @@ describe("--usage", () => {
     expect(r.stderr).toContain("the trigger judged the reported usage (2000 tokens reported): 2000 -> 2000");
   });
 
+  it("a run still due says which threshold fired and what count it judged, not the counted total", async () => {
+    const r = await runInProcess(
+      ["compact", "conv.json", "--tokenizer", "chars", "--token-threshold", "50000", "--usage", "100000"],
+      { cwd: dir },
+    );
+    expect(r.code, r.stderr).toBe(5); // compacted, still due
+    const report = r.stderr;
+    const judged = /the trigger judged the reported usage \(100000 tokens reported\): 100000 -> (\d+)/.exec(report);
+    expect(judged, report).not.toBeNull();
+    const after = Number(judged?.[1]);
+    expect(after).toBeGreaterThan(50000); // still due by the report
+    expect(report).toContain(`still above the trigger at ${after} tokens (reported usage);`);
+    expect(report).toMatch(/of the \d+ tokens counted in the messages left, /);
+    expect(report).not.toMatch(/of the \d+ tokens left/);
+    expect(report).toContain("due by reported usage");
+    expect(report).not.toContain("tokens/messages/turns");
+  });
+
   it.each([
     ["-5", "usage.prompt_tokens"],
     ["1.5", "usage.prompt_tokens"],

@@ -6,6 +6,7 @@ import { ConversationStore } from "../../src/engine/store/store.ts";
 import { compactMessages } from "../../src/library/compact-messages.ts";
 import { SummarizerError } from "../../src/model/errors.ts";
 import type { Message } from "../../src/model/message.ts";
+import { SETTINGS } from "../../src/model/settings-table.ts";
 import type { Summarizer, SummaryRequest } from "../../src/model/summarizer.ts";
 import { charCounter } from "../../src/model/tokens.ts";
 import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
@@ -99,12 +100,13 @@ describe("compaction loop", () => {
     async (_name, answer, reason) => {
       const input = conversation(10);
       const s = scripted([answer]);
-      const r = await compactMessages(input, small, { summarizer: s });
+      const r = await compactMessages(input, { ...small, retry_delay_ms: 5 }, { summarizer: s });
       expect(r.report.outcome).toBe("degraded");
       expect(r.report.reason).toContain(reason);
       expect(r.messages).toEqual(input);
       expect(r.report.tokensAfter).toBe(r.report.tokensBefore);
-      expect(s.requests.length).toBe(2); // one retry, then give up
+      // the retry policy's max_attempts calls, then give up
+      expect(s.requests.length).toBe(SETTINGS.max_attempts.default);
     },
   );
 

@@ -39,13 +39,13 @@ describe("configuration", () => {
     [{ keep_recent_tokens: -1 }, "keep_recent_tokens", "must be > 0"],
     [{ retention_window: -1 }, "retention_window", "must be >= 1"],
     [{ retention_window: 0 }, "retention_window", "must be >= 1"],
-    [{ token_threshold: Number.NaN }, "token_threshold", "expected number, received NaN"],
+    [{ token_threshold: Number.NaN }, "token_threshold", "must be a whole number, got a non-finite number"],
     [{ token_threshold: 0 }, "token_threshold", "must be > 0 when set"],
     [{ message_threshold: -5 }, "message_threshold", "must be > 0 when set"],
-    [{ turn_threshold: 1.5 }, "turn_threshold", "expected int"],
+    [{ turn_threshold: 1.5 }, "turn_threshold", "must be a whole number, got 1.5"],
     [{ max_tokens: 0 }, "max_tokens", "between 1 and 100000"],
     [{ max_tokens: 100001 }, "max_tokens", "between 1 and 100000"],
-    [{ max_tokens: "big" }, "max_tokens", "expected number, received string"],
+    [{ max_tokens: "big" }, "max_tokens", 'must be a whole number, got "big"'],
     [{ token_threshold: null }, "token_threshold", "no trigger configured"],
     [{ summary_tag: "" }, "summary_tag", "must not be empty"],
     [{ model: "gpt-5", provider: "anthropic" }, "model", 'unknown model "gpt-5" for provider anthropic'],
@@ -53,8 +53,8 @@ describe("configuration", () => {
     [{ keep_recent_tokens: -3 }, "keep_recent_tokens", "must be > 0"],
     [{ prompt: "no placeholder" }, "prompt", "{{conversation}}"],
     [{ retention_windw: 3 }, "retention_windw", "unknown setting"],
-    [{ anchors: [1] }, "anchors.0", "expected string"],
-    [{ provider: "mistral" }, "provider", "expected one of"],
+    [{ anchors: [1] }, "anchors.0", "must be a string, got 1"],
+    [{ provider: "mistral" }, "provider", 'must be one of "offline", "openai", "anthropic", got "mistral"'],
   ])("rejects %j naming the field", (input, field, message) => {
     let err: unknown;
     try {
@@ -75,6 +75,28 @@ describe("configuration", () => {
       "llama3",
     );
     expect(parseConfig({ model: "my-model", known_models: ["my-model"] }).model).toBe("my-model");
+  });
+
+  // Errors read as safecut's own (README: the error names the field), never as zod's defaults.
+  it.each([
+    [
+      { provider: "offline", model: "zzz" },
+      'model: unknown model "zzz" for provider offline: use "same as agent", "offline", an OpenAI or Anthropic model name, or list it in known_models',
+    ],
+    [
+      { provider: "openai", model: "zzz" },
+      'use "same as agent", an OpenAI model name (gpt-..., o1...), or list it in known_models',
+    ],
+    [{ timeout_ms: 0 }, "timeout_ms: must be >= 1, got 0"],
+    [{ max_attempts: -2 }, "max_attempts: must be >= 1, got -2"],
+    [{ max_tokens: 1e20 }, "max_tokens: must be a whole number of at most 9007199254740991, got 100000000000000000000"],
+    [{ token_threshold: 1.5 }, "token_threshold: must be a whole number, got 1.5"],
+    [{ token_threshold: "x" }, 'token_threshold: must be a whole number, got "x"'],
+    [{ summary_tag: 3 }, "summary_tag: must be a string, got 3"],
+    [{ provider: "gemini" }, 'provider: must be one of "offline", "openai", "anthropic", got "gemini"'],
+  ])("says %j plainly", (input, message) => {
+    expect(() => parseConfig(input as never)).toThrow(message);
+    expect(() => parseConfig(input as never)).not.toThrow(/Too (big|small)|expected \w+, received|Invalid/);
   });
 
   it("snapshots are frozen copies", () => {

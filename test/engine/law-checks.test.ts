@@ -28,7 +28,7 @@ const stretch: ReplacedStretch = {
   decision: "commit",
   summary: "sum",
   input: { first: 2, last: 4 },
-  trigger: "tokens/messages/turns",
+  trigger: "tokens",
 };
 const good: Message[] = [before[0], before[1], { role: "summary", content: "sum" }, before[5], before[6]];
 const tokens = { before: 50, after: 25, dueBefore: true };

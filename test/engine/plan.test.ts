@@ -15,9 +15,15 @@ describe("planning", () => {
   it("fires on each configured trigger and only then (L1)", () => {
     const c = parseConfig({ token_threshold: 100, message_threshold: 10, turn_threshold: 3 });
     expect(dueBy(c, 99, 9, 2)).toBe("none");
-    expect(dueBy(c, 100, 0, 0)).toBe("tokens/messages/turns");
-    expect(dueBy(c, 0, 10, 0)).toBe("tokens/messages/turns");
-    expect(dueBy(c, 0, 0, 3)).toBe("tokens/messages/turns");
+    // the label says which threshold fired (the kernel's thresholdFired), tokens first
+    expect(dueBy(c, 100, 0, 0)).toBe("tokens");
+    expect(dueBy(c, 0, 10, 0)).toBe("messages");
+    expect(dueBy(c, 0, 0, 3)).toBe("turns");
+    expect(dueBy(c, 100, 10, 3)).toBe("tokens");
+    expect(dueBy(c, 0, 10, 3)).toBe("messages");
+    // the token threshold judging a provider's reported usage says so
+    expect(dueBy(c, 100, 0, 0, true)).toBe("reported usage");
+    expect(dueBy(c, 0, 10, 0, true)).toBe("messages");
     const w = parseConfig({ token_threshold: null, context_window: 1000, reserve_tokens: 200 });
     expect(dueBy(w, 800, 1, 1)).toBe("none");
     expect(dueBy(w, 801, 1, 1)).toBe("context window");

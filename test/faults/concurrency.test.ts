@@ -13,6 +13,7 @@ import { planStep } from "../../src/engine/run/plan.ts";
 import { ConversationStore } from "../../src/engine/store/store.ts";
 import { compactMessages } from "../../src/library/compact-messages.ts";
 import { type Message, summaryMessage } from "../../src/model/message.ts";
+import { SETTINGS } from "../../src/model/settings-table.ts";
 import type { Summarizer } from "../../src/model/summarizer.ts";
 import { bpeCounter, messageTokens } from "../../src/model/tokens.ts";
 import { anthropicSummarizer } from "../../src/providers/anthropic-summarizer.ts";
@@ -35,6 +36,7 @@ const config = parseConfig({
   model: "gpt-4o-mini",
   provider: "openai",
   base_url: "http://127.0.0.1:9",
+  retry_delay_ms: 10,
 });
 const total = (ms: readonly Message[]) => ms.reduce((s, m) => s + messageTokens(counter, m), 0);
 
@@ -139,9 +141,9 @@ describe("a competing rewrite during summarization", () => {
 
 describe("a crash between plan and commit", () => {
   // A custom summarizer's own error (not a SummarizerError) is a failed attempt like any other:
-  // retried once, then a degraded run whose reason carries the error (a failure leaves
+  // retried up to max_attempts calls, then a degraded run whose reason carries the error (a failure leaves
   // the conversation as it was and says why), not a rejection of the whole call.
-  it("a summarizer throwing a non-summarizer error: degraded with its message after one retry, the store is as before and usable", async () => {
+  it("a summarizer throwing a non-summarizer error: degraded with its message after max_attempts calls, the store is as before and usable", async () => {
     const { store, before } = freshStore();
     const version = store.version;
     let calls = 0;
@@ -156,7 +158,7 @@ describe("a crash between plan and commit", () => {
     expect(failed.outcome).toBe("degraded");
     expect(failed.reason).toMatch(/TypeError: summarizer bug: cannot read 'text'/);
     expect(failed.stretches).toHaveLength(0);
-    expect(calls).toBe(2);
+    expect(calls).toBe(SETTINGS.max_attempts.default);
     expect(store.messages).toEqual(before);
     expect(store.version).toBe(version);
     expect(store.totalTokens).toBe(total(before));

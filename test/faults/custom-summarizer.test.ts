@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
 import { compactMessages } from "../../src/library/compact-messages.ts";
+import { SETTINGS } from "../../src/model/settings-table.ts";
 import type { Summarizer } from "../../src/model/summarizer.ts";
 import { openAIConversation } from "../support/generate.ts";
 
@@ -33,7 +34,7 @@ describe("a custom summarizer answering something that is not text", () => {
 });
 
 // A custom summarizer that throws its own error (e.g. an SDK's APIError on an HTTP 500) rather
-// than a SummarizerError: a failed attempt, retried once, then degraded with the error as reason;
+// than a SummarizerError: a failed attempt, retried up to max_attempts calls, then degraded with the error as reason;
 // after the caller aborts through its AbortSignal the run ends at once and says it was aborted.
 describe("a custom summarizer that throws", () => {
   const thrown: ReadonlyArray<[string, unknown, RegExp]> = [
@@ -42,7 +43,7 @@ describe("a custom summarizer that throws", () => {
     ["null", null, /the summarizer threw null/],
   ];
   it.each(thrown)(
-    "throwing %s: retried once, degraded, conversation unchanged, the reason carries it",
+    "throwing %s: retried up to max_attempts, degraded, conversation unchanged, the reason carries it",
     async (_label, value, reason) => {
       const msgs = readOpenAIMessages(openAIConversation({ turns: 4, seed: 3 }));
       const frozen = structuredClone(msgs);
@@ -54,10 +55,15 @@ describe("a custom summarizer that throws", () => {
           throw value;
         },
       };
-      const r = await compactMessages(msgs, { token_threshold: 500, tokenizer: "chars" }, { summarizer });
+      const r = await compactMessages(
+        msgs,
+        { token_threshold: 500, tokenizer: "chars", retry_delay_ms: 5 },
+        { summarizer },
+      );
       expect(r.report.outcome).toBe("degraded");
       expect(r.report.reason).toMatch(reason);
-      expect(calls).toBe(2);
+      expect(calls).toBe(SETTINGS.max_attempts.default);
+      expect(r.report.summarizerCalls).toBe(calls);
       expect(r.messages).toEqual(frozen);
       expect(msgs).toEqual(frozen);
     },

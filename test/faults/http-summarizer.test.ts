@@ -13,6 +13,7 @@ import type { CompactionReport } from "../../src/engine/run/report.ts";
 import type { ConfigInput } from "../../src/model/config.ts";
 import type { Json, JsonObject } from "../../src/model/json.ts";
 import type { Message } from "../../src/model/message.ts";
+import { SETTINGS } from "../../src/model/settings-table.ts";
 import { anthropicConversation, openAIConversation } from "../support/generate.ts";
 import {
   type Behavior,
@@ -121,22 +122,73 @@ describe.each(["openai", "anthropic"] as const)("%s summarizer faults", (api) =>
   it("times out (server never answers): unchanged, reason names the timeout", async () => {
     // 1.5 s, not less: on a loaded machine the second request can take longer than a short timeout
     // to reach the server, and the count below would then miss it
-    const r = await run(api, () => ({ kind: "hang" }), { timeout_ms: 1_500 });
+    const r = await run(api, () => ({ kind: "hang" }), { timeout_ms: 1_500, retry_delay_ms: 10 });
     expectUnchanged(api, r, /timed out after 1500 ms/);
-    // one request per engine attempt: a timeout is not retried by the HTTP layer, once by the engine
-    expect(r.requests).toHaveLength(2);
+    // one request per attempt: a timeout is retried by the engine's policy only
+    expect(r.requests).toHaveLength(SETTINGS.max_attempts.default);
   });
 
-  it("answers HTTP 500 every time: unchanged, reason names the status", async () => {
-    const r = await run(api, () => ({ kind: "raw", status: 500, body: '{"error":{"message":"boom"}}' }));
+  it("answers HTTP 500 every time: unchanged, reason names the status, exactly max_attempts requests", async () => {
+    // one retry policy (the engine's): before it the provider's retry and the engine's stacked (4 requests)
+    const r = await run(api, () => ({ kind: "raw", status: 500, body: '{"error":{"message":"boom"}}' }), {
+      retry_delay_ms: 10,
+    });
     expectUnchanged(api, r, /HTTP 500/);
-    expect(r.requests.length).toBeGreaterThanOrEqual(2);
+    expect(r.requests).toHaveLength(SETTINGS.max_attempts.default);
+    expect(r.report.summarizerCalls).toBe(SETTINGS.max_attempts.default);
+  });
+
+  it("answers 429 with Retry-After: 120: not retried (no request 51 ms later), the reason names the wait", async () => {
+    const r = await run(api, () => ({
+      kind: "raw",
+      status: 429,
+      body: '{"error":"rate limited"}',
+      headers: { "retry-after": "120" },
+    }));
+    expectUnchanged(api, r, /HTTP 429/);
+    expect(r.requests).toHaveLength(1);
+    expect(r.report.reason).toMatch(/asked to wait 120 s \(Retry-After\), more than max_retry_wait_ms \(30000 ms\)/);
+    expect(r.ms).toBeLessThan(10_000);
+  });
+
+  it("answers 429 with a Retry-After HTTP date beyond the cap: not retried, the reason names the wait", async () => {
+    const at = new Date(Date.now() + 600_000).toUTCString();
+    const r = await run(api, () => ({ kind: "raw", status: 429, body: "slow", headers: { "retry-after": at } }));
+    expectUnchanged(api, r, /asked to wait (59\d|600) s \(Retry-After\)/);
+    expect(r.requests).toHaveLength(1);
+  });
+
+  it("answers 429 with Retry-After: 1 every time: each retry waits the second it was told", async () => {
+    const at: number[] = [];
+    const r = await run(api, () => {
+      at.push(Date.now());
+      return { kind: "raw", status: 429, body: '{"error":"rate limited"}', headers: { "retry-after": "1" } };
+    });
+    expectUnchanged(api, r, /HTTP 429/);
+    expect(at).toHaveLength(SETTINGS.max_attempts.default);
+    for (let i = 1; i < at.length; i++) expect(at[i] - at[i - 1]).toBeGreaterThanOrEqual(950);
+  });
+
+  it.each([400, 401, 403, 404])("answers HTTP %i: sent once, never retried", async (status) => {
+    const r = await run(api, () => ({ kind: "raw", status, body: '{"error":"no"}' }));
+    expectUnchanged(api, r, new RegExp(`HTTP ${status}.*not retried`));
+    expect(r.requests).toHaveLength(1);
+    expect(r.report.summarizerCalls).toBe(1);
   });
 
   it("answers HTTP 500 once, then well: compacted after the retry", async () => {
     const r = await run(api, (n, req) => (n === 0 ? { kind: "raw", status: 500, body: "overloaded" } : good(n, req)));
     expectCompacted(api, r);
     expect(r.requests.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("answers HTTP 503 once: the retry resends the same request (no rejection named in it)", async () => {
+    const r = await run(api, (n, req) => (n === 0 ? { kind: "raw", status: 503, body: "busy" } : good(n, req)), {
+      retry_delay_ms: 10,
+    });
+    expectCompacted(api, r);
+    expect(r.requests[1].body).toEqual(r.requests[0].body);
+    expect(r.report.stretches[0].attempts).toBe(2);
   });
 
   it("answers 429 with Retry-After: 1, then well: waits, retries, compacts", async () => {
@@ -151,17 +203,6 @@ describe.each(["openai", "anthropic"] as const)("%s summarizer faults", (api) =>
     expect(at.length).toBeGreaterThanOrEqual(2);
     // Retry-After was honored: the retry came about a second later, not at once
     expect(at[1] - at[0]).toBeGreaterThanOrEqual(900);
-  });
-
-  it("answers 429 with a Retry-After too long to wait: gives up at once, unchanged", async () => {
-    const r = await run(api, () => ({
-      kind: "raw",
-      status: 429,
-      body: "slow down",
-      headers: { "retry-after": "3600" },
-    }));
-    expectUnchanged(api, r, /HTTP 429/);
-    expect(r.ms).toBeLessThan(20_000);
   });
 
   it("answers an empty reply: unchanged, reason says so", async () => {
@@ -187,12 +228,24 @@ describe.each(["openai", "anthropic"] as const)("%s summarizer faults", (api) =>
     expectUnchanged(api, r, /no <summary>\.\.\.<\/summary> block/);
   });
 
-  it("drops required facts: unchanged, reason lists a missing fact", async () => {
+  it("drops required facts every time: unchanged, reason lists a missing fact; stops after max_rejected_summaries answers", async () => {
     const r = await run(api, () => ({
       kind: "summary",
       text: "<summary>The agent read some files and fixed a bug.</summary>",
     }));
     expectUnchanged(api, r, /dropped required facts: "/);
+    // a bad summarizer is cheap: the kernel's stop rule ends the run after that many rejected summaries in a row
+    expect(r.requests).toHaveLength(SETTINGS.max_rejected_summaries.default);
+    expect(r.report.summarizerCalls).toBe(SETTINGS.max_rejected_summaries.default);
+    expect(r.report.reason).toMatch(/stopped after 4 summaries in a row failed validation \(max_rejected_summaries\)/);
+  });
+
+  it("max_rejected_summaries: 1 stops at the first rejected summary, before its second chance", async () => {
+    const r = await run(api, () => ({ kind: "summary", text: "<summary>Nothing kept.</summary>" }), {
+      max_rejected_summaries: 1,
+    });
+    expectUnchanged(api, r, /max_rejected_summaries/);
+    expect(r.requests).toHaveLength(1);
   });
 
   it("drops facts once, then answers well: compacted on the engine's retry, which named the problem", async () => {

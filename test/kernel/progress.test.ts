@@ -6,6 +6,8 @@ import {
   compactUntilStable,
   type Proposal,
   rangeTokens,
+  rejectionStreak,
+  stopAfterRejections,
   sumTokens,
   totalTokens,
 } from "../../src/kernel/progress.ts";
@@ -26,6 +28,33 @@ const range = tokens.chain((xs) =>
 );
 
 describe("progress (L8)", () => {
+  it("rejectionStreak and stopAfterRejections agree with the reference and their ensures", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.nat(20), nat), fc.boolean(), fc.integer({ min: 1, max: 20 }), (n, accepted, limit) => {
+        const next = rejectionStreak(n, accepted);
+        const stop = stopAfterRejections(n, limit);
+        return (
+          next === ref.rejectionStreak(n, accepted) &&
+          next === (accepted ? 0 : n + 1) &&
+          stop === ref.stopAfterRejections(n, limit) &&
+          stop === n >= limit &&
+          (n === 0 ? !stop : true)
+        );
+      }),
+      { numRuns: RUNS },
+    );
+  });
+  it("a summarizer whose answers are never usable is asked exactly `limit` times in a row", () => {
+    for (const limit of [1, 2, 4, 7]) {
+      let streak = 0;
+      let asked = 0;
+      while (!stopAfterRejections(streak, limit)) {
+        asked++;
+        streak = rejectionStreak(streak, false);
+      }
+      expect(asked).toBe(limit);
+    }
+  });
   it("acceptSummary agrees with the reference and its ensures", () => {
     fc.assert(
       fc.property(int, int, int, (s, r, m) => {

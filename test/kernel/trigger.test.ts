@@ -7,6 +7,7 @@ import {
   isOverContextWindow,
   type ReportedPrefix,
   type Thresholds,
+  thresholdFired,
   triggerFired,
   usageAfterSplice,
   usageTokens,
@@ -124,6 +125,31 @@ describe("triggerFired (L1, both forms)", () => {
     );
     // every outcome occurs, so each clause above was exercised
     expect([...kinds].sort()).toEqual(["notDue", "threshold", "window"]);
+  });
+});
+
+describe("thresholdFired (L1, which threshold, for the report)", () => {
+  // small counts and thresholds, so that each threshold is reached, alone or with others, often
+  const small = fc.nat(6);
+  const th = fc.record({ tokenThreshold: small, messageThreshold: small, turnThreshold: small });
+  it("agrees with the reference and its ensures; none exactly when the threshold form is not due", () => {
+    const kinds = new Set<string>();
+    fc.assert(
+      fc.property(small, small, small, th, (t, m, u, th) => {
+        const got = thresholdFired(t, m, u, th);
+        kinds.add(got);
+        expect(got).toBe(ref.thresholdFired(t, m, u, th));
+        const tok = th.tokenThreshold > 0 && t >= th.tokenThreshold;
+        const msg = th.messageThreshold > 0 && m >= th.messageThreshold;
+        const trn = th.turnThreshold > 0 && u >= th.turnThreshold;
+        expect(got === "tokens").toBe(tok);
+        expect(got === "messages").toBe(!tok && msg);
+        expect(got === "turns").toBe(!tok && !msg && trn);
+        expect(got === "none").toBe(!(hasThreshold(th) && isCompactionDue(t, m, u, th)));
+      }),
+      { numRuns: RUNS },
+    );
+    expect([...kinds].sort()).toEqual(["messages", "none", "tokens", "turns"]);
   });
 });
 

@@ -1,8 +1,10 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { SummarizerError } from "../../src/model/errors.ts";
+import { ConfigError, SummarizerError } from "../../src/model/errors.ts";
 import type { SummaryRequest } from "../../src/model/summarizer.ts";
 import { anthropicSummarizer } from "../../src/providers/anthropic-summarizer.ts";
-import { retryAfterSeconds } from "../../src/providers/http.ts";
+import { maxAnswerBytes, retryAfterSeconds } from "../../src/providers/http.ts";
 import { openAISummarizer } from "../../src/providers/openai-summarizer.ts";
 import { type Behavior, type Imitation, startImitation } from "../support/http-imitation.ts";
 
@@ -55,56 +57,43 @@ describe("OpenAI-compatible summarizer over HTTP", () => {
     });
   });
 
-  it("retries once after 429, honoring Retry-After", async () => {
+  // One request per call: whether and when to retry is the engine's retry policy
+  // (test/faults/http-summarizer.test.ts); the failure carries what that policy needs.
+  it("makes one request on a 429 and hands its status and Retry-After to the caller", async () => {
     server = await startImitation(
       "openai",
       sequence(
-        { kind: "raw", status: 429, body: '{"error":"slow down"}', headers: { "retry-after": "1" } },
+        { kind: "raw", status: 429, body: '{"error":"slow down"}', headers: { "retry-after": "7" } },
         { kind: "summary", text: "<summary>ok src/a.ts</summary>" },
       ),
     );
-    const t0 = Date.now();
-    expect(await openAISummarizer({ baseUrl: server.url, timeoutMs: 5000 }).summarize(request)).toBe("ok src/a.ts");
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
-    expect(server.requests).toHaveLength(2);
-  });
-
-  it("retries once after a 5xx, and fails after a second one", async () => {
-    server = await startImitation(
-      "openai",
-      sequence(
-        { kind: "raw", status: 503, body: "busy", headers: { "retry-after": "0" } },
-        { kind: "summary", text: "<summary>ok</summary>" },
-      ),
-    );
-    expect(await openAISummarizer({ baseUrl: server.url, timeoutMs: 5000 }).summarize(request)).toBe("ok");
-    await server.close();
-    server = await startImitation(
-      "openai",
-      sequence({ kind: "raw", status: 500, body: "boom", headers: { "retry-after": "0" } }),
-    );
     const e = await failure(openAISummarizer({ baseUrl: server.url, timeoutMs: 5000 }).summarize(request));
-    expect(e.message).toContain("HTTP 500");
-    expect(e.message).toContain("after one retry");
-    expect(server.requests).toHaveLength(2);
-  });
-
-  it("does not retry a 400", async () => {
-    server = await startImitation("openai", sequence({ kind: "raw", status: 400, body: '{"error":"bad model"}' }));
-    const e = await failure(openAISummarizer({ baseUrl: server.url, timeoutMs: 5000 }).summarize(request));
-    expect(e.message).toContain("HTTP 400");
+    expect(e.message).toContain("HTTP 429");
+    expect([e.status, e.retryAfterSeconds, e.transient]).toEqual([429, 7, true]);
     expect(server.requests).toHaveLength(1);
   });
 
-  it("retries a dropped connection (network error)", async () => {
+  it("makes one request on a 5xx (transient) and on a 400 (not transient)", async () => {
+    server = await startImitation("openai", sequence({ kind: "raw", status: 500, body: "boom" }));
+    const e = await failure(openAISummarizer({ baseUrl: server.url, timeoutMs: 5000 }).summarize(request));
+    expect([e.message.includes("HTTP 500"), e.status, e.transient]).toEqual([true, 500, true]);
+    expect(server.requests).toHaveLength(1);
+    await server.close();
+    server = await startImitation("openai", sequence({ kind: "raw", status: 400, body: '{"error":"bad model"}' }));
+    const e4 = await failure(openAISummarizer({ baseUrl: server.url, timeoutMs: 5000 }).summarize(request));
+    expect([e4.message.includes("HTTP 400"), e4.status, e4.transient]).toEqual([true, 400, false]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("reports a dropped connection as a transient network error after one request", async () => {
     server = await startImitation(
       "openai",
       sequence({ kind: "destroy" }, { kind: "summary", text: "<summary>ok</summary>" }),
     );
-    expect(await openAISummarizer({ baseUrl: server.url, timeoutMs: 5000, retryDelayMs: 20 }).summarize(request)).toBe(
-      "ok",
-    );
-    expect(server.requests).toHaveLength(2);
+    const e = await failure(openAISummarizer({ baseUrl: server.url, timeoutMs: 5000 }).summarize(request));
+    expect(e.message).toContain("network error");
+    expect(e.transient).toBe(true);
+    expect(server.requests).toHaveLength(1);
   });
 
   it("times out", async () => {
@@ -165,7 +154,7 @@ describe("Anthropic summarizer over HTTP", () => {
     });
   });
 
-  it("retries once on 529 overloaded", async () => {
+  it("makes one request on 529 overloaded (transient, with its status)", async () => {
     server = await startImitation(
       "anthropic",
       sequence(
@@ -173,7 +162,9 @@ describe("Anthropic summarizer over HTTP", () => {
         { kind: "summary", text: "<summary>ok</summary>" },
       ),
     );
-    expect(await anthropicSummarizer({ baseUrl: server.url, timeoutMs: 5000 }).summarize(request)).toBe("ok");
+    const e = await failure(anthropicSummarizer({ baseUrl: server.url, timeoutMs: 5000 }).summarize(request));
+    expect([e.status, e.retryAfterSeconds, e.transient]).toEqual([529, 0, true]);
+    expect(server.requests).toHaveLength(1);
   });
 
   it("rejects an empty answer", async () => {
@@ -181,6 +172,102 @@ describe("Anthropic summarizer over HTTP", () => {
     expect(
       (await failure(anthropicSummarizer({ baseUrl: server.url, timeoutMs: 5000 }).summarize(request))).message,
     ).toContain("empty");
+  });
+});
+
+/**
+ * A server on 127.0.0.1 answering every request with `total` bytes of a JSON string, in 64 KiB
+ * chunks with backpressure (chunked, or with a Content-Length when `declare`), counting the bytes
+ * it managed to write before the client went away.
+ */
+async function hugeAnswerServer(total: number, declare: boolean) {
+  let onClosed: () => void = () => {};
+  const written = { bytes: 0, closed: new Promise<void>((r) => (onClosed = r)) };
+  const srv = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      res.writeHead(200, {
+        "content-type": "application/json",
+        ...(declare ? { "content-length": String(total) } : {}),
+      });
+      const chunk = Buffer.alloc(64 * 1024, "a");
+      const pump = () => {
+        while (written.bytes < total && !res.destroyed) {
+          const n = Math.min(chunk.length, total - written.bytes);
+          written.bytes += n;
+          if (!res.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return void res.once("drain", pump);
+        }
+        if (!res.destroyed) res.end();
+      };
+      res.on("close", () => onClosed());
+      pump();
+    });
+  });
+  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/v1`;
+  const close = () => new Promise<void>((r) => (srv.closeAllConnections(), srv.close(() => r())));
+  return { url, written, close };
+}
+
+// A bad summarizer is cheap: an answer far above max_tokens is refused without downloading it whole.
+describe("answer size cap", () => {
+  // 64 MB, so that what loopback socket buffers take in before the client hangs up (a few MB) is
+  // clearly told apart from a download of the whole answer
+  const HUGE = 64 * 1024 * 1024;
+  it.each([false, true])(
+    "a 64 MB answer (Content-Length declared: %s) is refused after reading at most the cap",
+    async (declare) => {
+      const big = await hugeAnswerServer(HUGE, declare);
+      try {
+        const e = await failure(openAISummarizer({ baseUrl: big.url, timeoutMs: 20_000 }).summarize(request));
+        const cap = maxAnswerBytes(request.maxTokens);
+        expect(e.message).toContain(`than the ${cap} bytes an answer within max_tokens may take: refused`);
+        await big.written.closed;
+        // what the server got out before the client hung up: the cap plus what socket buffers hold (about 4 MB here)
+        expect(big.written.bytes).toBeLessThan(HUGE / 4);
+      } finally {
+        await big.close();
+      }
+    },
+  );
+
+  it("an answer within the cap is read whole", async () => {
+    server = await startImitation(
+      "openai",
+      sequence({ kind: "summary", text: `<summary>${"x".repeat(request.maxTokens * 4)}</summary>` }),
+    );
+    const text = await openAISummarizer({ baseUrl: server.url, timeoutMs: 5000 }).summarize(request);
+    expect(text).toHaveLength(request.maxTokens * 4);
+  });
+});
+
+// Both providers take a base URL with or without the API version (/v1), or the endpoint's whole URL.
+describe("base URLs", () => {
+  const ok = { kind: "summary", text: "<summary>ok</summary>" } as const;
+  it.each([
+    ["openai", "", "/v1/chat/completions"],
+    ["openai", "/", "/v1/chat/completions"],
+    ["openai", "/v1", "/v1/chat/completions"],
+    ["openai", "/v1/", "/v1/chat/completions"],
+    ["openai", "/proxy/v1", "/proxy/v1/chat/completions"],
+    ["openai", "/api/chat/completions", "/api/chat/completions"],
+    ["anthropic", "", "/v1/messages"],
+    ["anthropic", "/v1", "/v1/messages"],
+    ["anthropic", "/v1/", "/v1/messages"],
+    ["anthropic", "/gw/v1/messages", "/gw/v1/messages"],
+  ] as const)("%s with base path %j posts to %s", async (api, path, expected) => {
+    server = await startImitation(api, sequence(ok));
+    const origin = server.url.replace(/\/v1$/, "");
+    const make = api === "openai" ? openAISummarizer : anthropicSummarizer;
+    expect(await make({ baseUrl: `${origin}${path}`, timeoutMs: 5000 }).summarize(request)).toBe("ok");
+    expect(server.requests.map((r) => r.url)).toEqual([expected]);
+  });
+
+  it.each(["notaurl", "ftp://x/", "http//missing-colon"])("refuses %j when the summarizer is made", (bad) => {
+    for (const make of [openAISummarizer, anthropicSummarizer]) {
+      expect(() => make({ baseUrl: bad })).toThrow(ConfigError);
+      expect(() => make({ baseUrl: bad })).toThrow(/base_url: must be an http:\/\/ or https:\/\/ URL/);
+    }
   });
 });
 

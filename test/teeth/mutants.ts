@@ -308,4 +308,18 @@ export const mutants: Mutant[] = [
     replace: `if (!st.found || st.start >= 0) return { changed: false, roles: roles, start: 0, end: 0 };`,
     why: "nothing is ever compacted, although an eligible stretch exists",
   },
+  {
+    module: "progress.ts",
+    law: "L8",
+    find: `return rejectedInARow >= limit;`,
+    replace: `return rejectedInARow > limit;`,
+    why: "a run asks once more than max_rejected_summaries after the streak reached it (a bad summarizer costs more than the setting allows)",
+  },
+  {
+    module: "trigger.ts",
+    law: "L1",
+    find: `if (th.messageThreshold > 0 && messages >= th.messageThreshold) return "messages";`,
+    replace: `if (th.messageThreshold > 0 && messages >= th.messageThreshold) return "turns";`,
+    why: "the report says the turn threshold fired when the message threshold did",
+  },
 ];

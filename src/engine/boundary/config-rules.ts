@@ -15,6 +15,13 @@ const FAMILIES: Record<Config["provider"], RegExp> = {
   offline: /^(offline$|gpt-|chatgpt-|o\d|claude-)/,
 };
 
+/** The names each provider's family accepts, as an error message suggests them. */
+const FAMILY_NAMES: Record<Config["provider"], string> = {
+  openai: "an OpenAI model name (gpt-..., o1...)",
+  anthropic: "an Anthropic model name (claude-...)",
+  offline: '"offline", an OpenAI or Anthropic model name',
+};
+
 /** Whether the configured model is "same as agent" or one the provider knows. */
 export function modelKnown(c: Config): boolean {
   if (c.model === SAME_AS_AGENT || c.known_models.includes(c.model)) return true;
@@ -78,7 +85,7 @@ const CROSS_FIELD: Record<"trigger" | "model", (c: Config) => [SettingName, stri
   ],
   model: (c) => [
     "model",
-    `unknown model ${JSON.stringify(c.model)} for provider ${c.provider}: use "${SAME_AS_AGENT}", a ${c.provider} model, or list it in known_models`,
+    `unknown model ${JSON.stringify(c.model)} for provider ${c.provider}: use "${SAME_AS_AGENT}", ${FAMILY_NAMES[c.provider]}, or list it in known_models`,
   ],
 };
 

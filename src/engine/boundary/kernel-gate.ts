@@ -6,14 +6,16 @@ import { type CommitDecision, type CurrentStamp, decideCommit, type PlanStamp } 
 import { type ConfigField, type ConfigView, maxTokensLimit, validateConfig } from "../../kernel/config.ts";
 import { type CutPoint, findCutPoint } from "../../kernel/cutpoint.ts";
 import { selectKeepRecent } from "../../kernel/keeprecent.ts";
-import { acceptSummary, rangeTokens } from "../../kernel/progress.ts";
+import { acceptSummary, rangeTokens, rejectionStreak, stopAfterRejections } from "../../kernel/progress.ts";
 import { retentionCutoff } from "../../kernel/retention.ts";
 import { movable, pairingAt, pairingOk, type Stretch, selectStretch, selectStretchFrom } from "../../kernel/stretch.ts";
 import {
   hasThreshold,
   type ReportedPrefix,
+  type ThresholdKind,
   type Thresholds,
   type TriggerKind,
+  thresholdFired,
   triggerFired,
   usageAfterSplice,
   usageTokens,
@@ -56,6 +58,17 @@ export function gateTriggerFired(
   );
   need(hasThreshold(th) || contextWindow > 0, "triggerFired", "at least one threshold or a context window");
   return triggerFired(tokens, messages, userTurns, th, contextWindow, reserveTokens);
+}
+
+/** L1, threshold form: which configured threshold is reached (tokens first), for the report. */
+export function gateThresholdFired(tokens: number, messages: number, userTurns: number, th: Thresholds): ThresholdKind {
+  need(isNat(tokens) && isNat(messages) && isNat(userTurns), "thresholdFired", "tokens, messages, userTurns >= 0");
+  need(
+    isNat(th.tokenThreshold) && isNat(th.messageThreshold) && isNat(th.turnThreshold),
+    "thresholdFired",
+    "thresholds >= 0",
+  );
+  return thresholdFired(tokens, messages, userTurns, th);
 }
 
 /** L1 with reported usage: the token count the trigger judges (the report for a prefix plus the counts after it). */
@@ -251,6 +264,26 @@ export function gateAcceptSummary(summaryTokens: number, replacedTokens: number,
     "integer token counts and maxTokens",
   );
   return acceptSummary(summaryTokens, replacedTokens, maxTokens);
+}
+
+/** L8, the run's stop rule: the summaries in a row that failed validation after one more answer. */
+export function gateRejectionStreak(rejectedInARow: number, accepted: boolean): number {
+  need(
+    isNat(rejectedInARow) && rejectedInARow < Number.MAX_SAFE_INTEGER,
+    "rejectionStreak",
+    "0 <= rejectedInARow < 2^53 - 1",
+  );
+  return rejectionStreak(rejectedInARow, accepted);
+}
+
+/** L8, the run's stop rule: does the run stop asking after `rejectedInARow` rejected summaries in a row? */
+export function gateStopAfterRejections(rejectedInARow: number, limit: number): boolean {
+  need(
+    isNat(rejectedInARow) && isNat(limit) && limit >= 1,
+    "stopAfterRejections",
+    "rejectedInARow >= 0 and limit >= 1",
+  );
+  return stopAfterRejections(rejectedInARow, limit);
 }
 
 /** L9: may a planned compaction still be applied (commit, rebase) or not (reject)? */

@@ -1,7 +1,8 @@
 // The compaction loop: while compaction is due, plan a step against a read-only view of the store, summarize the
 // stretch, validate, and commit through the version check; stop when under the trigger or
 // when no stretch is eligible. A stretch whose summaries are rejected (too short to shrink,
-// facts dropped) is left as it is and the run moves on past it; a summarizer that fails to
+// facts dropped) is left as it is and the run moves on past it, until the kernel's stop rule
+// says max_rejected_summaries were rejected in a row; a summarizer that fails to
 // answer, or a concurrent edit, ends the run. Either way a failed step changes nothing and
 // the report says why.
 
@@ -120,6 +121,8 @@ export async function compactStore(
   const span = (r: InputRange) => `${r.first}..${r.last}`;
   const stretches: ReplacedStretch[] = [];
   const skipped: SkippedStretch[] = [];
+  let rejectedInARow = 0; // summaries in a row that failed validation (the kernel's stop rule reads it)
+  let summarizerCalls = 0; // every call of the summarizer (an HTTP request each), retries included
   let stopped: string | undefined; // set when a failure ends the run (summarizer outage, concurrent edit)
   let reason = "";
   let planned: CompactionReport["plannedStretch"];
@@ -171,11 +174,18 @@ export async function compactStore(
         counter: store.counter,
         model,
         signal: o.signal,
+        rejectedInARow,
       });
+      summarizerCalls += res.attempts;
+      rejectedInARow = res.rejectedInARow;
       if (!res.ok && res.failure === "rejected") {
         // This stretch stays as it is; later stretches may still be summarized (L4: forward only).
-        skipped.push({ input, start, end, replacedTokens, reason: res.reason });
+        skipped.push({ input, start, end, replacedTokens, reason: res.reason, attempts: res.attempts });
         progress(`step ${step}: left messages ${span(input)} unchanged: ${res.reason}`);
+        if (res.stopsRun) {
+          stopped = `stopped after ${countOf(rejectedInARow, "summary", "summaries")} in a row failed validation (max_rejected_summaries), conversation left unchanged since the last accepted one; last: ${res.reason}`;
+          break;
+        }
         skipFrom = end;
         from = end;
         continue;
@@ -252,6 +262,7 @@ export async function compactStore(
     ...(o.usage === undefined ? {} : { usage: usageReport(o.usage, usage, judgedBefore, judgedAfter) }),
     watermark: store.watermark,
     summarizer: o.summarizer.name,
+    summarizerCalls,
     tokenizer: store.counter.name,
     laws: [],
   };

@@ -8,6 +8,7 @@ import {
   gateRangeTokens,
   gateSelectKeepRecent,
   gateSelectStretchFrom,
+  gateThresholdFired,
   gateTriggerFired,
   gateUsageTokens,
 } from "../boundary/kernel-gate.ts";
@@ -26,8 +27,8 @@ export interface PlannedStretch {
 /** The plan for one step: whether compaction is due and what it would replace. */
 export interface Plan {
   readonly due: boolean;
-  /** which trigger fired, for the report */
-  readonly trigger: "tokens/messages/turns" | "context window" | "none";
+  /** which trigger fired, for the report ("reported usage": the token threshold, judging a provider's report) */
+  readonly trigger: "tokens" | "messages" | "turns" | "reported usage" | "context window" | "none";
   readonly stretch: PlannedStretch | undefined;
   readonly totalTokens: number;
   /** the token count the trigger judged: totalTokens, or with reported usage the report plus the counts after it */
@@ -42,11 +43,24 @@ export function thresholdsOf(c: Config): Thresholds {
   return { tokenThreshold, messageThreshold, turnThreshold };
 }
 
-/** Is compaction due for these counts, and by which trigger (L1, both forms)? */
-export function dueBy(c: Config, tokens: number, messages: number, userTurns: number): Plan["trigger"] {
+/**
+ * Is compaction due for these counts, and by which trigger (L1, both forms; the kernel names the
+ * threshold)? `reported`: `tokens` is a provider's reported usage (plus the counts after it).
+ */
+export function dueBy(
+  c: Config,
+  tokens: number,
+  messages: number,
+  userTurns: number,
+  reported = false,
+): Plan["trigger"] {
   const v = settingsView(c);
-  const kind = gateTriggerFired(tokens, messages, userTurns, thresholdsOf(c), v.contextWindow, v.reserveTokens);
-  return kind === "threshold" ? "tokens/messages/turns" : kind === "window" ? "context window" : "none";
+  const th = thresholdsOf(c);
+  const kind = gateTriggerFired(tokens, messages, userTurns, th, v.contextWindow, v.reserveTokens);
+  if (kind === "window") return "context window";
+  if (kind === "notDue") return "none";
+  const which = gateThresholdFired(tokens, messages, userTurns, th);
+  return which === "tokens" && reported ? "reported usage" : which;
 }
 
 /**
@@ -71,7 +85,7 @@ export function planStep(
   // a store view carries views kept incrementally; a snapshot's are built here (O(n))
   const views = "views" in snap ? snap.views : kernelViews(snap.messages);
   const triggerTokens = usage === undefined ? snap.totalTokens : gateUsageTokens(usage, snap.tokens);
-  const trigger = dueBy(c, triggerTokens, items, views.userTurns);
+  const trigger = dueBy(c, triggerTokens, items, views.userTurns, usage !== undefined);
   const base = {
     due: trigger !== "none",
     trigger,

@@ -13,7 +13,7 @@ export interface ReplacedStretch {
   readonly replacedMessages: number;
   readonly replacedTokens: number;
   readonly summaryTokens: number;
-  /** summarizer calls this step took (1, or 2 after a retry) */
+  /** summarizer calls (HTTP requests) this step took: 1, more after retries or a rejected summary */
   readonly attempts: number;
   /** the commit decision: "commit", or "rebase" when messages were appended meanwhile */
   readonly decision: "commit" | "rebase";
@@ -33,6 +33,8 @@ export interface SkippedStretch {
   readonly end: number;
   readonly replacedTokens: number;
   readonly reason: string;
+  /** summarizer calls (HTTP requests) made for it */
+  readonly attempts: number;
 }
 
 /** One law's runtime counterpart checked on the result. */
@@ -109,6 +111,8 @@ export interface CompactionReport {
   readonly usage?: UsageReport;
   readonly watermark: number;
   readonly summarizer: string;
+  /** every summarizer call of the run (an HTTP request each for the HTTP summarizers), retries included */
+  readonly summarizerCalls: number;
   readonly tokenizer: string;
   readonly laws: readonly LawCheck[];
 }

@@ -1,7 +1,9 @@
 // One summarization step: build the prompt (with the previous summary: rolling summary),
-// ask the summarizer, validate; on failure (an error thrown, an answer that is not text, or a
-// summary that fails validation) retry once with the reason, then give up; an abort of the
-// caller's signal gives up at once.
+// ask the summarizer, validate. A failed call (an error thrown, an answer that is not text) is
+// retried as the one retry policy says (retry-policy.ts: max_attempts calls, Retry-After honoured
+// up to a cap, never a 400/401/403/404); a summary that fails validation is asked for again once
+// with the reason, within the same max_attempts, unless the kernel's stop rule says the run has
+// had max_rejected_summaries in a row; an abort of the caller's signal gives up at once.
 
 import type { Config } from "../../model/config.ts";
 import { SummarizerError } from "../../model/errors.ts";
@@ -9,20 +11,29 @@ import type { Message } from "../../model/message.ts";
 import { renderPrompt } from "../../model/prompt-template.ts";
 import type { Summarizer } from "../../model/summarizer.ts";
 import type { TokenCounter } from "../../model/tokens.ts";
+import { gateRejectionStreak, gateStopAfterRejections } from "../boundary/kernel-gate.ts";
 import { requiredFacts } from "./facts.ts";
+import { retryVerdict, waitToRetry } from "./retry-policy.ts";
 import { renderTranscript } from "./transcript.ts";
 import { validateSummary } from "./validate-summary.ts";
 
 /** The result of a step: an accepted summary, or the reason none was accepted. */
-export type StepResult =
-  | { readonly ok: true; readonly text: string; readonly tokens: number; readonly attempts: number }
+export type StepResult = (
+  | { readonly ok: true; readonly text: string; readonly tokens: number }
   | {
       readonly ok: false;
       readonly reason: string;
-      readonly attempts: number;
       /** "rejected": the summarizer answered but no answer passed validation; "summarizer": it failed to answer */
       readonly failure: "rejected" | "summarizer";
-    };
+      /** the kernel's stop rule fired: max_rejected_summaries summaries in a row failed validation */
+      readonly stopsRun: boolean;
+    }
+) & {
+  /** summarizer calls made (HTTP requests for the HTTP summarizers) */
+  readonly attempts: number;
+  /** summaries in a row that failed validation, the run's count carried through this step */
+  readonly rejectedInARow: number;
+};
 
 /** What a step needs besides the stretch. */
 export interface StepContext {
@@ -31,9 +42,12 @@ export interface StepContext {
   readonly counter: TokenCounter;
   readonly model: string;
   readonly signal?: AbortSignal;
+  /** summaries in a row that failed validation before this step (default 0) */
+  readonly rejectedInARow?: number;
 }
 
-const ATTEMPTS = 2;
+/** Summaries of one stretch that may be rejected: a rejected one is asked for again once, with the reason. */
+const ANSWERS = 2;
 
 /** Summarizes `stretch` (replacing replacedTokens tokens) and validates the answer. */
 export async function summarizeStretch(
@@ -55,11 +69,18 @@ export async function summarizeStretch(
   });
   const reasons: string[] = [];
   let failure: "rejected" | "summarizer" = "summarizer";
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+  let rejected = 0;
+  let attempt = 0;
+  let streak = ctx.rejectedInARow ?? 0;
+  let stopsRun = false;
+  let rejection: string | undefined; // why the last answer was rejected
+  while (attempt < c.max_attempts) {
+    attempt++;
+    // a retry after a failed call sends the same request; only a rejected answer is named in the prompt
     const prompt =
-      reasons.length === 0
+      rejection === undefined
         ? basePrompt
-        : `${basePrompt}\n\nYour previous answer was rejected: ${reasons[reasons.length - 1]}. Fix that.`;
+        : `${basePrompt}\n\nYour previous answer was rejected: ${rejection}. Fix that.`;
     let answer: unknown;
     try {
       answer = await ctx.summarizer.summarize({
@@ -84,13 +105,23 @@ export async function summarizeStretch(
         reasons.push(/abort/i.test(what) ? what : `aborted by the caller's signal (the summarizer threw: ${what})`);
         break;
       }
-      reasons.push(e instanceof SummarizerError ? e.message : `the summarizer threw ${thrownMessage(e)}`);
+      const said = e instanceof SummarizerError ? e.message : `the summarizer threw ${thrownMessage(e)}`;
+      const verdict = retryVerdict(e, attempt, c);
+      reasons.push(verdict.retry || verdict.why === undefined ? said : `${said}; ${verdict.why}`);
+      if (!verdict.retry) break;
+      try {
+        await waitToRetry(verdict.waitMs, ctx.signal);
+      } catch (w) {
+        reasons.push(thrownMessage(w));
+        break;
+      }
       continue;
     }
     if (typeof answer !== "string") {
       // The interface promises a string, but a JavaScript caller's summarizer may pass on e.g. an
       // LLM client's `message.content`, which is null on a refusal: an empty answer, so retry.
-      reasons.push(`the summarizer returned ${describeNonText(answer)}, not text`);
+      rejection = `the summarizer returned ${describeNonText(answer)}, not text`;
+      reasons.push(rejection);
       failure = "summarizer";
       continue;
     }
@@ -101,12 +132,17 @@ export async function summarizeStretch(
       requiredFacts: facts,
       counter: ctx.counter,
     });
-    if (verdict.ok) return { ok: true, text, tokens: verdict.tokens, attempts: attempt };
-    reasons.push(verdict.reason);
+    streak = gateRejectionStreak(streak, verdict.ok);
+    if (verdict.ok) return { ok: true, text, tokens: verdict.tokens, attempts: attempt, rejectedInARow: streak };
+    rejection = verdict.reason;
+    reasons.push(rejection);
     failure = "rejected";
+    rejected++;
+    stopsRun = gateStopAfterRejections(streak, c.max_rejected_summaries);
+    if (stopsRun || rejected >= ANSWERS) break;
   }
   const unique = Array.from(new Set(reasons));
-  return { ok: false, reason: unique.join("; then: "), attempts: reasons.length, failure };
+  return { ok: false, reason: unique.join("; then: "), attempts: attempt, failure, stopsRun, rejectedInARow: streak };
 }
 
 /** A thrown value as a message: a SummarizerError's own message, "Name: message" for other errors, the value otherwise. */
