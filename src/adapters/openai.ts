@@ -93,7 +93,10 @@ export function readOpenAIMessages(v: Json, path = "messages", opts: FormatOptio
 
 /** Writes one model message as an OpenAI chat message (untouched messages verbatim). */
 export function writeOpenAIMessage(m: Message, opts: FormatOptions = {}): JsonObject {
-  if (m.source?.format === "openai" && isJsonObject(m.source.raw)) return m.source.raw;
+  if (m.source?.format === "openai" && isJsonObject(m.source.raw)) {
+    // a cleared tool result (L13): the message as read with only its content replaced
+    return m.role === "tool" && m.clearedFrom !== undefined ? { ...m.source.raw, content: m.content } : m.source.raw;
+  }
   const tag = opts.summaryTag ?? DEFAULT_SUMMARY_TAG;
   switch (m.role) {
     case "system":
@@ -122,7 +125,7 @@ export function writeOpenAIMessage(m: Message, opts: FormatOptions = {}): JsonOb
 export function planOpenAIOutput(messages: readonly Message[], opts: FormatOptions = {}): WireItem[] {
   return assertMessages(messages).map(
     (m): WireItem =>
-      m.source?.format === "openai" && isJsonObject(m.source.raw)
+      m.source?.format === "openai" && isJsonObject(m.source.raw) && !(m.role === "tool" && m.clearedFrom !== undefined)
         ? { kind: "source", raw: m.source.raw }
         : { kind: "fresh", value: writeOpenAIMessage(m, opts) },
   );
