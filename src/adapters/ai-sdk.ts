@@ -380,7 +380,7 @@ export interface PrepareStepMessages {
 /**
  * A `prepareStep` for `generateText`, `streamText` and `ToolLoopAgent`: before each step,
  * compacts the step's messages when a trigger fires and returns them (the AI SDK carries them
- * to later steps); returns undefined, leaving the step as it is, when nothing was replaced.
+ * to later steps); returns undefined, leaving the step as it is, when nothing was replaced or cleared.
  * `onReport` receives every run's report. A summarizer failure leaves the messages as they were.
  */
 export function compactBeforeStep(
@@ -391,6 +391,7 @@ export function compactBeforeStep(
   return async (step) => {
     const r = await modelMessagesUnder(step.messages, c, options);
     options.onReport?.(r.report);
-    return r.report.stretches.length > 0 ? { messages: r.messages } : undefined;
+    const changed = r.report.stretches.length > 0 || (r.report.clearing?.results ?? 0) > 0;
+    return changed ? { messages: r.messages } : undefined;
   };
 }

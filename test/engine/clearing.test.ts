@@ -1,5 +1,5 @@
 // The clearing tier through the engine (L13): the strategy setting, what is kept, clear_at_least,
-// exclude_tools, results cleared already, dry runs, and a usage report the clearing makes stale.
+// exclude_tools, results cleared already, dry runs, and a usage report carried across a clearing.
 import { describe, expect, it } from "vitest";
 import { readOpenAIMessages, writeOpenAIMessages } from "../../src/adapters/openai.ts";
 import { placeholderPattern, placeholderText } from "../../src/engine/run/clearing.ts";
@@ -123,15 +123,17 @@ describe("what clearing keeps", () => {
     expect(r.report.clearing?.reason).toMatch(/^would clear \d+ tool results/);
   });
 
-  it("a usage report whose prefix held a cleared result is dropped: the counted total is judged after it", async () => {
+  it("a usage report whose prefix held cleared results is carried across: it falls by exactly what was freed", async () => {
     const input = conversation(20);
     const r = await compactMessages(
       input,
       { ...base, strategy: "clear" },
       { usage: { promptTokens: 30_000, messages: input.length } },
     );
-    expect(r.report.clearing?.results).toBeGreaterThan(0);
-    expect(r.report.usage?.dropped).toBe(true);
-    expect(r.report.usage?.judgedTokensAfter).toBe(r.report.tokensAfter);
+    const k = r.report.clearing;
+    expect(k?.results).toBeGreaterThan(0);
+    expect(r.report.usage?.dropped).toBe(false);
+    expect(r.report.usage?.judgedTokensAfter).toBe(30_000 - (k?.tokensFreed ?? 0));
+    expect(r.report.laws.every((l) => l.ok)).toBe(true);
   });
 });

@@ -9,7 +9,13 @@ import type { Config } from "../../model/config.ts";
 import type { Message, ToolMessage } from "../../model/message.ts";
 import { messageTokens } from "../../model/tokens.ts";
 import { settingsView } from "../boundary/config-rules.ts";
-import { gateClearedTokens, gateSelectClearing, gateTriggerFired, gateUsageTokens } from "../boundary/kernel-gate.ts";
+import {
+  gateClearedTokens,
+  gateSelectClearing,
+  gateTriggerFired,
+  gateUsageAfterSplice,
+  gateUsageTokens,
+} from "../boundary/kernel-gate.ts";
 import type { ConversationStore } from "../store/store.ts";
 import { thresholdsOf } from "./plan.ts";
 import { countOf } from "./plural.ts";
@@ -63,7 +69,7 @@ function goalOf(c: Config, judged: number): number {
 /** The outcome of clearFirst: the report, and the usage report the trigger judges from now on. */
 export interface ClearingStep {
   readonly report: ClearingReport | undefined;
-  /** undefined when a result inside the reported prefix was cleared: that report no longer describes the prompt */
+  /** the usage report carried across the clearing (kernel usageAfterSplice per cleared result), undefined once dropped */
   readonly usage: ReportedPrefix | undefined;
   /** the strategy is "clear": the run does not summarize */
   readonly only: boolean;
@@ -72,7 +78,8 @@ export interface ClearingStep {
 /**
  * Runs the clearing tier once on the store when the strategy asks for it ("clear" or
  * "clear-then-summarize"); "summarize" leaves everything as it is. `usage` is the run's
- * reported prefix, if any. A dry run reports what it would clear and changes nothing.
+ * reported prefix, if any, carried across the clearing. A dry run reports what it would clear
+ * and changes nothing.
  */
 export function clearFirst(
   store: ConversationStore,
@@ -132,7 +139,7 @@ export function clearFirst(
   const replaced: { index: number; message: Message; tokens: number }[] = [];
   const records: ClearedResult[] = [];
   let freed = 0;
-  let inPrefix = false;
+  let carried = usage;
   for (let i = 0; i < n; i++) {
     const next = candidates[i];
     if (!mask[i] || next === undefined) continue;
@@ -149,7 +156,12 @@ export function clearFirst(
       placeholder: next.content,
     });
     freed += snap.tokens[i] - counts[i];
-    if (usage !== undefined && i < usage.end) inPrefix = true;
+    // clearing message i is a splice of [i, i + 1) by the cleared message: the report moves by
+    // exactly the change when i lies in its prefix ({0, 0}: dropped, the counted total is judged)
+    if (carried !== undefined) {
+      const next = gateUsageAfterSplice(carried, snap.tokens, i, i + 1, counts[i]);
+      carried = next.reported > 0 || next.end > 0 ? next : undefined;
+    }
   }
   const what = `${countOf(records.length, "tool result")} (${countOf(freed, "token")} freed)`;
   if (dryRun)
@@ -157,7 +169,7 @@ export function clearFirst(
   // nothing has awaited since the snapshot: the commit is against the current version
   store.commitClearing(snap, replaced);
   const report = { results: records.length, tokensFreed: freed, records, reason: `cleared ${what}` };
-  return { report, usage: inPrefix ? undefined : usage, only };
+  return { report, usage: carried, only };
 }
 
 function none(reason: string): ClearingReport {
