@@ -3,7 +3,7 @@
 // object (or, for a message that holds several results, the same with only those parts replaced).
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
-import { compactModelMessages } from "../../src/adapters/ai-sdk.ts";
+import { compactBeforeStep, compactModelMessages } from "../../src/adapters/ai-sdk.ts";
 import { compactAnthropicMessages, compactOpenAIMessages } from "../../src/adapters/compact-wire.ts";
 import { compactResponsesItems } from "../../src/adapters/responses.ts";
 import { placeholderPattern } from "../../src/engine/run/clearing.ts";
@@ -90,6 +90,15 @@ describe("clearing writes back only the content of cleared results", () => {
     });
     expect(parts).toBe(cleared.length);
     expect(r.report.laws.every((l) => l.ok)).toBe(true);
+  });
+
+  it("AI SDK compactBeforeStep returns the messages of a step whose results were only cleared", async () => {
+    const messages = modelMessagesConversation({ turns: 16 });
+    const step = await compactBeforeStep(config)({ messages });
+    expect(step).toBeDefined();
+    const changed = (step?.messages ?? []).filter((m, i) => m !== messages[i]);
+    expect(changed.length).toBeGreaterThan(0);
+    expect(changed.every((m) => m.role === "tool")).toBe(true);
   });
 
   it("Responses: a cleared `function_call_output` has a new output; every other item is the input's object", async () => {
