@@ -296,7 +296,13 @@ export function planAnthropicOutput(
       const c = clearedBlock(r);
       if (c !== undefined) cleared.set(c[0], c[1]);
     }
-    if (oneSource && cleared.size > 0 && isJsonObject(src.raw) && Array.isArray(src.raw.content)) {
+    if (oneSource && cleared.size > 0 && run.length === src.parts && isJsonObject(src.raw)) {
+      // cleared tool results, every block kept: the message as read, only their blocks' content replaced
+      const edits = [...cleared].flatMap(([block, now]) =>
+        isJsonObject(block) && isJsonObject(now) ? [{ holder: block, key: "content", value: now.content }] : [],
+      );
+      items.push({ kind: "edited", raw: src.raw, edits });
+    } else if (oneSource && cleared.size > 0 && isJsonObject(src.raw) && Array.isArray(src.raw.content)) {
       // cleared tool results: the message as read, only their blocks' content replaced (and summarized blocks left out)
       const left = new Set(
         run.flatMap((r) => (r.source?.format === "anthropic" && Array.isArray(r.source.blocks) ? r.source.blocks : [])),

@@ -123,12 +123,15 @@ export function writeOpenAIMessage(m: Message, opts: FormatOptions = {}): JsonOb
 
 /** Plans the OpenAI output: each message as read (`source`), or a new one. */
 export function planOpenAIOutput(messages: readonly Message[], opts: FormatOptions = {}): WireItem[] {
-  return assertMessages(messages).map(
-    (m): WireItem =>
-      m.source?.format === "openai" && isJsonObject(m.source.raw) && !(m.role === "tool" && m.clearedFrom !== undefined)
-        ? { kind: "source", raw: m.source.raw }
-        : { kind: "fresh", value: writeOpenAIMessage(m, opts) },
-  );
+  return assertMessages(messages).map((m): WireItem => {
+    if (!(m.source?.format === "openai" && isJsonObject(m.source.raw)))
+      return { kind: "fresh", value: writeOpenAIMessage(m, opts) };
+    const raw = m.source.raw;
+    // a cleared tool result (L13): the message as read, only its content given the placeholder
+    if (m.role === "tool" && m.clearedFrom !== undefined)
+      return { kind: "edited", raw, edits: [{ holder: raw, key: "content", value: m.content }] };
+    return { kind: "source", raw };
+  });
 }
 
 /** Writes model messages as an OpenAI `messages` array. */
