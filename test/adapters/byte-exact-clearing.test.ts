@@ -61,4 +61,39 @@ describe("a cleared tool result is written back with only its content value repl
     const out = await cleared(`[${lines(result)}]\n`);
     expect(out).toBe(`[${lines(result.replace(`"${long}"`, '"[tool result cleared: 3,600 chars]"'))}]\n`);
   });
+
+  it("Responses file: only the cleared function_call_output's output", async () => {
+    const items = (out: string) =>
+      [
+        `{"type":"message","role":"user","content":"go"}`,
+        `{"type":"function_call","call_id":"c1","name":"read","arguments":"{\\"n\\":1.50}"}`,
+        `{"type":"function_call_output","x_seq":12345678901234567890,"call_id":"c1","output":${out},"status":"completed"}`,
+        `{"type":"message","role":"assistant","content":"done"}`,
+        `{"type":"message","role":"user","content":"next"}`,
+        `{"type":"message","role":"assistant","content":"ok"}`,
+      ].join(",\n  ");
+    const out = await cleared(`[\n  ${items(`"${long}"`)}\n]\n`);
+    expect(out).toBe(`[\n  ${items('"[tool result cleared: 3,600 chars]"')}\n]\n`);
+  });
+
+  it("AI SDK file: only the cleared tool-result part's output, the other parts byte for byte", async () => {
+    const part = (id: string, out: string) =>
+      `{"type":"tool-result","toolCallId":"${id}","toolName":"read","output":${out},"x_n":1E3}`;
+    const text = (out: string) => `{"type":"text","value":"${out}"}`;
+    const lines = (first: string) =>
+      [
+        `{"role":"user","content":"go"}`,
+        `{"role":"assistant","content":[{"type":"tool-call","toolCallId":"a","toolName":"read","input":{"n":12345678901234567890}},{"type":"tool-call","toolCallId":"b","toolName":"read","input":{}}]}`,
+        `{"role":"tool","content":[${first}, ${part("b", text("short"))}]}`,
+        `{"role":"assistant","content":"ok"}`,
+        `{"role":"user","content":"next"}`,
+        `{"role":"assistant","content":"fine"}`,
+      ].join("\n");
+    const f = readConversationFile(`${lines(part("a", text(long)))}\n`);
+    const r = await compactMessages(f.messages, { ...config, clear_keep: 1 }, { items: f.items });
+    expect(r.report.clearing?.results).toBe(1);
+    expect(writeConversationFile(r.messages, f)).toBe(
+      `${lines(part("a", '{"type":"text","value":"[tool result cleared: 3,600 chars]"}'))}\n`,
+    );
+  });
 });
