@@ -1,6 +1,7 @@
 // The benchmark command. `npm run bench` measures planning at 1k, 10k, 100k and 1M messages, the
-// cost of one append at each size, a not-due check given reported usage (BPE, 10k and 100k), and
-// the proof check per kernel module, and writes the tables to stdout and bench/RESULTS.md.
+// cost of one append at each size, a not-due check given reported usage (BPE, 10k and 100k), the
+// clearing tier against summarizing (counts over replayed sessions), and the proof check per
+// kernel module, and writes the tables to stdout and bench/RESULTS.md.
 // `npm run bench:ci` (--ci) measures 1k and 10k (the usage check at 10k) and the append cost
 // only, in well under a minute, and prints without touching RESULTS.md (as does --no-dafny).
 // Each scenario lives in its own file (what it measures, how, and its section of the results);
@@ -12,6 +13,7 @@ import { messageText } from "../src/model/message.ts";
 import { adversarialBySize, adversarialSection } from "./adversarial.ts";
 import { appendBySize, appendSection, warmUpAppend } from "./append.ts";
 import { bpeBySample, bpeSection, repositoryTexts } from "./bpe-count.ts";
+import { CLEARING_SESSION_MESSAGES, clearingRuns, clearingSection } from "./clearing.ts";
 import { callsAnsweredAfterUser, generateConversation, summariesRun } from "./conversation.ts";
 import { dafnyModules, dafnySection, timeDafny } from "./dafny.ts";
 import { FRESH_SIZES as FRESH_FULL_SIZES, FRESH_REPS, freshBySize, freshSection } from "./fresh.ts";
@@ -82,6 +84,8 @@ async function main(): Promise<void> {
     ADVERSARIAL_SIZES,
     5,
   );
+  log("clearing against summarizing...");
+  const clearing = ci ? [] : await clearingRuns(CLEARING_SESSION_MESSAGES, log);
   const dafny = skipDafny ? [] : timeDafny(dafnyModules(), DAFNY_REPS, log);
   const elapsed = (Date.now() - started.getTime()) / 1000;
 
@@ -102,6 +106,7 @@ async function main(): Promise<void> {
   ];
   if (steps.length > 0) out.push(...stepsSection(steps, RUN_STEPS));
   if (adversarial.length > 0) out.push(...adversarialSection(adversarial));
+  if (clearing.length > 0) out.push(...clearingSection(clearing));
   if (dafny.length > 0) out.push(...dafnySection(dafny, DAFNY_REPS));
   if (!ci) out.push(...wholeRunSection(log));
   if (!ci) out.push(...(await import("./startup.ts")).startupSection());

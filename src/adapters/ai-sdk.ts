@@ -108,6 +108,7 @@ function approvalResponse(b: Builder, part: Fields, item: number, k: number, pat
       role: "tool",
       toolCallId: approvalCallId(approvalId),
       content: `${part.approved ? "approved" : "denied"}${reason}`,
+      keepContent: true,
     },
     item,
     [k],
@@ -305,6 +306,29 @@ function partial(item: ModelMessage, parts: readonly number[]): ModelMessage {
   return item; // system and user messages are one engine message each: never partial
 }
 
+// The input message with the parts of its cleared tool results (L13) replaced: each `tool-result`
+// part as read, only its `output` now the placeholder text; every other part the same object.
+function withClearedParts(
+  kept: ModelMessage,
+  item: ModelMessage,
+  run: readonly Message[],
+  reading: ModelMessagesReading,
+): ModelMessage {
+  if (!Array.isArray(item.content) || !Array.isArray(kept.content)) return kept;
+  const content: readonly unknown[] = item.content;
+  const swaps = new Map<unknown, unknown>();
+  for (const m of run) {
+    if (m.role !== "tool" || m.clearedFrom === undefined) continue;
+    const k = reading.origins.get(m.clearedFrom)?.parts[0];
+    const part = k === undefined ? undefined : content[k];
+    if (typeof part !== "object" || part === null) continue;
+    const output = m.isError ? { type: "error-text", value: m.content } : { type: "text", value: m.content };
+    swaps.set(part, { ...part, output });
+  }
+  if (swaps.size === 0) return kept;
+  return { ...kept, content: kept.content.map((p) => swaps.get(p) ?? p) } as ModelMessage;
+}
+
 /** Writes engine messages as AI SDK messages; with the reading they came from, untouched ones are the input's own objects. */
 export function writeModelMessages(
   messages: readonly Message[],
@@ -317,8 +341,10 @@ export function writeModelMessages(
   for (const s of reading?.map.spans ?? []) perItem.set(s.first, (perItem.get(s.first) ?? 0) + 1);
   const out: ModelMessage[] = [];
   let i = 0;
+  // a cleared tool result (L13) is found by the result it was read as
+  const readAs = (m: Message): Message => (m.role === "tool" && m.clearedFrom !== undefined ? m.clearedFrom : m);
   while (i < messages.length) {
-    const o = reading?.origins.get(messages[i]);
+    const o = reading?.origins.get(readAs(messages[i]));
     if (reading === undefined || o === undefined) {
       out.push(newItem(messages[i], tag, messages));
       i++;
@@ -328,12 +354,13 @@ export function writeModelMessages(
     let j = i + 1;
     // the run of engine messages from the same input message
     for (; j < messages.length; j++) {
-      const n = reading.origins.get(messages[j]);
+      const n = reading.origins.get(readAs(messages[j]));
       if (n?.item !== o.item) break;
       parts.push(...n.parts);
     }
     const item = reading.items[o.item];
-    out.push(j - i === perItem.get(o.item) ? item : partial(item, parts));
+    const kept = j - i === perItem.get(o.item) ? item : partial(item, parts);
+    out.push(withClearedParts(kept, item, messages.slice(i, j), reading));
     i = j;
   }
   return out;
@@ -371,7 +398,7 @@ export interface PrepareStepMessages {
 /**
  * A `prepareStep` for `generateText`, `streamText` and `ToolLoopAgent`: before each step,
  * compacts the step's messages when a trigger fires and returns them (the AI SDK carries them
- * to later steps); returns undefined, leaving the step as it is, when nothing was replaced.
+ * to later steps); returns undefined, leaving the step as it is, when nothing was replaced or cleared.
  * `onReport` receives every run's report. A summarizer failure leaves the messages as they were.
  */
 export function compactBeforeStep(
@@ -382,6 +409,7 @@ export function compactBeforeStep(
   return async (step) => {
     const r = await modelMessagesUnder(step.messages, c, options);
     options.onReport?.(r.report);
-    return r.report.stretches.length > 0 ? { messages: r.messages } : undefined;
+    const changed = r.report.stretches.length > 0 || (r.report.clearing?.results ?? 0) > 0;
+    return changed ? { messages: r.messages } : undefined;
   };
 }

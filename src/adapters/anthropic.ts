@@ -217,8 +217,18 @@ function sameSource(a: Message, b: Message): boolean {
   );
 }
 
+// A cleared tool result's block (L13): the block as read with only its content replaced.
+function clearedBlock(m: Message): [Json, JsonObject] | undefined {
+  const b = m.source?.format === "anthropic" ? m.source.blocks : undefined;
+  if (m.role !== "tool" || m.clearedFrom === undefined || !Array.isArray(b) || b.length !== 1) return undefined;
+  const block = b[0];
+  return isJsonObject(block) ? [block, { ...block, content: m.content }] : undefined;
+}
+
 function blocksOf(m: Message): Json[] {
   const b = m.source?.format === "anthropic" ? m.source.blocks : undefined;
+  const cleared = clearedBlock(m);
+  if (cleared !== undefined) return [cleared[1]];
   if (Array.isArray(b)) return b;
   if (typeof b === "string") return [{ type: "text", text: b }];
   if (m.role === "tool") {
@@ -299,7 +309,26 @@ export function planAnthropicOutput(
     const run = rest.slice(i, j);
     const src = run[0].source;
     const oneSource = src?.format === "anthropic" && isJsonObject(src.raw) && run.every((r) => sameSource(run[0], r));
-    if (oneSource && run.length === src.parts && isJsonObject(src.raw)) items.push({ kind: "source", raw: src.raw });
+    const cleared = new Map<Json, Json>();
+    for (const r of run) {
+      const c = clearedBlock(r);
+      if (c !== undefined) cleared.set(c[0], c[1]);
+    }
+    if (oneSource && cleared.size > 0 && run.length === src.parts && isJsonObject(src.raw)) {
+      // cleared tool results, every block kept: the message as read, only their blocks' content replaced
+      const edits = [...cleared].flatMap(([block, now]) =>
+        isJsonObject(block) && isJsonObject(now) ? [{ holder: block, key: "content", value: now.content }] : [],
+      );
+      items.push({ kind: "edited", raw: src.raw, edits });
+    } else if (oneSource && cleared.size > 0 && isJsonObject(src.raw) && Array.isArray(src.raw.content)) {
+      // cleared tool results: the message as read, only their blocks' content replaced (and summarized blocks left out)
+      const left = new Set(
+        run.flatMap((r) => (r.source?.format === "anthropic" && Array.isArray(r.source.blocks) ? r.source.blocks : [])),
+      );
+      const content = src.raw.content.filter((b) => left.has(b)).map((b) => cleared.get(b) ?? b);
+      items.push(fresh({ ...src.raw, content }));
+    } else if (oneSource && run.length === src.parts && isJsonObject(src.raw))
+      items.push({ kind: "source", raw: src.raw });
     else if (oneSource && isJsonObject(src.raw) && Array.isArray(src.raw.content)) {
       // some of its blocks were summarized away: the rest, in the order the file had them
       const left = new Set(

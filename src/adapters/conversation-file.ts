@@ -23,7 +23,7 @@ import {
 } from "./json-text.ts";
 import { type FormatOptions, planOpenAIOutput, readOpenAIMessages, writeOpenAIMessages } from "./openai.ts";
 import { readResponsesItems, writeResponsesItems } from "./responses.ts";
-import type { WireItem } from "./wire-item.ts";
+import type { FieldEdit, WireItem } from "./wire-item.ts";
 
 /** How the messages were laid out in the file. */
 export type ContainerName = "json-array" | "json-object" | "jsonl";
@@ -298,21 +298,69 @@ function itemOutput(messages: readonly Message[], opts: WriteOptions): JsonObjec
 
 /**
  * The written items said in terms of the input: an input item itself (`source`), an input item
- * with only some of its content parts (`partial`: the same part objects), or a new one.
+ * with only some of its content parts (`partial`: the same part objects), an input item with a
+ * cleared output (`edited`), or a new one.
  */
 function planByIdentity(input: readonly Json[], output: readonly JsonObject[]): WireItem[] {
   const items = new Set<Json>(input);
   const itemOfPart = new Map<Json, JsonObject>();
-  for (const it of input)
+  const outputOf = new Map<string, JsonObject>(); // a Responses tool output by its call id
+  for (const it of input) {
     if (isJsonObject(it) && Array.isArray(it.content)) for (const part of it.content) itemOfPart.set(part, it);
+    if (
+      isJsonObject(it) &&
+      typeof it.type === "string" &&
+      it.type.endsWith("_output") &&
+      typeof it.call_id === "string"
+    )
+      outputOf.set(it.call_id, it);
+  }
   return output.map((o): WireItem => {
     if (items.has(o)) return { kind: "source", raw: o };
+    const edited = editedItem(o, outputOf, itemOfPart);
+    if (edited !== undefined) return edited;
     const parts = o.content;
     const raw = Array.isArray(parts) && parts.length > 0 ? itemOfPart.get(parts[0]) : undefined;
     if (raw !== undefined && Array.isArray(parts) && parts.every((p) => itemOfPart.get(p) === raw))
       return { kind: "partial", raw, blocks: parts };
     return { kind: "fresh", value: o };
   });
+}
+
+/** a and b have the same keys in the same order, and the same values (the same objects) except at `key`. */
+function sameBut(a: JsonObject, b: JsonObject, key: string): boolean {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && (k === key || a[k] === b[k]));
+}
+
+/**
+ * `o` as an input item with only its `output` changed (a cleared Responses tool output, L13), or
+ * with only the `output` of some of its parts changed (cleared AI SDK tool-result parts); else undefined.
+ */
+function editedItem(
+  o: JsonObject,
+  outputOf: ReadonlyMap<string, JsonObject>,
+  itemOfPart: ReadonlyMap<Json, JsonObject>,
+): WireItem | undefined {
+  const read = typeof o.call_id === "string" ? outputOf.get(o.call_id) : undefined;
+  if (read !== undefined && sameBut(o, read, "output"))
+    return { kind: "edited", raw: read, edits: [{ holder: read, key: "output", value: o.output ?? null }] };
+  const parts = o.content;
+  if (!Array.isArray(parts)) return undefined;
+  const raw = parts.map((p) => itemOfPart.get(p)).find((x) => x !== undefined);
+  const was = raw?.content;
+  if (raw === undefined || !Array.isArray(was) || was.length !== parts.length || !sameBut(o, raw, "content"))
+    return undefined;
+  const edits: FieldEdit[] = [];
+  for (let k = 0; k < parts.length; k++) {
+    const p = parts[k];
+    const q = was[k];
+    if (p === q) continue;
+    if (!isJsonObject(p) || !isJsonObject(q) || !sameBut(p, q, "output")) return undefined;
+    edits.push({ holder: q, key: "output", value: p.output ?? null });
+  }
+  return edits.length > 0 ? { kind: "edited", raw, edits } : undefined;
 }
 
 function withLayout(messages: readonly Message[], opts: WriteOptions, layout: FileLayout): string | undefined {

@@ -2,7 +2,8 @@
 // copied from its source bytes, the text between two messages that stay neighbours is copied too,
 // and only new messages (summaries) and new separators are written fresh, in the file's own style
 // (indentation or none, spacing after ":" and ",", line endings). A file message some of whose
-// content blocks were summarized away is its own text with only those blocks' bytes cut out.
+// content blocks were summarized away is its own text with only those blocks' bytes cut out, and
+// one with a cleared tool result (L13) its own text with only that content value's bytes replaced.
 import type { Json } from "../model/json.ts";
 import { parseValueAt, type Span, type SpanMap, skipWs, stringEnd } from "./json-text.ts";
 import type { WireItem } from "./wire-item.ts";
@@ -174,6 +175,47 @@ function partialText(layout: FileLayout, item: Extract<WireItem, { kind: "partia
     : text.slice(msg.start, cs.start + 1) + inner + text.slice(cs.end - 1, msg.end);
 }
 
+/** The span of `key`'s value among the members of the object whose text is text[s.start, s.end). */
+function memberValueSpan(text: string, s: Span, key: string): Span | undefined {
+  let i = skipWs(text, s.start + 1);
+  while (i < s.end && text.charCodeAt(i) === 34) {
+    const k = stringEnd(text, i).end;
+    const name: unknown = JSON.parse(text.slice(i, k));
+    const v = parseValueAt(text, skipWs(text, skipWs(text, k) + 1), new Map());
+    if (name === key) return { start: v.start, end: v.end };
+    i = skipWs(text, v.end);
+    if (text.charCodeAt(i) === 44) i = skipWs(text, i + 1);
+  }
+  return undefined;
+}
+
+// A file message with only some fields given new values: its own text with only those values' bytes replaced.
+function editedText(
+  layout: FileLayout,
+  item: Extract<WireItem, { kind: "edited" }>,
+  style: TextStyle,
+): string | undefined {
+  const { text, spans } = layout;
+  const msg = spans.get(item.raw);
+  if (msg === undefined) return undefined;
+  const cuts: { span: Span; value: Json }[] = [];
+  for (const e of item.edits) {
+    const holder = spans.get(e.holder);
+    const span = holder === undefined ? undefined : memberValueSpan(text, holder, e.key);
+    if (span === undefined || span.start < msg.start || span.end > msg.end) return undefined;
+    cuts.push({ span, value: e.value });
+  }
+  cuts.sort((a, b) => a.span.start - b.span.start);
+  let out = "";
+  let at = msg.start;
+  for (const c of cuts) {
+    if (c.span.start < at) return undefined;
+    out += text.slice(at, c.span.start) + formatJson(c.value, style, lineIndent(text, c.span.start));
+    at = c.span.end;
+  }
+  return out + text.slice(at, msg.end);
+}
+
 /**
  * The file's text with its messages replaced by `items` (and a JSONL system line kept), or
  * undefined if some item cannot be placed in this layout (the caller then writes the file fresh).
@@ -193,6 +235,9 @@ export function writeWithLayout(layout: FileLayout, items: readonly WireItem[]):
       out.push(k === undefined ? fresh(item) : { kind: "source", index: k });
     } else if (item.kind === "partial") {
       const t = partialText(layout, item);
+      out.push(t === undefined ? fresh(item) : { kind: "text", text: t });
+    } else if (item.kind === "edited") {
+      const t = editedText(layout, item, style);
       out.push(t === undefined ? fresh(item) : { kind: "text", text: t });
     } else out.push(fresh(item));
   }

@@ -107,7 +107,10 @@ export function readOpenAIMessages(v: Json, path = "messages", opts: FormatOptio
 
 /** Writes one model message as an OpenAI chat message (untouched messages verbatim). */
 export function writeOpenAIMessage(m: Message, opts: FormatOptions = {}): JsonObject {
-  if (m.source?.format === "openai" && isJsonObject(m.source.raw)) return m.source.raw;
+  if (m.source?.format === "openai" && isJsonObject(m.source.raw)) {
+    // a cleared tool result (L13): the message as read with only its content replaced
+    return m.role === "tool" && m.clearedFrom !== undefined ? { ...m.source.raw, content: m.content } : m.source.raw;
+  }
   const tag = opts.summaryTag ?? DEFAULT_SUMMARY_TAG;
   switch (m.role) {
     case "system":
@@ -134,12 +137,15 @@ export function writeOpenAIMessage(m: Message, opts: FormatOptions = {}): JsonOb
 
 /** Plans the OpenAI output: each message as read (`source`), or a new one. */
 export function planOpenAIOutput(messages: readonly Message[], opts: FormatOptions = {}): WireItem[] {
-  return assertMessages(messages).map(
-    (m): WireItem =>
-      m.source?.format === "openai" && isJsonObject(m.source.raw)
-        ? { kind: "source", raw: m.source.raw }
-        : { kind: "fresh", value: writeOpenAIMessage(m, opts) },
-  );
+  return assertMessages(messages).map((m): WireItem => {
+    if (!(m.source?.format === "openai" && isJsonObject(m.source.raw)))
+      return { kind: "fresh", value: writeOpenAIMessage(m, opts) };
+    const raw = m.source.raw;
+    // a cleared tool result (L13): the message as read, only its content given the placeholder
+    if (m.role === "tool" && m.clearedFrom !== undefined)
+      return { kind: "edited", raw, edits: [{ holder: raw, key: "content", value: m.content }] };
+    return { kind: "source", raw };
+  });
 }
 
 /** Writes model messages as an OpenAI `messages` array. */

@@ -44,6 +44,13 @@ const CALLS: Record<string, { readonly output: string; readonly idField: string 
   local_shell_call: { output: "local_shell_call_output", idField: "id" },
   apply_patch_call: { output: "apply_patch_call_output", idField: "call_id" },
 };
+// The outputs whose `output` may be a plain string: a cleared one holds its placeholder there.
+const TEXT_OUTPUTS = new Set([
+  "function_call_output",
+  "custom_tool_call_output",
+  "local_shell_call_output",
+  "apply_patch_call_output",
+]);
 const OUTPUTS = new Map(Object.entries(CALLS).map(([, o]) => [o.output, o.idField]));
 
 // Server-side tool calls complete inside one item: summarizable model output.
@@ -127,7 +134,9 @@ function readItem(item: Fields, p: string, tag: string, pairing: PairingEvent[])
   if (idField !== undefined) {
     const id = str(item[idField], `${p}.${idField}`);
     pairing.push({ kind: "result", id, path: `${p}.${idField}` });
-    return { role: "tool", toolCallId: id, content: outputText(item.output, `${p}.output`) };
+    const content = outputText(item.output, `${p}.output`);
+    // a screenshot or a structured shell output cannot become a text placeholder: never cleared (L13)
+    return { role: "tool", toolCallId: id, content, ...(TEXT_OUTPUTS.has(type) ? {} : { keepContent: true as const }) };
   }
   if (type === "mcp_approval_request") {
     const id = approvalCallId(str(item.id, `${p}.id`));
@@ -143,7 +152,7 @@ function readItem(item: Fields, p: string, tag: string, pairing: PairingEvent[])
     if (typeof item.approve !== "boolean")
       throw new InputError(`${p}.approve`, `expected a boolean, got ${describeJson(item.approve)}`);
     pairing.push({ kind: "result", id, path: `${p}.approval_request_id` });
-    return { role: "tool", toolCallId: id, content: item.approve ? "approved" : "denied" };
+    return { role: "tool", toolCallId: id, content: item.approve ? "approved" : "denied", keepContent: true };
   }
   if (type === "reasoning" || SERVER_CALLS.has(type)) {
     return {
@@ -217,8 +226,15 @@ export function writeResponsesItems(
   const tag = opts.summaryTag ?? DEFAULT_SUMMARY_TAG;
   assertMessages(messages);
   return messages.flatMap((m) => {
-    const o = reading?.origins.get(m);
-    return reading !== undefined && o !== undefined ? reading.items.slice(o.first, o.last + 1) : newItems(m, tag);
+    // a cleared tool result (L13) is written as the items it was read from, only its output replaced
+    const read = m.role === "tool" && m.clearedFrom !== undefined ? m.clearedFrom : m;
+    const o = reading?.origins.get(read);
+    if (reading === undefined || o === undefined) return newItems(m, tag);
+    const items = reading.items.slice(o.first, o.last + 1);
+    if (read === m) return items;
+    return items.map((item) =>
+      TEXT_OUTPUTS.has(item.type ?? "") ? ({ ...item, output: m.content } as ResponseInputItem) : item,
+    );
   });
 }
 

@@ -2,19 +2,45 @@
 // writer can copy what it did not change byte for byte (see file-layout.ts).
 import type { Json, JsonObject } from "../model/json.ts";
 
+/** One field of a file message given a new value: `holder` is the message itself or one of its content blocks. */
+export interface FieldEdit {
+  readonly holder: JsonObject;
+  readonly key: string;
+  readonly value: Json;
+}
+
 /**
  * One message of the output, said in terms of the input where it can be: a file message written
  * as read (`source`), a file message some of whose content blocks were replaced (`partial`: the
- * same message with only `blocks` left in its content, in their original order), or a new one.
+ * same message with only `blocks` left in its content, in their original order), a file message
+ * with only some fields given new values (`edited`: a cleared tool result, L13), or a new one.
  */
 export type WireItem =
   | { readonly kind: "source"; readonly raw: JsonObject }
   | { readonly kind: "partial"; readonly raw: JsonObject; readonly blocks: readonly Json[] }
+  | { readonly kind: "edited"; readonly raw: JsonObject; readonly edits: readonly FieldEdit[] }
   | { readonly kind: "fresh"; readonly value: JsonObject };
+
+/** The message with its edits applied: the message's own fields, then its content blocks' (every other value the same object). */
+function applyEdits(raw: JsonObject, edits: readonly FieldEdit[]): JsonObject {
+  const edit = (o: JsonObject): JsonObject => {
+    let out = o;
+    for (const e of edits) if (e.holder === o) out = { ...out, [e.key]: e.value };
+    return out;
+  };
+  const top = edit(raw);
+  const content = top.content;
+  if (!Array.isArray(content)) return top;
+  return {
+    ...top,
+    content: content.map((b) => (typeof b === "object" && b !== null && !Array.isArray(b) ? edit(b) : b)),
+  };
+}
 
 /** The wire message of a planned item (for callers that want values, not text). */
 export function wireMessage(item: WireItem): JsonObject {
   if (item.kind === "source") return item.raw;
   if (item.kind === "fresh") return item.value;
+  if (item.kind === "edited") return applyEdits(item.raw, item.edits);
   return { ...item.raw, content: [...item.blocks] };
 }

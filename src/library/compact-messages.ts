@@ -111,6 +111,10 @@ export async function compactParsed(
   const after = store.messageList();
   const tokens = { before: report.tokensBefore, after: report.tokensAfter, dueBefore: report.dueBefore };
   // wellFormed: the store's load accepted `messages`
-  const laws = checkLaws(messages, after, report.stretches, c, tokens, { wellFormed: true, items });
+  const laws = checkLaws(messages, after, report.stretches, c, tokens, {
+    wellFormed: true,
+    items,
+    cleared: report.clearing?.records,
+  });
   return { messages: after, report: { ...report, laws }, config: c };
 }

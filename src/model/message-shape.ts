@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { InputError } from "./errors.ts";
 import { describeJson, type Json } from "./json.ts";
-import type { Message } from "./message.ts";
+import type { Message, ToolMessage } from "./message.ts";
 
 const text = z.string();
 const toolCall = z.object({ id: text, name: text, arguments: text });
@@ -25,12 +25,30 @@ const source = z.object({
 
 const base = { content: text, mediaTokens: z.number().int().min(0).optional(), source: source.optional() };
 
+/** A cleared result's original: a tool message (checked one level deep: its own clearedFrom is not followed). */
+function isClearedFromShape(v: unknown): v is ToolMessage {
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    (v as Record<string, unknown>).role === "tool" &&
+    typeof (v as Record<string, unknown>).content === "string" &&
+    typeof (v as Record<string, unknown>).toolCallId === "string"
+  );
+}
+
 /** The schema of one message of the engine's model (extra fields are allowed and kept). */
 export const messageSchema = z.discriminatedUnion("role", [
   z.object({ role: z.literal("system"), ...base }),
   z.object({ role: z.literal("user"), ...base }),
   z.object({ role: z.literal("assistant"), ...base, toolCalls: z.array(toolCall).readonly() }),
-  z.object({ role: z.literal("tool"), ...base, toolCallId: text, isError: z.boolean().optional() }),
+  z.object({
+    role: z.literal("tool"),
+    ...base,
+    toolCallId: text,
+    isError: z.boolean().optional(),
+    clearedFrom: z.custom<ToolMessage>(isClearedFromShape, "expected the tool message it was cleared from").optional(),
+    keepContent: z.literal(true).optional(),
+  }),
   z.object({ role: z.literal("summary"), ...base }),
 ]);
 
@@ -149,6 +167,8 @@ export function hasMessageShape(m: unknown): m is Message {
     case "tool":
       if (typeof m.toolCallId !== "string") return false;
       if (m.isError !== undefined && typeof m.isError !== "boolean") return false;
+      if (m.clearedFrom !== undefined && !isClearedFromShape(m.clearedFrom)) return false;
+      if (m.keepContent !== undefined && m.keepContent !== true) return false;
       break;
     default:
       return false;

@@ -55,6 +55,13 @@ export interface ToolMessage extends MessageBase {
   readonly role: "tool";
   readonly toolCallId: string;
   readonly isError?: boolean;
+  /**
+   * The result as read, when the clearing tier replaced this one's content by a placeholder
+   * (L13): writers give back that item with only its content replaced.
+   */
+  readonly clearedFrom?: ToolMessage;
+  /** The format cannot hold a text placeholder here (a screenshot, a structured shell output, an approval answer): never cleared. */
+  readonly keepContent?: true;
 }
 /** A summary written by an earlier compaction; may be summarized again (rolling summary). */
 export interface SummaryMessage extends MessageBase {

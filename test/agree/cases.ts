@@ -110,8 +110,62 @@ const stamp = fc.record({
 const now = fc.record({ version: anyInt, length: fc.oneof(fc.nat(5), wideNat), onlyAppends: fc.boolean() });
 const compressible: fc.Arbitrary<Role> = fc.constantFrom("assistant", "tool", "summary");
 
+/** Everything the clearing tier reads: a conversation, masks, exact token counts and placeholder counts around them. */
+const clearing = withTokens.chain(({ c, tokens }) => {
+  const n = c.roles.length;
+  const flags = fc.array(fc.boolean(), { minLength: n, maxLength: n });
+  return fc.record({
+    c: fc.constant(c),
+    tokens: fc.constant(tokens),
+    after: fc
+      .array(fc.integer({ min: -2, max: 40 }), { minLength: n, maxLength: n })
+      .map((d) => tokens.map((t, k) => (d[k] < 0 ? t : Math.max(0, t - d[k])))),
+    cleared: flags,
+    excluded: flags,
+    window,
+    keep: fc.oneof(fc.nat(6), wideNat),
+    goal: fc.oneof(anyInt, fc.constant(EXACT_LIMIT)),
+    clearAtLeast: fc.oneof(fc.constant(0), fc.nat(120), wideNat),
+    due: fc.constantFrom("threshold", "window", "notDue"),
+  });
+});
+const clearingArgs = (x: {
+  c: Conversation;
+  cleared: boolean[];
+  excluded: boolean[];
+  tokens: number[];
+  after: number[];
+}) => [x.c.roles, x.c.callOf, x.c.ongoing, x.cleared, x.excluded, x.tokens, x.after];
+
 /** Argument lists per kernel function name. */
 export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
+  // clearing.ts
+  countTools: fc.array(role, { maxLength: 20 }).chain((r) => range(r.length).map(([a, b]) => [r, a, b])),
+  lastAssistant: fc.array(role, { maxLength: 20 }).chain((r) => fc.nat(r.length).map((b) => [r, b])),
+  keptCutoff: fc.tuple(fc.array(role, { maxLength: 20 }), fc.oneof(fc.nat(6), wideNat)),
+  currentStep: fc.tuple(fc.array(role, { maxLength: 20 })),
+  mayClear: clearing
+    .filter(({ c }) => c.roles.length > 0)
+    .chain((x) => fc.nat(x.c.roles.length - 1).map((k) => [...clearingArgs(x), x.window, x.keep, k])),
+  clearableAt: clearing
+    .filter(({ c }) => c.roles.length > 0)
+    .chain((x) =>
+      fc
+        .tuple(fc.integer({ min: -1, max: x.c.roles.length + 1 }), fc.integer({ min: -2, max: x.c.roles.length - 1 }))
+        .chain(([limit, step]) => fc.nat(x.c.roles.length - 1).map((k) => [...clearingArgs(x), limit, step, k])),
+    ),
+  freedBy: clearing.chain((x) => fc.nat(x.c.roles.length).map((b) => [x.tokens, x.after, x.cleared, b])),
+  noClearing: fc.tuple(fc.nat(30)),
+  selectClearing: clearing.map((x) => [...clearingArgs(x), x.window, x.keep, x.goal, x.clearAtLeast, x.due]),
+  clearedTokens: clearing.map((x) => [x.tokens, x.after, x.excluded]),
+  applyClearing: fc
+    .array(fc.tuple(anyInt, anyInt, fc.boolean()), { maxLength: 20 })
+    .map((xs) => [xs.map((x) => x[0]), xs.map((x) => x[2]), xs.map((x) => x[1])]),
+  callsToClear: clearing.map((x) => [
+    x.c.callOf,
+    x.c.roles.map((r, k) => r === "tool" && !x.excluded[k]),
+    x.due !== "notDue",
+  ]),
   // commit.ts
   decideCommit: fc.oneof(
     fc.tuple(stamp, now),

@@ -322,4 +322,138 @@ export const mutants: Mutant[] = [
     replace: `if (th.messageThreshold > 0 && messages >= th.messageThreshold) return "turns";`,
     why: "the report says the turn threshold fired when the message threshold did",
   },
+  {
+    module: "clearing.ts",
+    law: "L13",
+    find: `if (due === "notDue") {`,
+    replace: `if (due === "threshold") {`,
+    why: "a clearing run happens although L1 says nothing is due",
+  },
+  {
+    module: "clearing.ts",
+    law: "L13",
+    find: `callOf[k] < step &&`,
+    replace: `callOf[k] <= step &&`,
+    why: "results of the current step (the last assistant message's calls) may be cleared, so the model re-runs the tool",
+  },
+  {
+    module: "clearing.ts",
+    law: "L13",
+    find: `k < limit &&`,
+    replace: `k <= limit &&`,
+    why: "the newest result before the kept tail or the retention window may be cleared",
+  },
+  {
+    module: "clearing.ts",
+    law: "L13",
+    find: `const limit = Math.min(retentionCutoff(n, window), cut);`,
+    replace: `const limit = cut;`,
+    why: "the retention window is ignored, so a result inside it may be cleared",
+  },
+  {
+    module: "clearing.ts",
+    law: "L13",
+    find: `if (count === keep) {`,
+    replace: `if (count === keep + 1) {`,
+    why: "one tool use fewer than keep is kept",
+  },
+  {
+    module: "clearing.ts",
+    law: "L13",
+    find: `if (freed < clearAtLeast) {`,
+    replace: `if (freed < clearAtLeast - 1) {`,
+    why: "a run may free fewer than clear_at_least tokens, invalidating the cache for too little",
+  },
+  {
+    module: "clearing.ts",
+    law: "L13",
+    find: `const take = freed < goal &&`,
+    replace: `const take = freed <= goal &&`,
+    why: "clearing goes on after the goal is reached",
+  },
+  {
+    module: "clearing.ts",
+    law: "L13",
+    find: `const x = mask[i] ? after[i] : tokens[i];`,
+    replace: `const x = mask[i] && i > 0 ? after[i] : tokens[i];`,
+    why: "the first cleared message keeps its old count, so the total does not fall by what was freed",
+  },
+  {
+    module: "clearing.ts",
+    law: "L13",
+    find: `out.push(mask[i] ? replaced[i] : xs[i]);`,
+    replace: `out.push(mask[i] || i === 0 ? replaced[i] : xs[i]);`,
+    why: "clearing changes a message it did not select (the first one)",
+  },
+  {
+    module: "clearing.ts",
+    law: "L13",
+    find: `if (!clearInputs) return none;`,
+    replace: `if (clearInputs && !clearInputs) return none;`,
+    why: "call arguments are cleared although clear_inputs is off",
+  },
+  {
+    module: "clearing.ts",
+    law: "L13",
+    find: `out[callOf[i]] = true;`,
+    replace: `out[i] = true;`,
+    why: "clear_inputs marks the result instead of its call",
+  },
+  {
+    module: "clearing.ts",
+    law: "L13",
+    find: `return c - 1;`,
+    replace: `return c;`,
+    why: "the current step is taken one message too late",
+  },
+  {
+    module: "clearing.ts",
+    law: "L13",
+    find: `    !excluded[k] &&
+    !cleared[k] &&
+    after[k] < tokens[k]
+  );
+}
+
+//@ verify
+//@ requires 0 <= b`,
+    replace: `    !excluded[k] &&
+    after[k] < tokens[k]
+  );
+}
+
+//@ verify
+//@ requires 0 <= b`,
+    why: "a result already cleared may be cleared again",
+  },
+  {
+    module: "clearing.ts",
+    law: "L13",
+    find: `    !excluded[k] &&
+    !cleared[k] &&
+    after[k] < tokens[k]
+  );
+}
+
+//@ verify
+//@ requires 0 <= b`,
+    replace: `    !excluded[k] &&
+    !cleared[k] &&
+    after[k] <= tokens[k]
+  );
+}
+
+//@ verify
+//@ requires 0 <= b`,
+    why: "a placeholder as long as the result may replace it, so clearing need not lower the count",
+  },
+  {
+    module: "clearing.ts",
+    law: "L13",
+    find: `const take = freed < goal && clearableAt(roles, callOf, ongoing, cleared, excluded, tokens, after, limit, step, i);
+    //@ assert take <==> (freed < goal && mayClear(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, i))`,
+    replace: `const take = freed < goal && i > 0 && clearableAt(roles, callOf, ongoing, cleared, excluded, tokens, after, limit, step, i);
+    //@ assert take <==> (freed < goal && i > 0 && mayClear(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, i))`,
+    why: "the oldest result is skipped although it may be cleared and the goal is not reached (not oldest first)",
+  },
 ];

@@ -2,6 +2,7 @@
 // here, after checking the function's `//@ requires` at runtime: the proofs hold only for
 // inputs that satisfy them, so a violation is a clear error, never an unproven path.
 
+import { clearedTokens, selectClearing } from "../../kernel/clearing.ts";
 import { type CommitDecision, type CurrentStamp, decideCommit, type PlanStamp } from "../../kernel/commit.ts";
 import { type ConfigField, type ConfigView, maxTokensLimit, validateConfig } from "../../kernel/config.ts";
 import { type CutPoint, findCutPoint } from "../../kernel/cutpoint.ts";
@@ -243,6 +244,75 @@ export function gateSpliceInPlace<T>(xs: GapArray<T>, start: number, end: number
     "0 <= start < end <= xs.length",
   );
   xs.replace(start, end, summary);
+}
+
+/** What the clearing tier reads per message, besides the kernel views (L13). */
+export interface ClearingFacts {
+  /** the message is a placeholder already */
+  readonly cleared: readonly boolean[];
+  /** the message is a result of an excluded tool, or one whose format cannot hold a placeholder */
+  readonly excluded: readonly boolean[];
+  /** each message's token count with its content replaced by its placeholder (its own count where none) */
+  readonly after: readonly number[];
+}
+
+/** L13: which tool results to clear (none when `due` is "notDue"; at least clearAtLeast tokens or none). */
+export function gateSelectClearing(
+  v: KernelViews,
+  tokenView: readonly number[],
+  f: ClearingFacts,
+  window: number,
+  keep: number,
+  goal: number,
+  clearAtLeast: number,
+  due: TriggerKind,
+): boolean[] {
+  const tokens = plainArray(tokenView);
+  const n = v.roles.length;
+  need(
+    v.callOf.length === n &&
+      v.ongoing.length === n &&
+      f.cleared.length === n &&
+      f.excluded.length === n &&
+      tokens.length === n &&
+      f.after.length === n,
+    "selectClearing",
+    "arrays of equal length",
+  );
+  need(Number.isSafeInteger(window) && window >= 1 && isNat(keep), "selectClearing", "window >= 1 && keep >= 0");
+  // the freed sum is at most the token total (only shorter placeholders count): exact when both sums are
+  need(natsSumExactly(tokens) && natsSumExactly(f.after), "selectClearing", TOKENS_EXACT);
+  need(
+    Number.isSafeInteger(goal) && Number.isSafeInteger(clearAtLeast),
+    "selectClearing",
+    "integer goal and clearAtLeast",
+  );
+  return selectClearing(
+    v.roles,
+    v.callOf,
+    v.ongoing,
+    f.cleared,
+    f.excluded,
+    tokens,
+    f.after,
+    window,
+    keep,
+    goal,
+    clearAtLeast,
+    due,
+  );
+}
+
+/** L13: the token counts after clearing the marked messages (the total falls by exactly what was freed). */
+export function gateClearedTokens(
+  tokenView: readonly number[],
+  after: readonly number[],
+  mask: readonly boolean[],
+): number[] {
+  const tokens = plainArray(tokenView);
+  need(after.length === tokens.length && mask.length === tokens.length, "clearedTokens", "arrays of equal length");
+  need(natsSumExactly(tokens) && natsSumExactly(after), "clearedTokens", TOKENS_EXACT);
+  return clearedTokens(tokens, after, mask);
 }
 
 /** Sum of tokens[a..b) (the replaced tokens of a stretch). */

@@ -13,6 +13,7 @@ import type { Summarizer } from "../../model/summarizer.ts";
 import { gateRetentionCutoff, gateUsageAfterSplice, gateUsageTokens } from "../boundary/kernel-gate.ts";
 import type { ConversationStore } from "../store/store.ts";
 import { summarizeStretch } from "../summarize/summarize-step.ts";
+import { type ClearingStep, clearFirst, withClearing } from "./clearing.ts";
 import { type ItemMap, itemMapOf } from "./item-map.ts";
 import { dueBy, planStep } from "./plan.ts";
 import { countOf } from "./plural.ts";
@@ -133,7 +134,11 @@ export async function compactStore(
   // not walk the prefix again at every step.
   let from = 0;
   store.beginCompaction();
+  // the clearing tier (L13) first, when the strategy asks for it; "clear" alone never summarizes
+  let clearing: ClearingStep = { report: undefined, usage, only: false };
   try {
+    clearing = clearFirst(store, c, positions, usage, o.dryRun);
+    usage = clearing.usage;
     const maxSteps = o.maxSteps ?? Number.POSITIVE_INFINITY;
     for (let step = 1; ; step++) {
       // a read-only view, not a copy: it is used before the await and stamped for the commit
@@ -142,7 +147,7 @@ export async function compactStore(
       const length = snap.messages.length;
       // not due at the start: no plan (a plan reads counts the trigger did not need, e.g. the keep-recent suffix's)
       const plan =
-        step === 1 && !dueBefore
+        (step === 1 && !dueBefore) || clearing.only
           ? undefined
           : planStep(snap, c, from, positions.window(length, c.retention_window), positions.items(length), usage);
       if (plan === undefined || !plan.due) {
@@ -245,7 +250,7 @@ export async function compactStore(
   if (stretches.length > 0 && skipped.length > 0)
     reason = `${reason}; ${countOf(skipped.length, "stretch", "stretches")} left unchanged (see skipped)`;
   const stillDue = outcome === "compacted-still-due" || outcome === "still-due";
-  return {
+  const report: CompactionReport = {
     outcome,
     reason,
     tokensBefore,
@@ -266,4 +271,5 @@ export async function compactStore(
     tokenizer: store.counter.name,
     laws: [],
   };
+  return withClearing(report, clearing);
 }

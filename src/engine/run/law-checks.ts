@@ -5,10 +5,11 @@ import { isDeepStrictEqual } from "node:util";
 import type { Config } from "../../model/config.ts";
 import { type Message, summaryMessage } from "../../model/message.ts";
 import { assertWellFormed } from "../boundary/wellformed.ts";
+import { clearedWith } from "./clearing.ts";
 import { type ItemMap, itemMapOf } from "./item-map.ts";
 import { countOf } from "./plural.ts";
 import { InputPositions } from "./positions.ts";
-import type { LawCheck, ReplacedStretch } from "./report.ts";
+import type { ClearedResult, LawCheck, ReplacedStretch } from "./report.ts";
 
 function protectedOnes(ms: readonly Message[]): Message[] {
   return ms.filter((m) => m.role === "user" || m.role === "system");
@@ -69,6 +70,20 @@ export interface LawCheckInput {
   readonly wellFormed?: boolean;
   /** The caller's items of `before` (retention_window counts them); default: from the messages' sources. */
   readonly items?: ItemMap;
+  /** The tool results the clearing tier cleared (at positions of `before`: it runs before any splice). */
+  readonly cleared?: readonly ClearedResult[];
+}
+
+/** `before` with the recorded clearings applied, or why a record does not fit. */
+function replayClearing(before: readonly Message[], cleared: readonly ClearedResult[]): Message[] | string {
+  const out = before.slice();
+  for (const r of cleared) {
+    const m = out[r.index];
+    if (m === undefined || m.role !== "tool" || m.toolCallId !== r.toolCallId)
+      return `cleared result ${r.index} (${r.toolCallId}) is not a tool result of the input`;
+    out[r.index] = clearedWith(m, r.placeholder);
+  }
+  return out;
 }
 
 /**
@@ -88,13 +103,14 @@ export function checkLaws(
   // A run that spliced nothing (a dry run, nothing due, nothing eligible) returns the input's own
   // message objects: checked here by reference, then L2, L3 and L6 hold by identity, with the same
   // verdicts and details as the deep comparisons below, without re-reading every message.
-  const unchanged = stretches.length === 0 && sameMessages(before, after);
+  const cleared = input.cleared ?? [];
+  const unchanged = stretches.length === 0 && cleared.length === 0 && sameMessages(before, after);
   const items = input.items ?? itemMapOf(before);
 
   add(
     "L1",
     "compacted only when due",
-    stretches.length === 0 || tokens.dueBefore,
+    (stretches.length === 0 && cleared.length === 0) || tokens.dueBefore,
     tokens.dueBefore ? "a trigger was reached before compaction" : "no trigger was reached",
   );
 
@@ -152,16 +168,24 @@ export function checkLaws(
   add("L5", "tool-call coherence (no orphan tool result)", coherent, detail);
 
   // no splice replays to the input itself, which `after` is
-  const replay = unchanged ? after : replaySplices(before, stretches);
+  const clearedBefore = cleared.length === 0 ? before : replayClearing(before, cleared);
+  const replay = unchanged
+    ? after
+    : typeof clearedBefore === "string"
+      ? clearedBefore
+      : replaySplices(clearedBefore, stretches);
   add(
     "L6",
-    "atomic splices: prefix ++ [summary] ++ suffix",
+    cleared.length === 0
+      ? "atomic splices: prefix ++ [summary] ++ suffix"
+      : "atomic splices and clearings: only cleared contents and spliced stretches changed (L13)",
     typeof replay !== "string" && (unchanged || isDeepStrictEqual(replay, after)),
     typeof replay === "string" ? replay : `${countOf(stretches.length, "splice")} replayed`,
   );
 
   const { before: tb, after: ta } = tokens;
-  const reduced = stretches.length === 0 ? ta === tb : tb !== null && ta !== null && ta < tb;
+  const changed = stretches.length > 0 || cleared.length > 0;
+  const reduced = !changed ? ta === tb : tb !== null && ta !== null && ta < tb;
   add(
     "L8",
     "tokens reduced by every compaction",

@@ -77,6 +77,34 @@ export interface UsageReport {
   readonly dropped: boolean;
 }
 
+/** One cleared tool result, for the report. */
+export interface ClearedResult {
+  /** its position in the caller's items */
+  readonly input: InputRange;
+  /** its position among the engine's messages when it was cleared (before any splice of the run) */
+  readonly index: number;
+  readonly toolCallId: string;
+  /** the tool's name, "" when its call is not in the conversation */
+  readonly toolName: string;
+  /** the cleared content's length in characters (UTF-16 units) */
+  readonly chars: number;
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  /** the placeholder it now holds */
+  readonly placeholder: string;
+}
+
+/** What the clearing tier did in a run. */
+export interface ClearingReport {
+  /** how many tool results were cleared */
+  readonly results: number;
+  /** tokens freed (the counted total fell by exactly this: kernel clearedTokens) */
+  readonly tokensFreed: number;
+  readonly records: readonly ClearedResult[];
+  /** why nothing was cleared, or what was */
+  readonly reason: string;
+}
+
 /** The report of a compaction run. */
 export interface CompactionReport {
   readonly outcome: Outcome;
@@ -107,6 +135,8 @@ export interface CompactionReport {
   };
   /** only when the run ended still due: where the remaining tokens are */
   readonly remaining?: RemainingTokens;
+  /** what the clearing tier did (strategy "clear" or "clear-then-summarize" only) */
+  readonly clearing?: ClearingReport;
   /** only when usage was reported: the token counts the trigger judged */
   readonly usage?: UsageReport;
   readonly watermark: number;

@@ -163,6 +163,19 @@ export class TokenLedger {
     this.sum += t;
   }
 
+  /**
+   * Sets entry i's count to `t` (a message replaced in place by clearing, L13): the total moves by
+   * the difference. Only counts that fall are accepted (the kernel cleared only shorter results).
+   */
+  replaceCount(i: number, t: number): void {
+    this.countAll();
+    const old = this.counts.at(i);
+    if (!(Number.isSafeInteger(t) && 0 <= t && t < old))
+      throw new Error(`internal: a cleared message's count ${t} is not below its count ${old}`);
+    this.counts.set(i, t);
+    this.sum -= old - t;
+  }
+
   /** The running total (counting the uncounted messages first). */
   get total(): number {
     this.countAll();

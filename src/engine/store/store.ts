@@ -351,6 +351,40 @@ export class ConversationStore {
     return { decision, version: this.ver };
   }
 
+  /**
+   * Replaces tool results in place by their cleared versions (L13), if the kernel allows it
+   * against the planned snapshot (commit, or rebase over pure appends: positions still hold).
+   * `replaced` pairs an index with its new message and that message's count; each replacement
+   * must be a tool message answering the same call (the pairing views stay as they are).
+   */
+  commitClearing(
+    planned: PlannedAgainst,
+    replaced: readonly { readonly index: number; readonly message: Message; readonly tokens: number }[],
+  ): CommitOutcome {
+    const last = replaced.reduce((m, r) => Math.max(m, r.index), -1);
+    const decision = gateDecideCommit(
+      {
+        version: planned.version,
+        length: "length" in planned ? planned.length : planned.messages.length,
+        stretchEnd: last + 1,
+      },
+      { version: this.ver, length: this.msgs.length, onlyAppends: this.lastRewrite <= planned.version },
+    );
+    if (decision === "reject" || replaced.length === 0) return { decision, version: this.ver };
+    for (const r of replaced) {
+      const was = this.msgs.at(r.index);
+      if (was.role !== "tool" || r.message.role !== "tool" || r.message.toolCallId !== was.toolCallId)
+        throw new Error(`internal: clearing message ${r.index} would change its role or its call id`);
+    }
+    for (const r of replaced) {
+      this.msgs.set(r.index, r.message);
+      this.ledger.replaceCount(r.index, r.tokens);
+    }
+    this.ver++;
+    this.lastRewrite = this.ver;
+    return { decision, version: this.ver };
+  }
+
   /** Per-message token counts (a copy). */
   tokenCounts(): number[] {
     return this.ledger.perMessage();

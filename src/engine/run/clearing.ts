@@ -1,0 +1,190 @@
+// The clearing tier (L13): before any summarizer call, old tool results get their content
+// replaced by a short placeholder ("[tool result cleared: 12,345 chars]"); no model call. The
+// kernel decides which results (selectClearing) and their new counts (clearedTokens); this file
+// gathers what it reads (placeholders already there, excluded tools, each result's count once
+// cleared), builds the cleared messages and commits them to the store. compact.ts calls
+// `clearFirst` once before its summarize loop and `withClearing` on its report.
+import type { ReportedPrefix, TriggerKind } from "../../kernel/trigger.ts";
+import type { Config } from "../../model/config.ts";
+import type { Message, ToolMessage } from "../../model/message.ts";
+import { messageTokens } from "../../model/tokens.ts";
+import { settingsView } from "../boundary/config-rules.ts";
+import {
+  gateClearedTokens,
+  gateSelectClearing,
+  gateTriggerFired,
+  gateUsageAfterSplice,
+  gateUsageTokens,
+} from "../boundary/kernel-gate.ts";
+import type { ConversationStore } from "../store/store.ts";
+import { thresholdsOf } from "./plan.ts";
+import { countOf } from "./plural.ts";
+import type { InputPositions } from "./positions.ts";
+import type { ClearedResult, ClearingReport, CompactionReport } from "./report.ts";
+
+/** The text that stands for the cleared length in a placeholder template. */
+export const CHARS_FIELD = "{chars}";
+
+/** The placeholder for a result of `chars` characters: `{chars}` becomes the length with thousands separators. */
+export function placeholderText(template: string, chars: number): string {
+  return template.split(CHARS_FIELD).join(chars.toLocaleString("en-US"));
+}
+
+/** A matcher of the placeholders a template writes (any length): a result that is one was cleared already. */
+export function placeholderPattern(template: string): RegExp {
+  const parts = template.split(CHARS_FIELD).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return new RegExp(`^${parts.join("[0-9][0-9,]*")}$`);
+}
+
+/** The result with its content replaced by `placeholder` and nothing else changed; `clearedFrom` keeps the result as read. */
+export function clearedWith(m: ToolMessage, placeholder: string): ToolMessage {
+  return { ...m, content: placeholder, clearedFrom: m.clearedFrom ?? m };
+}
+
+/** The result cleared under a placeholder template. */
+export function clearedMessage(m: ToolMessage, template: string): ToolMessage {
+  return clearedWith(m, placeholderText(template, m.content.length));
+}
+
+/** The kernel's trigger kind for counts already judged (L1), as selectClearing reads it. */
+function triggerKind(c: Config, judged: number, items: number, userTurns: number): TriggerKind {
+  const v = settingsView(c);
+  return gateTriggerFired(judged, items, userTurns, thresholdsOf(c), v.contextWindow, v.reserveTokens);
+}
+
+/**
+ * The tokens a clearing run aims to free: what takes the judged count back under the token
+ * forms of the trigger that fired (token_threshold, the context window), and never less than
+ * clear_at_least. Under a message or turn trigger alone clearing cannot help: 0 (nothing cleared).
+ */
+function goalOf(c: Config, judged: number): number {
+  const v = settingsView(c);
+  let need = 0;
+  if (v.tokenThreshold > 0 && judged >= v.tokenThreshold) need = judged - v.tokenThreshold + 1;
+  if (v.contextWindow > 0 && judged + v.reserveTokens > v.contextWindow)
+    need = Math.max(need, judged + v.reserveTokens - v.contextWindow);
+  return need === 0 ? 0 : Math.max(need, c.clear_at_least);
+}
+
+/** The outcome of clearFirst: the report, and the usage report the trigger judges from now on. */
+export interface ClearingStep {
+  readonly report: ClearingReport | undefined;
+  /** the usage report carried across the clearing (kernel usageAfterSplice per cleared result), undefined once dropped */
+  readonly usage: ReportedPrefix | undefined;
+  /** the strategy is "clear": the run does not summarize */
+  readonly only: boolean;
+}
+
+/**
+ * Runs the clearing tier once on the store when the strategy asks for it ("clear" or
+ * "clear-then-summarize"); "summarize" leaves everything as it is. `usage` is the run's
+ * reported prefix, if any, carried across the clearing. A dry run reports what it would clear
+ * and changes nothing.
+ */
+export function clearFirst(
+  store: ConversationStore,
+  c: Config,
+  positions: InputPositions,
+  usage: ReportedPrefix | undefined,
+  dryRun = false,
+): ClearingStep {
+  if (c.strategy === "summarize") return { report: undefined, usage, only: false };
+  const snap = store.view();
+  const ms = snap.messages;
+  const n = ms.length;
+  const items = positions.items(n);
+  const judged = usage === undefined ? snap.totalTokens : gateUsageTokens(usage, snap.tokens);
+  const due = triggerKind(c, judged, items, snap.views.userTurns);
+  const only = c.strategy === "clear";
+  if (due === "notDue") return { report: none("clearing is not due: under every configured trigger"), usage, only };
+  const names = new Map<string, string>();
+  for (const m of ms) if (m.role === "assistant") for (const call of m.toolCalls) names.set(call.id, call.name);
+  const excludedTools = new Set(c.clear_exclude_tools);
+  const pattern = placeholderPattern(c.clear_placeholder);
+  const cleared = new Array<boolean>(n).fill(false);
+  const excluded = new Array<boolean>(n).fill(false);
+  const after = new Array<number>(n);
+  const candidates: (ToolMessage | undefined)[] = new Array<ToolMessage | undefined>(n).fill(undefined);
+  for (let i = 0; i < n; i++) {
+    const m: Message = ms[i];
+    after[i] = snap.tokens[i];
+    if (m.role !== "tool") continue;
+    cleared[i] = m.clearedFrom !== undefined || pattern.test(m.content);
+    excluded[i] = m.keepContent === true || excludedTools.has(names.get(m.toolCallId) ?? "");
+    if (cleared[i] || excluded[i]) continue;
+    const next = clearedMessage(m, c.clear_placeholder);
+    candidates[i] = next;
+    after[i] = messageTokens(store.counter, next);
+  }
+  const goal = goalOf(c, judged);
+  const window = positions.window(n, c.retention_window);
+  const mask = gateSelectClearing(
+    snap.views,
+    snap.tokens,
+    { cleared, excluded, after },
+    window,
+    c.clear_keep,
+    goal,
+    c.clear_at_least,
+    due,
+  );
+  if (!mask.includes(true)) {
+    const why =
+      goal === 0
+        ? "clearing cannot bring the count under a message or turn trigger"
+        : `no old tool result may be cleared, or they free fewer than clear_at_least (${c.clear_at_least}) tokens`;
+    return { report: none(why), usage, only };
+  }
+  const counts = gateClearedTokens(snap.tokens, after, mask);
+  const replaced: { index: number; message: Message; tokens: number }[] = [];
+  const records: ClearedResult[] = [];
+  let freed = 0;
+  let carried = usage;
+  for (let i = 0; i < n; i++) {
+    const next = candidates[i];
+    if (!mask[i] || next === undefined) continue;
+    replaced.push({ index: i, message: next, tokens: counts[i] });
+    const was = ms[i] as ToolMessage;
+    records.push({
+      input: positions.range(i, i + 1),
+      index: i,
+      toolCallId: was.toolCallId,
+      toolName: names.get(was.toolCallId) ?? "",
+      chars: was.content.length,
+      tokensBefore: snap.tokens[i],
+      tokensAfter: counts[i],
+      placeholder: next.content,
+    });
+    freed += snap.tokens[i] - counts[i];
+    // clearing message i is a splice of [i, i + 1) by the cleared message: the report moves by
+    // exactly the change when i lies in its prefix ({0, 0}: dropped, the counted total is judged)
+    if (carried !== undefined) {
+      const next = gateUsageAfterSplice(carried, snap.tokens, i, i + 1, counts[i]);
+      carried = next.reported > 0 || next.end > 0 ? next : undefined;
+    }
+  }
+  const what = `${countOf(records.length, "tool result")} (${countOf(freed, "token")} freed)`;
+  if (dryRun)
+    return { report: { results: 0, tokensFreed: 0, records: [], reason: `would clear ${what}` }, usage, only };
+  // nothing has awaited since the snapshot: the commit is against the current version
+  store.commitClearing(snap, replaced);
+  const report = { results: records.length, tokensFreed: freed, records, reason: `cleared ${what}` };
+  return { report, usage: carried, only };
+}
+
+function none(reason: string): ClearingReport {
+  return { results: 0, tokensFreed: 0, records: [], reason };
+}
+
+/** The run's report with what clearing did: a run that only cleared has still changed the conversation. */
+export function withClearing(r: CompactionReport, step: ClearingStep): CompactionReport {
+  const k = step.report;
+  if (k === undefined) return r;
+  if (k.results === 0) return { ...r, clearing: k, reason: step.only ? k.reason : r.reason };
+  const outcome =
+    r.outcome === "nothing-to-do" ? "compacted" : r.outcome === "still-due" ? "compacted-still-due" : r.outcome;
+  const reason = step.only
+    ? `${k.reason}${r.dueAfter ? "; still due" : ""}`
+    : `${k.reason}; then ${r.stretches.length === 0 && !r.dueAfter ? "under the trigger" : r.reason}`;
+  return { ...r, outcome, reason, clearing: k };
+}

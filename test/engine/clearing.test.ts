@@ -1,0 +1,139 @@
+// The clearing tier through the engine (L13): the strategy setting, what is kept, clear_at_least,
+// exclude_tools, results cleared already, dry runs, and a usage report carried across a clearing.
+import { describe, expect, it } from "vitest";
+import { readOpenAIMessages, writeOpenAIMessages } from "../../src/adapters/openai.ts";
+import { placeholderPattern, placeholderText } from "../../src/engine/run/clearing.ts";
+import { applyClearing } from "../../src/kernel/clearing.ts";
+import { compactMessages } from "../../src/library/compact-messages.ts";
+import type { Message, ToolMessage } from "../../src/model/message.ts";
+import type { Summarizer, SummaryRequest } from "../../src/model/summarizer.ts";
+import { openAIConversation } from "../support/generate.ts";
+
+const conversation = (turns: number) => readOpenAIMessages(openAIConversation({ turns }));
+const base = { token_threshold: 8000, tokenizer: "chars" as const };
+
+function counting(): Summarizer & { requests: SummaryRequest[] } {
+  const requests: SummaryRequest[] = [];
+  return {
+    name: "counting",
+    requests,
+    async summarize(r) {
+      requests.push(r);
+      return `Summary. ${r.requiredFacts.join(" ; ")}`;
+    },
+  };
+}
+
+const isTool = (m: Message): m is ToolMessage => m.role === "tool";
+
+describe("strategy", () => {
+  it('"summarize" (the default) never clears and reports no clearing', async () => {
+    const r = await compactMessages(conversation(20), base);
+    expect(r.report.clearing).toBeUndefined();
+    expect(r.report.stretches.length).toBeGreaterThan(0);
+  });
+
+  it('"clear" clears old results without a summarizer call, keeping the window, the kept tail and the current step', async () => {
+    const input = conversation(20);
+    const s = counting();
+    const r = await compactMessages(input, { ...base, strategy: "clear", clear_keep: 3 }, { summarizer: s });
+    expect(s.requests).toHaveLength(0);
+    const k = r.report.clearing;
+    expect(k?.results).toBeGreaterThan(0);
+    expect(r.report.laws.every((l) => l.ok)).toBe(true);
+    expect(r.report.tokensAfter).toBe((r.report.tokensBefore ?? 0) - (k?.tokensFreed ?? 0));
+    const pattern = placeholderPattern("[tool result cleared: {chars} chars]");
+    const changed = r.messages.flatMap((m, i) => (m !== input[i] ? [i] : []));
+    expect(changed).toEqual(k?.records.map((c) => c.index));
+    const toolIdx = input.flatMap((m, i) => (isTool(m) ? [i] : []));
+    for (const i of changed) {
+      const was = input[i] as ToolMessage;
+      const now = r.messages[i] as ToolMessage;
+      expect(now.content).toBe(placeholderText("[tool result cleared: {chars} chars]", was.content.length));
+      expect(now.content).toMatch(pattern);
+      expect({ ...now, content: was.content, clearedFrom: undefined }).toEqual({ ...was, clearedFrom: undefined });
+      // not in the last 6 messages, and 3 tool results after it at least
+      expect(i).toBeLessThan(input.length - 6);
+      expect(toolIdx.filter((t) => t > i).length).toBeGreaterThanOrEqual(3);
+    }
+    // the store's in-place clearing is the kernel's applyClearing over the same marks
+    const mask = input.map((_, i) => changed.includes(i));
+    expect(applyClearing(input, mask, r.messages)).toEqual(r.messages);
+    expect(applyClearing(input, mask, r.messages).filter((m, i) => !mask[i] && m !== input[i])).toEqual([]);
+    // oldest first: the cleared ones are the oldest tool results
+    expect(changed).toEqual(toolIdx.slice(0, changed.length));
+  });
+
+  it('"clear-then-summarize" needs fewer summarizer calls than "summarize" and ends under the trigger', async () => {
+    const a = counting();
+    const b = counting();
+    const input = conversation(30);
+    const summarize = await compactMessages(input, base, { summarizer: a });
+    expect(summarize.report.stretches.length).toBe(a.requests.length);
+    const both = await compactMessages(input, { ...base, strategy: "clear-then-summarize" }, { summarizer: b });
+    expect(both.report.clearing?.results).toBeGreaterThan(0);
+    expect(b.requests.length).toBeLessThan(a.requests.length);
+    expect(both.report.dueAfter).toBe(false);
+    expect(both.report.laws.every((l) => l.ok)).toBe(true);
+  });
+});
+
+describe("what clearing keeps", () => {
+  it("clear_at_least: a run that cannot free that much clears nothing", async () => {
+    const r = await compactMessages(conversation(20), { ...base, strategy: "clear", clear_at_least: 10_000_000 });
+    expect(r.report.clearing?.results).toBe(0);
+    expect(r.report.clearing?.reason).toContain("clear_at_least");
+    expect(r.report.outcome).toBe("still-due");
+  });
+
+  it("clear_at_least raises how much one run frees beyond what the trigger needs", async () => {
+    const input = conversation(20);
+    const small = await compactMessages(input, { ...base, token_threshold: 20_000, strategy: "clear" });
+    const big = await compactMessages(input, {
+      ...base,
+      token_threshold: 20_000,
+      strategy: "clear",
+      clear_at_least: 8000,
+    });
+    expect(small.report.clearing?.tokensFreed).toBeLessThan(8000);
+    expect(big.report.clearing?.tokensFreed).toBeGreaterThanOrEqual(8000);
+  });
+
+  it("clear_exclude_tools: an excluded tool's results are never cleared", async () => {
+    const input = conversation(20);
+    const r = await compactMessages(input, { ...base, strategy: "clear", clear_exclude_tools: ["read_file"] });
+    const names = new Map(input.flatMap((m) => (m.role === "assistant" ? m.toolCalls.map((c) => [c.id, c.name]) : [])));
+    const records = r.report.clearing?.records ?? [];
+    expect(records.length).toBeGreaterThan(0);
+    for (const c of records) expect(names.get(c.toolCallId)).not.toBe("read_file");
+  });
+
+  it("a result cleared by an earlier run is not cleared again, after a round trip through the format", async () => {
+    const first = await compactMessages(conversation(20), { ...base, strategy: "clear" });
+    const again = readOpenAIMessages(writeOpenAIMessages(first.messages));
+    const second = await compactMessages(again, { ...base, token_threshold: 2000, strategy: "clear" });
+    const before = new Set(first.report.clearing?.records.map((c) => c.toolCallId));
+    for (const c of second.report.clearing?.records ?? []) expect(before.has(c.toolCallId)).toBe(false);
+  });
+
+  it("a dry run says what it would clear and changes nothing", async () => {
+    const input = conversation(20);
+    const r = await compactMessages(input, { ...base, strategy: "clear" }, { dryRun: true });
+    expect(r.messages.every((m, i) => m === input[i])).toBe(true);
+    expect(r.report.clearing?.reason).toMatch(/^would clear \d+ tool results/);
+  });
+
+  it("a usage report whose prefix held cleared results is carried across: it falls by exactly what was freed", async () => {
+    const input = conversation(20);
+    const r = await compactMessages(
+      input,
+      { ...base, strategy: "clear" },
+      { usage: { promptTokens: 30_000, messages: input.length } },
+    );
+    const k = r.report.clearing;
+    expect(k?.results).toBeGreaterThan(0);
+    expect(r.report.usage?.dropped).toBe(false);
+    expect(r.report.usage?.judgedTokensAfter).toBe(30_000 - (k?.tokensFreed ?? 0));
+    expect(r.report.laws.every((l) => l.ok)).toBe(true);
+  });
+});
