@@ -308,4 +308,18 @@ export const mutants: Mutant[] = [
     replace: `if (!st.found || st.start >= 0) return { changed: false, roles: roles, start: 0, end: 0 };`,
     why: "nothing is ever compacted, although an eligible stretch exists",
   },
+  {
+    module: "logcommit.ts",
+    law: "L9",
+    find: `if (rewrites[k]) return false;`,
+    replace: `if (rewrites[k] && k > since) return false;`,
+    why: "a compaction written right at the plan's version counts as an append, so a stale plan rebases over it",
+  },
+  {
+    module: "logcommit.ts",
+    law: "L9",
+    find: `const appendsOnly = onlyAppendsSince(tail, 0);`,
+    replace: `const appendsOnly = onlyAppendsSince(tail, tail.length);`,
+    why: "the log's tail is never read, so a plan rebases over a compaction committed meanwhile",
+  },
 ];
