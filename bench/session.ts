@@ -1,8 +1,9 @@
 // Session log costs (`npx tsx bench/session.ts`), each as a ratio against a baseline measured in
-// the same run: one append (lock + write + fsync + reading back) against a bare appendFile of
-// the same line plus fsync; the cold context() of a 10k- and a 100k-item session against reading
-// the file; one compaction step's commit (the session's guarded write) against the same run on
-// an in-memory store. Prints a Markdown table.
+// the same run: one append (lock + write + fsync + reading back) against a bare write of the
+// same line plus fsync; the lock alone against one bare durable line; the cold open and
+// context() of a 10k- and a 100k-item session against reading and parsing the file; a
+// compaction step on the session (its guarded, durable write included) against the same run on
+// an in-memory store. Prints a Markdown table; not part of `npm run bench` (bench/RESULTS.md).
 import { closeSync, fsyncSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +13,7 @@ import { compactStore } from "../src/engine/run/compact.ts";
 import { ConversationStore } from "../src/engine/store/store.ts";
 import { charCounter } from "../src/model/tokens.ts";
 import { offlineSummarizer } from "../src/providers/offline-summarizer.ts";
+import { withLock } from "../src/session/lock.ts";
 import { openSession } from "../src/session/open.ts";
 import { turn } from "../test/session/conversation.ts";
 
@@ -37,6 +39,28 @@ async function appendCost(n: number): Promise<void> {
   const base = ms(t0) / n;
   closeSync(fd);
   rows.push([`append, one item (${n} appends)`, session.toFixed(3), base.toFixed(3), (session / base).toFixed(2)]);
+}
+
+/** The lock alone (create, write the pid, read it back, remove) against one bare durable line. */
+function lockCost(n: number): void {
+  const lock = join(dir, "bench.lock");
+  let t0 = process.hrtime.bigint();
+  for (let k = 0; k < n; k++) withLock(lock, () => k);
+  const locked = ms(t0) / n;
+  const fd = openSync(join(dir, "bare-lock.jsonl"), "a");
+  t0 = process.hrtime.bigint();
+  for (let k = 0; k < n; k++) {
+    writeSync(fd, `{"seq":${k + 1}}\n`);
+    fsyncSync(fd);
+  }
+  const base = ms(t0) / n;
+  closeSync(fd);
+  rows.push([
+    `the lock alone, taken and released (${n} times)`,
+    locked.toFixed(3),
+    base.toFixed(3),
+    (locked / base).toFixed(2),
+  ]);
 }
 
 async function coldContext(n: number): Promise<void> {
@@ -97,6 +121,7 @@ async function commitLatency(): Promise<void> {
 }
 
 await appendCost(500);
+lockCost(500);
 await coldContext(10_000);
 await coldContext(100_000);
 await commitLatency();

@@ -6,11 +6,9 @@
 
 import type { FormatName } from "../adapters/detect.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
+import type { CompactMessagesOptions } from "../library/compact-messages.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
 import type { Json } from "../model/json.ts";
-import type { Summarizer } from "../model/summarizer.ts";
-import type { TokenCounter } from "../model/tokens.ts";
-import type { KeyEnv } from "../providers/from-config.ts";
 import type { CompactionRecord } from "./record.ts";
 
 /** Options of openSession. */
@@ -21,16 +19,10 @@ export interface SessionOptions {
   readonly onWarning?: (message: string) => void;
 }
 
-/** Options of a session's compaction (those of compactMessages that apply to a session). */
-export interface SessionCompactOptions {
-  /** default: the one the configuration names (offline unless set) */
-  readonly summarizer?: Summarizer;
-  /** default: the configured tokenizer */
-  readonly counter?: TokenCounter;
-  readonly agentModel?: string;
-  readonly env?: KeyEnv;
-  readonly signal?: AbortSignal;
-  readonly onProgress?: (line: string) => void;
+/** Options of a session's compaction: those of compactMessages that apply to a session, and a step limit. */
+export interface SessionCompactOptions
+  extends Pick<CompactMessagesOptions, "summarizer" | "counter" | "agentModel" | "env" | "signal" | "onProgress"> {
+  /** stop after this many summarizer steps (compactStore's maxSteps) */
   readonly maxSteps?: number;
 }
 
