@@ -25,9 +25,10 @@ import { withLock } from "./lock.ts";
 import { readChunk, writeDurably } from "./log-file.ts";
 import { compactionText, headerText, itemText, lineAt, setAsideText } from "./log-lines.ts";
 import { LogState } from "./log-state.ts";
+import { SessionPairing } from "./pairing.ts";
 import { type PersistingStore, PersistingStore as Store } from "./persisting-store.ts";
 import type { CompactionRecord } from "./record.ts";
-import { messagesOf, readItems, replay } from "./replay.ts";
+import { itemOfMessage, messagesOf, readItems, replay } from "./replay.ts";
 import type { Session, SessionCompactOptions, SessionOptions } from "./session.ts";
 
 /** Creates the log with its header, atomically: a file that exists always has one. */
@@ -64,6 +65,8 @@ function newestUser(ms: readonly Message[]): number {
 /** A session kept in an append-only JSONL log. */
 export class LogSession implements Session {
   private closed = false;
+  /** the tool pairing of the full history, read at the first append (pairing.ts) */
+  private pairing: SessionPairing | undefined;
 
   private constructor(
     readonly location: string,
@@ -141,17 +144,37 @@ export class LogSession implements Session {
       if (!isJsonObject(v)) throw new InputError(`items[${i}]`, "expected a JSON object");
     });
     // the format's adapter reads them (an unknown role, a malformed part is refused here)
-    readItems(texts, this.format);
-    if (texts.length === 0) {
+    const batch = readItems(texts, this.format);
+    if (batch === undefined) {
       this.sync();
       return this.state.version;
     }
     return withLock(this.lockPath, () => {
       this.sync();
-      const first = this.state.version + 1;
-      this.writeLines(texts.map((t, k) => itemText(first + k, t)));
+      // against everything the session holds now, whoever appended it
+      const pairing = this.followPairing();
+      try {
+        pairing.extend(batch.messages, texts.length, itemOfMessage(batch));
+        const first = this.state.version + 1;
+        this.writeLines(texts.map((t, k) => itemText(first + k, t)));
+      } catch (e) {
+        // refused or not written: the pairing may hold some of the batch, read it again next time
+        this.pairing = undefined;
+        throw e;
+      }
       return this.state.version;
     });
+  }
+
+  /** The pairing of the full history as read so far: built at the first use, then followed item by item. */
+  private followPairing(): SessionPairing {
+    const items = this.state.items;
+    if (this.pairing === undefined) this.pairing = new SessionPairing(messagesOf(items, this.format), items.length);
+    else if (this.pairing.items < items.length) {
+      const since = items.slice(this.pairing.items);
+      this.pairing.follow(messagesOf(since, this.format), since.length);
+    }
+    return this.pairing;
   }
 
   private replayed() {

@@ -24,7 +24,7 @@ export function messagesOf(items: readonly string[], format: FormatName): Messag
 }
 
 /** For each message, the index of the last item it holds. */
-function itemOfMessage(file: ConversationFile): (j: number) => number {
+export function itemOfMessage(file: ConversationFile): (j: number) => number {
   const map = file.items ?? itemMapOf(file.messages);
   return (j) => {
     const span = map.spans.at(j);

@@ -49,6 +49,26 @@ describe.each(backends)("session conformance: $name", (backend) => {
     expect(await s.version()).toBe(0);
   });
 
+  it("checks each append's tool pairing against everything the session holds, whoever appended it", async () => {
+    const at = backend.fresh();
+    const s = await openSession(at, { format: "openai" });
+    const other = await openSession(at);
+    const [question, call, result, answer] = turn("p");
+    await s.append([question, call]);
+    const version = await s.version();
+    await expect(s.append([{ role: "tool", tool_call_id: "nowhere", content: "x" }])).rejects.toThrow(
+      /items\[0\]: orphan tool result: no tool call has id "nowhere"/,
+    );
+    await expect(other.append([call])).rejects.toThrow(/items\[0\]: duplicate tool call id "call-p"/);
+    expect(await s.version()).toBe(version);
+    // the call was appended by the first writer, its result by the second
+    await other.append([result]);
+    await expect(s.append([result])).rejects.toThrow(/items\[0\]: second tool result for "call-p"/);
+    await s.append([answer]);
+    expect(await s.version()).toBe(4);
+    expect(await sessionLawProblems(s)).toEqual([]);
+  });
+
   it("compacts with one record per step, keeps every original, and a new process sees the same context", async () => {
     const at = backend.fresh();
     const s = await openSession(at, { format: "openai" });
