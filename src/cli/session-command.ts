@@ -3,7 +3,7 @@
 // byte; a JSON array: each element), compact runs the engine on the session with the same
 // settings, report and exit codes as `compact`, show prints the context (--full: every item
 // ever appended; --compactions: the records), export writes the context.
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { FORMAT_NAMES, type FormatName } from "../adapters/detect.ts";
@@ -74,7 +74,6 @@ export function addSessionCommand(p: Command, io: CliIO, done: (code: number) =>
       new Option("--format <name>", "the conversation format").choices([...FORMAT_NAMES]).makeOptionMandatory(),
     )
     .action(async (file: string, flags: { to: string; format: FormatName }) => {
-      const { existsSync } = await import("node:fs");
       if (existsSync(resolve(io.cwd, flags.to))) throw new SafecutError("usage", `${flags.to} exists already`);
       const s = await open(flags.to, io, flags.format);
       const n = await appendFile(s, file, io);
