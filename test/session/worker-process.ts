@@ -26,6 +26,8 @@ export interface Worker {
   readonly child: ChildProcess;
   readonly acked: string[];
   readonly ready: Promise<void>;
+  /** resolves at the first acknowledgement (or when the worker exits) */
+  readonly firstAck: Promise<void>;
   readonly exited: Promise<number | null>;
   /** everything it wrote to stderr */
   stderr: string;
@@ -40,10 +42,15 @@ export function startWorker(bundle: string, args: readonly string[]): Worker {
   const ready = new Promise<void>((r) => {
     onReady = r;
   });
+  let onAck = () => {};
+  const firstAck = new Promise<void>((r) => {
+    onAck = r;
+  });
   const w: Worker = {
     child,
     acked,
     ready,
+    firstAck,
     exited: new Promise((r) => child.on("exit", (code) => r(code))),
     stderr: "",
   };
@@ -54,13 +61,19 @@ export function startWorker(bundle: string, args: readonly string[]): Worker {
     rest = lines.pop() ?? "";
     for (const l of lines) {
       if (l === "ready") onReady();
-      else if (l.startsWith("ack ")) acked.push(l.slice(4));
+      else if (l.startsWith("ack ")) {
+        acked.push(l.slice(4));
+        onAck();
+      }
     }
   });
   child.stderr?.setEncoding("utf8");
   child.stderr?.on("data", (d: string) => {
     w.stderr += d;
   });
-  child.on("exit", () => onReady());
+  child.on("exit", () => {
+    onReady();
+    onAck();
+  });
   return w;
 }
