@@ -121,12 +121,16 @@ function record(o: JsonObject, at: string): CompactionRecord {
   const start = nat(o, "start", at);
   const end = nat(o, "end", at);
   if (end <= start) throw new InputError(at, `the stretch ${start}..${end} is empty`);
+  const trigger = o.trigger;
+  if (trigger !== "tokens/messages/turns" && trigger !== "context window")
+    throw new InputError(at, `field "trigger": expected "tokens/messages/turns" or "context window"`);
   const usage = o.usage;
   return {
     items: nat(o, "items", at),
     start,
     end,
     summary: str(o, "summary", at),
+    trigger,
     tokensBefore: nat(o, "tokensBefore", at),
     tokensAfter: nat(o, "tokensAfter", at),
     summarizer: str(o, "summarizer", at),

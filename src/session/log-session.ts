@@ -13,6 +13,8 @@ import type { FormatName } from "../adapters/detect.ts";
 import { parseConfig } from "../engine/boundary/config-rules.ts";
 import { gateAdvanceWatermark, gateDecideLogCommit } from "../engine/boundary/kernel-gate.ts";
 import { compactStore } from "../engine/run/compact.ts";
+import type { Plan } from "../engine/run/plan.ts";
+import { dueBy } from "../engine/run/plan.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import type { PlannedAgainst } from "../engine/store/store.ts";
 import { type Config, type ConfigInput, SAME_AS_AGENT } from "../model/config.ts";
@@ -230,7 +232,10 @@ export class LogSession implements Session {
     const model = c.model === SAME_AS_AGENT ? options.agentModel : c.model;
     const account = { summarizer: summarizer.name, ...(model === undefined ? {} : { model }) };
     const store = new Store(counter, messages, this.state.version, this.state.items.length, (st, p, s, e, sum) =>
-      this.commitStep(st, p, s, e, sum, account),
+      this.commitStep(st, p, s, e, sum, {
+        ...account,
+        trigger: () => dueBy(c, st.totalTokens, st.messages.length, st.userTurns),
+      }),
     );
     return compactStore(store, c, {
       summarizer,
@@ -248,7 +253,7 @@ export class LogSession implements Session {
     start: number,
     end: number,
     summary: SummaryMessage,
-    account: { readonly summarizer: string; readonly model?: string },
+    account: { readonly summarizer: string; readonly model?: string; readonly trigger: () => Plan["trigger"] },
   ) {
     return withLock(this.lockPath, () => {
       this.sync();
@@ -267,6 +272,10 @@ export class LogSession implements Session {
       store.items = s.items.length;
       store.reflects(s.version);
       const tokensBefore = store.totalTokens;
+      // the engine plans only when due, on at most this many items (one per message, or fewer for
+      // Anthropic), and appends since can only add to every count a trigger reads
+      const trigger = account.trigger();
+      if (trigger === "none") throw new SafecutError("internal", "a compaction step committed while not due");
       const out = store.applySplice(planned, start, end, summary);
       if (out.decision !== decision)
         throw new SafecutError("internal", `the session decided ${decision}, its store ${out.decision}`);
@@ -279,9 +288,11 @@ export class LogSession implements Session {
         start,
         end,
         summary: summary.content,
+        trigger,
         tokensBefore,
         tokensAfter: store.totalTokens,
-        ...account,
+        summarizer: account.summarizer,
+        ...(account.model === undefined ? {} : { model: account.model }),
         plannedVersion,
         committedVersion: s.version + 1,
         decision,

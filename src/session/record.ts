@@ -2,6 +2,7 @@
 // the context's message positions when it was committed, and the summary), and the account of
 // it (tokens before and after, the summarizer, the planned and committed versions, the time).
 
+import type { Plan } from "../engine/run/plan.ts";
 import type { CommitDecision } from "../kernel/commit.ts";
 import type { JsonObject } from "../model/json.ts";
 
@@ -14,6 +15,8 @@ export interface CompactionRecord {
   readonly end: number;
   /** the summary that replaced it */
   readonly summary: string;
+  /** the trigger reached when the step was committed (the kernel's triggerFired on the context then, before the splice) */
+  readonly trigger: Exclude<Plan["trigger"], "none">;
   /** the context's token total just before and just after the step */
   readonly tokensBefore: number;
   readonly tokensAfter: number;

@@ -79,6 +79,7 @@ describe.each(backends)("session conformance: $name", (backend) => {
     const records = await s.compactions();
     expect(records).toHaveLength(report.stretches.length);
     expect(records.every((r) => r.summarizer === "offline" && r.decision === "commit")).toBe(true);
+    expect(records.map((r) => r.trigger)).toEqual(report.stretches.map((x) => x.trigger));
     expect(await s.history({ full: true })).toBe(before);
     expect((await s.context()).length).toBeLessThan(48);
     expect(await sessionLawProblems(s)).toEqual([]);
