@@ -181,11 +181,7 @@ export class LogSession implements Session {
 
   private replayed() {
     this.sync();
-    return replay(this.state.items, this.state.entries, this.format, (r) => this.recordLine(r));
-  }
-
-  private recordLine(r: CompactionRecord): string {
-    return `${this.location} entry ${r.committedVersion}`;
+    return replay(this.state.items, this.state.entries, this.format);
   }
 
   async contextText(): Promise<string> {

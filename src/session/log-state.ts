@@ -9,10 +9,10 @@ import type { Chunk } from "./log-file.ts";
 import { type LogLine, lineAt, parseHeader, parseLine } from "./log-lines.ts";
 import type { CompactionRecord } from "./record.ts";
 
-/** An item or a compaction record, in log order, with the item's index among items. */
+/** An item or a compaction record, in log order: an item's index among items, a record's place (`FILE line N`). */
 export type Entry =
   | { readonly kind: "item"; readonly index: number }
-  | { readonly kind: "compaction"; readonly record: CompactionRecord };
+  | { readonly kind: "compaction"; readonly record: CompactionRecord; readonly where: string };
 
 /** The in-memory reading of one session log. */
 export class LogState {
@@ -93,7 +93,7 @@ export class LogState {
     this.records.push(r);
     this.rewrites.push(true);
     this.watermark = r.watermark;
-    const e: Entry = { kind: "compaction", record: r };
+    const e: Entry = { kind: "compaction", record: r, where: at };
     this.entries.push(e);
     return e;
   }

@@ -9,7 +9,6 @@ import { itemMapOf } from "../engine/run/item-map.ts";
 import { InputError } from "../model/errors.ts";
 import { type Message, summaryMessage } from "../model/message.ts";
 import type { Entry } from "./log-state.ts";
-import type { CompactionRecord } from "./record.ts";
 
 /** The items read as one JSONL conversation (a multi-line original is read from its one-line form). */
 export function readItems(items: readonly string[], format: FormatName): ConversationFile | undefined {
@@ -39,13 +38,8 @@ export interface Replayed {
   readonly file: ConversationFile | undefined;
 }
 
-/** Rebuilds the context from the log's entries; `where` names a record's line in an error. */
-export function replay(
-  items: readonly string[],
-  entries: readonly Entry[],
-  format: FormatName,
-  where: (r: CompactionRecord) => string,
-): Replayed {
+/** Rebuilds the context from the log's entries; a record that does not fit is refused naming its place. */
+export function replay(items: readonly string[], entries: readonly Entry[], format: FormatName): Replayed {
   const file = readItems(items, format);
   const all = file?.messages ?? [];
   const itemOf = file === undefined ? () => 0 : itemOfMessage(file);
@@ -57,7 +51,7 @@ export function replay(
     while (next < all.length && itemOf(next) < r.items) context.push(all[next++]);
     if (r.end > context.length)
       throw new InputError(
-        where(r),
+        e.where,
         `the stretch ${r.start}..${r.end} lies outside the ${context.length}-message context`,
       );
     context.splice(r.start, r.end - r.start, summaryMessage(r.summary));

@@ -60,6 +60,20 @@ describe("session log recovery", () => {
     await refused(at, /line 3: (sequence number 7, expected 2|corrupt item line)/);
   });
 
+  it("refuses a compaction record that does not fit, naming its line", async () => {
+    const record = (seq: number, start: number, end: number, watermark: number) =>
+      `${JSON.stringify({ seq, t: "compaction", items: 8, start, end, summary: "s", trigger: "tokens/messages/turns", tokensBefore: 10, tokensAfter: 5, summarizer: "x", plannedVersion: seq - 1, committedVersion: seq, decision: "commit", watermark, time: "t" })}\n`;
+    const outside = await sessionWithTurns(2);
+    appendFileSync(outside, record(9, 50, 60, 1));
+    const s = await openSession(outside);
+    await expect(s.context()).rejects.toThrow(
+      /session\.jsonl line 10: the stretch 50\.\.60 lies outside the 8-message context/,
+    );
+    const back = await sessionWithTurns(2);
+    appendFileSync(back, record(9, 1, 3, 2) + record(10, 1, 2, 1));
+    await refused(back, /session\.jsonl line 11: the watermark moves back from 2 to 1/);
+  });
+
   it("refuses a foreign file and a newer log format on line 1", async () => {
     const foreign = logBackend.fresh();
     writeFileSync(foreign, '{"role":"user","content":"hi"}\n');
