@@ -13,8 +13,8 @@ import { bundleWorker, startWorker } from "./worker-process.ts";
 /** Kills per mode and lane, and the lanes run at once (one session each): 200 kills in all, the issue's floor. */
 const KILLS = { append: 50, mixed: 50 };
 const LANES = 2;
-/** The longest wait before a kill, per mode (a mixed writer compacts first, then appends). */
-const MAX_DELAY_MS = { append: 25, mixed: 80 };
+/** The longest wait before a kill, per mode, from the first append or the first compaction step on. */
+const MAX_DELAY_MS = { append: 25, mixed: 40 };
 
 let bundle = "";
 beforeAll(() => {
@@ -29,8 +29,8 @@ async function lane(at: string, name: string): Promise<{ acked: number; records:
     for (let i = 0; i < KILLS[mode]; i++) {
       const w = startWorker(bundle, [mode, at, `${name}${mode[0]}${i}`, "0"]);
       // an appender is killed in its stream of appends (its first one reads the whole history for
-      // the pairing check); a mixed writer soon after it opened the session, while it compacts
-      await (mode === "append" ? w.firstAck : w.ready);
+      // the pairing check), a mixed writer once its compaction is under way
+      await (mode === "append" ? w.firstAck : w.firstStep);
       // a random instant from then on: mid-append, mid-commit, or between
       await sleep(Math.floor(Math.random() * MAX_DELAY_MS[mode]));
       w.child.kill("SIGKILL");

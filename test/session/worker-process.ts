@@ -28,6 +28,8 @@ export interface Worker {
   readonly ready: Promise<void>;
   /** resolves at the first acknowledgement (or when the worker exits) */
   readonly firstAck: Promise<void>;
+  /** resolves when the first compaction step starts (or when the worker exits) */
+  readonly firstStep: Promise<void>;
   readonly exited: Promise<number | null>;
   /** everything it wrote to stderr */
   stderr: string;
@@ -46,11 +48,16 @@ export function startWorker(bundle: string, args: readonly string[]): Worker {
   const firstAck = new Promise<void>((r) => {
     onAck = r;
   });
+  let onStep = () => {};
+  const firstStep = new Promise<void>((r) => {
+    onStep = r;
+  });
   const w: Worker = {
     child,
     acked,
     ready,
     firstAck,
+    firstStep,
     exited: new Promise((r) => child.on("exit", (code) => r(code))),
     stderr: "",
   };
@@ -61,6 +68,7 @@ export function startWorker(bundle: string, args: readonly string[]): Worker {
     rest = lines.pop() ?? "";
     for (const l of lines) {
       if (l === "ready") onReady();
+      else if (l === "step") onStep();
       else if (l.startsWith("ack ")) {
         acked.push(l.slice(4));
         onAck();
@@ -74,6 +82,7 @@ export function startWorker(bundle: string, args: readonly string[]): Worker {
   child.on("exit", () => {
     onReady();
     onAck();
+    onStep();
   });
   return w;
 }

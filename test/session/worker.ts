@@ -1,8 +1,9 @@
 // A session writer run as a separate process by the crash and concurrency tests (bundled by
 // worker-bundle.ts): `append LOCATION TAG N` appends N turns (N = 0: until killed), `compact
-// LOCATION` compacts until LOCATION.stop exists, `mixed LOCATION TAG` compacts and appends
-// a turn, until killed. Each acknowledged append is reported on stdout as `ack ID` once it
-// has resolved (durable), and `ready` once the session is open.
+// LOCATION` compacts until LOCATION.stop exists, `mixed LOCATION TAG` appends three turns
+// and compacts, until killed. Each acknowledged append is reported on stdout as `ack ID` once it
+// has resolved (durable), `ready` once the session is open, and `step` as each
+// compaction step starts (mixed).
 import { existsSync, writeSync } from "node:fs";
 import { charCounter } from "../../src/model/tokens.ts";
 import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
@@ -29,11 +30,13 @@ if (mode === "append") {
     await pause(5);
   }
 } else if (mode === "mixed") {
-  // compacting first: a kill soon after the start lands in a compaction
-  for (let k = 0; ; k++) {
-    await s.compact(SMALL_CONFIG, { summarizer });
-    await s.append(turn(`${tag}-${k}`));
-    say(`ack ${tag}-${k}`);
+  // three turns, then a compaction (reporting `step` as each step starts), and again
+  for (let k = 0; ; k += 3) {
+    for (let j = k; j < k + 3; j++) {
+      await s.append(turn(`${tag}-${j}`));
+      say(`ack ${tag}-${j}`);
+    }
+    await s.compact(SMALL_CONFIG, { summarizer, onProgress: (line) => line.includes("summarizing") && say("step") });
   }
 }
 await s.close();
