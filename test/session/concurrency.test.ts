@@ -3,12 +3,14 @@
 // law holds after every committed step, and the watermark never decreased (read back from the
 // records; sessionLawProblems checks both).
 import { writeFileSync } from "node:fs";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSession } from "../../src/session/open.ts";
-import { backends } from "./backends.ts";
+import { backends, removeFresh } from "./backends.ts";
 import { questionCounts } from "./conversation.ts";
 import { sessionLawProblems } from "./session-laws.ts";
 import { bundleWorker, startWorker } from "./worker-process.ts";
+
+afterAll(removeFresh);
 
 const APPENDERS = 4;
 const COMPACTORS = 2;

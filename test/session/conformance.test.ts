@@ -1,12 +1,14 @@
 // One contract, every backend: the same cases run against each session backend (backends.ts).
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { Summarizer, SummaryRequest } from "../../src/model/summarizer.ts";
 import { charCounter } from "../../src/model/tokens.ts";
 import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
 import { openSession } from "../../src/session/open.ts";
-import { backends } from "./backends.ts";
+import { backends, removeFresh } from "./backends.ts";
 import { questionCounts, SMALL_CONFIG, turn } from "./conversation.ts";
 import { sessionLawProblems } from "./session-laws.ts";
+
+afterAll(removeFresh);
 
 /** The offline summarizer, with `during` run while each summary is being written. */
 function summarizerDuring(during: () => Promise<void>): Summarizer {

@@ -3,12 +3,14 @@
 // writer saw resolve is there exactly once, no item is there twice, and every law holds on every
 // committed step (no half-applied step: a step is one line).
 import { setTimeout as sleep } from "node:timers/promises";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSession } from "../../src/session/open.ts";
-import { logBackend } from "./backends.ts";
+import { logBackend, removeFresh } from "./backends.ts";
 import { questionCounts } from "./conversation.ts";
 import { sessionLawProblems } from "./session-laws.ts";
 import { bundleWorker, startWorker } from "./worker-process.ts";
+
+afterAll(removeFresh);
 
 /** Kills per mode and lane, and the lanes run at once (one session each): 200 kills in all, the floor. */
 const KILLS = { append: 50, mixed: 50 };

@@ -2,11 +2,13 @@
 // file, a newer format, a lock left by a killed process. Each is a clear error naming the line,
 // or the documented recovery; opening changes no byte of the file.
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { openSession } from "../../src/session/open.ts";
-import { logBackend } from "./backends.ts";
+import { logBackend, removeFresh } from "./backends.ts";
 import { questionCounts, turn } from "./conversation.ts";
 import { sessionLawProblems } from "./session-laws.ts";
+
+afterAll(removeFresh);
 
 async function sessionWithTurns(n: number): Promise<string> {
   const at = logBackend.fresh();

@@ -1,14 +1,13 @@
 // Runs worker.ts as child processes: bundled once into one plain JavaScript file (esbuild), so a
 // child starts as fast as node itself; each child's acknowledgements are collected as they come.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { buildSync } from "esbuild";
+import { freshDir } from "./backends.ts";
 
 /** Bundles worker.ts; returns the path of the bundle. */
 export function bundleWorker(): string {
-  const out = join(mkdtempSync(join(tmpdir(), "safecut-worker-")), "worker.mjs");
+  const out = join(freshDir(), "worker.mjs");
   buildSync({
     entryPoints: [resolve(import.meta.dirname, "worker.ts")],
     bundle: true,
