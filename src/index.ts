@@ -83,6 +83,9 @@ export { type AnthropicSummarizerOptions, anthropicSummarizer } from "./provider
 export { summarizerFromConfig } from "./providers/from-config.ts";
 export { offlineSummarizer } from "./providers/offline-summarizer.ts";
 export { type OpenAISummarizerOptions, openAISummarizer } from "./providers/openai-summarizer.ts";
+export { openSession } from "./session/open.ts";
+export type { CompactionRecord } from "./session/record.ts";
+export type { Session, SessionCompactOptions, SessionOptions } from "./session/session.ts";
 
 import { type CompactMessagesOptions, type CompactResult, compactMessages } from "./library/compact-messages.ts";
 import type { ConfigInput } from "./model/config.ts";

@@ -18,6 +18,7 @@ import {
 } from "./outputs.ts";
 import { progressDisplay } from "./progress.ts";
 import { reportText } from "./report-text.ts";
+import { addSessionCommand } from "./session-command.ts";
 import { type FlagValues, settingOptions, settingsFromFlags } from "./settings.ts";
 import { decodeUtf8 } from "./utf8.ts";
 
@@ -203,8 +204,12 @@ async function compactFile(
   return code;
 }
 
-/** Builds the commander program; `run` receives the parsed `compact` invocation. */
-function program(io: CliIO, run: (file: string, flags: FlagValues) => Promise<void>): Command {
+/** Builds the commander program; `run` receives the parsed `compact` invocation, `setCode` a session command's exit code. */
+function program(
+  io: CliIO,
+  run: (file: string, flags: FlagValues) => Promise<void>,
+  setCode: (code: number) => void,
+): Command {
   const p = new Command("safecut")
     .description("Compact an LLM agent's conversation history, with laws checked by a verified kernel.")
     .version(packageVersion(), "-V, --version", "print safecut's version")
@@ -237,15 +242,22 @@ function program(io: CliIO, run: (file: string, flags: FlagValues) => Promise<vo
     )
     .addHelpText("after", `\n${EXIT_CODES_HELP}\n`)
     .action(async (file: string, flags: FlagValues) => run(file, flags));
+  addSessionCommand(p, io, setCode);
   return p;
 }
 
 /** Runs the CLI with `argv` (arguments after the program name); returns the exit code. */
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   let code: number = EXIT.ok;
-  const p = program(io, async (file, flags) => {
-    code = await runCompact(file, flags, io);
-  });
+  const p = program(
+    io,
+    async (file, flags) => {
+      code = await runCompact(file, flags, io);
+    },
+    (c) => {
+      code = c;
+    },
+  );
   try {
     if (argv.length === 0) {
       p.outputHelp();

@@ -9,6 +9,7 @@ import * as compressibleModule from "../kernel/compressible.ts";
 import * as configModule from "../kernel/config.ts";
 import * as cutpointModule from "../kernel/cutpoint.ts";
 import * as keeprecentModule from "../kernel/keeprecent.ts";
+import * as logcommitModule from "../kernel/logcommit.ts";
 import * as progressModule from "../kernel/progress.ts";
 import * as retentionModule from "../kernel/retention.ts";
 import * as spliceModule from "../kernel/splice.ts";
@@ -607,6 +608,39 @@ export const keptPrefixEnd: (roles: readonly Role[], tokens: readonly number[], 
  * - `result.found ==> forall(k: int, 0 <= k && k < roles.length && result.start <= callOf[k] && callOf[k] < result.end ==> k < result.end)`
  */
 export const selectKeepRecent: (roles: readonly Role[], tokens: readonly number[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], window: number, from: number, keepRecentTokens: number) => Stretch = keeprecentModule.selectKeepRecent;
+
+/**
+ * True iff no entry from `since` on rewrites the conversation (`rewrites[k]`: entry k is a compaction, not an append).
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), law L9; see docs/kernel.md.
+ *
+ * Requires:
+ * - `0 <= since && since <= rewrites.length`
+ *
+ * Ensures:
+ * - `result <==> forall(k: nat, since <= k && k < rewrites.length ==> !rewrites[k])`
+ */
+export const onlyAppendsSince: (rewrites: boolean[], since: number) => boolean = logcommitModule.onlyAppendsSince;
+
+/**
+ * L9 for a log whose version is its number of entries: a plan made when the log held
+ * `plan.version` entries, judged when `tail` more were written after them (`tail[k]`: the k-th
+ * of those is a compaction) and the context holds `nowLength` messages. Pure appends since the
+ * plan means no compaction among the entries written after it; the verdict is decideCommit's.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), law L9; see docs/kernel.md.
+ *
+ * Requires:
+ * - `plan.length >= 0 && nowLength >= 0 && plan.stretchEnd >= 0`
+ *
+ * Ensures:
+ * - `result !== "reject" ==> forall(k: nat, k < tail.length ==> !tail[k])`
+ * - `result === "commit" ==> (tail.length === 0 && nowLength === plan.length && plan.stretchEnd <= plan.length)`
+ * - `result === "rebase" ==> (tail.length > 0 && plan.length <= nowLength && plan.stretchEnd <= plan.length)`
+ * - `(tail.length === 0 && nowLength === plan.length && plan.stretchEnd <= plan.length) ==> result === "commit"`
+ * - `(tail.length > 0 && forall(k: nat, k < tail.length ==> !tail[k]) && plan.length <= nowLength && plan.stretchEnd <= plan.length) ==> result === "rebase"`
+ */
+export const decideLogCommit: (plan: PlanStamp, tail: boolean[], nowLength: number) => CommitDecision = logcommitModule.decideLogCommit;
 
 /**
  * A summary is accepted only if strictly shorter than what it replaces and within max_tokens (L8).

@@ -176,6 +176,14 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
     const nowVersion = a.version <= EXACT_LIMIT - d ? a.version + d : a.version;
     return [a, { ...b, version: a.version }, { ...n, version: nowVersion }];
   }),
+  // logcommit.ts
+  onlyAppendsSince: fc.array(fc.boolean(), { maxLength: 12 }).chain((r) => fc.tuple(fc.constant(r), fc.nat(r.length))),
+  decideLogCommit: fc.tuple(
+    // the version plus the tail's length stays exact
+    stamp.map((p) => ({ ...p, version: Math.min(p.version, EXACT_LIMIT - 8) })),
+    fc.oneof(fc.array(fc.constant(false), { maxLength: 6 }), fc.array(fc.boolean(), { maxLength: 8 })),
+    fc.oneof(fc.nat(5), wideNat),
+  ),
   // compaction.ts
   compactRolesOnce: fc.tuple(conversation(), window).map(([c, w]) => [...views(c), w]),
   // compressible.ts

@@ -456,4 +456,18 @@ export const mutants: Mutant[] = [
     //@ assert take <==> (freed < goal && i > 0 && mayClear(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, i))`,
     why: "the oldest result is skipped although it may be cleared and the goal is not reached (not oldest first)",
   },
+  {
+    module: "logcommit.ts",
+    law: "L9",
+    find: `if (rewrites[k]) return false;`,
+    replace: `if (rewrites[k] && k > since) return false;`,
+    why: "a compaction written right at the plan's version counts as an append, so a stale plan rebases over it",
+  },
+  {
+    module: "logcommit.ts",
+    law: "L9",
+    find: `const appendsOnly = onlyAppendsSince(tail, 0);`,
+    replace: `const appendsOnly = onlyAppendsSince(tail, tail.length);`,
+    why: "the log's tail is never read, so a plan rebases over a compaction committed meanwhile",
+  },
 ];

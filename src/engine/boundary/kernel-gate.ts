@@ -7,6 +7,7 @@ import { type CommitDecision, type CurrentStamp, decideCommit, type PlanStamp } 
 import { type ConfigField, type ConfigView, maxTokensLimit, validateConfig } from "../../kernel/config.ts";
 import { type CutPoint, findCutPoint } from "../../kernel/cutpoint.ts";
 import { selectKeepRecent } from "../../kernel/keeprecent.ts";
+import { decideLogCommit } from "../../kernel/logcommit.ts";
 import { acceptSummary, rangeTokens, rejectionStreak, stopAfterRejections } from "../../kernel/progress.ts";
 import { retentionCutoff } from "../../kernel/retention.ts";
 import { movable, pairingAt, pairingOk, type Stretch, selectStretch, selectStretchFrom } from "../../kernel/stretch.ts";
@@ -365,6 +366,21 @@ export function gateDecideCommit(plan: PlanStamp, now: CurrentStamp): CommitDeci
   );
   need(Number.isSafeInteger(plan.version) && Number.isSafeInteger(now.version), "decideCommit", "integer versions");
   return decideCommit(plan, now);
+}
+
+/** L9 over an append-only log: a plan judged after `tail` more entries (true: a compaction). */
+export function gateDecideLogCommit(plan: PlanStamp, tail: readonly boolean[], nowLength: number): CommitDecision {
+  need(
+    isNat(plan.length) && isNat(nowLength) && isNat(plan.stretchEnd),
+    "decideLogCommit",
+    "lengths and stretchEnd >= 0",
+  );
+  need(
+    isNat(plan.version) && Number.isSafeInteger(plan.version + tail.length),
+    "decideLogCommit",
+    "an entry count as version",
+  );
+  return decideLogCommit(plan, [...tail], nowLength);
 }
 
 /** L10: the next persisted watermark. */

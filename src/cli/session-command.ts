@@ -1,0 +1,136 @@
+// `safecut session ...`: a session (openSession's location: a log file path) from the command
+// line. import and append read a conversation file (JSONL: each line one item, kept byte for
+// byte; a JSON array: each element), compact runs the engine on the session with the same
+// settings, report and exit codes as `compact`, show prints the context (--full: every item
+// ever appended; --compactions: the records), export writes the context.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { type Command, Option } from "commander";
+import { FORMAT_NAMES, type FormatName } from "../adapters/detect.ts";
+import { InputError, SafecutError } from "../model/errors.ts";
+import type { Json } from "../model/json.ts";
+import type { Session } from "../session/session.ts";
+import { exitCodeForOutcome } from "./exit-codes.ts";
+import type { CliIO } from "./main.ts";
+import { reportText } from "./report-text.ts";
+import { type FlagValues, settingOptions, settingsFromFlags } from "./settings.ts";
+import { decodeUtf8 } from "./utf8.ts";
+
+/** The item texts of a conversation file: JSONL lines as written, or a JSON array's elements. */
+export function itemTexts(text: string, name: string): string[] {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const trimmed = body.trimStart();
+  if (trimmed.startsWith("[")) {
+    let v: Json;
+    try {
+      v = JSON.parse(trimmed) as Json;
+    } catch (e) {
+      throw new InputError(name, `invalid JSON: ${(e as Error).message}`);
+    }
+    if (!Array.isArray(v)) throw new InputError(name, "expected a JSON array of items");
+    return v.map((x) => JSON.stringify(x));
+  }
+  if (trimmed.startsWith("{") && !trimmed.includes("\n"))
+    throw new InputError(
+      name,
+      "a JSON object file (a request body) cannot be imported: give its items as JSONL or a JSON array",
+    );
+  return body.split("\n").filter((l) => l.trim() !== "");
+}
+
+function readText(file: string, io: CliIO): string {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(resolve(io.cwd, file));
+  } catch (e) {
+    throw new SafecutError("input", `cannot read ${file}: ${(e as Error).message}`);
+  }
+  return decodeUtf8(bytes, file);
+}
+
+async function open(location: string, io: CliIO, format?: FormatName): Promise<Session> {
+  const { openSession } = await import("../session/open.ts");
+  return openSession(resolve(io.cwd, location), {
+    ...(format === undefined ? {} : { format }),
+    onWarning: (w) => io.stderr(`safecut: warning: ${w}\n`),
+  });
+}
+
+async function appendFile(s: Session, file: string, io: CliIO): Promise<number> {
+  const texts = itemTexts(readText(file, io), file);
+  await s.appendTexts(texts);
+  return texts.length;
+}
+
+/** Adds `session` and its subcommands to the program; `done` receives each run's exit code. */
+export function addSessionCommand(p: Command, io: CliIO, done: (code: number) => void): void {
+  const session = p.command("session").description("a conversation kept in a session log that outlives the process");
+  session
+    .command("import")
+    .description("create a session from a conversation file (JSONL or a JSON array of items)")
+    .argument("<file>", "conversation file")
+    .requiredOption("--to <location>", "the session's location (a log file path; must not exist yet)")
+    .addOption(
+      new Option("--format <name>", "the conversation format").choices([...FORMAT_NAMES]).makeOptionMandatory(),
+    )
+    .action(async (file: string, flags: { to: string; format: FormatName }) => {
+      if (existsSync(resolve(io.cwd, flags.to))) throw new SafecutError("usage", `${flags.to} exists already`);
+      const s = await open(flags.to, io, flags.format);
+      const n = await appendFile(s, file, io);
+      await s.close();
+      io.stderr(`safecut: imported ${n} items into ${flags.to}\n`);
+      done(0);
+    });
+  session
+    .command("append")
+    .description("append the items of a conversation file to a session")
+    .argument("<location>", "the session")
+    .argument("<file>", "conversation file (JSONL or a JSON array of items)")
+    .action(async (location: string, file: string) => {
+      const s = await open(location, io);
+      await appendFile(s, file, io);
+      await s.close();
+      done(0);
+    });
+  const compact = session
+    .command("compact")
+    .description("compact a session (each step one guarded write); the report as for compact")
+    .argument("<location>", "the session")
+    .option("-c, --config <file>", "JSON configuration file (settings as in the README)");
+  for (const { option } of settingOptions()) compact.addOption(option);
+  compact.action(async (location: string, flags: FlagValues) => {
+    const { parseConfig } = await import("../engine/boundary/config-rules.ts");
+    const config = parseConfig(settingsFromFlags(flags, io.cwd));
+    const s = await open(location, io);
+    const report = await s.compact(config, { env: io.env });
+    await s.close();
+    io.stderr(reportText(report, location));
+    done(exitCodeForOutcome(report.outcome));
+  });
+  session
+    .command("show")
+    .description("print the session's context (JSONL)")
+    .argument("<location>", "the session")
+    .option("--full", "every item ever appended, as appended")
+    .option("--compactions", "the compaction records, as JSON")
+    .action(async (location: string, flags: { full?: boolean; compactions?: boolean }) => {
+      const s = await open(location, io);
+      if (flags.compactions === true) io.stdout(`${JSON.stringify(await s.compactions(), null, 2)}\n`);
+      else io.stdout(await s.history({ full: flags.full === true }));
+      await s.close();
+      done(0);
+    });
+  session
+    .command("export")
+    .description("write the session's context (JSONL) to stdout or a file")
+    .argument("<location>", "the session")
+    .option("-o, --output <file>", "write here instead of stdout")
+    .action(async (location: string, flags: { output?: string }) => {
+      const s = await open(location, io);
+      const text = await s.contextText();
+      await s.close();
+      if (flags.output === undefined) io.stdout(text);
+      else writeFileSync(resolve(io.cwd, flags.output), text);
+      done(0);
+    });
+}

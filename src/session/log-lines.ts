@@ -1,0 +1,180 @@
+// The lines of a session log (one JSON object per line): the header that fixes the session's
+// format and the log's own format version, an appended item (its original text inline, so the
+// log stays greppable and export is byte-exact), a compaction record, and the marker that sets
+// a torn line aside. Parsing a line names its line number in every error.
+
+import type { FormatName } from "../adapters/detect.ts";
+import { FORMAT_NAMES } from "../adapters/detect.ts";
+import { InputError } from "../model/errors.ts";
+import type { Json, JsonObject } from "../model/json.ts";
+import { isJsonObject } from "../model/json.ts";
+import type { CompactionRecord } from "./record.ts";
+
+/** The log format this safecut writes and reads; an older one would be migrated on open (none exists yet). */
+export const LOG_VERSION = 1;
+/** The header's marker field and value: a file without it is not a safecut session log. */
+const MAGIC = "safecut-session";
+
+/** Line 1: what the log is. */
+export interface HeaderLine {
+  readonly kind: "header";
+  readonly version: number;
+  readonly format: FormatName;
+  readonly created: string;
+}
+/** An appended item: `text` is its original JSON text. */
+export interface ItemLine {
+  readonly kind: "item";
+  readonly seq: number;
+  readonly text: string;
+}
+/** A committed compaction step. */
+export interface CompactionLine {
+  readonly kind: "compaction";
+  readonly seq: number;
+  readonly record: CompactionRecord;
+}
+/** A torn line (a write cut short by a crash) set aside by the next writer: never read as data. */
+export interface SetAsideLine {
+  readonly kind: "set-aside";
+  /** the 1-based line number of the torn line */
+  readonly line: number;
+  readonly bytes: number;
+}
+/** Any line of the log. */
+export type LogLine = HeaderLine | ItemLine | CompactionLine | SetAsideLine;
+
+/** Where a log line is, for errors: `FILE line N`. */
+export function lineAt(file: string, line: number): string {
+  return `${file} line ${line}`;
+}
+
+/** The header line's text. */
+export function headerText(format: FormatName, created: string): string {
+  return JSON.stringify({ [MAGIC]: LOG_VERSION, format, created });
+}
+
+function itemPrefix(seq: number): string {
+  return `{"seq":${seq},"t":"item","item":`;
+}
+
+/** An item line's text: the item's original text inline when it is one line, else as a JSON string. */
+export function itemText(seq: number, text: string): string {
+  if (!text.includes("\n") && !text.includes("\r")) return `${itemPrefix(seq)}${text}}`;
+  return JSON.stringify({ seq, t: "item", text });
+}
+
+/** A compaction line's text. */
+export function compactionText(seq: number, record: CompactionRecord): string {
+  return JSON.stringify({ seq, t: "compaction", ...record });
+}
+
+/** A set-aside marker's text. */
+export function setAsideText(line: number, bytes: number): string {
+  return JSON.stringify({ t: "set-aside", line, bytes });
+}
+
+/** Parses the header (line 1): refuses a foreign file, a newer log version or an unknown format. */
+export function parseHeader(text: string, file: string): HeaderLine {
+  const at = lineAt(file, 1);
+  let v: Json;
+  try {
+    v = JSON.parse(text) as Json;
+  } catch {
+    throw new InputError(at, "not a safecut session log (the first line is not JSON)");
+  }
+  if (!isJsonObject(v) || !(MAGIC in v)) throw new InputError(at, `not a safecut session log (no "${MAGIC}" field)`);
+  const version = v[MAGIC];
+  if (typeof version !== "number" || !Number.isSafeInteger(version) || version < 1)
+    throw new InputError(at, `invalid log version ${JSON.stringify(version)}`);
+  if (version > LOG_VERSION)
+    throw new InputError(at, `the log has format version ${version}, newer than this safecut reads (${LOG_VERSION})`);
+  const format = v.format;
+  if (typeof format !== "string" || !(FORMAT_NAMES as readonly string[]).includes(format))
+    throw new InputError(at, `unknown conversation format ${JSON.stringify(format)}`);
+  const created = typeof v.created === "string" ? v.created : "";
+  return { kind: "header", version, format: format as FormatName, created };
+}
+
+function nat(o: JsonObject, key: string, at: string): number {
+  const x = o[key];
+  if (typeof x !== "number" || !Number.isSafeInteger(x) || x < 0)
+    throw new InputError(at, `field "${key}": expected an integer >= 0, got ${JSON.stringify(x)}`);
+  return x;
+}
+
+function str(o: JsonObject, key: string, at: string): string {
+  const x = o[key];
+  if (typeof x !== "string") throw new InputError(at, `field "${key}": expected a string`);
+  return x;
+}
+
+function optStr(o: JsonObject, key: string): string | undefined {
+  const x = o[key];
+  return typeof x === "string" ? x : undefined;
+}
+
+/** The triggers a committed step can record (a plan's, less "none": nothing commits while not due). */
+const RECORD_TRIGGERS: readonly CompactionRecord["trigger"][] = ["tokens", "messages", "turns", "reported usage", "context window"];
+
+function isRecordTrigger(x: unknown): x is CompactionRecord["trigger"] {
+  return RECORD_TRIGGERS.some((t) => t === x);
+}
+
+function record(o: JsonObject, at: string): CompactionRecord {
+  const decision = o.decision;
+  if (decision !== "commit" && decision !== "rebase")
+    throw new InputError(at, `field "decision": expected "commit" or "rebase"`);
+  const start = nat(o, "start", at);
+  const end = nat(o, "end", at);
+  if (end <= start) throw new InputError(at, `the stretch ${start}..${end} is empty`);
+  const trigger = o.trigger;
+  if (!isRecordTrigger(trigger))
+    throw new InputError(at, `field "trigger": expected one of ${RECORD_TRIGGERS.map((t) => JSON.stringify(t)).join(", ")}`);
+  const usage = o.usage;
+  return {
+    items: nat(o, "items", at),
+    start,
+    end,
+    summary: str(o, "summary", at),
+    trigger,
+    tokensBefore: nat(o, "tokensBefore", at),
+    tokensAfter: nat(o, "tokensAfter", at),
+    summarizer: str(o, "summarizer", at),
+    ...(optStr(o, "model") === undefined ? {} : { model: optStr(o, "model") }),
+    ...(isJsonObject(usage) ? { usage } : {}),
+    plannedVersion: nat(o, "plannedVersion", at),
+    committedVersion: nat(o, "committedVersion", at),
+    decision,
+    watermark: nat(o, "watermark", at),
+    time: str(o, "time", at),
+  };
+}
+
+/** Parses one line after the header; `line` is its 1-based number. */
+export function parseLine(text: string, file: string, line: number): LogLine {
+  const at = lineAt(file, line);
+  let v: Json;
+  try {
+    v = JSON.parse(text) as Json;
+  } catch (e) {
+    throw new InputError(at, `corrupt line (not JSON: ${(e as Error).message})`);
+  }
+  if (!isJsonObject(v)) throw new InputError(at, "corrupt line (not a JSON object)");
+  if (v.t === "set-aside") return { kind: "set-aside", line: nat(v, "line", at), bytes: nat(v, "bytes", at) };
+  const seq = nat(v, "seq", at);
+  if (v.t === "item") {
+    if (typeof v.text === "string") return { kind: "item", seq, text: v.text };
+    const prefix = itemPrefix(seq);
+    // the original text is the bytes between the prefix and the closing brace, as written
+    if (!text.startsWith(prefix) || !text.endsWith("}") || !isJsonObject(v.item ?? null))
+      throw new InputError(at, "corrupt item line (expected the item object right after its prefix)");
+    return { kind: "item", seq, text: text.slice(prefix.length, -1) };
+  }
+  if (v.t === "compaction") {
+    if (nat(v, "committedVersion", at) !== seq)
+      throw new InputError(at, `the record's committedVersion is not its sequence number ${seq}`);
+    return { kind: "compaction", seq, record: record(v, at) };
+  }
+  throw new InputError(at, `unknown line kind ${JSON.stringify(v.t)}`);
+}

@@ -1,0 +1,37 @@
+// What a session keeps of each committed compaction step: enough to replay it (the stretch, in
+// the context's message positions when it was committed, and the summary), and the account of
+// it (tokens before and after, the summarizer, the planned and committed versions, the time).
+
+import type { Plan } from "../engine/run/plan.ts";
+import type { CommitDecision } from "../kernel/commit.ts";
+import type { JsonObject } from "../model/json.ts";
+
+/** One committed compaction step. */
+export interface CompactionRecord {
+  /** how many items the session held when the step was committed (the record follows them) */
+  readonly items: number;
+  /** the replaced stretch [start, end) of the context as it was at the commit */
+  readonly start: number;
+  readonly end: number;
+  /** the summary that replaced it */
+  readonly summary: string;
+  /** the trigger reached when the step was committed (the kernel's triggerFired on the context then, before the splice) */
+  readonly trigger: Exclude<Plan["trigger"], "none">;
+  /** the context's token total just before and just after the step */
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  /** the summarizer's name, and the model summaries were requested from */
+  readonly summarizer: string;
+  readonly model?: string;
+  /** the summarizer's reported usage, when it gave one */
+  readonly usage?: JsonObject;
+  /** the session version (entry count) the step was planned against, and the one it created */
+  readonly plannedVersion: number;
+  readonly committedVersion: number;
+  /** the kernel's verdict: commit (nothing changed meanwhile) or rebase (only appends) */
+  readonly decision: Exclude<CommitDecision, "reject">;
+  /** the persisted watermark after the step (L10: never lower than the one before) */
+  readonly watermark: number;
+  /** ISO time of the commit */
+  readonly time: string;
+}

@@ -1,0 +1,61 @@
+// The context of a session, rebuilt from its log: every item read by the format's adapter, each
+// compaction record's stretch replaced by its summary where and when it was committed. One pass
+// over the items plus the splices. Applying a record replays a decision the kernel made at the
+// commit; nothing is decided here, and a record that does not fit the context is refused.
+
+import { type ConversationFile, readConversationFile } from "../adapters/conversation-file.ts";
+import type { FormatName } from "../adapters/detect.ts";
+import { itemMapOf } from "../engine/run/item-map.ts";
+import { InputError } from "../model/errors.ts";
+import { type Message, summaryMessage } from "../model/message.ts";
+import type { Entry } from "./log-state.ts";
+
+/** The items read as one JSONL conversation (a multi-line original is read from its one-line form). */
+export function readItems(items: readonly string[], format: FormatName): ConversationFile | undefined {
+  if (items.length === 0) return undefined;
+  const lines = items.map((t) => (t.includes("\n") || t.includes("\r") ? JSON.stringify(JSON.parse(t)) : t));
+  return readConversationFile(`${lines.join("\n")}\n`, { format });
+}
+
+/** The messages of a list of items, in the session's format. */
+export function messagesOf(items: readonly string[], format: FormatName): Message[] {
+  return readItems(items, format)?.messages.slice() ?? [];
+}
+
+/** For each message, the index of the last item it holds. */
+export function itemOfMessage(file: ConversationFile): (j: number) => number {
+  const map = file.items ?? itemMapOf(file.messages);
+  return (j) => {
+    const span = map.spans.at(j);
+    if (span === undefined) throw new Error(`internal: no item for message ${j}`);
+    return span.last;
+  };
+}
+
+/** The rebuilt context, and the file it was read from (for writing it back in the session's layout). */
+export interface Replayed {
+  readonly messages: Message[];
+  readonly file: ConversationFile | undefined;
+}
+
+/** Rebuilds the context from the log's entries; a record that does not fit is refused naming its place. */
+export function replay(items: readonly string[], entries: readonly Entry[], format: FormatName): Replayed {
+  const file = readItems(items, format);
+  const all = file?.messages ?? [];
+  const itemOf = file === undefined ? () => 0 : itemOfMessage(file);
+  const context: Message[] = [];
+  let next = 0;
+  for (const e of entries) {
+    if (e.kind !== "compaction") continue;
+    const r = e.record;
+    while (next < all.length && itemOf(next) < r.items) context.push(all[next++]);
+    if (r.end > context.length)
+      throw new InputError(
+        e.where,
+        `the stretch ${r.start}..${r.end} lies outside the ${context.length}-message context`,
+      );
+    context.splice(r.start, r.end - r.start, summaryMessage(r.summary));
+  }
+  while (next < all.length) context.push(all[next++]);
+  return { messages: context, file };
+}

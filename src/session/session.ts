@@ -1,0 +1,53 @@
+// The session contract: a conversation that outlives the process, kept where several processes
+// can append to it and compact it. Every backend keeps every item's original text and every
+// compaction record (nothing is deleted), and guards each compaction step where the data lives:
+// the kernel's commit rule (L9) against the session's current version, the watermark only
+// forward (L10).
+
+import type { FormatName } from "../adapters/detect.ts";
+import type { CompactionReport } from "../engine/run/report.ts";
+import type { CompactMessagesOptions } from "../library/compact-messages.ts";
+import type { Config, ConfigInput } from "../model/config.ts";
+import type { Json } from "../model/json.ts";
+import type { CompactionRecord } from "./record.ts";
+
+/** Options of openSession. */
+export interface SessionOptions {
+  /** the conversation format of a session created by this open; an existing one must match it */
+  readonly format?: FormatName;
+  /** called with each warning (a torn last line set aside); default: none */
+  readonly onWarning?: (message: string) => void;
+}
+
+/** Options of a session's compaction: those of compactMessages that apply to a session, and a step limit. */
+export interface SessionCompactOptions
+  extends Pick<CompactMessagesOptions, "summarizer" | "counter" | "agentModel" | "env" | "signal" | "onProgress"> {
+  /** stop after this many summarizer steps (compactStore's maxSteps) */
+  readonly maxSteps?: number;
+}
+
+/** A session: append, read the context, compact, and read everything ever appended. */
+export interface Session {
+  /** where the session lives, as given to openSession */
+  readonly location: string;
+  /** the conversation format, fixed at creation */
+  readonly format: FormatName;
+  /** Appends items (JSON values of the session's format); resolves once they are durable. Returns the session version after them. */
+  append(items: readonly Json[]): Promise<number>;
+  /** Appends items given as their JSON text, kept byte for byte (one item per string). */
+  appendTexts(texts: readonly string[]): Promise<number>;
+  /** What the model is sent now: kept items (their original text) and summaries in place, in the session's format. */
+  context(): Promise<Json[]>;
+  /** The context as JSONL text, one item per line. */
+  contextText(): Promise<string>;
+  /** Runs the engine on the session; each committed step is one guarded write. */
+  compact(config: ConfigInput | Config, options?: SessionCompactOptions): Promise<CompactionReport>;
+  /** `full`: every item ever appended, original text, one per line; otherwise the context's text. */
+  history(options?: { readonly full?: boolean }): Promise<string>;
+  /** The compaction records, in commit order. */
+  compactions(): Promise<CompactionRecord[]>;
+  /** The session's version: its number of entries (items and compaction records). */
+  version(): Promise<number>;
+  /** Releases the session's file or connection. */
+  close(): Promise<void>;
+}

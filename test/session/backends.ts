@@ -1,0 +1,35 @@
+// The session backends the suites run against: each gives a fresh location per test.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** A backend under test. */
+export interface Backend {
+  readonly name: string;
+  /** a location no session lives at yet */
+  fresh(): string;
+}
+
+/** The temporary directories made so far (removeFresh deletes them). */
+const made: string[] = [];
+
+/** A fresh temporary directory, removed by removeFresh. */
+export function freshDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "safecut-session-"));
+  made.push(dir);
+  return dir;
+}
+
+/** Removes every temporary directory made by this file's helpers (call in afterAll). */
+export function removeFresh(): void {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
+/** The embedded default: a JSONL log file in a temporary directory. */
+export const logBackend: Backend = {
+  name: "jsonl log",
+  fresh: () => join(freshDir(), "session.jsonl"),
+};
+
+/** Every backend the suites run against. */
+export const backends: readonly Backend[] = [logBackend];

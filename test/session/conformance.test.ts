@@ -1,0 +1,130 @@
+// One contract, every backend: the same cases run against each session backend (backends.ts).
+import { afterAll, describe, expect, it } from "vitest";
+import type { Summarizer, SummaryRequest } from "../../src/model/summarizer.ts";
+import { charCounter } from "../../src/model/tokens.ts";
+import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
+import { openSession } from "../../src/session/open.ts";
+import { backends, removeFresh } from "./backends.ts";
+import { questionCounts, SMALL_CONFIG, turn } from "./conversation.ts";
+import { sessionLawProblems } from "./session-laws.ts";
+
+afterAll(removeFresh);
+
+/** The offline summarizer, with `during` run while each summary is being written. */
+function summarizerDuring(during: () => Promise<void>): Summarizer {
+  const inner = offlineSummarizer(charCounter());
+  return {
+    name: "offline-with-interleaving",
+    async summarize(req: SummaryRequest) {
+      await during();
+      return inner.summarize(req);
+    },
+  };
+}
+
+describe.each(backends)("session conformance: $name", (backend) => {
+  it("keeps appended items byte for byte and gives them back as the context until something is compacted", async () => {
+    const s = await openSession(backend.fresh(), { format: "openai" });
+    const texts = ['{"role":"system",  "content":"be brief"}', '{"role":"user","content":"hi \\u00e9"}'];
+    expect(await s.appendTexts(texts)).toBe(2);
+    await s.append(turn("t1"));
+    const full = await s.history({ full: true });
+    expect(full.startsWith(`${texts.join("\n")}\n`)).toBe(true);
+    expect(await s.contextText()).toBe(full);
+    expect(await s.compactions()).toEqual([]);
+    expect(await s.version()).toBe(6);
+    await s.close();
+  });
+
+  it("fixes the format at creation and refuses another one on open", async () => {
+    const at = backend.fresh();
+    await (await openSession(at, { format: "openai" })).close();
+    await expect(openSession(at, { format: "anthropic" })).rejects.toThrow(/format is openai, not anthropic/);
+    expect((await openSession(at)).format).toBe("openai");
+    await expect(openSession(backend.fresh())).rejects.toThrow(/creating a session needs its format/);
+  });
+
+  it("refuses an item its format cannot read, and writes nothing", async () => {
+    const s = await openSession(backend.fresh(), { format: "openai" });
+    await expect(s.append([{ role: "wizard", content: "x" }])).rejects.toThrow();
+    await expect(s.appendTexts(["[1,2]"])).rejects.toThrow(/items\[0\]: expected a JSON object/);
+    expect(await s.version()).toBe(0);
+  });
+
+  it("checks each append's tool pairing against everything the session holds, whoever appended it", async () => {
+    const at = backend.fresh();
+    const s = await openSession(at, { format: "openai" });
+    const other = await openSession(at);
+    const [question, call, result, answer] = turn("p");
+    await s.append([question, call]);
+    const version = await s.version();
+    await expect(s.append([{ role: "tool", tool_call_id: "nowhere", content: "x" }])).rejects.toThrow(
+      /items\[0\]: orphan tool result: no tool call has id "nowhere"/,
+    );
+    await expect(other.append([call])).rejects.toThrow(/items\[0\]: duplicate tool call id "call-p"/);
+    expect(await s.version()).toBe(version);
+    // the call was appended by the first writer, its result by the second
+    await other.append([result]);
+    await expect(s.append([result])).rejects.toThrow(/items\[0\]: second tool result for "call-p"/);
+    await s.append([answer]);
+    expect(await s.version()).toBe(4);
+    expect(await sessionLawProblems(s)).toEqual([]);
+  });
+
+  it("compacts with one record per step, keeps every original, and a new process sees the same context", async () => {
+    const at = backend.fresh();
+    const s = await openSession(at, { format: "openai" });
+    for (let i = 0; i < 12; i++) await s.append(turn(`c${i}`));
+    const before = await s.history({ full: true });
+    const report = await s.compact(SMALL_CONFIG);
+    expect(report.stretches.length).toBeGreaterThan(0);
+    const records = await s.compactions();
+    expect(records).toHaveLength(report.stretches.length);
+    expect(records.every((r) => r.summarizer === "offline" && r.decision === "commit")).toBe(true);
+    expect(records.map((r) => r.trigger)).toEqual(report.stretches.map((x) => x.trigger));
+    expect(await s.history({ full: true })).toBe(before);
+    expect((await s.context()).length).toBeLessThan(48);
+    expect(await sessionLawProblems(s)).toEqual([]);
+    const other = await openSession(at);
+    expect(await other.contextText()).toBe(await s.contextText());
+    expect(await other.version()).toBe(48 + records.length);
+  });
+
+  it("rebases a step over items another writer appended during the summarizer call, losing none", async () => {
+    const at = backend.fresh();
+    const s = await openSession(at, { format: "openai" });
+    for (let i = 0; i < 12; i++) await s.append(turn(`r${i}`));
+    const other = await openSession(at);
+    let k = 0;
+    const report = await s.compact(SMALL_CONFIG, {
+      summarizer: summarizerDuring(async () => {
+        await other.append(turn(`late${k++}`));
+      }),
+      maxSteps: 3,
+    });
+    expect(report.stretches.map((x) => x.decision)).toContain("rebase");
+    expect((await s.compactions()).every((r) => r.decision === "rebase")).toBe(true);
+    const counts = questionCounts(await s.history({ full: true }));
+    for (let i = 0; i < k; i++) expect(counts.get(`late${i}`)).toBe(1);
+    expect(await sessionLawProblems(s)).toEqual([]);
+  });
+
+  it("rejects a step planned before another writer's compaction, applying nothing of it", async () => {
+    const at = backend.fresh();
+    const s = await openSession(at, { format: "openai" });
+    for (let i = 0; i < 12; i++) await s.append(turn(`x${i}`));
+    const other = await openSession(at);
+    let raced = false;
+    const report = await s.compact(SMALL_CONFIG, {
+      summarizer: summarizerDuring(async () => {
+        if (raced) return;
+        raced = true;
+        await other.compact(SMALL_CONFIG, { maxSteps: 1 });
+      }),
+    });
+    expect(report.outcome).toBe("degraded");
+    expect(report.stretches).toEqual([]);
+    expect(await s.compactions()).toHaveLength(1);
+    expect(await sessionLawProblems(s)).toEqual([]);
+  });
+});

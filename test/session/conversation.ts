@@ -1,0 +1,28 @@
+// OpenAI-format items for the session tests: turns of a user question, a tool call, its result
+// and an answer, each turn's texts naming a unique id, so that an item can be found (and
+// counted) in a session's history by its id.
+import type { JsonObject } from "../../src/model/json.ts";
+
+/** One turn's four items; every text carries `id`. */
+export function turn(id: string, size = 12): JsonObject[] {
+  return [
+    { role: "user", content: `question ${id} ${"q ".repeat(size)}` },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: `call-${id}`, type: "function", function: { name: "look", arguments: "{}" } }],
+    },
+    { role: "tool", tool_call_id: `call-${id}`, content: `result ${id} ${"r ".repeat(size * 3)}` },
+    { role: "assistant", content: `answer ${id} ${"a ".repeat(size * 2)}` },
+  ];
+}
+
+/** The ids of the turns whose question is in `historyText`, with how often each occurs. */
+export function questionCounts(historyText: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const m of historyText.matchAll(/"question ([\w-]+) /g)) counts.set(m[1], (counts.get(m[1]) ?? 0) + 1);
+  return counts;
+}
+
+/** A configuration that makes a few turns due (offline summarizer, character counts). */
+export const SMALL_CONFIG = { token_threshold: 600, retention_window: 4, tokenizer: "chars" } as const;

@@ -1,0 +1,65 @@
+// The laws checked on a session from its public API alone, commit by commit: the full history
+// and the compaction records are replayed here (independently of src/session/replay.ts), and
+// after every record: the stretch held no user or system message (L2), kept tool calls and
+// results together (L5) and left a well-formed context, the step lowered the tokens (L8), the
+// watermark did not move back (L10); at the end the session's own context is this replay's.
+import { readConversationFile } from "../../src/adapters/conversation-file.ts";
+import { assertWellFormed } from "../../src/engine/boundary/wellformed.ts";
+import type { Message } from "../../src/model/message.ts";
+import type { Session } from "../../src/session/session.ts";
+
+function toolIds(ms: readonly Message[]): { calls: Set<string>; results: string[] } {
+  const calls = new Set<string>();
+  const results: string[] = [];
+  for (const m of ms) {
+    if (m.role === "assistant") for (const c of m.toolCalls) calls.add(c.id);
+    if (m.role === "tool") results.push(m.toolCallId);
+  }
+  return { calls, results };
+}
+
+/** Every law violation found on the session (empty: all hold). */
+export async function sessionLawProblems(s: Session): Promise<string[]> {
+  const full = await s.history({ full: true });
+  const records = await s.compactions();
+  const all = full === "" ? [] : readConversationFile(full, { format: s.format }).messages;
+  // openai and anthropic items: a message's item is its source index
+  const itemOf = (j: number) => all[j].source?.index ?? j;
+  const problems: string[] = [];
+  const context: Message[] = [];
+  let next = 0;
+  let mark = 0;
+  for (const [k, r] of records.entries()) {
+    while (next < all.length && itemOf(next) < r.items) context.push(all[next++]);
+    if (r.end > context.length) {
+      problems.push(`record ${k}: stretch ${r.start}..${r.end} outside the ${context.length}-message context`);
+      return problems;
+    }
+    const stretch = context.slice(r.start, r.end);
+    if (stretch.some((m) => m.role === "user" || m.role === "system"))
+      problems.push(`record ${k}: L2: a user or system message summarized away`);
+    const inside = toolIds(stretch);
+    for (const id of inside.results)
+      if (!inside.calls.has(id)) problems.push(`record ${k}: L5: result ${id} summarized without its call`);
+    for (const id of toolIds(context.slice(r.end)).results)
+      if (inside.calls.has(id)) problems.push(`record ${k}: L5: call ${id} summarized, its result kept`);
+    if (r.tokensAfter >= r.tokensBefore) problems.push(`record ${k}: L8: ${r.tokensBefore} -> ${r.tokensAfter} tokens`);
+    if (r.watermark < mark) problems.push(`record ${k}: L10: watermark ${mark} -> ${r.watermark}`);
+    mark = r.watermark;
+    context.splice(r.start, r.end - r.start, { role: "summary", content: r.summary });
+    try {
+      assertWellFormed(context);
+    } catch (e) {
+      problems.push(`record ${k}: the context is not well-formed: ${(e as Error).message}`);
+    }
+  }
+  while (next < all.length) context.push(all[next++]);
+  const text = await s.contextText();
+  const got = text === "" ? [] : readConversationFile(text, { format: s.format }).messages;
+  if (got.length !== context.length) problems.push(`context has ${got.length} messages, the replay ${context.length}`);
+  else
+    for (let j = 0; j < got.length; j++)
+      if (context[j].role !== "summary" && (got[j].role !== context[j].role || got[j].content !== context[j].content))
+        problems.push(`context message ${j} differs from the replay`);
+  return problems;
+}

@@ -1,0 +1,42 @@
+// A session writer run as a separate process by the crash and concurrency tests (bundled by
+// worker-bundle.ts): `append LOCATION TAG N` appends N turns (N = 0: until killed), `compact
+// LOCATION` compacts until LOCATION.stop exists, `mixed LOCATION TAG` appends three turns
+// and compacts, until killed. Each acknowledged append is reported on stdout as `ack ID` once it
+// has resolved (durable), `ready` once the session is open, and `step` as each
+// compaction step starts (mixed).
+import { existsSync, writeSync } from "node:fs";
+import { charCounter } from "../../src/model/tokens.ts";
+import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
+import { openSession } from "../../src/session/open.ts";
+import { SMALL_CONFIG, turn } from "./conversation.ts";
+
+const [mode, location, tag, count] = process.argv.slice(2);
+const say = (line: string) => writeSync(1, `${line}\n`);
+const summarizer = offlineSummarizer(charCounter());
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const s = await openSession(location, { format: "openai" });
+say("ready");
+if (mode === "append") {
+  const n = Number(count);
+  for (let k = 0; n === 0 || k < n; k++) {
+    await s.append(turn(`${tag}-${k}`));
+    say(`ack ${tag}-${k}`);
+  }
+} else if (mode === "compact") {
+  while (!existsSync(`${location}.stop`)) {
+    const r = await s.compact(SMALL_CONFIG, { summarizer });
+    say(`compacted ${r.stretches.length}`);
+    await pause(5);
+  }
+} else if (mode === "mixed") {
+  // three turns, then a compaction (reporting `step` as each step starts), and again
+  for (let k = 0; ; k += 3) {
+    for (let j = k; j < k + 3; j++) {
+      await s.append(turn(`${tag}-${j}`));
+      say(`ack ${tag}-${j}`);
+    }
+    await s.compact(SMALL_CONFIG, { summarizer, onProgress: (line) => line.includes("summarizing") && say("step") });
+  }
+}
+await s.close();
