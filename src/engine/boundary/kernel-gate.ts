@@ -1,6 +1,7 @@
 // The engine's only door into the kernel. Every kernel decision the engine uses is called
-// here, after checking the function's `//@ requires` at runtime: the proofs hold only for
-// inputs that satisfy them, so a violation is a clear error, never an unproven path.
+// here, after checking the function's `//@ requires` at runtime with the guard generated from
+// them (kernel-requires.ts): the proofs hold only for inputs that satisfy them, so a violation
+// is a clear error, never an unproven path.
 
 import { type CommitDecision, type CurrentStamp, decideCommit, type PlanStamp } from "../../kernel/commit.ts";
 import { type ConfigField, type ConfigView, maxTokensLimit, validateConfig } from "../../kernel/config.ts";
@@ -10,7 +11,6 @@ import { acceptSummary, rangeTokens } from "../../kernel/progress.ts";
 import { retentionCutoff } from "../../kernel/retention.ts";
 import { movable, pairingAt, pairingOk, type Stretch, selectStretch, selectStretchFrom } from "../../kernel/stretch.ts";
 import {
-  hasThreshold,
   type ReportedPrefix,
   type Thresholds,
   type TriggerKind,
@@ -20,19 +20,26 @@ import {
 } from "../../kernel/trigger.ts";
 import { keepHeadLines, keepTailLines } from "../../kernel/truncate.ts";
 import { advanceWatermark } from "../../kernel/watermark.ts";
-import { KernelBoundaryError } from "../../model/errors.ts";
 import { type GapArray, plainArray } from "../store/gap-array.ts";
 import { type KernelViews, type LiveViews, plainViews, spliceViews } from "../store/views.ts";
-import { EXACT_LIMIT, EXACT_LIMIT_NAME, isNat, natsSumExactly } from "./exact.ts";
-
-function need(ok: boolean, fn: string, requirement: string): void {
-  if (!ok) throw new KernelBoundaryError(fn, requirement);
-}
-
-// The proofs read integers: every number passed is a safe integer, and every sum the kernel
-// forms over an array (token counts, line bytes) is at most 2^53 - 1, so doubles compute it
-// exactly (exact.ts). A single sum of two safe integers compared with a third is exact anyway.
-const TOKENS_EXACT = `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME}`;
+import {
+  guardAcceptSummary,
+  guardAdvanceWatermark,
+  guardDecideCommit,
+  guardFindCutPoint,
+  guardKeepHeadLines,
+  guardKeepTailLines,
+  guardRangeTokens,
+  guardRetentionCutoff,
+  guardSelectKeepRecent,
+  guardSelectStretch,
+  guardSelectStretchFrom,
+  guardSplice,
+  guardTriggerFired,
+  guardUsageAfterSplice,
+  guardUsageTokens,
+  guardValidateConfig,
+} from "./kernel-requires.ts";
 
 /** L1, both forms: which trigger makes compaction due (contextWindow 0 = no window). */
 export function gateTriggerFired(
@@ -43,34 +50,13 @@ export function gateTriggerFired(
   contextWindow: number,
   reserveTokens: number,
 ): TriggerKind {
-  need(isNat(tokens) && isNat(messages) && isNat(userTurns), "triggerFired", "tokens, messages, userTurns >= 0");
-  need(
-    isNat(th.tokenThreshold) && isNat(th.messageThreshold) && isNat(th.turnThreshold),
-    "triggerFired",
-    "thresholds >= 0",
-  );
-  need(
-    isNat(contextWindow) && (contextWindow === 0 || (isNat(reserveTokens) && contextWindow > reserveTokens)),
-    "triggerFired",
-    "contextWindow = 0, or reserveTokens >= 0 and contextWindow > reserveTokens",
-  );
-  need(hasThreshold(th) || contextWindow > 0, "triggerFired", "at least one threshold or a context window");
+  guardTriggerFired(tokens, messages, userTurns, th, contextWindow, reserveTokens);
   return triggerFired(tokens, messages, userTurns, th, contextWindow, reserveTokens);
 }
 
 /** L1 with reported usage: the token count the trigger judges (the report for a prefix plus the counts after it). */
 export function gateUsageTokens(u: ReportedPrefix, tokens: readonly number[]): number {
-  need(
-    isNat(u.reported) && isNat(u.end) && u.end <= tokens.length,
-    "usageTokens",
-    "reported >= 0 and 0 <= end <= tokens.length",
-  );
-  // the result is the report plus the counts after it: that sum must be exact too
-  need(
-    natsSumExactly(tokens, u.reported, u.end),
-    "usageTokens",
-    `token counts >= 0 whose sum after the prefix plus the report is <= ${EXACT_LIMIT_NAME}`,
-  );
+  guardUsageTokens(u, tokens);
   return usageTokens(u, tokens);
 }
 
@@ -82,28 +68,13 @@ export function gateUsageAfterSplice(
   end: number,
   summaryTokens: number,
 ): ReportedPrefix {
-  need(
-    isNat(u.reported) && isNat(u.end) && u.end <= tokens.length,
-    "usageAfterSplice",
-    "reported >= 0 and 0 <= end <= tokens.length",
-  );
-  need(
-    isNat(start) && Number.isSafeInteger(end) && start < end && end <= tokens.length && isNat(summaryTokens),
-    "usageAfterSplice",
-    "0 <= start < end <= tokens.length and summaryTokens >= 0",
-  );
-  // the replaced counts are summed, and the report may gain the summary's count
-  need(
-    natsSumExactly(tokens, 0, start, end) && summaryTokens <= EXACT_LIMIT - u.reported,
-    "usageAfterSplice",
-    `${TOKENS_EXACT}, and reported + summaryTokens <= ${EXACT_LIMIT_NAME}`,
-  );
+  guardUsageAfterSplice(u, tokens, start, end, summaryTokens);
   return usageAfterSplice(u, tokens, start, end, summaryTokens);
 }
 
 /** L3: index of the first message of the retention window. */
 export function gateRetentionCutoff(n: number, window: number): number {
-  need(isNat(n) && Number.isSafeInteger(window) && window >= 1, "retentionCutoff", "n >= 0 && window >= 1");
+  guardRetentionCutoff(n, window);
   return retentionCutoff(n, window);
 }
 
@@ -111,13 +82,6 @@ export function gateRetentionCutoff(n: number, window: number): number {
 // through gateViewsAppended and gateSpliceViews, each of which re-checks what its change can break.
 // Views built any other way (untrusted input, tests) are not in the set and get the full check.
 const pairedLive = new WeakSet<KernelViews>();
-
-// selectStretch's precondition Pairing, checked by the kernel's own pairingOk (proven equal to it):
-// in full (O(n)), unless the views are live views already known to satisfy it (see pairedLive).
-function pairing(v: KernelViews): boolean {
-  if (pairedLive.has(v)) return true;
-  return pairingOk(v.roles, v.callOf, v.lastAnswer, v.ongoing);
-}
 
 /** Checks Pairing of live views in full (O(n)) and, if it holds, lets later checks be incremental. */
 export function gateTrackPairing(v: LiveViews): boolean {
@@ -155,12 +119,8 @@ export function gateViewsAppended(v: LiveViews, j: number, answered: number): vo
  * caller must rebuild the views from its messages (and they get the full check again).
  */
 export function gateSpliceViews(v: LiveViews, start: number, end: number): boolean {
-  const n = v.roles.length;
-  need(
-    isNat(start) && Number.isSafeInteger(end) && start < end && end <= n,
-    "spliceViews",
-    "0 <= start < end <= roles.length",
-  );
+  // the kernel's splice, applied to every view at once
+  guardSplice(v.roles, start, end, "summary");
   // unchecked views may not be consistent (a lastAnswer that disagrees with callOf), so the
   // coherence check below would not be enough to shift them safely
   if (!pairedLive.has(v)) return false;
@@ -173,24 +133,13 @@ export function gateSpliceViews(v: LiveViews, start: number, end: number): boole
 
 /** L4/L5: the earliest eligible stretch before the retention window. */
 export function gateSelectStretch(v: KernelViews, window: number): Stretch {
-  need(Number.isSafeInteger(window) && window >= 1, "selectStretch", "window >= 1");
-  need(
-    pairing(v),
-    "selectStretch",
-    "Pairing(roles, callOf, lastAnswer, ongoing): every tool result answers an earlier call",
-  );
+  guardSelectStretch(v.roles, v.callOf, v.lastAnswer, v.ongoing, window, { Pairing: pairedLive.has(v) });
   return selectStretch(v.roles, v.callOf, v.lastAnswer, v.ongoing, window);
 }
 
 /** L4/L5: the earliest eligible stretch starting at or after `from` (to continue past a stretch that was left unchanged). */
 export function gateSelectStretchFrom(v: KernelViews, window: number, from: number): Stretch {
-  need(Number.isSafeInteger(window) && window >= 1, "selectStretchFrom", "window >= 1");
-  need(isNat(from), "selectStretchFrom", "0 <= from");
-  need(
-    pairing(v),
-    "selectStretchFrom",
-    "Pairing(roles, callOf, lastAnswer, ongoing): every tool result answers an earlier call",
-  );
+  guardSelectStretchFrom(v.roles, v.callOf, v.lastAnswer, v.ongoing, window, from, { Pairing: pairedLive.has(v) });
   return selectStretchFrom(v.roles, v.callOf, v.lastAnswer, v.ongoing, window, from);
 }
 
@@ -204,17 +153,9 @@ export function gateSelectKeepRecent(
 ): Stretch {
   // the check below and the kernel (its suffix sum) read every count: from a plain array, not a view
   const tokens = plainArray(tokenView);
-  need(Number.isSafeInteger(window) && window >= 1, "selectKeepRecent", "window >= 1");
-  need(isNat(from), "selectKeepRecent", "0 <= from");
-  need(
-    pairing(v),
-    "selectKeepRecent",
-    "Pairing(roles, callOf, lastAnswer, ongoing): every tool result answers an earlier call",
-  );
-  need(tokens.length === v.roles.length, "selectKeepRecent", "tokens.length === roles.length");
-  // not a requires: the proofs read integers, so the doubles passed must be exact ones (PROPERTIES.md)
-  need(natsSumExactly(tokens), "selectKeepRecent", TOKENS_EXACT);
-  need(Number.isSafeInteger(keepRecentTokens), "selectKeepRecent", "an integer keepRecentTokens");
+  guardSelectKeepRecent(v.roles, tokens, v.callOf, v.lastAnswer, v.ongoing, window, from, keepRecentTokens, {
+    Pairing: pairedLive.has(v),
+  });
   return selectKeepRecent(v.roles, tokens, v.callOf, v.lastAnswer, v.ongoing, window, from, keepRecentTokens);
 }
 
@@ -224,57 +165,37 @@ export function gateSelectKeepRecent(
  * moving the whole history at every compaction step (a gap buffer: see gap-array.ts).
  */
 export function gateSpliceInPlace<T>(xs: GapArray<T>, start: number, end: number, summary: T): void {
-  need(
-    isNat(start) && Number.isSafeInteger(end) && start < end && end <= xs.length,
-    "splice",
-    "0 <= start < end <= xs.length",
-  );
+  guardSplice(xs.view(), start, end, summary);
   xs.replace(start, end, summary);
 }
 
 /** Sum of tokens[a..b) (the replaced tokens of a stretch). */
 export function gateRangeTokens(tokens: readonly number[], a: number, b: number): number {
-  need(
-    isNat(a) && Number.isSafeInteger(b) && a <= b && b <= tokens.length,
-    "rangeTokens",
-    "0 <= a <= b <= tokens.length",
-  );
-  need(natsSumExactly(tokens, 0, a, b), "rangeTokens", TOKENS_EXACT);
+  guardRangeTokens(tokens, a, b);
   return rangeTokens(tokens, a, b);
 }
 
 /** L8: is a summary of summaryTokens an acceptable replacement for replacedTokens? */
 export function gateAcceptSummary(summaryTokens: number, replacedTokens: number, maxTokens: number): boolean {
-  need(
-    [summaryTokens, replacedTokens, maxTokens].every(Number.isSafeInteger),
-    "acceptSummary",
-    "integer token counts and maxTokens",
-  );
+  guardAcceptSummary(summaryTokens, replacedTokens, maxTokens);
   return acceptSummary(summaryTokens, replacedTokens, maxTokens);
 }
 
 /** L9: may a planned compaction still be applied (commit, rebase) or not (reject)? */
 export function gateDecideCommit(plan: PlanStamp, now: CurrentStamp): CommitDecision {
-  need(
-    isNat(plan.length) && isNat(now.length) && isNat(plan.stretchEnd),
-    "decideCommit",
-    "lengths and stretchEnd >= 0",
-  );
-  need(Number.isSafeInteger(plan.version) && Number.isSafeInteger(now.version), "decideCommit", "integer versions");
+  guardDecideCommit(plan, now);
   return decideCommit(plan, now);
 }
 
 /** L10: the next persisted watermark. */
 export function gateAdvanceWatermark(current: number, proposed: number, newestUserIndex: number): number {
-  need([current, proposed, newestUserIndex].every(Number.isSafeInteger), "advanceWatermark", "integer positions");
+  guardAdvanceWatermark(current, proposed, newestUserIndex);
   return advanceWatermark(current, proposed, newestUserIndex);
 }
 
 /** L12: the first invalid setting of a configuration's numeric view, or "none". */
 export function gateValidateConfig(view: ConfigView): ConfigField {
-  for (const [field, x] of Object.entries(view)) {
-    if (typeof x === "number") need(Number.isSafeInteger(x), "validateConfig", `an integer ${field}`);
-  }
+  guardValidateConfig(view);
   return validateConfig(view);
 }
 
@@ -288,20 +209,7 @@ export function gateFindCutPoint(
 ): CutPoint {
   // the check below reads every count: from a plain array, not a view
   const tokens = plainArray(tokenView);
-  const n = v.roles.length;
-  need(
-    tokens.length === n && v.callOf.length === n && v.lastAnswer.length === n,
-    "findCutPoint",
-    "arrays of equal length",
-  );
-  need(
-    isNat(start) && Number.isSafeInteger(end) && start <= end && end <= n,
-    "findCutPoint",
-    "0 <= start <= end <= roles.length",
-  );
-  need(natsSumExactly(tokens), "findCutPoint", TOKENS_EXACT);
-  need(Number.isSafeInteger(keepRecentTokens), "findCutPoint", "an integer keepRecentTokens");
-  need(pairing(v), "findCutPoint", "every tool result answers an earlier call whose lastAnswer covers it");
+  guardFindCutPoint(v.roles, tokens, v.callOf, v.lastAnswer, start, end, keepRecentTokens);
   return findCutPoint(v.roles, tokens, v.callOf, v.lastAnswer, start, end, keepRecentTokens);
 }
 
@@ -317,16 +225,7 @@ export function gateKeepLines(
   maxBytes: number,
   from: "head" | "tail",
 ): number {
-  need(
-    isNat(maxLines) && isNat(maxBytes),
-    from === "head" ? "keepHeadLines" : "keepTailLines",
-    "maxLines >= 0 && maxBytes >= 0",
-  );
-  // the joined size of all lines (one newline byte between two) is the largest sum formed
-  need(
-    natsSumExactly(lineBytes, Math.max(0, lineBytes.length - 1)),
-    from === "head" ? "keepHeadLines" : "keepTailLines",
-    `line byte lengths >= 0, joined size <= ${EXACT_LIMIT_NAME}`,
-  );
+  if (from === "head") guardKeepHeadLines(lineBytes, maxLines, maxBytes);
+  else guardKeepTailLines(lineBytes, maxLines, maxBytes);
   return from === "head" ? keepHeadLines(lineBytes, maxLines, maxBytes) : keepTailLines(lineBytes, maxLines, maxBytes);
 }
