@@ -104,7 +104,11 @@ describe("kernel boundary guard", () => {
       () => gateSpliceInPlace(new GapArray([1, 2, 3]), 2, 2, 9),
       "splice requires 0 <= start && start < end && end <= xs.length",
     ],
-    ["rangeTokens past the end", () => gateRangeTokens([1, 2], 0, 3), "rangeTokens requires 0 <= a && a <= b && b <= xs.length"],
+    [
+      "rangeTokens past the end",
+      () => gateRangeTokens([1, 2], 0, 3),
+      "rangeTokens requires 0 <= a && a <= b && b <= xs.length",
+    ],
     [
       "decideCommit with a negative length",
       () => gateDecideCommit({ version: 0, length: -1, stretchEnd: 0 }, { version: 0, length: 0, onlyAppends: true }),

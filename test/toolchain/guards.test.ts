@@ -66,11 +66,18 @@ describe("generated runtime guards", () => {
     expect(staleGuards(layout(root))).not.toBeNull();
     expect(writeGuards(layout(root))).toEqual([GUARD_FILE]);
 
-    const views = [["assistant", "user"], [-1, -1], [-1, -1], [false, false]] as const;
+    const views = [
+      ["assistant", "user"],
+      [-1, -1],
+      [-1, -1],
+      [false, false],
+    ] as const;
     const fresh = (await import(pathToFileURL(join(ROOT, GUARD_FILE)).href)) as { guardSelectStretch: SelectGuard };
     const mutated = (await import(pathToFileURL(join(root, GUARD_FILE)).href)) as { guardSelectStretch: SelectGuard };
     expect(() => fresh.guardSelectStretch(...views, 1)).not.toThrow();
-    expect(() => mutated.guardSelectStretch(...views, 1)).toThrow("kernel boundary: selectStretch requires window >= 2");
+    expect(() => mutated.guardSelectStretch(...views, 1)).toThrow(
+      "kernel boundary: selectStretch requires window >= 2",
+    );
     // the copy's own KernelBoundaryError class: compared by name
     expect(() => mutated.guardSelectStretch(...views, 1)).toThrow(
       expect.objectContaining({ name: KernelBoundaryError.name, kind: "internal" }),
