@@ -17,7 +17,8 @@ import { pathToFileURL } from "node:url";
 import ts from "typescript";
 
 const ROOT = resolve(import.meta.dirname, "..");
-const SRC = join(ROOT, "src");
+/** The sources measured: src/, or the src/ folder under WALK_SRC_ROOT (to measure an older checkout). */
+const SRC = join(process.env.WALK_SRC_ROOT ?? ROOT, "src");
 const OUT = join(ROOT, ".tmp", "walk");
 /** Folders of src/ that are not the runtime. */
 const NOT_RUNTIME = new Set(["kernel", "toolchain", "reference"]);
@@ -81,7 +82,7 @@ export function largestFunctions(count = 5): Fn[] {
     for (const f of functionsOf(sf)) {
       const startLine = sf.getLineAndCharacterOfPosition(f.getStart(sf)).line + 1;
       const endLine = sf.getLineAndCharacterOfPosition(f.getEnd()).line + 1;
-      all.push({ file: relative(ROOT, path), name: fnName(f, sf), startLine, endLine });
+      all.push({ file: join("src", relative(SRC, path)), name: fnName(f, sf), startLine, endLine });
     }
   }
   return all.sort((a, b) => b.endLine - b.startLine - (a.endLine - a.startLine)).slice(0, count);
@@ -101,7 +102,7 @@ function instrument(): Fn[] {
       const body = f.body as ts.ConciseBody;
       const id = table.length;
       table.push({
-        file: relative(ROOT, path),
+        file: join("src", relative(SRC, path)),
         name: fnName(f, sf),
         startLine: sf.getLineAndCharacterOfPosition(f.getStart(sf)).line + 1,
         endLine: sf.getLineAndCharacterOfPosition(f.getEnd()).line + 1,
@@ -115,7 +116,7 @@ function instrument(): Fn[] {
     edits.sort((a, b) => b.at - a.at);
     let out = text;
     for (const e of edits) out = out.slice(0, e.at) + e.text + out.slice(e.at);
-    writeFileSync(join(OUT, relative(ROOT, path)), out);
+    writeFileSync(join(OUT, "src", relative(SRC, path)), out);
   }
   return table;
 }
@@ -131,6 +132,10 @@ export interface Walk {
   readonly returns: number;
   /** the sequence of visits, file by file */
   readonly sequence: string[];
+  /** distinct "caller file -> called file" pairs over every call of the run */
+  readonly edges: string[];
+  /** pairs of files that call each other (the back-and-forth a reader follows) */
+  readonly mutual: string[];
 }
 
 async function walk(): Promise<Walk> {
@@ -150,27 +155,42 @@ async function walk(): Promise<Walk> {
   };
   const seen = new Set<number>();
   const firstCalls: { callee: number; callerFile: string | null }[] = [];
+  const edges = new Set<string>();
+  // per called function, the caller frames (file:line) already seen: the stack is read once per call site
+  const sites = new Map<number, Set<string>>();
   const g = globalThis as unknown as { __walk: (id: number) => void };
   g.__walk = (id: number) => {
-    if (seen.has(id)) return;
+    const first = !seen.has(id);
     seen.add(id);
     // the caller: the first frame below the called function's that lies in the copied src/
     const saved = Error.prepareStackTrace;
+    Error.stackTraceLimit = 50;
     Error.prepareStackTrace = (_e, cs) => cs;
     const stack = new Error().stack as unknown as NodeJS.CallSite[];
     Error.prepareStackTrace = saved;
     let callerFile: string | null = null;
+    let callerLine = 0;
     for (const frame of stack.slice(2)) {
       const name = frame.getFileName();
       if (name === undefined || name === null) continue;
       const p = name.startsWith("file:") ? new URL(name).pathname : name;
       if (!p.startsWith(OUT)) continue;
       callerFile = relative(OUT, p);
-      const at = enclosing(callerFile, frame.getLineNumber() ?? 0);
+      callerLine = frame.getLineNumber() ?? 0;
+      const at = enclosing(callerFile, callerLine);
       if (at !== null) callerFile = table[at].file;
       break;
     }
-    firstCalls.push({ callee: id, callerFile });
+    if (callerFile !== null && callerFile !== table[id].file) {
+      const site = `${callerFile}:${callerLine}`;
+      const known = sites.get(id) ?? new Set<string>();
+      sites.set(id, known);
+      if (!known.has(site)) {
+        known.add(site);
+        edges.add(`${callerFile} -> ${table[id].file}`);
+      }
+    }
+    if (first) firstCalls.push({ callee: id, callerFile });
   };
   const lib = (await import(pathToFileURL(join(OUT, "src/library/compact-messages.ts")).href)) as {
     compactMessages: (m: unknown, c: unknown) => Promise<{ report: { outcome: string; stretches: unknown[] } }>;
@@ -183,6 +203,7 @@ async function walk(): Promise<Walk> {
   // only compactMessages' walk: what reading the example entered is forgotten
   seen.clear();
   firstCalls.length = 0;
+  edges.clear();
   const r = await lib.compactMessages(messages, { token_threshold: 4000 });
   if (r.report.stretches.length === 0) throw new Error(`the example did not compact (${r.report.outcome})`);
   const files: string[] = [];
@@ -196,7 +217,19 @@ async function walk(): Promise<Walk> {
     sequence.push(f);
   }
   const totalVisits = sequence.length;
-  return { files, visits, totalVisits, returns: totalVisits - files.length, sequence };
+  const mutual = [...edges].flatMap((e) => {
+    const [a, b] = e.split(" -> ");
+    return a < b && edges.has(`${b} -> ${a}`) ? [`${a} <-> ${b}`] : [];
+  });
+  return {
+    files,
+    visits,
+    totalVisits,
+    returns: totalVisits - files.length,
+    sequence,
+    edges: [...edges].sort(),
+    mutual,
+  };
 }
 
 async function main(): Promise<void> {
@@ -210,6 +243,12 @@ async function main(): Promise<void> {
   console.log(`walk of examples/session.openai.json through compactMessages (token_threshold 4000):`);
   console.log(`  files entered: ${w.files.length}; visits: ${w.totalVisits}; returns to a visited file: ${w.returns}`);
   for (const f of w.files) console.log(`  ${String(w.visits[f]).padStart(3)}  ${f}`);
+  console.log(`file-to-file call edges: ${w.edges.length}; files calling each other: ${w.mutual.length}`);
+  for (const m of w.mutual) console.log(`  ${m}`);
+  // the engine's bottom calling up into the store or the run (the gate editing the store's state)
+  const upward = w.edges.filter((e) => /^src\/engine\/boundary\/.* -> src\/engine\/(?!boundary\/)/.test(e));
+  console.log(`calls from engine/boundary up into the engine: ${upward.length}`);
+  for (const e of upward) console.log(`  ${e}`);
   console.log("largest runtime functions (lines):");
   for (const f of largest)
     console.log(`  ${String(f.endLine - f.startLine + 1).padStart(4)}  ${f.file}:${f.startLine} ${f.name}`);
