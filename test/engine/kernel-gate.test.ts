@@ -10,7 +10,7 @@ import {
   gateSelectKeepRecent,
   gateSelectStretch,
   gateSelectStretchFrom,
-  gateSpliceInPlace,
+  gateSplice,
   gateTriggerFired,
   gateUsageAfterSplice,
   gateUsageTokens,
@@ -101,7 +101,7 @@ describe("kernel boundary guard", () => {
     ],
     [
       "splice with an empty range",
-      () => gateSpliceInPlace(new GapArray([1, 2, 3]), 2, 2, 9),
+      () => gateSplice(new GapArray([1, 2, 3]).view(), 2, 2),
       "splice requires 0 <= start && start < end && end <= xs.length",
     ],
     [

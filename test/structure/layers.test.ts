@@ -51,6 +51,13 @@ const KERNEL_DOORS = new Set([
   "src/entries/kernel.ts",
 ]);
 
+/**
+ * The engine's bottom: the kernel gate and the checks beside it import the kernel, the model and
+ * each other, never the store or the run that call them (the gate is stateless and knows the
+ * kernel's types, not the store's).
+ */
+const BOUNDARY = "src/engine/boundary/";
+
 interface SourceFile {
   /** path from the repository root, with forward slashes */
   readonly path: string;
@@ -118,6 +125,10 @@ function violations(files: readonly SourceFile[]): string[] {
       if (to !== from && !allowed.has(to)) found.push(`${f.path} -> ${target}: ${from} may not import ${to}`);
       if (to === "kernel" && from !== "kernel" && !imp.typeOnly && !KERNEL_DOORS.has(f.path))
         found.push(`${f.path} -> ${target}: the kernel's code is called only through engine/boundary/kernel-gate.ts`);
+      if (f.path.startsWith(BOUNDARY) && target.startsWith("src/engine/") && !target.startsWith(BOUNDARY))
+        found.push(
+          `${f.path} -> ${target}: engine/boundary is the engine's bottom (the store and the run build on it)`,
+        );
     }
   }
   return found;
@@ -152,6 +163,7 @@ describe("layers", () => {
         file("src/engine/run/w.ts", 'import { splice, type Stretch } from "../../kernel/splice.ts";'),
         file("src/reference/x.ts", 'import { splice } from "../kernel/splice.ts";'),
         file("src/extras/x.ts", 'import { a } from "../model/json.ts";'),
+        file("src/engine/boundary/x.ts", 'import type { LiveViews } from "../store/views.ts";'),
       ]),
     ).toEqual([
       "src/engine/run/x.ts -> src/providers/from-config.ts: engine may not import providers",
@@ -163,6 +175,7 @@ describe("layers", () => {
       "src/engine/run/w.ts -> src/kernel/splice.ts: the kernel's code is called only through engine/boundary/kernel-gate.ts",
       "src/reference/x.ts -> src/kernel/splice.ts: the kernel's code is called only through engine/boundary/kernel-gate.ts",
       'src/extras/x.ts: layer "extras" is not in BUILDS_ON (add it, with the layers it builds on)',
+      "src/engine/boundary/x.ts -> src/engine/store/views.ts: engine/boundary is the engine's bottom (the store and the run build on it)",
     ]);
   });
 

@@ -1,7 +1,8 @@
 // The engine's only door into the kernel. Every kernel decision the engine uses is called
 // here, after checking the function's `//@ requires` at runtime with the guard generated from
 // them (kernel-requires.ts): the proofs hold only for inputs that satisfy them, so a violation
-// is a clear error, never an unproven path.
+// is a clear error, never an unproven path. Stateless: it keeps nothing between calls and
+// changes nothing it is given; it knows the kernel's types, not the store's.
 
 import { type CommitDecision, type CurrentStamp, decideCommit, type PlanStamp } from "../../kernel/commit.ts";
 import { type ConfigField, type ConfigView, maxTokensLimit, validateConfig } from "../../kernel/config.ts";
@@ -9,6 +10,7 @@ import { type CutPoint, findCutPoint } from "../../kernel/cutpoint.ts";
 import { selectKeepRecent } from "../../kernel/keeprecent.ts";
 import { acceptSummary, rangeTokens } from "../../kernel/progress.ts";
 import { retentionCutoff } from "../../kernel/retention.ts";
+import type { Role } from "../../kernel/roles.ts";
 import { movable, pairingAt, pairingOk, type Stretch, selectStretch, selectStretchFrom } from "../../kernel/stretch.ts";
 import {
   type ReportedPrefix,
@@ -20,8 +22,6 @@ import {
 } from "../../kernel/trigger.ts";
 import { keepHeadLines, keepTailLines } from "../../kernel/truncate.ts";
 import { advanceWatermark } from "../../kernel/watermark.ts";
-import { type GapArray, plainArray } from "../store/gap-array.ts";
-import { type KernelViews, type LiveViews, plainViews, spliceViews } from "../store/views.ts";
 import {
   guardAcceptSummary,
   guardAdvanceWatermark,
@@ -29,6 +29,8 @@ import {
   guardFindCutPoint,
   guardKeepHeadLines,
   guardKeepTailLines,
+  guardMovable,
+  guardPairingAt,
   guardRangeTokens,
   guardRetentionCutoff,
   guardSelectKeepRecent,
@@ -78,95 +80,91 @@ export function gateRetentionCutoff(n: number, window: number): number {
   return retentionCutoff(n, window);
 }
 
-// Live views (the store's) whose Pairing was checked in full here and that have since changed only
-// through gateViewsAppended and gateSpliceViews, each of which re-checks what its change can break.
-// Views built any other way (untrusted input, tests) are not in the set and get the full check.
-const pairedLive = new WeakSet<KernelViews>();
+/**
+ * The tool-pairing views the kernel's stretch functions read. `paired`: the views' owner vouches
+ * that Pairing holds (the store, which checks it in full once with gatePairingOk and keeps it
+ * through each append with gatePairingAfterAppend and each coherent splice); absent or false,
+ * the guard checks Pairing in full (O(n)) at every call.
+ */
+export interface PairingViews {
+  readonly roles: readonly Role[];
+  readonly callOf: readonly number[];
+  readonly lastAnswer: readonly number[];
+  readonly ongoing: readonly boolean[];
+  readonly paired?: boolean;
+}
 
-/** Checks Pairing of live views in full (O(n)) and, if it holds, lets later checks be incremental. */
-export function gateTrackPairing(v: LiveViews): boolean {
-  // on plain copies of the very sequences the views show: reading every entry through the views
-  // would cost a property trap per read
-  const p = plainViews(v);
-  const ok = pairingOk(p.roles, p.callOf, p.lastAnswer, p.ongoing);
-  if (ok) pairedLive.add(v);
-  else pairedLive.delete(v);
-  return ok;
+/** L5's Pairing, by the kernel's own pairingOk (proven equal to it), over plain arrays (O(n)). */
+export function gatePairingOk(v: PairingViews): boolean {
+  return pairingOk(v.roles, v.callOf, v.lastAnswer, v.ongoing);
 }
 
 /**
- * Re-checks Pairing after message j was appended to live views: only index j and, for a tool
- * result, its call's index changed (lastAnswer, ongoing), so pairingAt at those two is enough.
- * A failure drops the views from the checked set, so the next gate call checks them in full
- * (and fails with the usual boundary error).
+ * Pairing after message j was appended to views that had it: only index j and, for a tool
+ * result, the index of the call it answers (`answered`, or -1) changed (lastAnswer, ongoing),
+ * so pairingAt at those two decides it.
  */
-export function gateViewsAppended(v: LiveViews, j: number, answered: number): void {
-  if (!pairedLive.has(v)) return;
-  const ok =
-    v.callOf.length === v.roles.length &&
-    v.lastAnswer.length === v.roles.length &&
-    v.ongoing.length === v.roles.length &&
+export function gatePairingAfterAppend(v: PairingViews, j: number, answered: number): boolean {
+  const n = v.roles.length;
+  if (v.callOf.length !== n || v.lastAnswer.length !== n || v.ongoing.length !== n) return false;
+  guardPairingAt(v.roles, v.callOf, v.lastAnswer, v.ongoing, j);
+  return (
     pairingAt(v.roles, v.callOf, v.lastAnswer, v.ongoing, j) &&
-    (answered < 0 || pairingAt(v.roles, v.callOf, v.lastAnswer, v.ongoing, answered));
-  if (!ok) pairedLive.delete(v);
+    (answered < 0 || pairingAt(v.roles, v.callOf, v.lastAnswer, v.ongoing, answered))
+  );
 }
 
 /**
- * L6 on the live views: replaces [start, end) by a summary entry if the stretch is coherent
- * (every message movable from start and every call answered before end, checked here in
- * O(end - start)) and the views are checked ones; the kernel's lemma SplicePreservesPairing then gives Pairing of the result, so
- * checked views stay checked. Returns false, changing nothing, for an incoherent stretch or unchecked views: the
- * caller must rebuild the views from its messages (and they get the full check again).
+ * Is [start, end) a coherent stretch of views that have Pairing (every message movable from
+ * start, every call answered before end)? Checked in O(end - start). Then the views with the
+ * stretch replaced by one summary entry have Pairing too (the kernel's lemma
+ * SplicePreservesPairing), so the owner may splice its views in place and keep vouching.
  */
-export function gateSpliceViews(v: LiveViews, start: number, end: number): boolean {
-  // the kernel's splice, applied to every view at once
+export function gateStretchCoherent(v: PairingViews, start: number, end: number): boolean {
   guardSplice(v.roles, start, end, "summary");
-  // unchecked views may not be consistent (a lastAnswer that disagrees with callOf), so the
-  // coherence check below would not be enough to shift them safely
-  if (!pairedLive.has(v)) return false;
+  // movable's requires at the first and last index: every index between is in range too
+  guardMovable(v.roles, v.callOf, v.ongoing, start, start);
+  guardMovable(v.roles, v.callOf, v.ongoing, start, end - 1);
   for (let j = start; j < end; j++) {
     if (!movable(v.roles, v.callOf, v.ongoing, start, j) || v.lastAnswer[j] >= end) return false;
   }
-  spliceViews(v, start, end);
   return true;
 }
 
 /** L4/L5: the earliest eligible stretch before the retention window. */
-export function gateSelectStretch(v: KernelViews, window: number): Stretch {
-  guardSelectStretch(v.roles, v.callOf, v.lastAnswer, v.ongoing, window, { Pairing: pairedLive.has(v) });
+export function gateSelectStretch(v: PairingViews, window: number): Stretch {
+  guardSelectStretch(v.roles, v.callOf, v.lastAnswer, v.ongoing, window, { Pairing: v.paired === true });
   return selectStretch(v.roles, v.callOf, v.lastAnswer, v.ongoing, window);
 }
 
 /** L4/L5: the earliest eligible stretch starting at or after `from` (to continue past a stretch that was left unchanged). */
-export function gateSelectStretchFrom(v: KernelViews, window: number, from: number): Stretch {
-  guardSelectStretchFrom(v.roles, v.callOf, v.lastAnswer, v.ongoing, window, from, { Pairing: pairedLive.has(v) });
+export function gateSelectStretchFrom(v: PairingViews, window: number, from: number): Stretch {
+  guardSelectStretchFrom(v.roles, v.callOf, v.lastAnswer, v.ongoing, window, from, { Pairing: v.paired === true });
   return selectStretchFrom(v.roles, v.callOf, v.lastAnswer, v.ongoing, window, from);
 }
 
 /** L7 with L4/L5: the earliest eligible stretch at or after `from` that leaves at least keepRecentTokens after it. */
 export function gateSelectKeepRecent(
-  v: KernelViews,
-  tokenView: readonly number[],
+  v: PairingViews,
+  tokens: readonly number[],
   window: number,
   from: number,
   keepRecentTokens: number,
 ): Stretch {
-  // the check below and the kernel (its suffix sum) read every count: from a plain array, not a view
-  const tokens = plainArray(tokenView);
   guardSelectKeepRecent(v.roles, tokens, v.callOf, v.lastAnswer, v.ongoing, window, from, keepRecentTokens, {
-    Pairing: pairedLive.has(v),
+    Pairing: v.paired === true,
   });
   return selectKeepRecent(v.roles, tokens, v.callOf, v.lastAnswer, v.ongoing, window, from, keepRecentTokens);
 }
 
 /**
- * L6 in place: xs becomes xs[..start] ++ [summary] ++ xs[end..], the same sequence the kernel's
- * splice returns (its ensures; test/engine/live-views.test.ts compares them), without copying or
- * moving the whole history at every compaction step (a gap buffer: see gap-array.ts).
+ * L6's precondition for a splice its caller makes in place (the store's gap buffers, without
+ * copying the history at every step): 0 <= start < end <= xs.length, as the kernel's splice
+ * requires; the caller then replaces [start, end) by the summary, which gives the sequence the
+ * kernel's splice returns (its ensures; test/engine/live-views.test.ts compares them).
  */
-export function gateSpliceInPlace<T>(xs: GapArray<T>, start: number, end: number, summary: T): void {
-  guardSplice(xs.view(), start, end, summary);
-  xs.replace(start, end, summary);
+export function gateSplice(xs: readonly unknown[], start: number, end: number): void {
+  guardSplice(xs, start, end, undefined);
 }
 
 /** Sum of tokens[a..b) (the replaced tokens of a stretch). */
@@ -201,14 +199,12 @@ export function gateValidateConfig(view: ConfigView): ConfigField {
 
 /** L7: the keep-recent cut point within [start, end). */
 export function gateFindCutPoint(
-  v: KernelViews,
-  tokenView: readonly number[],
+  v: PairingViews,
+  tokens: readonly number[],
   start: number,
   end: number,
   keepRecentTokens: number,
 ): CutPoint {
-  // the check below reads every count: from a plain array, not a view
-  const tokens = plainArray(tokenView);
   guardFindCutPoint(v.roles, tokens, v.callOf, v.lastAnswer, start, end, keepRecentTokens);
   return findCutPoint(v.roles, tokens, v.callOf, v.lastAnswer, start, end, keepRecentTokens);
 }

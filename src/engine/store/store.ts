@@ -13,10 +13,10 @@ import { EXACT_LIMIT_NAME } from "../boundary/exact.ts";
 import {
   gateAdvanceWatermark,
   gateDecideCommit,
-  gateSpliceInPlace,
-  gateSpliceViews,
-  gateTrackPairing,
-  gateViewsAppended,
+  gatePairingAfterAppend,
+  gatePairingOk,
+  gateSplice,
+  gateStretchCoherent,
 } from "../boundary/kernel-gate.ts";
 import { assertWellFormed } from "../boundary/wellformed.ts";
 import { GapArray } from "./gap-array.ts";
@@ -29,6 +29,8 @@ import {
   liveFrom,
   liveViews,
   loadEntry,
+  plainViews,
+  spliceViews,
   viewBuffers,
 } from "./views.ts";
 
@@ -93,7 +95,11 @@ export class ConversationStore {
   private readonly callOwner: number[] = [];
   /** kernel views of msgs, kept in step with it (see views.ts LiveViews) */
   private live: LiveViews = emptyLiveViews();
-  /** false after the views were (re)built from messages: their Pairing has not been checked yet */
+  /**
+   * false after the views were (re)built from messages: their Pairing has not been checked yet.
+   * Once checked, `live.paired` says whether it holds, and the store keeps it true only through
+   * changes the gate confirms keep Pairing (an append's two entries, a coherent splice).
+   */
   private liveTracked = false;
   /** index of the newest user message, or -1 (for the watermark, L10) */
   private newestUser = -1;
@@ -194,7 +200,8 @@ export class ConversationStore {
     if (m.role === "user") this.newestUser = this.msgs.length;
     this.msgs.push(m);
     const answered = appendToViews(this.live, m);
-    gateViewsAppended(this.live, this.live.rolesAt.length - 1, answered);
+    // views not known to have Pairing stay unknown: the gate checks them in full at every use
+    if (this.live.paired) this.live.paired = gatePairingAfterAppend(this.live, this.live.rolesAt.length - 1, answered);
   }
 
   /** Appends one message (one tokenizer call; the history is not recounted). */
@@ -252,9 +259,10 @@ export class ConversationStore {
   view(): StoreView {
     if (!this.liveTracked) {
       // views built from messages (untrusted input, or after an incoherent splice): Pairing is
-      // checked in full once; a failure leaves them unchecked, so the gate checks them in full
-      // at every use and reports the violation
-      gateTrackPairing(this.live);
+      // checked in full once (on plain copies: reading every entry through the views would cost
+      // a property trap per read); a failure leaves them unvouched, so the gate checks them in
+      // full at every use and reports the violation
+      this.live.paired = gatePairingOk(plainViews(this.live));
       this.liveTracked = true;
     }
     const view = {
@@ -328,10 +336,13 @@ export class ConversationStore {
       throw new InputError("summary", `the conversation's token total would pass ${EXACT_LIMIT_NAME}`);
     }
     // in place: the history is not copied at every step (a StoreView taken before is stale now)
-    gateSpliceInPlace(this.msgs, start, end, summary as Message);
+    gateSplice(this.msgs.view(), start, end);
+    this.msgs.replace(start, end, summary);
     this.ledger.splice(start, end, summary, t);
-    if (!gateSpliceViews(this.live, start, end)) {
-      // a stretch the kernel would not choose (a caller's own commit): rebuild and re-check
+    if (this.live.paired && gateStretchCoherent(this.live, start, end)) spliceViews(this.live, start, end);
+    else {
+      // a stretch the kernel would not choose (a caller's own commit), or views not known to
+      // have Pairing: rebuild and re-check
       this.live = liveViews(this.msgs.slice());
       this.liveTracked = false;
     }

@@ -61,6 +61,11 @@ export function kernelViews(messages: readonly Message[]): KernelViews {
  */
 export interface LiveViews extends KernelViews {
   userTurns: number;
+  /**
+   * the store vouches that these views have Pairing (it checked them in full once, and every
+   * change since through the gate): the gate then does not check it in full at every call
+   */
+  paired: boolean;
   /** per position: the message's ordinal (strictly increasing) */
   readonly ordAt: NumberGapArray;
   /** per position: the role's code (roleCode) */
@@ -204,6 +209,7 @@ function liveOf(
     pendingAt,
     nextOrd: ordAt.length,
     userTurns: 0,
+    paired: false,
     openCalls: new Map(),
     roles: arrayView({
       get length() {
@@ -331,7 +337,7 @@ export function plainViews(v: LiveViews): KernelViews {
 /**
  * Replaces entries [start, end) by one summary entry. Correct when no entry outside [start, end)
  * points into it and no call in it waits for a result (a coherent stretch: kernel-gate's
- * gateSpliceViews checks that first): then no entry outside the stretch changes, since entries
+ * gateStretchCoherent checks that first): then no entry outside the stretch changes, since entries
  * hold ordinals and later positions follow from the shorter ordinal sequence. The summary keeps
  * the first replaced message's ordinal, so ordinals stay increasing. Costs O(end - start) plus the
  * gap's move from the previous splice (gap-array.ts): no pass over the whole conversation.
