@@ -6,9 +6,10 @@
 
 import type { CommitDecision } from "../../kernel/commit.ts";
 import { InputError, SafecutError } from "../../model/errors.ts";
-import type { Message, SummaryMessage, ToolCall } from "../../model/message.ts";
+import type { Message, SummaryMessage } from "../../model/message.ts";
 import { assertMessage, hasMessageShape } from "../../model/message-shape.ts";
 import { messageTokens, type TokenCounter } from "../../model/tokens.ts";
+import { pairingError, ToolPairing } from "../../model/tool-pairing.ts";
 import { EXACT_LIMIT_NAME } from "../boundary/exact.ts";
 import {
   gateAdvanceWatermark,
@@ -85,15 +86,7 @@ export class ConversationStore {
   private lastRewrite = 0;
   private mark = 0;
   private busy = false;
-  /** every tool call id seen -> its ordinal in callOwner (one table for pairing checks and appends) */
-  private readonly callIndex = new Map<string, number>();
-  /**
-   * per call (by ordinal): the index its assistant message had when the call was added while it
-   * waits for a result, -1 once answered. After a splice the index may be stale: only the bulk
-   * load reads it as an index, appends read only whether it is -1.
-   */
-  private readonly callOwner: number[] = [];
-  /** kernel views of msgs, kept in step with it (see views.ts LiveViews) */
+  /** kernel views of msgs, kept in step with it, with their tool-pairing index (see views.ts LiveViews) */
   private live: LiveViews = emptyLiveViews();
   /**
    * false after the views were (re)built from messages: their Pairing has not been checked yet.
@@ -128,61 +121,29 @@ export class ConversationStore {
   private load(messages: readonly Message[], uncounted: number): boolean {
     if (!Array.isArray(messages)) return false;
     const n = messages.length;
-    const ids = this.callIndex;
-    const owner = this.callOwner;
+    const pairing = new ToolPairing();
     const counter = this.ledger.counter;
     const counts = new Array<number>(n); // every entry is set below, in order (0 for an uncounted one)
     const views = viewBuffers(n);
     let newestUser = -1;
-    // the calls of the latest assistant message that made any, and the ordinal of its first:
-    // results usually answer them, and are then found without a lookup in the id table (ids
-    // are unique, so the ordinal found is the one the table holds)
-    let recent: readonly ToolCall[] = [];
-    let recentFirst = 0;
     for (let i = 0; i < n; i++) {
       const m: unknown = messages[i];
       if (!hasMessageShape(m)) return false;
       let answered = -1;
       if (m.role === "assistant") {
-        const calls = m.toolCalls;
-        if (calls.length > 0) {
-          recent = calls;
-          recentFirst = owner.length;
-        }
-        for (let k = 0; k < calls.length; k++) {
-          const size = ids.size;
-          ids.set(calls[k].id, owner.length);
-          if (ids.size === size) return false; // a duplicate id
-          owner.push(i);
-        }
+        if (!pairing.addCalls(m.toolCalls, i)) return false; // a duplicate id
       } else if (m.role === "tool") {
-        let k: number | undefined;
-        for (let j = 0; j < recent.length; j++) {
-          if (recent[j].id === m.toolCallId) {
-            k = recentFirst + j;
-            break;
-          }
-        }
-        if (k === undefined) k = ids.get(m.toolCallId);
-        if (k === undefined || owner[k] < 0) return false; // orphan, before its call, or a second result
-        answered = owner[k];
-        owner[k] = -1;
+        // at load, a message's ordinal is its index
+        answered = pairing.answer(m.toolCallId);
+        if (answered < 0) return false; // orphan, before its call, or a second result
       } else if (m.role === "user") newestUser = i;
       counts[i] = i < uncounted ? 0 : messageTokens(counter, m);
       loadEntry(views, i, m, answered);
     }
-    // the calls still waiting for a result, for later appends to answer (few: a scan of a flag array)
-    const live = liveFrom(views);
-    for (let i = 0; i < n; i++) {
-      if (views.ongoing[i] === 0) continue;
-      const m = messages[i];
-      if (m.role !== "assistant") continue;
-      for (const c of m.toolCalls) if (owner[ids.get(c.id) ?? 0] >= 0) live.openCalls.set(c.id, i);
-    }
     this.msgs = new GapArray(messages.slice());
     // an uncounted message is read from msgs when counted: the ledger counts them all before a splice moves any
     this.ledger.adopt(counts, { uncounted, messageAt: (i) => this.msgs.at(i) });
-    this.live = live;
+    this.live = liveFrom(views, pairing);
     this.newestUser = newestUser;
     return true;
   }
@@ -190,13 +151,6 @@ export class ConversationStore {
   private push(m: Message): void {
     // first: the ledger refuses a message that would pass the token bound, before anything changed
     this.ledger.appendChecked(m);
-    if (m.role === "assistant") {
-      for (const c of m.toolCalls) {
-        this.callIndex.set(c.id, this.callOwner.length);
-        this.callOwner.push(this.msgs.length);
-      }
-    }
-    if (m.role === "tool") this.callOwner[this.callIndex.get(m.toolCallId) ?? 0] = -1;
     if (m.role === "user") this.newestUser = this.msgs.length;
     this.msgs.push(m);
     const answered = appendToViews(this.live, m);
@@ -209,17 +163,14 @@ export class ConversationStore {
     const at = `messages[${this.msgs.length}]`;
     // only the new message is checked, so an append stays O(1) in the history
     assertMessage(m, at);
+    // the views' pairing index, asked before anything changes (push updates it)
     if (m.role === "assistant") {
-      const seen = new Set<string>();
-      for (const c of m.toolCalls) {
-        if (this.callIndex.has(c.id) || seen.has(c.id)) throw new InputError(at, `duplicate tool call id "${c.id}"`);
-        seen.add(c.id);
-      }
+      const id = this.live.pairing.firstDuplicate(m.toolCalls);
+      if (id !== undefined) throw pairingError(at, { kind: "duplicate", id });
     }
     if (m.role === "tool") {
-      const k = this.callIndex.get(m.toolCallId);
-      if (k === undefined) throw new InputError(at, `orphan tool result: no tool call has id "${m.toolCallId}"`);
-      if (this.callOwner[k] < 0) throw new InputError(at, `second tool result for "${m.toolCallId}"`);
+      const kind = this.live.pairing.resultProblem(m.toolCallId);
+      if (kind !== null) throw pairingError(at, { kind, id: m.toolCallId });
     }
     this.push(m);
     this.ver++;
