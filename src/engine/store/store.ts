@@ -86,6 +86,8 @@ export class ConversationStore {
   private lastRewrite = 0;
   private mark = 0;
   private busy = false;
+  /** the messages appended while the running compaction (or the last one) ran, for its law checks */
+  private appendedInRun: Message[] = [];
   /** kernel views of msgs, kept in step with it, with their tool-pairing index (see views.ts LiveViews) */
   private live: LiveViews = emptyLiveViews();
   /**
@@ -174,6 +176,7 @@ export class ConversationStore {
     }
     this.push(m);
     this.ver++;
+    if (this.busy) this.appendedInRun.push(m);
   }
 
   /** The current messages: a read-only view that follows the store's later changes. */
@@ -253,6 +256,12 @@ export class ConversationStore {
   beginCompaction(): void {
     if (this.busy) throw new SafecutError("usage", "a compaction is already running on this conversation");
     this.busy = true;
+    this.appendedInRun = [];
+  }
+
+  /** The messages appended since the running (or last) compaction began, in order. */
+  appendedDuringCompaction(): readonly Message[] {
+    return this.appendedInRun;
   }
 
   /** Marks the running compaction as finished. */

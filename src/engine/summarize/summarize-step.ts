@@ -22,6 +22,8 @@ export type StepResult =
       readonly attempts: number;
       /** "rejected": the summarizer answered but no answer passed validation; "summarizer": it failed to answer */
       readonly failure: "rejected" | "summarizer";
+      /** rejected, every answer only for not being shorter than the stretch: the stretch did not shrink, nothing failed */
+      readonly cannotShrink: boolean;
     };
 
 /** What a step needs besides the stretch. */
@@ -55,6 +57,7 @@ export async function summarizeStretch(
   });
   const reasons: string[] = [];
   let failure: "rejected" | "summarizer" = "summarizer";
+  let cannotShrink = true;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const prompt =
       reasons.length === 0
@@ -78,6 +81,7 @@ export async function summarizeStretch(
       // an SDK's APIError) is a failed attempt: a failure leaves the conversation as
       // it was and says why, so it becomes the step's reason rather than a rejection of the run.
       failure = "summarizer";
+      cannotShrink = false;
       if (ctx.signal?.aborted) {
         // The caller gave up: no retry, and the reason says it was an abort whatever was thrown.
         const what = thrownMessage(e);
@@ -92,6 +96,7 @@ export async function summarizeStretch(
       // LLM client's `message.content`, which is null on a refusal: an empty answer, so retry.
       reasons.push(`the summarizer returned ${describeNonText(answer)}, not text`);
       failure = "summarizer";
+      cannotShrink = false;
       continue;
     }
     const text = answer;
@@ -104,9 +109,16 @@ export async function summarizeStretch(
     if (verdict.ok) return { ok: true, text, tokens: verdict.tokens, attempts: attempt };
     reasons.push(verdict.reason);
     failure = "rejected";
+    cannotShrink &&= verdict.notShorter;
   }
   const unique = Array.from(new Set(reasons));
-  return { ok: false, reason: unique.join("; then: "), attempts: reasons.length, failure };
+  return {
+    ok: false,
+    reason: unique.join("; then: "),
+    attempts: reasons.length,
+    failure,
+    cannotShrink: failure === "rejected" && cannotShrink,
+  };
 }
 
 /** A thrown value as a message: a SummarizerError's own message, "Name: message" for other errors, the value otherwise. */
