@@ -9,7 +9,7 @@
 // It reads no generated file and writes nothing itself (writeGuards does).
 
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import ts from "typescript";
 import { leadingAnnotations } from "./annotations.ts";
 import { HAND_CHECKS, type HandCheck, HELPERS, UNGUARDED } from "./guard-list.ts";
@@ -274,8 +274,14 @@ export function generateGuards(l: Layout): string {
   ].join("\n")}\n`;
 }
 
+/** Whether the project has the engine the guards are for (a kernel-only copy, as the teeth tests make, has none). */
+function hasEngine(l: Layout): boolean {
+  return existsSync(dirname(join(l.root, GUARD_FILE)));
+}
+
 /** Writes the generated guard module when its text changed; returns the files written. */
 export function writeGuards(l: Layout): string[] {
+  if (!hasEngine(l)) return [];
   const text = generateGuards(l);
   const path = join(l.root, GUARD_FILE);
   if (existsSync(path) && readFileSync(path, "utf8") === text) return [];
@@ -285,6 +291,7 @@ export function writeGuards(l: Layout): string[] {
 
 /** A reason the committed guard module is stale (differs from a fresh generation), or null. */
 export function staleGuards(l: Layout): string | null {
+  if (!hasEngine(l)) return null;
   const path = join(l.root, GUARD_FILE);
   if (!existsSync(path)) return `${GUARD_FILE} is missing (run: npm run docs)`;
   return readFileSync(path, "utf8") === generateGuards(l)
