@@ -498,7 +498,7 @@ export const rangeTokens: (xs: readonly number[], a: number, b: number) => numbe
 export const compactedTokens: (tokens: readonly number[], start: number, end: number, summaryTokens: number) => number[] = progressModule.compactedTokens;
 
 /**
- * Termination model (L8): retry each proposal until the summary is rejected; whatever the summarizer does, at most sum(tokens) compactions are accepted and the loop ends.
+ * Termination model (L8): retry each proposal until the summary is rejected; whatever the summarizer does, at most sum(tokens) compactions are accepted and the loop ends. A first proposal that is in range and acceptable on the input is accepted at least once (which proposals it takes is pinned, not only how many).
  *
  * Proven by Dafny (`scripts/check.sh dafny`), law L8; see docs/kernel.md.
  *
@@ -509,6 +509,7 @@ export const compactedTokens: (tokens: readonly number[], start: number, end: nu
  * Ensures:
  * - `result.accepted <= sumTokens(tokens, 0, tokens.length)`
  * - `sumTokens(result.tokens, 0, result.tokens.length) + result.accepted <= sumTokens(tokens, 0, tokens.length)`
+ * - `(proposals.length > 0 && 0 <= proposals[0].start && proposals[0].start < proposals[0].end && proposals[0].end <= tokens.length && acceptSummary(proposals[0].summaryTokens, sumTokens(tokens, proposals[0].start, proposals[0].end), maxTokens)) ==> result.accepted >= 1`
  */
 export const compactUntilStable: (tokens: readonly number[], proposals: readonly Proposal[], maxTokens: number) => CompactionRun = progressModule.compactUntilStable;
 
