@@ -47,6 +47,8 @@ export const decideCommit: (plan: PlanStamp, now: CurrentStamp) => CommitDecisio
 /**
  * Model of the store's discipline (L9, no overlap): a committed compaction makes a new version that is not an append, so of two plans from one version at most one is applied.
  *
+ * Proof-only model: it proves a property of the engine's loop or discipline; the engine never calls it.
+ *
  * Proven by Dafny (`scripts/check.sh dafny`), law L9; see docs/kernel.md.
  *
  * Requires:
@@ -62,6 +64,8 @@ export const raceTwoPlans: (a: PlanStamp, b: PlanStamp, now: CurrentStamp) => Ra
 
 /**
  * Select the earliest eligible stretch and replace it by one summary, on the role view (L2-L6 end to end).
+ *
+ * Proof-only model: it proves a property of the engine's loop or discipline; the engine never calls it.
  *
  * Proven by Dafny (`scripts/check.sh dafny`), laws L2-L6; see docs/kernel.md.
  *
@@ -500,6 +504,8 @@ export const compactedTokens: (tokens: readonly number[], start: number, end: nu
 /**
  * Termination model (L8): retry each proposal until the summary is rejected; whatever the summarizer does, at most sum(tokens) compactions are accepted and the loop ends. A first proposal that is in range and acceptable on the input is accepted at least once (which proposals it takes is pinned, not only how many).
  *
+ * Proof-only model: it proves a property of the engine's loop or discipline; the engine never calls it.
+ *
  * Proven by Dafny (`scripts/check.sh dafny`), law L8; see docs/kernel.md.
  *
  * Requires:
@@ -650,6 +656,8 @@ export const selectStretch: (roles: readonly Role[], callOf: readonly number[], 
 
 /**
  * Selection on the conversation after `prev` was spliced: well-formed again, and never earlier than prev (L4 forward progress).
+ *
+ * Proof-only model: it proves a property of the engine's loop or discipline; the engine never calls it.
  *
  * Proven by Dafny (`scripts/check.sh dafny`), laws L4, L5, L2, L3; see docs/kernel.md.
  *

@@ -119,6 +119,7 @@ export function compactedTokens(
 //@ ensures (proposals.length > 0 && 0 <= proposals[0].start && proposals[0].start < proposals[0].end && proposals[0].end <= tokens.length && acceptSummary(proposals[0].summaryTokens, sumTokens(tokens, proposals[0].start, proposals[0].end), maxTokens)) ==> \result.accepted >= 1
 /**
  * Termination model (L8): retry each proposal until the summary is rejected; whatever the summarizer does, at most sum(tokens) compactions are accepted and the loop ends. A first proposal that is in range and acceptable on the input is accepted at least once (which proposals it takes is pinned, not only how many).
+ * @model
  */
 export function compactUntilStable(
   tokens: readonly number[],

@@ -55,7 +55,7 @@ const LAST_ANSWER_CHECK =
 
 /** Preconditions checked by hand-written expressions, and checks added beyond the requires. */
 export const HAND_CHECKS: readonly HandCheck[] = [
-  ...["compactRolesOnce", "selectStretchFrom", "selectStretch", "selectKeepRecent"].map(
+  ...["selectStretchFrom", "selectStretch", "selectKeepRecent"].map(
     (fn): HandCheck => ({ fn, clause: PAIRING, check: PAIRING_CHECK, says: PAIRING_SAYS, vouch: "Pairing" }),
   ),
   ...["findValidCutPoints", "findCutPoint"].flatMap((fn): HandCheck[] => [
@@ -73,19 +73,6 @@ export const HAND_CHECKS: readonly HandCheck[] = [
     clause: "forall(j: int, 0 <= j && j < tokens.length ==> tokens[j] >= 0)",
     check: "natsSumExactly(tokens)",
     says: TOKENS_EXACT,
-  },
-  {
-    fn: "compactUntilStable",
-    clause: "forall(k: nat, k < tokens.length ==> tokens[k] >= 0)",
-    check: "natsSumExactly(tokens)",
-    says: TOKENS_EXACT,
-  },
-  {
-    fn: "compactUntilStable",
-    clause: "forall(k: nat, k < proposals.length ==> proposals[k].summaryTokens >= 0)",
-    check:
-      "allBelow(proposals.length, (k) => Number.isSafeInteger(proposals[k].summaryTokens) && proposals[k].summaryTokens >= 0)",
-    says: "summary token counts >= 0",
   },
   {
     fn: "spliceRoles",
@@ -116,17 +103,11 @@ export const HAND_CHECKS: readonly HandCheck[] = [
   { fn: "rangeTokens", check: "natsSumExactly(xs, 0, a, b)", says: TOKENS_EXACT },
 ];
 
-/** Functions with a precondition that has no runtime counterpart: no guard is written for them. */
+/** Functions with a precondition that has no runtime counterpart: no guard is written for them (proof-only models get none anyway: models.ts). */
 export const UNGUARDED: readonly Unguarded[] = [
   {
     fn: "keptPrefixEnd",
     clause: "Eligible(roles, callOf, lastAnswer, ongoing, cutoff, start, end)",
     why: "a step of selectKeepRecent's proof (its stretch is eligible and maximal): the engine never calls it",
-  },
-  {
-    fn: "selectAfterSplice",
-    clause:
-      "SplicedView(roles, callOf, lastAnswer, ongoing, prev.start, prev.end, roles2, callOf2, lastAnswer2, ongoing2)",
-    why: "a model of a run's second step, over two views of one conversation: the engine never calls it",
   },
 ];

@@ -13,6 +13,7 @@ import { dirname, join } from "node:path";
 import ts from "typescript";
 import { leadingAnnotations } from "./annotations.ts";
 import { HAND_CHECKS, type HandCheck, HELPERS, UNGUARDED } from "./guard-list.ts";
+import { isProofModel } from "./models.ts";
 import type { Layout } from "./program.ts";
 
 /** The generated guard module, relative to the project root. */
@@ -27,6 +28,8 @@ interface KernelFn {
   readonly requires: readonly string[];
   /** parameters declared natural numbers (`//@ type x nat`) */
   readonly nats: readonly string[];
+  /** a proof-only model (models.ts): the engine never calls it, so it gets no guard */
+  readonly model: boolean;
 }
 
 /** What the guards need to know of the kernel: its verified functions, every exported function, record fields. */
@@ -91,6 +94,7 @@ function readKernel(l: Layout): KernelFacts {
           const [what, type] = oneLine(a.text).split(" ");
           return a.kind === "type" && type === "nat" && what !== "\\result" ? [what] : [];
         }),
+        model: isProofModel(st),
       });
     }
   }
@@ -173,6 +177,10 @@ function checkList(k: KernelFacts): void {
     const f = k.fns.find((x) => x.name === e.fn);
     if (f === undefined)
       throw new Error(`src/toolchain/guard-list.ts: ${e.fn} is no verified kernel function (a stale entry)`);
+    if (f.model)
+      throw new Error(
+        `src/toolchain/guard-list.ts: ${e.fn} is a proof-only model, which gets no guard (a stale entry)`,
+      );
     if (e.clause !== undefined && !f.requires.includes(e.clause))
       throw new Error(`src/toolchain/guard-list.ts: ${e.fn} has no precondition \`${e.clause}\` (a stale entry)`);
   }
@@ -187,7 +195,12 @@ export function generateGuards(l: Layout): string {
   const records = new Set<string>();
   const out: string[] = [];
   const nothing: string[] = [];
+  const models: string[] = [];
   for (const f of k.fns) {
+    if (f.model) {
+      models.push(f.name);
+      continue;
+    }
     const skip = UNGUARDED.find((u) => u.fn === f.name);
     if (skip !== undefined) {
       out.push("", `// ${f.name}: no guard (\`${skip.clause}\` has no runtime check): ${skip.why}.`);
@@ -271,6 +284,7 @@ export function generateGuards(l: Layout): string {
     ...out,
     "",
     `// no precondition to check: ${nothing.join(", ")}.`,
+    `// proof-only models, never called by the engine (no guard): ${models.join(", ")}.`,
   ].join("\n")}\n`;
 }
 

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, posix, relative, resolve } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { isProofModel } from "../../src/toolchain/models.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
@@ -187,5 +188,29 @@ describe("layers", () => {
         { path: "src/toolchain/x.ts", text: 'const line = `import * as m from "../kernel/${name}.ts";`;' },
       ]),
     ).toEqual([]);
+  });
+});
+
+describe("proof-only models", () => {
+  it("the kernel marks its models (@model), and the engine's door imports none of them", () => {
+    const models: string[] = [];
+    for (const f of sourceFiles(join(ROOT, "src", "kernel"))) {
+      const sf = ts.createSourceFile(f.path, f.text, ts.ScriptTarget.Latest, true);
+      for (const st of sf.statements)
+        if (ts.isFunctionDeclaration(st) && st.name !== undefined && isProofModel(st)) models.push(st.name.text);
+    }
+    expect(models.sort()).toEqual(["compactRolesOnce", "compactUntilStable", "raceTwoPlans", "selectAfterSplice"]);
+    const gate = sourceFiles(join(ROOT, "src", "engine", "boundary")).filter(
+      (f) => !f.path.endsWith("kernel-requires.ts"),
+    );
+    const imported = gate.flatMap((f) => {
+      const sf = ts.createSourceFile(f.path, f.text, ts.ScriptTarget.Latest, true);
+      return sf.statements.flatMap((st) =>
+        ts.isImportDeclaration(st) && st.importClause?.namedBindings && ts.isNamedImports(st.importClause.namedBindings)
+          ? st.importClause.namedBindings.elements.map((e) => e.name.text)
+          : [],
+      );
+    });
+    expect(imported.filter((n) => models.includes(n))).toEqual([]);
   });
 });

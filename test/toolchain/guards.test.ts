@@ -110,7 +110,11 @@ describe("generated runtime guards", () => {
     // an exact-sum check added beyond the requires
     expect(text).toContain('if (!natsSumExactly(xs, 0, a, b)) fail("rangeTokens"');
     // a function whose precondition has no runtime counterpart gets no guard, and says so
-    expect(text).toContain("// selectAfterSplice: no guard");
+    expect(text).toContain("// keptPrefixEnd: no guard");
+    expect(text).not.toContain("guardKeptPrefixEnd");
+    // a proof-only model (@model) gets none either: the engine never calls it
+    expect(text).toContain("// proof-only models, never called by the engine (no guard): raceTwoPlans");
     expect(text).not.toContain("guardSelectAfterSplice");
+    expect(text).not.toContain("guardCompactUntilStable");
   });
 });

@@ -9,7 +9,6 @@ import { pairingOk } from "../../kernel/stretch.ts";
 import { hasThreshold } from "../../kernel/trigger.ts";
 import type { CurrentStamp, PlanStamp } from "../../kernel/commit.ts";
 import type { ConfigView } from "../../kernel/config.ts";
-import type { Proposal } from "../../kernel/progress.ts";
 import type { Role } from "../../kernel/roles.ts";
 import type { ReportedPrefix, Thresholds } from "../../kernel/trigger.ts";
 import { KernelBoundaryError } from "../../model/errors.ts";
@@ -72,22 +71,6 @@ export function guardDecideCommit(plan: PlanStamp, now: CurrentStamp): void {
   integersPlanStamp("decideCommit", "plan", plan);
   integersCurrentStamp("decideCommit", "now", now);
   if (!(plan.length >= 0 && now.length >= 0 && plan.stretchEnd >= 0)) fail("decideCommit", "plan.length >= 0 && now.length >= 0 && plan.stretchEnd >= 0");
-}
-
-/** raceTwoPlans (src/kernel/commit.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
-export function guardRaceTwoPlans(a: PlanStamp, b: PlanStamp, now: CurrentStamp): void {
-  integersPlanStamp("raceTwoPlans", "a", a);
-  integersPlanStamp("raceTwoPlans", "b", b);
-  integersCurrentStamp("raceTwoPlans", "now", now);
-  if (!(a.length >= 0 && b.length >= 0 && now.length >= 0 && a.stretchEnd >= 0 && b.stretchEnd >= 0)) fail("raceTwoPlans", "a.length >= 0 && b.length >= 0 && now.length >= 0 && a.stretchEnd >= 0 && b.stretchEnd >= 0");
-  if (!(a.version === b.version && now.version >= a.version)) fail("raceTwoPlans", "a.version === b.version && now.version >= a.version");
-}
-
-/** compactRolesOnce (src/kernel/compaction.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
-export function guardCompactRolesOnce(roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], window: number, vouched: Vouched = NOTHING_VOUCHED): void {
-  if (!Number.isSafeInteger(window)) fail("compactRolesOnce", "window a safe integer");
-  if (!(window >= 1)) fail("compactRolesOnce", "window >= 1");
-  if (!(vouched.Pairing === true || pairingOk(roles, callOf, lastAnswer, ongoing))) fail("compactRolesOnce", `Pairing(roles, callOf, lastAnswer, ongoing): every tool result answers an earlier call`);
 }
 
 /** maxTokensOk (src/kernel/config.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
@@ -241,13 +224,6 @@ export function guardCompactedTokens(tokens: readonly number[], start: number, e
   if (!(0 <= start && start < end && end <= tokens.length)) fail("compactedTokens", "0 <= start && start < end && end <= tokens.length");
 }
 
-/** compactUntilStable (src/kernel/progress.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
-export function guardCompactUntilStable(tokens: readonly number[], proposals: readonly Proposal[], maxTokens: number): void {
-  if (!Number.isSafeInteger(maxTokens)) fail("compactUntilStable", "maxTokens a safe integer");
-  if (!natsSumExactly(tokens)) fail("compactUntilStable", `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME}`);
-  if (!(allBelow(proposals.length, (k) => Number.isSafeInteger(proposals[k].summaryTokens) && proposals[k].summaryTokens >= 0))) fail("compactUntilStable", `summary token counts >= 0`);
-}
-
 /** retentionCutoff (src/kernel/retention.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardRetentionCutoff(n: number, window: number): void {
   if (!Number.isSafeInteger(n)) fail("retentionCutoff", "n a safe integer");
@@ -302,8 +278,6 @@ export function guardSelectStretch(roles: readonly Role[], callOf: readonly numb
   if (!(window >= 1)) fail("selectStretch", "window >= 1");
   if (!(vouched.Pairing === true || pairingOk(roles, callOf, lastAnswer, ongoing))) fail("selectStretch", `Pairing(roles, callOf, lastAnswer, ongoing): every tool result answers an earlier call`);
 }
-
-// selectAfterSplice: no guard (`SplicedView(roles, callOf, lastAnswer, ongoing, prev.start, prev.end, roles2, callOf2, lastAnswer2, ongoing2)` has no runtime check): a model of a run's second step, over two views of one conversation: the engine never calls it.
 
 /** hasThreshold (src/kernel/trigger.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardHasThreshold(th: Thresholds): void {
@@ -392,3 +366,4 @@ export function guardAdvanceWatermark(current: number, proposed: number, newestU
 }
 
 // no precondition to check: isCompressible, maxTokensLimit, totalTokens, pairingOk.
+// proof-only models, never called by the engine (no guard): raceTwoPlans, compactRolesOnce, compactUntilStable, selectAfterSplice.
