@@ -105,6 +105,7 @@ method compactUntilStable(tokens: seq<int>, proposals: seq<Proposal>, maxTokens:
   requires forall k: nat :: (k < |proposals|) ==> (proposals[k].summaryTokens >= 0)
   ensures result.accepted <= sumTokens(tokens, 0, |tokens|)
   ensures (sumTokens(result.tokens, 0, |result.tokens|) + result.accepted) <= sumTokens(tokens, 0, |tokens|)
+  ensures (((((|proposals| > 0) && (0 <= proposals[0].start)) && (proposals[0].start < proposals[0].end)) && (proposals[0].end <= |tokens|)) && acceptSummary(proposals[0].summaryTokens, sumTokens(tokens, proposals[0].start, proposals[0].end), maxTokens)) ==> (result.accepted >= 1)
 {
   var cur: seq<int> := tokens;
   var accepted: int := 0;
@@ -114,6 +115,8 @@ method compactUntilStable(tokens: seq<int>, proposals: seq<Proposal>, maxTokens:
     invariant accepted >= 0
     invariant forall k: nat :: (k < |cur|) ==> (cur[k] >= 0)
     invariant (sumTokens(cur, 0, |cur|) + accepted) <= sumTokens(tokens, 0, |tokens|)
+    invariant (accepted == 0) ==> (cur == tokens)
+    invariant ((((((p > 0) && (|proposals| > 0)) && (0 <= proposals[0].start)) && (proposals[0].start < proposals[0].end)) && (proposals[0].end <= |tokens|)) && acceptSummary(proposals[0].summaryTokens, sumTokens(tokens, proposals[0].start, proposals[0].end), maxTokens)) ==> (accepted >= 1)
     decreases |proposals| - p
   {
     var pr: Proposal := proposals[p];
@@ -121,6 +124,8 @@ method compactUntilStable(tokens: seq<int>, proposals: seq<Proposal>, maxTokens:
       invariant accepted >= 0
       invariant forall k: nat :: (k < |cur|) ==> (cur[k] >= 0)
       invariant (sumTokens(cur, 0, |cur|) + accepted) <= sumTokens(tokens, 0, |tokens|)
+      invariant (accepted == 0) ==> (cur == tokens)
+      invariant ((((((p > 0) && (|proposals| > 0)) && (0 <= proposals[0].start)) && (proposals[0].start < proposals[0].end)) && (proposals[0].end <= |tokens|)) && acceptSummary(proposals[0].summaryTokens, sumTokens(tokens, proposals[0].start, proposals[0].end), maxTokens)) ==> (accepted >= 1)
       decreases sumTokens(cur, 0, |cur|)
     {
       SumTokensNonNeg(cur, 0, |cur|);

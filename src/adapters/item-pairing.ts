@@ -1,13 +1,12 @@
 // What the adapters whose items are not one-to-one with engine messages (AI SDK, Responses)
 // share: one compaction run with the reader's item map (src/engine/run/item-map.ts: the window, the
-// threshold and the report count the format's items), the engine ids standing for approvals, and
-// pairing checks that name the format's items in their errors.
+// threshold and the report count the format's items) and the engine ids standing for approvals.
+// Their pairing checks name the format's items with the model's one rule (model/tool-pairing.ts).
 
 import type { ItemMap } from "../engine/run/item-map.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import { type CompactMessagesOptions, compactParsed } from "../library/compact-messages.ts";
 import type { Config } from "../model/config.ts";
-import { InputError } from "../model/errors.ts";
 import type { Message } from "../model/message.ts";
 
 /**
@@ -33,44 +32,4 @@ export async function compactItems<R extends { readonly messages: readonly Messa
  */
 export function approvalCallId(approvalId: string): string {
   return `approval:${approvalId}`;
-}
-
-/** One tool call or tool result as a format states it, with the path that names it in errors. */
-export interface PairingEvent {
-  readonly kind: "call" | "result";
-  readonly id: string;
-  readonly path: string;
-}
-
-/**
- * Throws an InputError naming the item and field of a duplicate call id, a result before its
- * call, an orphan result or a second result for one call. The engine rejects these too, but
- * names its own message positions; the adapters name the format's items.
- */
-export function assertPairing(events: readonly PairingEvent[]): void {
-  const calls = new Map<string, string>();
-  const results = new Map<string, string>();
-  for (const e of events) {
-    if (e.kind !== "call") continue;
-    const first = calls.get(e.id);
-    if (first !== undefined)
-      throw new InputError(e.path, `duplicate tool call id ${JSON.stringify(e.id)} (already used at ${first})`);
-    calls.set(e.id, e.path);
-  }
-  const seen = new Set<string>();
-  for (const e of events) {
-    if (e.kind === "call") {
-      seen.add(e.id);
-      continue;
-    }
-    const call = calls.get(e.id);
-    if (call === undefined)
-      throw new InputError(e.path, `orphan tool result: no tool call has id ${JSON.stringify(e.id)}`);
-    if (!seen.has(e.id))
-      throw new InputError(e.path, `tool result for ${JSON.stringify(e.id)} comes before its call at ${call}`);
-    const prev = results.get(e.id);
-    if (prev !== undefined)
-      throw new InputError(e.path, `second tool result for ${JSON.stringify(e.id)} (first at ${prev})`);
-    results.set(e.id, e.path);
-  }
 }

@@ -230,6 +230,8 @@ export const decideCommit: (plan: PlanStamp, now: CurrentStamp) => CommitDecisio
 /**
  * Model of the store's discipline (L9, no overlap): a committed compaction makes a new version that is not an append, so of two plans from one version at most one is applied.
  *
+ * Proof-only model: it proves a property of the engine's loop or discipline; the engine never calls it.
+ *
  * Proven by Dafny (`scripts/check.sh dafny`), law L9; see docs/kernel.md.
  *
  * Requires:
@@ -245,6 +247,8 @@ export const raceTwoPlans: (a: PlanStamp, b: PlanStamp, now: CurrentStamp) => Ra
 
 /**
  * Select the earliest eligible stretch and replace it by one summary, on the role view (L2-L6 end to end).
+ *
+ * Proof-only model: it proves a property of the engine's loop or discipline; the engine never calls it.
  *
  * Proven by Dafny (`scripts/check.sh dafny`), laws L2-L6; see docs/kernel.md.
  *
@@ -714,7 +718,9 @@ export const rangeTokens: (xs: readonly number[], a: number, b: number) => numbe
 export const compactedTokens: (tokens: readonly number[], start: number, end: number, summaryTokens: number) => number[] = progressModule.compactedTokens;
 
 /**
- * Termination model (L8): retry each proposal until the summary is rejected; whatever the summarizer does, at most sum(tokens) compactions are accepted and the loop ends.
+ * Termination model (L8): retry each proposal until the summary is rejected; whatever the summarizer does, at most sum(tokens) compactions are accepted and the loop ends. A first proposal that is in range and acceptable on the input is accepted at least once (which proposals it takes is pinned, not only how many).
+ *
+ * Proof-only model: it proves a property of the engine's loop or discipline; the engine never calls it.
  *
  * Proven by Dafny (`scripts/check.sh dafny`), law L8; see docs/kernel.md.
  *
@@ -725,6 +731,7 @@ export const compactedTokens: (tokens: readonly number[], start: number, end: nu
  * Ensures:
  * - `result.accepted <= sumTokens(tokens, 0, tokens.length)`
  * - `sumTokens(result.tokens, 0, result.tokens.length) + result.accepted <= sumTokens(tokens, 0, tokens.length)`
+ * - `(proposals.length > 0 && 0 <= proposals[0].start && proposals[0].start < proposals[0].end && proposals[0].end <= tokens.length && acceptSummary(proposals[0].summaryTokens, sumTokens(tokens, proposals[0].start, proposals[0].end), maxTokens)) ==> result.accepted >= 1`
  */
 export const compactUntilStable: (tokens: readonly number[], proposals: readonly Proposal[], maxTokens: number) => CompactionRun = progressModule.compactUntilStable;
 
@@ -896,6 +903,8 @@ export const selectStretch: (roles: readonly Role[], callOf: readonly number[], 
 
 /**
  * Selection on the conversation after `prev` was spliced: well-formed again, and never earlier than prev (L4 forward progress).
+ *
+ * Proof-only model: it proves a property of the engine's loop or discipline; the engine never calls it.
  *
  * Proven by Dafny (`scripts/check.sh dafny`), laws L4, L5, L2, L3; see docs/kernel.md.
  *

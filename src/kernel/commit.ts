@@ -55,7 +55,10 @@ export interface RaceOutcome {
 //@ ensures \result.first === "reject" || \result.second === "reject"
 //@ ensures \result.first === decideCommit(a, now)
 //@ ensures \result.first === "reject" ==> \result.second === decideCommit(b, now)
-/** Model of the store's discipline (L9, no overlap): a committed compaction makes a new version that is not an append, so of two plans from one version at most one is applied. */
+/**
+ * Model of the store's discipline (L9, no overlap): a committed compaction makes a new version that is not an append, so of two plans from one version at most one is applied.
+ * @model
+ */
 export function raceTwoPlans(a: PlanStamp, b: PlanStamp, now: CurrentStamp): RaceOutcome {
   const first = decideCommit(a, now);
   if (first === "reject") return { first: first, second: decideCommit(b, now) };

@@ -28,7 +28,10 @@ export interface RoleStep {
 //@ ensures \result.changed ==> forall(k: nat, k < roles.length && !isCompressible(roles[k]) && \result.end <= k ==> \result.roles[k - (\result.end - \result.start) + 1] === roles[k])
 //@ ensures \result.changed ==> forall(k: nat, k < roles.length && !isCompressible(roles[k]) ==> k < \result.start || \result.end <= k)
 //@ ensures \result.changed ==> forall(k: nat, roles.length - window <= k && k < roles.length ==> \result.roles[k - (\result.end - \result.start) + 1] === roles[k])
-/** Select the earliest eligible stretch and replace it by one summary, on the role view (L2-L6 end to end). */
+/**
+ * Select the earliest eligible stretch and replace it by one summary, on the role view (L2-L6 end to end).
+ * @model
+ */
 export function compactRolesOnce(
   roles: readonly Role[],
   callOf: readonly number[],

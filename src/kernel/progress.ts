@@ -117,7 +117,11 @@ export function compactedTokens(
 //@ requires forall(k: nat, k < proposals.length ==> proposals[k].summaryTokens >= 0)
 //@ ensures \result.accepted <= sumTokens(tokens, 0, tokens.length)
 //@ ensures sumTokens(\result.tokens, 0, \result.tokens.length) + \result.accepted <= sumTokens(tokens, 0, tokens.length)
-/** Termination model (L8): retry each proposal until the summary is rejected; whatever the summarizer does, at most sum(tokens) compactions are accepted and the loop ends. */
+//@ ensures (proposals.length > 0 && 0 <= proposals[0].start && proposals[0].start < proposals[0].end && proposals[0].end <= tokens.length && acceptSummary(proposals[0].summaryTokens, sumTokens(tokens, proposals[0].start, proposals[0].end), maxTokens)) ==> \result.accepted >= 1
+/**
+ * Termination model (L8): retry each proposal until the summary is rejected; whatever the summarizer does, at most sum(tokens) compactions are accepted and the loop ends. A first proposal that is in range and acceptable on the input is accepted at least once (which proposals it takes is pinned, not only how many).
+ * @model
+ */
 export function compactUntilStable(
   tokens: readonly number[],
   proposals: readonly Proposal[],
@@ -132,12 +136,16 @@ export function compactUntilStable(
     //@ invariant accepted >= 0
     //@ invariant forall(k: nat, k < cur.length ==> cur[k] >= 0)
     //@ invariant sumTokens(cur, 0, cur.length) + accepted <= sumTokens(tokens, 0, tokens.length)
+    //@ invariant accepted === 0 ==> equal(cur, tokens)
+    //@ invariant (p > 0 && proposals.length > 0 && 0 <= proposals[0].start && proposals[0].start < proposals[0].end && proposals[0].end <= tokens.length && acceptSummary(proposals[0].summaryTokens, sumTokens(tokens, proposals[0].start, proposals[0].end), maxTokens)) ==> accepted >= 1
     //@ decreases proposals.length - p
     const pr = proposals[p];
     while (true) {
       //@ invariant accepted >= 0
       //@ invariant forall(k: nat, k < cur.length ==> cur[k] >= 0)
       //@ invariant sumTokens(cur, 0, cur.length) + accepted <= sumTokens(tokens, 0, tokens.length)
+      //@ invariant accepted === 0 ==> equal(cur, tokens)
+      //@ invariant (p > 0 && proposals.length > 0 && 0 <= proposals[0].start && proposals[0].start < proposals[0].end && proposals[0].end <= tokens.length && acceptSummary(proposals[0].summaryTokens, sumTokens(tokens, proposals[0].start, proposals[0].end), maxTokens)) ==> accepted >= 1
       //@ decreases sumTokens(cur, 0, cur.length)
       //@ use SumTokensNonNeg(cur, 0, cur.length)
       // The measure is the token total itself: an accepted summary lowers it by at least one, and it

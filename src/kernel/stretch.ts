@@ -185,7 +185,10 @@ export function selectStretch(
 //@ requires SplicedView(roles, callOf, lastAnswer, ongoing, prev.start, prev.end, roles2, callOf2, lastAnswer2, ongoing2)
 //@ ensures \result.found ==> \result.start >= prev.start
 //@ ensures \result.found ==> Eligible(roles2, callOf2, lastAnswer2, ongoing2, retentionCutoff(roles2.length, window), \result.start, \result.end)
-/** Selection on the conversation after `prev` was spliced: well-formed again, and never earlier than prev (L4 forward progress). */
+/**
+ * Selection on the conversation after `prev` was spliced: well-formed again, and never earlier than prev (L4 forward progress).
+ * @model
+ */
 export function selectAfterSplice(
   roles: readonly Role[],
   callOf: readonly number[],

@@ -1,11 +1,10 @@
 // The one-shot library entry: compact a list of messages under a configuration and return
-// the result with a report whose law checks compare input and output. The summarizer is chosen
+// the result with the run's report, whose law checks compare input and output. The summarizer is chosen
 // here (the caller's, or the one the settings name), so the engine never imports providers.
 
 import { parseConfig } from "../engine/boundary/config-rules.ts";
 import { compactStore } from "../engine/run/compact.ts";
 import { assertItemMap, type ItemMap, itemMapOf } from "../engine/run/item-map.ts";
-import { checkLaws } from "../engine/run/law-checks.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import { givenUsage, type ReportedUsage, reportedPrefix } from "../engine/run/usage.ts";
 import { ConversationStore } from "../engine/store/store.ts";
@@ -108,13 +107,6 @@ export async function compactParsed(
     items,
     ...(prefix === undefined || usage === undefined ? {} : { usage: prefix, usageField: usage.tokensField }),
   });
-  const after = store.messageList();
-  const tokens = { before: report.tokensBefore, after: report.tokensAfter, dueBefore: report.dueBefore };
-  // wellFormed: the store's load accepted `messages`
-  const laws = checkLaws(messages, after, report.stretches, c, tokens, {
-    wellFormed: true,
-    items,
-    cleared: report.clearing?.records,
-  });
-  return { messages: after, report: { ...report, laws }, config: c };
+  // the run's report carries the law checks of its result against `messages` (the store's copy of them)
+  return { messages: store.messageList(), report, config: c };
 }

@@ -115,7 +115,13 @@ function optStr(o: JsonObject, key: string): string | undefined {
 }
 
 /** The triggers a committed step can record (a plan's, less "none": nothing commits while not due). */
-const RECORD_TRIGGERS: readonly CompactionRecord["trigger"][] = ["tokens", "messages", "turns", "reported usage", "context window"];
+const RECORD_TRIGGERS: readonly CompactionRecord["trigger"][] = [
+  "tokens",
+  "messages",
+  "turns",
+  "reported usage",
+  "context window",
+];
 
 function isRecordTrigger(x: unknown): x is CompactionRecord["trigger"] {
   return RECORD_TRIGGERS.some((t) => t === x);
@@ -130,7 +136,10 @@ function record(o: JsonObject, at: string): CompactionRecord {
   if (end <= start) throw new InputError(at, `the stretch ${start}..${end} is empty`);
   const trigger = o.trigger;
   if (!isRecordTrigger(trigger))
-    throw new InputError(at, `field "trigger": expected one of ${RECORD_TRIGGERS.map((t) => JSON.stringify(t)).join(", ")}`);
+    throw new InputError(
+      at,
+      `field "trigger": expected one of ${RECORD_TRIGGERS.map((t) => JSON.stringify(t)).join(", ")}`,
+    );
   const usage = o.usage;
   return {
     items: nat(o, "items", at),

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { accountItems, isProof, isTrustedDecl } from "./accounting.ts";
 import { planJobs } from "./coverage.ts";
 import type { DafnyScan } from "./dafny-scan.ts";
+import { staleGuards } from "./guards-emit.ts";
 import { typecheckKernel } from "./kernel-types.ts";
 import { generateDafny, kernelFiles, type Layout, loadKernel } from "./program.ts";
 import { type FileVerdict, findProvers, type Job, type Prover, proverName, verifyJobs } from "./prover.ts";
@@ -82,6 +83,9 @@ export function checkDafny(l: Layout, opts: CheckOptions): CheckResult {
   for (const f of stale.changed) log(`stale: dafny/${f} differed from a fresh translation (regenerated; commit it)`);
   for (const f of stale.orphaned) log(`stale: dafny/${f} had no kernel source (removed)`);
   if (opts.staleIsError && stale.changed.length + stale.orphaned.length > 0) problems.push("stale artifacts");
+  // the runtime guards generated from the same //@ requires (npm run docs writes them)
+  const guards = staleGuards(l);
+  if (guards !== null) problems.push(`stale: ${guards}`);
 
   const modules = readdirSync(l.dafnyDir)
     .filter((f) => f.endsWith(".dfy"))

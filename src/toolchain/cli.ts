@@ -1,10 +1,11 @@
 // Command line of the toolchain: `gen` regenerates dafny/, `check dafny` regenerates,
 // reports stale artifacts and runs the prover (scripts/check.sh calls this), `docs` regenerates
-// docs/kernel.md and the kernel entry from the same annotations.
+// docs/kernel.md, the kernel entry and the engine's generated guards from the same annotations.
 
 import { resolve } from "node:path";
 import { checkDafny, regenerate } from "./check.ts";
 import { writeDocs } from "./docs-emit.ts";
+import { writeGuards } from "./guards-emit.ts";
 import { TranslateError } from "./ir.ts";
 import { typecheckKernel } from "./kernel-types.ts";
 import { kernelFiles, layout } from "./program.ts";
@@ -35,7 +36,7 @@ function main(argv: string[]): number {
       return 0;
     }
     if (cmd === "docs") {
-      const changed = writeDocs(l);
+      const changed = [...writeDocs(l), ...writeGuards(l)];
       for (const f of changed) console.log(`wrote ${f}`);
       if (changed.length === 0) console.log("kernel docs are up to date");
       return 0;

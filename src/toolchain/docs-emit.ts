@@ -23,6 +23,9 @@ function lawPhrase(m: ModuleDoc): string {
 }
 
 const NO_REQUIRES = "none: every input";
+/** What the docs say of a proof-only model (models.ts). */
+const MODEL_NOTE =
+  "Proof-only model: it proves a property of the engine's loop or discipline; the engine never calls it.";
 const NO_ENSURES = "none beyond termination and the types";
 
 /** One markdown bullet per specification, or one saying there is none. */
@@ -65,6 +68,7 @@ export function kernelMarkdown(mods: readonly ModuleDoc[]): string {
         "",
       );
       if (f.summary !== "") out.push(f.summary.replace(/\n/g, " "), "");
+      if (f.model) out.push(MODEL_NOTE, "");
       out.push(
         `Law: ${lawText(m)}.`,
         "",
@@ -120,6 +124,7 @@ export function kernelEntry(mods: readonly ModuleDoc[]): string {
     for (const f of m.fns) {
       const doc = [
         ...(f.summary === "" ? [] : [...f.summary.split("\n"), ""]),
+        ...(f.model ? [MODEL_NOTE, ""] : []),
         `Proven by Dafny (\`scripts/check.sh dafny\`), ${lawPhrase(m)}; see docs/kernel.md.`,
         "",
         "Requires:",

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { type Annotation, leadingAnnotations } from "./annotations.ts";
+import { isProofModel, withoutModelTag } from "./models.ts";
 import { type Layout, loadKernel } from "./program.ts";
 
 /** One exported, verified kernel function as the documentation shows it. */
@@ -22,6 +23,8 @@ export interface FnDoc {
   summary: string;
   requires: string[];
   ensures: string[];
+  /** a proof-only model (models.ts): proven, never called by the engine */
+  model: boolean;
 }
 
 /** One kernel module: its verified functions, exported types and the laws its header names. */
@@ -89,9 +92,10 @@ function fnDoc(sf: ts.SourceFile, fd: ts.FunctionDeclaration, ann: readonly Anno
     tparams: fd.typeParameters === undefined ? "" : `<${fd.typeParameters.map((t) => t.getText(sf)).join(", ")}>`,
     typedParams: fd.parameters.map((p) => p.getText(sf).replace(/\s+/g, " ")),
     returns: fd.type?.getText(sf) ?? "void",
-    summary: docComment(sf, fd),
+    summary: withoutModelTag(docComment(sf, fd)),
     requires,
     ensures,
+    model: isProofModel(fd),
   };
 }
 

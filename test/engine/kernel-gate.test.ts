@@ -10,7 +10,7 @@ import {
   gateSelectKeepRecent,
   gateSelectStretch,
   gateSelectStretchFrom,
-  gateSpliceInPlace,
+  gateSplice,
   gateTriggerFired,
   gateUsageAfterSplice,
   gateUsageTokens,
@@ -60,12 +60,12 @@ describe("kernel boundary guard", () => {
     [
       "triggerFired with no trigger at all",
       () => gateTriggerFired(5, 1, 1, { tokenThreshold: 0, messageThreshold: 0, turnThreshold: 0 }, 0, 0),
-      "triggerFired requires at least one threshold or a context window",
+      "triggerFired requires hasThreshold(th) || contextWindow > 0",
     ],
     [
       "triggerFired with reserve >= window",
       () => gateTriggerFired(5, 1, 1, th, 100, 100),
-      "triggerFired requires contextWindow = 0",
+      "triggerFired requires contextWindow === 0 || (reserveTokens >= 0 && contextWindow > reserveTokens)",
     ],
     ["retentionCutoff with window 0", () => gateRetentionCutoff(5, 0), "window >= 1"],
     ["selectStretch on an orphan tool result", () => gateSelectStretch(orphanViews, 1), "Pairing"],
@@ -101,10 +101,14 @@ describe("kernel boundary guard", () => {
     ],
     [
       "splice with an empty range",
-      () => gateSpliceInPlace(new GapArray([1, 2, 3]), 2, 2, 9),
-      "0 <= start < end <= xs.length",
+      () => gateSplice(new GapArray([1, 2, 3]).view(), 2, 2),
+      "splice requires 0 <= start && start < end && end <= xs.length",
     ],
-    ["rangeTokens past the end", () => gateRangeTokens([1, 2], 0, 3), "0 <= a <= b <= tokens.length"],
+    [
+      "rangeTokens past the end",
+      () => gateRangeTokens([1, 2], 0, 3),
+      "rangeTokens requires 0 <= a && a <= b && b <= xs.length",
+    ],
     [
       "decideCommit with a negative length",
       () => gateDecideCommit({ version: 0, length: -1, stretchEnd: 0 }, { version: 0, length: 0, onlyAppends: true }),
@@ -134,7 +138,7 @@ describe("kernel boundary guard", () => {
     [
       "usageAfterSplice with an empty stretch",
       () => gateUsageAfterSplice({ reported: 5, end: 1 }, [1, 2], 1, 1, 0),
-      "usageAfterSplice requires 0 <= start < end",
+      "usageAfterSplice requires 0 <= start && start < end && end <= tokens.length",
     ],
     [
       "usageAfterSplice with a fractional summary count",

@@ -96,7 +96,8 @@ describe("a report covering the conversation spares counting it", () => {
       usage: { reported: 5_000, end: 50 },
     });
     expect(lazy.report.tokensBefore).toBe(eager.tokensBefore);
-    expect({ ...lazy.report, laws: [] }).toEqual({ ...eager, summarizer: lazy.report.summarizer });
+    // compactStore checks the laws as compactMessages does
+    expect(lazy.report).toEqual({ ...eager, summarizer: lazy.report.summarizer });
     expect(lazy.messages).toEqual(store.messageList());
   });
 });
@@ -177,7 +178,13 @@ describe("the store's lazy ledger", () => {
 });
 
 /** The report without the totals a lazy run may leave uncounted. */
-const decisions = (r: CompactionReport) => ({ ...r, tokensBefore: 0, tokensAfter: 0 });
+// the counted totals (and L8's detail, which quotes them) are what a lazy store may leave uncounted
+const decisions = (r: CompactionReport) => ({
+  ...r,
+  tokensBefore: 0,
+  tokensAfter: 0,
+  laws: r.laws.map((l) => (l.law === "L8" ? { ...l, detail: "" } : l)),
+});
 
 describe("lazy and eager stores decide alike", () => {
   it("same plan, report and messages for random conversations, prefixes, thresholds and dry runs", async () => {

@@ -2,10 +2,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/engine/boundary/config-rules.ts";
 import {
+  gatePairingAfterAppend,
+  gatePairingOk,
   gateSelectStretchFrom,
-  gateSpliceInPlace,
-  gateTrackPairing,
-  gateViewsAppended,
+  gateSplice,
 } from "../../src/engine/boundary/kernel-gate.ts";
 import { planStep } from "../../src/engine/run/plan.ts";
 import { GapArray, NumberGapArray } from "../../src/engine/store/gap-array.ts";
@@ -137,7 +137,8 @@ describe("the gate on live views", () => {
           for (const [a, b, appends] of edits) {
             const start = a % expected.length;
             const end = start + 1 + (b % (expected.length - start));
-            gateSpliceInPlace(gap, start, end, -1);
+            gateSplice(gap.view(), start, end);
+            gap.replace(start, end, -1);
             expected = splice(expected, start, end, -1);
             for (let k = 0; k < appends; k++) {
               gap.push(100 + k);
@@ -210,11 +211,23 @@ describe("the gate on live views", () => {
       { role: "user", content: "u" },
       { role: "assistant", content: "", toolCalls: [{ id: "a", name: "f", arguments: "{}" }] },
     ]);
-    expect(gateTrackPairing(v)).toBe(true);
+    // what the store does: check in full once, then at each append the entries it changed
+    v.paired = gatePairingOk(plainViews(v));
+    expect(v.paired).toBe(true);
     expect(gateSelectStretchFrom(v, 1, 0).found).toBe(false);
     // an orphan result (the store refuses one; here the views are fed directly)
     const answered = appendToViews(v, { role: "tool", toolCallId: "nope", content: "r" });
-    gateViewsAppended(v, v.roles.length - 1, answered);
+    v.paired = gatePairingAfterAppend(v, v.roles.length - 1, answered);
+    expect(v.paired).toBe(false);
     expect(() => gateSelectStretchFrom(v, 1, 0)).toThrow(KernelBoundaryError);
+  });
+
+  it("the gate trusts views only as far as their owner vouches: unvouched views are checked in full", () => {
+    const v = liveViews([
+      { role: "user", content: "u" },
+      { role: "tool", toolCallId: "nope", content: "r" },
+    ]);
+    expect(v.paired).toBe(false);
+    expect(() => gateSelectStretchFrom(v, 1, 0)).toThrow("selectStretchFrom requires Pairing");
   });
 });

@@ -20,7 +20,7 @@ describe("well-formedness guard", () => {
     [[user, result("x")], 'messages[1]: orphan tool result: no tool call has id "x"'],
     [
       [user, call("a"), result("a"), call("a")],
-      'messages[3]: duplicate tool call id "a" (already used by messages[1])',
+      'messages[3]: duplicate tool call id "a" (already used at messages[1])',
     ],
     [[user, result("a"), call("a")], 'messages[1]: tool result for "a" comes before its call at messages[2]'],
     [[user, call("a"), result("a"), result("a")], 'messages[3]: second tool result for "a" (first at messages[2])'],

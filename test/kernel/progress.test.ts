@@ -135,4 +135,25 @@ describe("progress (L8)", () => {
       { numRuns: RUNS },
     );
   });
+  it("compactUntilStable ensures: a first proposal in range and acceptable on the input is accepted", () => {
+    // proposals built to satisfy the premise often, a stretch ending at the last entry included
+    const premise = tokens
+      .filter((xs) => xs.length > 0)
+      .chain((xs) =>
+        fc.tuple(
+          fc.constant(xs),
+          fc.nat(xs.length - 1).chain((a) => fc.tuple(fc.constant(a), fc.integer({ min: a + 1, max: xs.length }))),
+          fc.nat(20),
+          fc.nat(100),
+        ),
+      );
+    fc.assert(
+      fc.property(premise, ([xs, [start, end], summaryTokens, m]) => {
+        const ps: Proposal[] = [{ start, end, summaryTokens }];
+        const first = acceptSummary(summaryTokens, ref.sumTokens(xs, start, end), m);
+        return !first || compactUntilStable(xs, ps, m).accepted >= 1;
+      }),
+      { numRuns: RUNS },
+    );
+  });
 });

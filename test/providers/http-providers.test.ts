@@ -205,7 +205,11 @@ async function hugeAnswerServer(total: number, declare: boolean) {
   });
   await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
   const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/v1`;
-  const close = () => new Promise<void>((r) => (srv.closeAllConnections(), srv.close(() => r())));
+  const close = () =>
+    new Promise<void>((r) => {
+      srv.closeAllConnections();
+      srv.close(() => r());
+    });
   return { url, written, close };
 }
 

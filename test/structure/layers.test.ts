@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, posix, relative, resolve } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { isProofModel } from "../../src/toolchain/models.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
@@ -45,7 +46,19 @@ function reachable(layer: string): Set<string> {
  * The only modules that may import the kernel's code; every other import of it is `import type`
  * (the reference implementations too: their independence from the kernel's code is the point).
  */
-const KERNEL_DOORS = new Set(["src/engine/boundary/kernel-gate.ts", "src/entries/kernel.ts"]);
+const KERNEL_DOORS = new Set([
+  "src/engine/boundary/kernel-gate.ts",
+  // generated from the kernel's //@ requires; the gate calls its guards
+  "src/engine/boundary/kernel-requires.ts",
+  "src/entries/kernel.ts",
+]);
+
+/**
+ * The engine's bottom: the kernel gate and the checks beside it import the kernel, the model and
+ * each other, never the store or the run that call them (the gate is stateless and knows the
+ * kernel's types, not the store's).
+ */
+const BOUNDARY = "src/engine/boundary/";
 
 interface SourceFile {
   /** path from the repository root, with forward slashes */
@@ -114,6 +127,10 @@ function violations(files: readonly SourceFile[]): string[] {
       if (to !== from && !allowed.has(to)) found.push(`${f.path} -> ${target}: ${from} may not import ${to}`);
       if (to === "kernel" && from !== "kernel" && !imp.typeOnly && !KERNEL_DOORS.has(f.path))
         found.push(`${f.path} -> ${target}: the kernel's code is called only through engine/boundary/kernel-gate.ts`);
+      if (f.path.startsWith(BOUNDARY) && target.startsWith("src/engine/") && !target.startsWith(BOUNDARY))
+        found.push(
+          `${f.path} -> ${target}: engine/boundary is the engine's bottom (the store and the run build on it)`,
+        );
     }
   }
   return found;
@@ -148,6 +165,7 @@ describe("layers", () => {
         file("src/engine/run/w.ts", 'import { splice, type Stretch } from "../../kernel/splice.ts";'),
         file("src/reference/x.ts", 'import { splice } from "../kernel/splice.ts";'),
         file("src/extras/x.ts", 'import { a } from "../model/json.ts";'),
+        file("src/engine/boundary/x.ts", 'import type { LiveViews } from "../store/views.ts";'),
       ]),
     ).toEqual([
       "src/engine/run/x.ts -> src/providers/from-config.ts: engine may not import providers",
@@ -159,6 +177,7 @@ describe("layers", () => {
       "src/engine/run/w.ts -> src/kernel/splice.ts: the kernel's code is called only through engine/boundary/kernel-gate.ts",
       "src/reference/x.ts -> src/kernel/splice.ts: the kernel's code is called only through engine/boundary/kernel-gate.ts",
       'src/extras/x.ts: layer "extras" is not in BUILDS_ON (add it, with the layers it builds on)',
+      "src/engine/boundary/x.ts -> src/engine/store/views.ts: engine/boundary is the engine's bottom (the store and the run build on it)",
     ]);
   });
 
@@ -170,5 +189,29 @@ describe("layers", () => {
         { path: "src/toolchain/x.ts", text: 'const line = `import * as m from "../kernel/${name}.ts";`;' },
       ]),
     ).toEqual([]);
+  });
+});
+
+describe("proof-only models", () => {
+  it("the kernel marks its models (@model), and the engine's door imports none of them", () => {
+    const models: string[] = [];
+    for (const f of sourceFiles(join(ROOT, "src", "kernel"))) {
+      const sf = ts.createSourceFile(f.path, f.text, ts.ScriptTarget.Latest, true);
+      for (const st of sf.statements)
+        if (ts.isFunctionDeclaration(st) && st.name !== undefined && isProofModel(st)) models.push(st.name.text);
+    }
+    expect(models.sort()).toEqual(["compactRolesOnce", "compactUntilStable", "raceTwoPlans", "selectAfterSplice"]);
+    const gate = sourceFiles(join(ROOT, "src", "engine", "boundary")).filter(
+      (f) => !f.path.endsWith("kernel-requires.ts"),
+    );
+    const imported = gate.flatMap((f) => {
+      const sf = ts.createSourceFile(f.path, f.text, ts.ScriptTarget.Latest, true);
+      return sf.statements.flatMap((st) =>
+        ts.isImportDeclaration(st) && st.importClause?.namedBindings && ts.isNamedImports(st.importClause.namedBindings)
+          ? st.importClause.namedBindings.elements.map((e) => e.name.text)
+          : [],
+      );
+    });
+    expect(imported.filter((n) => models.includes(n))).toEqual([]);
   });
 });

@@ -207,6 +207,13 @@ export const mutants: Mutant[] = [
     why: "summaries are not required to be shorter, so repeated compaction need not terminate",
   },
   {
+    module: "progress.ts",
+    law: "L8",
+    find: `if (pr.start < 0 || pr.start >= pr.end || pr.end > cur.length) break;`,
+    replace: `if (pr.start < 0 || pr.start >= pr.end || pr.end >= cur.length) break;`,
+    why: "a proposal ending at the last message is never accepted (the model rejects proposals it should take)",
+  },
+  {
     module: "commit.ts",
     law: "L9",
     find: `if (now.onlyAppends && now.length >= plan.length) return "rebase";`,

@@ -124,3 +124,43 @@ export function assertConfigValid(c: Config): Config {
 export function parseConfig(input: unknown): Config {
   return assertConfigValid(parseConfigShape(input));
 }
+
+/** Whether a value has the shape a parsed configuration gives a setting of this type. */
+function hasSettingShape(s: SettingSpec, v: unknown): boolean {
+  switch (s.type) {
+    case "count":
+      return typeof v === "number";
+    case "count or unset":
+      return typeof v === "number" || v === null;
+    case "text":
+      return typeof v === "string";
+    case "text or unset":
+      return typeof v === "string" || v === null;
+    case "choice":
+      return typeof v === "string" && s.choices.includes(v);
+    case "list":
+      return Array.isArray(v);
+    default:
+      return v === null || (typeof v === "object" && !Array.isArray(v));
+  }
+}
+
+/**
+ * A configuration parseConfig returned, taken without parsing it again: every setting present
+ * with its parsed shape (else a ConfigError naming it: raw settings go through parseConfig or
+ * compactMessages), and the kernel's L12 verdict on the values (a ConfigError naming the first
+ * setting it rejects).
+ */
+export function assertParsedConfig(c: unknown): Config {
+  if (typeof c !== "object" || c === null || Array.isArray(c))
+    throw new ConfigError("(config)", "expected a configuration object (from parseConfig)");
+  const given = c as Record<string, unknown>;
+  for (const [name, s] of settingRows()) {
+    if (!hasSettingShape(s, given[name]))
+      throw new ConfigError(
+        name,
+        `${given[name] === undefined ? "missing" : `got ${JSON.stringify(given[name])}`}: not a parsed configuration (pass settings through parseConfig, or to compactMessages)`,
+      );
+  }
+  return assertConfigValid(c as Config);
+}

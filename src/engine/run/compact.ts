@@ -1,24 +1,38 @@
-// The compaction loop: while compaction is due, plan a step against a read-only view of the store, summarize the
-// stretch, validate, and commit through the version check; stop when under the trigger or
-// when no stretch is eligible. A stretch whose summaries are rejected (too short to shrink,
-// facts dropped) is left as it is and the run moves on past it, until the kernel's stop rule
-// says max_rejected_summaries were rejected in a row; a summarizer that fails to
-// answer, or a concurrent edit, ends the run. Either way a failed step changes nothing and
-// the report says why.
+// The compaction run, as a small step machine over an explicit run state (RunState): plan a
+// step against a read-only view of the store, summarize the stretch (and validate), commit
+// through the version check, record what the step did; stop when under the trigger or when no
+// stretch is eligible. A stretch whose summaries are rejected (not shorter, facts dropped) is
+// left as it is and the run moves on past it, until the kernel's stop rule says
+// max_rejected_summaries were rejected in a row; a summarizer that fails to answer, or a
+// concurrent edit, ends the run. The clearing tier (clearing.ts, L13) runs once before the
+// first plan when the strategy asks for it. Either way a failed step changes nothing and the report says
+// why. The outcome is a pure classification of what the run did (outcome.ts), and the laws are
+// checked on the result (law-checks.ts).
 
 import type { ReportedPrefix } from "../../kernel/trigger.ts";
 import { type Config, SAME_AS_AGENT, snapshotConfig } from "../../model/config.ts";
-import { summaryMessage } from "../../model/message.ts";
+import { type Message, summaryMessage } from "../../model/message.ts";
 import type { Summarizer } from "../../model/summarizer.ts";
+import { messageTokens } from "../../model/tokens.ts";
+import { assertParsedConfig } from "../boundary/config-rules.ts";
 import { gateRetentionCutoff, gateUsageAfterSplice, gateUsageTokens } from "../boundary/kernel-gate.ts";
-import type { ConversationStore } from "../store/store.ts";
-import { summarizeStretch } from "../summarize/summarize-step.ts";
+import type { ConversationStore, StoreView } from "../store/store.ts";
+import { type StepResult, summarizeStretch } from "../summarize/summarize-step.ts";
 import { type ClearingStep, clearFirst, withClearing } from "./clearing.ts";
 import { type ItemMap, itemMapOf } from "./item-map.ts";
-import { dueBy, planStep } from "./plan.ts";
+import { checkLaws } from "./law-checks.ts";
+import { classifyRun, type LeftStretch } from "./outcome.ts";
+import { dueBy, type Plan, planStep } from "./plan.ts";
 import { countOf } from "./plural.ts";
 import { InputPositions, type InputRange } from "./positions.ts";
-import type { CompactionReport, RemainingTokens, ReplacedStretch, SkippedStretch, UsageReport } from "./report.ts";
+import type {
+  CompactionReport,
+  LawCheck,
+  RemainingTokens,
+  ReplacedStretch,
+  SkippedStretch,
+  UsageReport,
+} from "./report.ts";
 import { assertReportedPrefix, assertReportFitsSteps, assertReportJudgeable } from "./usage.ts";
 
 /** Options of a compaction run. */
@@ -91,25 +105,224 @@ function usageReport(
   };
 }
 
-/** Compacts a store in place until it is under the trigger; the config is snapshotted at the start. */
-export async function compactStore(
-  store: ConversationStore,
-  config: Config,
-  o: CompactOptions,
-): Promise<CompactionReport> {
-  const c = snapshotConfig(config);
-  const model = resolveModel(c, o.agentModel);
-  const progress = o.onProgress ?? (() => {});
+/** A run between two steps: everything a step reads and the record of what the run did. */
+interface RunState {
+  readonly store: ConversationStore;
+  readonly c: Readonly<Config>;
+  readonly o: CompactOptions;
+  readonly model: string;
+  readonly progress: (line: string) => void;
+  /** counts and report positions in the caller's items, whatever earlier splices did */
+  readonly positions: InputPositions;
+  readonly dueBefore: boolean;
+  /** the report the trigger judges (undefined: the counted total); carried across every step */
+  usage: ReportedPrefix | undefined;
+  step: number;
+  /** summaries in a row that failed validation (the kernel's stop rule reads it) */
+  rejectedInARow: number;
+  /** every call of the summarizer (an HTTP request each), retries included */
+  summarizerCalls: number;
+  /** what the clearing tier did before the first plan; `only`: the strategy never summarizes */
+  clearing: ClearingStep;
+  /** stretches before it were tried and rejected; no plan looks before it */
+  skipFrom: number;
+  /**
+   * where the next plan starts: skipFrom, or the start of the stretch just committed, since after
+   * a splice nothing eligible starts before it (kernel lemma ForwardProgress, L4)
+   */
+  from: number;
+  readonly stretches: ReplacedStretch[];
+  readonly skipped: SkippedStretch[];
+  readonly left: LeftStretch[];
+}
+
+/** Why a run ended: `reason` when nothing failed, `stopped` when a failure ended it, `planned` for a dry run. */
+interface RunEnd {
+  readonly reason: string;
+  readonly stopped?: string;
+  readonly planned?: NonNullable<CompactionReport["plannedStretch"]>;
+}
+
+/** A step planned against a view of the store: the stretch to summarize. */
+interface PlannedStep {
+  readonly snap: StoreView;
+  readonly plan: Plan & { readonly stretch: NonNullable<Plan["stretch"]> };
+  readonly input: InputRange;
+}
+
+const span = (r: InputRange) => `${r.first}..${r.last}`;
+
+/** Plan: the next stretch to summarize, or why the run ends here. */
+function planNext(run: RunState): PlannedStep | RunEnd {
+  const { store, c, o, positions } = run;
+  // a read-only view, not a copy: it is used before the await and stamped for the commit
+  const snap = store.view();
+  // the window and message_threshold count the caller's items; the kernel sees counts of these messages
+  const length = snap.messages.length;
+  // not due at the start: no plan (a plan reads counts the trigger did not need, e.g. the keep-recent suffix's)
+  const plan =
+    (run.step === 1 && !run.dueBefore) || run.clearing.only
+      ? undefined
+      : planStep(snap, c, run.from, positions.window(length, c.retention_window), positions.items(length), run.usage);
+  if (plan === undefined || !plan.due)
+    return {
+      reason:
+        run.stretches.length === 0 ? "compaction is not due: under every configured trigger" : "under the trigger",
+    };
+  const stretch = plan.stretch;
+  if (stretch === undefined)
+    return {
+      reason:
+        "compaction is due but no stretch is eligible (only user/system messages, ongoing tool calls, the retention window, keep_recent_tokens or skipped stretches remain)",
+    };
+  const input = positions.range(stretch.start, stretch.end);
+  const count = input.last - input.first + 1;
+  if (o.dryRun)
+    return {
+      planned: { ...stretch, input, trigger: plan.trigger },
+      reason: `would summarize messages ${span(input)} (${count} messages, ${stretch.replacedTokens} tokens; trigger: ${plan.trigger})`,
+    };
+  const maxSteps = o.maxSteps ?? Number.POSITIVE_INFINITY;
+  if (run.step > maxSteps) return { reason: `stopped after ${maxSteps} steps (the maxSteps option)` };
+  run.progress(
+    `step ${run.step}: summarizing messages ${span(input)} (${countOf(count, "message")}, ${countOf(stretch.replacedTokens, "token")}; total ${snap.totalTokens}; trigger: ${plan.trigger})`,
+  );
+  return { snap, plan: { ...plan, stretch }, input };
+}
+
+/** Summarize: the stretch's summary, validated (the only await of a step). */
+function summarize(run: RunState, p: PlannedStep): Promise<StepResult> {
+  const { start, end, replacedTokens } = p.plan.stretch;
+  return summarizeStretch(p.snap.messages.slice(start, end), replacedTokens, {
+    config: run.c,
+    summarizer: run.o.summarizer,
+    counter: run.store.counter,
+    model: run.model,
+    signal: run.o.signal,
+    rejectedInARow: run.rejectedInARow,
+  });
+}
+
+/** Commit and record: applies an accepted summary through the version check, or records why the step changed nothing. */
+function commitAndRecord(run: RunState, p: PlannedStep, res: StepResult): RunEnd | undefined {
+  const { start, end, replacedTokens } = p.plan.stretch;
+  const step = run.step;
+  run.summarizerCalls += res.attempts;
+  run.rejectedInARow = res.rejectedInARow;
+  if (!res.ok && res.failure === "rejected") {
+    // This stretch stays as it is; later stretches may still be summarized (L4: forward only).
+    run.skipped.push({ input: p.input, start, end, replacedTokens, reason: res.reason, attempts: res.attempts });
+    run.left.push({ input: p.input, reason: res.reason, cannotShrink: res.cannotShrink });
+    run.progress(`step ${step}: left messages ${span(p.input)} unchanged: ${res.reason}`);
+    if (res.stopsRun)
+      return {
+        reason: "",
+        stopped: `stopped after ${countOf(run.rejectedInARow, "summary", "summaries")} in a row failed validation (max_rejected_summaries), conversation left unchanged since the last accepted one; last: ${res.reason}`,
+      };
+    run.skipFrom = end;
+    run.from = end;
+    return undefined;
+  }
+  if (!res.ok) {
+    run.progress(`step ${step}: degraded: ${res.reason}`);
+    return {
+      reason: "",
+      stopped: `summarizing messages ${span(p.input)} failed after ${res.attempts} attempt(s), conversation left unchanged by this step: ${res.reason}`,
+    };
+  }
+  // computed on the counts before the splice, which changes them in place; res.tokens is the
+  // summary message's count with the store's counter, as the store will count it
+  const nextUsage =
+    run.usage === undefined ? undefined : gateUsageAfterSplice(run.usage, p.snap.tokens, start, end, res.tokens);
+  const commit = run.store.commitSplice(p.snap, start, end, summaryMessage(res.text));
+  if (commit.decision === "reject")
+    return {
+      reason: "",
+      stopped: "the conversation was edited (not only appended to) while summarizing: the step was not applied",
+    };
+  // {0, 0}: no reported tokens are left in the judged count, which is then the counted total
+  run.usage = nextUsage !== undefined && (nextUsage.reported > 0 || nextUsage.end > 0) ? nextUsage : undefined;
+  // "rebase": messages were appended while summarizing and may have answered an ongoing call
+  // before `start`, so a stretch may now start earlier: plan again from skipFrom
+  run.from = commit.decision === "commit" ? start : run.skipFrom;
+  run.stretches.push({
+    start,
+    end,
+    replacedMessages: end - start,
+    replacedTokens,
+    summaryTokens: res.tokens,
+    attempts: res.attempts,
+    decision: commit.decision,
+    summary: res.text,
+    input: run.positions.splice(start, end),
+    trigger: p.plan.trigger,
+  });
+  run.progress(
+    `step ${step}: replaced ${replacedTokens} tokens by a ${res.tokens}-token summary; total now ${run.store.totalTokens}`,
+  );
+  return undefined;
+}
+
+/**
+ * The laws on the run's result: the store's messages before the run (plus any appended while it
+ * ran) against its messages after. A run that was not due changed nothing: its own messages.
+ */
+function runLaws(
+  run: RunState,
+  before: readonly Message[] | undefined,
+  tokens: { before: number | null; after: number | null },
+): LawCheck[] {
+  const { store, c, o } = run;
+  const after = store.messageList();
+  const appended = store.appendedDuringCompaction();
+  const input = before === undefined ? after : appended.length === 0 ? before : [...before, ...appended];
+  const appendedTokens = appended.reduce((t, m) => t + messageTokens(store.counter, m), 0);
+  const items =
+    o.items === undefined || appended.length === 0
+      ? o.items
+      : {
+          items: o.items.items + appended.length,
+          spans: [
+            ...o.items.spans,
+            ...appended.map((_, k) => ({ first: o.items!.items + k, last: o.items!.items + k })),
+          ],
+        };
+  return checkLaws(
+    input,
+    after,
+    run.stretches,
+    c,
+    {
+      before: tokens.before === null ? null : tokens.before + appendedTokens,
+      after: tokens.after,
+      dueBefore: run.dueBefore,
+    },
+    // a store holds well-formed messages only (its load and appends check them)
+    { wellFormed: true, cleared: run.clearing.report?.records ?? [], ...(items === undefined ? {} : { items }) },
+  );
+}
+
+/** What a run knows once it has started, besides its state: the counts before it and the messages the laws compare with. */
+interface RunStart {
+  readonly run: RunState;
+  readonly judgedBefore: number;
+  readonly tokensBefore: number | null;
+  readonly messagesBefore: number;
+  /** the messages before the run, when it may change them (it is due) */
+  readonly before?: readonly Message[];
+}
+
+/** Start: the checks before any work, the counts before the run, and the initial run state. */
+function startRun(store: ConversationStore, config: Config, o: CompactOptions): RunStart {
+  // a JavaScript caller's raw or invalid settings are a ConfigError naming the setting, never a
+  // boundary error (a parsed configuration is checked, not parsed again)
+  const c = snapshotConfig(assertParsedConfig(config));
   const usageField = o.usageField ?? "usage.reported";
   if (o.usage !== undefined) {
     assertReportedPrefix(o.usage, store.messages.length);
     assertReportJudgeable(o.usage, store.view().tokens, usageField);
   }
-  // the report the trigger judges (undefined: the counted total); carried across every step
-  let usage = o.usage;
-  const judged = () => (usage === undefined ? store.totalTokens : gateUsageTokens(usage, store.view().tokens));
-  const judgedBefore = judged();
-  // counts and report positions in the caller's items, whatever earlier splices did
+  const judgedBefore = judgedTokens(store, o.usage);
   const positions = new InputPositions(o.items ?? itemMapOf(store.messageList()));
   const dueBefore = dueBy(c, judgedBefore, positions.items(store.messages.length), store.userTurns) !== "none";
   // The counted total, unless the run is not due and the store left messages uncounted (a usage
@@ -117,159 +330,107 @@ export async function compactStore(
   // Nothing has changed since the run started (no await yet), so this is the total before it.
   const tokensBefore = dueBefore || store.uncounted === 0 ? store.totalTokens : null;
   // a run that may splice checks, before its first summarizer call, that every step can carry the report
-  if (usage !== undefined && dueBefore) assertReportFitsSteps(usage, store.totalTokens, usageField);
-  const messagesBefore = positions.files;
-  const span = (r: InputRange) => `${r.first}..${r.last}`;
-  const stretches: ReplacedStretch[] = [];
-  const skipped: SkippedStretch[] = [];
-  let rejectedInARow = 0; // summaries in a row that failed validation (the kernel's stop rule reads it)
-  let summarizerCalls = 0; // every call of the summarizer (an HTTP request each), retries included
-  let stopped: string | undefined; // set when a failure ends the run (summarizer outage, concurrent edit)
-  let reason = "";
-  let planned: CompactionReport["plannedStretch"];
-  // Stretches before `skipFrom` were tried and rejected; no plan looks before it.
-  let skipFrom = 0;
-  // Where the next plan starts: skipFrom, or the start of the stretch just committed, since after a
-  // splice nothing eligible starts before it (kernel lemma ForwardProgress, L4), so the scan need
-  // not walk the prefix again at every step.
-  let from = 0;
+  if (o.usage !== undefined && dueBefore) assertReportFitsSteps(o.usage, store.totalTokens, usageField);
+  const run: RunState = {
+    store,
+    c,
+    o,
+    model: resolveModel(c, o.agentModel),
+    progress: o.onProgress ?? (() => {}),
+    positions,
+    dueBefore,
+    usage: o.usage,
+    step: 1,
+    rejectedInARow: 0,
+    summarizerCalls: 0,
+    clearing: { report: undefined, usage: o.usage, only: false },
+    skipFrom: 0,
+    from: 0,
+    stretches: [],
+    skipped: [],
+    left: [],
+  };
+  // the messages the laws compare the result with: only a run that is due may change them
+  const before = dueBefore ? store.messageList() : undefined;
+  return { run, judgedBefore, tokensBefore, messagesBefore: positions.files, ...(before ? { before } : {}) };
+}
+
+/** The token count the trigger judges: the report for a prefix plus the counts after it, or the counted total. */
+function judgedTokens(store: ConversationStore, usage: ReportedPrefix | undefined): number {
+  return usage === undefined ? store.totalTokens : gateUsageTokens(usage, store.view().tokens);
+}
+
+/** Record the run: its classified outcome, its counts and its law checks. */
+function runReport(s: RunStart, end: RunEnd): CompactionReport {
+  const { run } = s;
+  const { store, c, o, positions } = run;
+  const judgedAfter = judgedTokens(store, run.usage);
+  const itemsAfter = positions.items(store.messages.length);
+  const dueAfter = dueBy(c, judgedAfter, itemsAfter, store.userTurns) !== "none";
+  const { outcome, reason } = classifyRun({
+    planned: end.planned !== undefined,
+    ...(end.stopped === undefined ? {} : { stopped: end.stopped }),
+    replaced: run.stretches.length,
+    left: run.left,
+    dueAfter,
+    reason: end.reason,
+  });
+  const stillDue = outcome === "compacted-still-due" || outcome === "still-due";
+  // left uncounted only by a run that counted nothing before either (nothing changed)
+  const tokensAfter = s.tokensBefore === null ? null : store.totalTokens;
+  return {
+    outcome,
+    reason,
+    tokensBefore: s.tokensBefore,
+    tokensAfter,
+    messagesBefore: s.messagesBefore,
+    messagesAfter: itemsAfter,
+    dueBefore: run.dueBefore,
+    dueAfter,
+    stretches: run.stretches,
+    skipped: run.skipped,
+    ...(end.planned ? { plannedStretch: end.planned } : {}),
+    ...(stillDue ? { remaining: remainingTokens(store, c, positions) } : {}),
+    ...(o.usage === undefined ? {} : { usage: usageReport(o.usage, run.usage, s.judgedBefore, judgedAfter) }),
+    watermark: store.watermark,
+    summarizer: o.summarizer.name,
+    summarizerCalls: run.summarizerCalls,
+    tokenizer: store.counter.name,
+    laws: runLaws(run, s.before, { before: s.tokensBefore, after: tokensAfter }),
+  };
+}
+
+/**
+ * Compacts a store in place until it is under the trigger; `config` is a configuration from
+ * parseConfig (anything else is a ConfigError naming the setting), snapshotted at the start.
+ * The run: start, then plan → summarize → commit and record until a step ends it, then the report.
+ */
+export async function compactStore(
+  store: ConversationStore,
+  config: Config,
+  o: CompactOptions,
+): Promise<CompactionReport> {
+  const start = startRun(store, config, o);
+  const { run } = start;
+  let end: RunEnd;
   store.beginCompaction();
-  // the clearing tier (L13) first, when the strategy asks for it; "clear" alone never summarizes
-  let clearing: ClearingStep = { report: undefined, usage, only: false };
   try {
-    clearing = clearFirst(store, c, positions, usage, o.dryRun);
-    usage = clearing.usage;
-    const maxSteps = o.maxSteps ?? Number.POSITIVE_INFINITY;
-    for (let step = 1; ; step++) {
-      // a read-only view, not a copy: it is used before the await and stamped for the commit
-      const snap = store.view();
-      // the window and message_threshold count the caller's items; the kernel sees counts of these messages
-      const length = snap.messages.length;
-      // not due at the start: no plan (a plan reads counts the trigger did not need, e.g. the keep-recent suffix's)
-      const plan =
-        (step === 1 && !dueBefore) || clearing.only
-          ? undefined
-          : planStep(snap, c, from, positions.window(length, c.retention_window), positions.items(length), usage);
-      if (plan === undefined || !plan.due) {
-        reason = stretches.length === 0 ? "compaction is not due: under every configured trigger" : "under the trigger";
+    run.clearing = clearFirst(store, run.c, run.positions, run.usage, o.dryRun);
+    run.usage = run.clearing.usage;
+    for (; ; run.step++) {
+      const next = planNext(run);
+      if (!("plan" in next)) {
+        end = next;
         break;
       }
-      if (plan.stretch === undefined) {
-        reason =
-          "compaction is due but no stretch is eligible (only user/system messages, ongoing tool calls, the retention window, keep_recent_tokens or skipped stretches remain)";
+      const stop = commitAndRecord(run, next, await summarize(run, next));
+      if (stop !== undefined) {
+        end = stop;
         break;
       }
-      const { start, end, replacedTokens } = plan.stretch;
-      const input = positions.range(start, end);
-      if (o.dryRun) {
-        planned = { ...plan.stretch, input, trigger: plan.trigger };
-        reason = `would summarize messages ${span(input)} (${input.last - input.first + 1} messages, ${replacedTokens} tokens; trigger: ${plan.trigger})`;
-        break;
-      }
-      if (step > maxSteps) {
-        reason = `stopped after ${maxSteps} steps (the maxSteps option)`;
-        break;
-      }
-      progress(
-        `step ${step}: summarizing messages ${span(input)} (${countOf(input.last - input.first + 1, "message")}, ${countOf(replacedTokens, "token")}; total ${snap.totalTokens}; trigger: ${plan.trigger})`,
-      );
-      const res = await summarizeStretch(snap.messages.slice(start, end), replacedTokens, {
-        config: c,
-        summarizer: o.summarizer,
-        counter: store.counter,
-        model,
-        signal: o.signal,
-        rejectedInARow,
-      });
-      summarizerCalls += res.attempts;
-      rejectedInARow = res.rejectedInARow;
-      if (!res.ok && res.failure === "rejected") {
-        // This stretch stays as it is; later stretches may still be summarized (L4: forward only).
-        skipped.push({ input, start, end, replacedTokens, reason: res.reason, attempts: res.attempts });
-        progress(`step ${step}: left messages ${span(input)} unchanged: ${res.reason}`);
-        if (res.stopsRun) {
-          stopped = `stopped after ${countOf(rejectedInARow, "summary", "summaries")} in a row failed validation (max_rejected_summaries), conversation left unchanged since the last accepted one; last: ${res.reason}`;
-          break;
-        }
-        skipFrom = end;
-        from = end;
-        continue;
-      }
-      if (!res.ok) {
-        stopped = `summarizing messages ${span(input)} failed after ${res.attempts} attempt(s), conversation left unchanged by this step: ${res.reason}`;
-        progress(`step ${step}: degraded: ${res.reason}`);
-        break;
-      }
-      // computed on the counts before the splice, which changes them in place; res.tokens is the
-      // summary message's count with the store's counter, as the store will count it
-      const nextUsage =
-        usage === undefined ? undefined : gateUsageAfterSplice(usage, snap.tokens, start, end, res.tokens);
-      const commit = store.commitSplice(snap, start, end, summaryMessage(res.text));
-      if (commit.decision === "reject") {
-        stopped = "the conversation was edited (not only appended to) while summarizing: the step was not applied";
-        break;
-      }
-      // {0, 0}: no reported tokens are left in the judged count, which is then the counted total
-      usage = nextUsage !== undefined && (nextUsage.reported > 0 || nextUsage.end > 0) ? nextUsage : undefined;
-      // "rebase": messages were appended while summarizing and may have answered an ongoing call
-      // before `start`, so a stretch may now start earlier: plan again from skipFrom
-      from = commit.decision === "commit" ? start : skipFrom;
-      const replaced = positions.splice(start, end);
-      stretches.push({
-        start,
-        end,
-        replacedMessages: end - start,
-        replacedTokens,
-        summaryTokens: res.tokens,
-        attempts: res.attempts,
-        decision: commit.decision,
-        summary: res.text,
-        input: replaced,
-        trigger: plan.trigger,
-      });
-      progress(
-        `step ${step}: replaced ${replacedTokens} tokens by a ${res.tokens}-token summary; total now ${store.totalTokens}`,
-      );
     }
   } finally {
     store.endCompaction();
   }
-  const judgedAfter = judged();
-  const itemsAfter = positions.items(store.messages.length);
-  const dueAfter = dueBy(c, judgedAfter, itemsAfter, store.userTurns) !== "none";
-  let outcome: CompactionReport["outcome"];
-  if (o.dryRun && planned !== undefined) outcome = "dry-run";
-  else if (stopped !== undefined) {
-    outcome = "degraded";
-    reason = stopped;
-  } else if (stretches.length === 0 && skipped.length > 0) {
-    outcome = "degraded";
-    reason = `no stretch could be summarized (${skipped.length} tried, all left unchanged); first: messages ${span(skipped[0].input)}: ${skipped[0].reason}`;
-  } else if (dueAfter) outcome = stretches.length > 0 ? "compacted-still-due" : "still-due";
-  else outcome = stretches.length > 0 ? "compacted" : "nothing-to-do";
-  if (stretches.length > 0 && skipped.length > 0)
-    reason = `${reason}; ${countOf(skipped.length, "stretch", "stretches")} left unchanged (see skipped)`;
-  const stillDue = outcome === "compacted-still-due" || outcome === "still-due";
-  const report: CompactionReport = {
-    outcome,
-    reason,
-    tokensBefore,
-    // left uncounted only by a run that counted nothing before either (nothing changed)
-    tokensAfter: tokensBefore === null ? null : store.totalTokens,
-    messagesBefore,
-    messagesAfter: itemsAfter,
-    dueBefore,
-    dueAfter,
-    stretches,
-    skipped,
-    ...(planned ? { plannedStretch: planned } : {}),
-    ...(stillDue ? { remaining: remainingTokens(store, c, positions) } : {}),
-    ...(o.usage === undefined ? {} : { usage: usageReport(o.usage, usage, judgedBefore, judgedAfter) }),
-    watermark: store.watermark,
-    summarizer: o.summarizer.name,
-    summarizerCalls,
-    tokenizer: store.counter.name,
-    laws: [],
-  };
-  return withClearing(report, clearing);
+  return withClearing(runReport(start, end), run.clearing);
 }

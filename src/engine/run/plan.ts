@@ -12,6 +12,7 @@ import {
   gateTriggerFired,
   gateUsageTokens,
 } from "../boundary/kernel-gate.ts";
+import { plainArray } from "../store/gap-array.ts";
 import type { StoreSnapshot, StoreView } from "../store/store.ts";
 import { kernelViews } from "../store/views.ts";
 
@@ -97,7 +98,8 @@ export function planStep(
   const s =
     c.keep_recent_tokens === null
       ? gateSelectStretchFrom(views, window, from)
-      : gateSelectKeepRecent(views, snap.tokens, window, from, c.keep_recent_tokens);
+      : // the guard and the kernel (its suffix sum) read every count: a plain array, not a view
+        gateSelectKeepRecent(views, plainArray(snap.tokens), window, from, c.keep_recent_tokens);
   if (!s.found) return { ...base, stretch: undefined };
   return {
     ...base,

@@ -6,17 +6,18 @@
 
 import type { CommitDecision } from "../../kernel/commit.ts";
 import { InputError, SafecutError } from "../../model/errors.ts";
-import type { Message, SummaryMessage, ToolCall } from "../../model/message.ts";
+import type { Message, SummaryMessage } from "../../model/message.ts";
 import { assertMessage, hasMessageShape } from "../../model/message-shape.ts";
 import { messageTokens, type TokenCounter } from "../../model/tokens.ts";
+import { pairingError, ToolPairing } from "../../model/tool-pairing.ts";
 import { EXACT_LIMIT_NAME } from "../boundary/exact.ts";
 import {
   gateAdvanceWatermark,
   gateDecideCommit,
-  gateSpliceInPlace,
-  gateSpliceViews,
-  gateTrackPairing,
-  gateViewsAppended,
+  gatePairingAfterAppend,
+  gatePairingOk,
+  gateSplice,
+  gateStretchCoherent,
 } from "../boundary/kernel-gate.ts";
 import { assertWellFormed } from "../boundary/wellformed.ts";
 import { GapArray } from "./gap-array.ts";
@@ -29,6 +30,8 @@ import {
   liveFrom,
   liveViews,
   loadEntry,
+  plainViews,
+  spliceViews,
   viewBuffers,
 } from "./views.ts";
 
@@ -83,17 +86,15 @@ export class ConversationStore {
   private lastRewrite = 0;
   private mark = 0;
   private busy = false;
-  /** every tool call id seen -> its ordinal in callOwner (one table for pairing checks and appends) */
-  private readonly callIndex = new Map<string, number>();
-  /**
-   * per call (by ordinal): the index its assistant message had when the call was added while it
-   * waits for a result, -1 once answered. After a splice the index may be stale: only the bulk
-   * load reads it as an index, appends read only whether it is -1.
-   */
-  private readonly callOwner: number[] = [];
-  /** kernel views of msgs, kept in step with it (see views.ts LiveViews) */
+  /** the messages appended while the running compaction (or the last one) ran, for its law checks */
+  private appendedInRun: Message[] = [];
+  /** kernel views of msgs, kept in step with it, with their tool-pairing index (see views.ts LiveViews) */
   private live: LiveViews = emptyLiveViews();
-  /** false after the views were (re)built from messages: their Pairing has not been checked yet */
+  /**
+   * false after the views were (re)built from messages: their Pairing has not been checked yet.
+   * Once checked, `live.paired` says whether it holds, and the store keeps it true only through
+   * changes the gate confirms keep Pairing (an append's two entries, a coherent splice).
+   */
   private liveTracked = false;
   /** index of the newest user message, or -1 (for the watermark, L10) */
   private newestUser = -1;
@@ -122,61 +123,29 @@ export class ConversationStore {
   private load(messages: readonly Message[], uncounted: number): boolean {
     if (!Array.isArray(messages)) return false;
     const n = messages.length;
-    const ids = this.callIndex;
-    const owner = this.callOwner;
+    const pairing = new ToolPairing();
     const counter = this.ledger.counter;
     const counts = new Array<number>(n); // every entry is set below, in order (0 for an uncounted one)
     const views = viewBuffers(n);
     let newestUser = -1;
-    // the calls of the latest assistant message that made any, and the ordinal of its first:
-    // results usually answer them, and are then found without a lookup in the id table (ids
-    // are unique, so the ordinal found is the one the table holds)
-    let recent: readonly ToolCall[] = [];
-    let recentFirst = 0;
     for (let i = 0; i < n; i++) {
       const m: unknown = messages[i];
       if (!hasMessageShape(m)) return false;
       let answered = -1;
       if (m.role === "assistant") {
-        const calls = m.toolCalls;
-        if (calls.length > 0) {
-          recent = calls;
-          recentFirst = owner.length;
-        }
-        for (let k = 0; k < calls.length; k++) {
-          const size = ids.size;
-          ids.set(calls[k].id, owner.length);
-          if (ids.size === size) return false; // a duplicate id
-          owner.push(i);
-        }
+        if (!pairing.addCalls(m.toolCalls, i)) return false; // a duplicate id
       } else if (m.role === "tool") {
-        let k: number | undefined;
-        for (let j = 0; j < recent.length; j++) {
-          if (recent[j].id === m.toolCallId) {
-            k = recentFirst + j;
-            break;
-          }
-        }
-        if (k === undefined) k = ids.get(m.toolCallId);
-        if (k === undefined || owner[k] < 0) return false; // orphan, before its call, or a second result
-        answered = owner[k];
-        owner[k] = -1;
+        // at load, a message's ordinal is its index
+        answered = pairing.answer(m.toolCallId);
+        if (answered < 0) return false; // orphan, before its call, or a second result
       } else if (m.role === "user") newestUser = i;
       counts[i] = i < uncounted ? 0 : messageTokens(counter, m);
       loadEntry(views, i, m, answered);
     }
-    // the calls still waiting for a result, for later appends to answer (few: a scan of a flag array)
-    const live = liveFrom(views);
-    for (let i = 0; i < n; i++) {
-      if (views.ongoing[i] === 0) continue;
-      const m = messages[i];
-      if (m.role !== "assistant") continue;
-      for (const c of m.toolCalls) if (owner[ids.get(c.id) ?? 0] >= 0) live.openCalls.set(c.id, i);
-    }
     this.msgs = new GapArray(messages.slice());
     // an uncounted message is read from msgs when counted: the ledger counts them all before a splice moves any
     this.ledger.adopt(counts, { uncounted, messageAt: (i) => this.msgs.at(i) });
-    this.live = live;
+    this.live = liveFrom(views, pairing);
     this.newestUser = newestUser;
     return true;
   }
@@ -184,17 +153,11 @@ export class ConversationStore {
   private push(m: Message): void {
     // first: the ledger refuses a message that would pass the token bound, before anything changed
     this.ledger.appendChecked(m);
-    if (m.role === "assistant") {
-      for (const c of m.toolCalls) {
-        this.callIndex.set(c.id, this.callOwner.length);
-        this.callOwner.push(this.msgs.length);
-      }
-    }
-    if (m.role === "tool") this.callOwner[this.callIndex.get(m.toolCallId) ?? 0] = -1;
     if (m.role === "user") this.newestUser = this.msgs.length;
     this.msgs.push(m);
     const answered = appendToViews(this.live, m);
-    gateViewsAppended(this.live, this.live.rolesAt.length - 1, answered);
+    // views not known to have Pairing stay unknown: the gate checks them in full at every use
+    if (this.live.paired) this.live.paired = gatePairingAfterAppend(this.live, this.live.rolesAt.length - 1, answered);
   }
 
   /** Appends one message (one tokenizer call; the history is not recounted). */
@@ -202,20 +165,18 @@ export class ConversationStore {
     const at = `messages[${this.msgs.length}]`;
     // only the new message is checked, so an append stays O(1) in the history
     assertMessage(m, at);
+    // the views' pairing index, asked before anything changes (push updates it)
     if (m.role === "assistant") {
-      const seen = new Set<string>();
-      for (const c of m.toolCalls) {
-        if (this.callIndex.has(c.id) || seen.has(c.id)) throw new InputError(at, `duplicate tool call id "${c.id}"`);
-        seen.add(c.id);
-      }
+      const id = this.live.pairing.firstDuplicate(m.toolCalls);
+      if (id !== undefined) throw pairingError(at, { kind: "duplicate", id });
     }
     if (m.role === "tool") {
-      const k = this.callIndex.get(m.toolCallId);
-      if (k === undefined) throw new InputError(at, `orphan tool result: no tool call has id "${m.toolCallId}"`);
-      if (this.callOwner[k] < 0) throw new InputError(at, `second tool result for "${m.toolCallId}"`);
+      const kind = this.live.pairing.resultProblem(m.toolCallId);
+      if (kind !== null) throw pairingError(at, { kind, id: m.toolCallId });
     }
     this.push(m);
     this.ver++;
+    if (this.busy) this.appendedInRun.push(m);
   }
 
   /** The current messages: a read-only view that follows the store's later changes. */
@@ -252,9 +213,10 @@ export class ConversationStore {
   view(): StoreView {
     if (!this.liveTracked) {
       // views built from messages (untrusted input, or after an incoherent splice): Pairing is
-      // checked in full once; a failure leaves them unchecked, so the gate checks them in full
-      // at every use and reports the violation
-      gateTrackPairing(this.live);
+      // checked in full once (on plain copies: reading every entry through the views would cost
+      // a property trap per read); a failure leaves them unvouched, so the gate checks them in
+      // full at every use and reports the violation
+      this.live.paired = gatePairingOk(plainViews(this.live));
       this.liveTracked = true;
     }
     const view = {
@@ -294,6 +256,12 @@ export class ConversationStore {
   beginCompaction(): void {
     if (this.busy) throw new SafecutError("usage", "a compaction is already running on this conversation");
     this.busy = true;
+    this.appendedInRun = [];
+  }
+
+  /** The messages appended since the running (or last) compaction began, in order. */
+  appendedDuringCompaction(): readonly Message[] {
+    return this.appendedInRun;
   }
 
   /** Marks the running compaction as finished. */
@@ -328,10 +296,13 @@ export class ConversationStore {
       throw new InputError("summary", `the conversation's token total would pass ${EXACT_LIMIT_NAME}`);
     }
     // in place: the history is not copied at every step (a StoreView taken before is stale now)
-    gateSpliceInPlace(this.msgs, start, end, summary as Message);
+    gateSplice(this.msgs.view(), start, end);
+    this.msgs.replace(start, end, summary);
     this.ledger.splice(start, end, summary, t);
-    if (!gateSpliceViews(this.live, start, end)) {
-      // a stretch the kernel would not choose (a caller's own commit): rebuild and re-check
+    if (this.live.paired && gateStretchCoherent(this.live, start, end)) spliceViews(this.live, start, end);
+    else {
+      // a stretch the kernel would not choose (a caller's own commit), or views not known to
+      // have Pairing: rebuild and re-check
       this.live = liveViews(this.msgs.slice());
       this.liveTracked = false;
     }

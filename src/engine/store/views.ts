@@ -3,6 +3,7 @@
 // This is bookkeeping, not decision: which stretch to cut is the kernel's call.
 import type { Role } from "../../kernel/roles.ts";
 import type { Message } from "../../model/message.ts";
+import { ToolPairing } from "../../model/tool-pairing.ts";
 import { arrayView, NumberGapArray } from "./gap-array.ts";
 
 /** The index arrays the kernel's stretch and cut-point functions read. */
@@ -61,6 +62,11 @@ export function kernelViews(messages: readonly Message[]): KernelViews {
  */
 export interface LiveViews extends KernelViews {
   userTurns: number;
+  /**
+   * the store vouches that these views have Pairing (it checked them in full once, and every
+   * change since through the gate): the gate then does not check it in full at every call
+   */
+  paired: boolean;
   /** per position: the message's ordinal (strictly increasing) */
   readonly ordAt: NumberGapArray;
   /** per position: the role's code (roleCode) */
@@ -75,8 +81,8 @@ export interface LiveViews extends KernelViews {
   readonly pendingAt: NumberGapArray;
   /** the ordinal the next appended message takes */
   nextOrd: number;
-  /** call id -> ordinal of its assistant message, for calls still waiting for their result */
-  readonly openCalls: Map<string, number>;
+  /** the tool-pairing index of the messages: every call id, and the ordinal of each call's message while it waits */
+  readonly pairing: ToolPairing;
 }
 
 /** The roles by code (roleCode below), as the views keep them: a number per message, in a typed array. */
@@ -170,8 +176,8 @@ export function loadEntry(b: ViewBuffers, i: number, m: Message, a: number): voi
   }
 }
 
-/** The live views of filled buffers (taken, not copied). */
-export function liveFrom(b: ViewBuffers): LiveViews {
+/** The live views of filled buffers (taken, not copied), with the pairing index of the same messages (ordinals = positions). */
+export function liveFrom(b: ViewBuffers, pairing = new ToolPairing()): LiveViews {
   const ord = new Float64Array(b.n);
   for (let i = 0; i < b.n; i++) ord[i] = i;
   const v = liveOf(
@@ -181,6 +187,7 @@ export function liveFrom(b: ViewBuffers): LiveViews {
     NumberGapArray.adopt(b.lastOrd),
     NumberGapArray.adopt(b.ongoing),
     NumberGapArray.adopt(b.pending),
+    pairing,
   );
   v.userTurns = b.userTurns;
   return v;
@@ -194,6 +201,7 @@ function liveOf(
   lastOrd: NumberGapArray,
   ongoingAt: NumberGapArray,
   pendingAt: NumberGapArray,
+  pairing: ToolPairing,
 ): LiveViews {
   const v: LiveViews = {
     ordAt,
@@ -204,7 +212,8 @@ function liveOf(
     pendingAt,
     nextOrd: ordAt.length,
     userTurns: 0,
-    openCalls: new Map(),
+    paired: false,
+    pairing,
     roles: arrayView({
       get length() {
         return rolesAt.length;
@@ -249,13 +258,10 @@ export function liveViews(messages: readonly Message[]): LiveViews {
 export function appendToViews(v: LiveViews, m: Message): number {
   const o = v.nextOrd;
   let a = -1;
-  if (m.role === "assistant") for (const c of m.toolCalls) v.openCalls.set(c.id, o);
+  if (m.role === "assistant") v.pairing.addCalls(m.toolCalls, o);
   if (m.role === "tool") {
-    const at = v.openCalls.get(m.toolCallId);
-    if (at !== undefined && at < o) {
-      v.openCalls.delete(m.toolCallId);
-      a = positionOf(v, at);
-    }
+    const at = v.pairing.answer(m.toolCallId);
+    if (at >= 0) a = positionOf(v, at);
   }
   appendAnswering(v, m, a);
   return a;
@@ -263,8 +269,7 @@ export function appendToViews(v: LiveViews, m: Message): number {
 
 /**
  * Adds message m at the end of the views as the answer to a call of message `a` (-1: it answers
- * none), in O(log n). `openCalls` is the caller's to keep: the store's bulk load resolves calls with
- * its own id table and fills openCalls once at the end (see ConversationStore).
+ * none), in O(log n). The pairing index is the caller's to keep (appendToViews keeps it).
  */
 export function appendAnswering(v: LiveViews, m: Message, a: number): void {
   v.ordAt.push(v.nextOrd++);
@@ -331,15 +336,15 @@ export function plainViews(v: LiveViews): KernelViews {
 /**
  * Replaces entries [start, end) by one summary entry. Correct when no entry outside [start, end)
  * points into it and no call in it waits for a result (a coherent stretch: kernel-gate's
- * gateSpliceViews checks that first): then no entry outside the stretch changes, since entries
+ * gateStretchCoherent checks that first): then no entry outside the stretch changes, since entries
  * hold ordinals and later positions follow from the shorter ordinal sequence. The summary keeps
  * the first replaced message's ordinal, so ordinals stay increasing. Costs O(end - start) plus the
  * gap's move from the previous splice (gap-array.ts): no pass over the whole conversation.
  */
 export function spliceViews(v: LiveViews, start: number, end: number): void {
   for (let j = start; j < end; j++) if (v.rolesAt.at(j) === USER_CODE) v.userTurns--;
-  // openCalls needs no update: a coherent stretch holds no call still waiting (every message in
-  // it is movable, so not ongoing), and entries elsewhere keep their ordinals
+  // the pairing index needs no update: a coherent stretch holds no call still waiting (every
+  // message in it is movable, so not ongoing), and entries elsewhere keep their ordinals
   const o = v.ordAt.at(start);
   v.ordAt.replace(start, end, o);
   v.rolesAt.replace(start, end, SUMMARY_CODE);

@@ -27,6 +27,8 @@ export type StepResult = (
       readonly failure: "rejected" | "summarizer";
       /** the kernel's stop rule fired: max_rejected_summaries summaries in a row failed validation */
       readonly stopsRun: boolean;
+      /** rejected, every answer only for not being shorter than the stretch: the stretch did not shrink, nothing failed */
+      readonly cannotShrink: boolean;
     }
 ) & {
   /** summarizer calls made (HTTP requests for the HTTP summarizers) */
@@ -73,6 +75,7 @@ export async function summarizeStretch(
   let attempt = 0;
   let streak = ctx.rejectedInARow ?? 0;
   let stopsRun = false;
+  let cannotShrink = true;
   let rejection: string | undefined; // why the last answer was rejected
   while (attempt < c.max_attempts) {
     attempt++;
@@ -99,6 +102,7 @@ export async function summarizeStretch(
       // an SDK's APIError) is a failed attempt: a failure leaves the conversation as
       // it was and says why, so it becomes the step's reason rather than a rejection of the run.
       failure = "summarizer";
+      cannotShrink = false;
       if (ctx.signal?.aborted) {
         // The caller gave up: no retry, and the reason says it was an abort whatever was thrown.
         const what = thrownMessage(e);
@@ -123,6 +127,7 @@ export async function summarizeStretch(
       rejection = `the summarizer returned ${describeNonText(answer)}, not text`;
       reasons.push(rejection);
       failure = "summarizer";
+      cannotShrink = false;
       continue;
     }
     const text = answer;
@@ -137,12 +142,21 @@ export async function summarizeStretch(
     rejection = verdict.reason;
     reasons.push(rejection);
     failure = "rejected";
+    cannotShrink &&= verdict.notShorter;
     rejected++;
     stopsRun = gateStopAfterRejections(streak, c.max_rejected_summaries);
     if (stopsRun || rejected >= ANSWERS) break;
   }
   const unique = Array.from(new Set(reasons));
-  return { ok: false, reason: unique.join("; then: "), attempts: attempt, failure, stopsRun, rejectedInARow: streak };
+  return {
+    ok: false,
+    reason: unique.join("; then: "),
+    attempts: attempt,
+    failure,
+    stopsRun,
+    cannotShrink: failure === "rejected" && cannotShrink,
+    rejectedInARow: streak,
+  };
 }
 
 /** A thrown value as a message: a SummarizerError's own message, "Name: message" for other errors, the value otherwise. */

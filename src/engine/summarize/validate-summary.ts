@@ -10,7 +10,13 @@ import { missingFacts } from "./facts.ts";
 /** The verdict on one summary. */
 export type SummaryVerdict =
   | { readonly ok: true; readonly tokens: number }
-  | { readonly ok: false; readonly reason: string; readonly tokens: number };
+  | {
+      readonly ok: false;
+      readonly reason: string;
+      readonly tokens: number;
+      /** rejected only for not being shorter than what it replaces (within max_tokens: L8's length rule alone) */
+      readonly notShorter: boolean;
+    };
 
 /** What a summary is checked against. */
 export interface SummaryLimits {
@@ -31,16 +37,26 @@ function listSome(xs: readonly string[]): string {
 /** Checks a summary text against the limits of its stretch. */
 export function validateSummary(text: string, lim: SummaryLimits): SummaryVerdict {
   const tokens = messageTokens(lim.counter, summaryMessage(text));
-  if (text.trim() === "") return { ok: false, reason: "the summary is empty", tokens };
+  if (text.trim() === "") return { ok: false, reason: "the summary is empty", tokens, notShorter: false };
   if (!gateAcceptSummary(tokens, lim.replacedTokens, lim.maxTokens)) {
     const why =
       tokens >= lim.replacedTokens
         ? `is not shorter than what it replaces (${tokens} >= ${lim.replacedTokens} tokens)`
         : `exceeds max_tokens (${tokens} > ${lim.maxTokens})`;
-    return { ok: false, reason: `the summary ${why}`, tokens };
+    return {
+      ok: false,
+      reason: `the summary ${why}`,
+      tokens,
+      notShorter: tokens >= lim.replacedTokens && tokens <= lim.maxTokens,
+    };
   }
   const missing = missingFacts(text, lim.requiredFacts);
   if (missing.length > 0)
-    return { ok: false, reason: `the summary dropped required facts: ${listSome(missing)}`, tokens };
+    return {
+      ok: false,
+      reason: `the summary dropped required facts: ${listSome(missing)}`,
+      tokens,
+      notShorter: false,
+    };
   return { ok: true, tokens };
 }

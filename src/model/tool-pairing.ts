@@ -1,0 +1,137 @@
+// The tool-pairing rule every layer checks its input against, written once: a tool call id is
+// used by one call only, and a tool result answers exactly one earlier call that has no result
+// yet. ToolPairing is the incremental index (one message at a time: the store's load and
+// appends, the kernel views); assertPairing checks a whole list of calls and results (the shape
+// check, the adapters' items) with it; pairingProblemText is the one wording of each problem.
+
+import { InputError } from "./errors.ts";
+
+/** What breaks the pairing rule at one call or result. */
+export type PairingProblem =
+  | { readonly kind: "duplicate"; readonly id: string; readonly first?: string }
+  | { readonly kind: "orphan"; readonly id: string }
+  | { readonly kind: "before"; readonly id: string; readonly call: string }
+  | { readonly kind: "second"; readonly id: string; readonly first?: string };
+
+/** The one wording of a pairing problem (`first` and `call` name where the other side is). */
+export function pairingProblemText(p: PairingProblem): string {
+  const id = JSON.stringify(p.id);
+  switch (p.kind) {
+    case "duplicate":
+      return `duplicate tool call id ${id}${p.first === undefined ? "" : ` (already used at ${p.first})`}`;
+    case "orphan":
+      return `orphan tool result: no tool call has id ${id}`;
+    case "before":
+      return `tool result for ${id} comes before its call at ${p.call}`;
+    default:
+      return `second tool result for ${id}${p.first === undefined ? "" : ` (first at ${p.first})`}`;
+  }
+}
+
+/**
+ * The incremental pairing index: every call id seen, and for each call still waiting for its
+ * result the position its owner gave it (the store gives message ordinals: they survive
+ * splices). Adding a message costs its calls, and a result one lookup.
+ */
+export class ToolPairing {
+  /** every tool call id seen -> its call number */
+  private readonly ids = new Map<string, number>();
+  /** per call number: the position of its message while it waits for a result, -1 once answered */
+  private readonly owner: number[] = [];
+  /** the ids of the latest message that made calls, and the number of its first: results usually answer them */
+  private recent: readonly { readonly id: string }[] = [];
+  private recentFirst = 0;
+
+  /** The first call id in `calls` that is used already (earlier, or twice among them), or undefined. */
+  firstDuplicate(calls: readonly { readonly id: string }[]): string | undefined {
+    for (let k = 0; k < calls.length; k++) {
+      const id = calls[k].id;
+      if (this.ids.has(id)) return id;
+      for (let j = 0; j < k; j++) if (calls[j].id === id) return id;
+    }
+    return undefined;
+  }
+
+  /**
+   * Adds the calls of the message at position `at`; false when one of their ids was used already
+   * (then the index is to be dropped: the calls before it were added).
+   */
+  addCalls(calls: readonly { readonly id: string }[], at: number): boolean {
+    if (calls.length === 0) return true;
+    this.recent = calls;
+    this.recentFirst = this.owner.length;
+    for (let k = 0; k < calls.length; k++) {
+      const size = this.ids.size;
+      this.ids.set(calls[k].id, this.owner.length);
+      if (this.ids.size === size) return false;
+      this.owner.push(at);
+    }
+    return true;
+  }
+
+  // the call number of id: the latest calls first (no lookup), then the table
+  private callNumber(id: string): number | undefined {
+    const recent = this.recent;
+    for (let j = 0; j < recent.length; j++) if (recent[j].id === id) return this.recentFirst + j;
+    return this.ids.get(id);
+  }
+
+  /** What is wrong with a result for `id` now ("orphan": no call has it; "second": answered already), or null. */
+  resultProblem(id: string): "orphan" | "second" | null {
+    const k = this.callNumber(id);
+    if (k === undefined) return "orphan";
+    return this.owner[k] < 0 ? "second" : null;
+  }
+
+  /** Records a result for `id`: the position of the call's message, or -1 when no call waits for it (nothing changes). */
+  answer(id: string): number {
+    const k = this.callNumber(id);
+    if (k === undefined) return -1;
+    const at = this.owner[k];
+    if (at >= 0) this.owner[k] = -1;
+    return at;
+  }
+}
+
+/** One tool call or tool result as an input states it, with the name of where it is (for errors). */
+export interface PairingEvent {
+  readonly kind: "call" | "result";
+  readonly id: string;
+  readonly path: string;
+}
+
+/**
+ * Throws an InputError naming the place of the first problem: a duplicate call id anywhere
+ * first, then, in order, an orphan result, a result before its call, or a second result.
+ */
+export function assertPairing(events: readonly PairingEvent[]): void {
+  const calls = new Map<string, string>();
+  for (const e of events) {
+    if (e.kind !== "call") continue;
+    const first = calls.get(e.id);
+    if (first !== undefined) throw pairingError(e.path, { kind: "duplicate", id: e.id, first });
+    calls.set(e.id, e.path);
+  }
+  const index = new ToolPairing();
+  const answeredAt = new Map<string, string>();
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    if (e.kind === "call") {
+      index.addCalls([e], i);
+      continue;
+    }
+    const problem = index.resultProblem(e.id);
+    const call = calls.get(e.id);
+    if (problem === "orphan" && call === undefined) throw pairingError(e.path, { kind: "orphan", id: e.id });
+    if (problem === "orphan") throw pairingError(e.path, { kind: "before", id: e.id, call: call as string });
+    if (problem === "second")
+      throw pairingError(e.path, { kind: "second", id: e.id, first: answeredAt.get(e.id) as string });
+    index.answer(e.id);
+    answeredAt.set(e.id, e.path);
+  }
+}
+
+/** The InputError of a pairing problem at `path`. */
+export function pairingError(path: string, p: PairingProblem): InputError {
+  return new InputError(path, pairingProblemText(p));
+}

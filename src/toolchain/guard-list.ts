@@ -1,0 +1,139 @@
+// The one hand-written list the runtime-guard generator (guards-emit.ts) reads: the kernel
+// preconditions it cannot turn into a runtime check by itself, each with the check that stands
+// for it, and the checks the proofs' integers need beyond the `//@ requires` (exact sums). The
+// generator translates every other `//@ requires` itself (a quantifier-free expression over
+// the parameters and the kernel's own functions) and derives from the types that each number
+// passed is a safe integer. It fails on a clause it cannot translate that is not listed here,
+// and on an entry here that names no clause of the kernel (a stale entry).
+
+/** A runtime check standing for one precondition, or added to a function's guard. */
+export interface HandCheck {
+  /** the kernel function */
+  readonly fn: string;
+  /**
+   * the `//@ requires` clause it stands for, exactly as written (whitespace runs read as one
+   * space); absent for a check added beyond the requires (exact sums: PROPERTIES.md's
+   * integer assumption)
+   */
+  readonly clause?: string;
+  /** a TypeScript expression over the function's parameters, the kernel's functions and HELPERS */
+  readonly check: string;
+  /** what the error names as required; `$LIMIT` stands for the exact-integer limit's name (exact.ts) */
+  readonly says: string;
+  /**
+   * a precondition the caller may vouch for instead (guard argument `vouched`): the store keeps
+   * Pairing incrementally over its live views, where a full check at every call would cost O(n)
+   */
+  readonly vouch?: "Pairing";
+}
+
+/** A function the generator writes no guard for, with the clause it cannot check and why. */
+export interface Unguarded {
+  readonly fn: string;
+  readonly clause: string;
+  readonly why: string;
+}
+
+/** Names the checks may use besides the parameters and the kernel's functions: module -> names. */
+export const HELPERS: Readonly<Record<string, readonly string[]>> = {
+  "./exact.ts": ["EXACT_LIMIT", "EXACT_LIMIT_NAME", "natsSumExactly"],
+  "./guard-helpers.ts": ["allBelow"],
+};
+
+const PAIRING = "Pairing(roles, callOf, lastAnswer, ongoing)";
+const PAIRING_CHECK = "pairingOk(roles, callOf, lastAnswer, ongoing)";
+const PAIRING_SAYS = "Pairing(roles, callOf, lastAnswer, ongoing): every tool result answers an earlier call";
+const TOKENS_EXACT = "token counts >= 0 with a sum <= $LIMIT";
+const CALL_BEFORE =
+  'forall(j: nat, j < roles.length && roles[j] === "tool" ==> 0 <= callOf[j] && callOf[j] < j && lastAnswer[callOf[j]] >= j)';
+const CALL_BEFORE_CHECK =
+  'allBelow(roles.length, (j) => roles[j] !== "tool" || (0 <= callOf[j] && callOf[j] < j && lastAnswer[callOf[j]] >= j))';
+const LAST_ANSWER =
+  'forall(a: nat, a < roles.length && lastAnswer[a] >= 0 ==> lastAnswer[a] < roles.length && roles[lastAnswer[a]] === "tool" && callOf[lastAnswer[a]] === a)';
+const LAST_ANSWER_CHECK =
+  'allBelow(roles.length, (a) => lastAnswer[a] < 0 || (lastAnswer[a] < roles.length && roles[lastAnswer[a]] === "tool" && callOf[lastAnswer[a]] === a))';
+
+/** Preconditions checked by hand-written expressions, and checks added beyond the requires. */
+export const HAND_CHECKS: readonly HandCheck[] = [
+  ...["selectStretchFrom", "selectStretch", "selectKeepRecent"].map(
+    (fn): HandCheck => ({ fn, clause: PAIRING, check: PAIRING_CHECK, says: PAIRING_SAYS, vouch: "Pairing" }),
+  ),
+  ...["findValidCutPoints", "findCutPoint"].flatMap((fn): HandCheck[] => [
+    { fn, clause: CALL_BEFORE, check: CALL_BEFORE_CHECK, says: "every tool result answers an earlier call" },
+    { fn, clause: LAST_ANSWER, check: LAST_ANSWER_CHECK, says: "every lastAnswer is a tool result answering it" },
+  ]),
+  {
+    fn: "findCutPoint",
+    clause: "forall(j: nat, j < tokens.length ==> tokens[j] >= 0)",
+    check: "natsSumExactly(tokens)",
+    says: TOKENS_EXACT,
+  },
+  {
+    fn: "selectKeepRecent",
+    clause: "forall(j: int, 0 <= j && j < tokens.length ==> tokens[j] >= 0)",
+    check: "natsSumExactly(tokens)",
+    says: TOKENS_EXACT,
+  },
+  {
+    fn: "spliceRoles",
+    clause: "forall(k: nat, start <= k && k < end ==> isCompressible(roles[k]))",
+    check: "allBelow(end, (k) => k < start || isCompressible(roles[k]))",
+    says: "every role in [start, end) compressible",
+  },
+  ...["keepHeadLines", "keepTailLines"].map(
+    (fn): HandCheck => ({
+      fn,
+      clause: "forall(k: nat, k < lineBytes.length ==> lineBytes[k] >= 0)",
+      // the joined size of all lines (one newline byte between two) is the largest sum formed
+      check: "natsSumExactly(lineBytes, Math.max(0, lineBytes.length - 1))",
+      says: "line byte lengths >= 0, joined size <= $LIMIT",
+    }),
+  ),
+  // beyond the requires: every sum the kernel forms over an array stays exact (PROPERTIES.md)
+  {
+    fn: "usageTokens",
+    check: "natsSumExactly(tokens, u.reported, u.end)",
+    says: "token counts >= 0 whose sum after the prefix plus the report is <= $LIMIT",
+  },
+  {
+    fn: "usageAfterSplice",
+    check: "natsSumExactly(tokens, 0, start, end) && summaryTokens <= EXACT_LIMIT - u.reported",
+    says: "token counts >= 0 with a sum <= $LIMIT, and reported + summaryTokens <= $LIMIT",
+  },
+  { fn: "rangeTokens", check: "natsSumExactly(xs, 0, a, b)", says: TOKENS_EXACT },
+  // the freed sum is at most the token total (only shorter placeholders count): exact when both sums are
+  {
+    fn: "selectClearing",
+    check: "natsSumExactly(tokens) && natsSumExactly(after)",
+    says: "token counts >= 0 (as read and once cleared) with sums <= $LIMIT",
+  },
+  {
+    fn: "clearedTokens",
+    check: "natsSumExactly(tokens) && natsSumExactly(after)",
+    says: "token counts >= 0 (as read and once cleared) with sums <= $LIMIT",
+  },
+  {
+    fn: "rejectionStreak",
+    check: "rejectedInARow < EXACT_LIMIT",
+    says: "rejectedInARow < $LIMIT (one more stays exact)",
+  },
+  {
+    fn: "decideLogCommit",
+    check: "plan.version + tail.length <= EXACT_LIMIT",
+    says: "an entry count as version: plan.version + tail.length <= $LIMIT",
+  },
+];
+
+/** Functions with a precondition that has no runtime counterpart: no guard is written for them (proof-only models get none anyway: models.ts). */
+export const UNGUARDED: readonly Unguarded[] = [
+  {
+    fn: "callsToClear",
+    clause: "forall(k: nat, k < callOf.length && mask[k] ==> 0 <= callOf[k] && callOf[k] < callOf.length)",
+    why: "clear_inputs is proven but not yet offered by the engine, which never calls it",
+  },
+  {
+    fn: "keptPrefixEnd",
+    clause: "Eligible(roles, callOf, lastAnswer, ongoing, cutoff, start, end)",
+    why: "a step of selectKeepRecent's proof (its stretch is eligible and maximal): the engine never calls it",
+  },
+];
