@@ -48,6 +48,18 @@ class Resolver {
     return typeOf(this.info, e, env, cx.result);
   }
 
+  /**
+   * The Dafny spelling of a variable (parameter, local, bound variable). TypeScript keeps
+   * values and types in separate namespaces, Dafny does not: in `P.User` a variable `P`
+   * would capture the constructor `P.User` of a type `P`, and `P(...)` the record
+   * constructor. A variable named like a type gets a trailing `'`, which no TypeScript
+   * identifier holds, so it can never meet another name.
+   */
+  varName(name: string, pos: Pos): string {
+    const spelt = this.spell(name, pos);
+    return this.info.unions.has(name) || this.info.records.has(name) ? `${spelt}'` : spelt;
+  }
+
   /** Resolves an expression; `expect` is the type its position requires, when known. */
   expr(e: Expr, env: Env, cx: Ctx, expect: Ty | null): RExpr {
     switch (e.k) {
@@ -57,7 +69,7 @@ class Resolver {
         return { k: "bool", v: e.v };
       case "var":
         this.typeOf(e, env, cx);
-        return { k: "var", name: this.spell(e.name, e.pos) };
+        return { k: "var", name: this.varName(e.name, e.pos) };
       case "result":
         if (!cx.result) throw new TranslateError(e.pos, "\\result is only allowed in ensures");
         return { k: "result" };
@@ -214,7 +226,7 @@ class Resolver {
         if (!cx.inSpec) throw new TranslateError(e.pos, `${e.q} is only allowed in specifications`);
         const inner = new Map(env);
         inner.set(e.v, e.ty);
-        const v = this.spell(e.v, e.pos);
+        const v = this.varName(e.v, e.pos);
         const ty = known(e.ty, e.pos);
         return { k: "quant", q: e.q, v, ty, body: this.expr(e.body, inner, cx, null) };
       }
@@ -226,7 +238,7 @@ class Resolver {
         const ty = this.letType(e, env, cx);
         const inner = new Map(env);
         inner.set(e.name, ty);
-        const name = this.spell(e.name, e.pos);
+        const name = this.varName(e.name, e.pos);
         const rty = known(ty, e.pos);
         const init = this.expr(e.e, env, cx, ty);
         return { k: "let", name, ty: rty, e: init, body: this.expr(e.body, inner, cx, expect) };
@@ -313,7 +325,7 @@ class Resolver {
         if (ty.k === "unknown" || (ty.k === "seq" && ty.elem.k === "unknown")) {
           throw new TranslateError(s.pos, `cannot infer the type of ${s.name}: add a type annotation`);
         }
-        const name = this.spell(s.name, s.pos);
+        const name = this.varName(s.name, s.pos);
         const rty = known(ty, s.pos);
         const out: RStmt = { k: "var", name, ty: rty, init: this.rhs(s.init, env, cx, ty) };
         env.set(s.name, ty);
@@ -322,7 +334,7 @@ class Resolver {
       case "assign": {
         const ty = env.get(s.name);
         if (!ty) throw new TranslateError(s.pos, `assignment to unknown variable ${s.name}`);
-        const name = this.spell(s.name, s.pos);
+        const name = this.varName(s.name, s.pos);
         return { k: "assign", name, e: this.rhs(s.e, env, cx, ty) };
       }
       case "if": {
@@ -381,7 +393,7 @@ class Resolver {
       const ty = this.letType(e, env, cx);
       const inner = new Map(env);
       inner.set(e.name, ty);
-      const name = this.spell(e.name, e.pos);
+      const name = this.varName(e.name, e.pos);
       const rty = known(ty, e.pos);
       const init = this.expr(e.e, env, cx, ty);
       return { k: "let", name, ty: rty, e: init, body: this.body(e.body, inner, cx, expect) };
@@ -401,7 +413,7 @@ class Resolver {
     checkTy(this.info, f.ret, f.pos, f.tparams);
     const env: Env = new Map(f.params.map((p) => [p.name, p.ty]));
     const params: RParam[] = f.params.map((p) => {
-      const name = this.spell(p.name, f.pos);
+      const name = this.varName(p.name, f.pos);
       return { name, ty: known(p.ty, f.pos) };
     });
     const name = this.spell(f.name, f.pos);
