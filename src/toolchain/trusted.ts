@@ -1,6 +1,6 @@
 // Trusted material and what proofs/PROPERTIES.md says about it: every element the prover
 // assumes instead of proving (externs, axioms, bodiless functions and lemmas, `assume`,
-// `{:verify false}`, `decreases *`, `//@ type x nat` parameters) must be listed by name in
+// `{:verify false}` in any spelling that skips a proof (dafny-scan.ts), `decreases *`, `//@ type x nat` parameters) must be listed by name in
 // the "Trusted elements" table, and the per-file counts of the laws table must be the check's.
 
 import type { DafnyScan } from "./dafny-scan.ts";

@@ -159,6 +159,27 @@ describe.skipIf(dafny23.length === 0)("every file is verified, every item accoun
     expect(r.log).toMatch(/assume Assumed \(proofs\/dafny\/up\.dfy\) x2/);
   }, 120_000);
 
+  it("{:verify (false)}, which both provers skip, is trusted: the check passes only once it is listed", () => {
+    const companion = ["lemma {:verify (false)} Skipped(a: int)", "  ensures up(a) > a + 5", "{", "}", ""].join("\n");
+    const both = [...dafny23, ...dafny4];
+    const unlisted = check(
+      project({ up: UP }, { up: companion }, { "proofs/PROPERTIES.md": properties(UP_PROPS) }),
+      [],
+      both,
+    );
+    expect(unlisted.exitCode, unlisted.log).toBe(1);
+    expect(unlisted.log).toContain("trusted verify-false Skipped (proofs/dafny/up.dfy, 1) is not listed");
+    const row = "| verify-false | Skipped | proofs/dafny/up.dfy | 1 | probe |";
+    const listed = check(
+      project({ up: UP }, { up: companion }, { "proofs/PROPERTIES.md": properties(UP_PROPS, [row]) }),
+      [],
+      both,
+    );
+    // both provers skip its false ensures: listed, nothing else fails
+    expect(listed.problems, listed.log).toEqual([]);
+    expect(listed.exitCode, listed.log).toBe(0);
+  }, 120_000);
+
   it("PROPERTIES.md's per-file count must be the check's", () => {
     const r = check(project({ up: UP }, {}, { "proofs/PROPERTIES.md": properties({ "up.dfy": 2 }) }));
     expect(r.exitCode, r.log).toBe(1);
