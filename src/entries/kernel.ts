@@ -289,19 +289,6 @@ export const configOk: (c: ConfigView) => boolean = configModule.configOk;
 export const validateConfig: (c: ConfigView) => ConfigField = configModule.validateConfig;
 
 /**
- * Sum of tokens[from..upTo). (Not named `to`: with that parameter name Dafny 4.11 reports this function's precondition unproven at its calls; Dafny 2.3 does not.)
- *
- * Proven by Dafny (`scripts/check.sh dafny`), law L7; see docs/kernel.md.
- *
- * Requires:
- * - `0 <= from && from <= upTo && upTo <= tokens.length`
- *
- * Ensures:
- * - none beyond termination and the types
- */
-export const sumRange: (tokens: readonly number[], from: number, upTo: number) => number = cutpointModule.sumRange;
-
-/**
  * Indices in [start, end) where the kept part may begin, ascending: never a tool result,
  * and no tool result at or after the cut loses its call. Scans from 0 because a call made
  * before `start` may be answered after it. Lists every such index (a valid cut point).
@@ -438,19 +425,6 @@ export const selectKeepRecent: (roles: readonly Role[], tokens: readonly number[
  * - `result <==> (summaryTokens < replacedTokens && summaryTokens <= maxTokens)`
  */
 export const acceptSummary: (summaryTokens: number, replacedTokens: number, maxTokens: number) => boolean = progressModule.acceptSummary;
-
-/**
- * Sum of xs[a..b) (recursive, for specifications; use totalTokens at runtime).
- *
- * Proven by Dafny (`scripts/check.sh dafny`), law L8; see docs/kernel.md.
- *
- * Requires:
- * - `0 <= a && a <= b && b <= xs.length`
- *
- * Ensures:
- * - none beyond termination and the types
- */
-export const sumTokens: (xs: readonly number[], a: number, b: number) => number = progressModule.sumTokens;
 
 /**
  * Sum of all entries, by a loop (no recursion depth limit).
@@ -763,19 +737,6 @@ export const usageTokens: (u: ReportedPrefix, tokens: readonly number[]) => numb
  * - `!(start < u.end && sumTokens(tokens, start, Math.min(end, u.end)) > u.reported) ==> result.reported + sumRange(splicedTokens(tokens, start, end, summaryTokens), result.end, tokens.length - (end - start) + 1) === u.reported + sumRange(tokens, u.end, tokens.length) - sumTokens(tokens, start, end) + summaryTokens`
  */
 export const usageAfterSplice: (u: ReportedPrefix, tokens: readonly number[], start: number, end: number, summaryTokens: number) => ReportedPrefix = triggerModule.usageAfterSplice;
-
-/**
- * Bytes of lines a..b-1 joined by single newline bytes (0 for an empty range).
- *
- * Proven by Dafny (`scripts/check.sh dafny`), law L11; see docs/kernel.md.
- *
- * Requires:
- * - `0 <= a && a <= b && b <= lineBytes.length`
- *
- * Ensures:
- * - none beyond termination and the types
- */
-export const joinedBytes: (lineBytes: readonly number[], a: number, b: number) => number = truncateModule.joinedBytes;
 
 /**
  * How many lines to keep from the head: the most that fit both the line and the byte budget (L11).

@@ -21,7 +21,7 @@ export interface CutPoint {
 }
 
 /** Sum of tokens[from..upTo). (Not named `to`: with that parameter name Dafny 4.11 reports this function's precondition unproven at its calls; Dafny 2.3 does not.) */
-//@ verify
+//@ spec
 //@ requires 0 <= from && from <= upTo && upTo <= tokens.length
 //@ decreases upTo - from
 export function sumRange(tokens: readonly number[], from: number, upTo: number): number {

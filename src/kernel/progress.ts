@@ -23,7 +23,7 @@ export function acceptSummary(summaryTokens: number, replacedTokens: number, max
   return summaryTokens <= maxTokens;
 }
 
-//@ verify
+//@ spec
 //@ requires 0 <= a && a <= b && b <= xs.length
 //@ decreases b - a
 /** Sum of xs[a..b) (recursive, for specifications; use totalTokens at runtime). */

@@ -4,7 +4,7 @@
 // Kept text = the kept lines joined by "\n" (one byte each), with no trailing newline:
 // bytes(lines a..b) = sum of their lengths + (number of lines - 1), and 0 for no line.
 
-//@ verify
+//@ spec
 //@ requires 0 <= a && a <= b && b <= lineBytes.length
 //@ decreases b - a
 /** Bytes of lines a..b-1 joined by single newline bytes (0 for an empty range). */

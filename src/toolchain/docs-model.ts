@@ -22,6 +22,8 @@ export interface FnDoc {
   summary: string;
   requires: string[];
   ensures: string[];
+  /** `//@ spec`: for specifications only, so not in the `safecut/kernel` entry */
+  specOnly: boolean;
 }
 
 /** One kernel module: its verified functions, exported types and the laws its header names. */
@@ -92,6 +94,7 @@ function fnDoc(sf: ts.SourceFile, fd: ts.FunctionDeclaration, ann: readonly Anno
     summary: docComment(sf, fd),
     requires,
     ensures,
+    specOnly: ann.some((a) => a.kind === "spec"),
   };
 }
 
@@ -114,7 +117,10 @@ export function kernelModules(l: Layout): ModuleDoc[] {
       if (ts.isFunctionDeclaration(st) && st.name !== undefined) {
         const ann = leadingAnnotations(sf, st);
         // an `extern` function is trusted, not proven: it stays out of the verified entry
-        if (ann.some((a) => a.kind === "verify") && m.fns.some((f) => f.name === st.name?.text && !f.extern))
+        if (
+          ann.some((a) => a.kind === "verify" || a.kind === "spec") &&
+          m.fns.some((f) => f.name === st.name?.text && !f.extern)
+        )
           fns.push(fnDoc(sf, st, ann));
       } else if ((ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st)) && st.name !== undefined) {
         types.push(st.name.text);

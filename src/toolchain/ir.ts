@@ -104,6 +104,8 @@ export interface Fn {
   /** the body as statements (used when the function becomes a Dafny method) */
   stmts: Stmt[];
   extern: boolean;
+  /** `//@ spec`: verified, for specifications only (code never calls it; safecut/kernel does not export it) */
+  spec: boolean;
   pos: Pos;
 }
 

@@ -17,6 +17,8 @@ export type Spell = (name: string, pos: Pos) => string;
 /** Where an expression stands: its module, what `\result` is (null outside ensures and code), spec or code. */
 interface Ctx {
   module: Module;
+  /** the function whose contract or body this is */
+  fn: Fn;
   result: Ty | null;
   inSpec: boolean;
 }
@@ -267,6 +269,18 @@ class Resolver {
           `${e.fn} is declared in ${entry.module}.ts, which ${cx.module.name}.ts does not import by that name`,
         );
       }
+      if (!cx.inSpec) {
+        // code runs in Node: a spec function there would recurse once per element (the reason
+        // for //@ spec), so only specifications and other spec functions call it
+        if (entry.fn.spec && !cx.fn.spec)
+          throw new TranslateError(
+            e.pos,
+            `${e.fn} is //@ spec (for specifications only): code calls a loop proven equal to it instead`,
+          );
+        const calls = this.info.codeCalls.get(cx.fn.name) ?? [];
+        calls.push({ to: e.fn, pos: e.pos });
+        this.info.codeCalls.set(cx.fn.name, calls);
+      }
       if (entry.kind === "method" && cx.inSpec) {
         throw new TranslateError(
           e.pos,
@@ -418,7 +432,9 @@ class Resolver {
     });
     const name = this.spell(f.name, f.pos);
     const ret = known(f.ret, f.pos);
-    const base: Ctx = { module: mod, result: null, inSpec: true };
+    if (f.spec && entry.kind === "method")
+      throw new TranslateError(f.pos, `//@ spec function ${f.name} calls a method: it must be a Dafny function`);
+    const base: Ctx = { module: mod, fn: f, result: null, inSpec: true };
     const withResult: Ctx = { ...base, result: f.ret };
     const requires = f.requires.map((r) => this.spec(r, env, base));
     const ensures = f.ensures.map((q) => this.spec(q, env, withResult));
@@ -436,7 +452,7 @@ class Resolver {
       body: null,
     };
     if (f.extern) return out;
-    const code: Ctx = { module: mod, result: f.ret, inSpec: false };
+    const code: Ctx = { module: mod, fn: f, result: f.ret, inSpec: false };
     if (entry.kind === "function" && f.pureExpr) {
       out.body = { k: "pure", e: this.body(f.pureExpr, env, code, f.ret) };
     } else {

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { checkDafny } from "../../src/toolchain/check.ts";
 import { layout } from "../../src/toolchain/program.ts";
 import { findProvers } from "../../src/toolchain/prover.ts";
-import { translate } from "./harness.ts";
+import { translate, translateError } from "./harness.ts";
 import { project, properties, REPO, removeProjects } from "./project.ts";
 import { runTs } from "./run-ts.ts";
 
@@ -66,4 +66,63 @@ describe("a parameter named like a type is the parameter, in bodies and specific
     },
     120_000,
   );
+});
+
+/** A recursive function proven (by decreases) to return n. */
+const COUNT_DOWN = (annotation: string) =>
+  lines([
+    annotation,
+    "//@ requires n >= 0",
+    "//@ ensures \\result === n",
+    "//@ decreases n",
+    "export function countDown(n: number): number {",
+    "  if (n === 0) return 0;",
+    "  return countDown(n - 1) + 1;",
+    "}",
+  ]);
+
+describe("the call stack: recursion stays in specifications", () => {
+  it("Node overflows its stack on countDown(1000000)", async () => {
+    const m = await runTs(COUNT_DOWN("//@ verify"));
+    expect(m.countDown(100)).toBe(100);
+    expect(() => m.countDown(1_000_000)).toThrow(RangeError);
+  });
+
+  it("a recursive //@ verify function is rejected where it calls itself, directly or through another", () => {
+    expect(translateError({ m: COUNT_DOWN("//@ verify") })).toMatch(
+      /^src\/kernel\/m\.ts:7:10: recursion in code \(countDown -> countDown\)/,
+    );
+    const mutual = lines([
+      "//@ verify",
+      "//@ requires n >= 0",
+      "//@ decreases n",
+      "export function even(n: number): boolean {",
+      "  if (n === 0) return true;",
+      "  return odd(n - 1);",
+      "}",
+      "//@ verify",
+      "//@ requires n >= 0",
+      "//@ decreases n",
+      "export function odd(n: number): boolean {",
+      "  if (n === 0) return false;",
+      "  return even(n - 1);",
+      "}",
+    ]);
+    expect(translateError({ m: mutual })).toMatch(/recursion in code \((even -> odd -> even|odd -> even -> odd)\)/);
+  });
+
+  it("as //@ spec it is a Dafny function for specifications, which code may not call", () => {
+    expect(translate({ m: COUNT_DOWN("//@ spec") }).get("m")).toContain("function countDown(n: int): int");
+    const caller = lines([
+      "//@ verify",
+      "//@ requires n >= 0",
+      "//@ ensures \\result === countDown(n)",
+      "export function twice(n: number): number {",
+      "  return countDown(n);",
+      "}",
+    ]);
+    expect(translateError({ m: COUNT_DOWN("//@ spec") + caller })).toMatch(
+      /^src\/kernel\/m\.ts:13:10: countDown is \/\/@ spec \(for specifications only\)/,
+    );
+  });
 });
