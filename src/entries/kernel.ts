@@ -343,13 +343,13 @@ export const findTurnStart: (roles: readonly Role[], index: number, start: numbe
  * Ensures:
  * - `result.found ==> start <= result.firstKept && result.firstKept < end && roles[result.firstKept] !== "tool"`
  * - `result.found ==> forall(j: nat, result.firstKept <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= result.firstKept)`
- * - `result.found && sumRange(tokens, start, end) >= keepRecentTokens ==> sumRange(tokens, result.firstKept, end) >= keepRecentTokens`
+ * - `result.found && sumTokens(tokens, start, end) >= keepRecentTokens ==> sumTokens(tokens, result.firstKept, end) >= keepRecentTokens`
  * - `result.isSplitTurn ==> result.found && start <= result.turnStart && result.turnStart < result.firstKept && roles[result.turnStart] === "user"`
  * - `!result.found ==> result.firstKept === start && !result.isSplitTurn`
- * - `result.found ==> forall(p: nat, result.firstKept < p && start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p) ==> sumRange(tokens, p, end) < keepRecentTokens)`
- * - `result.found && sumRange(tokens, start, end) < keepRecentTokens ==> forall(p: nat, start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p) ==> result.firstKept <= p)`
- * - `!result.found ==> forall(p: nat, start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p) ==> sumRange(tokens, p, end) < keepRecentTokens)`
- * - `!result.found ==> sumRange(tokens, start, end) >= keepRecentTokens || forall(p: nat, !(start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p)))`
+ * - `result.found ==> forall(p: nat, result.firstKept < p && start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p) ==> sumTokens(tokens, p, end) < keepRecentTokens)`
+ * - `result.found && sumTokens(tokens, start, end) < keepRecentTokens ==> forall(p: nat, start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p) ==> result.firstKept <= p)`
+ * - `!result.found ==> forall(p: nat, start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p) ==> sumTokens(tokens, p, end) < keepRecentTokens)`
+ * - `!result.found ==> sumTokens(tokens, start, end) >= keepRecentTokens || forall(p: nat, !(start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p)))`
  * - `result.found && roles[result.firstKept] !== "user" && exists(k: nat, start <= k && k < result.firstKept && roles[k] === "user") ==> result.isSplitTurn`
  * - `result.isSplitTurn ==> forall(k: nat, result.turnStart < k && k < result.firstKept ==> roles[k] !== "user")`
  * - `!result.isSplitTurn ==> result.turnStart === -1`
@@ -357,7 +357,7 @@ export const findTurnStart: (roles: readonly Role[], index: number, start: numbe
 export const findCutPoint: (roles: readonly Role[], tokens: readonly number[], callOf: readonly number[], lastAnswer: readonly number[], start: number, end: number, keepRecentTokens: number) => CutPoint = cutpointModule.findCutPoint;
 
 /**
- * Sum of tokens[from..n), by a loop (sumRange recurses, which would exhaust the stack on long histories).
+ * Sum of tokens[from..n), by a loop (sumTokens is //@ spec: it recurses once per element).
  *
  * Proven by Dafny (`scripts/check.sh dafny`), laws L7, L4, L5; see docs/kernel.md.
  *
@@ -365,7 +365,7 @@ export const findCutPoint: (roles: readonly Role[], tokens: readonly number[], c
  * - `0 <= from && from <= tokens.length`
  *
  * Ensures:
- * - `result === sumRange(tokens, from, tokens.length)`
+ * - `result === sumTokens(tokens, from, tokens.length)`
  */
 export const suffixTokens: (tokens: readonly number[], from: number) => number = keeprecentModule.suffixTokens;
 
@@ -378,7 +378,7 @@ export const suffixTokens: (tokens: readonly number[], from: number) => number =
  * - `callOf.length === roles.length && lastAnswer.length === roles.length && ongoing.length === roles.length && tokens.length === roles.length`
  * - `Eligible(roles, callOf, lastAnswer, ongoing, cutoff, start, end)`
  * - `forall(e2: int, end < e2 ==> !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, start, e2))`
- * - `after === sumRange(tokens, start, tokens.length)`
+ * - `after === sumTokens(tokens, start, tokens.length)`
  *
  * Ensures:
  * - `start <= result && result <= end`
@@ -406,7 +406,7 @@ export const keptPrefixEnd: (roles: readonly Role[], tokens: readonly number[], 
  * - `result.found ==> forall(s2: int, forall(e2: int, from <= s2 && s2 < result.start ==> !KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, retentionCutoff(roles.length, window), keepRecentTokens, s2, e2)))`
  * - `!result.found ==> forall(s2: int, forall(e2: int, from <= s2 ==> !KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, retentionCutoff(roles.length, window), keepRecentTokens, s2, e2)))`
  * - `result.found ==> 0 <= result.start && result.start < result.end && result.end <= retentionCutoff(roles.length, window)`
- * - `result.found ==> sumRange(tokens, result.end, roles.length) >= keepRecentTokens`
+ * - `result.found ==> sumTokens(tokens, result.end, roles.length) >= keepRecentTokens`
  * - `result.found ==> forall(k: int, result.start <= k && k < result.end ==> isCompressible(roles[k]) && !ongoing[k])`
  * - `result.found ==> forall(k: int, result.start <= k && k < result.end && roles[k] === "tool" ==> result.start <= callOf[k])`
  * - `result.found ==> forall(k: int, 0 <= k && k < roles.length && result.start <= callOf[k] && callOf[k] < result.end ==> k < result.end)`
@@ -708,7 +708,7 @@ export const triggerFired: (tokens: number, messages: number, userTurns: number,
  * - `u.reported >= 0 && 0 <= u.end && u.end <= tokens.length`
  *
  * Ensures:
- * - `result === u.reported + sumRange(tokens, u.end, tokens.length)`
+ * - `result === u.reported + sumTokens(tokens, u.end, tokens.length)`
  */
 export const usageTokens: (u: ReportedPrefix, tokens: readonly number[]) => number = triggerModule.usageTokens;
 
@@ -734,7 +734,7 @@ export const usageTokens: (u: ReportedPrefix, tokens: readonly number[]) => numb
  * - `start < u.end && u.end < end && sumTokens(tokens, start, u.end) <= u.reported ==> result.reported === u.reported - sumTokens(tokens, start, u.end) && result.end === start`
  * - `start < u.end && sumTokens(tokens, start, Math.min(end, u.end)) > u.reported ==> result.reported === 0 && result.end === 0`
  * - `result.reported >= 0 && 0 <= result.end && result.end <= tokens.length - (end - start) + 1`
- * - `!(start < u.end && sumTokens(tokens, start, Math.min(end, u.end)) > u.reported) ==> result.reported + sumRange(splicedTokens(tokens, start, end, summaryTokens), result.end, tokens.length - (end - start) + 1) === u.reported + sumRange(tokens, u.end, tokens.length) - sumTokens(tokens, start, end) + summaryTokens`
+ * - `!(start < u.end && sumTokens(tokens, start, Math.min(end, u.end)) > u.reported) ==> result.reported + sumTokens(splicedTokens(tokens, start, end, summaryTokens), result.end, tokens.length - (end - start) + 1) === u.reported + sumTokens(tokens, u.end, tokens.length) - sumTokens(tokens, start, end) + summaryTokens`
  */
 export const usageAfterSplice: (u: ReportedPrefix, tokens: readonly number[], start: number, end: number, summaryTokens: number) => ReportedPrefix = triggerModule.usageAfterSplice;
 
