@@ -51,7 +51,7 @@ export const decideCommit: (plan: PlanStamp, now: CurrentStamp) => CommitDecisio
  *
  * Requires:
  * - `a.length >= 0 && b.length >= 0 && now.length >= 0 && a.stretchEnd >= 0 && b.stretchEnd >= 0`
- * - `a.version === b.version && now.version >= a.version`
+ * - `a.version === b.version && now.version >= a.version && 0 <= now.version && now.version < 9007199254740991`
  *
  * Ensures:
  * - `result.first === "reject" || result.second === "reject"`
@@ -66,7 +66,7 @@ export const raceTwoPlans: (a: PlanStamp, b: PlanStamp, now: CurrentStamp) => Ra
  * Proven by Dafny (`scripts/check.sh dafny`), laws L2-L6; see docs/kernel.md.
  *
  * Requires:
- * - `window >= 1`
+ * - `window >= 1 && roles.length <= 9007199254740991`
  * - `Pairing(roles, callOf, lastAnswer, ongoing)`
  *
  * Ensures:
@@ -244,7 +244,7 @@ export const reserveTokensOk: (c: ConfigView) => boolean = configModule.reserveT
  * Proven by Dafny (`scripts/check.sh dafny`), law L12; see docs/kernel.md.
  *
  * Requires:
- * - none: every input
+ * - `-9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991`
  *
  * Ensures:
  * - `result <==> (c.keepRecentTokensSet ==> (c.keepRecentTokens > 0 && (c.contextWindowSet ==> c.keepRecentTokens < c.contextWindow - c.reserveTokens)))`
@@ -257,7 +257,7 @@ export const keepRecentTokensOk: (c: ConfigView) => boolean = configModule.keepR
  * Proven by Dafny (`scripts/check.sh dafny`), law L12; see docs/kernel.md.
  *
  * Requires:
- * - none: every input
+ * - `-9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991`
  *
  * Ensures:
  * - `result <==> (maxTokensOk(c) && tokenThresholdOk(c) && messageThresholdOk(c) && turnThresholdOk(c) && thresholdsOk(c) && retentionWindowOk(c) && summaryTagOk(c) && modelOk(c) && contextWindowOk(c) && reserveTokensOk(c) && keepRecentTokensOk(c))`
@@ -270,7 +270,7 @@ export const configOk: (c: ConfigView) => boolean = configModule.configOk;
  * Proven by Dafny (`scripts/check.sh dafny`), law L12; see docs/kernel.md.
  *
  * Requires:
- * - none: every input
+ * - `-9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991`
  *
  * Ensures:
  * - `result === "none" <==> configOk(c)`
@@ -509,7 +509,7 @@ export const retentionCutoff: (n: number, window: number) => number = retentionM
  * Proven by Dafny (`scripts/check.sh dafny`), law L6; see docs/kernel.md.
  *
  * Requires:
- * - `0 <= start && start < end && end <= xs.length`
+ * - `0 <= start && start < end && end <= xs.length && xs.length <= 9007199254740991`
  *
  * Ensures:
  * - `result.length === xs.length - (end - start) + 1`
@@ -525,7 +525,7 @@ export const splice: <T>(xs: readonly T[], start: number, end: number, summary: 
  * Proven by Dafny (`scripts/check.sh dafny`), law L6; see docs/kernel.md.
  *
  * Requires:
- * - `0 <= start && start < end && window >= 1`
+ * - `0 <= start && start < end && window >= 1 && roles.length <= 9007199254740991`
  * - `end <= retentionCutoff(roles.length, window)`
  * - `forall(k: nat, start <= k && k < end ==> isCompressible(roles[k]))`
  *

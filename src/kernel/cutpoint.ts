@@ -7,6 +7,7 @@
 // engine does not call findCutPoint (planning uses selectKeepRecent; keeprecent.ts says why).
 // Its specifications sum tokens with sumTokens (progress.ts).
 // API: findValidCutPoints, findTurnStart, findCutPoint -> CutPoint.
+//@ unbounded-numbers
 
 import { sumTokens } from "./progress.ts";
 import type { Role } from "./roles.ts";

@@ -9,6 +9,7 @@
 // stretch such a cut is harmless (the call and its answer are both kept), and refusing it would
 // make found=false although an eligible, budget-keeping stretch exists. Scanning the stretch's
 // prefixes directly gives the exact answer: found=false iff no such stretch exists.
+//@ unbounded-numbers
 
 import { sumTokens } from "./progress.ts";
 import { retentionCutoff } from "./retention.ts";

@@ -1,6 +1,7 @@
 // API: acceptSummary(summaryTokens, replacedTokens, maxTokens): boolean; sumTokens(xs, a, b): number (spec);
 //      totalTokens(xs): number; rangeTokens(xs, a, b): number; compactedTokens(tokens, start, end, summaryTokens): number[];
 //      compactUntilStable(tokens, proposals, maxTokens): CompactionRun -- L8.
+//@ unbounded-numbers
 
 /** One summarization attempt in the termination model: replace tokens[start..end) by a summary of summaryTokens. */
 export interface Proposal {

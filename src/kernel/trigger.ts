@@ -2,6 +2,7 @@
 //      isOverContextWindow(tokens, contextWindow, reserveTokens): boolean;
 //      triggerFired(tokens, messages, userTurns, th, contextWindow, reserveTokens): TriggerKind;
 //      usageTokens(u, tokens): number; usageAfterSplice(u, tokens, start, end, summaryTokens): ReportedPrefix -- L1.
+//@ unbounded-numbers
 
 import { suffixTokens } from "./keeprecent.ts";
 import { rangeTokens, sumTokens } from "./progress.ts";

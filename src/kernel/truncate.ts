@@ -3,6 +3,7 @@
 // The kernel sees only the byte length of each line; the engine splits and slices the strings.
 // Kept text = the kept lines joined by "\n" (one byte each), with no trailing newline:
 // bytes(lines a..b) = sum of their lengths + (number of lines - 1), and 0 for no line.
+//@ unbounded-numbers
 
 //@ spec
 //@ requires 0 <= a && a <= b && b <= lineBytes.length

@@ -12,6 +12,7 @@ export type AnnotationKind =
   | "verify"
   | "extern"
   | "spec"
+  | "unbounded-numbers"
   | "requires"
   | "ensures"
   | "invariant"
@@ -25,6 +26,7 @@ const KINDS: readonly AnnotationKind[] = [
   "verify",
   "extern",
   "spec",
+  "unbounded-numbers",
   "requires",
   "ensures",
   "invariant",
@@ -155,7 +157,7 @@ function allAnnotations(sf: ts.SourceFile): Annotation[] {
     const restPos = posAt(sf, kw ? Math.min(restOffset, c.end) : bodyStart + lead);
     const prev = out[out.length - 1];
     if (kw) {
-      if ((kw === "verify" || kw === "extern" || kw === "spec") && rest.length > 0) {
+      if ((kw === "verify" || kw === "extern" || kw === "spec" || kw === "unbounded-numbers") && rest.length > 0) {
         throw new TranslateError(restPos, `//@ ${kw} takes no text (found '${rest}')`);
       }
       out.push({ kind: kw, text: rest, pos: restPos, offset: index, segments: [{ start: 0, pos: restPos }] });
@@ -164,6 +166,7 @@ function allAnnotations(sf: ts.SourceFile): Annotation[] {
       prev.kind !== "verify" &&
       prev.kind !== "extern" &&
       prev.kind !== "spec" &&
+      prev.kind !== "unbounded-numbers" &&
       prev.kind !== "type" &&
       !/\S/.test(text.slice(prev.offset, index).replace(/^[ \t]*\/\/@.*$/gm, ""))
     ) {

@@ -30,12 +30,14 @@ export function translateFile(relPath: string, text: string, hasCompanion: boole
     imported: [],
     types: [],
     fns: [],
+    unboundedNumbers: false,
     companion: hasCompanion ? name : null,
   };
 
   for (const st of sf.statements) {
     for (const a of leadingAnnotations(sf, st)) {
       if (a.kind === "declare-type") mod.types.push(declareType(cx.take(a)));
+      if (a.kind === "unbounded-numbers") mod.unboundedNumbers = cx.take(a) !== null;
     }
     if (ts.isImportDeclaration(st)) {
       const target = importTarget(cx, st);
@@ -136,7 +138,11 @@ function functionDecl(cx: FileContext, fd: ts.FunctionDeclaration): Fn {
       if (x !== "\\result" && !paramNames.has(x))
         throw new TranslateError(a.pos, `//@ type ${x} nat: ${name} has no parameter ${x}`);
       natNames.add(x);
-    } else if (!["verify", "extern", "spec", "requires", "ensures", "decreases", "declare-type"].includes(a.kind)) {
+    } else if (
+      !["verify", "extern", "spec", "unbounded-numbers", "requires", "ensures", "decreases", "declare-type"].includes(
+        a.kind,
+      )
+    ) {
       throw new TranslateError(a.pos, `//@ ${a.kind} is not allowed above a function`);
     }
   }

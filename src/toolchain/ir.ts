@@ -126,6 +126,8 @@ export interface Module {
   imported: Array<{ name: string; from: string; pos: Pos }>;
   types: TypeDecl[];
   fns: Fn[];
+  /** `//@ unbounded-numbers`: its code's arithmetic carries no safe-integer obligation (trusted, listed in PROPERTIES.md) */
+  unboundedNumbers: boolean;
   /** base name of the proof companion under proofs/dafny, when one exists */
   companion: string | null;
 }

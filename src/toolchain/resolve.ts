@@ -8,7 +8,16 @@
 
 import { type Expr, type Fn, type Module, type Pos, type Stmt, TranslateError, type Ty, VALUE_EQUALITY } from "./ir.ts";
 import type { ProgramInfo } from "./program-info.ts";
-import type { RExpr, RFn, RModule, RParam, RStmt, RTy, RTypeDecl } from "./resolved-ir.ts";
+import {
+  MAX_SAFE,
+  type RExpr,
+  type RFn,
+  type RModule,
+  type RParam,
+  type RStmt,
+  type RTy,
+  type RTypeDecl,
+} from "./resolved-ir.ts";
 import { BOOL, checkTy, compatible, describeTy, type Env, memberAsField, substitute, typeOf, unify } from "./typing.ts";
 
 /** A backend's spelling of a kernel name; throws a TranslateError for a name it cannot spell. */
@@ -41,6 +50,9 @@ function known(t: Ty, pos: Pos): RTy {
 }
 
 class Resolver {
+  /** the module's safe-integer bound, once its code does arithmetic */
+  exactBound: string | null = null;
+
   constructor(
     readonly info: ProgramInfo,
     readonly spell: Spell,
@@ -48,6 +60,17 @@ class Resolver {
 
   typeOf(e: Expr, env: Env, cx: Ctx): Ty {
     return typeOf(this.info, e, env, cx.result);
+  }
+
+  /**
+   * A number that code computes, with the proof obligation that it is a safe integer: Node
+   * computes + - * on doubles, which agree with the integers exactly while every result stays
+   * within +-(2^53 - 1). Specifications mean the integers and carry no obligation.
+   */
+  exact(e: RExpr, cx: Ctx): RExpr {
+    if (cx.inSpec || cx.fn.spec || cx.module.unboundedNumbers) return e;
+    this.exactBound = `SafeInteger_${cx.module.name}`;
+    return { k: "exact", fn: this.exactBound, e };
   }
 
   /**
@@ -66,6 +89,8 @@ class Resolver {
   expr(e: Expr, env: Env, cx: Ctx, expect: Ty | null): RExpr {
     switch (e.k) {
       case "num":
+        if (!cx.inSpec && BigInt(e.v) > BigInt(MAX_SAFE))
+          throw new TranslateError(e.pos, `integer literal ${e.v} is past 2^53 - 1: JavaScript rounds it`);
         return { k: "num", v: e.v };
       case "bool":
         return { k: "bool", v: e.v };
@@ -147,7 +172,11 @@ class Resolver {
               `unsupported ${e.op} on arrays${e.op === "+" ? " (JavaScript joins them into a string; use push)" : ""}`,
             );
           const l = this.expr(e.l, env, cx, null);
-          return { k: "bin", op: e.op, l, r: this.expr(e.r, env, cx, null) };
+          const r = this.expr(e.r, env, cx, null);
+          // floor division: Math.floor(a / b) is the integer floor while a is a safe integer
+          // (the rounding of a / b never reaches the next integer), and the quotient is no larger
+          if (e.op === "/") return { k: "bin", op: e.op, l: this.exact(l, cx), r };
+          return this.exact({ k: "bin", op: e.op, l, r }, cx);
         }
         if (e.op === "<" || e.op === "<=" || e.op === ">" || e.op === ">=") {
           // only numbers: JavaScript compares arrays and strings as strings, Dafny's < on
@@ -485,5 +514,6 @@ export function resolveModule(mod: Module, info: ProgramInfo, spell: Spell): RMo
     companion: mod.companion,
     types,
     fns: mod.fns.map((f) => r.fn(f, mod)),
+    exactBound: r.exactBound,
   };
 }

@@ -7,7 +7,15 @@ import type { DafnyScan } from "./dafny-scan.ts";
 import type { Module } from "./ir.ts";
 
 /** The kinds of trusted element, as written in PROPERTIES.md's first column. */
-export const TRUSTED_KINDS = ["extern", "axiom", "assume", "verify-false", "nontermination", "nat-parameter"] as const;
+export const TRUSTED_KINDS = [
+  "extern",
+  "axiom",
+  "assume",
+  "verify-false",
+  "nontermination",
+  "nat-parameter",
+  "unbounded-numbers",
+] as const;
 export type TrustedKind = (typeof TRUSTED_KINDS)[number];
 
 /** One trusted element: the same kind, name and file are one row, `count` says how many. */
@@ -45,6 +53,7 @@ export function collectTrusted(scans: Map<string, DafnyScan>, mods: Module[]): T
     }
   }
   for (const m of mods) {
+    if (m.unboundedNumbers) add(out, "unbounded-numbers", m.name, m.source);
     for (const f of m.fns) {
       for (const p of f.params) if (p.ty.k === "nat") add(out, "nat-parameter", `${f.name}.${p.name}`, m.source);
     }

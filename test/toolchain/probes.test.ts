@@ -126,3 +126,64 @@ describe("the call stack: recursion stays in specifications", () => {
     );
   });
 });
+
+/** Three functions whose ensures hold over the integers and fail on JavaScript's doubles. */
+const NUMBERS = lines([
+  "//@ verify",
+  "//@ ensures \\result",
+  "export function squarePlusOne(x: number): boolean {",
+  "  return x * x + 1 > x * x;",
+  "}",
+  "//@ verify",
+  "//@ ensures \\result === a",
+  "export function addSub(a: number, b: number): number {",
+  "  return a + b - b;",
+  "}",
+  "//@ verify",
+  "//@ ensures \\result === 0",
+  "export function productMinusItself(x: number): number {",
+  `  const p: number = ${Array.from({ length: 35 }, () => "x").join(" * ")};`,
+  "  return p - p;",
+  "}",
+]);
+
+describe("the number model: code's arithmetic stays within +-(2^53 - 1)", () => {
+  it("Node breaks each ensures", async () => {
+    const m = await runTs(NUMBERS);
+    expect(m.squarePlusOne(134217728)).toBe(false);
+    expect(m.addSub(2 ** 53 - 1, 2)).not.toBe(2 ** 53 - 1);
+    expect(m.productMinusItself(1e10)).toBeNaN();
+  });
+
+  it.skipIf(provers.length === 0)(
+    "each is rejected where its arithmetic may leave the safe integers (dafny/m.dfy(line,col)), and a + b - b proven once the requires bound a and b",
+    () => {
+      const r = prove(NUMBERS);
+      expect(r.statuses, r.log).toEqual(provers.map(() => "rejected"));
+      const dafny = translate({ m: NUMBERS }).get("m") ?? "";
+      const at = (text: string) => {
+        const line = dafny.split("\n").findIndex((l) => l.includes(text)) + 1;
+        expect(line, text).toBeGreaterThan(0);
+        return new RegExp(`dafny/m\\.dfy\\(${line},\\d+\\)`);
+      };
+      for (const run of r.runs) {
+        const out = run.verdicts.find((v) => v.file === "m.dfy")?.output ?? "";
+        // file:line:col of each function's arithmetic
+        for (const text of ["SafeInteger_m(x * x) + 1", "SafeInteger_m(a + b) - b", "var p: int :="])
+          expect(out).toMatch(at(text));
+      }
+      // a linear bound is proven (Z3's nonlinear reasoning is too weak for x * x from bounds on x)
+      const bounded = lines([
+        "//@ verify",
+        "//@ requires -1000000 <= a && a <= 1000000 && -1000000 <= b && b <= 1000000",
+        "//@ ensures \\result === a",
+        "export function addSub(a: number, b: number): number {",
+        "  return a + b - b;",
+        "}",
+      ]);
+      const ok = prove(bounded, { "m.dfy": 1 });
+      expect(ok.statuses, ok.log).toEqual(provers.map(() => "verified"));
+    },
+    600_000,
+  );
+});
