@@ -8,6 +8,14 @@ datatype CommitDecision = Commit | Rebase | Reject
 
 datatype RaceOutcome = RaceOutcome(first: CommitDecision, second: CommitDecision)
 
+// A number code computes is a safe integer (a double holds it exactly): each + - * of code
+// and each dividend of a floor division goes through this bound, whose requires is proven at every use.
+function SafeInteger_commit(x: int): int
+  requires -9007199254740991 <= x <= 9007199254740991
+{
+  x
+}
+
 function decideCommit(plan: PlanStamp, now: CurrentStamp): CommitDecision
   requires ((plan.length >= 0) && (now.length >= 0)) && (plan.stretchEnd >= 0)
   ensures (decideCommit(plan, now) == CommitDecision.Commit) ==> (((now.version == plan.version) && (now.length == plan.length)) && (plan.stretchEnd <= plan.length))
@@ -33,7 +41,7 @@ function decideCommit(plan: PlanStamp, now: CurrentStamp): CommitDecision
 
 function raceTwoPlans(a: PlanStamp, b: PlanStamp, now: CurrentStamp): RaceOutcome
   requires ((((a.length >= 0) && (b.length >= 0)) && (now.length >= 0)) && (a.stretchEnd >= 0)) && (b.stretchEnd >= 0)
-  requires (a.version == b.version) && (now.version >= a.version)
+  requires (((a.version == b.version) && (now.version >= a.version)) && (0 <= now.version)) && (now.version < 9007199254740991)
   ensures (raceTwoPlans(a, b, now).first == CommitDecision.Reject) || (raceTwoPlans(a, b, now).second == CommitDecision.Reject)
   ensures raceTwoPlans(a, b, now).first == decideCommit(a, now)
   ensures (raceTwoPlans(a, b, now).first == CommitDecision.Reject) ==> (raceTwoPlans(a, b, now).second == decideCommit(b, now))
@@ -42,6 +50,6 @@ function raceTwoPlans(a: PlanStamp, b: PlanStamp, now: CurrentStamp): RaceOutcom
   if first == CommitDecision.Reject then
     RaceOutcome(first, decideCommit(b, now))
   else
-    var after: CurrentStamp := CurrentStamp(now.version + 1, now.length, false);
+    var after: CurrentStamp := CurrentStamp(SafeInteger_commit(now.version + 1), now.length, false);
     RaceOutcome(first, decideCommit(b, after))
 }

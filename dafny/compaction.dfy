@@ -8,7 +8,7 @@ include "stretch.dfy"
 datatype RoleStep = RoleStep(changed: bool, roles: seq<Role>, start: int, end: int)
 
 method compactRolesOnce(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, window: int) returns (result: RoleStep)
-  requires window >= 1
+  requires (window >= 1) && (|roles| <= 9007199254740991)
   requires Pairing(roles, callOf, lastAnswer, ongoing)
   ensures (!result.changed) ==> (result.roles == roles)
   ensures (!result.changed) ==> (forall s2: int :: forall e2: int :: !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), s2, e2))

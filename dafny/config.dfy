@@ -4,6 +4,14 @@ datatype ConfigView = ConfigView(maxTokens: int, tokenThresholdSet: bool, tokenT
 
 datatype ConfigField = None | MaxTokens | TokenThreshold | MessageThreshold | TurnThreshold | Trigger | RetentionWindow | SummaryTag | Model | ContextWindow | ReserveTokens | KeepRecentTokens
 
+// A number code computes is a safe integer (a double holds it exactly): each + - * of code
+// and each dividend of a floor division goes through this bound, whose requires is proven at every use.
+function SafeInteger_config(x: int): int
+  requires -9007199254740991 <= x <= 9007199254740991
+{
+  x
+}
+
 function maxTokensLimit(): int
   ensures maxTokensLimit() == 100000
 {
@@ -83,6 +91,7 @@ function reserveTokensOk(c: ConfigView): bool
 }
 
 function keepRecentTokensOk(c: ConfigView): bool
+  requires ((((((-9007199254740991) <= c.keepRecentTokens) && (c.keepRecentTokens <= 9007199254740991)) && ((-9007199254740991) <= c.reserveTokens)) && (c.reserveTokens <= 9007199254740991)) && ((-9007199254740991) <= c.contextWindow)) && (c.contextWindow <= 9007199254740991)
   ensures keepRecentTokensOk(c) <==> (c.keepRecentTokensSet ==> ((c.keepRecentTokens > 0) && (c.contextWindowSet ==> (c.keepRecentTokens < (c.contextWindow - c.reserveTokens)))))
 {
   if !c.keepRecentTokensSet then
@@ -91,19 +100,27 @@ function keepRecentTokensOk(c: ConfigView): bool
     if c.keepRecentTokens <= 0 then
       false
     else
-      if c.contextWindowSet then
-        (c.keepRecentTokens + c.reserveTokens) < c.contextWindow
-      else
+      if !c.contextWindowSet then
         true
+      else
+        if c.reserveTokens < 0 then
+          SafeInteger_config(c.keepRecentTokens + c.reserveTokens) < c.contextWindow
+        else
+          if c.contextWindow < 0 then
+            false
+          else
+            c.keepRecentTokens < SafeInteger_config(c.contextWindow - c.reserveTokens)
 }
 
 function configOk(c: ConfigView): bool
+  requires ((((((-9007199254740991) <= c.keepRecentTokens) && (c.keepRecentTokens <= 9007199254740991)) && ((-9007199254740991) <= c.reserveTokens)) && (c.reserveTokens <= 9007199254740991)) && ((-9007199254740991) <= c.contextWindow)) && (c.contextWindow <= 9007199254740991)
   ensures configOk(c) <==> ((((((((((maxTokensOk(c) && tokenThresholdOk(c)) && messageThresholdOk(c)) && turnThresholdOk(c)) && thresholdsOk(c)) && retentionWindowOk(c)) && summaryTagOk(c)) && modelOk(c)) && contextWindowOk(c)) && reserveTokensOk(c)) && keepRecentTokensOk(c))
 {
   (((((((((maxTokensOk(c) && tokenThresholdOk(c)) && messageThresholdOk(c)) && turnThresholdOk(c)) && thresholdsOk(c)) && retentionWindowOk(c)) && summaryTagOk(c)) && modelOk(c)) && contextWindowOk(c)) && reserveTokensOk(c)) && keepRecentTokensOk(c)
 }
 
 function validateConfig(c: ConfigView): ConfigField
+  requires ((((((-9007199254740991) <= c.keepRecentTokens) && (c.keepRecentTokens <= 9007199254740991)) && ((-9007199254740991) <= c.reserveTokens)) && (c.reserveTokens <= 9007199254740991)) && ((-9007199254740991) <= c.contextWindow)) && (c.contextWindow <= 9007199254740991)
   ensures (validateConfig(c) == ConfigField.None) <==> configOk(c)
   ensures (validateConfig(c) == ConfigField.MaxTokens) ==> (!maxTokensOk(c))
   ensures (validateConfig(c) == ConfigField.TokenThreshold) ==> ((!tokenThresholdOk(c)) && maxTokensOk(c))

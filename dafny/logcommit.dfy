@@ -2,8 +2,16 @@
 
 include "commit.dfy"
 
+// A number code computes is a safe integer (a double holds it exactly): each + - * of code
+// and each dividend of a floor division goes through this bound, whose requires is proven at every use.
+function SafeInteger_logcommit(x: int): int
+  requires -9007199254740991 <= x <= 9007199254740991
+{
+  x
+}
+
 method onlyAppendsSince(rewrites: seq<bool>, since: int) returns (result: bool)
-  requires (0 <= since) && (since <= |rewrites|)
+  requires ((0 <= since) && (since <= |rewrites|)) && (|rewrites| <= 9007199254740991)
   ensures result <==> (forall k: nat :: ((since <= k) && (k < |rewrites|)) ==> (!rewrites[k]))
 {
   var k: int := since;
@@ -15,13 +23,14 @@ method onlyAppendsSince(rewrites: seq<bool>, since: int) returns (result: bool)
     if rewrites[k] {
       return false;
     }
-    k := k + 1;
+    k := SafeInteger_logcommit(k + 1);
   }
   return true;
 }
 
 method decideLogCommit(plan: PlanStamp, tail: seq<bool>, nowLength: int) returns (result: CommitDecision)
   requires ((plan.length >= 0) && (nowLength >= 0)) && (plan.stretchEnd >= 0)
+  requires (0 <= plan.version) && ((plan.version + |tail|) <= 9007199254740991)
   ensures (result != CommitDecision.Reject) ==> (forall k: nat :: (k < |tail|) ==> (!tail[k]))
   ensures (result == CommitDecision.Commit) ==> (((|tail| == 0) && (nowLength == plan.length)) && (plan.stretchEnd <= plan.length))
   ensures (result == CommitDecision.Rebase) ==> (((|tail| > 0) && (plan.length <= nowLength)) && (plan.stretchEnd <= plan.length))
@@ -29,6 +38,6 @@ method decideLogCommit(plan: PlanStamp, tail: seq<bool>, nowLength: int) returns
   ensures ((((|tail| > 0) && (forall k: nat :: (k < |tail|) ==> (!tail[k]))) && (plan.length <= nowLength)) && (plan.stretchEnd <= plan.length)) ==> (result == CommitDecision.Rebase)
 {
   var appendsOnly: bool := onlyAppendsSince(tail, 0);
-  var now: CurrentStamp := CurrentStamp(plan.version + |tail|, nowLength, appendsOnly);
+  var now: CurrentStamp := CurrentStamp(SafeInteger_logcommit(plan.version + |tail|), nowLength, appendsOnly);
   return decideCommit(plan, now);
 }

@@ -4,8 +4,16 @@ include "compressible.dfy"
 include "retention.dfy"
 include "roles.dfy"
 
+// A number code computes is a safe integer (a double holds it exactly): each + - * of code
+// and each dividend of a floor division goes through this bound, whose requires is proven at every use.
+function SafeInteger_splice(x: int): int
+  requires -9007199254740991 <= x <= 9007199254740991
+{
+  x
+}
+
 method splice<T>(xs: seq<T>, start: int, end: int, summary: T) returns (result: seq<T>)
-  requires ((0 <= start) && (start < end)) && (end <= |xs|)
+  requires (((0 <= start) && (start < end)) && (end <= |xs|)) && (|xs| <= 9007199254740991)
   ensures |result| == ((|xs| - (end - start)) + 1)
   ensures result[start] == summary
   ensures forall k: nat :: (k < start) ==> (result[k] == xs[k])
@@ -19,7 +27,7 @@ method splice<T>(xs: seq<T>, start: int, end: int, summary: T) returns (result: 
     invariant forall k: nat :: (k < i) ==> (out[k] == xs[k])
   {
     out := out + [xs[i]];
-    i := i + 1;
+    i := SafeInteger_splice(i + 1);
   }
   out := out + [summary];
   var j: int := end;
@@ -31,13 +39,13 @@ method splice<T>(xs: seq<T>, start: int, end: int, summary: T) returns (result: 
     invariant forall k: nat :: ((end <= k) && (k < j)) ==> (out[(k - (end - start)) + 1] == xs[k])
   {
     out := out + [xs[j]];
-    j := j + 1;
+    j := SafeInteger_splice(j + 1);
   }
   return out;
 }
 
 method spliceRoles(roles: seq<Role>, start: int, end: int, window: int) returns (result: seq<Role>)
-  requires ((0 <= start) && (start < end)) && (window >= 1)
+  requires (((0 <= start) && (start < end)) && (window >= 1)) && (|roles| <= 9007199254740991)
   requires end <= retentionCutoff(|roles|, window)
   requires forall k: nat :: ((start <= k) && (k < end)) ==> isCompressible(roles[k])
   ensures |result| == ((|roles| - (end - start)) + 1)

@@ -6,7 +6,7 @@ ghost predicate KeepsRecent(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<
                             cutoff: int, keep: int, s: int, e: int)
   requires |callOf| == |roles| && |lastAnswer| == |roles| && |ongoing| == |roles| && |tokens| == |roles|
 {
-  Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s, e) && sumRange(tokens, e, |tokens|) >= keep
+  Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s, e) && sumTokens(tokens, e, |tokens|) >= keep
 }
 
 // When the messages from s on hold fewer than keep tokens, no stretch starting at or after s
@@ -15,12 +15,12 @@ lemma NoBudgetFrom(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ong
                    cutoff: int, keep: int, s: int)
   requires |callOf| == |roles| && |lastAnswer| == |roles| && |ongoing| == |roles| && |tokens| == |roles|
   requires forall j :: 0 <= j < |tokens| ==> tokens[j] >= 0
-  requires 0 <= s <= |tokens| && sumRange(tokens, s, |tokens|) < keep
+  requires 0 <= s <= |tokens| && sumTokens(tokens, s, |tokens|) < keep
   ensures forall s2: int, e2: int :: s <= s2 ==> !KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, cutoff, keep, s2, e2)
 {
   forall s2: int, e2: int | s <= s2 && KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, cutoff, keep, s2, e2)
     ensures false
   {
-    SumRangeAntitone(tokens, s, e2, |tokens|);
+    SumTokensAntitone(tokens, s, e2, |tokens|);
   }
 }

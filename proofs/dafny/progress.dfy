@@ -1,5 +1,14 @@
 // Proof companion of src/kernel/progress.ts: induction lemmas about sumTokens (a back-recursive sum).
 
+// sumTokens unfolds from the front too: the first entry plus the rest (loops that run
+// downwards, such as suffixTokens and findCutPoint's, add the entry before the sum).
+lemma SumTokensFront(xs: seq<int>, a: int, b: int)
+  requires 0 <= a < b <= |xs|
+  ensures sumTokens(xs, a, b) == xs[a] + sumTokens(xs, a + 1, b)
+{
+  SumTokensSplit(xs, a, a + 1, b);
+}
+
 // Sums agree on ranges where the two sequences agree.
 lemma SumTokensAgree(xs: seq<int>, ys: seq<int>, a: int, b: int)
   requires 0 <= a <= b <= |xs| && b <= |ys|
@@ -34,4 +43,14 @@ lemma SumTokensNonNeg(xs: seq<int>, a: int, b: int)
   decreases b - a
 {
   if a < b { SumTokensNonNeg(xs, a, b - 1); }
+}
+
+// Starting the sum earlier can only add tokens: token counts are never negative.
+lemma SumTokensAntitone(tokens: seq<int>, a: int, b: int, upTo: int)
+  requires 0 <= a <= b <= upTo <= |tokens|
+  requires forall j :: 0 <= j < |tokens| ==> tokens[j] >= 0
+  ensures sumTokens(tokens, a, upTo) >= sumTokens(tokens, b, upTo)
+{
+  SumTokensSplit(tokens, a, b, upTo);
+  SumTokensNonNeg(tokens, a, b);
 }

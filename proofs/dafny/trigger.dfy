@@ -8,18 +8,6 @@ function splicedTokens(xs: seq<int>, start: int, end: int, s: int): seq<int>
   xs[..start] + [s] + xs[end..]
 }
 
-// sumRange (front-recursive) and sumTokens (back-recursive) are the same sum.
-lemma SumRangeIsSumTokens(xs: seq<int>, a: int, b: int)
-  requires 0 <= a <= b <= |xs|
-  ensures sumRange(xs, a, b) == sumTokens(xs, a, b)
-  decreases b - a
-{
-  if a < b {
-    SumRangeIsSumTokens(xs, a + 1, b);
-    SumTokensSplit(xs, a, a + 1, b);
-  }
-}
-
 // A range sum is the same over a range shifted by d where the entries agree.
 lemma SumTokensShift(xs: seq<int>, ys: seq<int>, a: int, b: int, d: int)
   requires 0 <= a <= b <= |xs| && 0 <= a + d && b + d <= |ys|
@@ -35,9 +23,9 @@ lemma SumTokensShift(xs: seq<int>, ys: seq<int>, a: int, b: int, d: int)
 // stretch reaches past e (usageAfterSplice's three cases).
 lemma SuffixAfterSplice(xs: seq<int>, start: int, end: int, s: int, e: int)
   requires 0 <= start < end <= |xs| && 0 <= e <= |xs|
-  ensures e <= start ==> sumRange(splicedTokens(xs, start, end, s), e, |xs| - (end - start) + 1) == sumRange(xs, e, |xs|) - sumTokens(xs, start, end) + s
-  ensures end <= e ==> sumRange(splicedTokens(xs, start, end, s), e - (end - start) + 1, |xs| - (end - start) + 1) == sumRange(xs, e, |xs|)
-  ensures start < e < end ==> sumRange(splicedTokens(xs, start, end, s), start, |xs| - (end - start) + 1) == sumRange(xs, e, |xs|) - sumTokens(xs, start, end) + sumTokens(xs, start, e) + s
+  ensures e <= start ==> sumTokens(splicedTokens(xs, start, end, s), e, |xs| - (end - start) + 1) == sumTokens(xs, e, |xs|) - sumTokens(xs, start, end) + s
+  ensures end <= e ==> sumTokens(splicedTokens(xs, start, end, s), e - (end - start) + 1, |xs| - (end - start) + 1) == sumTokens(xs, e, |xs|)
+  ensures start < e < end ==> sumTokens(splicedTokens(xs, start, end, s), start, |xs| - (end - start) + 1) == sumTokens(xs, e, |xs|) - sumTokens(xs, start, end) + sumTokens(xs, start, e) + s
 {
   var ys := splicedTokens(xs, start, end, s);
   var n := |xs|;
@@ -49,18 +37,12 @@ lemma SuffixAfterSplice(xs: seq<int>, start: int, end: int, s: int, e: int)
   SumTokensSplit(ys, start, start + 1, m);
   SumTokensSplit(xs, start, end, n);
   if e <= start {
-    SumRangeIsSumTokens(ys, e, m);
-    SumRangeIsSumTokens(xs, e, n);
     SumTokensSplit(ys, e, start, m);
     SumTokensSplit(xs, e, start, n);
     SumTokensAgree(xs, ys, e, start);
   } else if end <= e {
-    SumRangeIsSumTokens(ys, e + d, m);
-    SumRangeIsSumTokens(xs, e, n);
     SumTokensShift(xs, ys, e, n, d);
   } else {
-    SumRangeIsSumTokens(ys, start, m);
-    SumRangeIsSumTokens(xs, e, n);
     SumTokensSplit(xs, start, e, end);
     SumTokensSplit(xs, e, end, n);
   }

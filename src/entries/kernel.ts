@@ -30,32 +30,6 @@ import type { Thresholds, TriggerKind, ThresholdKind, ReportedPrefix } from "../
 export type { PlanStamp, CurrentStamp, CommitDecision, RaceOutcome, RoleStep, ConfigView, ConfigField, CutPoint, Proposal, CompactionRun, Role, Stretch, Thresholds, TriggerKind, ThresholdKind, ReportedPrefix };
 
 /**
- * How many tool results lie in roles[a..b) (recursive, for specifications).
- *
- * Proven by Dafny (`scripts/check.sh dafny`), laws L13, L8; see docs/kernel.md.
- *
- * Requires:
- * - `0 <= a && a <= b && b <= roles.length`
- *
- * Ensures:
- * - none beyond termination and the types
- */
-export const countTools: (roles: readonly Role[], a: number, b: number) => number = clearingModule.countTools;
-
-/**
- * Index of the last assistant message in roles[..b), or -1 (recursive, for specifications).
- *
- * Proven by Dafny (`scripts/check.sh dafny`), laws L13, L8; see docs/kernel.md.
- *
- * Requires:
- * - `0 <= b && b <= roles.length`
- *
- * Ensures:
- * - `-1 <= result && result < b`
- */
-export const lastAssistant: (roles: readonly Role[], b: number) => number = clearingModule.lastAssistant;
-
-/**
  * First index of the kept tail of tool uses: a tool result before it has at least `keep` tool results after it.
  *
  * Proven by Dafny (`scripts/check.sh dafny`), laws L13, L8; see docs/kernel.md.
@@ -83,24 +57,6 @@ export const keptCutoff: (roles: readonly Role[], keep: number) => number = clea
 export const currentStep: (roles: readonly Role[]) => number = clearingModule.currentStep;
 
 /**
- * L13: message k may be cleared. It is a tool result, before the retention window, with at least
- * `keep` tool results after it, answering a call that is not ongoing and made before the last
- * assistant message (not the current step), not of an excluded tool, not cleared already, and
- * its placeholder is strictly shorter than it.
- *
- * Proven by Dafny (`scripts/check.sh dafny`), laws L13, L8; see docs/kernel.md.
- *
- * Requires:
- * - `callOf.length === roles.length && ongoing.length === roles.length && cleared.length === roles.length`
- * - `excluded.length === roles.length && tokens.length === roles.length && after.length === roles.length`
- * - `window >= 1 && keep >= 0 && 0 <= k && k < roles.length`
- *
- * Ensures:
- * - none beyond termination and the types
- */
-export const mayClear: (roles: readonly Role[], callOf: readonly number[], ongoing: readonly boolean[], cleared: readonly boolean[], excluded: readonly boolean[], tokens: readonly number[], after: readonly number[], window: number, keep: number, k: number) => boolean = clearingModule.mayClear;
-
-/**
  * mayClear at run time, with the window, kept-tail and step bounds computed once (limit = the smaller cutoff).
  *
  * Proven by Dafny (`scripts/check.sh dafny`), laws L13, L8; see docs/kernel.md.
@@ -114,19 +70,6 @@ export const mayClear: (roles: readonly Role[], callOf: readonly number[], ongoi
  * - none beyond termination and the types
  */
 export const clearableAt: (roles: readonly Role[], callOf: readonly number[], ongoing: readonly boolean[], cleared: readonly boolean[], excluded: readonly boolean[], tokens: readonly number[], after: readonly number[], limit: number, step: number, k: number) => boolean = clearingModule.clearableAt;
-
-/**
- * Tokens freed by clearing the messages mask marks in [0, b) (recursive, for specifications).
- *
- * Proven by Dafny (`scripts/check.sh dafny`), laws L13, L8; see docs/kernel.md.
- *
- * Requires:
- * - `0 <= b && b <= mask.length && b <= tokens.length && b <= after.length`
- *
- * Ensures:
- * - none beyond termination and the types
- */
-export const freedBy: (tokens: readonly number[], after: readonly number[], mask: readonly boolean[], b: number) => number = clearingModule.freedBy;
 
 /**
  * The empty clearing: nothing marked.
@@ -236,7 +179,7 @@ export const decideCommit: (plan: PlanStamp, now: CurrentStamp) => CommitDecisio
  *
  * Requires:
  * - `a.length >= 0 && b.length >= 0 && now.length >= 0 && a.stretchEnd >= 0 && b.stretchEnd >= 0`
- * - `a.version === b.version && now.version >= a.version`
+ * - `a.version === b.version && now.version >= a.version && 0 <= now.version && now.version < 9007199254740991`
  *
  * Ensures:
  * - `result.first === "reject" || result.second === "reject"`
@@ -253,7 +196,7 @@ export const raceTwoPlans: (a: PlanStamp, b: PlanStamp, now: CurrentStamp) => Ra
  * Proven by Dafny (`scripts/check.sh dafny`), laws L2-L6; see docs/kernel.md.
  *
  * Requires:
- * - `window >= 1`
+ * - `window >= 1 && roles.length <= 9007199254740991`
  * - `Pairing(roles, callOf, lastAnswer, ongoing)`
  *
  * Ensures:
@@ -431,7 +374,7 @@ export const reserveTokensOk: (c: ConfigView) => boolean = configModule.reserveT
  * Proven by Dafny (`scripts/check.sh dafny`), law L12; see docs/kernel.md.
  *
  * Requires:
- * - none: every input
+ * - `-9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991`
  *
  * Ensures:
  * - `result <==> (c.keepRecentTokensSet ==> (c.keepRecentTokens > 0 && (c.contextWindowSet ==> c.keepRecentTokens < c.contextWindow - c.reserveTokens)))`
@@ -444,7 +387,7 @@ export const keepRecentTokensOk: (c: ConfigView) => boolean = configModule.keepR
  * Proven by Dafny (`scripts/check.sh dafny`), law L12; see docs/kernel.md.
  *
  * Requires:
- * - none: every input
+ * - `-9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991`
  *
  * Ensures:
  * - `result <==> (maxTokensOk(c) && tokenThresholdOk(c) && messageThresholdOk(c) && turnThresholdOk(c) && thresholdsOk(c) && retentionWindowOk(c) && summaryTagOk(c) && modelOk(c) && contextWindowOk(c) && reserveTokensOk(c) && keepRecentTokensOk(c))`
@@ -457,7 +400,7 @@ export const configOk: (c: ConfigView) => boolean = configModule.configOk;
  * Proven by Dafny (`scripts/check.sh dafny`), law L12; see docs/kernel.md.
  *
  * Requires:
- * - none: every input
+ * - `-9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991`
  *
  * Ensures:
  * - `result === "none" <==> configOk(c)`
@@ -474,19 +417,6 @@ export const configOk: (c: ConfigView) => boolean = configModule.configOk;
  * - `result === "keepRecentTokens" ==> !keepRecentTokensOk(c) && maxTokensOk(c) && tokenThresholdOk(c) && messageThresholdOk(c) && turnThresholdOk(c) && thresholdsOk(c) && retentionWindowOk(c) && summaryTagOk(c) && modelOk(c) && contextWindowOk(c) && reserveTokensOk(c)`
  */
 export const validateConfig: (c: ConfigView) => ConfigField = configModule.validateConfig;
-
-/**
- * Sum of tokens[from..upTo). (Not named `to`: with that parameter name Dafny 4.11 reports this function's precondition unproven at its calls; Dafny 2.3 does not.)
- *
- * Proven by Dafny (`scripts/check.sh dafny`), law L7; see docs/kernel.md.
- *
- * Requires:
- * - `0 <= from && from <= upTo && upTo <= tokens.length`
- *
- * Ensures:
- * - none beyond termination and the types
- */
-export const sumRange: (tokens: readonly number[], from: number, upTo: number) => number = cutpointModule.sumRange;
 
 /**
  * Indices in [start, end) where the kept part may begin, ascending: never a tool result,
@@ -543,13 +473,13 @@ export const findTurnStart: (roles: readonly Role[], index: number, start: numbe
  * Ensures:
  * - `result.found ==> start <= result.firstKept && result.firstKept < end && roles[result.firstKept] !== "tool"`
  * - `result.found ==> forall(j: nat, result.firstKept <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= result.firstKept)`
- * - `result.found && sumRange(tokens, start, end) >= keepRecentTokens ==> sumRange(tokens, result.firstKept, end) >= keepRecentTokens`
+ * - `result.found && sumTokens(tokens, start, end) >= keepRecentTokens ==> sumTokens(tokens, result.firstKept, end) >= keepRecentTokens`
  * - `result.isSplitTurn ==> result.found && start <= result.turnStart && result.turnStart < result.firstKept && roles[result.turnStart] === "user"`
  * - `!result.found ==> result.firstKept === start && !result.isSplitTurn`
- * - `result.found ==> forall(p: nat, result.firstKept < p && start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p) ==> sumRange(tokens, p, end) < keepRecentTokens)`
- * - `result.found && sumRange(tokens, start, end) < keepRecentTokens ==> forall(p: nat, start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p) ==> result.firstKept <= p)`
- * - `!result.found ==> forall(p: nat, start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p) ==> sumRange(tokens, p, end) < keepRecentTokens)`
- * - `!result.found ==> sumRange(tokens, start, end) >= keepRecentTokens || forall(p: nat, !(start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p)))`
+ * - `result.found ==> forall(p: nat, result.firstKept < p && start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p) ==> sumTokens(tokens, p, end) < keepRecentTokens)`
+ * - `result.found && sumTokens(tokens, start, end) < keepRecentTokens ==> forall(p: nat, start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p) ==> result.firstKept <= p)`
+ * - `!result.found ==> forall(p: nat, start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p) ==> sumTokens(tokens, p, end) < keepRecentTokens)`
+ * - `!result.found ==> sumTokens(tokens, start, end) >= keepRecentTokens || forall(p: nat, !(start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p)))`
  * - `result.found && roles[result.firstKept] !== "user" && exists(k: nat, start <= k && k < result.firstKept && roles[k] === "user") ==> result.isSplitTurn`
  * - `result.isSplitTurn ==> forall(k: nat, result.turnStart < k && k < result.firstKept ==> roles[k] !== "user")`
  * - `!result.isSplitTurn ==> result.turnStart === -1`
@@ -557,7 +487,7 @@ export const findTurnStart: (roles: readonly Role[], index: number, start: numbe
 export const findCutPoint: (roles: readonly Role[], tokens: readonly number[], callOf: readonly number[], lastAnswer: readonly number[], start: number, end: number, keepRecentTokens: number) => CutPoint = cutpointModule.findCutPoint;
 
 /**
- * Sum of tokens[from..n), by a loop (sumRange recurses, which would exhaust the stack on long histories).
+ * Sum of tokens[from..n), by a loop (sumTokens is //@ spec: it recurses once per element).
  *
  * Proven by Dafny (`scripts/check.sh dafny`), laws L7, L4, L5; see docs/kernel.md.
  *
@@ -565,7 +495,7 @@ export const findCutPoint: (roles: readonly Role[], tokens: readonly number[], c
  * - `0 <= from && from <= tokens.length`
  *
  * Ensures:
- * - `result === sumRange(tokens, from, tokens.length)`
+ * - `result === sumTokens(tokens, from, tokens.length)`
  */
 export const suffixTokens: (tokens: readonly number[], from: number) => number = keeprecentModule.suffixTokens;
 
@@ -578,7 +508,7 @@ export const suffixTokens: (tokens: readonly number[], from: number) => number =
  * - `callOf.length === roles.length && lastAnswer.length === roles.length && ongoing.length === roles.length && tokens.length === roles.length`
  * - `Eligible(roles, callOf, lastAnswer, ongoing, cutoff, start, end)`
  * - `forall(e2: int, end < e2 ==> !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, start, e2))`
- * - `after === sumRange(tokens, start, tokens.length)`
+ * - `after === sumTokens(tokens, start, tokens.length)`
  *
  * Ensures:
  * - `start <= result && result <= end`
@@ -606,7 +536,7 @@ export const keptPrefixEnd: (roles: readonly Role[], tokens: readonly number[], 
  * - `result.found ==> forall(s2: int, forall(e2: int, from <= s2 && s2 < result.start ==> !KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, retentionCutoff(roles.length, window), keepRecentTokens, s2, e2)))`
  * - `!result.found ==> forall(s2: int, forall(e2: int, from <= s2 ==> !KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, retentionCutoff(roles.length, window), keepRecentTokens, s2, e2)))`
  * - `result.found ==> 0 <= result.start && result.start < result.end && result.end <= retentionCutoff(roles.length, window)`
- * - `result.found ==> sumRange(tokens, result.end, roles.length) >= keepRecentTokens`
+ * - `result.found ==> sumTokens(tokens, result.end, roles.length) >= keepRecentTokens`
  * - `result.found ==> forall(k: int, result.start <= k && k < result.end ==> isCompressible(roles[k]) && !ongoing[k])`
  * - `result.found ==> forall(k: int, result.start <= k && k < result.end && roles[k] === "tool" ==> result.start <= callOf[k])`
  * - `result.found ==> forall(k: int, 0 <= k && k < roles.length && result.start <= callOf[k] && callOf[k] < result.end ==> k < result.end)`
@@ -619,7 +549,7 @@ export const selectKeepRecent: (roles: readonly Role[], tokens: readonly number[
  * Proven by Dafny (`scripts/check.sh dafny`), law L9; see docs/kernel.md.
  *
  * Requires:
- * - `0 <= since && since <= rewrites.length`
+ * - `0 <= since && since <= rewrites.length && rewrites.length <= 9007199254740991`
  *
  * Ensures:
  * - `result <==> forall(k: nat, since <= k && k < rewrites.length ==> !rewrites[k])`
@@ -636,6 +566,7 @@ export const onlyAppendsSince: (rewrites: boolean[], since: number) => boolean =
  *
  * Requires:
  * - `plan.length >= 0 && nowLength >= 0 && plan.stretchEnd >= 0`
+ * - `0 <= plan.version && plan.version + tail.length <= 9007199254740991`
  *
  * Ensures:
  * - `result !== "reject" ==> forall(k: nat, k < tail.length ==> !tail[k])`
@@ -658,19 +589,6 @@ export const decideLogCommit: (plan: PlanStamp, tail: boolean[], nowLength: numb
  * - `result <==> (summaryTokens < replacedTokens && summaryTokens <= maxTokens)`
  */
 export const acceptSummary: (summaryTokens: number, replacedTokens: number, maxTokens: number) => boolean = progressModule.acceptSummary;
-
-/**
- * Sum of xs[a..b) (recursive, for specifications; use totalTokens at runtime).
- *
- * Proven by Dafny (`scripts/check.sh dafny`), law L8; see docs/kernel.md.
- *
- * Requires:
- * - `0 <= a && a <= b && b <= xs.length`
- *
- * Ensures:
- * - none beyond termination and the types
- */
-export const sumTokens: (xs: readonly number[], a: number, b: number) => number = progressModule.sumTokens;
 
 /**
  * Sum of all entries, by a loop (no recursion depth limit).
@@ -789,7 +707,7 @@ export const retentionCutoff: (n: number, window: number) => number = retentionM
  * Proven by Dafny (`scripts/check.sh dafny`), law L6; see docs/kernel.md.
  *
  * Requires:
- * - `0 <= start && start < end && end <= xs.length`
+ * - `0 <= start && start < end && end <= xs.length && xs.length <= 9007199254740991`
  *
  * Ensures:
  * - `result.length === xs.length - (end - start) + 1`
@@ -805,7 +723,7 @@ export const splice: <T>(xs: readonly T[], start: number, end: number, summary: 
  * Proven by Dafny (`scripts/check.sh dafny`), law L6; see docs/kernel.md.
  *
  * Requires:
- * - `0 <= start && start < end && window >= 1`
+ * - `0 <= start && start < end && window >= 1 && roles.length <= 9007199254740991`
  * - `end <= retentionCutoff(roles.length, window)`
  * - `forall(k: nat, start <= k && k < end ==> isCompressible(roles[k]))`
  *
@@ -1007,7 +925,7 @@ export const thresholdFired: (tokens: number, messages: number, userTurns: numbe
  * - `u.reported >= 0 && 0 <= u.end && u.end <= tokens.length`
  *
  * Ensures:
- * - `result === u.reported + sumRange(tokens, u.end, tokens.length)`
+ * - `result === u.reported + sumTokens(tokens, u.end, tokens.length)`
  */
 export const usageTokens: (u: ReportedPrefix, tokens: readonly number[]) => number = triggerModule.usageTokens;
 
@@ -1033,22 +951,9 @@ export const usageTokens: (u: ReportedPrefix, tokens: readonly number[]) => numb
  * - `start < u.end && u.end < end && sumTokens(tokens, start, u.end) <= u.reported ==> result.reported === u.reported - sumTokens(tokens, start, u.end) && result.end === start`
  * - `start < u.end && sumTokens(tokens, start, Math.min(end, u.end)) > u.reported ==> result.reported === 0 && result.end === 0`
  * - `result.reported >= 0 && 0 <= result.end && result.end <= tokens.length - (end - start) + 1`
- * - `!(start < u.end && sumTokens(tokens, start, Math.min(end, u.end)) > u.reported) ==> result.reported + sumRange(splicedTokens(tokens, start, end, summaryTokens), result.end, tokens.length - (end - start) + 1) === u.reported + sumRange(tokens, u.end, tokens.length) - sumTokens(tokens, start, end) + summaryTokens`
+ * - `!(start < u.end && sumTokens(tokens, start, Math.min(end, u.end)) > u.reported) ==> result.reported + sumTokens(splicedTokens(tokens, start, end, summaryTokens), result.end, tokens.length - (end - start) + 1) === u.reported + sumTokens(tokens, u.end, tokens.length) - sumTokens(tokens, start, end) + summaryTokens`
  */
 export const usageAfterSplice: (u: ReportedPrefix, tokens: readonly number[], start: number, end: number, summaryTokens: number) => ReportedPrefix = triggerModule.usageAfterSplice;
-
-/**
- * Bytes of lines a..b-1 joined by single newline bytes (0 for an empty range).
- *
- * Proven by Dafny (`scripts/check.sh dafny`), law L11; see docs/kernel.md.
- *
- * Requires:
- * - `0 <= a && a <= b && b <= lineBytes.length`
- *
- * Ensures:
- * - none beyond termination and the types
- */
-export const joinedBytes: (lineBytes: readonly number[], a: number, b: number) => number = truncateModule.joinedBytes;
 
 /**
  * How many lines to keep from the head: the most that fit both the line and the byte budget (L11).

@@ -5,6 +5,7 @@
 //      selectClearing(.., window, keep, goal, clearAtLeast, due): boolean[]; noClearing(n): boolean[];
 //      clearedTokens(tokens, after, mask): number[]; applyClearing<T>(xs, mask, replaced): T[];
 //      callsToClear(callOf, mask, clearInputs): boolean[] -- L13, the clearing tier.
+//@ unbounded-numbers
 // Clearing replaces the content of old tool results by a short placeholder. The kernel decides
 // which results (mayClear, selectClearing), proves that clearing changes nothing else
 // (applyClearing, callsToClear) and that the token count falls by exactly what was freed
@@ -16,7 +17,7 @@ import { retentionCutoff } from "./retention.ts";
 import type { Role } from "./roles.ts";
 import type { TriggerKind } from "./trigger.ts";
 
-//@ verify
+//@ spec
 //@ requires 0 <= a && a <= b && b <= roles.length
 //@ decreases b - a
 /** How many tool results lie in roles[a..b) (recursive, for specifications). */
@@ -25,7 +26,7 @@ export function countTools(roles: readonly Role[], a: number, b: number): number
   return (roles[a] === "tool" ? 1 : 0) + countTools(roles, a + 1, b);
 }
 
-//@ verify
+//@ spec
 //@ requires 0 <= b && b <= roles.length
 //@ ensures -1 <= \result && \result < b
 //@ decreases b
@@ -75,7 +76,7 @@ export function currentStep(roles: readonly Role[]): number {
   return c - 1;
 }
 
-//@ verify
+//@ spec
 //@ requires callOf.length === roles.length && ongoing.length === roles.length && cleared.length === roles.length
 //@ requires excluded.length === roles.length && tokens.length === roles.length && after.length === roles.length
 //@ requires window >= 1 && keep >= 0 && 0 <= k && k < roles.length
@@ -140,7 +141,7 @@ export function clearableAt(
   );
 }
 
-//@ verify
+//@ spec
 //@ requires 0 <= b && b <= mask.length && b <= tokens.length && b <= after.length
 //@ decreases b
 /** Tokens freed by clearing the messages mask marks in [0, b) (recursive, for specifications). */

@@ -51,7 +51,7 @@ export interface RaceOutcome {
 
 //@ verify
 //@ requires a.length >= 0 && b.length >= 0 && now.length >= 0 && a.stretchEnd >= 0 && b.stretchEnd >= 0
-//@ requires a.version === b.version && now.version >= a.version
+//@ requires a.version === b.version && now.version >= a.version && 0 <= now.version && now.version < 9007199254740991
 //@ ensures \result.first === "reject" || \result.second === "reject"
 //@ ensures \result.first === decideCommit(a, now)
 //@ ensures \result.first === "reject" ==> \result.second === decideCommit(b, now)

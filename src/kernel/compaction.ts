@@ -17,7 +17,7 @@ export interface RoleStep {
 }
 
 //@ verify
-//@ requires window >= 1
+//@ requires window >= 1 && roles.length <= 9007199254740991
 //@ requires Pairing(roles, callOf, lastAnswer, ongoing)
 //@ ensures !\result.changed ==> equal(\result.roles, roles)
 //@ ensures !\result.changed ==> forall(s2: int, forall(e2: int, !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), s2, e2)))

@@ -121,16 +121,21 @@ export function reserveTokensOk(c: ConfigView): boolean {
 }
 
 //@ verify
+//@ requires -9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991
 //@ ensures \result <==> (c.keepRecentTokensSet ==> (c.keepRecentTokens > 0 && (c.contextWindowSet ==> c.keepRecentTokens < c.contextWindow - c.reserveTokens)))
 /** keep_recent_tokens, when set, is positive and below what the window holds after the reserve (else nothing could be cut). */
 export function keepRecentTokensOk(c: ConfigView): boolean {
   if (!c.keepRecentTokensSet) return true;
   if (c.keepRecentTokens <= 0) return false;
-  if (c.contextWindowSet) return c.keepRecentTokens + c.reserveTokens < c.contextWindow;
-  return true;
+  if (!c.contextWindowSet) return true;
+  // keep < window - reserve, computed where every result is a safe integer (all three are)
+  if (c.reserveTokens < 0) return c.keepRecentTokens + c.reserveTokens < c.contextWindow;
+  if (c.contextWindow < 0) return false;
+  return c.keepRecentTokens < c.contextWindow - c.reserveTokens;
 }
 
 //@ verify
+//@ requires -9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991
 //@ ensures \result <==> (maxTokensOk(c) && tokenThresholdOk(c) && messageThresholdOk(c) && turnThresholdOk(c) && thresholdsOk(c) && retentionWindowOk(c) && summaryTagOk(c) && modelOk(c) && contextWindowOk(c) && reserveTokensOk(c) && keepRecentTokensOk(c))
 /** Every L12 rule holds. */
 export function configOk(c: ConfigView): boolean {
@@ -150,6 +155,7 @@ export function configOk(c: ConfigView): boolean {
 }
 
 //@ verify
+//@ requires -9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991
 //@ ensures \result === "none" <==> configOk(c)
 //@ ensures \result === "maxTokens" ==> !maxTokensOk(c)
 //@ ensures \result === "tokenThreshold" ==> !tokenThresholdOk(c) && maxTokensOk(c)

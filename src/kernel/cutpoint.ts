@@ -5,9 +5,11 @@
 // summarized; everything from the cut on is kept.
 // Library function: exported from `safecut/kernel`, proven, fuzzed and benchmarked, but the
 // engine does not call findCutPoint (planning uses selectKeepRecent; keeprecent.ts says why).
-// keeprecent.ts uses sumRange in its specifications.
-// API: sumRange, findValidCutPoints, findTurnStart, findCutPoint -> CutPoint.
+// Its specifications sum tokens with sumTokens (progress.ts).
+// API: findValidCutPoints, findTurnStart, findCutPoint -> CutPoint.
+//@ unbounded-numbers
 
+import { sumTokens } from "./progress.ts";
 import type { Role } from "./roles.ts";
 
 /** Where a keep-recent cut lands. `found` is false when no cut keeps the budget safely. */
@@ -18,15 +20,6 @@ export interface CutPoint {
   /** the user message that starts the turn the cut splits, or -1 */
   turnStart: number;
   isSplitTurn: boolean;
-}
-
-/** Sum of tokens[from..upTo). (Not named `to`: with that parameter name Dafny 4.11 reports this function's precondition unproven at its calls; Dafny 2.3 does not.) */
-//@ verify
-//@ requires 0 <= from && from <= upTo && upTo <= tokens.length
-//@ decreases upTo - from
-export function sumRange(tokens: readonly number[], from: number, upTo: number): number {
-  if (from === upTo) return 0;
-  return tokens[from] + sumRange(tokens, from + 1, upTo);
 }
 
 /**
@@ -106,13 +99,13 @@ export function findTurnStart(roles: readonly Role[], index: number, start: numb
 //@ requires forall(a: nat, a < roles.length && lastAnswer[a] >= 0 ==> lastAnswer[a] < roles.length && roles[lastAnswer[a]] === "tool" && callOf[lastAnswer[a]] === a)
 //@ ensures \result.found ==> start <= \result.firstKept && \result.firstKept < end && roles[\result.firstKept] !== "tool"
 //@ ensures \result.found ==> forall(j: nat, \result.firstKept <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= \result.firstKept)
-//@ ensures \result.found && sumRange(tokens, start, end) >= keepRecentTokens ==> sumRange(tokens, \result.firstKept, end) >= keepRecentTokens
+//@ ensures \result.found && sumTokens(tokens, start, end) >= keepRecentTokens ==> sumTokens(tokens, \result.firstKept, end) >= keepRecentTokens
 //@ ensures \result.isSplitTurn ==> \result.found && start <= \result.turnStart && \result.turnStart < \result.firstKept && roles[\result.turnStart] === "user"
 //@ ensures !\result.found ==> \result.firstKept === start && !\result.isSplitTurn
-//@ ensures \result.found ==> forall(p: nat, \result.firstKept < p && start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p) ==> sumRange(tokens, p, end) < keepRecentTokens)
-//@ ensures \result.found && sumRange(tokens, start, end) < keepRecentTokens ==> forall(p: nat, start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p) ==> \result.firstKept <= p)
-//@ ensures !\result.found ==> forall(p: nat, start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p) ==> sumRange(tokens, p, end) < keepRecentTokens)
-//@ ensures !\result.found ==> sumRange(tokens, start, end) >= keepRecentTokens || forall(p: nat, !(start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p)))
+//@ ensures \result.found ==> forall(p: nat, \result.firstKept < p && start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p) ==> sumTokens(tokens, p, end) < keepRecentTokens)
+//@ ensures \result.found && sumTokens(tokens, start, end) < keepRecentTokens ==> forall(p: nat, start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p) ==> \result.firstKept <= p)
+//@ ensures !\result.found ==> forall(p: nat, start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p) ==> sumTokens(tokens, p, end) < keepRecentTokens)
+//@ ensures !\result.found ==> sumTokens(tokens, start, end) >= keepRecentTokens || forall(p: nat, !(start <= p && p < end && roles[p] !== "tool" && forall(j: nat, p <= j && j < roles.length && roles[j] === "tool" ==> callOf[j] >= p)))
 //@ ensures \result.found && roles[\result.firstKept] !== "user" && exists(k: nat, start <= k && k < \result.firstKept && roles[k] === "user") ==> \result.isSplitTurn
 //@ ensures \result.isSplitTurn ==> forall(k: nat, \result.turnStart < k && k < \result.firstKept ==> roles[k] !== "user")
 //@ ensures !\result.isSplitTurn ==> \result.turnStart === -1
@@ -133,10 +126,11 @@ export function findCutPoint(
   let i = end;
   while (i > start && acc < keepRecentTokens) {
     //@ invariant start <= i && i <= end
-    //@ invariant acc === sumRange(tokens, i, end)
-    //@ invariant forall(p: nat, i < p && p <= end ==> sumRange(tokens, p, end) < keepRecentTokens)
+    //@ invariant acc === sumTokens(tokens, i, end)
+    //@ invariant forall(p: nat, i < p && p <= end ==> sumTokens(tokens, p, end) < keepRecentTokens)
     //@ decreases i
     i--;
+    //@ use SumTokensFront(tokens, i, end)
     acc += tokens[i];
   }
   let cut = points[0];
@@ -152,11 +146,11 @@ export function findCutPoint(
       if (points[k] <= i) chosen = points[k];
     }
     if (chosen === -1) {
-      //@ use SumRangeAntitone(tokens, start, i, end)
+      //@ use SumTokensAntitone(tokens, start, i, end)
       return { found: false, firstKept: start, turnStart: -1, isSplitTurn: false };
     }
-    //@ use SumRangeAntitone(tokens, start, i, end)
-    //@ use SumRangeAntitone(tokens, chosen, i, end)
+    //@ use SumTokensAntitone(tokens, start, i, end)
+    //@ use SumTokensAntitone(tokens, chosen, i, end)
     cut = chosen;
   }
   if (roles[cut] === "user") {

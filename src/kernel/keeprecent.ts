@@ -2,30 +2,32 @@
 //      keptPrefixEnd(.., start, end, keepRecentTokens): number; suffixTokens(tokens, from): number
 // -- L7 (keep-recent form) on top of L4/L5: the stretch to summarize when the newest
 // keepRecentTokens tokens must stay. KeepsRecent(s, e) (proofs/dafny/keeprecent.dfy) is
-// Eligible(s, e) and sumRange(tokens, e, n) >= keepRecentTokens.
+// Eligible(s, e) and sumTokens(tokens, e, n) >= keepRecentTokens.
 //
 // Why not findCutPoint: its valid cut points serve the "summarize everything before the cut"
 // form, so it refuses a cut under a call made before the stretch and answered after it. Inside a
 // stretch such a cut is harmless (the call and its answer are both kept), and refusing it would
 // make found=false although an eligible, budget-keeping stretch exists. Scanning the stretch's
 // prefixes directly gives the exact answer: found=false iff no such stretch exists.
+//@ unbounded-numbers
 
-import { sumRange } from "./cutpoint.ts";
+import { sumTokens } from "./progress.ts";
 import { retentionCutoff } from "./retention.ts";
 import type { Role } from "./roles.ts";
 import { type Stretch, selectStretchFrom } from "./stretch.ts";
 
 //@ verify
 //@ requires 0 <= from && from <= tokens.length
-//@ ensures \result === sumRange(tokens, from, tokens.length)
-/** Sum of tokens[from..n), by a loop (sumRange recurses, which would exhaust the stack on long histories). */
+//@ ensures \result === sumTokens(tokens, from, tokens.length)
+/** Sum of tokens[from..n), by a loop (sumTokens is //@ spec: it recurses once per element). */
 export function suffixTokens(tokens: readonly number[], from: number): number {
   let acc = 0;
   let i = tokens.length;
   while (i > from) {
     //@ invariant from <= i && i <= tokens.length
-    //@ invariant acc === sumRange(tokens, i, tokens.length)
+    //@ invariant acc === sumTokens(tokens, i, tokens.length)
     i = i - 1;
+    //@ use SumTokensFront(tokens, i, tokens.length)
     acc = acc + tokens[i];
   }
   return acc;
@@ -35,7 +37,7 @@ export function suffixTokens(tokens: readonly number[], from: number): number {
 //@ requires callOf.length === roles.length && lastAnswer.length === roles.length && ongoing.length === roles.length && tokens.length === roles.length
 //@ requires Eligible(roles, callOf, lastAnswer, ongoing, cutoff, start, end)
 //@ requires forall(e2: int, end < e2 ==> !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, start, e2))
-//@ requires after === sumRange(tokens, start, tokens.length)
+//@ requires after === sumTokens(tokens, start, tokens.length)
 //@ ensures start <= \result && \result <= end
 //@ ensures \result > start ==> KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, cutoff, keepRecentTokens, start, \result)
 //@ ensures forall(e2: int, \result < e2 ==> !KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, cutoff, keepRecentTokens, start, e2))
@@ -61,7 +63,7 @@ export function keptPrefixEnd(
   let best = start;
   while (k < end) {
     //@ invariant start <= k && k <= end
-    //@ invariant rest === sumRange(tokens, k, tokens.length)
+    //@ invariant rest === sumTokens(tokens, k, tokens.length)
     //@ invariant forall(j: int, start <= j && j < k ==> lastAnswer[j] <= need)
     //@ invariant need === -1 || exists(j: int, start <= j && j < k && lastAnswer[j] === need)
     //@ invariant work <==> HasWork(roles, start, k)
@@ -70,6 +72,7 @@ export function keptPrefixEnd(
     //@ invariant forall(e2: int, best < e2 && e2 <= k ==> !KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, cutoff, keepRecentTokens, start, e2))
     if (lastAnswer[k] > need) need = lastAnswer[k];
     if (roles[k] !== "summary") work = true;
+    //@ use SumTokensFront(tokens, k, tokens.length)
     rest = rest - tokens[k];
     k = k + 1;
     if (need < k && work && rest >= keepRecentTokens) best = k;
@@ -89,7 +92,7 @@ export function keptPrefixEnd(
 //@ ensures \result.found ==> forall(s2: int, forall(e2: int, from <= s2 && s2 < \result.start ==> !KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, retentionCutoff(roles.length, window), keepRecentTokens, s2, e2)))
 //@ ensures !\result.found ==> forall(s2: int, forall(e2: int, from <= s2 ==> !KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, retentionCutoff(roles.length, window), keepRecentTokens, s2, e2)))
 //@ ensures \result.found ==> 0 <= \result.start && \result.start < \result.end && \result.end <= retentionCutoff(roles.length, window)
-//@ ensures \result.found ==> sumRange(tokens, \result.end, roles.length) >= keepRecentTokens
+//@ ensures \result.found ==> sumTokens(tokens, \result.end, roles.length) >= keepRecentTokens
 //@ ensures \result.found ==> forall(k: int, \result.start <= k && k < \result.end ==> isCompressible(roles[k]) && !ongoing[k])
 //@ ensures \result.found ==> forall(k: int, \result.start <= k && k < \result.end && roles[k] === "tool" ==> \result.start <= callOf[k])
 //@ ensures \result.found ==> forall(k: int, 0 <= k && k < roles.length && \result.start <= callOf[k] && callOf[k] < \result.end ==> k < \result.end)

@@ -2,7 +2,7 @@
 import { type CommitDecision, type CurrentStamp, decideCommit, type PlanStamp } from "./commit.ts";
 
 //@ verify
-//@ requires 0 <= since && since <= rewrites.length
+//@ requires 0 <= since && since <= rewrites.length && rewrites.length <= 9007199254740991
 //@ ensures \result <==> forall(k: nat, since <= k && k < rewrites.length ==> !rewrites[k])
 /** True iff no entry from `since` on rewrites the conversation (`rewrites[k]`: entry k is a compaction, not an append). */
 export function onlyAppendsSince(rewrites: boolean[], since: number): boolean {
@@ -19,6 +19,7 @@ export function onlyAppendsSince(rewrites: boolean[], since: number): boolean {
 
 //@ verify
 //@ requires plan.length >= 0 && nowLength >= 0 && plan.stretchEnd >= 0
+//@ requires 0 <= plan.version && plan.version + tail.length <= 9007199254740991
 //@ ensures \result !== "reject" ==> forall(k: nat, k < tail.length ==> !tail[k])
 //@ ensures \result === "commit" ==> (tail.length === 0 && nowLength === plan.length && plan.stretchEnd <= plan.length)
 //@ ensures \result === "rebase" ==> (tail.length > 0 && plan.length <= nowLength && plan.stretchEnd <= plan.length)

@@ -2,6 +2,7 @@
 //      totalTokens(xs): number; rangeTokens(xs, a, b): number; compactedTokens(tokens, start, end, summaryTokens): number[];
 //      compactUntilStable(tokens, proposals, maxTokens): CompactionRun -- L8;
 //      rejectionStreak(rejectedInARow, accepted): number; stopAfterRejections(rejectedInARow, limit): boolean.
+//@ unbounded-numbers
 
 /** One summarization attempt in the termination model: replace tokens[start..end) by a summary of summaryTokens. */
 export interface Proposal {
@@ -24,7 +25,7 @@ export function acceptSummary(summaryTokens: number, replacedTokens: number, max
   return summaryTokens <= maxTokens;
 }
 
-//@ verify
+//@ spec
 //@ requires 0 <= a && a <= b && b <= xs.length
 //@ decreases b - a
 /** Sum of xs[a..b) (recursive, for specifications; use totalTokens at runtime). */

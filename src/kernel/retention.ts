@@ -1,4 +1,5 @@
 // API: retentionCutoff(n: number, window: number): number -- L3, first index of the retained tail.
+//@ unbounded-numbers
 
 //@ verify
 //@ requires n >= 0 && window >= 1

@@ -5,7 +5,7 @@ import { retentionCutoff } from "./retention.ts";
 import type { Role } from "./roles.ts";
 
 //@ verify
-//@ requires 0 <= start && start < end && end <= xs.length
+//@ requires 0 <= start && start < end && end <= xs.length && xs.length <= 9007199254740991
 //@ ensures \result.length === xs.length - (end - start) + 1
 //@ ensures equal(\result[start], summary)
 //@ ensures forall(k: nat, k < start ==> equal(\result[k], xs[k]))
@@ -36,7 +36,7 @@ export function splice<T>(xs: readonly T[], start: number, end: number, summary:
 }
 
 //@ verify
-//@ requires 0 <= start && start < end && window >= 1
+//@ requires 0 <= start && start < end && window >= 1 && roles.length <= 9007199254740991
 //@ requires end <= retentionCutoff(roles.length, window)
 //@ requires forall(k: nat, start <= k && k < end ==> isCompressible(roles[k]))
 //@ ensures \result.length === roles.length - (end - start) + 1

@@ -2,6 +2,7 @@
 //      selectAfterSplice(old views, window, prev, new views): Stretch (proof model of L4 forward progress);
 //      pairingOk(roles, callOf, lastAnswer, ongoing): boolean (== Pairing, the requires of selectStretch); pairingAt(.., j)
 //      -- L4 (earliest), L5 (tool-call coherence), with L2 and L3 as side conditions.
+//@ unbounded-numbers
 
 import { isCompressible } from "./compressible.ts";
 import { retentionCutoff } from "./retention.ts";

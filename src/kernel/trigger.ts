@@ -3,8 +3,8 @@
 //      triggerFired(tokens, messages, userTurns, th, contextWindow, reserveTokens): TriggerKind;
 //      thresholdFired(tokens, messages, userTurns, th): ThresholdKind;
 //      usageTokens(u, tokens): number; usageAfterSplice(u, tokens, start, end, summaryTokens): ReportedPrefix -- L1.
+//@ unbounded-numbers
 
-import { sumRange } from "./cutpoint.ts";
 import { suffixTokens } from "./keeprecent.ts";
 import { rangeTokens, sumTokens } from "./progress.ts";
 
@@ -100,7 +100,7 @@ export interface ReportedPrefix {
 
 //@ verify
 //@ requires u.reported >= 0 && 0 <= u.end && u.end <= tokens.length
-//@ ensures \result === u.reported + sumRange(tokens, u.end, tokens.length)
+//@ ensures \result === u.reported + sumTokens(tokens, u.end, tokens.length)
 /** The token count L1 judges when the provider reported `u`: the report for messages [0, u.end) plus the counts of the messages after it. */
 export function usageTokens(u: ReportedPrefix, tokens: readonly number[]): number {
   // only the messages after the reported prefix are counted: that is the point of a report
@@ -116,7 +116,7 @@ export function usageTokens(u: ReportedPrefix, tokens: readonly number[]): numbe
 //@ ensures start < u.end && u.end < end && sumTokens(tokens, start, u.end) <= u.reported ==> \result.reported === u.reported - sumTokens(tokens, start, u.end) && \result.end === start
 //@ ensures start < u.end && sumTokens(tokens, start, Math.min(end, u.end)) > u.reported ==> \result.reported === 0 && \result.end === 0
 //@ ensures \result.reported >= 0 && 0 <= \result.end && \result.end <= tokens.length - (end - start) + 1
-//@ ensures !(start < u.end && sumTokens(tokens, start, Math.min(end, u.end)) > u.reported) ==> \result.reported + sumRange(splicedTokens(tokens, start, end, summaryTokens), \result.end, tokens.length - (end - start) + 1) === u.reported + sumRange(tokens, u.end, tokens.length) - sumTokens(tokens, start, end) + summaryTokens
+//@ ensures !(start < u.end && sumTokens(tokens, start, Math.min(end, u.end)) > u.reported) ==> \result.reported + sumTokens(splicedTokens(tokens, start, end, summaryTokens), \result.end, tokens.length - (end - start) + 1) === u.reported + sumTokens(tokens, u.end, tokens.length) - sumTokens(tokens, start, end) + summaryTokens
 /**
  * The report carried across a splice of messages [start, end) by a summary of summaryTokens
  * (L1 after a compaction step): a stretch after the reported prefix leaves it as it is; one

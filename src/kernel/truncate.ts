@@ -3,8 +3,9 @@
 // The kernel sees only the byte length of each line; the engine splits and slices the strings.
 // Kept text = the kept lines joined by "\n" (one byte each), with no trailing newline:
 // bytes(lines a..b) = sum of their lengths + (number of lines - 1), and 0 for no line.
+//@ unbounded-numbers
 
-//@ verify
+//@ spec
 //@ requires 0 <= a && a <= b && b <= lineBytes.length
 //@ decreases b - a
 /** Bytes of lines a..b-1 joined by single newline bytes (0 for an empty range). */

@@ -1,7 +1,7 @@
 // Extraction of `//@` annotation lines from TypeScript comments. An annotation is a line
 // comment starting `//@` (only whitespace before it on its line) followed by a keyword; a
 // `//@` line without a keyword continues the previous annotation, so long specifications
-// can wrap. `verify` and `extern` take no text and cannot be continued. A comment that looks
+// can wrap. `verify`, `extern` and `spec` take no text and cannot be continued. A comment that looks
 // like an annotation but is not one (`// @ensures`, `/*@ ... */`, `//@` inside a block
 // comment) is an error: it would otherwise be a silently ignored specification.
 
@@ -11,6 +11,8 @@ import { type Pos, TranslateError } from "./ir.ts";
 export type AnnotationKind =
   | "verify"
   | "extern"
+  | "spec"
+  | "unbounded-numbers"
   | "requires"
   | "ensures"
   | "invariant"
@@ -23,6 +25,8 @@ export type AnnotationKind =
 const KINDS: readonly AnnotationKind[] = [
   "verify",
   "extern",
+  "spec",
+  "unbounded-numbers",
   "requires",
   "ensures",
   "invariant",
@@ -153,7 +157,7 @@ function allAnnotations(sf: ts.SourceFile): Annotation[] {
     const restPos = posAt(sf, kw ? Math.min(restOffset, c.end) : bodyStart + lead);
     const prev = out[out.length - 1];
     if (kw) {
-      if ((kw === "verify" || kw === "extern") && rest.length > 0) {
+      if ((kw === "verify" || kw === "extern" || kw === "spec" || kw === "unbounded-numbers") && rest.length > 0) {
         throw new TranslateError(restPos, `//@ ${kw} takes no text (found '${rest}')`);
       }
       out.push({ kind: kw, text: rest, pos: restPos, offset: index, segments: [{ start: 0, pos: restPos }] });
@@ -161,6 +165,8 @@ function allAnnotations(sf: ts.SourceFile): Annotation[] {
       prev !== undefined &&
       prev.kind !== "verify" &&
       prev.kind !== "extern" &&
+      prev.kind !== "spec" &&
+      prev.kind !== "unbounded-numbers" &&
       prev.kind !== "type" &&
       !/\S/.test(text.slice(prev.offset, index).replace(/^[ \t]*\/\/@.*$/gm, ""))
     ) {

@@ -4,7 +4,7 @@
 // module out as text: it infers no type, resolves no name and reports no error (resolve.ts
 // does all three before it runs).
 
-import type { RExpr, RFn, RModule, RStmt, RTy } from "./resolved-ir.ts";
+import { MAX_SAFE, type RExpr, type RFn, type RModule, type RStmt, type RTy } from "./resolved-ir.ts";
 
 function tyText(t: RTy): string {
   switch (t.k) {
@@ -46,6 +46,8 @@ function expr(e: RExpr, result: string): string {
       return `!${wrap(e.e)}`;
     case "neg":
       return `-${wrap(e.e)}`;
+    case "exact":
+      return `${e.fn}(${expr(e.e, result)})`;
     case "cond":
       return `if ${expr(e.c, result)} then ${expr(e.t, result)} else ${expr(e.f, result)}`;
     case "index":
@@ -161,6 +163,17 @@ export function emitModule(mod: RModule): string {
     else
       lines.push(`datatype ${t.name} = ${t.name}(${t.fields.map((f) => `${f.name}: ${tyText(f.ty)}`).join(", ")})`, "");
   }
+  if (mod.exactBound !== null)
+    lines.push(
+      "// A number code computes is a safe integer (a double holds it exactly): each + - * of code",
+      "// and each dividend of a floor division goes through this bound, whose requires is proven at every use.",
+      `function ${mod.exactBound}(x: int): int`,
+      `  requires -${MAX_SAFE} <= x <= ${MAX_SAFE}`,
+      "{",
+      "  x",
+      "}",
+      "",
+    );
   for (const f of mod.fns) lines.push(...fn(f), "");
   while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
   return `${lines.join("\n")}\n`;

@@ -175,6 +175,10 @@ const EXPECTS_EXPR = new Set([
 
 function startsDecl(toks: Tok[], i: number): boolean {
   const t = toks[i]?.text;
+  if (t === "@" && !toks[i].str) {
+    const after = readAtAttrs(toks, i).next;
+    return after > i && startsDecl(toks, after);
+  }
   return (
     t !== undefined &&
     !toks[i].str &&
@@ -199,14 +203,47 @@ function skipBraces(toks: Tok[], i: number, onTok?: (j: number) => void): number
   return toks.length;
 }
 
+/**
+ * Whether the `{:name ...}` attribute whose `{` stands at `i` skips a proof. Dafny skips a
+ * declaration under `{:verify E}` for E a literal false in any parentheses (the last such
+ * attribute wins; any argument but a bare `true` is counted here), and `{:only}` on a member or
+ * an assertion turns every other member or assertion into an assumption.
+ */
+function skipsProof(toks: Tok[], i: number): boolean {
+  const inner = toks.slice(i + 2, skipBraces(toks, i) - 1);
+  if (inner[0]?.str) return false;
+  const args = inner
+    .slice(1)
+    .map((t) => t.text)
+    .join(" ");
+  return (inner[0]?.text === "verify" && args !== "true") || inner[0]?.text === "only";
+}
+
 /** Reads `{:name ...}` attributes starting at `i`; returns their spelt names and the index after them. */
 function readAttrs(toks: Tok[], i: number): { attrs: string[]; next: number } {
   const attrs: string[] = [];
   while (toks[i]?.text === "{" && toks[i + 1]?.text === ":") {
     const end = skipBraces(toks, i);
-    const inner = toks.slice(i + 2, end - 1).map((t) => t.text);
-    attrs.push(inner[0] === "verify" && inner[1] === "false" ? "verify false" : (inner[0] ?? ""));
+    attrs.push(skipsProof(toks, i) ? "verify false" : (toks[i + 2]?.text ?? ""));
     i = end;
+  }
+  return { attrs, next: i };
+}
+
+/** Reads Dafny 4's `@Name` or `@Name(...)` attributes before a declaration, from `i`; their names and the index after them. */
+function readAtAttrs(toks: Tok[], i: number): { attrs: string[]; next: number } {
+  const attrs: string[] = [];
+  while (toks[i]?.text === "@" && !toks[i].str && toks[i + 1] && !toks[i + 1].str) {
+    attrs.push(toks[i + 1].text);
+    i += 2;
+    if (toks[i]?.text === "(") {
+      let depth = 0;
+      do {
+        if (toks[i].text === "(") depth++;
+        else if (toks[i].text === ")") depth--;
+        i++;
+      } while (i < toks.length && depth > 0);
+    }
   }
   return { attrs, next: i };
 }
@@ -228,7 +265,10 @@ export function scanDafny(src: string): DafnyScan {
       i += 2;
       continue;
     }
-    let j = i;
+    // Dafny 4's @-attributes: @VerifyOnly disables every other member's proof, @Axiom is {:axiom}
+    const at = readAtAttrs(toks, i);
+    const atAttrs = at.attrs.map((a) => (a === "VerifyOnly" ? "verify false" : a === "Axiom" ? "axiom" : a));
+    let j = at.next;
     while (toks[j] && !toks[j].str && MODIFIERS.has(toks[j].text)) j++;
     const kw = toks[j]?.text;
     if (kw !== undefined && !toks[j].str && (CALLABLE.has(kw) || TYPES.has(kw))) {
@@ -242,7 +282,7 @@ export function scanDafny(src: string): DafnyScan {
         kind: CALLABLE.get(kw) ?? "type",
         name: named ? nameTok.text : kw,
         line: toks[i].line,
-        attrs: a.attrs,
+        attrs: [...atAttrs, ...a.attrs],
         hasBody: false,
         hasEnsures: false,
         assumes: 0,
@@ -268,6 +308,7 @@ export function scanDafny(src: string): DafnyScan {
         else if (depth === 0 && x.text === "ensures") decl.hasEnsures = true;
         else if (x.text === "decreases" && toks[k + 1]?.text === "*") decl.decreasesStar = true;
         else if (x.text === "{" && toks[k + 1]?.text === ":") {
+          if (skipsProof(toks, k) && !decl.attrs.includes("verify false")) decl.attrs.push("verify false");
           k = skipBraces(toks, k);
           continue;
         } else if (x.text === "{") {
@@ -277,6 +318,9 @@ export function scanDafny(src: string): DafnyScan {
             k = skipBraces(toks, k, (m) => {
               if (toks[m].str) return;
               if (toks[m].text === "assume") decl.assumes++;
+              // an attribute inside the body: `assert {:only} P` skips the other assertions
+              if (toks[m].text === ":" && toks[m - 1]?.text === "{" && !decl.attrs.includes("verify false"))
+                if (skipsProof(toks, m - 1)) decl.attrs.push("verify false");
               if (toks[m].text === "decreases" && toks[m + 1]?.text === "*") decl.decreasesStar = true;
             });
             // `function f() { .. } by method { .. }`

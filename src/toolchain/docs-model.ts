@@ -25,6 +25,8 @@ export interface FnDoc {
   ensures: string[];
   /** a proof-only model (models.ts): proven, never called by the engine */
   model: boolean;
+  /** `//@ spec`: for specifications only, so not in the `safecut/kernel` entry */
+  specOnly: boolean;
 }
 
 /** One kernel module: its verified functions, exported types and the laws its header names. */
@@ -96,6 +98,7 @@ function fnDoc(sf: ts.SourceFile, fd: ts.FunctionDeclaration, ann: readonly Anno
     requires,
     ensures,
     model: isProofModel(fd),
+    specOnly: ann.some((a) => a.kind === "spec"),
   };
 }
 
@@ -118,7 +121,10 @@ export function kernelModules(l: Layout): ModuleDoc[] {
       if (ts.isFunctionDeclaration(st) && st.name !== undefined) {
         const ann = leadingAnnotations(sf, st);
         // an `extern` function is trusted, not proven: it stays out of the verified entry
-        if (ann.some((a) => a.kind === "verify") && m.fns.some((f) => f.name === st.name?.text && !f.extern))
+        if (
+          ann.some((a) => a.kind === "verify" || a.kind === "spec") &&
+          m.fns.some((f) => f.name === st.name?.text && !f.extern)
+        )
           fns.push(fnDoc(sf, st, ann));
       } else if ((ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st)) && st.name !== undefined) {
         types.push(st.name.text);

@@ -30,12 +30,14 @@ export function translateFile(relPath: string, text: string, hasCompanion: boole
     imported: [],
     types: [],
     fns: [],
+    unboundedNumbers: false,
     companion: hasCompanion ? name : null,
   };
 
   for (const st of sf.statements) {
     for (const a of leadingAnnotations(sf, st)) {
       if (a.kind === "declare-type") mod.types.push(declareType(cx.take(a)));
+      if (a.kind === "unbounded-numbers") mod.unboundedNumbers = cx.take(a) !== null;
     }
     if (ts.isImportDeclaration(st)) {
       const target = importTarget(cx, st);
@@ -110,9 +112,14 @@ function functionDecl(cx: FileContext, fd: ts.FunctionDeclaration): Fn {
   const ann = leadingAnnotations(sf, fd).map((a) => cx.take(a));
   const verify = ann.some((a) => a.kind === "verify");
   const extern = ann.some((a) => a.kind === "extern");
-  if (!verify && !extern)
-    cx.fail(fd, `function ${name} is neither //@ verify nor //@ extern: the kernel holds only translated code`);
-  if (verify && extern) cx.fail(fd, `function ${name} cannot be both //@ verify and //@ extern`);
+  const specOnly = ann.some((a) => a.kind === "spec");
+  if (!verify && !extern && !specOnly)
+    cx.fail(
+      fd,
+      `function ${name} is neither //@ verify, //@ spec nor //@ extern: the kernel holds only translated code`,
+    );
+  if ([verify, extern, specOnly].filter((x) => x).length > 1)
+    cx.fail(fd, `function ${name} takes one of //@ verify, //@ spec and //@ extern`);
   if (fd.asteriskToken) cx.unsupported(fd, "generator function");
   if (fd.modifiers?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword)) cx.unsupported(fd, "async function");
   if (fd.modifiers?.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword))
@@ -131,7 +138,11 @@ function functionDecl(cx: FileContext, fd: ts.FunctionDeclaration): Fn {
       if (x !== "\\result" && !paramNames.has(x))
         throw new TranslateError(a.pos, `//@ type ${x} nat: ${name} has no parameter ${x}`);
       natNames.add(x);
-    } else if (!["verify", "extern", "requires", "ensures", "decreases", "declare-type"].includes(a.kind)) {
+    } else if (
+      !["verify", "extern", "spec", "unbounded-numbers", "requires", "ensures", "decreases", "declare-type"].includes(
+        a.kind,
+      )
+    ) {
       throw new TranslateError(a.pos, `//@ ${a.kind} is not allowed above a function`);
     }
   }
@@ -163,6 +174,7 @@ function functionDecl(cx: FileContext, fd: ts.FunctionDeclaration): Fn {
     pureExpr: null,
     stmts: [],
     extern,
+    spec: specOnly,
     pos: cx.pos(fd),
   };
   if (extern) return fn;
@@ -192,5 +204,10 @@ function functionDecl(cx: FileContext, fd: ts.FunctionDeclaration): Fn {
   }
   checkOwnership(fn.stmts);
   fn.pureExpr = pureForm(cx, fd.body.statements, scope, fd.body);
+  if (specOnly && !fn.pureExpr)
+    cx.fail(
+      fd,
+      `//@ spec function ${name} must be a chain of consts, if-returns and a final return (a Dafny function)`,
+    );
   return fn;
 }

@@ -117,11 +117,6 @@ export const HAND_CHECKS: readonly HandCheck[] = [
     check: "rejectedInARow < EXACT_LIMIT",
     says: "rejectedInARow < $LIMIT (one more stays exact)",
   },
-  {
-    fn: "decideLogCommit",
-    check: "plan.version + tail.length <= EXACT_LIMIT",
-    says: "an entry count as version: plan.version + tail.length <= $LIMIT",
-  },
 ];
 
 /** Functions with a precondition that has no runtime counterpart: no guard is written for them (proof-only models get none anyway: models.ts). */

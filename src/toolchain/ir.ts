@@ -104,6 +104,8 @@ export interface Fn {
   /** the body as statements (used when the function becomes a Dafny method) */
   stmts: Stmt[];
   extern: boolean;
+  /** `//@ spec`: verified, for specifications only (code never calls it; safecut/kernel does not export it) */
+  spec: boolean;
   pos: Pos;
 }
 
@@ -124,6 +126,8 @@ export interface Module {
   imported: Array<{ name: string; from: string; pos: Pos }>;
   types: TypeDecl[];
   fns: Fn[];
+  /** `//@ unbounded-numbers`: its code's arithmetic carries no safe-integer obligation (trusted, listed in PROPERTIES.md) */
+  unboundedNumbers: boolean;
   /** base name of the proof companion under proofs/dafny, when one exists */
   companion: string | null;
 }

@@ -28,6 +28,8 @@ export interface ProgramInfo {
   companionNames: Map<string, Set<string>>;
   /** modules each module includes, transitively (itself included) */
   reach: Map<string, Set<string>>;
+  /** the calls each function's code makes (not its specifications), filled in by resolution */
+  codeCalls: Map<string, Array<{ to: string; pos: Pos }>>;
 }
 
 /** Collects the declarations of every module and decides which functions become methods. */
@@ -38,6 +40,7 @@ export function programInfo(mods: Module[], companionText: Map<string, string>):
     fns: new Map(),
     companionNames: new Map(),
     reach: new Map(),
+    codeCalls: new Map(),
   };
   const seen = new Map<string, Pos>();
   const declare = (name: string, pos: Pos) => {
@@ -187,4 +190,34 @@ function walk(e: Expr, f: (e: Expr) => void): void {
       break;
     default:
   }
+}
+
+/**
+ * Rejects recursion in code (after resolution has filled `codeCalls`): a function whose code
+ * calls itself, directly or through others, takes a stack frame per step, so a proof of it by
+ * `decreases` says nothing about Node, which overflows its stack at some ten thousand frames.
+ * Recursion belongs in `//@ spec` functions; code calls a loop proven equal to them.
+ */
+export function rejectCodeRecursion(info: ProgramInfo): void {
+  const done = new Set<string>();
+  const path: string[] = [];
+  const visit = (fn: string): void => {
+    if (done.has(fn)) return;
+    path.push(fn);
+    for (const c of info.codeCalls.get(fn) ?? []) {
+      if (info.fns.get(c.to)?.fn.spec) continue;
+      const at = path.indexOf(c.to);
+      if (at >= 0) {
+        const cycle = [...path.slice(at), c.to].join(" -> ");
+        throw new TranslateError(
+          c.pos,
+          `recursion in code (${cycle}): each step takes a stack frame, and Node's call stack overflows long before a proof by decreases runs out; write a loop, or mark a recursive definition //@ spec (for specifications only) with a loop proven equal for code`,
+        );
+      }
+      visit(c.to);
+    }
+    path.pop();
+    done.add(fn);
+  };
+  for (const [name, entry] of info.fns) if (!entry.fn.spec) visit(name);
 }

@@ -7,7 +7,7 @@ import { emitModule } from "./dafny-emit.ts";
 import { dafnyName } from "./dafny-names.ts";
 import { translateFile } from "./frontend.ts";
 import { type Module, TranslateError } from "./ir.ts";
-import { programInfo } from "./program-info.ts";
+import { programInfo, rejectCodeRecursion } from "./program-info.ts";
 import { resolveModule } from "./resolve.ts";
 
 /** Where a project keeps its kernel sources, proof companions and generated Dafny. */
@@ -66,7 +66,9 @@ export function loadKernel(l: Layout): { mods: Module[]; companions: Map<string,
  */
 export function translateToDafny(mods: Module[], companions: Map<string, string>): Map<string, string> {
   const info = programInfo(mods, companions);
-  return new Map(mods.map((m) => [m.name, emitModule(resolveModule(m, info, dafnyName))]));
+  const resolved = mods.map((m) => resolveModule(m, info, dafnyName));
+  rejectCodeRecursion(info);
+  return new Map(resolved.map((m) => [m.name, emitModule(m)]));
 }
 
 /** The generated Dafny files: file name under dafny/ -> text. Deterministic. */

@@ -8,7 +8,16 @@
 
 import { type Expr, type Fn, type Module, type Pos, type Stmt, TranslateError, type Ty, VALUE_EQUALITY } from "./ir.ts";
 import type { ProgramInfo } from "./program-info.ts";
-import type { RExpr, RFn, RModule, RParam, RStmt, RTy, RTypeDecl } from "./resolved-ir.ts";
+import {
+  MAX_SAFE,
+  type RExpr,
+  type RFn,
+  type RModule,
+  type RParam,
+  type RStmt,
+  type RTy,
+  type RTypeDecl,
+} from "./resolved-ir.ts";
 import { BOOL, checkTy, compatible, describeTy, type Env, memberAsField, substitute, typeOf, unify } from "./typing.ts";
 
 /** A backend's spelling of a kernel name; throws a TranslateError for a name it cannot spell. */
@@ -17,6 +26,8 @@ export type Spell = (name: string, pos: Pos) => string;
 /** Where an expression stands: its module, what `\result` is (null outside ensures and code), spec or code. */
 interface Ctx {
   module: Module;
+  /** the function whose contract or body this is */
+  fn: Fn;
   result: Ty | null;
   inSpec: boolean;
 }
@@ -39,6 +50,9 @@ function known(t: Ty, pos: Pos): RTy {
 }
 
 class Resolver {
+  /** the module's safe-integer bound, once its code does arithmetic */
+  exactBound: string | null = null;
+
   constructor(
     readonly info: ProgramInfo,
     readonly spell: Spell,
@@ -48,16 +62,41 @@ class Resolver {
     return typeOf(this.info, e, env, cx.result);
   }
 
+  /**
+   * A number that code computes, with the proof obligation that it is a safe integer: Node
+   * computes + - * on doubles, which agree with the integers exactly while every result stays
+   * within +-(2^53 - 1). Specifications mean the integers and carry no obligation.
+   */
+  exact(e: RExpr, cx: Ctx): RExpr {
+    if (cx.inSpec || cx.fn.spec || cx.module.unboundedNumbers) return e;
+    this.exactBound = `SafeInteger_${cx.module.name}`;
+    return { k: "exact", fn: this.exactBound, e };
+  }
+
+  /**
+   * The Dafny spelling of a variable (parameter, local, bound variable). TypeScript keeps
+   * values and types in separate namespaces, Dafny does not: in `P.User` a variable `P`
+   * would capture the constructor `P.User` of a type `P`, and `P(...)` the record
+   * constructor. A variable named like a type gets a trailing `'`, which no TypeScript
+   * identifier holds, so it can never meet another name.
+   */
+  varName(name: string, pos: Pos): string {
+    const spelt = this.spell(name, pos);
+    return this.info.unions.has(name) || this.info.records.has(name) ? `${spelt}'` : spelt;
+  }
+
   /** Resolves an expression; `expect` is the type its position requires, when known. */
   expr(e: Expr, env: Env, cx: Ctx, expect: Ty | null): RExpr {
     switch (e.k) {
       case "num":
+        if (!cx.inSpec && BigInt(e.v) > BigInt(MAX_SAFE))
+          throw new TranslateError(e.pos, `integer literal ${e.v} is past 2^53 - 1: JavaScript rounds it`);
         return { k: "num", v: e.v };
       case "bool":
         return { k: "bool", v: e.v };
       case "var":
         this.typeOf(e, env, cx);
-        return { k: "var", name: this.spell(e.name, e.pos) };
+        return { k: "var", name: this.varName(e.name, e.pos) };
       case "result":
         if (!cx.result) throw new TranslateError(e.pos, "\\result is only allowed in ensures");
         return { k: "result" };
@@ -133,7 +172,11 @@ class Resolver {
               `unsupported ${e.op} on arrays${e.op === "+" ? " (JavaScript joins them into a string; use push)" : ""}`,
             );
           const l = this.expr(e.l, env, cx, null);
-          return { k: "bin", op: e.op, l, r: this.expr(e.r, env, cx, null) };
+          const r = this.expr(e.r, env, cx, null);
+          // floor division: Math.floor(a / b) is the integer floor while a is a safe integer
+          // (the rounding of a / b never reaches the next integer), and the quotient is no larger
+          if (e.op === "/") return { k: "bin", op: e.op, l: this.exact(l, cx), r };
+          return this.exact({ k: "bin", op: e.op, l, r }, cx);
         }
         if (e.op === "<" || e.op === "<=" || e.op === ">" || e.op === ">=") {
           // only numbers: JavaScript compares arrays and strings as strings, Dafny's < on
@@ -214,7 +257,7 @@ class Resolver {
         if (!cx.inSpec) throw new TranslateError(e.pos, `${e.q} is only allowed in specifications`);
         const inner = new Map(env);
         inner.set(e.v, e.ty);
-        const v = this.spell(e.v, e.pos);
+        const v = this.varName(e.v, e.pos);
         const ty = known(e.ty, e.pos);
         return { k: "quant", q: e.q, v, ty, body: this.expr(e.body, inner, cx, null) };
       }
@@ -226,7 +269,7 @@ class Resolver {
         const ty = this.letType(e, env, cx);
         const inner = new Map(env);
         inner.set(e.name, ty);
-        const name = this.spell(e.name, e.pos);
+        const name = this.varName(e.name, e.pos);
         const rty = known(ty, e.pos);
         const init = this.expr(e.e, env, cx, ty);
         return { k: "let", name, ty: rty, e: init, body: this.expr(e.body, inner, cx, expect) };
@@ -254,6 +297,18 @@ class Resolver {
           e.pos,
           `${e.fn} is declared in ${entry.module}.ts, which ${cx.module.name}.ts does not import by that name`,
         );
+      }
+      if (!cx.inSpec) {
+        // code runs in Node: a spec function there would recurse once per element (the reason
+        // for //@ spec), so only specifications and other spec functions call it
+        if (entry.fn.spec && !cx.fn.spec)
+          throw new TranslateError(
+            e.pos,
+            `${e.fn} is //@ spec (for specifications only): code calls a loop proven equal to it instead`,
+          );
+        const calls = this.info.codeCalls.get(cx.fn.name) ?? [];
+        calls.push({ to: e.fn, pos: e.pos });
+        this.info.codeCalls.set(cx.fn.name, calls);
       }
       if (entry.kind === "method" && cx.inSpec) {
         throw new TranslateError(
@@ -313,7 +368,7 @@ class Resolver {
         if (ty.k === "unknown" || (ty.k === "seq" && ty.elem.k === "unknown")) {
           throw new TranslateError(s.pos, `cannot infer the type of ${s.name}: add a type annotation`);
         }
-        const name = this.spell(s.name, s.pos);
+        const name = this.varName(s.name, s.pos);
         const rty = known(ty, s.pos);
         const out: RStmt = { k: "var", name, ty: rty, init: this.rhs(s.init, env, cx, ty) };
         env.set(s.name, ty);
@@ -322,7 +377,7 @@ class Resolver {
       case "assign": {
         const ty = env.get(s.name);
         if (!ty) throw new TranslateError(s.pos, `assignment to unknown variable ${s.name}`);
-        const name = this.spell(s.name, s.pos);
+        const name = this.varName(s.name, s.pos);
         return { k: "assign", name, e: this.rhs(s.e, env, cx, ty) };
       }
       case "if": {
@@ -381,7 +436,7 @@ class Resolver {
       const ty = this.letType(e, env, cx);
       const inner = new Map(env);
       inner.set(e.name, ty);
-      const name = this.spell(e.name, e.pos);
+      const name = this.varName(e.name, e.pos);
       const rty = known(ty, e.pos);
       const init = this.expr(e.e, env, cx, ty);
       return { k: "let", name, ty: rty, e: init, body: this.body(e.body, inner, cx, expect) };
@@ -401,12 +456,14 @@ class Resolver {
     checkTy(this.info, f.ret, f.pos, f.tparams);
     const env: Env = new Map(f.params.map((p) => [p.name, p.ty]));
     const params: RParam[] = f.params.map((p) => {
-      const name = this.spell(p.name, f.pos);
+      const name = this.varName(p.name, f.pos);
       return { name, ty: known(p.ty, f.pos) };
     });
     const name = this.spell(f.name, f.pos);
     const ret = known(f.ret, f.pos);
-    const base: Ctx = { module: mod, result: null, inSpec: true };
+    if (f.spec && entry.kind === "method")
+      throw new TranslateError(f.pos, `//@ spec function ${f.name} calls a method: it must be a Dafny function`);
+    const base: Ctx = { module: mod, fn: f, result: null, inSpec: true };
     const withResult: Ctx = { ...base, result: f.ret };
     const requires = f.requires.map((r) => this.spec(r, env, base));
     const ensures = f.ensures.map((q) => this.spec(q, env, withResult));
@@ -424,7 +481,7 @@ class Resolver {
       body: null,
     };
     if (f.extern) return out;
-    const code: Ctx = { module: mod, result: f.ret, inSpec: false };
+    const code: Ctx = { module: mod, fn: f, result: f.ret, inSpec: false };
     if (entry.kind === "function" && f.pureExpr) {
       out.body = { k: "pure", e: this.body(f.pureExpr, env, code, f.ret) };
     } else {
@@ -457,5 +514,6 @@ export function resolveModule(mod: Module, info: ProgramInfo, spell: Spell): RMo
     companion: mod.companion,
     types,
     fns: mod.fns.map((f) => r.fn(f, mod)),
+    exactBound: r.exactBound,
   };
 }

@@ -7,6 +7,9 @@
 import type { BinOp } from "./ir.ts";
 import type { FnKind } from "./program-info.ts";
 
+/** The largest safe integer, 2^53 - 1: up to it a double holds every integer exactly. */
+export const MAX_SAFE = "9007199254740991";
+
 /** A type with nothing left to infer. */
 export type RTy =
   | { k: "int" }
@@ -28,6 +31,8 @@ export type RExpr =
   | { k: "bin"; op: BinOp; l: RExpr; r: RExpr }
   | { k: "not"; e: RExpr }
   | { k: "neg"; e: RExpr }
+  /** a number result of code, which must be a safe integer (JavaScript's doubles are exact there): `fn` is the module's bound */
+  | { k: "exact"; fn: string; e: RExpr }
   | { k: "cond"; c: RExpr; t: RExpr; f: RExpr }
   | { k: "index"; e: RExpr; i: RExpr }
   /** the length of a sequence (`.length` of a record is a field) */
@@ -90,4 +95,6 @@ export interface RModule {
   companion: string | null;
   types: RTypeDecl[];
   fns: RFn[];
+  /** the name of the module's safe-integer bound, when its code does arithmetic */
+  exactBound: string | null;
 }

@@ -1,13 +1,21 @@
 // Trusted material and what proofs/PROPERTIES.md says about it: every element the prover
 // assumes instead of proving (externs, axioms, bodiless functions and lemmas, `assume`,
-// `{:verify false}`, `decreases *`, `//@ type x nat` parameters) must be listed by name in
+// `{:verify false}` in any spelling that skips a proof (dafny-scan.ts), `decreases *`, `//@ type x nat` parameters) must be listed by name in
 // the "Trusted elements" table, and the per-file counts of the laws table must be the check's.
 
 import type { DafnyScan } from "./dafny-scan.ts";
 import type { Module } from "./ir.ts";
 
 /** The kinds of trusted element, as written in PROPERTIES.md's first column. */
-export const TRUSTED_KINDS = ["extern", "axiom", "assume", "verify-false", "nontermination", "nat-parameter"] as const;
+export const TRUSTED_KINDS = [
+  "extern",
+  "axiom",
+  "assume",
+  "verify-false",
+  "nontermination",
+  "nat-parameter",
+  "unbounded-numbers",
+] as const;
 export type TrustedKind = (typeof TRUSTED_KINDS)[number];
 
 /** One trusted element: the same kind, name and file are one row, `count` says how many. */
@@ -45,6 +53,7 @@ export function collectTrusted(scans: Map<string, DafnyScan>, mods: Module[]): T
     }
   }
   for (const m of mods) {
+    if (m.unboundedNumbers) add(out, "unbounded-numbers", m.name, m.source);
     for (const f of m.fns) {
       for (const p of f.params) if (p.ty.k === "nat") add(out, "nat-parameter", `${f.name}.${p.name}`, m.source);
     }

@@ -208,7 +208,6 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
     ].map((f) => [f, fc.tuple(configView)]),
   ),
   // cutpoint.ts
-  sumRange: exactNats(0, 30).chain((t) => range(t.length).map(([a, b]) => [t, a, b])),
   findValidCutPoints: conversation().chain((c) =>
     range(c.roles.length).map(([s, e]) => [c.roles, c.callOf, c.lastAnswer, s, e]),
   ),

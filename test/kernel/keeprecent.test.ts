@@ -1,8 +1,8 @@
 // Differential and ensures-as-predicates tests for the keep-recent selection (L7 with L4/L5).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { sumRange } from "../../src/kernel/cutpoint.ts";
 import { keptPrefixEnd, selectKeepRecent, suffixTokens } from "../../src/kernel/keeprecent.ts";
+import { sumTokens } from "../../src/kernel/progress.ts";
 import { retentionCutoff } from "../../src/kernel/retention.ts";
 import { movable, type Stretch, selectStretchFrom } from "../../src/kernel/stretch.ts";
 import * as ref from "../../src/reference/keeprecent.ts";
@@ -39,7 +39,7 @@ function eligible(c: Conversation, cutoff: number, s: number, e: number): boolea
   return c.roles.slice(s, e).some((r) => r !== "summary");
 }
 function keepsRecent(c: Case, cutoff: number, s: number, e: number): boolean {
-  return eligible(c, cutoff, s, e) && sumRange(c.tokens, e, c.tokens.length) >= c.keep;
+  return eligible(c, cutoff, s, e) && sumTokens(c.tokens, e, c.tokens.length) >= c.keep;
 }
 
 function run(c: Case): Stretch {
@@ -58,7 +58,7 @@ function checkEnsures(c: Case, r: Stretch): boolean {
   for (let e = r.end + 1; e <= n + 1; e++) if (keepsRecent(c, cutoff, r.start, e)) return false; // longest at its start
   for (let s = c.from; s < r.start; s++) for (let e = 0; e <= n; e++) if (keepsRecent(c, cutoff, s, e)) return false; // earliest
   if (!(0 <= r.start && r.start < r.end && r.end <= cutoff)) return false;
-  if (sumRange(c.tokens, r.end, n) < c.keep) return false; // L7 budget
+  if (sumTokens(c.tokens, r.end, n) < c.keep) return false; // L7 budget
   for (let k = r.start; k < r.end; k++) {
     if (c.roles[k] === "user" || c.roles[k] === "system" || c.ongoing[k]) return false;
     if (c.roles[k] === "tool" && c.callOf[k] < r.start) return false;
@@ -149,7 +149,7 @@ describe("keeprecent (L7 on L4/L5)", () => {
         const sel = selectStretchFrom(c.roles, c.callOf, c.lastAnswer, c.ongoing, c.window, c.from);
         if (!sel.found) return true;
         const cutoff = retentionCutoff(c.roles.length, c.window);
-        const after = sumRange(c.tokens, sel.start, c.tokens.length);
+        const after = sumTokens(c.tokens, sel.start, c.tokens.length);
         const e = keptPrefixEnd(
           c.roles,
           c.tokens,
@@ -173,11 +173,11 @@ describe("keeprecent (L7 on L4/L5)", () => {
     expect(inside).toBeGreaterThan(RUNS / 50);
   });
 
-  it("suffixTokens is sumRange to the end", () => {
+  it("suffixTokens is sumTokens to the end", () => {
     fc.assert(
       fc.property(krCase, fc.nat(30), (c, f) => {
         const from = Math.min(f, c.tokens.length);
-        expect(suffixTokens(c.tokens, from)).toBe(sumRange(c.tokens, from, c.tokens.length));
+        expect(suffixTokens(c.tokens, from)).toBe(sumTokens(c.tokens, from, c.tokens.length));
       }),
       { numRuns: RUNS },
     );

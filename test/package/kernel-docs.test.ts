@@ -57,7 +57,7 @@ describe("generated kernel docs", () => {
     );
     const section = md.slice(md.indexOf("### `findCutPoint`"));
     expect(section.slice(0, section.indexOf("\n### "))).toMatch(
-      /Law: L7\.[\s\S]*Preconditions:[\s\S]*tokens\.length === callOf\.length[\s\S]*Guarantees:[\s\S]*sumRange\(tokens, result\.firstKept, end\) >= keepRecentTokens/,
+      /Law: L7\.[\s\S]*Preconditions:[\s\S]*tokens\.length === callOf\.length[\s\S]*Guarantees:[\s\S]*sumTokens\(tokens, result\.firstKept, end\) >= keepRecentTokens/,
     );
     expect(md).toContain(
       "### `retentionCutoff`\n\n```ts\nfunction retentionCutoff(n: number, window: number): number\n```",

@@ -40,9 +40,9 @@ export const mutants: Mutant[] = [
   {
     module: "cutpoint.ts",
     law: "L7",
-    find: `//@ use SumRangeAntitone(tokens, chosen, i, end)
+    find: `//@ use SumTokensAntitone(tokens, chosen, i, end)
     cut = chosen;`,
-    replace: `//@ use SumRangeAntitone(tokens, chosen, i, end)
+    replace: `//@ use SumTokensAntitone(tokens, chosen, i, end)
     cut = points[points.length - 1];`,
     why: "the cut moves past the budget index, so the kept suffix may hold fewer than keepRecentTokens",
   },

@@ -85,6 +85,31 @@ describe("scanning Dafny declarations", () => {
     expect(problems.some((p) => /lists trusted axiom Gone .* no longer hold/.test(p))).toBe(true);
   });
 
+  it("every spelling that skips a proof is trusted: {:verify (false)}, the last {:verify}, {:only}, @VerifyOnly", () => {
+    const skips = scanDafny(
+      [
+        "lemma {:verify (false)} A() ensures false {}",
+        "lemma {:verify ((false))} B() ensures false {}",
+        "lemma {:verify true} {:verify false} C() ensures false {}",
+        "lemma E() ensures false { assert {:only} true; }",
+        "@VerifyOnly lemma F() ensures true {}",
+        "lemma {:only} G() ensures true {}",
+        "lemma {:verify true} H() ensures true {}",
+        "lemma I() ensures true { assert {:split_here} true; }",
+        "",
+      ].join("\n"),
+    );
+    const t = collectTrusted(new Map([["proofs/dafny/s.dfy", skips]]), []);
+    expect(t.map((x) => `${x.kind} ${x.name} ${x.count}`)).toEqual([
+      "verify-false A 1",
+      "verify-false B 1",
+      "verify-false C 1",
+      "verify-false E 1",
+      "verify-false F 1",
+      "verify-false G 1",
+    ]);
+  });
+
   it("per-file counts: a differing count names the file, the count and what to write", () => {
     const md = "| L1 | f | ... | a.dfy: 4 (file) |\n| L2 | g | ... | b.dfy: 2 |\n## Assumptions\nc.dfy: 9\n";
     expect(

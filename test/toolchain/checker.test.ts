@@ -29,6 +29,7 @@ function check(root: string, only: string[] = [], provers = dafny23) {
 /** A module with one proven function: one item. */
 const UP = [
   "//@ verify",
+  "//@ requires -1000000 < a && a < 1000000",
   "//@ ensures \\result > a",
   "export function up(a: number): number {",
   "  return a + 1;",
@@ -43,7 +44,7 @@ describe("kernel sources: type-checked first, every file translated", () => {
     const root = project({ up: bad }, {}, { "proofs/PROPERTIES.md": properties(UP_PROPS) });
     const r = check(root);
     expect(r.exitCode, r.log).toBe(1);
-    expect(r.log).toMatch(/src\/kernel\/up\.ts:4:9: error TS2322/);
+    expect(r.log).toMatch(/src\/kernel\/up\.ts:5:9: error TS2322/);
     expect(r.log).toMatch(/does not type-check/);
     expect(readdirSync(join(root, "dafny"))).toEqual([]);
   });
@@ -74,7 +75,8 @@ describe.skipIf(dafny23.length === 0)("every file is verified, every item accoun
   }, 120_000);
 
   it("a helper .dfy that a companion includes is verified with it", () => {
-    const companion = 'include "helper.dfy"\n\nlemma UpIsMore(a: int)\n  ensures up(a) > a\n{\n}\n';
+    const companion =
+      'include "helper.dfy"\n\nlemma UpIsMore(a: int)\n  requires -1000000 < a < 1000000\n  ensures up(a) > a\n{\n}\n';
     const helper = "lemma Bad(x: int)\n  ensures x > 0\n{\n}\n";
     const root = project(
       { up: UP },
@@ -88,20 +90,21 @@ describe.skipIf(dafny23.length === 0)("every file is verified, every item accoun
   }, 120_000);
 
   it("a helper in a subfolder of proofs/ is staged and verified too", () => {
-    const companion = 'include "lib/deeper.dfy"\n\nlemma UpIsMore(a: int)\n  ensures up(a) > a\n{\n}\n';
+    const companion =
+      'include "lib/deeper.dfy"\n\nlemma UpIsMore(a: int)\n  requires -1000000 < a < 1000000\n  ensures up(a) > a\n{\n}\n';
     const root = project(
       { up: UP },
       { up: companion },
       {
         "proofs/dafny/lib/deeper.dfy": "lemma Fine(x: int)\n  ensures x + 0 == x\n{\n}\n",
-        "proofs/PROPERTIES.md": properties({ "up.dfy": 3 }),
+        "proofs/PROPERTIES.md": properties({ "up.dfy": 4 }),
       },
     );
     const r = check(root);
     expect(r.problems, r.log).toEqual([]);
     expect(r.exitCode, r.log).toBe(0);
     expect(r.log).toMatch(
-      /up\.dfy: 3 of 3 items verified \(with proofs\/dafny\/up\.dfy, proofs\/dafny\/lib\/deeper\.dfy\)/,
+      /up\.dfy: 4 of 4 items verified \(with proofs\/dafny\/up\.dfy, proofs\/dafny\/lib\/deeper\.dfy\)/,
     );
   }, 120_000);
 
@@ -137,14 +140,17 @@ describe.skipIf(dafny23.length === 0)("every file is verified, every item accoun
   it("assume, {:verify false} and a bodiless lemma in a companion are trusted and must be listed", () => {
     const companion = [
       "lemma {:verify false} Skipped(a: int)",
+      "  requires -1000000 < a < 1000000",
       "  ensures up(a) > a + 5",
       "{",
       "}",
       "",
       "lemma NoBody(a: int)",
+      "  requires -1000000 < a < 1000000",
       "  ensures up(a) > a + 6",
       "",
       "lemma Assumed(a: int)",
+      "  requires -1000000 < a < 1000000",
       "  ensures up(a) > a + 7",
       "{",
       "  assume a > 100;",
@@ -157,6 +163,34 @@ describe.skipIf(dafny23.length === 0)("every file is verified, every item accoun
     for (const t of ["verify-false Skipped", "axiom NoBody", "assume Assumed"])
       expect(r.log).toContain(`trusted ${t} (proofs/dafny/up.dfy`);
     expect(r.log).toMatch(/assume Assumed \(proofs\/dafny\/up\.dfy\) x2/);
+  }, 120_000);
+
+  it("{:verify (false)}, which both provers skip, is trusted: the check passes only once it is listed", () => {
+    const companion = [
+      "lemma {:verify (false)} Skipped(a: int)",
+      "  requires -1000000 < a < 1000000",
+      "  ensures up(a) > a + 5",
+      "{",
+      "}",
+      "",
+    ].join("\n");
+    const both = [...dafny23, ...dafny4];
+    const unlisted = check(
+      project({ up: UP }, { up: companion }, { "proofs/PROPERTIES.md": properties(UP_PROPS) }),
+      [],
+      both,
+    );
+    expect(unlisted.exitCode, unlisted.log).toBe(1);
+    expect(unlisted.log).toContain("trusted verify-false Skipped (proofs/dafny/up.dfy, 1) is not listed");
+    const row = "| verify-false | Skipped | proofs/dafny/up.dfy | 1 | probe |";
+    const listed = check(
+      project({ up: UP }, { up: companion }, { "proofs/PROPERTIES.md": properties(UP_PROPS, [row]) }),
+      [],
+      both,
+    );
+    // both provers skip its false ensures: listed, nothing else fails
+    expect(listed.problems, listed.log).toEqual([]);
+    expect(listed.exitCode, listed.log).toBe(0);
   }, 120_000);
 
   it("PROPERTIES.md's per-file count must be the check's", () => {
@@ -198,14 +232,14 @@ describe.skipIf(dafny4.length === 0 || dafny23.length === 0)("Dafny 4 and Dafny 
   it("a parameter named `to` (Dafny 4.11 reads a precondition over it as false) is renamed and verifies", () => {
     const src = [
       "//@ verify",
-      "//@ requires from <= to",
+      "//@ requires 0 <= from && from <= to && to <= 1000000",
       "//@ ensures \\result >= 0",
       "export function width(from: number, to: number): number {",
       "  return to - from;",
       "}",
       "",
       "//@ verify",
-      "//@ requires 0 <= a",
+      "//@ requires 0 <= a && a <= 1000",
       "//@ ensures \\result >= 0",
       "export function twice(a: number): number {",
       "  return width(a, a + a);",
@@ -223,7 +257,7 @@ describe.skipIf(dafny4.length === 0 || dafny23.length === 0)("Dafny 4 and Dafny 
   it("a false lemma fails under Dafny 4 too", () => {
     const root = project(
       { up: UP },
-      { up: "lemma Bad(a: int)\n  ensures up(a) < a\n{\n}\n" },
+      { up: "lemma Bad(a: int)\n  requires -1000000 < a < 1000000\n  ensures up(a) < a\n{\n}\n" },
       { "proofs/PROPERTIES.md": properties({ "up.dfy": 1 }) },
     );
     const r = check(root, [], dafny4);

@@ -167,7 +167,7 @@ const CASES: ErrorCase[] = [
     line: 2,
     col: 1,
     at: "export function f",
-    message: "function f is neither //@ verify nor //@ extern: the kernel holds only translated code",
+    message: "function f is neither //@ verify, //@ spec nor //@ extern: the kernel holds only translated code",
   },
   {
     what: "both verify and extern",
@@ -175,7 +175,7 @@ const CASES: ErrorCase[] = [
     line: 3,
     col: 1,
     at: "export function f",
-    message: "function f cannot be both //@ verify and //@ extern",
+    message: "function f takes one of //@ verify, //@ spec and //@ extern",
   },
   {
     what: "a non-kernel import",

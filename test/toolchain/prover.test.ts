@@ -47,6 +47,10 @@ function goldenProject(cases: string[]): string {
     ...(cases.includes("scalars")
       ? ["| nat-parameter | half.n | src/kernel/scalars.ts | 1 | golden nat parameter |"]
       : []),
+    // these cases' arithmetic is trusted exact (//@ unbounded-numbers); probes.test.ts tests the number model
+    ...cases
+      .filter((c) => ["scalars", "control", "specs"].includes(c))
+      .map((c) => `| unbounded-numbers | ${c} | src/kernel/${c}.ts | 1 | golden case |`),
   ];
   return project(sources, companions, { "proofs/PROPERTIES.md": properties({}, trusted) });
 }

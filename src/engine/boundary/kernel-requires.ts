@@ -66,33 +66,10 @@ function integersThresholds(fn: string, name: string, x: Thresholds): void {
   if (!Number.isSafeInteger(x.turnThreshold)) fail(fn, `${name}.turnThreshold a safe integer`);
 }
 
-/** countTools (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
-export function guardCountTools(roles: readonly Role[], a: number, b: number): void {
-  if (!Number.isSafeInteger(a)) fail("countTools", "a a safe integer");
-  if (!Number.isSafeInteger(b)) fail("countTools", "b a safe integer");
-  if (!(0 <= a && a <= b && b <= roles.length)) fail("countTools", "0 <= a && a <= b && b <= roles.length");
-}
-
-/** lastAssistant (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
-export function guardLastAssistant(roles: readonly Role[], b: number): void {
-  if (!Number.isSafeInteger(b)) fail("lastAssistant", "b a safe integer");
-  if (!(0 <= b && b <= roles.length)) fail("lastAssistant", "0 <= b && b <= roles.length");
-}
-
 /** keptCutoff (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardKeptCutoff(_roles: readonly Role[], keep: number): void {
   if (!Number.isSafeInteger(keep)) fail("keptCutoff", "keep a safe integer");
   if (!(keep >= 0)) fail("keptCutoff", "keep >= 0");
-}
-
-/** mayClear (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
-export function guardMayClear(roles: readonly Role[], callOf: readonly number[], ongoing: readonly boolean[], cleared: readonly boolean[], excluded: readonly boolean[], tokens: readonly number[], after: readonly number[], window: number, keep: number, k: number): void {
-  if (!Number.isSafeInteger(window)) fail("mayClear", "window a safe integer");
-  if (!Number.isSafeInteger(keep)) fail("mayClear", "keep a safe integer");
-  if (!Number.isSafeInteger(k)) fail("mayClear", "k a safe integer");
-  if (!(callOf.length === roles.length && ongoing.length === roles.length && cleared.length === roles.length)) fail("mayClear", "callOf.length === roles.length && ongoing.length === roles.length && cleared.length === roles.length");
-  if (!(excluded.length === roles.length && tokens.length === roles.length && after.length === roles.length)) fail("mayClear", "excluded.length === roles.length && tokens.length === roles.length && after.length === roles.length");
-  if (!(window >= 1 && keep >= 0 && 0 <= k && k < roles.length)) fail("mayClear", "window >= 1 && keep >= 0 && 0 <= k && k < roles.length");
 }
 
 /** clearableAt (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
@@ -103,12 +80,6 @@ export function guardClearableAt(roles: readonly Role[], callOf: readonly number
   if (!(callOf.length === roles.length && ongoing.length === roles.length && cleared.length === roles.length)) fail("clearableAt", "callOf.length === roles.length && ongoing.length === roles.length && cleared.length === roles.length");
   if (!(excluded.length === roles.length && tokens.length === roles.length && after.length === roles.length)) fail("clearableAt", "excluded.length === roles.length && tokens.length === roles.length && after.length === roles.length");
   if (!(step < roles.length && 0 <= k && k < roles.length)) fail("clearableAt", "step < roles.length && 0 <= k && k < roles.length");
-}
-
-/** freedBy (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
-export function guardFreedBy(tokens: readonly number[], after: readonly number[], mask: readonly boolean[], b: number): void {
-  if (!Number.isSafeInteger(b)) fail("freedBy", "b a safe integer");
-  if (!(0 <= b && b <= mask.length && b <= tokens.length && b <= after.length)) fail("freedBy", "0 <= b && b <= mask.length && b <= tokens.length && b <= after.length");
 }
 
 /** noClearing (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
@@ -202,23 +173,19 @@ export function guardReserveTokensOk(c: ConfigView): void {
 /** keepRecentTokensOk (src/kernel/config.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardKeepRecentTokensOk(c: ConfigView): void {
   integersConfigView("keepRecentTokensOk", "c", c);
+  if (!(-9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991)) fail("keepRecentTokensOk", "-9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991");
 }
 
 /** configOk (src/kernel/config.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardConfigOk(c: ConfigView): void {
   integersConfigView("configOk", "c", c);
+  if (!(-9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991)) fail("configOk", "-9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991");
 }
 
 /** validateConfig (src/kernel/config.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardValidateConfig(c: ConfigView): void {
   integersConfigView("validateConfig", "c", c);
-}
-
-/** sumRange (src/kernel/cutpoint.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
-export function guardSumRange(tokens: readonly number[], from: number, upTo: number): void {
-  if (!Number.isSafeInteger(from)) fail("sumRange", "from a safe integer");
-  if (!Number.isSafeInteger(upTo)) fail("sumRange", "upTo a safe integer");
-  if (!(0 <= from && from <= upTo && upTo <= tokens.length)) fail("sumRange", "0 <= from && from <= upTo && upTo <= tokens.length");
+  if (!(-9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991)) fail("validateConfig", "-9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991");
 }
 
 /** findValidCutPoints (src/kernel/cutpoint.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
@@ -273,7 +240,7 @@ export function guardSelectKeepRecent(roles: readonly Role[], tokens: readonly n
 /** onlyAppendsSince (src/kernel/logcommit.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardOnlyAppendsSince(rewrites: boolean[], since: number): void {
   if (!Number.isSafeInteger(since)) fail("onlyAppendsSince", "since a safe integer");
-  if (!(0 <= since && since <= rewrites.length)) fail("onlyAppendsSince", "0 <= since && since <= rewrites.length");
+  if (!(0 <= since && since <= rewrites.length && rewrites.length <= 9007199254740991)) fail("onlyAppendsSince", "0 <= since && since <= rewrites.length && rewrites.length <= 9007199254740991");
 }
 
 /** decideLogCommit (src/kernel/logcommit.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
@@ -281,7 +248,7 @@ export function guardDecideLogCommit(plan: PlanStamp, tail: boolean[], nowLength
   integersPlanStamp("decideLogCommit", "plan", plan);
   if (!Number.isSafeInteger(nowLength)) fail("decideLogCommit", "nowLength a safe integer");
   if (!(plan.length >= 0 && nowLength >= 0 && plan.stretchEnd >= 0)) fail("decideLogCommit", "plan.length >= 0 && nowLength >= 0 && plan.stretchEnd >= 0");
-  if (!(plan.version + tail.length <= EXACT_LIMIT)) fail("decideLogCommit", `an entry count as version: plan.version + tail.length <= ${EXACT_LIMIT_NAME}`);
+  if (!(0 <= plan.version && plan.version + tail.length <= 9007199254740991)) fail("decideLogCommit", "0 <= plan.version && plan.version + tail.length <= 9007199254740991");
 }
 
 /** acceptSummary (src/kernel/progress.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
@@ -289,13 +256,6 @@ export function guardAcceptSummary(summaryTokens: number, replacedTokens: number
   if (!Number.isSafeInteger(summaryTokens)) fail("acceptSummary", "summaryTokens a safe integer");
   if (!Number.isSafeInteger(replacedTokens)) fail("acceptSummary", "replacedTokens a safe integer");
   if (!Number.isSafeInteger(maxTokens)) fail("acceptSummary", "maxTokens a safe integer");
-}
-
-/** sumTokens (src/kernel/progress.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
-export function guardSumTokens(xs: readonly number[], a: number, b: number): void {
-  if (!Number.isSafeInteger(a)) fail("sumTokens", "a a safe integer");
-  if (!Number.isSafeInteger(b)) fail("sumTokens", "b a safe integer");
-  if (!(0 <= a && a <= b && b <= xs.length)) fail("sumTokens", "0 <= a && a <= b && b <= xs.length");
 }
 
 /** rangeTokens (src/kernel/progress.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
@@ -339,7 +299,7 @@ export function guardRetentionCutoff(n: number, window: number): void {
 export function guardSplice<T>(xs: readonly T[], start: number, end: number, _summary: T): void {
   if (!Number.isSafeInteger(start)) fail("splice", "start a safe integer");
   if (!Number.isSafeInteger(end)) fail("splice", "end a safe integer");
-  if (!(0 <= start && start < end && end <= xs.length)) fail("splice", "0 <= start && start < end && end <= xs.length");
+  if (!(0 <= start && start < end && end <= xs.length && xs.length <= 9007199254740991)) fail("splice", "0 <= start && start < end && end <= xs.length && xs.length <= 9007199254740991");
 }
 
 /** spliceRoles (src/kernel/splice.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
@@ -347,7 +307,7 @@ export function guardSpliceRoles(roles: readonly Role[], start: number, end: num
   if (!Number.isSafeInteger(start)) fail("spliceRoles", "start a safe integer");
   if (!Number.isSafeInteger(end)) fail("spliceRoles", "end a safe integer");
   if (!Number.isSafeInteger(window)) fail("spliceRoles", "window a safe integer");
-  if (!(0 <= start && start < end && window >= 1)) fail("spliceRoles", "0 <= start && start < end && window >= 1");
+  if (!(0 <= start && start < end && window >= 1 && roles.length <= 9007199254740991)) fail("spliceRoles", "0 <= start && start < end && window >= 1 && roles.length <= 9007199254740991");
   if (!(end <= retentionCutoff(roles.length, window))) fail("spliceRoles", "end <= retentionCutoff(roles.length, window)");
   if (!(allBelow(end, (k) => k < start || isCompressible(roles[k])))) fail("spliceRoles", `every role in [start, end) compressible`);
 }
@@ -447,13 +407,6 @@ export function guardUsageAfterSplice(u: ReportedPrefix, tokens: readonly number
   if (!(u.reported >= 0 && 0 <= u.end && u.end <= tokens.length)) fail("usageAfterSplice", "u.reported >= 0 && 0 <= u.end && u.end <= tokens.length");
   if (!(0 <= start && start < end && end <= tokens.length && summaryTokens >= 0)) fail("usageAfterSplice", "0 <= start && start < end && end <= tokens.length && summaryTokens >= 0");
   if (!(natsSumExactly(tokens, 0, start, end) && summaryTokens <= EXACT_LIMIT - u.reported)) fail("usageAfterSplice", `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME}, and reported + summaryTokens <= ${EXACT_LIMIT_NAME}`);
-}
-
-/** joinedBytes (src/kernel/truncate.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
-export function guardJoinedBytes(lineBytes: readonly number[], a: number, b: number): void {
-  if (!Number.isSafeInteger(a)) fail("joinedBytes", "a a safe integer");
-  if (!Number.isSafeInteger(b)) fail("joinedBytes", "b a safe integer");
-  if (!(0 <= a && a <= b && b <= lineBytes.length)) fail("joinedBytes", "0 <= a && a <= b && b <= lineBytes.length");
 }
 
 /** keepHeadLines (src/kernel/truncate.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */

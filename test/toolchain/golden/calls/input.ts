@@ -66,7 +66,7 @@ export function firstOfPair(a: number, b: number): number {
   return first(both);
 }
 
-//@ verify
+//@ spec
 //@ requires 0 <= i && i <= xs.length
 //@ decreases xs.length - i
 export function sumFrom(xs: readonly number[], i: number): number {

@@ -1,6 +1,8 @@
 // Golden case: switch with fall-through, a shared body, default in the middle and a
 // return, lowered to an if-chain; early return; break out of a while; continue in nested
 // blocks of a for loop; nested loops; `i += k` and `i--` increments; block statements.
+// Its arithmetic is trusted to stay exact (the number model has its own probes):
+//@ unbounded-numbers
 
 export type Op = "add" | "sub" | "neg" | "nop" | "twice";
 

@@ -6,6 +6,14 @@ datatype Span = Span(from: int, to_: int)
 
 datatype Window = Window(span: Span, sizes: seq<int>, open: bool)
 
+// A number code computes is a safe integer (a double holds it exactly): each + - * of code
+// and each dividend of a floor division goes through this bound, whose requires is proven at every use.
+function SafeInteger_records(x: int): int
+  requires -9007199254740991 <= x <= 9007199254740991
+{
+  x
+}
+
 function span(from: int, to_: int): Span
   requires from <= to_
   ensures (span(from, to_).to_ - span(from, to_).from) == (to_ - from)
@@ -22,7 +30,7 @@ function emptyWindow(): Window
 
 function width(w: Window): int
 {
-  (w.span.to_ - w.span.from) + |w.sizes|
+  SafeInteger_records(SafeInteger_records(w.span.to_ - w.span.from) + |w.sizes|)
 }
 
 method appendSpan(spans: seq<Span>, to_: int) returns (result: seq<Span>)

@@ -2,10 +2,18 @@
 
 datatype Pair = Pair(match_: int, then_: bool)
 
+// A number code computes is a safe integer (a double holds it exactly): each + - * of code
+// and each dividend of a floor division goes through this bound, whose requires is proven at every use.
+function SafeInteger_reserved(x: int): int
+  requires -9007199254740991 <= x <= 9007199254740991
+{
+  x
+}
+
 function label_(type_: int, method_: int): int
   ensures label_(type_, method_) == (type_ + method_)
 {
-  type_ + method_
+  SafeInteger_reserved(type_ + method_)
 }
 
 function pair(object_: int): Pair
@@ -25,8 +33,8 @@ method count(xs: seq<int>) returns (result: int)
     invariant result_ <= |xs|
     invariant nat_ == result_
   {
-    result_ := result_ + 1;
-    nat_ := nat_ + 1;
+    result_ := SafeInteger_reserved(result_ + 1);
+    nat_ := SafeInteger_reserved(nat_ + 1);
   }
   return nat_;
 }

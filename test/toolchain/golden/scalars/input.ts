@@ -1,6 +1,8 @@
 // Golden case: numbers and booleans, arithmetic, comparisons, Math.max/min/floor(a/b),
 // conditional expressions, `//@ type x nat` on parameters, \result and a local, early
 // return, if/else.
+// Its arithmetic is trusted to stay exact (the number model has its own probes):
+//@ unbounded-numbers
 
 //@ verify
 //@ type n nat

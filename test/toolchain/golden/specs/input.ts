@@ -1,6 +1,8 @@
 // Golden case: spec operators ==> <==> forall exists equal \result, multi-line continued specs,
 // //@ assert, //@ use of a lemma from the proof companion, //@ extern, and spec calls to
 // function-translated code and to companion functions.
+// Its arithmetic is trusted to stay exact (the number model has its own probes):
+//@ unbounded-numbers
 
 //@ extern
 //@ requires n >= 0

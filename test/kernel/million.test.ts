@@ -1,0 +1,149 @@
+// Every function `safecut/kernel` exports runs on a million-message history: a proof by
+// `decreases` says nothing about Node's call stack, which overflows at some ten thousand
+// frames, so a runtime function that recursed once per element would throw RangeError here.
+// The inputs are built once (one history of user / assistant call / tool result / assistant
+// reply turns, its pairing views, counts and a spliced copy) and shared by every call. The
+// recursive definitions (sumTokens, joinedBytes) are `//@ spec`: not exported, never called by code.
+
+import { describe, expect, it } from "vitest";
+import * as kernel from "../../src/entries/kernel.ts";
+import type { Role } from "../../src/kernel/roles.ts";
+
+const N = 1_000_000;
+const WINDOW = 10;
+
+/** Pairing views of a history where each tool result answers the message right before it. */
+function views(roles: readonly Role[]) {
+  const callOf = roles.map((r, j) => (r === "tool" ? j - 1 : -1));
+  const lastAnswer = roles.map((_, j) => (roles[j + 1] === "tool" ? j + 1 : -1));
+  return { roles, callOf, lastAnswer, ongoing: roles.map(() => false) };
+}
+
+const TURN: Role[] = ["user", "assistant", "tool", "assistant"];
+const h = views(Array.from({ length: N }, (_, j) => TURN[j % 4]));
+const tokens = h.roles.map(() => 1);
+const sel = kernel.selectStretch(h.roles, h.callOf, h.lastAnswer, h.ongoing, WINDOW);
+const after = views(kernel.spliceRoles(h.roles, sel.start, sel.end, WINDOW));
+const config = {
+  maxTokens: 2000,
+  tokenThresholdSet: true,
+  tokenThreshold: N,
+  messageThresholdSet: false,
+  messageThreshold: 0,
+  turnThresholdSet: false,
+  turnThreshold: 0,
+  retentionWindow: WINDOW,
+  summaryTagLength: 7,
+  modelKnown: true,
+  contextWindowSet: true,
+  contextWindow: 2 * N,
+  reserveTokens: 1000,
+  keepRecentTokens: 100,
+};
+const th = { tokenThreshold: N, messageThreshold: 0, turnThreshold: 0 };
+const plan = { version: 3, length: N, stretchEnd: sel.end };
+const now = { version: 3, length: N, onlyAppends: true };
+const { roles, callOf, lastAnswer, ongoing } = h;
+
+/** Arguments for each exported function, over the one history (each satisfies the function's requires). */
+const ARGS: Record<string, () => unknown[]> = {
+  decideCommit: () => [plan, now],
+  raceTwoPlans: () => [plan, plan, now],
+  compactRolesOnce: () => [roles, callOf, lastAnswer, ongoing, WINDOW],
+  isCompressible: () => ["tool"],
+  maxTokensLimit: () => [],
+  maxTokensOk: () => [config],
+  tokenThresholdOk: () => [config],
+  messageThresholdOk: () => [config],
+  turnThresholdOk: () => [config],
+  thresholdsOk: () => [config],
+  retentionWindowOk: () => [config],
+  summaryTagOk: () => [config],
+  modelOk: () => [config],
+  contextWindowOk: () => [config],
+  reserveTokensOk: () => [config],
+  keepRecentTokensOk: () => [config],
+  configOk: () => [config],
+  validateConfig: () => [config],
+  findValidCutPoints: () => [roles, callOf, lastAnswer, 0, N],
+  findTurnStart: () => [roles, N - 1, 0],
+  findCutPoint: () => [roles, tokens, callOf, lastAnswer, 0, N, N / 2],
+  suffixTokens: () => [tokens, 0],
+  keptPrefixEnd: () => [
+    roles,
+    tokens,
+    callOf,
+    lastAnswer,
+    ongoing,
+    kernel.retentionCutoff(N, WINDOW),
+    sel.start,
+    sel.end,
+    1,
+    kernel.suffixTokens(tokens, sel.start),
+  ],
+  selectKeepRecent: () => [roles, tokens, callOf, lastAnswer, ongoing, WINDOW, 0, N / 2],
+  acceptSummary: () => [10, N, 2000],
+  totalTokens: () => [tokens],
+  rangeTokens: () => [tokens, 0, N],
+  compactedTokens: () => [tokens, 1, N - 1, 5],
+  // one accepted step, then the proposal's end lies past the shorter history and it stops
+  compactUntilStable: () => [tokens, [{ start: N - 3, end: N, summaryTokens: 2 }], 2000],
+  retentionCutoff: () => [N, WINDOW],
+  splice: () => [tokens, 1, N - 1, 5],
+  spliceRoles: () => [roles, sel.start, sel.end, WINDOW],
+  movable: () => [roles, callOf, ongoing, 0, N - 1],
+  pairingAt: () => [roles, callOf, lastAnswer, ongoing, N - 1],
+  pairingOk: () => [roles, callOf, lastAnswer, ongoing],
+  selectStretchFrom: () => [roles, callOf, lastAnswer, ongoing, WINDOW, N / 2],
+  selectStretch: () => [roles, callOf, lastAnswer, ongoing, WINDOW],
+  selectAfterSplice: () => [
+    roles,
+    callOf,
+    lastAnswer,
+    ongoing,
+    WINDOW,
+    sel,
+    after.roles,
+    after.callOf,
+    after.lastAnswer,
+    after.ongoing,
+  ],
+  hasThreshold: () => [th],
+  isCompactionDue: () => [N, N, N / 4, th],
+  isOverContextWindow: () => [N, 2 * N, 1000],
+  triggerFired: () => [N, N, N / 4, th, 2 * N, 1000],
+  usageTokens: () => [{ reported: 5000, end: 10 }, tokens],
+  usageAfterSplice: () => [{ reported: 5000, end: N / 2 }, tokens, 1, N - 1, 5],
+  keepHeadLines: () => [tokens, N, N],
+  keepTailLines: () => [tokens, N, N],
+  advanceWatermark: () => [0, N / 2, N - 4],
+};
+
+type Fn = (...args: unknown[]) => unknown;
+const exported = Object.entries(kernel as Record<string, unknown>)
+  .filter(([, v]) => typeof v === "function")
+  .map(([n, v]) => [n, v as Fn] as const);
+
+describe(`every function safecut/kernel exports, on a ${N.toLocaleString("en")}-message history`, () => {
+  it("the history is well-formed (pairingOk) and a stretch is selected", () => {
+    expect(kernel.pairingOk(roles, callOf, lastAnswer, ongoing)).toBe(true);
+    expect(kernel.pairingOk(after.roles, after.callOf, after.lastAnswer, after.ongoing)).toBe(true);
+    expect(sel).toEqual({ found: true, start: 1, end: 4 });
+  });
+
+  it("each exported function has arguments here, and none is listed that is not exported", () => {
+    expect(exported.map(([n]) => n).sort()).toEqual(Object.keys(ARGS).sort());
+  });
+
+  it.each(exported)("%s runs (no RangeError from the call stack)", (name, fn) => {
+    const args = ARGS[name];
+    expect(args, `no arguments for ${name}`).toBeDefined();
+    expect(() => fn(...(args?.() ?? []))).not.toThrow();
+  });
+
+  it("sums over the whole history are exact", () => {
+    expect(kernel.totalTokens(tokens)).toBe(N);
+    expect(kernel.rangeTokens(tokens, 0, N)).toBe(N);
+    expect(kernel.suffixTokens(tokens, 0)).toBe(N);
+  });
+});

@@ -1,0 +1,189 @@
+// Probe programs for what `check dafny` proves against what Node runs: each is a small kernel
+// module whose stated ensures is false when its TypeScript runs in Node. The module is run in
+// Node (to show the ensures is false there) and checked by every installed prover through
+// check.ts checkDafny (exactly as scripts/check.sh runs it), which must reject it.
+
+import { afterAll, describe, expect, it } from "vitest";
+import { checkDafny } from "../../src/toolchain/check.ts";
+import { layout } from "../../src/toolchain/program.ts";
+import { findProvers } from "../../src/toolchain/prover.ts";
+import { translate, translateError } from "./harness.ts";
+import { project, properties, REPO, removeProjects } from "./project.ts";
+import { runTs } from "./run-ts.ts";
+
+const provers = findProvers(REPO);
+if (provers.length === 0)
+  console.warn("probes.test.ts: prover cases skipped, no Dafny (run: bash scripts/setup-provers.sh)");
+
+afterAll(removeProjects);
+
+/** Checks one module `m` with every installed prover; the log and each prover's verdict on m.dfy. */
+function prove(src: string, counts: Record<string, number> = {}) {
+  const lines: string[] = [];
+  const root = project({ m: src }, {}, { "proofs/PROPERTIES.md": properties(counts) });
+  const r = checkDafny(layout(root), { only: [], staleIsError: false, log: (x) => lines.push(x), provers });
+  const statuses = r.runs.map((run) => run.verdicts.find((v) => v.file === "m.dfy")?.status);
+  return { ...r, statuses, log: lines.join("\n") };
+}
+
+const lines = (xs: string[]) => `${xs.join("\n")}\n`;
+
+/** A parameter named like a union type, whose record type has a field named like a member. */
+const FIELD_OR_MEMBER = (ensures: string) =>
+  lines([
+    'export type P15Role = "user" | "assistant";',
+    "export interface P15Rec {",
+    "  User: P15Role;",
+    "}",
+    "//@ verify",
+    `//@ ensures ${ensures}`,
+    "export function fieldOrMember(P15Role: P15Rec): P15Role {",
+    "  return P15Role.User;",
+    "}",
+  ]);
+
+describe("a parameter named like a type is the parameter, in bodies and specifications", () => {
+  it("Node reads the field", async () => {
+    const m = await runTs(FIELD_OR_MEMBER('\\result === "user"'));
+    expect(m.fieldOrMember({ User: "assistant" })).toBe("assistant");
+  });
+
+  it("the Dafny reads the field where TypeScript does, and the literal is the union's member", () => {
+    const out = translate({ m: FIELD_OR_MEMBER('\\result === "user" || \\result === P15Role.User') }).get("m") ?? "";
+    expect(out).toContain("function fieldOrMember(P15Role': P15Rec): P15Role\n");
+    expect(out).toContain("(fieldOrMember(P15Role') == P15Role.User) || (fieldOrMember(P15Role') == P15Role'.User)");
+    expect(out).toContain("\n  P15Role'.User\n");
+  });
+
+  it.skipIf(provers.length === 0)(
+    'the false ensures (always the member "user") is rejected, the true one (the field) is proven',
+    () => {
+      const wrong = prove(FIELD_OR_MEMBER('\\result === "user"'));
+      expect(wrong.statuses, wrong.log).toEqual(provers.map(() => "rejected"));
+      const right = prove(FIELD_OR_MEMBER("\\result === P15Role.User"), { "m.dfy": 1 });
+      expect(right.statuses, right.log).toEqual(provers.map(() => "verified"));
+      expect(right.exitCode, right.log).toBe(0);
+    },
+    120_000,
+  );
+});
+
+/** A recursive function proven (by decreases) to return n. */
+const COUNT_DOWN = (annotation: string) =>
+  lines([
+    annotation,
+    "//@ requires n >= 0",
+    "//@ ensures \\result === n",
+    "//@ decreases n",
+    "export function countDown(n: number): number {",
+    "  if (n === 0) return 0;",
+    "  return countDown(n - 1) + 1;",
+    "}",
+  ]);
+
+describe("the call stack: recursion stays in specifications", () => {
+  it("Node overflows its stack on countDown(1000000)", async () => {
+    const m = await runTs(COUNT_DOWN("//@ verify"));
+    expect(m.countDown(100)).toBe(100);
+    expect(() => m.countDown(1_000_000)).toThrow(RangeError);
+  });
+
+  it("a recursive //@ verify function is rejected where it calls itself, directly or through another", () => {
+    expect(translateError({ m: COUNT_DOWN("//@ verify") })).toMatch(
+      /^src\/kernel\/m\.ts:7:10: recursion in code \(countDown -> countDown\)/,
+    );
+    const mutual = lines([
+      "//@ verify",
+      "//@ requires n >= 0",
+      "//@ decreases n",
+      "export function even(n: number): boolean {",
+      "  if (n === 0) return true;",
+      "  return odd(n - 1);",
+      "}",
+      "//@ verify",
+      "//@ requires n >= 0",
+      "//@ decreases n",
+      "export function odd(n: number): boolean {",
+      "  if (n === 0) return false;",
+      "  return even(n - 1);",
+      "}",
+    ]);
+    expect(translateError({ m: mutual })).toMatch(/recursion in code \((even -> odd -> even|odd -> even -> odd)\)/);
+  });
+
+  it("as //@ spec it is a Dafny function for specifications, which code may not call", () => {
+    expect(translate({ m: COUNT_DOWN("//@ spec") }).get("m")).toContain("function countDown(n: int): int");
+    const caller = lines([
+      "//@ verify",
+      "//@ requires n >= 0",
+      "//@ ensures \\result === countDown(n)",
+      "export function twice(n: number): number {",
+      "  return countDown(n);",
+      "}",
+    ]);
+    expect(translateError({ m: COUNT_DOWN("//@ spec") + caller })).toMatch(
+      /^src\/kernel\/m\.ts:13:10: countDown is \/\/@ spec \(for specifications only\)/,
+    );
+  });
+});
+
+/** Three functions whose ensures hold over the integers and fail on JavaScript's doubles. */
+const NUMBERS = lines([
+  "//@ verify",
+  "//@ ensures \\result",
+  "export function squarePlusOne(x: number): boolean {",
+  "  return x * x + 1 > x * x;",
+  "}",
+  "//@ verify",
+  "//@ ensures \\result === a",
+  "export function addSub(a: number, b: number): number {",
+  "  return a + b - b;",
+  "}",
+  "//@ verify",
+  "//@ ensures \\result === 0",
+  "export function productMinusItself(x: number): number {",
+  `  const p: number = ${Array.from({ length: 35 }, () => "x").join(" * ")};`,
+  "  return p - p;",
+  "}",
+]);
+
+describe("the number model: code's arithmetic stays within +-(2^53 - 1)", () => {
+  it("Node breaks each ensures", async () => {
+    const m = await runTs(NUMBERS);
+    expect(m.squarePlusOne(134217728)).toBe(false);
+    expect(m.addSub(2 ** 53 - 1, 2)).not.toBe(2 ** 53 - 1);
+    expect(m.productMinusItself(1e10)).toBeNaN();
+  });
+
+  it.skipIf(provers.length === 0)(
+    "each is rejected where its arithmetic may leave the safe integers (dafny/m.dfy(line,col)), and a + b - b proven once the requires bound a and b",
+    () => {
+      const r = prove(NUMBERS);
+      expect(r.statuses, r.log).toEqual(provers.map(() => "rejected"));
+      const dafny = translate({ m: NUMBERS }).get("m") ?? "";
+      const at = (text: string) => {
+        const line = dafny.split("\n").findIndex((l) => l.includes(text)) + 1;
+        expect(line, text).toBeGreaterThan(0);
+        return new RegExp(`dafny/m\\.dfy\\(${line},\\d+\\)`);
+      };
+      for (const run of r.runs) {
+        const out = run.verdicts.find((v) => v.file === "m.dfy")?.output ?? "";
+        // file:line:col of each function's arithmetic
+        for (const text of ["SafeInteger_m(x * x) + 1", "SafeInteger_m(a + b) - b", "var p: int :="])
+          expect(out).toMatch(at(text));
+      }
+      // a linear bound is proven (Z3's nonlinear reasoning is too weak for x * x from bounds on x)
+      const bounded = lines([
+        "//@ verify",
+        "//@ requires -1000000 <= a && a <= 1000000 && -1000000 <= b && b <= 1000000",
+        "//@ ensures \\result === a",
+        "export function addSub(a: number, b: number): number {",
+        "  return a + b - b;",
+        "}",
+      ]);
+      const ok = prove(bounded, { "m.dfy": 1 });
+      expect(ok.statuses, ok.log).toEqual(provers.map(() => "verified"));
+    },
+    600_000,
+  );
+});
