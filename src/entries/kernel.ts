@@ -7,7 +7,9 @@ import * as compactionModule from "../kernel/compaction.ts";
 import * as compressibleModule from "../kernel/compressible.ts";
 import * as configModule from "../kernel/config.ts";
 import * as cutpointModule from "../kernel/cutpoint.ts";
+import * as floorModule from "../kernel/floor.ts";
 import * as keeprecentModule from "../kernel/keeprecent.ts";
+import * as lowwaterModule from "../kernel/lowwater.ts";
 import * as progressModule from "../kernel/progress.ts";
 import * as retentionModule from "../kernel/retention.ts";
 import * as spliceModule from "../kernel/splice.ts";
@@ -20,12 +22,14 @@ import type { PlanStamp, CurrentStamp, CommitDecision, RaceOutcome } from "../ke
 import type { RoleStep } from "../kernel/compaction.ts";
 import type { ConfigView, ConfigField } from "../kernel/config.ts";
 import type { CutPoint } from "../kernel/cutpoint.ts";
+import type { ShunnedStretch } from "../kernel/floor.ts";
+import type { LowWaterRun } from "../kernel/lowwater.ts";
 import type { Proposal, CompactionRun } from "../kernel/progress.ts";
 import type { Role } from "../kernel/roles.ts";
 import type { Stretch } from "../kernel/stretch.ts";
 import type { Thresholds, TriggerKind, ReportedPrefix } from "../kernel/trigger.ts";
 
-export type { PlanStamp, CurrentStamp, CommitDecision, RaceOutcome, RoleStep, ConfigView, ConfigField, CutPoint, Proposal, CompactionRun, Role, Stretch, Thresholds, TriggerKind, ReportedPrefix };
+export type { PlanStamp, CurrentStamp, CommitDecision, RaceOutcome, RoleStep, ConfigView, ConfigField, CutPoint, ShunnedStretch, LowWaterRun, Proposal, CompactionRun, Role, Stretch, Thresholds, TriggerKind, ReportedPrefix };
 
 /**
  * Decide whether a planned compaction may still be applied (L9: no lost updates).
@@ -370,6 +374,51 @@ export const findTurnStart: (roles: readonly Role[], index: number, start: numbe
 export const findCutPoint: (roles: readonly Role[], tokens: readonly number[], callOf: readonly number[], lastAnswer: readonly number[], start: number, end: number, keepRecentTokens: number) => CutPoint = cutpointModule.findCutPoint;
 
 /**
+ * Whether the stretch [start, end) is worth a summarizer call: above the floor, and not recorded as not shrinkable.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L4, L8; see docs/kernel.md.
+ *
+ * Requires:
+ * - `0 <= start && start <= end && end <= tokens.length`
+ * - `shunStarts.length === shunEnds.length`
+ *
+ * Ensures:
+ * - `result <==> (sumTokens(tokens, start, end) > floorTokens && forall(k: nat, k < shunStarts.length ==> !(shunStarts[k] === start && shunEnds[k] === end)))`
+ */
+export const worthACall: (tokens: readonly number[], start: number, end: number, floorTokens: number, shunStarts: readonly number[], shunEnds: readonly number[]) => boolean = floorModule.worthACall;
+
+/**
+ * Whether a rejected summary shows its stretch cannot shrink (not shorter than what it replaces, L8): the stretch is then recorded.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L4, L8; see docs/kernel.md.
+ *
+ * Requires:
+ * - none: every input
+ *
+ * Ensures:
+ * - `result <==> summaryTokens >= replacedTokens`
+ */
+export const notShrinkable: (summaryTokens: number, replacedTokens: number) => boolean = floorModule.notShrinkable;
+
+/**
+ * A record after [spliceStart, spliceEnd) was replaced by one summary (L6): a record ending at or
+ * before the splice stays, one starting at or after its end moves with the messages after it, and
+ * one the splice touched is dropped (-1, -1, which matches no stretch), since its stretch changed.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L4, L8; see docs/kernel.md.
+ *
+ * Requires:
+ * - `shunStart <= shunEnd`
+ * - `0 <= spliceStart && spliceStart < spliceEnd`
+ *
+ * Ensures:
+ * - `shunEnd <= spliceStart ==> (result.start === shunStart && result.end === shunEnd)`
+ * - `spliceEnd <= shunStart ==> (result.start === shunStart - (spliceEnd - spliceStart) + 1 && result.end === shunEnd - (spliceEnd - spliceStart) + 1)`
+ * - `(spliceStart < shunEnd && shunStart < spliceEnd) ==> (result.start === -1 && result.end === -1)`
+ */
+export const recordAfterSplice: (shunStart: number, shunEnd: number, spliceStart: number, spliceEnd: number) => ShunnedStretch = floorModule.recordAfterSplice;
+
+/**
  * Sum of tokens[from..n), by a loop (sumRange recurses, which would exhaust the stack on long histories).
  *
  * Proven by Dafny (`scripts/check.sh dafny`), laws L7, L4, L5; see docs/kernel.md.
@@ -425,6 +474,39 @@ export const keptPrefixEnd: (roles: readonly Role[], tokens: readonly number[], 
  * - `result.found ==> forall(k: int, 0 <= k && k < roles.length && result.start <= callOf[k] && callOf[k] < result.end ==> k < result.end)`
  */
 export const selectKeepRecent: (roles: readonly Role[], tokens: readonly number[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], window: number, from: number, keepRecentTokens: number) => Stretch = keeprecentModule.selectKeepRecent;
+
+/**
+ * Whether a run takes another step: only a run that was due when it started (L1), and only while the total is above the target.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L1, L8; see docs/kernel.md.
+ *
+ * Requires:
+ * - none: every input
+ *
+ * Ensures:
+ * - `result <==> (dueAtStart && total > target)`
+ */
+export const runContinues: (dueAtStart: boolean, total: number, target: number) => boolean = lowwaterModule.runContinues;
+
+/**
+ * Progress model of the low-water rule: step k lowers the total by savings[k] >= 1 (an accepted
+ * summary, L8); the run takes steps while runContinues. A run that is not due takes none; one that
+ * is due ends at or below the target unless the steps run out, and never takes more than
+ * total - target steps, whatever the savings.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L1, L8; see docs/kernel.md.
+ *
+ * Requires:
+ * - `forall(k: nat, k < savings.length ==> savings[k] >= 1)`
+ *
+ * Ensures:
+ * - `!due ==> (result.steps === 0 && result.total === total)`
+ * - `0 <= result.steps && result.steps <= savings.length`
+ * - `result.total <= total - result.steps`
+ * - `(due && result.steps < savings.length) ==> result.total <= target`
+ * - `result.steps === 0 || result.steps <= total - target`
+ */
+export const lowWaterRun: (total: number, due: boolean, target: number, savings: readonly number[]) => LowWaterRun = lowwaterModule.lowWaterRun;
 
 /**
  * A summary is accepted only if strictly shorter than what it replaces and within max_tokens (L8).
