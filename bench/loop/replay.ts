@@ -32,11 +32,9 @@ export interface ReplayStats {
   readonly finalSummaryShare: number;
 }
 
-/** Replays `session` with `compactor`, reading its summarizer calls from `server`. */
-export async function replay(session: Session, compactor: Compactor, server: SummarizerServer): Promise<ReplayStats> {
-  let context: Message[] = [];
-  let users = 0;
-  const s = {
+/** Stats with nothing counted yet (every user message present: a least share of 1). */
+export function emptyStats(): { -readonly [K in keyof ReplayStats]: number } {
+  return {
     modelCalls: 0,
     events: 0,
     runs: 0,
@@ -51,6 +49,14 @@ export async function replay(session: Session, compactor: Compactor, server: Sum
     finalSummaries: 0,
     finalSummaryShare: 0,
   };
+}
+
+/** Replays `session` with `compactor`, reading its summarizer calls from `server`. */
+export async function replay(session: Session, compactor: Compactor, server: SummarizerServer): Promise<ReplayStats> {
+  let context: Message[] = [];
+  let users = 0;
+  const s = emptyStats();
+
   for (const m of session.messages) {
     if (m.role === "assistant") {
       const firstCall = server.calls.length;

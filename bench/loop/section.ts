@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fmt, fmtN, fmtRatio, table } from "../table.ts";
 import { BASELINE_KEEP_SHARE } from "./compactors.ts";
-import type { ReplayStats } from "./replay.ts";
+import { emptyStats, type ReplayStats } from "./replay.ts";
 import { LATENCY, SUMMARY_BASE, SUMMARY_RATE } from "./summarizer-server.ts";
 
 /** The section's heading: bench:loop replaces the section under it in RESULTS.md. */
@@ -23,21 +23,8 @@ const pct = (x: number) => `${fmt(100 * x, 0)}%`;
 type Totals = { -readonly [K in keyof ReplayStats]: number };
 
 function sum(rows: readonly LoopRow[]): Totals {
-  const t: Totals = {
-    modelCalls: 0,
-    events: 0,
-    runs: 0,
-    acceptedCalls: 0,
-    rejectedCalls: 0,
-    summarizerInput: 0,
-    summarizerOutput: 0,
-    mainInput: 0,
-    waitSeconds: 0,
-    callsWithEveryUser: 0,
-    leastUserShare: 1,
-    finalSummaries: 0,
-    finalSummaryShare: 0,
-  };
+  const t: Totals = emptyStats();
+
   for (const { stats } of rows) {
     for (const key of Object.keys(t) as (keyof ReplayStats)[])
       if (key !== "leastUserShare" && key !== "finalSummaryShare") t[key] += stats[key];
