@@ -304,6 +304,48 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
   joinedBytes: exactNats(0, 20, 1).chain((xs) => range(xs.length).map(([a, b]) => [xs, a, b])),
   keepHeadLines: fc.tuple(exactNats(0, 20, 1), fc.oneof(fc.nat(25), wideNat), fc.oneof(fc.nat(200), wideNat)),
   keepTailLines: fc.tuple(exactNats(0, 20, 1), fc.oneof(fc.nat(25), wideNat), fc.oneof(fc.nat(200), wideNat)),
+  // batch.ts
+  // disjoint ascending pairs, as a plan has them (overlapping pairs would count tokens twice, past 2^53)
+  batchFreed: exactNats(0, 30).chain((t) =>
+    fc
+      .tuple(
+        fc.array(fc.nat(t.length), { maxLength: 12 }),
+        fc.oneof(
+          small,
+          wideNat.map((x) => Math.floor(x / 64)),
+        ),
+      )
+      .chain(([cuts, allowance]) => {
+        const plan = [...cuts].sort((a, b) => a - b).slice(0, cuts.length - (cuts.length % 2));
+        return fc.nat(plan.length / 2).map((k) => [t, plan, allowance, k]);
+      }),
+  ),
+  planBatch: withTokens.chain(({ c, tokens }) =>
+    fc
+      .tuple(
+        window,
+        anyInt,
+        fc.array(fc.tuple(fc.nat(c.roles.length + 1), fc.nat(c.roles.length + 1)), { maxLength: 4 }),
+        anyInt,
+        fc.oneof(
+          small,
+          wideNat.map((x) => Math.floor(x / 64)),
+        ),
+      )
+      .map(([w, floor, recs, need, allowance]) => [
+        c.roles,
+        c.callOf,
+        c.lastAnswer,
+        c.ongoing,
+        w,
+        tokens,
+        floor,
+        recs.map((r) => r[0]),
+        recs.map((r) => r[1]),
+        need,
+        allowance,
+      ]),
+  ),
   // floor.ts
   worthACall: exactNats(0, 30).chain((t) =>
     fc
