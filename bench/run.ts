@@ -6,7 +6,7 @@
 // only, in well under a minute, and prints without touching RESULTS.md (as does --no-dafny).
 // Each scenario lives in its own file (what it measures, how, and its section of the results);
 // this file holds the sizes and repetitions, the order of the runs and the report's frame.
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { messageText } from "../src/model/message.ts";
@@ -17,6 +17,7 @@ import { CLEARING_SESSION_MESSAGES, clearingRuns, clearingSection } from "./clea
 import { callsAnsweredAfterUser, generateConversation, summariesRun } from "./conversation.ts";
 import { dafnyModules, dafnySection, timeDafny } from "./dafny.ts";
 import { FRESH_SIZES as FRESH_FULL_SIZES, FRESH_REPS, freshBySize, freshSection } from "./fresh.ts";
+import { loopSectionIn } from "./loop/section.ts";
 import { type Repetitions, sinkValue } from "./measure.ts";
 import { planningSection, timeBySize, warmUpPlanning } from "./planning.ts";
 import { compactionStepsBySize, stepsSection } from "./steps.ts";
@@ -110,10 +111,13 @@ async function main(): Promise<void> {
   if (dafny.length > 0) out.push(...dafnySection(dafny, DAFNY_REPS));
   if (!ci) out.push(...wholeRunSection(log));
   if (!ci) out.push(...(await import("./startup.ts")).startupSection());
-  const text = out.join("\n");
+  // the agent-loop replay's section is written by npm run bench:loop; a full run keeps it
+  const resultsFile = join(import.meta.dirname, "RESULTS.md");
+  const loop = existsSync(resultsFile) ? loopSectionIn(resultsFile) : "";
+  const text = loop === "" ? out.join("\n") : `${out.join("\n").trimEnd()}\n\n${loop.trimEnd()}\n`;
   process.stdout.write(`${text}\n`);
   // only a complete run replaces the committed results
-  if (!ci && !skipDafny) writeFileSync(join(import.meta.dirname, "RESULTS.md"), text);
+  if (!ci && !skipDafny) writeFileSync(resultsFile, text);
   log(`done (sink ${sinkValue()})`);
 }
 

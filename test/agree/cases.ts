@@ -27,6 +27,12 @@ const wideInt: fc.Arbitrary<number> = fc.oneof(
 /** Small integers, where the branches of index arithmetic meet. */
 const small = fc.integer({ min: -3, max: 30 });
 const anyInt = fc.oneof(small, wideInt);
+/** -1 and naturals up to 2^51: index arithmetic on two of them stays exact. */
+const quarter = fc.oneof(
+  fc.constant(-1),
+  small.map((x) => Math.max(0, x)),
+  wideNat.map((x) => Math.floor(x / 4)),
+);
 
 /** Naturals whose sum plus `extra` per entry stays <= 2^53 - 1: large entries are scaled down to fit. */
 function exactNats(minLength: number, maxLength: number, extra = 0): fc.Arbitrary<number[]> {
@@ -380,6 +386,79 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
   joinedBytes: exactNats(0, 20, 1).chain((xs) => range(xs.length).map(([a, b]) => [xs, a, b])),
   keepHeadLines: fc.tuple(exactNats(0, 20, 1), fc.oneof(fc.nat(25), wideNat), fc.oneof(fc.nat(200), wideNat)),
   keepTailLines: fc.tuple(exactNats(0, 20, 1), fc.oneof(fc.nat(25), wideNat), fc.oneof(fc.nat(200), wideNat)),
+  // batch.ts
+  // disjoint ascending pairs, as a plan has them (overlapping pairs would count tokens twice, past 2^53)
+  batchFreed: exactNats(0, 30).chain((t) =>
+    fc
+      .tuple(
+        fc.array(fc.nat(t.length), { maxLength: 12 }),
+        fc.oneof(
+          small,
+          wideNat.map((x) => Math.floor(x / 64)),
+        ),
+      )
+      .chain(([cuts, allowance]) => {
+        const plan = [...cuts].sort((a, b) => a - b).slice(0, cuts.length - (cuts.length % 2));
+        return fc.nat(plan.length / 2).map((k) => [t, plan, allowance, k]);
+      }),
+  ),
+  planBatch: withTokens.chain(({ c, tokens }) =>
+    fc
+      .tuple(
+        window,
+        anyInt,
+        fc.array(fc.tuple(fc.nat(c.roles.length + 1), fc.nat(c.roles.length + 1)), { maxLength: 4 }),
+        anyInt,
+        fc.oneof(
+          small,
+          wideNat.map((x) => Math.floor(x / 64)),
+        ),
+      )
+      .map(([w, floor, recs, need, allowance]) => [
+        c.roles,
+        c.callOf,
+        c.lastAnswer,
+        c.ongoing,
+        w,
+        tokens,
+        floor,
+        recs.map((r) => r[0]),
+        recs.map((r) => r[1]),
+        need,
+        allowance,
+      ]),
+  ),
+  // floor.ts
+  worthACall: exactNats(0, 30).chain((t) =>
+    fc
+      .tuple(
+        range(t.length),
+        anyInt,
+        fc.array(fc.tuple(fc.nat(t.length + 1), fc.nat(t.length + 1), fc.boolean()), { maxLength: 5 }),
+      )
+      .map(([[a, b], floor, recs]) => {
+        // about half the records carry the stretch's own bounds
+        const bounds = recs.map(([x, y, own]) => (own ? [a, b] : [x, y]));
+        return [t, a, b, floor, bounds.map((r) => r[0]), bounds.map((r) => r[1])];
+      }),
+  ),
+  notShrinkable: fc.tuple(anyInt, anyInt),
+  recordAfterSplice: fc
+    .tuple(
+      quarter,
+      quarter,
+      fc.nat(40),
+      fc.oneof(
+        fc.integer({ min: 1, max: 20 }),
+        quarter.map((x) => x + 1),
+      ),
+    )
+    .map(([x, y, s, len]) => [Math.min(x, y), Math.max(x, y), s, s + len]),
+  // lowwater.ts
+  runContinues: fc.tuple(fc.boolean(), anyInt, anyInt),
+  lowWaterRun: fc
+    .tuple(wideNat, fc.boolean(), anyInt, exactNats(0, 30, 1))
+    .map(([total, due, target, s]) => [total, due, target, s.map((x) => x + 1)]),
   // watermark.ts
   advanceWatermark: fc.tuple(anyInt, anyInt, anyInt),
 };

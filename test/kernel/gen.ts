@@ -1,6 +1,7 @@
 // Shared fast-check generators for the kernel's differential tests (test code, not reference code).
 import fc from "fast-check";
 import type { Role } from "../../src/kernel/roles.ts";
+import { movable } from "../../src/kernel/stretch.ts";
 
 /** Runs per property: the brief asks for at least 10,000 generated cases per function. */
 export const RUNS = 10_000;
@@ -98,4 +99,14 @@ export function afterSplice(c: Conversation, s: number, e: number): Conversation
   ];
   const ongoing = [...c.ongoing.slice(0, s), false, ...c.ongoing.slice(e)];
   return { roles, callOf, lastAnswer, ongoing };
+}
+
+/** The companion's Eligible (proofs/dafny/stretch.dfy: Coherent and HasWork) as executable TypeScript. */
+export function eligibleStretch(c: Conversation, cutoff: number, s: number, e: number): boolean {
+  if (!(0 <= s && s < e && e <= cutoff && cutoff <= c.roles.length)) return false;
+  for (let j = s; j < e; j++) {
+    if (!movable(c.roles, c.callOf, c.ongoing, s, j)) return false;
+    if (c.lastAnswer[j] >= e) return false;
+  }
+  return c.roles.slice(s, e).some((r) => r !== "summary");
 }

@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 import { keptPrefixEnd, selectKeepRecent, suffixTokens } from "../../src/kernel/keeprecent.ts";
 import { sumTokens } from "../../src/kernel/progress.ts";
 import { retentionCutoff } from "../../src/kernel/retention.ts";
-import { movable, type Stretch, selectStretchFrom } from "../../src/kernel/stretch.ts";
+import { type Stretch, selectStretchFrom } from "../../src/kernel/stretch.ts";
 import * as ref from "../../src/reference/keeprecent.ts";
-import { type Conversation, conversation, nat, RUNS } from "./gen.ts";
+import { type Conversation, conversation, eligibleStretch, nat, RUNS } from "./gen.ts";
 
 /** A conversation with token counts, a window, a start position and a budget. */
 const krCase = conversation(24).chain((c: Conversation) =>
@@ -29,15 +29,8 @@ const krCase = conversation(24).chain((c: Conversation) =>
 );
 type Case = Conversation & { tokens: number[]; window: number; from: number; keep: number };
 
-// The companion's predicates (proofs/dafny/stretch.dfy, proofs/dafny/keeprecent.dfy) as executable TypeScript.
-function eligible(c: Conversation, cutoff: number, s: number, e: number): boolean {
-  if (!(0 <= s && s < e && e <= cutoff && cutoff <= c.roles.length)) return false;
-  for (let j = s; j < e; j++) {
-    if (!movable(c.roles, c.callOf, c.ongoing, s, j)) return false;
-    if (c.lastAnswer[j] >= e) return false;
-  }
-  return c.roles.slice(s, e).some((r) => r !== "summary");
-}
+// The companion's predicates (proofs/dafny/stretch.dfy, proofs/dafny/keeprecent.dfy) as executable TypeScript (Eligible in gen.ts).
+const eligible = eligibleStretch;
 function keepsRecent(c: Case, cutoff: number, s: number, e: number): boolean {
   return eligible(c, cutoff, s, e) && sumTokens(c.tokens, e, c.tokens.length) >= c.keep;
 }

@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { isCompressible } from "../../src/kernel/compressible.ts";
 import { retentionCutoff } from "../../src/kernel/retention.ts";
 import {
-  movable,
   pairingOk,
   type Stretch,
   selectAfterSplice,
@@ -15,28 +14,24 @@ import {
   selectStretchFrom as refFrom,
   pairingOk as refPairingOk,
 } from "../../src/reference/stretch.ts";
-import { afterSplice, buildConversation, type Conversation, conversation, nat, RUNS, role } from "./gen.ts";
+import {
+  afterSplice,
+  buildConversation,
+  type Conversation,
+  conversation,
+  eligibleStretch,
+  nat,
+  RUNS,
+  role,
+} from "./gen.ts";
 
 const window = fc.oneof(
   fc.integer({ min: 1, max: 8 }),
   nat.map((w) => Math.max(1, w)),
 );
 
-// The companion's predicates (proofs/dafny/stretch.dfy), as executable TypeScript.
-function coherent(c: Conversation, cutoff: number, s: number, e: number): boolean {
-  if (!(0 <= s && s < e && e <= cutoff && cutoff <= c.roles.length)) return false;
-  for (let j = s; j < e; j++) {
-    if (!movable(c.roles, c.callOf, c.ongoing, s, j)) return false;
-    if (c.lastAnswer[j] >= e) return false;
-  }
-  return true;
-}
-function hasWork(c: Conversation, s: number, e: number): boolean {
-  return c.roles.slice(s, e).some((r) => r !== "summary");
-}
-function eligible(c: Conversation, cutoff: number, s: number, e: number): boolean {
-  return coherent(c, cutoff, s, e) && hasWork(c, s, e);
-}
+// The companion's Eligible (proofs/dafny/stretch.dfy), as executable TypeScript (gen.ts).
+const eligible = eligibleStretch;
 
 function checkEnsures(c: Conversation, w: number, r: Stretch): boolean {
   const n = c.roles.length;

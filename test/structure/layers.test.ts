@@ -200,7 +200,13 @@ describe("proof-only models", () => {
       for (const st of sf.statements)
         if (ts.isFunctionDeclaration(st) && st.name !== undefined && isProofModel(st)) models.push(st.name.text);
     }
-    expect(models.sort()).toEqual(["compactRolesOnce", "compactUntilStable", "raceTwoPlans", "selectAfterSplice"]);
+    expect(models.sort()).toEqual([
+      "compactRolesOnce",
+      "compactUntilStable",
+      "lowWaterRun",
+      "raceTwoPlans",
+      "selectAfterSplice",
+    ]);
     const gate = sourceFiles(join(ROOT, "src", "engine", "boundary")).filter(
       (f) => !f.path.endsWith("kernel-requires.ts"),
     );

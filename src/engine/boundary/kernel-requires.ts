@@ -66,6 +66,18 @@ function integersThresholds(fn: string, name: string, x: Thresholds): void {
   if (!Number.isSafeInteger(x.turnThreshold)) fail(fn, `${name}.turnThreshold a safe integer`);
 }
 
+/** planBatch (src/kernel/batch.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardPlanBatch(roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], window: number, tokens: readonly number[], floorTokens: number, shunStarts: readonly number[], shunEnds: readonly number[], need: number, allowance: number, vouched: Vouched = NOTHING_VOUCHED): void {
+  if (!Number.isSafeInteger(window)) fail("planBatch", "window a safe integer");
+  if (!Number.isSafeInteger(floorTokens)) fail("planBatch", "floorTokens a safe integer");
+  if (!Number.isSafeInteger(need)) fail("planBatch", "need a safe integer");
+  if (!Number.isSafeInteger(allowance)) fail("planBatch", "allowance a safe integer");
+  if (!(window >= 1)) fail("planBatch", "window >= 1");
+  if (!(vouched.Pairing === true || pairingOk(roles, callOf, lastAnswer, ongoing))) fail("planBatch", `Pairing(roles, callOf, lastAnswer, ongoing): every tool result answers an earlier call`);
+  if (!(tokens.length === roles.length)) fail("planBatch", "tokens.length === roles.length");
+  if (!(shunStarts.length === shunEnds.length)) fail("planBatch", "shunStarts.length === shunEnds.length");
+}
+
 /** keptCutoff (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardKeptCutoff(_roles: readonly Role[], keep: number): void {
   if (!Number.isSafeInteger(keep)) fail("keptCutoff", "keep a safe integer");
@@ -217,6 +229,31 @@ export function guardFindCutPoint(roles: readonly Role[], tokens: readonly numbe
   if (!(allBelow(roles.length, (a) => lastAnswer[a] < 0 || (lastAnswer[a] < roles.length && roles[lastAnswer[a]] === "tool" && callOf[lastAnswer[a]] === a)))) fail("findCutPoint", `every lastAnswer is a tool result answering it`);
 }
 
+/** worthACall (src/kernel/floor.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardWorthACall(tokens: readonly number[], start: number, end: number, floorTokens: number, shunStarts: readonly number[], shunEnds: readonly number[]): void {
+  if (!Number.isSafeInteger(start)) fail("worthACall", "start a safe integer");
+  if (!Number.isSafeInteger(end)) fail("worthACall", "end a safe integer");
+  if (!Number.isSafeInteger(floorTokens)) fail("worthACall", "floorTokens a safe integer");
+  if (!(0 <= start && start <= end && end <= tokens.length)) fail("worthACall", "0 <= start && start <= end && end <= tokens.length");
+  if (!(shunStarts.length === shunEnds.length)) fail("worthACall", "shunStarts.length === shunEnds.length");
+}
+
+/** notShrinkable (src/kernel/floor.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardNotShrinkable(summaryTokens: number, replacedTokens: number): void {
+  if (!Number.isSafeInteger(summaryTokens)) fail("notShrinkable", "summaryTokens a safe integer");
+  if (!Number.isSafeInteger(replacedTokens)) fail("notShrinkable", "replacedTokens a safe integer");
+}
+
+/** recordAfterSplice (src/kernel/floor.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardRecordAfterSplice(shunStart: number, shunEnd: number, spliceStart: number, spliceEnd: number): void {
+  if (!Number.isSafeInteger(shunStart)) fail("recordAfterSplice", "shunStart a safe integer");
+  if (!Number.isSafeInteger(shunEnd)) fail("recordAfterSplice", "shunEnd a safe integer");
+  if (!Number.isSafeInteger(spliceStart)) fail("recordAfterSplice", "spliceStart a safe integer");
+  if (!Number.isSafeInteger(spliceEnd)) fail("recordAfterSplice", "spliceEnd a safe integer");
+  if (!(shunStart <= shunEnd)) fail("recordAfterSplice", "shunStart <= shunEnd");
+  if (!(0 <= spliceStart && spliceStart < spliceEnd)) fail("recordAfterSplice", "0 <= spliceStart && spliceStart < spliceEnd");
+}
+
 /** suffixTokens (src/kernel/keeprecent.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardSuffixTokens(tokens: readonly number[], from: number): void {
   if (!Number.isSafeInteger(from)) fail("suffixTokens", "from a safe integer");
@@ -249,6 +286,12 @@ export function guardDecideLogCommit(plan: PlanStamp, tail: boolean[], nowLength
   if (!Number.isSafeInteger(nowLength)) fail("decideLogCommit", "nowLength a safe integer");
   if (!(plan.length >= 0 && nowLength >= 0 && plan.stretchEnd >= 0)) fail("decideLogCommit", "plan.length >= 0 && nowLength >= 0 && plan.stretchEnd >= 0");
   if (!(0 <= plan.version && plan.version + tail.length <= 9007199254740991)) fail("decideLogCommit", "0 <= plan.version && plan.version + tail.length <= 9007199254740991");
+}
+
+/** runContinues (src/kernel/lowwater.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardRunContinues(_dueAtStart: boolean, total: number, target: number): void {
+  if (!Number.isSafeInteger(total)) fail("runContinues", "total a safe integer");
+  if (!Number.isSafeInteger(target)) fail("runContinues", "target a safe integer");
 }
 
 /** acceptSummary (src/kernel/progress.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
@@ -433,4 +476,4 @@ export function guardAdvanceWatermark(current: number, proposed: number, newestU
 }
 
 // no precondition to check: currentStep, isCompressible, maxTokensLimit, totalTokens, pairingOk.
-// proof-only models, never called by the engine (no guard): raceTwoPlans, compactRolesOnce, compactUntilStable, selectAfterSplice.
+// proof-only models, never called by the engine (no guard): raceTwoPlans, compactRolesOnce, lowWaterRun, compactUntilStable, selectAfterSplice.

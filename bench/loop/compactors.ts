@@ -1,0 +1,111 @@
+// What the agent-loop replay runs before each model call: safecut's library (compactMessages,
+// with the OpenAI provider pointed at the loopback summarizer), optionally with a low-water
+// target (once due, compact down to a lower threshold; exploratory), and the baseline, the
+// common design written here: when the context reaches the trigger, summarize everything before
+// a keep-recent cut in one call and put that one summary in its place.
+
+import { renderTranscript } from "../../src/engine/summarize/transcript.ts";
+import { compactMessages } from "../../src/library/compact-messages.ts";
+import { type Message, summaryMessage } from "../../src/model/message.ts";
+import { DEFAULT_PROMPT, renderPrompt } from "../../src/model/prompt-template.ts";
+import { SETTINGS } from "../../src/model/settings-table.ts";
+import { charCounter, messageTokens } from "../../src/model/tokens.ts";
+import { openAISummarizer } from "../../src/providers/openai-summarizer.ts";
+
+/** The agent's model named in every request. */
+export const AGENT_MODEL = "gpt-4o-mini";
+/** The baseline keeps this share of the trigger after its cut. */
+export const BASELINE_KEEP_SHARE = 1 / 3;
+
+/** One compaction before a model call: the context to send and the summaries that went into it. */
+export interface Compaction {
+  readonly messages: Message[];
+  /** summaries that replaced something (a summarizer call whose answer was used) */
+  readonly accepted: number;
+}
+
+/** A compactor the replay calls before each model call. */
+export interface Compactor {
+  readonly name: string;
+  compact(context: Message[]): Promise<Compaction>;
+}
+
+/** The tokens of a context as the library counts them (character heuristic). */
+export function contextTokens(context: readonly Message[]): number {
+  let sum = 0;
+  for (const m of context) sum += messageTokens(charCounter(), m);
+  return sum;
+}
+
+/**
+ * safecut's library at `trigger` tokens; with `lowWater` (a share of the trigger), a run that is
+ * due compacts down to that share instead (token_threshold lowered for that run only).
+ */
+export function safecutCompactor(baseUrl: string, trigger: number, lowWater?: number): Compactor {
+  const summarizer = openAISummarizer({ baseUrl, apiKey: "bench" });
+  return {
+    name: lowWater === undefined ? "safecut" : `safecut, low water ${lowWater}`,
+    async compact(context) {
+      const due = contextTokens(context) >= trigger;
+      if (!due) return { messages: context, accepted: 0 };
+      const threshold = lowWater === undefined ? trigger : Math.round(trigger * lowWater);
+      const { messages, report } = await compactMessages(
+        context,
+        { token_threshold: threshold, tokenizer: "chars", provider: "openai", base_url: baseUrl },
+        { summarizer, agentModel: AGENT_MODEL },
+      );
+      return { messages, accepted: report.stretches.length };
+    },
+  };
+}
+
+/** Where the baseline cuts: the latest turn start (not a tool result) leaving at least `keep` tokens after it. */
+function baselineCut(context: readonly Message[], keep: number): number {
+  let kept = 0;
+  let cut = context.length;
+  while (cut > 0 && kept < keep) {
+    cut--;
+    kept += messageTokens(charCounter(), context[cut]);
+  }
+  while (cut > 0 && context[cut].role === "tool") cut--;
+  return cut;
+}
+
+/** The baseline at `trigger` tokens: one summary of everything before a keep-recent cut, in one call. */
+export function baselineCompactor(baseUrl: string, trigger: number): Compactor {
+  const summarizer = openAISummarizer({ baseUrl, apiKey: "bench" });
+  const keep = Math.round(trigger * BASELINE_KEEP_SHARE);
+  const maxTokens = SETTINGS.max_tokens.default;
+  const summaryTag = SETTINGS.summary_tag.default;
+  return {
+    name: "baseline",
+    async compact(context) {
+      if (contextTokens(context) < trigger) return { messages: context, accepted: 0 };
+      const head = context.findIndex((m) => m.role !== "system");
+      const cut = baselineCut(context, keep);
+      if (head < 0 || cut <= head) return { messages: context, accepted: 0 };
+      const prefix = context.slice(head, cut);
+      const previous = prefix[0].role === "summary" ? prefix[0].content : undefined;
+      const stretch = previous === undefined ? prefix : prefix.slice(1);
+      const conversation = renderTranscript(stretch);
+      const prompt = renderPrompt(DEFAULT_PROMPT, {
+        conversation,
+        previousSummary: previous,
+        requiredFacts: [],
+        maxTokens,
+        summaryTag,
+      });
+      const summary = await summarizer.summarize({
+        prompt,
+        stretch,
+        previousSummary: previous,
+        requiredFacts: [],
+        maxTokens,
+        replacedTokens: contextTokens(prefix),
+        summaryTag,
+        model: AGENT_MODEL,
+      });
+      return { messages: [...context.slice(0, head), summaryMessage(summary), ...context.slice(cut)], accepted: 1 };
+    },
+  };
+}

@@ -1,0 +1,52 @@
+// `npm run bench:loop`: the agent-loop replay (replay.ts) of the example sessions and a generated
+// long coding session, at triggers of 15k, 30k and 60k tokens, with safecut and the baseline in the
+// same run against one loopback summarizer; writes its section into bench/RESULTS.md. `--ci`
+// replays one example and a short generated session at 15k only and prints without writing.
+// `--low-water <share,...>` adds safecut with low-water targets (exploratory, compactors.ts; printed only);
+// `--messages <n>` sets the generated session's length.
+import { join } from "node:path";
+import { baselineCompactor, type Compactor, safecutCompactor } from "./compactors.ts";
+import { replay } from "./replay.ts";
+import { type LoopRow, loopSection, writeLoopSection } from "./section.ts";
+import { codingSession, exampleSessions } from "./sessions.ts";
+import { startSummarizerServer } from "./summarizer-server.ts";
+
+const ci = process.argv.includes("--ci");
+const lowWaterAt = process.argv.indexOf("--low-water");
+const lowWaters = lowWaterAt < 0 ? [] : process.argv[lowWaterAt + 1].split(",").map(Number);
+const TRIGGERS = ci ? [15_000] : [15_000, 30_000, 60_000];
+const messagesAt = process.argv.indexOf("--messages");
+const GENERATED = messagesAt >= 0 ? Number(process.argv[messagesAt + 1]) : ci ? 400 : 3_000;
+const SCALE = ci ? 10_000 : 1_000;
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+async function main(): Promise<void> {
+  const server = await startSummarizerServer(SCALE);
+  const sessions = [...exampleSessions().slice(0, ci ? 1 : 2), codingSession(GENERATED)];
+  const rows: LoopRow[] = [];
+  try {
+    for (const session of sessions)
+      for (const trigger of TRIGGERS) {
+        const compactors: Compactor[] = [
+          baselineCompactor(server.baseUrl, trigger),
+          safecutCompactor(server.baseUrl, trigger),
+          ...lowWaters.map((w) => safecutCompactor(server.baseUrl, trigger, w)),
+        ];
+        for (const c of compactors) {
+          log(`${session.name}, ${trigger} tokens, ${c.name}...`);
+          rows.push({ session: session.name, trigger, compactor: c.name, stats: await replay(session, c, server) });
+        }
+      }
+  } finally {
+    await server.close();
+  }
+  const command = `npm run bench:loop -- ${process.argv.slice(2).join(" ")}`.trimEnd().replace(/ --$/, "");
+  const lines = loopSection(rows, command, SCALE);
+  process.stdout.write(`${lines.join("\n")}\n`);
+  // the committed table is the plain comparison at full size; CI-size and exploratory runs only print
+  if (!ci && lowWaters.length === 0 && messagesAt < 0)
+    writeLoopSection(join(import.meta.dirname, "../RESULTS.md"), lines);
+}
+
+await main();

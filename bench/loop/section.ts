@@ -1,0 +1,149 @@
+// The agent-loop replay's section of bench/RESULTS.md: one row per session, trigger and
+// compactor, then safecut's figures over the baseline's per trigger (all sessions summed).
+import { readFileSync, writeFileSync } from "node:fs";
+import { fmt, fmtN, fmtRatio, table } from "../table.ts";
+import { BASELINE_KEEP_SHARE } from "./compactors.ts";
+import { emptyStats, type ReplayStats } from "./replay.ts";
+import { LATENCY, SUMMARY_BASE, SUMMARY_RATE } from "./summarizer-server.ts";
+
+/** The section's heading: bench:loop replaces the section under it in RESULTS.md. */
+export const LOOP_HEADING = "## Agent loop replay";
+
+/** One replay's result with what it was a replay of. */
+export interface LoopRow {
+  readonly session: string;
+  readonly trigger: number;
+  readonly compactor: string;
+  readonly stats: ReplayStats;
+}
+
+const k = (n: number) => `${fmt(n / 1000, 1)}k`;
+const pct = (x: number) => `${fmt(100 * x, 0)}%`;
+
+type Totals = { -readonly [K in keyof ReplayStats]: number };
+
+function sum(rows: readonly LoopRow[]): Totals {
+  const t: Totals = emptyStats();
+
+  for (const { stats } of rows) {
+    for (const key of Object.keys(t) as (keyof ReplayStats)[])
+      if (key !== "leastUserShare" && key !== "finalSummaryShare") t[key] += stats[key];
+    t.leastUserShare = Math.min(t.leastUserShare, stats.leastUserShare);
+    t.finalSummaryShare = Math.max(t.finalSummaryShare, stats.finalSummaryShare);
+  }
+  return t;
+}
+
+const ratio = (a: number, b: number) => (b === 0 ? undefined : a / b);
+
+/** The section's lines. */
+export function loopSection(rows: readonly LoopRow[], command: string, scale: number): string[] {
+  const detail = rows.map(({ session, trigger, compactor, stats: s }) => [
+    session,
+    fmtN(trigger),
+    compactor,
+    String(s.modelCalls),
+    String(s.events),
+    `${s.acceptedCalls} + ${s.rejectedCalls}`,
+    k(s.summarizerInput),
+    k(s.summarizerOutput),
+    k(s.mainInput),
+    fmt(s.waitSeconds, 0),
+    `${pct(s.callsWithEveryUser / Math.max(1, s.modelCalls))} (least ${pct(s.leastUserShare)})`,
+    `${s.finalSummaries} (${pct(s.finalSummaryShare)})`,
+  ]);
+  const triggers = [...new Set(rows.map((r) => r.trigger))];
+  const compactors = [...new Set(rows.map((r) => r.compactor))].filter((c) => c !== "baseline");
+  const ratios: string[][] = [];
+  for (const t of triggers) {
+    const base = sum(rows.filter((r) => r.trigger === t && r.compactor === "baseline"));
+    for (const c of compactors) {
+      const x = sum(rows.filter((r) => r.trigger === t && r.compactor === c));
+      ratios.push([
+        fmtN(t),
+        c,
+        fmtRatio(ratio(x.events, base.events)),
+        fmtRatio(ratio(x.acceptedCalls + x.rejectedCalls, base.acceptedCalls + base.rejectedCalls)),
+        fmtRatio(ratio(x.summarizerInput, base.summarizerInput)),
+        fmtRatio(ratio(x.summarizerOutput, base.summarizerOutput)),
+        fmtRatio(ratio(x.mainInput, base.mainInput)),
+        fmtRatio(ratio(x.waitSeconds, base.waitSeconds)),
+        `${pct(x.callsWithEveryUser / Math.max(1, x.modelCalls))} vs ${pct(base.callsWithEveryUser / Math.max(1, base.modelCalls))}`,
+      ]);
+    }
+  }
+  return [
+    LOOP_HEADING,
+    "",
+    `\`${command}\` (bench/loop/) replays each session as a live agent loop: before every model call (each recorded`,
+    "assistant message) the compactor runs on the context, the context is sent (its tokens are the main model's input),",
+    "and the recorded reply and the tool results after it join the context. Summaries come from a summarizer on a loopback",
+    "HTTP server (127.0.0.1) reached through safecut's OpenAI provider, answering by a length model (",
+    `${SUMMARY_BASE} tokens + ${SUMMARY_RATE} of the excerpt, at most max_tokens, holding the prompt's required facts) after a modelled`,
+    `latency of ${LATENCY.baseS} s + ${LATENCY.perKInputS} s per 1k input tokens + ${LATENCY.perOutputS} s per output token, slept ${scale}x faster; waits are`,
+    "modelled seconds, the calls of one compaction in sequence. Tokens by the character heuristic. safecut runs",
+    "`compactMessages` with `token_threshold` = trigger and every other setting at its default; the baseline (written in",
+    `the bench) summarizes everything before a keep-recent cut (${fmt(BASELINE_KEEP_SHARE, 2)} of the trigger, moved back to a turn start) in one`,
+    "call, with the same prompt, when the context reaches the trigger. Events: compactions that replaced something.",
+    "Summarizer calls: used + the rest (rejected, retried, skipped).",
+    "",
+    table(
+      [
+        "session",
+        "trigger",
+        "compactor",
+        "model calls",
+        "events",
+        "summarizer calls",
+        "summarizer input",
+        "summarizer output",
+        "main-model input",
+        "wait (modelled s)",
+        "contexts with every user message",
+        "summaries in the last context (token share)",
+      ],
+      detail,
+    ),
+    "",
+    "Over all sessions, per trigger, against the baseline in the same run (user messages: contexts holding every one,",
+    "compactor vs baseline):",
+    "",
+    table(
+      [
+        "trigger",
+        "compactor",
+        "events",
+        "summarizer calls",
+        "summarizer input",
+        "summarizer output",
+        "main-model input",
+        "wait",
+        "contexts with every user message",
+      ],
+      ratios,
+    ),
+    "",
+  ];
+}
+
+/** Replaces the section under LOOP_HEADING in `file` (up to the next "## " heading), or appends it. */
+export function writeLoopSection(file: string, lines: readonly string[]): void {
+  const text = readFileSync(file, "utf8");
+  const at = text.indexOf(`${LOOP_HEADING}\n`);
+  const section = lines.join("\n");
+  if (at < 0) {
+    writeFileSync(file, `${text.trimEnd()}\n\n${section}`);
+    return;
+  }
+  const next = text.indexOf("\n## ", at + LOOP_HEADING.length);
+  writeFileSync(file, text.slice(0, at) + section + (next < 0 ? "" : text.slice(next + 1)));
+}
+
+/** The section under LOOP_HEADING in `file` as it stands (empty when there is none), for a writer of the whole file. */
+export function loopSectionIn(file: string): string {
+  const text = readFileSync(file, "utf8");
+  const at = text.indexOf(`${LOOP_HEADING}\n`);
+  if (at < 0) return "";
+  const next = text.indexOf("\n## ", at + LOOP_HEADING.length);
+  return text.slice(at, next < 0 ? undefined : next + 1);
+}

@@ -1,0 +1,101 @@
+// A summarizer served on 127.0.0.1 for the agent-loop replay: it speaks the OpenAI chat
+// completions API, so the library's real provider code (src/providers) sends every request, and
+// it answers after a modelled latency (1 s + 0.1 s per 1k input tokens + 0.02 s per output token),
+// divided by a scale so the bench's wall time stays short; the records keep the modelled seconds.
+// The answer's length follows a simple model of an LLM summary: a fixed part plus a share of the
+// excerpt, at most max_tokens, holding the facts the prompt lists verbatim, filled with the
+// excerpt's own words.
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** Seconds a call waits for: a fixed part, a part per 1k input tokens, a part per output token. */
+export const LATENCY = { baseS: 1, perKInputS: 0.1, perOutputS: 0.02 } as const;
+/** A summary's modelled length: SUMMARY_BASE tokens plus SUMMARY_RATE of the excerpt's tokens, at most max_tokens. */
+export const SUMMARY_BASE = 40;
+export const SUMMARY_RATE = 0.1;
+
+/** One request the server answered: its prompt and answer sizes (chars / 4) and its modelled latency. */
+export interface CallRecord {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly seconds: number;
+}
+
+/** The running server: its base URL (for the provider's base_url) and every call so far. */
+export interface SummarizerServer {
+  readonly baseUrl: string;
+  readonly calls: CallRecord[];
+  close(): Promise<void>;
+}
+
+/** The modelled latency of one call, in seconds. */
+export function modelledSeconds(inputTokens: number, outputTokens: number): number {
+  return LATENCY.baseS + (LATENCY.perKInputS * inputTokens) / 1000 + LATENCY.perOutputS * outputTokens;
+}
+
+const tokensOf = (text: string) => Math.ceil(text.length / 4);
+
+/** The part of a prompt between two markers (empty when either is missing). */
+function between(text: string, open: string, close: string): string {
+  const a = text.indexOf(open);
+  if (a < 0) return "";
+  const b = text.indexOf(close, a + open.length);
+  return text.slice(a + open.length, b < 0 ? undefined : b);
+}
+
+/** The summary an LLM following the default prompt might write, by the length model above. */
+export function modelSummary(prompt: string, maxTokens: number): string {
+  const excerpt = between(prompt, "Conversation excerpt:\n", "\n\nAnswer with the summary only");
+  const facts = between(prompt, "These facts must appear verbatim in the summary:\n", "\n\nConversation excerpt:")
+    .split("\n")
+    .filter((l) => l.startsWith("- "))
+    .map((l) => l.slice(2));
+  const chars = 4 * Math.min(maxTokens, SUMMARY_BASE + Math.round(SUMMARY_RATE * tokensOf(excerpt)));
+  const words = excerpt.split(/\s+/).filter((w) => w !== "" && !w.startsWith("["));
+  const parts = [...facts];
+  let length = parts.join(" ").length;
+  for (let i = 0; length < chars && words.length > 0; i++) {
+    const w = words[i % words.length];
+    parts.push(w);
+    length += w.length + 1;
+  }
+  return parts.join(" ").slice(0, Math.max(chars, 1));
+}
+
+async function bodyOf(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * Starts the server on 127.0.0.1 (a free port). `scale` divides every modelled latency for the
+ * wall-clock wait (1000: a modelled second is a millisecond).
+ */
+export async function startSummarizerServer(scale: number): Promise<SummarizerServer> {
+  const calls: CallRecord[] = [];
+  const server = createServer(async (req, res) => {
+    const body = JSON.parse(await bodyOf(req)) as { max_tokens: number; messages: { content: string }[] };
+    const prompt = body.messages.map((m) => m.content).join("\n");
+    const tag = /inside <([\w-]+)><\/\1>/.exec(prompt)?.[1] ?? "summary";
+    const summary = modelSummary(prompt, body.max_tokens);
+    const record: CallRecord = { inputTokens: tokensOf(prompt), outputTokens: tokensOf(summary), seconds: 0 };
+    const seconds = modelledSeconds(record.inputTokens, record.outputTokens);
+    calls.push({ ...record, seconds });
+    await new Promise((r) => setTimeout(r, (seconds * 1000) / scale));
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(
+      JSON.stringify({
+        choices: [{ message: { role: "assistant", content: `<${tag}>${summary}</${tag}>` } }],
+        usage: { prompt_tokens: record.inputTokens, completion_tokens: record.outputTokens },
+      }),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    calls,
+    close: () => new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),
+  };
+}

@@ -1,0 +1,85 @@
+// API: batchFreed(tokens, plan, allowance, k): number (spec); planBatch(roles, callOf, lastAnswer, ongoing, window, tokens, floorTokens, shunStarts, shunEnds, need,
+//      allowance): number[] -- the stretches one run summarizes (L4, L5, with the floor).
+//@ unbounded-numbers
+// One run plans the disjoint stretches it needs to free `need` tokens, earliest first: each is the
+// earliest eligible stretch (selectStretchFrom) at or after the end of the one before that is worth
+// a summarizer call (worthACall); a stretch that is not worth one is passed over from its next
+// position. Each planned stretch frees at least its tokens less `allowance` (the summary it is
+// allowed); the plan stops once those reach `need`. The stretches come back flat: stretch k is
+// [result[2k], result[2k + 1]). Committed in order, each stays eligible (lemma
+// EligibleAfterEarlierSplice, proofs/dafny/batch.dfy): a splice before a stretch only moves it.
+import { worthACall } from "./floor.ts";
+import { rangeTokens, sumTokens } from "./progress.ts";
+import type { Role } from "./roles.ts";
+import { selectStretchFrom } from "./stretch.ts";
+
+//@ spec
+//@ requires 0 <= k && 2 * k <= plan.length
+//@ requires forall(j: nat, 2 * j + 1 < plan.length ==> 0 <= plan[2 * j] && plan[2 * j] <= plan[2 * j + 1] && plan[2 * j + 1] <= tokens.length)
+//@ decreases k
+/** The tokens the first k stretches of a flat plan free at least: each its tokens less the allowance (a specification). */
+export function batchFreed(tokens: readonly number[], plan: readonly number[], allowance: number, k: number): number {
+  if (k === 0) return 0;
+  return batchFreed(tokens, plan, allowance, k - 1) + sumTokens(tokens, plan[2 * k - 2], plan[2 * k - 1]) - allowance;
+}
+
+//@ verify
+//@ requires window >= 1
+//@ requires Pairing(roles, callOf, lastAnswer, ongoing)
+//@ requires tokens.length === roles.length
+//@ requires shunStarts.length === shunEnds.length
+//@ ensures \result.length === 2 * Math.floor(\result.length / 2)
+//@ ensures forall(k: nat, 2 * k + 1 < \result.length ==> Plannable(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), tokens, floorTokens, shunStarts, shunEnds, \result[2 * k], \result[2 * k + 1]))
+//@ ensures forall(k: nat, 2 * k + 1 < \result.length ==> 0 <= \result[2 * k] && \result[2 * k] <= \result[2 * k + 1] && \result[2 * k + 1] <= tokens.length)
+//@ ensures forall(k: nat, 2 * k + 3 < \result.length ==> \result[2 * k + 1] <= \result[2 * k + 2])
+//@ ensures forall(k: nat, 2 * k + 1 < \result.length ==> batchFreed(tokens, \result, allowance, k) < need)
+/** The disjoint stretches, earliest first, that one run summarizes to free `need` tokens (flat [start, end) pairs). */
+export function planBatch(
+  roles: readonly Role[],
+  callOf: readonly number[],
+  lastAnswer: readonly number[],
+  ongoing: readonly boolean[],
+  window: number,
+  tokens: readonly number[],
+  floorTokens: number,
+  shunStarts: readonly number[],
+  shunEnds: readonly number[],
+  need: number,
+  allowance: number,
+): number[] {
+  const out: number[] = [];
+  let from = 0;
+  let freed = 0;
+  while (freed < need && from < roles.length) {
+    //@ invariant 0 <= from && from <= roles.length
+    //@ invariant out.length === 2 * Math.floor(out.length / 2)
+    //@ invariant forall(k: nat, 2 * k + 1 < out.length ==> Plannable(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), tokens, floorTokens, shunStarts, shunEnds, out[2 * k], out[2 * k + 1]))
+    //@ invariant forall(k: nat, 2 * k + 1 < out.length ==> 0 <= out[2 * k] && out[2 * k] <= out[2 * k + 1] && out[2 * k + 1] <= tokens.length)
+    //@ invariant forall(k: nat, 2 * k + 3 < out.length ==> out[2 * k + 1] <= out[2 * k + 2])
+    //@ invariant out.length === 0 || out[out.length - 1] <= from
+    //@ invariant freed === batchFreed(tokens, out, allowance, Math.floor(out.length / 2))
+    //@ invariant forall(k: nat, 2 * k + 1 < out.length ==> batchFreed(tokens, out, allowance, k) < need)
+    //@ decreases roles.length - from
+    const st = selectStretchFrom(roles, callOf, lastAnswer, ongoing, window, from);
+    if (!st.found) break;
+    const worth = worthACall(tokens, st.start, st.end, floorTokens, shunStarts, shunEnds);
+    if (worth) {
+      const size = rangeTokens(tokens, st.start, st.end);
+      const before = out.slice(0, out.length);
+      //@ assert equal(before, out)
+      //@ assert Plannable(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), tokens, floorTokens, shunStarts, shunEnds, st.start, st.end)
+      out.push(st.start);
+      out.push(st.end);
+      //@ use BatchFreedAgree(tokens, before, out, allowance, Math.floor(before.length / 2))
+      //@ assert Math.floor(out.length / 2) === Math.floor(before.length / 2) + 1
+      //@ assert out[2 * Math.floor(before.length / 2)] === st.start && out[2 * Math.floor(before.length / 2) + 1] === st.end
+      //@ assert batchFreed(tokens, out, allowance, Math.floor(before.length / 2) + 1) === batchFreed(tokens, before, allowance, Math.floor(before.length / 2)) + size - allowance
+      //@ assert forall(k: nat, 2 * k + 1 < out.length ==> batchFreed(tokens, out, allowance, k) === batchFreed(tokens, before, allowance, k))
+      freed = freed + (size - allowance);
+      from = st.end;
+    } else {
+      from = st.start + 1;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,72 @@
+// API: worthACall(tokens, start, end, floorTokens, shunStarts, shunEnds): boolean; notShrinkable(summaryTokens,
+//      replacedTokens): boolean; recordAfterSplice(shunStart, shunEnd, spliceStart, spliceEnd): ShunnedStretch
+//      -- which eligible stretch is worth a summarizer call (with L4, L8).
+//@ unbounded-numbers
+// A stretch is worth a call only above a floor of tokens, and not when its summary was already
+// rejected as not shorter (L8) while the stretch is unchanged: such stretches are recorded by
+// their bounds, and a record is kept across a splice only where the splice did not touch it
+// (shifted when the splice lies before it), so a changed stretch is worth a call again.
+import { rangeTokens } from "./progress.ts";
+
+/** A recorded stretch [start, end) whose summary was rejected as not shorter; -1, -1: a record dropped. */
+export interface ShunnedStretch {
+  start: number;
+  end: number;
+}
+
+//@ verify
+//@ requires 0 <= start && start <= end && end <= tokens.length
+//@ requires shunStarts.length === shunEnds.length
+//@ ensures \result <==> (sumTokens(tokens, start, end) > floorTokens && forall(k: nat, k < shunStarts.length ==> !(shunStarts[k] === start && shunEnds[k] === end)))
+/** Whether the stretch [start, end) is worth a summarizer call: above the floor, and not recorded as not shrinkable. */
+export function worthACall(
+  tokens: readonly number[],
+  start: number,
+  end: number,
+  floorTokens: number,
+  shunStarts: readonly number[],
+  shunEnds: readonly number[],
+): boolean {
+  const size = rangeTokens(tokens, start, end);
+  if (size <= floorTokens) return false;
+  let i = 0;
+  while (i < shunStarts.length) {
+    //@ invariant 0 <= i && i <= shunStarts.length
+    //@ invariant forall(k: nat, k < i ==> !(shunStarts[k] === start && shunEnds[k] === end))
+    //@ decreases shunStarts.length - i
+    if (shunStarts[i] === start && shunEnds[i] === end) return false;
+    i = i + 1;
+  }
+  return true;
+}
+
+//@ verify
+//@ ensures \result <==> summaryTokens >= replacedTokens
+/** Whether a rejected summary shows its stretch cannot shrink (not shorter than what it replaces, L8): the stretch is then recorded. */
+export function notShrinkable(summaryTokens: number, replacedTokens: number): boolean {
+  return summaryTokens >= replacedTokens;
+}
+
+//@ verify
+//@ requires shunStart <= shunEnd
+//@ requires 0 <= spliceStart && spliceStart < spliceEnd
+//@ ensures shunEnd <= spliceStart ==> (\result.start === shunStart && \result.end === shunEnd)
+//@ ensures spliceEnd <= shunStart ==> (\result.start === shunStart - (spliceEnd - spliceStart) + 1 && \result.end === shunEnd - (spliceEnd - spliceStart) + 1)
+//@ ensures (spliceStart < shunEnd && shunStart < spliceEnd) ==> (\result.start === -1 && \result.end === -1)
+/**
+ * A record after [spliceStart, spliceEnd) was replaced by one summary (L6): a record ending at or
+ * before the splice stays, one starting at or after its end moves with the messages after it, and
+ * one the splice touched is dropped (-1, -1, which matches no stretch), since its stretch changed.
+ */
+export function recordAfterSplice(
+  shunStart: number,
+  shunEnd: number,
+  spliceStart: number,
+  spliceEnd: number,
+): ShunnedStretch {
+  if (shunEnd <= spliceStart) return { start: shunStart, end: shunEnd };
+  if (spliceEnd <= shunStart) {
+    return { start: shunStart - (spliceEnd - spliceStart - 1), end: shunEnd - (spliceEnd - spliceStart - 1) };
+  }
+  return { start: -1, end: -1 };
+}

@@ -1,0 +1,51 @@
+// API: runContinues(dueAtStart, total, target): boolean; lowWaterRun(total, due, target, savings): LowWaterRun
+//      -- the low-water stop rule of a run (L1 unchanged, L8's progress).
+//@ unbounded-numbers
+// A run starts only when compaction is due (L1 decides that, as before); once started it goes on
+// while the total is above a lower target, so one run frees down to the target instead of just
+// under the trigger. lowWaterRun is the progress model: with every step lowering the total by at
+// least one token (L8's acceptSummary), a run ends within total - target steps, at or below the
+// target unless it ran out of steps.
+
+/** The end of a run in the low-water progress model: the total it ends at and the steps it took. */
+export interface LowWaterRun {
+  total: number;
+  steps: number;
+}
+
+//@ verify
+//@ ensures \result <==> (dueAtStart && total > target)
+/** Whether a run takes another step: only a run that was due when it started (L1), and only while the total is above the target. */
+export function runContinues(dueAtStart: boolean, total: number, target: number): boolean {
+  if (!dueAtStart) return false;
+  return total > target;
+}
+
+//@ verify
+//@ requires forall(k: nat, k < savings.length ==> savings[k] >= 1)
+//@ ensures !due ==> (\result.steps === 0 && \result.total === total)
+//@ ensures 0 <= \result.steps && \result.steps <= savings.length
+//@ ensures \result.total <= total - \result.steps
+//@ ensures (due && \result.steps < savings.length) ==> \result.total <= target
+//@ ensures \result.steps === 0 || \result.steps <= total - target
+/**
+ * Progress model of the low-water rule: step k lowers the total by savings[k] >= 1 (an accepted
+ * summary, L8); the run takes steps while runContinues. A run that is not due takes none; one that
+ * is due ends at or below the target unless the steps run out, and never takes more than
+ * total - target steps, whatever the savings.
+ * @model
+ */
+export function lowWaterRun(total: number, due: boolean, target: number, savings: readonly number[]): LowWaterRun {
+  let cur = total;
+  let steps = 0;
+  while (steps < savings.length && runContinues(due, cur, target)) {
+    //@ invariant 0 <= steps && steps <= savings.length
+    //@ invariant cur <= total - steps
+    //@ invariant !due ==> (steps === 0 && cur === total)
+    //@ invariant steps === 0 || total - (steps - 1) > target
+    //@ decreases savings.length - steps
+    cur = cur - savings[steps];
+    steps = steps + 1;
+  }
+  return { total: cur, steps: steps };
+}

@@ -1,0 +1,60 @@
+// The agent-loop replay (npm run bench:loop) at CI size: the loopback summarizer answers through
+// safecut's OpenAI provider, the replay's accounting agrees with the server's records, the
+// baseline makes one call per event and loses user messages, and safecut keeps every user message
+// in every context it sends.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { baselineCompactor, contextTokens, safecutCompactor } from "../../bench/loop/compactors.ts";
+import { replay } from "../../bench/loop/replay.ts";
+import { codingSession } from "../../bench/loop/sessions.ts";
+import { modelledSeconds, type SummarizerServer, startSummarizerServer } from "../../bench/loop/summarizer-server.ts";
+
+let server: SummarizerServer;
+beforeAll(async () => {
+  server = await startSummarizerServer(100_000);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const session = codingSession(300);
+const TRIGGER = 15_000;
+
+describe("agent-loop replay", () => {
+  it("generates a long coding session that reaches the trigger many times", () => {
+    expect(session.messages).toHaveLength(300);
+    expect(contextTokens(session.messages)).toBeGreaterThan(5 * TRIGGER);
+  });
+
+  it("baseline: one summarizer call per event, every one counted, user messages dropped", async () => {
+    const first = server.calls.length;
+    const s = await replay(session, baselineCompactor(server.baseUrl, TRIGGER), server);
+    const calls = server.calls.slice(first);
+    expect(s.events).toBeGreaterThan(0);
+    expect(s.acceptedCalls).toBe(s.events);
+    expect(s.rejectedCalls).toBe(0);
+    expect(calls).toHaveLength(s.events);
+    expect(s.summarizerInput).toBe(calls.reduce((a, c) => a + c.inputTokens, 0));
+    expect(s.waitSeconds).toBeCloseTo(
+      calls.reduce((a, c) => a + modelledSeconds(c.inputTokens, c.outputTokens), 0),
+      6,
+    );
+    expect(s.callsWithEveryUser).toBeLessThan(s.modelCalls);
+    expect(s.finalSummaries).toBe(1);
+  });
+
+  it("safecut: every user message in every context, every call accounted for", async () => {
+    const first = server.calls.length;
+    const s = await replay(session, safecutCompactor(server.baseUrl, TRIGGER), server);
+    expect(s.events).toBeGreaterThan(0);
+    expect(s.acceptedCalls + s.rejectedCalls).toBe(server.calls.length - first);
+    expect(s.callsWithEveryUser).toBe(s.modelCalls);
+    expect(s.leastUserShare).toBe(1);
+  });
+
+  it("a low-water target frees more per event: fewer events than the plain run", async () => {
+    const plain = await replay(session, safecutCompactor(server.baseUrl, TRIGGER), server);
+    const low = await replay(session, safecutCompactor(server.baseUrl, TRIGGER, 0.5), server);
+    expect(low.events).toBeLessThan(plain.events);
+    expect(low.callsWithEveryUser).toBe(low.modelCalls);
+  });
+});

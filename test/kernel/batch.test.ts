@@ -1,0 +1,123 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { batchFreed, planBatch } from "../../src/kernel/batch.ts";
+import { sumTokens } from "../../src/kernel/progress.ts";
+import { retentionCutoff } from "../../src/kernel/retention.ts";
+import * as ref from "../../src/reference/batch.ts";
+import { afterSplice, type Conversation, conversation, eligibleStretch, RUNS } from "./gen.ts";
+
+interface Case {
+  c: Conversation;
+  tokens: number[];
+  window: number;
+  floor: number;
+  starts: number[];
+  ends: number[];
+  need: number;
+  allowance: number;
+}
+
+const cases: fc.Arbitrary<Case> = conversation().chain((c) => {
+  const n = c.roles.length;
+  return fc
+    .tuple(
+      fc.array(fc.integer({ min: 0, max: 60 }), { minLength: n, maxLength: n }),
+      fc.integer({ min: 1, max: 5 }),
+      fc.oneof(fc.constant(0), fc.integer({ min: -5, max: 80 })),
+      fc.array(fc.tuple(fc.nat(n), fc.nat(n + 1)), { maxLength: 4 }),
+      fc.integer({ min: -10, max: 600 }),
+      fc.oneof(fc.constant(0), fc.integer({ min: -5, max: 40 })),
+    )
+    .map(([tokens, window, floor, recs, need, allowance]) => ({
+      c,
+      tokens,
+      window,
+      floor,
+      starts: recs.map((r) => r[0]),
+      ends: recs.map((r) => r[1]),
+      need,
+      allowance,
+    }));
+});
+
+/** planBatch's arguments for a case, in order. */
+const args = (x: Case) =>
+  [
+    x.c.roles,
+    x.c.callOf,
+    x.c.lastAnswer,
+    x.c.ongoing,
+    x.window,
+    x.tokens,
+    x.floor,
+    x.starts,
+    x.ends,
+    x.need,
+    x.allowance,
+  ] as const;
+const plan = (x: Case) => planBatch(...args(x));
+
+describe("batch plan", () => {
+  it("agrees with the reference", () => {
+    fc.assert(
+      fc.property(cases, (x) => {
+        const want = ref.planBatch(...args(x));
+        expect(plan(x)).toEqual(want);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+  it("ensures hold: eligible, worth a call, disjoint and ascending, no more than needed", () => {
+    fc.assert(
+      fc.property(cases, (x) => {
+        const p = plan(x);
+        const cutoff = retentionCutoff(x.c.roles.length, x.window);
+        expect(p.length % 2).toBe(0);
+        for (let k = 0; 2 * k + 1 < p.length; k++) {
+          const [s, e] = [p[2 * k], p[2 * k + 1]];
+          expect(eligibleStretch(x.c, cutoff, s, e)).toBe(true);
+          expect(sumTokens(x.tokens, s, e)).toBeGreaterThan(x.floor);
+          expect(x.starts.some((a, j) => a === s && x.ends[j] === e)).toBe(false);
+          if (2 * k + 3 < p.length) expect(e).toBeLessThanOrEqual(p[2 * k + 2]);
+          expect(batchFreed(x.tokens, p, x.allowance, k)).toBeLessThan(x.need);
+          expect(batchFreed(x.tokens, p, x.allowance, k)).toBe(ref.batchFreed(x.tokens, p, x.allowance, k));
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+  it("each planned stretch is still eligible when the ones before it are committed in order", () => {
+    fc.assert(
+      fc.property(cases, (x) => {
+        let c = x.c;
+        let moved = 0;
+        const p = plan(x);
+        for (let k = 0; 2 * k + 1 < p.length; k++) {
+          const [s, e] = [p[2 * k] - moved, p[2 * k + 1] - moved];
+          expect(eligibleStretch(c, retentionCutoff(c.roles.length, x.window), s, e)).toBe(true);
+          c = afterSplice(c, s, e);
+          moved += e - s - 1;
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+  it("passes over a stretch under the floor or known not to shrink, and stops once the need is met", () => {
+    const c: Conversation = {
+      roles: ["user", "assistant", "user", "assistant", "assistant", "user", "assistant", "user", "assistant"],
+      callOf: [-1, -1, -1, -1, -1, -1, -1, -1, -1],
+      lastAnswer: [-1, -1, -1, -1, -1, -1, -1, -1, -1],
+      ongoing: [false, false, false, false, false, false, false, false, false],
+    };
+    const tokens = [10, 7, 10, 900, 800, 10, 1200, 10, 50];
+    const args = [c.roles, c.callOf, c.lastAnswer, c.ongoing, 1] as const;
+    // "Hello! 👋" at 1 (7 tokens) is under the floor; [3, 5) and [6, 7) are planned
+    expect(planBatch(...args, tokens, 64, [], [], 10_000, 100)).toEqual([3, 5, 6, 7]);
+    // [3, 5) alone frees the need
+    expect(planBatch(...args, tokens, 64, [], [], 1_000, 100)).toEqual([3, 5]);
+    // [3, 5) recorded as not shrinkable: the scan goes on from its next message, [4, 5), then [6, 7)
+    expect(planBatch(...args, tokens, 64, [3], [5], 1_000, 100)).toEqual([4, 5, 6, 7]);
+    // nothing worth a call: an empty plan
+    expect(planBatch(...args, tokens, 5_000, [], [], 1_000, 100)).toEqual([]);
+  });
+});
