@@ -44,6 +44,10 @@ const th = { tokenThreshold: N, messageThreshold: 0, turnThreshold: 0 };
 const plan = { version: 3, length: N, stretchEnd: sel.end };
 const now = { version: 3, length: N, onlyAppends: true };
 const { roles, callOf, lastAnswer, ongoing } = h;
+// the clearing tier's facts: nothing cleared or excluded yet, every result clearable to 0 tokens
+const none = roles.map(() => false);
+const zeros = roles.map(() => 0);
+const toolMask = roles.map((r) => r === "tool");
 
 /** Arguments for each exported function, over the one history (each satisfies the function's requires). */
 const ARGS: Record<string, () => unknown[]> = {
@@ -117,6 +121,29 @@ const ARGS: Record<string, () => unknown[]> = {
   keepHeadLines: () => [tokens, N, N],
   keepTailLines: () => [tokens, N, N],
   advanceWatermark: () => [0, N / 2, N - 4],
+  thresholdFired: () => [N, N, N / 4, th],
+  rejectionStreak: () => [N, false],
+  stopAfterRejections: () => [N, 4],
+  keptCutoff: () => [roles, 3],
+  currentStep: () => [roles],
+  clearableAt: () => [roles, callOf, ongoing, none, none, tokens, zeros, N - WINDOW, N - 1, 2],
+  noClearing: () => [N],
+  selectClearing: () => [roles, callOf, ongoing, none, none, tokens, zeros, WINDOW, 3, N / 2, 0, "threshold"],
+  clearedTokens: () => [tokens, zeros, toolMask],
+  applyClearing: () => [tokens, toolMask, zeros],
+  callsToClear: () => [callOf, toolMask, true],
+  onlyAppendsSince: () => [none, 0],
+  decideLogCommit: () => [plan, none, N],
+  worthACall: () => [tokens, 0, N, 10, [], []],
+  notShrinkable: () => [10, N],
+  recordAfterSplice: () => [N - 10, N - 5, 1, N / 2],
+  runContinues: () => [true, N, N / 2],
+  // one token saved per step: the run goes down to the target in N / 2 steps
+  lowWaterRun: () => [N, true, N / 2, tokens],
+  // a need of 1,000 tokens: a few hundred stretches over the million messages. planBatch copies
+  // its plan once per planned stretch (the copy its proof reads), quadratic in the stretches it
+  // plans: a need of N / 2 (250,000 stretches) took minutes, which the engine must not meet.
+  planBatch: () => [roles, callOf, lastAnswer, ongoing, WINDOW, tokens, 0, [], [], 1000, 0],
 };
 
 type Fn = (...args: unknown[]) => unknown;

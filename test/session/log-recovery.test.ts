@@ -64,7 +64,7 @@ describe("session log recovery", () => {
 
   it("refuses a compaction record that does not fit, naming its line", async () => {
     const record = (seq: number, start: number, end: number, watermark: number) =>
-      `${JSON.stringify({ seq, t: "compaction", items: 8, start, end, summary: "s", trigger: "tokens/messages/turns", tokensBefore: 10, tokensAfter: 5, summarizer: "x", plannedVersion: seq - 1, committedVersion: seq, decision: "commit", watermark, time: "t" })}\n`;
+      `${JSON.stringify({ seq, t: "compaction", items: 8, start, end, summary: "s", trigger: "tokens", tokensBefore: 10, tokensAfter: 5, summarizer: "x", plannedVersion: seq - 1, committedVersion: seq, decision: "commit", watermark, time: "t" })}\n`;
     const outside = await sessionWithTurns(2);
     appendFileSync(outside, record(9, 50, 60, 1));
     const s = await openSession(outside);
