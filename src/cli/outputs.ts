@@ -26,6 +26,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { SafecutError } from "../model/errors.ts";
+import { processAlive } from "../model/process-alive.ts";
 
 /** A file the CLI reads or writes, as the user named it. */
 export interface NamedFile {
@@ -93,16 +94,6 @@ function tempName(target: string): string {
   return `.${basename(target)}.safecut-${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
 }
 
-/** Whether the process `pid` is running (or exists and is not ours to signal). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /**
  * Removes the temporary files that runs killed by SIGKILL (which no handler sees) left beside
  * `target`: `.NAME.safecut-PID-HEX.tmp` whose PID is no running process. Best effort: a
@@ -121,7 +112,7 @@ export function sweepStale(target: string): void {
     const m = /^(\d+)-[0-9a-f]{8}\.tmp$/.exec(name.slice(prefix.length));
     if (m === null) continue;
     const pid = Number(m[1]);
-    if (pid === process.pid || alive(pid)) continue;
+    if (pid === process.pid || processAlive(pid)) continue;
     try {
       unlinkSync(join(dirname(target), name));
     } catch {

@@ -7,6 +7,7 @@
 
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { SafecutError } from "../model/errors.ts";
+import { processAlive } from "../model/process-alive.ts";
 
 /** How long acquiring may wait before giving up (a live owner holds it for one write). */
 const WAIT_LIMIT_MS = 30_000;
@@ -16,16 +17,6 @@ const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 function sleep(ms: number): void {
   Atomics.wait(sleeper, 0, 0, ms);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: the process exists but belongs to someone else
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /** The owner's pid written in a lock file, or undefined when it cannot be read (being written, gone). */
@@ -63,7 +54,7 @@ function ageMs(path: string): number {
 
 /** True when the lock's owner is dead, or it has had no owner for too long. */
 function isStale(path: string, owner: number | undefined): boolean {
-  return owner === undefined ? ageMs(path) > OWNERLESS_STALE_MS : !alive(owner);
+  return owner === undefined ? ageMs(path) > OWNERLESS_STALE_MS : !processAlive(owner);
 }
 
 function removeIfOwnedBy(path: string, pid: number | undefined): void {

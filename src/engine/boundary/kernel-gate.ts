@@ -204,7 +204,7 @@ export function gateSelectClearing(
   clearAtLeast: number,
   due: TriggerKind,
 ): boolean[] {
-  guardSelectClearing(
+  const args = [
     v.roles,
     v.callOf,
     v.ongoing,
@@ -217,21 +217,9 @@ export function gateSelectClearing(
     goal,
     clearAtLeast,
     due,
-  );
-  return selectClearing(
-    v.roles,
-    v.callOf,
-    v.ongoing,
-    f.cleared,
-    f.excluded,
-    tokens,
-    f.after,
-    window,
-    keep,
-    goal,
-    clearAtLeast,
-    due,
-  );
+  ] as const;
+  guardSelectClearing(...args);
+  return selectClearing(...args);
 }
 
 /** L13: the token counts after clearing the marked messages (the total falls by exactly what was freed). */
