@@ -258,7 +258,7 @@ export const SETTINGS = {
     default: 4,
     min: 1,
     flag: "--max-rejected-summaries <n>",
-    help: "stop the run after this many summaries in a row failed validation (a summarizer whose answers are not usable)",
+    help: "stop the run after this many summaries in a row failed validation (a summarizer whose answers are not usable; an answer rejected only for not being shorter than its stretch, which cannot shrink, does not count)",
     more: "; the run ends degraded, the conversation as the accepted steps left it",
   },
   tokenizer: {

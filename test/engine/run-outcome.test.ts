@@ -27,6 +27,25 @@ const twoWords: Message[] = [
 const tight = { token_threshold: 50, retention_window: 1, tokenizer: "chars" as const };
 
 describe("a stretch no summary can shorten", () => {
+  it("does not count toward max_rejected_summaries: six two-word replies in a row, then a long one, and the long one is summarized", async () => {
+    const turns: Message[] = [{ role: "system", content: "You are terse." }];
+    for (let k = 0; k < 6; k++)
+      turns.push(
+        { role: "user", content: `question ${k} `.repeat(20) },
+        { role: "assistant", content: "Hello there", toolCalls: [] },
+      );
+    turns.push(
+      { role: "user", content: "last question ".repeat(20) },
+      { role: "assistant", content: "a long answer with many words in it ".repeat(40), toolCalls: [] },
+      { role: "user", content: "thanks" },
+    );
+    const r = await compactMessages(turns, { ...tight, max_rejected_summaries: 4 });
+    // each small reply is left as it is (not shorter), and the run goes on past the six of them
+    expect(r.report.skipped).toHaveLength(6);
+    expect(r.report.stretches).toHaveLength(1);
+    expect(r.report.outcome).not.toBe("degraded");
+  });
+
   it("leaves the run still due with the tokens located, not degraded by a summarizer failure", async () => {
     const r = await compactMessages(twoWords, tight);
     expect(r.report.outcome).toBe("still-due");

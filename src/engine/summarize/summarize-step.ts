@@ -137,7 +137,10 @@ export async function summarizeStretch(
       requiredFacts: facts,
       counter: ctx.counter,
     });
-    streak = gateRejectionStreak(streak, verdict.ok);
+    // An answer rejected only for not being shorter says the stretch cannot shrink, not that the
+    // summarizer is unusable: it leaves the streak as it is (a run of small stretches must not
+    // stop a healthy run; the stop rule is for answers that fail validation otherwise).
+    if (verdict.ok || !verdict.notShorter) streak = gateRejectionStreak(streak, verdict.ok);
     if (verdict.ok) return { ok: true, text, tokens: verdict.tokens, attempts: attempt, rejectedInARow: streak };
     rejection = verdict.reason;
     reasons.push(rejection);
