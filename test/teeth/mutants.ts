@@ -422,14 +422,14 @@ export const mutants: Mutant[] = [
   );
 }
 
-//@ verify
+//@ spec
 //@ requires 0 <= b`,
     replace: `    !excluded[k] &&
     after[k] < tokens[k]
   );
 }
 
-//@ verify
+//@ spec
 //@ requires 0 <= b`,
     why: "a result already cleared may be cleared again",
   },
@@ -442,7 +442,7 @@ export const mutants: Mutant[] = [
   );
 }
 
-//@ verify
+//@ spec
 //@ requires 0 <= b`,
     replace: `    !excluded[k] &&
     !cleared[k] &&
@@ -450,7 +450,7 @@ export const mutants: Mutant[] = [
   );
 }
 
-//@ verify
+//@ spec
 //@ requires 0 <= b`,
     why: "a placeholder as long as the result may replace it, so clearing need not lower the count",
   },
