@@ -269,6 +269,14 @@ export class ConversationStore {
     this.busy = false;
   }
 
+  /** L9: may a change planned against `planned`, touching nothing at or after `stretchEnd`, be applied now? */
+  private decide(planned: PlannedAgainst, stretchEnd: number): CommitDecision {
+    return gateDecideCommit(
+      { version: planned.version, length: "length" in planned ? planned.length : planned.messages.length, stretchEnd },
+      { version: this.ver, length: this.msgs.length, onlyAppends: this.lastRewrite <= planned.version },
+    );
+  }
+
   /**
    * Replaces [start, end) of the planned snapshot by `summary` if the kernel allows it
    * (commit: nothing changed; rebase: only appends since, so the indices still hold).
@@ -278,14 +286,7 @@ export class ConversationStore {
     if (assertMessage(summary, "summary").role !== "summary") {
       throw new InputError("summary.role", `expected "summary", got ${JSON.stringify(summary.role)}`);
     }
-    const decision = gateDecideCommit(
-      {
-        version: planned.version,
-        length: "length" in planned ? planned.length : planned.messages.length,
-        stretchEnd: end,
-      },
-      { version: this.ver, length: this.msgs.length, onlyAppends: this.lastRewrite <= planned.version },
-    );
+    const decision = this.decide(planned, end);
     if (decision === "reject") return { decision, version: this.ver };
     // the token total stays <= 2^53 - 1 (kept by appends too), checked before anything changes;
     // an out-of-range stretch is left to the splice's own boundary check below. Uncounted messages
@@ -333,14 +334,7 @@ export class ConversationStore {
     replaced: readonly { readonly index: number; readonly message: Message; readonly tokens: number }[],
   ): CommitOutcome {
     const last = replaced.reduce((m, r) => Math.max(m, r.index), -1);
-    const decision = gateDecideCommit(
-      {
-        version: planned.version,
-        length: "length" in planned ? planned.length : planned.messages.length,
-        stretchEnd: last + 1,
-      },
-      { version: this.ver, length: this.msgs.length, onlyAppends: this.lastRewrite <= planned.version },
-    );
+    const decision = this.decide(planned, last + 1);
     if (decision === "reject" || replaced.length === 0) return { decision, version: this.ver };
     for (const r of replaced) {
       const was = this.msgs.at(r.index);
