@@ -4,7 +4,7 @@
 // gathers what it reads (placeholders already there, excluded tools, each result's count once
 // cleared), builds the cleared messages and commits them to the store. compact.ts calls
 // `clearFirst` once before its summarize loop and `withClearing` on its report.
-import type { ReportedPrefix, TriggerKind } from "../../kernel/trigger.ts";
+import type { ReportedPrefix } from "../../kernel/trigger.ts";
 import type { Config } from "../../model/config.ts";
 import type { Message, ToolMessage } from "../../model/message.ts";
 import { messageTokens } from "../../model/tokens.ts";
@@ -12,12 +12,11 @@ import { settingsView } from "../boundary/config-rules.ts";
 import {
   gateClearedTokens,
   gateSelectClearing,
-  gateTriggerFired,
   gateUsageAfterSplice,
   gateUsageTokens,
 } from "../boundary/kernel-gate.ts";
 import type { ConversationStore } from "../store/store.ts";
-import { thresholdsOf } from "./plan.ts";
+import { triggerKindOf } from "./plan.ts";
 import { countOf } from "./plural.ts";
 import type { InputPositions } from "./positions.ts";
 import type { ClearedResult, ClearingReport, CompactionReport } from "./report.ts";
@@ -44,12 +43,6 @@ export function clearedWith(m: ToolMessage, placeholder: string): ToolMessage {
 /** The result cleared under a placeholder template. */
 export function clearedMessage(m: ToolMessage, template: string): ToolMessage {
   return clearedWith(m, placeholderText(template, m.content.length));
-}
-
-/** The kernel's trigger kind for counts already judged (L1), as selectClearing reads it. */
-function triggerKind(c: Config, judged: number, items: number, userTurns: number): TriggerKind {
-  const v = settingsView(c);
-  return gateTriggerFired(judged, items, userTurns, thresholdsOf(c), v.contextWindow, v.reserveTokens);
 }
 
 /**
@@ -94,7 +87,7 @@ export function clearFirst(
   const n = ms.length;
   const items = positions.items(n);
   const judged = usage === undefined ? snap.totalTokens : gateUsageTokens(usage, snap.tokens);
-  const due = triggerKind(c, judged, items, snap.views.userTurns);
+  const due = triggerKindOf(c, judged, items, snap.views.userTurns);
   const only = c.strategy === "clear";
   if (due === "notDue") return { report: none("clearing is not due: under every configured trigger"), usage, only };
   const names = new Map<string, string>();

@@ -1,7 +1,7 @@
 // Planning one compaction step against a snapshot: is compaction due (L1), which stretch
 // (L4/L5 within L2/L3, and L7 in the keep-recent form), how many tokens it holds. Every
 // decision is the kernel's: this file only picks which kernel function the config asks for.
-import type { ReportedPrefix, Thresholds } from "../../kernel/trigger.ts";
+import type { ReportedPrefix, Thresholds, TriggerKind } from "../../kernel/trigger.ts";
 import type { Config } from "../../model/config.ts";
 import { settingsView } from "../boundary/config-rules.ts";
 import {
@@ -44,6 +44,12 @@ export function thresholdsOf(c: Config): Thresholds {
   return { tokenThreshold, messageThreshold, turnThreshold };
 }
 
+/** The kernel's trigger kind for these counts under the settings (L1, both forms). */
+export function triggerKindOf(c: Config, tokens: number, messages: number, userTurns: number): TriggerKind {
+  const v = settingsView(c);
+  return gateTriggerFired(tokens, messages, userTurns, thresholdsOf(c), v.contextWindow, v.reserveTokens);
+}
+
 /**
  * Is compaction due for these counts, and by which trigger (L1, both forms; the kernel names the
  * threshold)? `reported`: `tokens` is a provider's reported usage (plus the counts after it).
@@ -55,12 +61,10 @@ export function dueBy(
   userTurns: number,
   reported = false,
 ): Plan["trigger"] {
-  const v = settingsView(c);
-  const th = thresholdsOf(c);
-  const kind = gateTriggerFired(tokens, messages, userTurns, th, v.contextWindow, v.reserveTokens);
+  const kind = triggerKindOf(c, tokens, messages, userTurns);
   if (kind === "window") return "context window";
   if (kind === "notDue") return "none";
-  const which = gateThresholdFired(tokens, messages, userTurns, th);
+  const which = gateThresholdFired(tokens, messages, userTurns, thresholdsOf(c));
   return which === "tokens" && reported ? "reported usage" : which;
 }
 
