@@ -1,29 +1,30 @@
 // The tool pairing of everything a session holds, kept so that an append is checked against it:
 // a tool result must answer an earlier call of the session that has no result yet, and a call id
 // must be new. Without it, an orphan result appended by one process would make every later
-// compaction of the session refuse its history. The checks are the engine store's own (its
-// append): this keeps a ConversationStore of the full history, counted by characters.
+// compaction of the session refuse its history. The rule and its wording are the model's one
+// incremental index (ToolPairing), the one the engine store's appends use: no token is counted
+// and no kernel view is built for it.
 
-import { ConversationStore } from "../engine/store/store.ts";
-import { InputError } from "../model/errors.ts";
 import type { Message } from "../model/message.ts";
-import { charCounter } from "../model/tokens.ts";
+import { pairingError, ToolPairing } from "../model/tool-pairing.ts";
 
-/** The session's full history as a store, for its append checks. */
+/** The session's full history as a pairing index, for its append checks. */
 export class SessionPairing {
-  private readonly store: ConversationStore;
-  /** how many of the session's items the store holds */
+  private readonly index = new ToolPairing();
+  /** how many messages the index holds (the position of the next one) */
+  private messages = 0;
+  /** how many of the session's items the index holds */
   items: number;
 
   /** Reads the full history (`messages` of the first `items` items) once. */
   constructor(messages: readonly Message[], items: number) {
-    this.store = new ConversationStore(charCounter(), messages);
+    for (const m of messages) this.add(m, `messages[${this.messages}]`);
     this.items = items;
   }
 
   /** Adds messages already in the session (appended by another writer). */
   follow(messages: readonly Message[], items: number): void {
-    for (const m of messages) this.store.append(m);
+    for (const m of messages) this.add(m, `messages[${this.messages}]`);
     this.items += items;
   }
 
@@ -33,15 +34,21 @@ export class SessionPairing {
    * may be in it): the caller drops it and reads the history again next time.
    */
   extend(messages: readonly Message[], items: number, itemOf: (j: number) => number): void {
-    messages.forEach((m, j) => {
-      try {
-        this.store.append(m);
-      } catch (e) {
-        if (e instanceof InputError)
-          throw new InputError(`items[${itemOf(j)}]`, e.message.replace(/^messages\[\d+\]: /, ""));
-        throw e;
-      }
-    });
+    messages.forEach((m, j) => this.add(m, `items[${itemOf(j)}]`));
     this.items += items;
+  }
+
+  // checked before it is added, as the store's append checks it; `at` names it in the error
+  private add(m: Message, at: string): void {
+    if (m.role === "assistant") {
+      const id = this.index.firstDuplicate(m.toolCalls);
+      if (id !== undefined) throw pairingError(at, { kind: "duplicate", id });
+      this.index.addCalls(m.toolCalls, this.messages);
+    } else if (m.role === "tool") {
+      const kind = this.index.resultProblem(m.toolCallId);
+      if (kind !== null) throw pairingError(at, { kind, id: m.toolCallId });
+      this.index.answer(m.toolCallId);
+    }
+    this.messages++;
   }
 }
