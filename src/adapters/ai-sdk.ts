@@ -8,19 +8,15 @@
 // their message and are written back as they were; an untouched message is written back as the
 // very same object.
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from "ai";
-import { parseConfig } from "../engine/boundary/config-rules.ts";
-import type { ItemMap, ItemSpan } from "../engine/run/item-map.ts";
-import type { CompactionReport } from "../engine/run/report.ts";
-import type { CompactMessagesOptions } from "../library/compact-messages.ts";
-import type { Config, ConfigInput } from "../model/config.ts";
 import { InputError } from "../model/errors.ts";
+import type { ItemMap, ItemSpan } from "../model/item-map.ts";
 import { describeJson } from "../model/json.ts";
 import { mediaField, partsTokens } from "../model/media-tokens.ts";
 import type { Message, ToolCall } from "../model/message.ts";
 import { assertMessages } from "../model/message-shape.ts";
 import { DEFAULT_SUMMARY_TAG } from "../model/settings-table.ts";
 import { assertPairing, type PairingEvent } from "../model/tool-pairing.ts";
-import { approvalCallId, compactItems } from "./item-pairing.ts";
+import { approvalCallId } from "./approval-id.ts";
 import type { FormatOptions } from "./openai.ts";
 import { type Fields, fields, jsonText, str, typedParts } from "./read-fields.ts";
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
@@ -365,52 +361,4 @@ export function writeModelMessages(
     i = j;
   }
   return out;
-}
-
-/** Compacts AI SDK messages; `retention_window` and the report's positions count these messages. */
-export async function compactModelMessages(
-  messages: readonly ModelMessage[],
-  config: ConfigInput | Config = {},
-  options: CompactMessagesOptions = {},
-): Promise<{ messages: ModelMessage[]; report: CompactionReport }> {
-  return modelMessagesUnder(messages, parseConfig(config), options);
-}
-
-/** compactModelMessages under a parsed configuration (compactBeforeStep parses once, not at every step). */
-async function modelMessagesUnder(
-  messages: readonly ModelMessage[],
-  c: Config,
-  options: CompactMessagesOptions,
-): Promise<{ messages: ModelMessage[]; report: CompactionReport }> {
-  const r = await compactItems(
-    c,
-    options,
-    (tag) => readModelMessages(messages, "messages", { summaryTag: tag }),
-    (ms, reading, tag) => writeModelMessages(ms, reading, { summaryTag: tag }),
-  );
-  return { messages: r.items, report: r.report };
-}
-
-/** What the `prepareStep` hook is given and returns (a structural subset of the AI SDK's own). */
-export interface PrepareStepMessages {
-  readonly messages: ModelMessage[];
-}
-
-/**
- * A `prepareStep` for `generateText`, `streamText` and `ToolLoopAgent`: before each step,
- * compacts the step's messages when a trigger fires and returns them (the AI SDK carries them
- * to later steps); returns undefined, leaving the step as it is, when nothing was replaced or cleared.
- * `onReport` receives every run's report. A summarizer failure leaves the messages as they were.
- */
-export function compactBeforeStep(
-  config: ConfigInput | Config = {},
-  options: CompactMessagesOptions & { readonly onReport?: (r: CompactionReport) => void } = {},
-): (step: PrepareStepMessages) => Promise<{ messages: ModelMessage[] } | undefined> {
-  const c = parseConfig(config); // a bad configuration fails when the agent is built, not at its first step
-  return async (step) => {
-    const r = await modelMessagesUnder(step.messages, c, options);
-    options.onReport?.(r.report);
-    const changed = r.report.stretches.length > 0 || (r.report.clearing?.results ?? 0) > 0;
-    return changed ? { messages: r.messages } : undefined;
-  };
 }

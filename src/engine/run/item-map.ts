@@ -7,27 +7,12 @@
 // conversation changes). These are mappings between two counts, never decisions: the kernel
 // decides on the messages it is given.
 import { InputError } from "../../model/errors.ts";
+import type { ItemMap, ItemSpan } from "../../model/item-map.ts";
 import type { Message } from "../../model/message.ts";
 import { arrayView, type Indexed } from "../store/gap-array.ts";
 
-/**
- * The caller's items `first..last` (inclusive) that one engine message holds; `last = first - 1`
- * for a message that holds none (Anthropic's top-level system).
- */
-export interface ItemSpan {
-  readonly first: number;
-  readonly last: number;
-}
-
-/**
- * `spans[j]` are the items of engine message j, in input order: a message either continues the
- * item of the message before it (`first` = that one's `last`) or starts the next one (`first` =
- * that one's `last + 1`). Together the spans cover items 0..items-1.
- */
-export interface ItemMap {
-  readonly items: number;
-  readonly spans: readonly ItemSpan[];
-}
+// the engine's modules name the map through this one (the type itself is the model's)
+export type { ItemMap, ItemSpan };
 
 /** True when `b` is the next part of the source message `a` came from (the same Anthropic message). */
 function sameSourceMessage(a: Message, b: Message): boolean {
