@@ -7,30 +7,16 @@
 // conversation changes). These are mappings between two counts, never decisions: the kernel
 // decides on the messages it is given.
 import { InputError } from "../../model/errors.ts";
-import type { ItemMap, ItemSpan } from "../../model/item-map.ts";
+import { type ItemMap, type ItemSpan, sourceItemColumns } from "../../model/item-map.ts";
 import type { Message } from "../../model/message.ts";
 import { arrayView, type Indexed } from "../store/gap-array.ts";
 
 // the engine's modules name the map through this one (the type itself is the model's)
 export type { ItemMap, ItemSpan };
 
-/** True when `b` is the next part of the source message `a` came from (the same Anthropic message). */
-function sameSourceMessage(a: Message, b: Message): boolean {
-  const s = a.source;
-  const t = b.source;
-  return (
-    s !== undefined &&
-    t !== undefined &&
-    s.format === "anthropic" &&
-    t.format === "anthropic" &&
-    s.index === t.index &&
-    s.raw === t.raw
-  );
-}
-
 // The spans itemMapOf finds, held in typed arrays rather than one object per message (a span
 // object per message was a tenth of a fresh decision on a long history); `firsts` and `lasts`
-// are absent when every message is its own item (no Anthropic source), the usual case.
+// are absent when every message is its own item, the usual case.
 class CompactSpans implements Indexed<ItemSpan> {
   constructor(
     readonly length: number,
@@ -54,34 +40,14 @@ class CompactSpans implements Indexed<ItemSpan> {
 const compactOf = new WeakMap<readonly ItemSpan[], CompactSpans>();
 
 /**
- * The items of messages read by the OpenAI and Anthropic readers (or built by hand), from their
- * sources: the parts of one Anthropic message are one item, its top-level system none, every
- * other message one. O(n), with no object per message: `spans` is a read-only array view
- * (gap-array.ts arrayView) that builds each span when it is read.
+ * The items of messages from their sources (the model's rule, sourceItemColumns). O(n), with no
+ * object per message: `spans` is a read-only array view (gap-array.ts arrayView) that builds each
+ * span when it is read.
  */
 export function itemMapOf(messages: readonly Message[]): ItemMap {
-  const n = messages.length;
-  let i = 0;
-  while (i < n && messages[i].source?.format !== "anthropic") i++;
-  if (i === n) return compactMap(new CompactSpans(n), n);
-  const firsts = new Float64Array(n);
-  const lasts = new Float64Array(n);
-  let next = 0; // the next item's number
-  for (i = 0; i < n; i++) {
-    const m = messages[i];
-    if (m.source?.format === "anthropic" && m.source.index === -1) {
-      firsts[i] = next;
-      lasts[i] = next - 1;
-    } else if (i > 0 && sameSourceMessage(messages[i - 1], m)) {
-      firsts[i] = firsts[i - 1];
-      lasts[i] = lasts[i - 1];
-    } else {
-      firsts[i] = next;
-      lasts[i] = next;
-      next++;
-    }
-  }
-  return compactMap(new CompactSpans(n, firsts, lasts), next);
+  const cols = sourceItemColumns(messages);
+  if (cols === undefined) return compactMap(new CompactSpans(messages.length), messages.length);
+  return compactMap(new CompactSpans(messages.length, cols.firsts, cols.lasts), cols.items);
 }
 
 function compactMap(src: CompactSpans, items: number): ItemMap {
