@@ -6,8 +6,8 @@ import { readModelMessages, writeModelMessages } from "../adapters/ai-sdk.ts";
 import { parseConfig } from "../engine/boundary/config-rules.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
-import { compactItems } from "./compact-items.ts";
 import type { CompactMessagesOptions } from "./compact-messages.ts";
+import { compactReading } from "./compact-reading.ts";
 
 /** Compacts AI SDK messages; `retention_window` and the report's positions count these messages. */
 export async function compactModelMessages(
@@ -24,13 +24,14 @@ async function modelMessagesUnder(
   c: Config,
   options: CompactMessagesOptions,
 ): Promise<{ messages: ModelMessage[]; report: CompactionReport }> {
-  const r = await compactItems(
+  const tag = c.summary_tag;
+  const reading = readModelMessages(messages, "messages", { summaryTag: tag });
+  const r = await compactReading(
+    { ...reading, write: (ms) => writeModelMessages(ms, reading, { summaryTag: tag }) },
     c,
     options,
-    (tag) => readModelMessages(messages, "messages", { summaryTag: tag }),
-    (ms, reading, tag) => writeModelMessages(ms, reading, { summaryTag: tag }),
   );
-  return { messages: r.items, report: r.report };
+  return { messages: r.written, report: r.report };
 }
 
 /** What the `prepareStep` hook is given and returns (a structural subset of the AI SDK's own). */

@@ -16,7 +16,8 @@ import type { Config, ConfigInput } from "../model/config.ts";
 import { InputError } from "../model/errors.ts";
 import { describeJson, isJsonObject, type Json, type JsonObject } from "../model/json.ts";
 import { assertValueNesting } from "../model/json-depth.ts";
-import { assertMessageList, assertOptions, type CompactMessagesOptions, compactParsed } from "./compact-messages.ts";
+import { assertMessageList, assertOptions, type CompactMessagesOptions } from "./compact-messages.ts";
+import { compactReading, sourcedReading } from "./compact-reading.ts";
 
 /**
  * Compacts an OpenAI `messages` array; returns the new array and the report. Takes the `openai`
@@ -45,12 +46,14 @@ export async function compactOpenAIMessages(
   assertMessageList(messages);
   assertValueNesting(messages, "messages");
   // the SDK's message types are JSON data; the reader checks every field it reads
-  const r = await compactParsed(
-    readOpenAIMessages([...messages] as Json[], "messages", { summaryTag: c.summary_tag }),
+  const tag = { summaryTag: c.summary_tag };
+  const read = readOpenAIMessages([...messages] as Json[], "messages", tag);
+  const r = await compactReading(
+    sourcedReading(read, (ms) => writeOpenAIMessages(ms, tag)),
     c,
     options,
   );
-  return { messages: writeOpenAIMessages(r.messages, { summaryTag: c.summary_tag }), report: r.report };
+  return { messages: r.written, report: r.report };
 }
 
 /**
@@ -84,12 +87,17 @@ export async function compactAnthropicMessages(
   assertValueNesting(conversation.messages, "messages");
   assertValueNesting(conversation.system, "system");
   // the SDK's message types are JSON data; the reader checks every field it reads
-  const model = readAnthropicMessages(
+  const tag = { summaryTag: c.summary_tag };
+  const read = readAnthropicMessages(
     [...conversation.messages] as Json[],
     conversation.system as Json | undefined,
     "messages",
-    { summaryTag: c.summary_tag },
+    tag,
   );
-  const r = await compactParsed(model, c, options);
-  return { ...writeAnthropicMessages(r.messages, { summaryTag: c.summary_tag }), report: r.report };
+  const r = await compactReading(
+    sourcedReading(read, (ms) => writeAnthropicMessages(ms, tag)),
+    c,
+    options,
+  );
+  return { ...r.written, report: r.report };
 }

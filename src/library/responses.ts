@@ -5,8 +5,8 @@ import { readResponsesItems, writeResponsesItems } from "../adapters/responses.t
 import { parseConfig } from "../engine/boundary/config-rules.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
-import { compactItems } from "./compact-items.ts";
 import type { CompactMessagesOptions } from "./compact-messages.ts";
+import { compactReading } from "./compact-reading.ts";
 
 /** Compacts Responses input items; `retention_window` and the report's positions count these items. */
 export async function compactResponsesItems(
@@ -14,11 +14,13 @@ export async function compactResponsesItems(
   config: ConfigInput | Config = {},
   options: CompactMessagesOptions = {},
 ): Promise<{ input: ResponseInputItem[]; report: CompactionReport }> {
-  const r = await compactItems(
-    parseConfig(config),
+  const c = parseConfig(config);
+  const tag = c.summary_tag;
+  const reading = readResponsesItems(input, "input", { summaryTag: tag });
+  const r = await compactReading(
+    { ...reading, write: (ms) => writeResponsesItems(ms, reading, { summaryTag: tag }) },
+    c,
     options,
-    (tag) => readResponsesItems(input, "input", { summaryTag: tag }),
-    (ms, reading, tag) => writeResponsesItems(ms, reading, { summaryTag: tag }),
   );
-  return { input: r.items, report: r.report };
+  return { input: r.written, report: r.report };
 }

@@ -81,6 +81,8 @@ export function prefixEnd(map: ItemMap, k: number): number {
 /** Refuses an item map that does not fit `messages` engine messages (a library caller's own map). */
 export function assertItemMap(map: ItemMap, messages: number, path = "options.items"): void {
   const bad = (why: string) => new InputError(path, why);
+  // a map itemMapOf built is well formed by construction: only its length is checked (O(1), not a span each)
+  if (typeof map === "object" && map !== null && compactOf.has(map.spans) && map.spans.length === messages) return;
   if (typeof map !== "object" || map === null || !Array.isArray(map.spans))
     throw bad("expected { items, spans } with one span per message");
   if (map.spans.length !== messages)
