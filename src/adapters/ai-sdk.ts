@@ -14,7 +14,6 @@ import { describeJson } from "../model/json.ts";
 import { mediaField, partsTokens } from "../model/media-tokens.ts";
 import type { Message, ToolCall } from "../model/message.ts";
 import { assertMessages } from "../model/message-shape.ts";
-import { DEFAULT_SUMMARY_TAG } from "../model/settings-table.ts";
 import { assertPairing, type PairingEvent } from "../model/tool-pairing.ts";
 import { approvalCallId } from "./approval-id.ts";
 import type { FormatOptions } from "./openai.ts";
@@ -112,7 +111,7 @@ function approvalResponse(b: Builder, part: Fields, item: number, k: number, pat
   );
 }
 
-function readAssistant(b: Builder, content: unknown, item: number, path: string, tag: string): void {
+function readAssistant(b: Builder, content: unknown, item: number, path: string, tag: string | undefined): void {
   if (typeof content === "string") {
     const summary = unwrapSummary(content, tag);
     emit(
@@ -211,7 +210,7 @@ export function readModelMessages(
   path = "messages",
   opts: FormatOptions = {},
 ): ModelMessagesReading {
-  const tag = opts.summaryTag ?? DEFAULT_SUMMARY_TAG;
+  const tag = opts.summaryTag;
   if (!Array.isArray(input)) throw new InputError(path, `expected an array of messages, got ${describeJson(input)}`);
   const b: Builder = { messages: [], spans: [], origins: new Map(), pairing: [] };
   for (let i = 0; i < input.length; i++) {
@@ -261,7 +260,7 @@ function parseArguments(args: string): unknown {
 }
 
 // A message the engine made (a summary) or a caller built by hand, in AI SDK shape.
-function newItem(m: Message, tag: string, all: readonly Message[]): ModelMessage {
+function newItem(m: Message, tag: string | undefined, all: readonly Message[]): ModelMessage {
   switch (m.role) {
     case "system":
     case "user":
@@ -332,7 +331,7 @@ export function writeModelMessages(
   reading?: ModelMessagesReading,
   opts: FormatOptions = {},
 ): ModelMessage[] {
-  const tag = opts.summaryTag ?? DEFAULT_SUMMARY_TAG;
+  const tag = opts.summaryTag;
   assertMessages(messages);
   const perItem = new Map<number, number>();
   for (const s of reading?.map.spans ?? []) perItem.set(s.first, (perItem.get(s.first) ?? 0) + 1);

@@ -9,7 +9,6 @@ import { describeJson, isJsonObject, type Json, type JsonObject } from "../model
 import { mediaField, partsTokens } from "../model/media-tokens.ts";
 import type { Message, SourceRef, ToolCall } from "../model/message.ts";
 import { assertMessages } from "../model/message-shape.ts";
-import { DEFAULT_SUMMARY_TAG } from "../model/settings-table.ts";
 import type { FormatOptions } from "./openai.ts";
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
 import { type WireItem, wireMessage } from "./wire-item.ts";
@@ -81,7 +80,7 @@ function systemText(v: Json | undefined, path: string): string {
 
 /** Reads one Anthropic message at `messages[index]` into one or more model messages. */
 export function readAnthropicMessage(v: Json, index: number, path: string, opts: FormatOptions = {}): Message[] {
-  const tag = opts.summaryTag ?? DEFAULT_SUMMARY_TAG;
+  const tag = opts.summaryTag;
   if (!isJsonObject(v)) throw new InputError(path, `expected a message object, got ${describeJson(v)}`);
   if (typeof v.role !== "string")
     throw new InputError(`${path}.role`, `expected a string, got ${describeJson(v.role)}`);
@@ -238,7 +237,7 @@ function parseInput(args: string): JsonObject {
   }
 }
 
-function assistantOut(m: Message, tag: string): WireItem {
+function assistantOut(m: Message, tag: string | undefined): WireItem {
   if (m.source?.format === "anthropic" && m.source.parts === 1 && isJsonObject(m.source.raw))
     return { kind: "source", raw: m.source.raw };
   if (m.role === "summary") return fresh({ role: "assistant", content: wrapSummary(m.content, tag) });
@@ -262,7 +261,7 @@ export function planAnthropicOutput(
   messages: readonly Message[],
   opts: FormatOptions = {},
 ): { system: SystemItem; items: WireItem[] } {
-  const tag = opts.summaryTag ?? DEFAULT_SUMMARY_TAG;
+  const tag = opts.summaryTag;
   // callers may hand-build the messages they write: a bad one is named, not a TypeError
   assertMessages(messages);
   // system-role messages read from the messages array stay there; any other system is the top-level one

@@ -5,7 +5,6 @@ import { describeJson, isJsonObject, type Json, type JsonObject } from "../model
 import { mediaField, partTokens } from "../model/media-tokens.ts";
 import type { Message, ToolCall } from "../model/message.ts";
 import { assertMessages } from "../model/message-shape.ts";
-import { DEFAULT_SUMMARY_TAG } from "../model/settings-table.ts";
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
 import type { WireItem } from "./wire-item.ts";
 
@@ -66,7 +65,7 @@ const NEEDS_CONTENT = new Set(["system", "developer", "user", "tool"]);
 
 /** Reads one OpenAI chat message at `messages[index]` (`path` names it in errors). */
 export function readOpenAIMessage(v: Json, index: number, path: string, opts: FormatOptions = {}): Message {
-  const tag = opts.summaryTag ?? DEFAULT_SUMMARY_TAG;
+  const tag = opts.summaryTag;
   if (!isJsonObject(v)) throw new InputError(path, `expected a message object, got ${describeJson(v)}`);
   const source = { format: "openai" as const, index, raw: v, parts: 1 };
   if (typeof v.role !== "string")
@@ -111,7 +110,7 @@ export function writeOpenAIMessage(m: Message, opts: FormatOptions = {}): JsonOb
     // a cleared tool result (L13): the message as read with only its content replaced
     return m.role === "tool" && m.clearedFrom !== undefined ? { ...m.source.raw, content: m.content } : m.source.raw;
   }
-  const tag = opts.summaryTag ?? DEFAULT_SUMMARY_TAG;
+  const tag = opts.summaryTag;
   switch (m.role) {
     case "system":
     case "user":

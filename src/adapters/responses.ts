@@ -15,7 +15,6 @@ import { describeJson } from "../model/json.ts";
 import { mediaField, partsTokens } from "../model/media-tokens.ts";
 import type { Message } from "../model/message.ts";
 import { assertMessages } from "../model/message-shape.ts";
-import { DEFAULT_SUMMARY_TAG } from "../model/settings-table.ts";
 import { assertPairing, type PairingEvent } from "../model/tool-pairing.ts";
 import { approvalCallId } from "./approval-id.ts";
 import type { FormatOptions } from "./openai.ts";
@@ -90,7 +89,7 @@ function outputText(v: unknown, path: string): string {
 }
 
 // One item as the engine message it stands for, and the tool call or result it states.
-function readItem(item: Fields, p: string, tag: string, pairing: PairingEvent[]): Message {
+function readItem(item: Fields, p: string, tag: string | undefined, pairing: PairingEvent[]): Message {
   const type = item.type === undefined ? "message" : str(item.type, `${p}.type`);
   if (type === "message") {
     const role = str(item.role, `${p}.role`);
@@ -167,7 +166,7 @@ export function readResponsesItems(
   path = "input",
   opts: FormatOptions = {},
 ): ResponsesReading {
-  const tag = opts.summaryTag ?? DEFAULT_SUMMARY_TAG;
+  const tag = opts.summaryTag;
   if (!Array.isArray(input)) throw new InputError(path, `expected an array of items, got ${describeJson(input)}`);
   const messages: Message[] = [];
   const spans: ItemSpan[] = [];
@@ -190,7 +189,7 @@ export function readResponsesItems(
 }
 
 // A message the engine made (a summary) or a caller built by hand, as Responses items.
-function newItems(m: Message, tag: string): ResponseInputItem[] {
+function newItems(m: Message, tag: string | undefined): ResponseInputItem[] {
   switch (m.role) {
     case "system":
     case "user":
@@ -220,7 +219,7 @@ export function writeResponsesItems(
   reading?: ResponsesReading,
   opts: FormatOptions = {},
 ): ResponseInputItem[] {
-  const tag = opts.summaryTag ?? DEFAULT_SUMMARY_TAG;
+  const tag = opts.summaryTag;
   assertMessages(messages);
   return messages.flatMap((m) => {
     // a cleared tool result (L13) is written as the items it was read from, only its output replaced
