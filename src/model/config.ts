@@ -6,6 +6,7 @@ import { ConfigError } from "./errors.ts";
 import {
   type Config,
   type ConfigInput,
+  SAME_AS_AGENT,
   type SettingName,
   type SettingRule,
   type SettingSpec,
@@ -19,6 +20,14 @@ export {
   SAME_AS_AGENT,
   type SettingName,
 } from "./settings-table.ts";
+
+/**
+ * The model summaries are asked of: the configured `model`, or the agent's when it is "same as
+ * agent" (undefined when the agent's model is unknown). The one reading of "same as agent".
+ */
+export function summaryModel(model: string, agentModel: string | undefined): string | undefined {
+  return model === SAME_AS_AGENT ? agentModel : model;
+}
 
 /** A string, checked by the setting's schema rule when it has one. */
 function ruled(rule: SettingRule | undefined): z.ZodType<string> {

@@ -1,7 +1,7 @@
 // Builds the summarizer a configuration names. API keys come from the environment only
 // (OPENAI_API_KEY, ANTHROPIC_API_KEY), never from config files that get committed.
 import type { Config } from "../model/config.ts";
-import { SAME_AS_AGENT } from "../model/config.ts";
+import { SAME_AS_AGENT, summaryModel } from "../model/config.ts";
 import { ConfigError } from "../model/errors.ts";
 import type { Summarizer } from "../model/summarizer.ts";
 import type { TokenCounter } from "../model/tokens.ts";
@@ -15,7 +15,7 @@ export type KeyEnv = Readonly<Record<string, string | undefined>>;
 /** The summarizer for `c.provider`; throws ConfigError when a key or model is missing. */
 export function summarizerFromConfig(c: Config, counter: TokenCounter, env: KeyEnv, agentModel?: string): Summarizer {
   if (c.provider === "offline") return offlineSummarizer(counter);
-  if (c.model === SAME_AS_AGENT && agentModel === undefined) {
+  if (summaryModel(c.model, agentModel) === undefined) {
     throw new ConfigError(
       "model",
       `"${SAME_AS_AGENT}" but the agent's model is unknown: set model (--model) or use a conversation file that names its model`,

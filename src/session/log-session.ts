@@ -17,7 +17,7 @@ import type { Plan } from "../engine/run/plan.ts";
 import { dueBy } from "../engine/run/plan.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import type { PlannedAgainst } from "../engine/store/store.ts";
-import { type Config, type ConfigInput, SAME_AS_AGENT } from "../model/config.ts";
+import { type Config, type ConfigInput, summaryModel } from "../model/config.ts";
 import { InputError, SafecutError } from "../model/errors.ts";
 import { isJsonObject, type Json } from "../model/json.ts";
 import type { Message, SummaryMessage } from "../model/message.ts";
@@ -225,7 +225,7 @@ export class LogSession implements Session {
     const counter = options.counter ?? tokenCounter(c.tokenizer);
     const summarizer =
       options.summarizer ?? summarizerFromConfig(c, counter, options.env ?? process.env, options.agentModel);
-    const model = c.model === SAME_AS_AGENT ? options.agentModel : c.model;
+    const model = summaryModel(c.model, options.agentModel);
     const account = { summarizer: summarizer.name, ...(model === undefined ? {} : { model }) };
     const store = new Store(counter, messages, this.state.version, this.state.items.length, (st, p, s, e, sum) =>
       this.commitStep(st, p, s, e, sum, {

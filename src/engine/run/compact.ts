@@ -10,7 +10,7 @@
 // checked on the result (law-checks.ts).
 
 import type { ReportedPrefix } from "../../kernel/trigger.ts";
-import { type Config, SAME_AS_AGENT, snapshotConfig } from "../../model/config.ts";
+import { type Config, SAME_AS_AGENT, snapshotConfig, summaryModel } from "../../model/config.ts";
 import { type Message, summaryMessage } from "../../model/message.ts";
 import type { Summarizer } from "../../model/summarizer.ts";
 import { messageTokens } from "../../model/tokens.ts";
@@ -67,7 +67,7 @@ export interface CompactOptions {
 
 /** The model summaries are requested from. */
 function resolveModel(c: Config, agentModel: string | undefined): string {
-  return c.model === SAME_AS_AGENT ? (agentModel ?? SAME_AS_AGENT) : c.model;
+  return summaryModel(c.model, agentModel) ?? SAME_AS_AGENT;
 }
 
 /** Where the tokens of a conversation that is still due are (the last `retention_window` messages first). */
