@@ -15,16 +15,11 @@ export type {
   OpenAIChatMessageLike,
   OpenAISummaryMessage,
 } from "./adapters/sdk-shapes.ts";
-export { runCli } from "./cli/main.ts";
-export { assertConfigValid, configView, parseConfig } from "./engine/boundary/config-rules.ts";
-export { assertWellFormed } from "./engine/boundary/wellformed.ts";
+export { parseConfig } from "./engine/boundary/config-rules.ts";
 export { type CompactOptions, compactStore } from "./engine/run/compact.ts";
-export { type Plan, planStep } from "./engine/run/plan.ts";
 export type { CompactionReport, LawCheck, Outcome, ReplacedStretch, UsageReport } from "./engine/run/report.ts";
 export type { ReportedUsage } from "./engine/run/usage.ts";
-export { TokenLedger } from "./engine/store/ledger.ts";
 export { ConversationStore, type StoreOptions, type StoreSnapshot, type StoreView } from "./engine/store/store.ts";
-export { type KernelViews, kernelViews } from "./engine/store/views.ts";
 export { requiredFacts } from "./engine/summarize/facts.ts";
 export { type SummaryVerdict, validateSummary } from "./engine/summarize/validate-summary.ts";
 export { type Truncated, type TruncateOptions, truncateToolOutput } from "./engine/tool-output/truncate.ts";
@@ -32,15 +27,7 @@ export { compactBeforeStep, compactModelMessages } from "./library/ai-sdk.ts";
 export { type CompactMessagesOptions, type CompactResult, compactMessages } from "./library/compact-messages.ts";
 export { compactAnthropicMessages, compactOpenAIMessages } from "./library/compact-wire.ts";
 export { compactResponsesItems } from "./library/responses.ts";
-export {
-  type Config,
-  type ConfigInput,
-  configSchema,
-  type ProviderName,
-  parseConfigShape,
-  SAME_AS_AGENT,
-  snapshotConfig,
-} from "./model/config.ts";
+export type { Config, ConfigInput, ProviderName } from "./model/config.ts";
 export {
   ConfigError,
   type ErrorKind,
@@ -59,17 +46,9 @@ export type {
   ToolMessage,
   UserMessage,
 } from "./model/message.ts";
-export { messageText, summaryMessage } from "./model/message.ts";
-export { DEFAULT_PROMPT, renderPrompt } from "./model/prompt-template.ts";
+export { DEFAULT_PROMPT } from "./model/prompt-template.ts";
 export type { Summarizer, SummaryRequest } from "./model/summarizer.ts";
-export {
-  bpeCounter,
-  charCounter,
-  MESSAGE_OVERHEAD,
-  messageTokens,
-  type TokenCounter,
-  tokenCounter,
-} from "./model/tokens.ts";
+export { bpeCounter, charCounter, type TokenCounter, tokenCounter } from "./model/tokens.ts";
 export { type AnthropicSummarizerOptions, anthropicSummarizer } from "./providers/anthropic-summarizer.ts";
 export { summarizerFromConfig } from "./providers/from-config.ts";
 export { offlineSummarizer } from "./providers/offline-summarizer.ts";

@@ -2,14 +2,14 @@
 // error wording (path, field, what was found), the caller's objects kept as they are, and the
 // entries beyond compact() and ConversationStore.append that the bad-input corpus does not reach.
 import { describe, expect, it } from "vitest";
+import { assertWellFormed } from "../../src/engine/boundary/wellformed.ts";
+import { TokenLedger } from "../../src/engine/store/ledger.ts";
 import {
-  assertWellFormed,
   ConversationStore,
   charCounter,
   compact,
   readOpenAIMessages,
   requiredFacts,
-  TokenLedger,
   writeAnthropicMessages,
   writeConversationFile,
   writeOpenAIMessages,

@@ -24,8 +24,9 @@ const BUILDS_ON: Readonly<Record<string, readonly string[]>> = {
   library: ["engine", "providers", "adapters"],
   session: ["library"],
   cli: ["library", "session"],
-  entries: ["cli"],
-  "index.ts": ["cli"],
+  // the package's entries re-export the library and the sessions; the CLI is the bin's, never an entry's
+  entries: ["library", "session"],
+  "index.ts": ["library", "session"],
   toolchain: [],
 };
 
@@ -168,6 +169,7 @@ describe("layers", () => {
         file("src/engine/boundary/x.ts", 'import type { LiveViews } from "../store/views.ts";'),
         file("src/adapters/x.ts", 'import type { CompactionReport } from "../engine/run/report.ts";'),
         file("src/adapters/y.ts", 'import { compactParsed } from "../library/compact-messages.ts";'),
+        file("src/index.ts", 'export { runCli } from "./cli/main.ts";'),
       ]),
     ).toEqual([
       "src/engine/run/x.ts -> src/providers/from-config.ts: engine may not import providers",
@@ -182,6 +184,7 @@ describe("layers", () => {
       "src/engine/boundary/x.ts -> src/engine/store/views.ts: engine/boundary is the engine's bottom (the store and the run build on it)",
       "src/adapters/x.ts -> src/engine/run/report.ts: adapters may not import engine",
       "src/adapters/y.ts -> src/library/compact-messages.ts: adapters may not import library",
+      "src/index.ts -> src/cli/main.ts: index.ts may not import cli",
     ]);
   });
 
@@ -213,7 +216,13 @@ function loadedBy(entry: string, files: readonly SourceFile[]): Set<string> {
   return seen;
 }
 
-describe("the adapters entry", () => {
+describe("the entries", () => {
+  it("the main entry loads no file of the CLI", () => {
+    const loaded = [...loadedBy("src/index.ts", sourceFiles(join(ROOT, "src")))];
+    expect(loaded).toContain("src/library/compact-messages.ts");
+    expect(loaded.filter((p) => p.startsWith("src/cli/"))).toEqual([]);
+  });
+
   it("safecut/adapters loads the adapters and the model, never the engine, the library or the providers", () => {
     const files = sourceFiles(join(ROOT, "src"));
     const loaded = [...loadedBy("src/entries/adapters.ts", files)];
