@@ -55,11 +55,25 @@ const KERNEL_DOORS = new Set([
 ]);
 
 /**
- * The engine's bottom: the kernel gate and the checks beside it import the kernel, the model and
- * each other, never the store or the run that call them (the gate is stateless and knows the
- * kernel's types, not the store's).
+ * The engine's stages (folders under src/engine/) and the stages each builds on, one way: the
+ * kernel gate and the checks beside it (`boundary`) are the bottom, importing the kernel, the
+ * model and each other, never the store or the run that call them (the gate is stateless and
+ * knows the kernel's types, not the store's); the store and the summarize step build on the
+ * boundary, the run on all of them (docs/ARCHITECTURE.md, "Layers").
  */
-const BOUNDARY = "src/engine/boundary/";
+const ENGINE_BUILDS_ON: Readonly<Record<string, readonly string[]>> = {
+  boundary: [],
+  store: ["boundary"],
+  summarize: ["boundary"],
+  "tool-output": ["boundary"],
+  run: ["store", "summarize", "boundary"],
+};
+
+/** The engine stage of a path under src/engine/, or undefined for any other path. */
+function stageOf(path: string): string | undefined {
+  const parts = path.split("/");
+  return parts[1] === "engine" ? parts[2] : undefined;
+}
 
 interface SourceFile {
   /** path from the repository root, with forward slashes */
@@ -128,10 +142,18 @@ function violations(files: readonly SourceFile[]): string[] {
       if (to !== from && !allowed.has(to)) found.push(`${f.path} -> ${target}: ${from} may not import ${to}`);
       if (to === "kernel" && from !== "kernel" && !imp.typeOnly && !KERNEL_DOORS.has(f.path))
         found.push(`${f.path} -> ${target}: the kernel's code is called only through engine/boundary/kernel-gate.ts`);
-      if (f.path.startsWith(BOUNDARY) && target.startsWith("src/engine/") && !target.startsWith(BOUNDARY))
-        found.push(
-          `${f.path} -> ${target}: engine/boundary is the engine's bottom (the store and the run build on it)`,
-        );
+      const [fromStage, toStage] = [stageOf(f.path), stageOf(target)];
+      if (fromStage !== undefined && toStage !== undefined && fromStage !== toStage) {
+        const below = ENGINE_BUILDS_ON[fromStage];
+        if (below === undefined)
+          found.push(
+            `${f.path}: engine stage "${fromStage}" is not in ENGINE_BUILDS_ON (add it, with the stages it builds on)`,
+          );
+        else if (!below.includes(toStage))
+          found.push(
+            `${f.path} -> ${target}: engine/${fromStage} may not import engine/${toStage} (the engine's stages point one way)`,
+          );
+      }
     }
   }
   return found;
@@ -167,6 +189,8 @@ describe("layers", () => {
         file("src/reference/x.ts", 'import { splice } from "../kernel/splice.ts";'),
         file("src/extras/x.ts", 'import { a } from "../model/json.ts";'),
         file("src/engine/boundary/x.ts", 'import type { LiveViews } from "../store/views.ts";'),
+        file("src/engine/store/x.ts", 'import type { CompactOptions } from "../run/compact.ts";'),
+        file("src/engine/summarize/x.ts", 'import { ConversationStore } from "../store/store.ts";'),
         file("src/adapters/x.ts", 'import type { CompactionReport } from "../engine/run/report.ts";'),
         file("src/adapters/y.ts", 'import { compactParsed } from "../library/compact-messages.ts";'),
         file("src/index.ts", 'export { runCli } from "./cli/main.ts";'),
@@ -181,7 +205,9 @@ describe("layers", () => {
       "src/engine/run/w.ts -> src/kernel/splice.ts: the kernel's code is called only through engine/boundary/kernel-gate.ts",
       "src/reference/x.ts -> src/kernel/splice.ts: the kernel's code is called only through engine/boundary/kernel-gate.ts",
       'src/extras/x.ts: layer "extras" is not in BUILDS_ON (add it, with the layers it builds on)',
-      "src/engine/boundary/x.ts -> src/engine/store/views.ts: engine/boundary is the engine's bottom (the store and the run build on it)",
+      "src/engine/boundary/x.ts -> src/engine/store/views.ts: engine/boundary may not import engine/store (the engine's stages point one way)",
+      "src/engine/store/x.ts -> src/engine/run/compact.ts: engine/store may not import engine/run (the engine's stages point one way)",
+      "src/engine/summarize/x.ts -> src/engine/store/store.ts: engine/summarize may not import engine/store (the engine's stages point one way)",
       "src/adapters/x.ts -> src/engine/run/report.ts: adapters may not import engine",
       "src/adapters/y.ts -> src/library/compact-messages.ts: adapters may not import library",
       "src/index.ts -> src/cli/main.ts: index.ts may not import cli",
