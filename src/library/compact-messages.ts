@@ -3,8 +3,8 @@
 // here (the caller's, or the one the settings name), so the engine never imports providers.
 
 import { parseConfig } from "../engine/boundary/config-rules.ts";
-import { compactStore } from "../engine/run/compact.ts";
-import { assertItemMap, type ItemMap, itemMapOf } from "../engine/run/item-map.ts";
+import { type CompactOptions, compactStore } from "../engine/run/compact.ts";
+import { assertItemMap, itemMapOf } from "../engine/run/item-map.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import { givenUsage, type ReportedUsage, reportedPrefix } from "../engine/run/usage.ts";
 import { ConversationStore } from "../engine/store/store.ts";
@@ -18,31 +18,24 @@ import type { Summarizer } from "../model/summarizer.ts";
 import { type TokenCounter, tokenCounter } from "../model/tokens.ts";
 import { type KeyEnv, summarizerFromConfig } from "../providers/from-config.ts";
 
-/** Options of a one-shot compaction. */
-export interface CompactMessagesOptions {
+/**
+ * Options of a one-shot compaction: the run's own options (compactStore's CompactOptions, the
+ * one declaration of what they mean) plus what the library chooses before the run.
+ */
+export interface CompactMessagesOptions
+  extends Pick<CompactOptions, "agentModel" | "signal" | "onProgress" | "dryRun" | "items"> {
   /** default: the one the configuration names (offline unless set) */
   readonly summarizer?: Summarizer;
   /** default: the configured tokenizer */
   readonly counter?: TokenCounter;
-  /** the agent's model ("same as agent") */
-  readonly agentModel?: string;
   /** where API keys are read; default process.env */
   readonly env?: KeyEnv;
-  readonly signal?: AbortSignal;
-  readonly onProgress?: (line: string) => void;
-  readonly dryRun?: boolean;
   /**
    * the prompt token count the provider reported for the conversation's first `messages` messages
    * (all when absent): the trigger judges it instead of counting them (README, "Reported usage");
    * the same as the `usage` setting, which may not be given as well
    */
   readonly usage?: ReportedUsage;
-  /**
-   * the caller's items, when they are not one per message (the AI SDK and Responses adapters give
-   * theirs): message_threshold, retention_window and the report count them. Default: from the
-   * messages' sources (an Anthropic message is one item however many messages it reads as).
-   */
-  readonly items?: ItemMap;
 }
 
 /** The compacted messages and the report. */
