@@ -1,8 +1,8 @@
 // Test harness for the translator: translates in-memory kernel modules exactly as
 // program.ts does for files on disk (translateFile, then translateToDafny).
 
-import { translateFile } from "../../src/toolchain/frontend.ts";
-import { TranslateError } from "../../src/toolchain/ir.ts";
+import { translateFile } from "../../src/toolchain/frontend/frontend.ts";
+import { TranslateError } from "../../src/toolchain/ir/ir.ts";
 import { translateToDafny } from "../../src/toolchain/program.ts";
 
 /** Kernel modules by base name ("cutpoint") -> TypeScript source. */

@@ -5,12 +5,12 @@
 // and does not decide whether the body also has a pure form (pure-form.ts).
 
 import ts from "typescript";
+import { type Expr, type Stmt, TranslateError, type Ty } from "../ir/ir.ts";
 import { type Annotation, annotationsIn } from "./annotations.ts";
 import { containsBreak } from "./body-checks.ts";
 import { type FileContext, type FnScope, spec, syntaxName } from "./front-context.ts";
 import { expr } from "./front-exprs.ts";
 import { tyFromNode } from "./front-types.ts";
-import { type Expr, type Stmt, TranslateError, type Ty } from "./ir.ts";
 import { lowerContinue } from "./lower-continue.ts";
 
 /** The IR statements of a block; `isLoopBody`: its leading invariants were read by the loop. */

@@ -2,8 +2,9 @@
 // `<==>`, `forall(k: nat, P)`, `exists(k: nat, P)`, `equal(a, b)` and `\result`. TypeScript's own parser
 // cannot read the extra operators, so specs get this small precedence-climbing parser.
 
+import { type BinOp, type Expr, type Pos, TranslateError, type Ty, VALUE_EQUALITY } from "../ir/ir.ts";
+import { forEachChild } from "../ir/walk.ts";
 import { type Segment, segmentPos } from "./annotations.ts";
-import { type BinOp, type Expr, type Pos, TranslateError, type Ty, VALUE_EQUALITY } from "./ir.ts";
 
 interface Token {
   kind: "id" | "num" | "str" | "op" | "eof";
@@ -276,43 +277,7 @@ export function parseSpec(src: string, base: Pos, segments?: readonly Segment[])
     if (x.k === "bin" && x.op === "/" && !divisions.has(x)) {
       throw new TranslateError(x.pos, "unsupported operator '/' in spec (write Math.floor(a / b))");
     }
-    switch (x.k) {
-      case "bin":
-        rejectDivision(x.l);
-        rejectDivision(x.r);
-        break;
-      case "not":
-      case "neg":
-      case "len":
-      case "field":
-        rejectDivision(x.e);
-        break;
-      case "cond":
-        rejectDivision(x.c);
-        rejectDivision(x.t);
-        rejectDivision(x.f);
-        break;
-      case "index":
-        rejectDivision(x.e);
-        rejectDivision(x.i);
-        break;
-      case "slice":
-        rejectDivision(x.e);
-        if (x.lo) rejectDivision(x.lo);
-        if (x.hi) rejectDivision(x.hi);
-        break;
-      case "call":
-        x.args.forEach(rejectDivision);
-        break;
-      case "quant":
-        rejectDivision(x.body);
-        break;
-      case "minmax":
-        rejectDivision(x.a);
-        rejectDivision(x.b);
-        break;
-      default:
-    }
+    forEachChild(x, rejectDivision);
   };
 
   const e = parseLevel(0);

@@ -3,8 +3,8 @@
 // scope. Holds no translation itself.
 
 import ts from "typescript";
+import { type Expr, type Pos, TranslateError } from "../ir/ir.ts";
 import { type Annotation, posAt } from "./annotations.ts";
-import { type Expr, type Pos, TranslateError } from "./ir.ts";
 import { parseSpec } from "./spec-parser.ts";
 
 /** The name of a syntax kind ("VariableStatement", not its alias "FirstStatement"). */

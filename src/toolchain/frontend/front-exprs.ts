@@ -4,8 +4,8 @@
 // syntax outside the subset.
 
 import ts from "typescript";
+import type { BinOp, Expr } from "../ir/ir.ts";
 import { type FileContext, syntaxName } from "./front-context.ts";
-import type { BinOp, Expr } from "./ir.ts";
 import { floorDiv } from "./spec-parser.ts";
 
 const BIN_OPS: Partial<Record<ts.SyntaxKind, BinOp>> = {

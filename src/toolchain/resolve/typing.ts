@@ -4,7 +4,7 @@
 // non-array). It renders nothing, and it does not decide whether an expression is allowed
 // where it stands (the resolve stage does).
 
-import { type Expr, type Pos, TranslateError, type Ty } from "./ir.ts";
+import { type Expr, type Pos, TranslateError, type Ty } from "../ir/ir.ts";
 import type { ProgramInfo } from "./program-info.ts";
 
 const INT: Ty = { k: "int" };

@@ -9,14 +9,15 @@
 // program-wide later. Every construct outside the subset is an error with file:line:column.
 
 import ts from "typescript";
+import { type Fn, type Module, type Param, TranslateError } from "../ir/ir.ts";
 import { annotationsIn, leadingAnnotations, posAt } from "./annotations.ts";
 import { checkOwnership, endsInReturn } from "./body-checks.ts";
 import { FileContext, type FnScope, spec, syntaxName } from "./front-context.ts";
 import { block } from "./front-stmts.ts";
 import { declareType, interfaceDecl, natOf, tyFromNode, typeAlias, typeAnnotation } from "./front-types.ts";
-import { type Fn, type Module, type Param, TranslateError } from "./ir.ts";
 import { checkLocalNames } from "./local-names.ts";
 import { pureForm } from "./pure-form.ts";
+import { fnWritten, headerLaws, isExported } from "./written.ts";
 
 /** Translates one kernel source file. `relPath` is how errors and headers name it. */
 export function translateFile(relPath: string, text: string, hasCompanion: boolean): Module {
@@ -32,6 +33,8 @@ export function translateFile(relPath: string, text: string, hasCompanion: boole
     fns: [],
     unboundedNumbers: false,
     companion: hasCompanion ? name : null,
+    laws: headerLaws(sf),
+    exportedTypes: [],
   };
 
   for (const st of sf.statements) {
@@ -45,8 +48,10 @@ export function translateFile(relPath: string, text: string, hasCompanion: boole
       for (const n of importedNames(cx, st)) mod.imported.push({ name: n.text, from: target, pos: cx.pos(n) });
     } else if (ts.isTypeAliasDeclaration(st)) {
       mod.types.push(typeAlias(cx, st));
+      if (isExported(st)) mod.exportedTypes.push(st.name.text);
     } else if (ts.isInterfaceDeclaration(st)) {
       mod.types.push(interfaceDecl(cx, st));
+      if (isExported(st)) mod.exportedTypes.push(st.name.text);
     } else if (ts.isEnumDeclaration(st)) {
       mod.types.push({
         k: "union",
@@ -175,6 +180,7 @@ function functionDecl(cx: FileContext, fd: ts.FunctionDeclaration): Fn {
     stmts: [],
     extern,
     spec: specOnly,
+    written: fnWritten(sf, fd, ann),
     pos: cx.pos(fd),
   };
   if (extern) return fn;
