@@ -243,7 +243,7 @@ describe("toolchain stages", () => {
   it("reports an earlier stage importing a later one, and a file outside every stage", () => {
     expect(
       stageViolations([
-        { path: "src/toolchain/ir/x.ts", text: 'import { translateFile } from "../frontend/frontend.ts";' },
+        { path: "src/toolchain/ir/x.ts", text: 'import { translateFiles } from "../frontend/frontend.ts";' },
         { path: "src/toolchain/frontend/x.ts", text: 'import { emitModule } from "../emit/dafny-emit.ts";' },
         { path: "src/toolchain/emit/x.ts", text: 'import { checkDafny } from "../check/check.ts";' },
         { path: "src/toolchain/check/x.ts", text: 'import type { Expr } from "../ir/ir.ts";' },

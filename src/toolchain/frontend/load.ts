@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type Module, TranslateError } from "../ir/ir.ts";
-import { translateFile } from "./frontend.ts";
+import { translateFiles } from "./frontend.ts";
 
 /** Where a project keeps its kernel sources, proof companions and generated Dafny. */
 export interface Layout {
@@ -47,12 +47,12 @@ export function kernelFiles(l: Layout): string[] {
 export function loadKernel(l: Layout): { mods: Module[]; companions: Map<string, string> } {
   const files = kernelFiles(l);
   const companions = new Map<string, string>();
-  const mods = files.map((f) => {
+  const sources = files.map((f) => {
     const name = f.replace(/\.ts$/, "");
     const cpath = join(l.companionDir, `${name}.dfy`);
-    const has = existsSync(cpath);
-    if (has) companions.set(name, readFileSync(cpath, "utf8"));
-    return translateFile(`src/kernel/${f}`, readFileSync(join(l.kernelDir, f), "utf8"), has);
+    const hasCompanion = existsSync(cpath);
+    if (hasCompanion) companions.set(name, readFileSync(cpath, "utf8"));
+    return { relPath: `src/kernel/${f}`, text: readFileSync(join(l.kernelDir, f), "utf8"), hasCompanion };
   });
-  return { mods, companions };
+  return { mods: translateFiles(sources), companions };
 }

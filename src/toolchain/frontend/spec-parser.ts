@@ -107,9 +107,17 @@ function normalizeOp(op: string, pos: Pos): BinOp {
 
 /**
  * Parses one spec expression; `base` is the position of its first character, `segments`
- * (when the spec continues over several `//@` lines) where each line's text starts.
+ * (when the spec continues over several `//@` lines) where each line's text starts, and
+ * `isVariable` whether a name is a variable where the spec stands (TypeScript's resolution).
  */
-export function parseSpec(src: string, base: Pos, segments?: readonly Segment[]): Expr {
+export function parseSpec(
+  src: string,
+  base: Pos,
+  segments: readonly Segment[] | undefined,
+  isVariable: (name: string) => boolean,
+): Expr {
+  // the variables the quantifiers around the current position bind: they shadow every other name
+  const bound: string[] = [];
   const at = (offset: number): Pos => segmentPos(segments ?? [{ start: 0, pos: base }], offset);
   const toks = tokenize(src, at);
   let p = 0;
@@ -193,8 +201,10 @@ export function parseSpec(src: string, base: Pos, segments?: readonly Segment[])
           const args = parseArgs();
           if (args.length > 2) throw new TranslateError(pos, "slice takes at most two arguments");
           e = { k: "slice", e, lo: args[0] ?? null, hi: args[1] ?? null, pos };
-        } else if (e.k === "var" && /^[A-Z]/.test(e.name)) e = { k: "member", type: e.name, name: name.text, pos };
-        else e = { k: "field", e, name: name.text, pos };
+        } else if (e.k === "var" && !bound.includes(e.name) && !isVariable(e.name)) {
+          // `X.f` where X is no variable (as TypeScript resolves X here): a member of the type X
+          e = { k: "member", type: e.name, name: name.text, pos };
+        } else e = { k: "field", e, name: name.text, pos };
       } else return e;
     }
   };
@@ -210,7 +220,9 @@ export function parseSpec(src: string, base: Pos, segments?: readonly Segment[])
     else if (tyTok.text === "int" || tyTok.text === "number") ty = { k: "int" };
     else throw new TranslateError(at(tyTok.offset), `unsupported bound variable type '${tyTok.text}' (use nat or int)`);
     expect(",");
+    bound.push(v.text);
     const body = parseLevel(0);
+    bound.pop();
     expect(")");
     return { k: "quant", q, v: v.text, ty, body, pos };
   };

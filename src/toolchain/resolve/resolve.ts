@@ -27,7 +27,7 @@ import {
   type RTypeDecl,
 } from "../ir/resolved-ir.ts";
 import type { ProgramInfo } from "./program-info.ts";
-import { BOOL, checkTy, compatible, describeTy, type Env, memberAsField, substitute, typeOf, unify } from "./typing.ts";
+import { BOOL, checkTy, compatible, describeTy, type Env, substitute, typeOf, unify } from "./typing.ts";
 
 /** A backend's spelling of a kernel name; throws a TranslateError for a name it cannot spell. */
 export type Spell = (name: string, pos: Pos) => string;
@@ -123,8 +123,7 @@ class Resolver {
         return { k: "ctor", type: expect.name, ctor: c };
       }
       case "member": {
-        // a capitalised variable in scope is a variable, as in JavaScript, not a type's member
-        if (env.has(e.type)) return this.expr(memberAsField(e), env, cx, expect);
+        // the frontend made `X.f` a member only where TypeScript binds X to no variable
         const u = this.info.unions.get(e.type);
         if (!u) throw new TranslateError(e.pos, `unknown enum ${e.type}`);
         if (!u.ctors.has(e.name)) throw new TranslateError(e.pos, `${e.name} is not a member of ${e.type}`);

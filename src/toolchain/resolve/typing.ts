@@ -45,7 +45,6 @@ export function typeOf(info: ProgramInfo, e: Expr, env: Env, result: Ty | null):
     case "str":
       return UNKNOWN;
     case "member":
-      if (env.has(e.type)) return typeOf(info, memberAsField(e), env, result);
       return { k: "named", name: e.type };
     case "bin": {
       if (["+", "-", "*", "/", "concat"].includes(e.op)) {
@@ -103,11 +102,6 @@ export function typeOf(info: ProgramInfo, e: Expr, env: Env, result: Ty | null):
       return typeOf(info, e.body, inner, result);
     }
   }
-}
-
-/** `X.f` where X is a variable in scope: a field access, as JavaScript reads it. */
-export function memberAsField(e: Extract<Expr, { k: "member" }>): Expr {
-  return { k: "field", e: { k: "var", name: e.type, pos: e.pos }, name: e.name, pos: e.pos };
 }
 
 /** Whether two values of these types can be compared (unknown: an untyped literal or a companion function). */
