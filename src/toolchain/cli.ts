@@ -3,13 +3,13 @@
 // docs/kernel.md, the kernel entry and the engine's generated guards from the same annotations.
 
 import { resolve } from "node:path";
-import { checkDafny, regenerate } from "./check.ts";
-import { writeDocs } from "./docs-emit.ts";
-import { writeGuards } from "./guards-emit.ts";
-import { TranslateError } from "./ir.ts";
-import { typecheckKernel } from "./kernel-types.ts";
-import { kernelFiles, layout } from "./program.ts";
-import { findProvers } from "./prover.ts";
+import { checkDafny, regenerate } from "./check/check.ts";
+import { findProvers } from "./check/prover.ts";
+import { writeDocs } from "./emit/docs-emit.ts";
+import { writeGuards } from "./emit/guards-emit.ts";
+import { typecheckKernel } from "./frontend/kernel-types.ts";
+import { kernelFiles, layout } from "./frontend/load.ts";
+import { TranslateError } from "./ir/ir.ts";
 
 function main(argv: string[]): number {
   const rootIdx = argv.indexOf("--root");

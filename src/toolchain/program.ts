@@ -1,64 +1,12 @@
-// Loading the kernel as one program and generating every backend artifact from it: the
-// frontend per file, then the program table, resolution and printing (see translateToDafny).
+// The translator as one program: the kernel loaded through the frontend (frontend/load.ts),
+// then the program table, resolution and printing (see translateToDafny).
 
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
-import { emitModule } from "./dafny-emit.ts";
-import { dafnyName } from "./dafny-names.ts";
-import { translateFile } from "./frontend.ts";
-import { type Module, TranslateError } from "./ir.ts";
-import { programInfo, rejectCodeRecursion } from "./program-info.ts";
-import { resolveModule } from "./resolve.ts";
-
-/** Where a project keeps its kernel sources, proof companions and generated Dafny. */
-export interface Layout {
-  root: string;
-  kernelDir: string;
-  companionDir: string;
-  dafnyDir: string;
-}
-
-/** The standard layout under a project root. */
-export function layout(root: string): Layout {
-  return {
-    root,
-    kernelDir: join(root, "src", "kernel"),
-    companionDir: join(root, "proofs", "dafny"),
-    dafnyDir: join(root, "dafny"),
-  };
-}
-
-/**
- * The kernel's source files (names under src/kernel), in file-name order. Every file there is
- * a translated source: one in a subfolder or with another extension would never be translated.
- */
-export function kernelFiles(l: Layout): string[] {
-  const all = readdirSync(l.kernelDir, { recursive: true, encoding: "utf8" }).sort();
-  const isSource = (f: string): boolean => /^[^/\\]+\.ts$/.test(f) && !f.endsWith(".d.ts");
-  for (const f of all) {
-    if (isSource(f) || (statSync(join(l.kernelDir, f)).isDirectory() && all.some((g) => g.startsWith(`${f}/`))))
-      continue;
-    throw new TranslateError(
-      { file: `src/kernel/${f}`, line: 1, col: 1 },
-      "not a kernel source: the kernel is the .ts files directly in src/kernel, each one translated; move this file out or make it one of them",
-    );
-  }
-  return all.filter(isSource);
-}
-
-/** Every kernel module, translated to the IR, in file-name order. */
-export function loadKernel(l: Layout): { mods: Module[]; companions: Map<string, string> } {
-  const files = kernelFiles(l);
-  const companions = new Map<string, string>();
-  const mods = files.map((f) => {
-    const name = f.replace(/\.ts$/, "");
-    const cpath = join(l.companionDir, `${name}.dfy`);
-    const has = existsSync(cpath);
-    if (has) companions.set(name, readFileSync(cpath, "utf8"));
-    return translateFile(`src/kernel/${f}`, readFileSync(join(l.kernelDir, f), "utf8"), has);
-  });
-  return { mods, companions };
-}
+import { emitModule } from "./emit/dafny-emit.ts";
+import { dafnyName } from "./emit/dafny-names.ts";
+import { type Layout, loadKernel } from "./frontend/load.ts";
+import type { Module } from "./ir/ir.ts";
+import { programInfo, rejectCodeRecursion } from "./resolve/program-info.ts";
+import { resolveModule } from "./resolve/resolve.ts";
 
 /**
  * The Dafny text of each module (base name -> text), through the stages after the frontend:

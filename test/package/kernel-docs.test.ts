@@ -6,8 +6,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as entry from "../../src/entries/kernel.ts";
-import { DOC_FILES, generateDocs } from "../../src/toolchain/docs-emit.ts";
-import { layout } from "../../src/toolchain/program.ts";
+import { DOC_FILES, generateDocs } from "../../src/toolchain/emit/docs-emit.ts";
+import { layout } from "../../src/toolchain/frontend/load.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, posix, relative, resolve } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { isProofModel } from "../../src/toolchain/models.ts";
+import { isProofModel } from "../../src/toolchain/frontend/models.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
@@ -30,15 +30,29 @@ const BUILDS_ON: Readonly<Record<string, readonly string[]>> = {
   toolchain: [],
 };
 
-/** The layers reachable from `layer` along the arrows. */
-function reachable(layer: string): Set<string> {
+/**
+ * The toolchain's stages (docs/ARCHITECTURE.md, "The translator, stage by stage"): the folders
+ * under src/toolchain/ (and its two top files) and the stages each builds on directly.
+ */
+const TOOLCHAIN_STAGES: Readonly<Record<string, readonly string[]>> = {
+  ir: [],
+  frontend: ["ir"],
+  resolve: ["ir"],
+  emit: ["frontend"],
+  "program.ts": ["emit", "resolve"],
+  check: ["program.ts"],
+  "cli.ts": ["check"],
+};
+
+/** The layers reachable from `layer` along the arrows of `arrows`. */
+function reachable(layer: string, arrows: Readonly<Record<string, readonly string[]>> = BUILDS_ON): Set<string> {
   const seen = new Set<string>();
-  const todo = [...(BUILDS_ON[layer] ?? [])];
+  const todo = [...(arrows[layer] ?? [])];
   while (todo.length > 0) {
     const next = todo.pop() as string;
     if (seen.has(next)) continue;
     seen.add(next);
-    todo.push(...(BUILDS_ON[next] ?? []));
+    todo.push(...(arrows[next] ?? []));
   }
   return seen;
 }
@@ -159,6 +173,33 @@ function violations(files: readonly SourceFile[]): string[] {
   return found;
 }
 
+/** The stage of a path under src/toolchain/: its folder there, or the file's name for its top files. */
+function toolchainStageOf(path: string): string {
+  return path.split("/")[2];
+}
+
+/** Every import inside src/toolchain/ that runs against its stages, as "from -> to: why". */
+function stageViolations(files: readonly SourceFile[]): string[] {
+  const found: string[] = [];
+  for (const f of files) {
+    if (!f.path.startsWith("src/toolchain/")) continue;
+    const from = toolchainStageOf(f.path);
+    if (TOOLCHAIN_STAGES[from] === undefined) {
+      found.push(`${f.path}: stage "${from}" is not in TOOLCHAIN_STAGES (add it, with the stages it builds on)`);
+      continue;
+    }
+    const allowed = reachable(from, TOOLCHAIN_STAGES);
+    for (const imp of importsOf(f)) {
+      if (!imp.specifier.startsWith(".")) continue;
+      const target = posix.normalize(posix.join(posix.dirname(f.path), imp.specifier));
+      if (!target.startsWith("src/toolchain/")) continue;
+      const to = toolchainStageOf(target);
+      if (to !== from && !allowed.has(to)) found.push(`${f.path} -> ${target}: ${from} may not import ${to}`);
+    }
+  }
+  return found;
+}
+
 function sourceFiles(dir: string): SourceFile[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = join(dir, e.name);
@@ -264,6 +305,31 @@ describe("the entries", () => {
       { path: "src/engine/boundary/config-rules.ts", text: "" },
     ];
     expect([...loadedBy("src/entries/adapters.ts", files)]).toContain("src/engine/boundary/config-rules.ts");
+  });
+});
+
+describe("toolchain stages", () => {
+  it("every import in src/toolchain/ follows its stages", () => {
+    const files = sourceFiles(join(ROOT, "src", "toolchain"));
+    expect(files.length).toBeGreaterThan(30);
+    expect(stageViolations(files)).toEqual([]);
+  });
+
+  it("reports an earlier stage importing a later one, and a file outside every stage", () => {
+    expect(
+      stageViolations([
+        { path: "src/toolchain/ir/x.ts", text: 'import { translateFiles } from "../frontend/frontend.ts";' },
+        { path: "src/toolchain/frontend/x.ts", text: 'import { emitModule } from "../emit/dafny-emit.ts";' },
+        { path: "src/toolchain/emit/x.ts", text: 'import { checkDafny } from "../check/check.ts";' },
+        { path: "src/toolchain/check/x.ts", text: 'import type { Expr } from "../ir/ir.ts";' },
+        { path: "src/toolchain/walk.ts", text: "" },
+      ]),
+    ).toEqual([
+      "src/toolchain/ir/x.ts -> src/toolchain/frontend/frontend.ts: ir may not import frontend",
+      "src/toolchain/frontend/x.ts -> src/toolchain/emit/dafny-emit.ts: frontend may not import emit",
+      "src/toolchain/emit/x.ts -> src/toolchain/check/check.ts: emit may not import check",
+      'src/toolchain/walk.ts: stage "walk.ts" is not in TOOLCHAIN_STAGES (add it, with the stages it builds on)',
+    ]);
   });
 });
 

@@ -7,9 +7,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkDafny } from "../../src/toolchain/check.ts";
-import { layout } from "../../src/toolchain/program.ts";
-import { findProver } from "../../src/toolchain/prover.ts";
+import { checkDafny } from "../../src/toolchain/check/check.ts";
+import { findProver } from "../../src/toolchain/check/prover.ts";
+import { layout } from "../../src/toolchain/frontend/load.ts";
 import { mutants } from "./mutants.ts";
 
 const repo = resolve(import.meta.dirname, "../..");

@@ -2,9 +2,9 @@
 // /trace lines and Dafny 4's CSV log, and the accounting that matches them.
 
 import { describe, expect, it } from "vitest";
-import { accountItems, parseCsv4, parseTrace23 } from "../../src/toolchain/accounting.ts";
-import { scanDafny } from "../../src/toolchain/dafny-scan.ts";
-import { collectTrusted, compareFileCounts, compareTrusted } from "../../src/toolchain/trusted.ts";
+import { accountItems, parseCsv4, parseTrace23 } from "../../src/toolchain/check/accounting.ts";
+import { scanDafny } from "../../src/toolchain/check/dafny-scan.ts";
+import { collectTrusted, compareFileCounts, compareTrusted } from "../../src/toolchain/check/trusted.ts";
 
 const SRC = `include "../proofs/dafny/x.dfy"
 // lemma Commented(a: int) ensures false

@@ -6,9 +6,9 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkDafny } from "../../src/toolchain/check.ts";
-import { layout } from "../../src/toolchain/program.ts";
-import { findProvers } from "../../src/toolchain/prover.ts";
+import { checkDafny } from "../../src/toolchain/check/check.ts";
+import { findProvers } from "../../src/toolchain/check/prover.ts";
+import { layout } from "../../src/toolchain/frontend/load.ts";
 import { copyRepo, project, properties, REPO, removeProjects } from "./project.ts";
 
 const all = findProvers(REPO);

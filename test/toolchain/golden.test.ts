@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { toDafny23 } from "../../src/toolchain/dialect.ts";
+import { toDafny23 } from "../../src/toolchain/check/dialect.ts";
 import { translate } from "./harness.ts";
 
 const GOLDEN = join(import.meta.dirname, "golden");

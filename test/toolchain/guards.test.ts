@@ -1,5 +1,5 @@
 // The runtime guards the kernel gate calls (src/engine/boundary/kernel-requires.ts) are generated
-// from the kernel's `//@ requires` (src/toolchain/guards-emit.ts, with the hand-written list
+// from the kernel's `//@ requires` (src/toolchain/emit/guards-emit.ts, with the hand-written list
 // guard-list.ts): the committed module is a fresh generation, a guard edited by hand is reported
 // stale, a mutated `requires` changes the generated guard and what it lets through, and a clause
 // the generator cannot translate must be named in the list.
@@ -9,8 +9,8 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { KernelBoundaryError } from "../../src/model/errors.ts";
-import { GUARD_FILE, generateGuards, staleGuards, writeGuards } from "../../src/toolchain/guards-emit.ts";
-import { layout } from "../../src/toolchain/program.ts";
+import { GUARD_FILE, generateGuards, staleGuards, writeGuards } from "../../src/toolchain/emit/guards-emit.ts";
+import { layout } from "../../src/toolchain/frontend/load.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const temps: string[] = [];
@@ -97,7 +97,7 @@ describe("generated runtime guards", () => {
       ),
     );
     expect(() => generateGuards(layout(root))).toThrow(
-      "retentionCutoff's precondition `forall(k: nat, k < n ==> k >= 0)` has no runtime translation: add its check to src/toolchain/guard-list.ts",
+      "retentionCutoff's precondition `forall(k: nat, k < n ==> k >= 0)` has no runtime translation: add its check to src/toolchain/emit/guard-list.ts",
     );
   });
 

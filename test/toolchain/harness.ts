@@ -1,8 +1,8 @@
 // Test harness for the translator: translates in-memory kernel modules exactly as
-// program.ts does for files on disk (translateFile, then translateToDafny).
+// program.ts does for files on disk (translateFiles, then translateToDafny).
 
-import { translateFile } from "../../src/toolchain/frontend.ts";
-import { TranslateError } from "../../src/toolchain/ir.ts";
+import { translateFiles } from "../../src/toolchain/frontend/frontend.ts";
+import { TranslateError } from "../../src/toolchain/ir/ir.ts";
 import { translateToDafny } from "../../src/toolchain/program.ts";
 
 /** Kernel modules by base name ("cutpoint") -> TypeScript source. */
@@ -11,7 +11,9 @@ export type Sources = Record<string, string>;
 /** Translates every module; companions (base name -> Dafny text) mark modules with a proof companion. */
 export function translate(sources: Sources, companions: Record<string, string> = {}): Map<string, string> {
   const names = Object.keys(sources).sort();
-  const mods = names.map((n) => translateFile(`src/kernel/${n}.ts`, sources[n], n in companions));
+  const mods = translateFiles(
+    names.map((n) => ({ relPath: `src/kernel/${n}.ts`, text: sources[n], hasCompanion: n in companions })),
+  );
   return translateToDafny(mods, new Map(Object.entries(companions)));
 }
 

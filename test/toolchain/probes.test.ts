@@ -4,9 +4,9 @@
 // check.ts checkDafny (exactly as scripts/check.sh runs it), which must reject it.
 
 import { afterAll, describe, expect, it } from "vitest";
-import { checkDafny } from "../../src/toolchain/check.ts";
-import { layout } from "../../src/toolchain/program.ts";
-import { findProvers } from "../../src/toolchain/prover.ts";
+import { checkDafny } from "../../src/toolchain/check/check.ts";
+import { findProvers } from "../../src/toolchain/check/prover.ts";
+import { layout } from "../../src/toolchain/frontend/load.ts";
 import { translate, translateError } from "./harness.ts";
 import { project, properties, REPO, removeProjects } from "./project.ts";
 import { runTs } from "./run-ts.ts";

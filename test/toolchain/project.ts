@@ -4,7 +4,7 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { layout } from "../../src/toolchain/program.ts";
+import { layout } from "../../src/toolchain/frontend/load.ts";
 
 export const REPO = join(import.meta.dirname, "..", "..");
 const roots: string[] = [];

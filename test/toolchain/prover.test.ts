@@ -8,9 +8,9 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkDafny } from "../../src/toolchain/check.ts";
-import { layout } from "../../src/toolchain/program.ts";
-import { findProvers, parseVerdict } from "../../src/toolchain/prover.ts";
+import { checkDafny } from "../../src/toolchain/check/check.ts";
+import { findProvers, parseVerdict } from "../../src/toolchain/check/prover.ts";
+import { layout } from "../../src/toolchain/frontend/load.ts";
 import { project, properties, REPO, removeProjects } from "./project.ts";
 
 const GOLDEN = join(import.meta.dirname, "golden");

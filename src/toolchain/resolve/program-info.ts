@@ -6,7 +6,9 @@
 // undeclared name. It does not look into function bodies beyond their calls, type anything
 // or print anything.
 
-import { type Expr, type Fn, type Module, type Param, type Pos, TranslateError, VALUE_EQUALITY } from "./ir.ts";
+import { type Expr, type Fn, type Module, type Param, type Pos, TranslateError, VALUE_EQUALITY } from "../ir/ir.ts";
+import type { FnKind } from "../ir/resolved-ir.ts";
+import { forEachExpr } from "../ir/walk.ts";
 
 /** A union type: its tags and constructors. */
 export interface UnionInfo {
@@ -15,9 +17,6 @@ export interface UnionInfo {
   numeric: boolean;
   ctors: Set<string>;
 }
-
-/** A function (an extern, or a pure body that calls no method: usable in specifications) or a method (statements). */
-export type FnKind = "function" | "method";
 
 /** What the later stages know about the whole kernel: types, functions, and proof companions. */
 export interface ProgramInfo {
@@ -128,68 +127,10 @@ export function programInfo(mods: Module[], companionText: Map<string, string>):
 
 function callsMethod(e: Expr, info: ProgramInfo): boolean {
   let found = false;
-  walk(e, (x) => {
+  forEachExpr(e, (x) => {
     if (x.k === "call" && info.fns.get(x.fn)?.kind === "method") found = true;
   });
   return found;
-}
-
-/** Calls `f` on `e` and every expression inside it. */
-function walk(e: Expr, f: (e: Expr) => void): void {
-  f(e);
-  const sub = (x: Expr | null) => x && walk(x, f);
-  switch (e.k) {
-    case "bin":
-      sub(e.l);
-      sub(e.r);
-      break;
-    case "not":
-    case "neg":
-    case "len":
-    case "field":
-      sub(e.e);
-      break;
-    case "cond":
-      sub(e.c);
-      sub(e.t);
-      sub(e.f);
-      break;
-    case "index":
-      sub(e.e);
-      sub(e.i);
-      break;
-    case "slice":
-      sub(e.e);
-      sub(e.lo);
-      sub(e.hi);
-      break;
-    case "call":
-      e.args.forEach(sub);
-      break;
-    case "record":
-      e.fields.forEach(([, v]) => sub(v));
-      break;
-    case "seqlit":
-      e.elems.forEach(sub);
-      break;
-    case "quant":
-      sub(e.body);
-      break;
-    case "minmax":
-      sub(e.a);
-      sub(e.b);
-      break;
-    case "let":
-      sub(e.e);
-      sub(e.body);
-      break;
-    case "update":
-      sub(e.e);
-      sub(e.i);
-      sub(e.v);
-      break;
-    default:
-  }
 }
 
 /**

@@ -5,11 +5,11 @@
 // body, and the body always has its statement form too.
 
 import ts from "typescript";
+import type { Expr } from "../ir/ir.ts";
 import { annotationsIn } from "./annotations.ts";
 import type { FileContext, FnScope } from "./front-context.ts";
 import { expr } from "./front-exprs.ts";
 import { tyFromNode } from "./front-types.ts";
-import type { Expr } from "./ir.ts";
 
 /** The body as one expression when it is a chain of const / if-return / return, else null. */
 export function pureForm(cx: FileContext, stmts: readonly ts.Statement[], scope: FnScope, at: ts.Node): Expr | null {

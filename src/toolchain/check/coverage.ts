@@ -5,8 +5,8 @@
 
 import { readFileSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
+import type { Layout } from "../frontend/load.ts";
 import { type DafnyScan, scanDafny } from "./dafny-scan.ts";
-import type { Layout } from "./program.ts";
 import { type Job, listFiles } from "./prover.ts";
 
 /** The runs of the check, the scans of every file they name, and what no run covers. */

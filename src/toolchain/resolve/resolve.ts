@@ -1,13 +1,21 @@
 // Stage: resolve. Input: one module's IR, the program table and a backend's spelling of
-// names. Output: the resolved IR (resolved-ir.ts): every type inferred and known, every
+// names. Output: the resolved IR (ir/resolved-ir.ts): every type inferred and known, every
 // name spelled, string literals, enum members and object literals turned into constructors
 // by the type their position requires, each call checked against what the module imports
 // and whether a method may stand there. Every error a well-formed IR can still hold is
 // reported here, in source order. It prints nothing: a backend's printer only lays the
 // result out.
 
-import { type Expr, type Fn, type Module, type Pos, type Stmt, TranslateError, type Ty, VALUE_EQUALITY } from "./ir.ts";
-import type { ProgramInfo } from "./program-info.ts";
+import {
+  type Expr,
+  type Fn,
+  type Module,
+  type Pos,
+  type Stmt,
+  TranslateError,
+  type Ty,
+  VALUE_EQUALITY,
+} from "../ir/ir.ts";
 import {
   MAX_SAFE,
   type RExpr,
@@ -17,8 +25,9 @@ import {
   type RStmt,
   type RTy,
   type RTypeDecl,
-} from "./resolved-ir.ts";
-import { BOOL, checkTy, compatible, describeTy, type Env, memberAsField, substitute, typeOf, unify } from "./typing.ts";
+} from "../ir/resolved-ir.ts";
+import type { ProgramInfo } from "./program-info.ts";
+import { BOOL, checkTy, compatible, describeTy, type Env, substitute, typeOf, unify } from "./typing.ts";
 
 /** A backend's spelling of a kernel name; throws a TranslateError for a name it cannot spell. */
 export type Spell = (name: string, pos: Pos) => string;
@@ -114,8 +123,7 @@ class Resolver {
         return { k: "ctor", type: expect.name, ctor: c };
       }
       case "member": {
-        // a capitalised variable in scope is a variable, as in JavaScript, not a type's member
-        if (env.has(e.type)) return this.expr(memberAsField(e), env, cx, expect);
+        // the frontend made `X.f` a member only where TypeScript binds X to no variable
         const u = this.info.unions.get(e.type);
         if (!u) throw new TranslateError(e.pos, `unknown enum ${e.type}`);
         if (!u.ctors.has(e.name)) throw new TranslateError(e.pos, `${e.name} is not a member of ${e.type}`);

@@ -106,7 +106,25 @@ export interface Fn {
   extern: boolean;
   /** `//@ spec`: verified, for specifications only (code never calls it; safecut/kernel does not export it) */
   spec: boolean;
+  /** how the source writes it, for the documentation */
+  written: FnWritten;
   pos: Pos;
+}
+
+/** A function as its source writes it: what the documentation shows (emit/docs-model.ts). */
+export interface FnWritten {
+  exported: boolean;
+  /** type parameters as written ("<T>"), or "" */
+  tparams: string;
+  /** the parameters as written, with their types */
+  typedParams: string[];
+  returns: string;
+  /** the function's own doc comment, without the comment markers */
+  doc: string;
+  /** a `@model` tag in the doc comment: a proof-only model (frontend/models.ts) */
+  model: boolean;
+  /** the requires, ensures and `type x nat` annotations above it, as written, in order */
+  contract: Array<{ kind: "requires" | "ensures" | "type"; text: string }>;
 }
 
 /** A type declaration: a union of tags or a record. */
@@ -130,6 +148,10 @@ export interface Module {
   unboundedNumbers: boolean;
   /** base name of the proof companion under proofs/dafny, when one exists */
   companion: string | null;
+  /** law names (L1, L2-L6) its opening comment mentions, in order of first mention */
+  laws: string[];
+  /** its exported interfaces and type aliases, in file order */
+  exportedTypes: string[];
 }
 
 /** An error in the input, reported with its position. */

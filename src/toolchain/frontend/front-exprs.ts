@@ -4,8 +4,9 @@
 // syntax outside the subset.
 
 import ts from "typescript";
+import type { BinOp, Expr } from "../ir/ir.ts";
 import { type FileContext, syntaxName } from "./front-context.ts";
-import type { BinOp, Expr } from "./ir.ts";
+import { isVariableAt } from "./names.ts";
 import { floorDiv } from "./spec-parser.ts";
 
 const BIN_OPS: Partial<Record<ts.SyntaxKind, BinOp>> = {
@@ -62,7 +63,8 @@ export function expr(cx: FileContext, e: ts.Expression): Expr {
     if (e.questionDotToken) cx.unsupported(e, "optional chaining");
     const field = e.name.text;
     if (field === "length") return { k: "len", e: expr(cx, e.expression), pos };
-    if (ts.isIdentifier(e.expression) && /^[A-Z]/.test(e.expression.text) && e.expression.text !== "Math") {
+    // `X.f` is a member of the type X exactly where TypeScript binds X to no variable
+    if (ts.isIdentifier(e.expression) && !isVariableAt(cx.checker, e.expression)) {
       return { k: "member", type: e.expression.text, name: field, pos };
     }
     return { k: "field", e: expr(cx, e.expression), name: field, pos };

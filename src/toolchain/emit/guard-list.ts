@@ -119,7 +119,7 @@ export const HAND_CHECKS: readonly HandCheck[] = [
   },
 ];
 
-/** Functions with a precondition that has no runtime counterpart: no guard is written for them (proof-only models get none anyway: models.ts). */
+/** Functions with a precondition that has no runtime counterpart: no guard is written for them (proof-only models get none anyway: frontend/models.ts). */
 export const UNGUARDED: readonly Unguarded[] = [
   {
     fn: "callsToClear",

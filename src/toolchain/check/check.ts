@@ -4,12 +4,13 @@
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { staleGuards } from "../emit/guards-emit.ts";
+import { typecheckKernel } from "../frontend/kernel-types.ts";
+import { kernelFiles, type Layout, loadKernel } from "../frontend/load.ts";
+import { generateDafny } from "../program.ts";
 import { accountItems, isProof, isTrustedDecl } from "./accounting.ts";
 import { planJobs } from "./coverage.ts";
 import type { DafnyScan } from "./dafny-scan.ts";
-import { staleGuards } from "./guards-emit.ts";
-import { typecheckKernel } from "./kernel-types.ts";
-import { generateDafny, kernelFiles, type Layout, loadKernel } from "./program.ts";
 import { type FileVerdict, findProvers, type Job, type Prover, proverName, verifyJobs } from "./prover.ts";
 import { collectTrusted, compareFileCounts, compareTrusted, PROPERTIES_FILE } from "./trusted.ts";
 

@@ -1,10 +1,10 @@
-// Stage: print Dafny. Input: one resolved module (resolved-ir.ts), its names already in
+// Stage: print Dafny. Input: one resolved module (ir/resolved-ir.ts), its names already in
 // Dafny's spelling (dafny-names.ts). Output: its Dafny source, in Dafny 4 spelling
 // (`function` for compiled functions; dialect.ts rewrites it for Dafny 2.3). It only lays the
 // module out as text: it infers no type, resolves no name and reports no error (resolve.ts
 // does all three before it runs).
 
-import { MAX_SAFE, type RExpr, type RFn, type RModule, type RStmt, type RTy } from "./resolved-ir.ts";
+import { MAX_SAFE, type RExpr, type RFn, type RModule, type RStmt, type RTy } from "../ir/resolved-ir.ts";
 
 function tyText(t: RTy): string {
   switch (t.k) {

@@ -4,7 +4,7 @@
 // non-array). It renders nothing, and it does not decide whether an expression is allowed
 // where it stands (the resolve stage does).
 
-import { type Expr, type Pos, TranslateError, type Ty } from "./ir.ts";
+import { type Expr, type Pos, TranslateError, type Ty } from "../ir/ir.ts";
 import type { ProgramInfo } from "./program-info.ts";
 
 const INT: Ty = { k: "int" };
@@ -45,7 +45,6 @@ export function typeOf(info: ProgramInfo, e: Expr, env: Env, result: Ty | null):
     case "str":
       return UNKNOWN;
     case "member":
-      if (env.has(e.type)) return typeOf(info, memberAsField(e), env, result);
       return { k: "named", name: e.type };
     case "bin": {
       if (["+", "-", "*", "/", "concat"].includes(e.op)) {
@@ -103,11 +102,6 @@ export function typeOf(info: ProgramInfo, e: Expr, env: Env, result: Ty | null):
       return typeOf(info, e.body, inner, result);
     }
   }
-}
-
-/** `X.f` where X is a variable in scope: a field access, as JavaScript reads it. */
-export function memberAsField(e: Extract<Expr, { k: "member" }>): Expr {
-  return { k: "field", e: { k: "var", name: e.type, pos: e.pos }, name: e.name, pos: e.pos };
 }
 
 /** Whether two values of these types can be compared (unknown: an untyped literal or a companion function). */

@@ -6,7 +6,7 @@
 // comment) is an error: it would otherwise be a silently ignored specification.
 
 import ts from "typescript";
-import { type Pos, TranslateError } from "./ir.ts";
+import { type Pos, TranslateError } from "../ir/ir.ts";
 
 export type AnnotationKind =
   | "verify"

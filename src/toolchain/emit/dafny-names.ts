@@ -3,7 +3,7 @@
 // for a name Dafny cannot spell. It is applied to every kernel name that reaches Dafny text;
 // it does not decide what a name refers to.
 
-import { type Pos, TranslateError } from "./ir.ts";
+import { type Pos, TranslateError } from "../ir/ir.ts";
 
 /** Dafny reserved words (and `to`, which Dafny 4.11 misreads as a parameter); a TypeScript identifier spelled like one gets a trailing '_'. */
 const RESERVED = new Set(

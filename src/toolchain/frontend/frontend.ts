@@ -3,25 +3,45 @@
 // This file reads the top level (imports, declarations, each function's signature and
 // annotations) and runs the per-function steps in order: local-name check (local-names.ts),
 // statements (front-stmts.ts, with continue lowering), body checks (body-checks.ts), pure
-// form (pure-form.ts). It uses the TypeScript parser for syntax only: the subset is small
-// enough that the translator does its own typing, which keeps the output independent of the
-// checker's inference. It does not look at other files: names, types and calls are resolved
-// program-wide later. Every construct outside the subset is an error with file:line:column.
+// form (pure-form.ts). It reads every kernel file as one TypeScript program, but asks the
+// checker only what a name is bound to (names.ts): the subset is small enough that the
+// translator does its own typing, which keeps the output independent of the checker's
+// inference. Beyond TypeScript's binding of names it does not look at other files: types
+// and calls are resolved program-wide later. Every construct outside the subset is an error
+// with file:line:column.
 
 import ts from "typescript";
+import { type Fn, type Module, type Param, TranslateError } from "../ir/ir.ts";
 import { annotationsIn, leadingAnnotations, posAt } from "./annotations.ts";
 import { checkOwnership, endsInReturn } from "./body-checks.ts";
-import { FileContext, type FnScope, spec, syntaxName } from "./front-context.ts";
+import { FileContext, type FnScope, type SpecPlace, spec, syntaxName } from "./front-context.ts";
 import { block } from "./front-stmts.ts";
 import { declareType, interfaceDecl, natOf, tyFromNode, typeAlias, typeAnnotation } from "./front-types.ts";
-import { type Fn, type Module, type Param, TranslateError } from "./ir.ts";
 import { checkLocalNames } from "./local-names.ts";
+import { type KernelSource, kernelProgram } from "./names.ts";
 import { pureForm } from "./pure-form.ts";
+import { fnWritten, headerLaws, isExported } from "./written.ts";
 
-/** Translates one kernel source file. `relPath` is how errors and headers name it. */
-export function translateFile(relPath: string, text: string, hasCompanion: boolean): Module {
-  const sf = ts.createSourceFile(relPath, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
-  const cx = new FileContext(sf);
+/** A kernel file to translate, and whether it has a proof companion. */
+export interface KernelFile extends KernelSource {
+  hasCompanion: boolean;
+}
+
+/** Translates the kernel's files, read as one TypeScript program (names resolve across them as TypeScript resolves them). */
+export function translateFiles(files: readonly KernelFile[]): Module[] {
+  const program = kernelProgram(files);
+  const checker = program.getTypeChecker();
+  return files.map((f) => {
+    const sf = program.getSourceFile(f.relPath);
+    if (sf === undefined) throw new Error(`${f.relPath}: not in the kernel program`);
+    return translateFile(sf, checker, f.hasCompanion);
+  });
+}
+
+/** Translates one kernel source file of the program `checker` checks; its file name is how errors and headers name it. */
+function translateFile(sf: ts.SourceFile, checker: ts.TypeChecker, hasCompanion: boolean): Module {
+  const relPath = sf.fileName;
+  const cx = new FileContext(sf, checker);
   const name = relPath.replace(/^.*\//, "").replace(/\.ts$/, "");
   const mod: Module = {
     name,
@@ -32,6 +52,8 @@ export function translateFile(relPath: string, text: string, hasCompanion: boole
     fns: [],
     unboundedNumbers: false,
     companion: hasCompanion ? name : null,
+    laws: headerLaws(sf),
+    exportedTypes: [],
   };
 
   for (const st of sf.statements) {
@@ -45,8 +67,10 @@ export function translateFile(relPath: string, text: string, hasCompanion: boole
       for (const n of importedNames(cx, st)) mod.imported.push({ name: n.text, from: target, pos: cx.pos(n) });
     } else if (ts.isTypeAliasDeclaration(st)) {
       mod.types.push(typeAlias(cx, st));
+      if (isExported(st)) mod.exportedTypes.push(st.name.text);
     } else if (ts.isInterfaceDeclaration(st)) {
       mod.types.push(interfaceDecl(cx, st));
+      if (isExported(st)) mod.exportedTypes.push(st.name.text);
     } else if (ts.isEnumDeclaration(st)) {
       mod.types.push({
         k: "union",
@@ -156,6 +180,8 @@ function functionDecl(cx: FileContext, fd: ts.FunctionDeclaration): Fn {
   if (!fd.type) cx.fail(fd, `function ${name} needs a return type annotation`);
   let ret = tyFromNode(cx, fd.type, tparams);
   if (natNames.has("\\result")) ret = natOf(cx, fd, ret);
+  // a contract sees the parameters (and what the module declares), not the body's locals
+  const contract: SpecPlace = { location: fd, hidden: fd.body ?? null };
   const scope: FnScope = {
     fnName: name,
     retText: fd.type.getText(sf),
@@ -168,13 +194,14 @@ function functionDecl(cx: FileContext, fd: ts.FunctionDeclaration): Fn {
     tparams: [...tparams],
     params,
     ret,
-    requires: ann.filter((a) => a.kind === "requires").map(spec),
-    ensures: ann.filter((a) => a.kind === "ensures").map(spec),
-    decreases: ann.filter((a) => a.kind === "decreases").map(spec),
+    requires: ann.filter((a) => a.kind === "requires").map((a) => spec(cx, a, contract)),
+    ensures: ann.filter((a) => a.kind === "ensures").map((a) => spec(cx, a, contract)),
+    decreases: ann.filter((a) => a.kind === "decreases").map((a) => spec(cx, a, contract)),
     pureExpr: null,
     stmts: [],
     extern,
     spec: specOnly,
+    written: fnWritten(sf, fd, ann),
     pos: cx.pos(fd),
   };
   if (extern) return fn;

@@ -3,19 +3,15 @@
 // lowered). Output: the same body without `continue` (Dafny 2.3 has none). It does not read
 // TypeScript, report errors or look into nested loops: a `continue` there is theirs.
 
-import type { Stmt } from "./ir.ts";
+import type { Stmt } from "../ir/ir.ts";
+import { someOutsideLoops } from "../ir/walk.ts";
 
 function isContinue(s: Stmt): boolean {
   return s.k === "continue";
 }
 
 function containsContinue(stmts: Stmt[]): boolean {
-  return stmts.some(
-    (s) =>
-      isContinue(s) ||
-      (s.k === "if" && (containsContinue(s.t) || containsContinue(s.f))) ||
-      (s.k === "block" && containsContinue(s.body)),
-  );
+  return someOutsideLoops(stmts, isContinue);
 }
 
 /**

@@ -3,7 +3,8 @@
 // value, and whether an array changed in place has no other name. It does not read
 // TypeScript or change the IR; the caller decides where a missing return is reported.
 
-import { type Expr, type Pos, type Stmt, TranslateError } from "./ir.ts";
+import { type Expr, type Pos, type Stmt, TranslateError } from "../ir/ir.ts";
+import { childLists, forEachChild, someOutsideLoops } from "../ir/walk.ts";
 
 /** Whether running `stmts` always ends in a `return` (JavaScript returns undefined otherwise). */
 export function endsInReturn(stmts: Stmt[]): boolean {
@@ -26,12 +27,7 @@ export function endsInReturn(stmts: Stmt[]): boolean {
 
 /** Whether a `break` of the enclosing loop or switch occurs in `stmts` (nested loops hold their own). */
 export function containsBreak(stmts: Stmt[]): boolean {
-  return stmts.some(
-    (s) =>
-      s.k === "break" ||
-      (s.k === "if" && (containsBreak(s.t) || containsBreak(s.f))) ||
-      (s.k === "block" && containsBreak(s.body)),
-  );
+  return someOutsideLoops(stmts, (s) => s.k === "break");
 }
 
 /**
@@ -45,11 +41,7 @@ export function checkOwnership(stmts: Stmt[]): void {
   const collect = (list: Stmt[]): void => {
     for (const s of list) {
       if (s.k === "assign" && s.inPlace) mutated.add(s.name);
-      if (s.k === "if") {
-        collect(s.t);
-        collect(s.f);
-      }
-      if (s.k === "while" || s.k === "block") collect(s.body);
+      childLists(s).forEach(collect);
     }
   };
   collect(stmts);
@@ -60,62 +52,17 @@ export function checkOwnership(stmts: Stmt[]): void {
       `unsupported aliasing of array ${name}: an array changed in place must be created by an array literal or .slice() and used only as ${name}[i], ${name}.length, ${name}.slice(...) or a return value`,
     );
   };
+  // an array changed in place may stand as the array of xs[i], xs.length and xs.slice(...)
   const uses = (e: Expr): void => {
-    switch (e.k) {
-      case "var":
-        if (mutated.has(e.name)) fail(e.name, e.pos);
-        return;
-      case "index":
-        if (e.e.k !== "var") uses(e.e);
-        uses(e.i);
-        return;
-      case "len":
-        if (e.e.k !== "var") uses(e.e);
-        return;
-      case "slice":
-        if (e.e.k !== "var") uses(e.e);
-        if (e.lo) uses(e.lo);
-        if (e.hi) uses(e.hi);
-        return;
-      case "bin":
-        uses(e.l);
-        uses(e.r);
-        return;
-      case "not":
-      case "neg":
-      case "field":
-        uses(e.e);
-        return;
-      case "cond":
-        uses(e.c);
-        uses(e.t);
-        uses(e.f);
-        return;
-      case "call":
-        e.args.forEach(uses);
-        return;
-      case "record":
-        e.fields.forEach(([, x]) => uses(x));
-        return;
-      case "seqlit":
-        e.elems.forEach(uses);
-        return;
-      case "minmax":
-        uses(e.a);
-        uses(e.b);
-        return;
-      case "let":
-        uses(e.e);
-        uses(e.body);
-        return;
-      case "update":
-        uses(e.e);
-        uses(e.i);
-        uses(e.v);
-        return;
-      default:
-        return;
+    if (e.k === "var") {
+      if (mutated.has(e.name)) fail(e.name, e.pos);
+      return;
     }
+    if (e.k === "quant") return;
+    const owner = (e.k === "index" || e.k === "len" || e.k === "slice") && e.e.k === "var" ? e.e : null;
+    forEachChild(e, (c) => {
+      if (c !== owner) uses(c);
+    });
   };
   const fresh = (name: string, e: Expr, pos: Pos): void => {
     if (mutated.has(name) && e.k !== "seqlit" && e.k !== "slice") fail(name, pos);

@@ -5,23 +5,25 @@
 // and does not decide whether the body also has a pure form (pure-form.ts).
 
 import ts from "typescript";
+import { type Expr, type Stmt, TranslateError, type Ty } from "../ir/ir.ts";
 import { type Annotation, annotationsIn } from "./annotations.ts";
 import { containsBreak } from "./body-checks.ts";
 import { type FileContext, type FnScope, spec, syntaxName } from "./front-context.ts";
 import { expr } from "./front-exprs.ts";
 import { tyFromNode } from "./front-types.ts";
-import { type Expr, type Stmt, TranslateError, type Ty } from "./ir.ts";
 import { lowerContinue } from "./lower-continue.ts";
 
 /** The IR statements of a block; `isLoopBody`: its leading invariants were read by the loop. */
 export function block(cx: FileContext, b: ts.Block, scope: FnScope, isLoopBody: boolean): Stmt[] {
   const sf = cx.sf;
   const out: Stmt[] = [];
-  const emitAnnotations = (anns: Annotation[]) => {
+  // an annotation's names resolve as in code at the statement after it (or the block's end)
+  const emitAnnotations = (anns: Annotation[], location: ts.Node) => {
     for (const a of anns) {
-      if (a.kind === "assert") out.push({ k: "assert", e: spec(cx.take(a)), pos: a.pos });
+      if (a.kind === "assert")
+        out.push({ k: "assert", e: spec(cx, cx.take(a), { location, hidden: null }), pos: a.pos });
       else if (a.kind === "use") {
-        const call = spec(cx.take(a));
+        const call = spec(cx, cx.take(a), { location, hidden: null });
         if (call.k !== "call") throw new TranslateError(a.pos, "//@ use expects a lemma call 'Name(args)'");
         out.push({ k: "use", call, pos: a.pos });
       } else if (a.kind === "type") continue;
@@ -34,11 +36,11 @@ export function block(cx: FileContext, b: ts.Block, scope: FnScope, isLoopBody: 
   };
   let cursor = b.getStart(sf) + 1;
   for (const st of b.statements) {
-    emitAnnotations(annotationsIn(sf, cursor, st.getStart(sf)));
+    emitAnnotations(annotationsIn(sf, cursor, st.getStart(sf)), st);
     out.push(...statement(cx, st, scope));
     cursor = st.end;
   }
-  emitAnnotations(annotationsIn(sf, cursor, b.end - 1));
+  emitAnnotations(annotationsIn(sf, cursor, b.end - 1), b);
   return out;
 }
 
@@ -48,15 +50,20 @@ function asBlock(cx: FileContext, s: ts.Statement, scope: FnScope, isLoopBody: b
   return statement(cx, s, scope);
 }
 
-/** The invariant and decreases annotations of a loop (first lines of its body block). */
-function loopSpecs(cx: FileContext, body: ts.Statement): { invariants: Expr[]; decreases: Expr[] } {
+/**
+ * The invariant and decreases annotations of a loop (first lines of its body block), whose
+ * names resolve as at the loop statement: its `for` variable is in scope, its body's locals are not.
+ */
+function loopSpecs(cx: FileContext, loop: ts.IterationStatement): { invariants: Expr[]; decreases: Expr[] } {
   const sf = cx.sf;
+  const body = loop.statement;
+  const place = { location: loop, hidden: body };
   if (!ts.isBlock(body)) cx.fail(body, "a loop body must be a block { ... } (it holds the invariants)");
   const end = body.statements.length > 0 ? body.statements[0].getStart(sf) : body.end;
   const anns = annotationsIn(sf, body.getStart(sf), end);
   return {
-    invariants: anns.filter((a) => a.kind === "invariant").map((a) => spec(cx.take(a))),
-    decreases: anns.filter((a) => a.kind === "decreases").map((a) => spec(cx.take(a))),
+    invariants: anns.filter((a) => a.kind === "invariant").map((a) => spec(cx, cx.take(a), place)),
+    decreases: anns.filter((a) => a.kind === "decreases").map((a) => spec(cx, cx.take(a), place)),
   };
 }
 
@@ -86,7 +93,7 @@ function statement(cx: FileContext, st: ts.Statement, scope: FnScope): Stmt[] {
     ];
   }
   if (ts.isWhileStatement(st)) {
-    const { invariants, decreases } = loopSpecs(cx, st.statement);
+    const { invariants, decreases } = loopSpecs(cx, st);
     const body = lowerContinue(asBlock(cx, st.statement, scope, true), []);
     return [{ k: "while", c: expr(cx, st.expression), invariants, decreases, body, pos }];
   }
@@ -118,7 +125,7 @@ function forLoop(cx: FileContext, st: ts.ForStatement, scope: FnScope): Stmt {
   if (!st.condition) cx.unsupported(st, "for loop without a condition");
   if (!st.incrementor) cx.unsupported(st, "for loop without an increment");
   const incr = exprStatement(cx, st.incrementor, scope);
-  const { invariants, decreases } = loopSpecs(cx, st.statement);
+  const { invariants, decreases } = loopSpecs(cx, st);
   const body = lowerContinue(asBlock(cx, st.statement, scope, true), [incr]);
   // the block scopes the loop variable, as `let` does in TypeScript
   return {

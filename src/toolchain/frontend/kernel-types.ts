@@ -3,7 +3,7 @@
 
 import { join, relative } from "node:path";
 import ts from "typescript";
-import type { Layout } from "./program.ts";
+import type { Layout } from "./load.ts";
 
 /** The compiler options of the project's tsconfig.json that matter to the kernel (it imports nothing outside src/kernel). */
 const KERNEL_OPTIONS: ts.CompilerOptions = {

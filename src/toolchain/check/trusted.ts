@@ -3,8 +3,8 @@
 // `{:verify false}` in any spelling that skips a proof (dafny-scan.ts), `decreases *`, `//@ type x nat` parameters) must be listed by name in
 // the "Trusted elements" table, and the per-file counts of the laws table must be the check's.
 
+import type { Module } from "../ir/ir.ts";
 import type { DafnyScan } from "./dafny-scan.ts";
-import type { Module } from "./ir.ts";
 
 /** The kinds of trusted element, as written in PROPERTIES.md's first column. */
 export const TRUSTED_KINDS = [

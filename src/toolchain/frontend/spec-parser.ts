@@ -2,8 +2,9 @@
 // `<==>`, `forall(k: nat, P)`, `exists(k: nat, P)`, `equal(a, b)` and `\result`. TypeScript's own parser
 // cannot read the extra operators, so specs get this small precedence-climbing parser.
 
+import { type BinOp, type Expr, type Pos, TranslateError, type Ty, VALUE_EQUALITY } from "../ir/ir.ts";
+import { forEachChild } from "../ir/walk.ts";
 import { type Segment, segmentPos } from "./annotations.ts";
-import { type BinOp, type Expr, type Pos, TranslateError, type Ty, VALUE_EQUALITY } from "./ir.ts";
 
 interface Token {
   kind: "id" | "num" | "str" | "op" | "eof";
@@ -106,9 +107,17 @@ function normalizeOp(op: string, pos: Pos): BinOp {
 
 /**
  * Parses one spec expression; `base` is the position of its first character, `segments`
- * (when the spec continues over several `//@` lines) where each line's text starts.
+ * (when the spec continues over several `//@` lines) where each line's text starts, and
+ * `isVariable` whether a name is a variable where the spec stands (TypeScript's resolution).
  */
-export function parseSpec(src: string, base: Pos, segments?: readonly Segment[]): Expr {
+export function parseSpec(
+  src: string,
+  base: Pos,
+  segments: readonly Segment[] | undefined,
+  isVariable: (name: string) => boolean,
+): Expr {
+  // the variables the quantifiers around the current position bind: they shadow every other name
+  const bound: string[] = [];
   const at = (offset: number): Pos => segmentPos(segments ?? [{ start: 0, pos: base }], offset);
   const toks = tokenize(src, at);
   let p = 0;
@@ -192,8 +201,10 @@ export function parseSpec(src: string, base: Pos, segments?: readonly Segment[])
           const args = parseArgs();
           if (args.length > 2) throw new TranslateError(pos, "slice takes at most two arguments");
           e = { k: "slice", e, lo: args[0] ?? null, hi: args[1] ?? null, pos };
-        } else if (e.k === "var" && /^[A-Z]/.test(e.name)) e = { k: "member", type: e.name, name: name.text, pos };
-        else e = { k: "field", e, name: name.text, pos };
+        } else if (e.k === "var" && !bound.includes(e.name) && !isVariable(e.name)) {
+          // `X.f` where X is no variable (as TypeScript resolves X here): a member of the type X
+          e = { k: "member", type: e.name, name: name.text, pos };
+        } else e = { k: "field", e, name: name.text, pos };
       } else return e;
     }
   };
@@ -209,7 +220,9 @@ export function parseSpec(src: string, base: Pos, segments?: readonly Segment[])
     else if (tyTok.text === "int" || tyTok.text === "number") ty = { k: "int" };
     else throw new TranslateError(at(tyTok.offset), `unsupported bound variable type '${tyTok.text}' (use nat or int)`);
     expect(",");
+    bound.push(v.text);
     const body = parseLevel(0);
+    bound.pop();
     expect(")");
     return { k: "quant", q, v: v.text, ty, body, pos };
   };
@@ -276,43 +289,7 @@ export function parseSpec(src: string, base: Pos, segments?: readonly Segment[])
     if (x.k === "bin" && x.op === "/" && !divisions.has(x)) {
       throw new TranslateError(x.pos, "unsupported operator '/' in spec (write Math.floor(a / b))");
     }
-    switch (x.k) {
-      case "bin":
-        rejectDivision(x.l);
-        rejectDivision(x.r);
-        break;
-      case "not":
-      case "neg":
-      case "len":
-      case "field":
-        rejectDivision(x.e);
-        break;
-      case "cond":
-        rejectDivision(x.c);
-        rejectDivision(x.t);
-        rejectDivision(x.f);
-        break;
-      case "index":
-        rejectDivision(x.e);
-        rejectDivision(x.i);
-        break;
-      case "slice":
-        rejectDivision(x.e);
-        if (x.lo) rejectDivision(x.lo);
-        if (x.hi) rejectDivision(x.hi);
-        break;
-      case "call":
-        x.args.forEach(rejectDivision);
-        break;
-      case "quant":
-        rejectDivision(x.body);
-        break;
-      case "minmax":
-        rejectDivision(x.a);
-        rejectDivision(x.b);
-        break;
-      default:
-    }
+    forEachChild(x, rejectDivision);
   };
 
   const e = parseLevel(0);

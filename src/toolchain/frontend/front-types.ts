@@ -5,9 +5,9 @@
 // read) and does not translate enums or functions.
 
 import ts from "typescript";
+import { type Param, type Pos, TranslateError, type Ty, type TypeDecl } from "../ir/ir.ts";
 import type { Annotation } from "./annotations.ts";
 import type { FileContext } from "./front-context.ts";
-import { type Param, type Pos, TranslateError, type Ty, type TypeDecl } from "./ir.ts";
 
 /** A union tag's constructor name: the literal in PascalCase ("max_tokens" -> "MaxTokens"). */
 function ctorName(tag: string): string {

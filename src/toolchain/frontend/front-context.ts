@@ -3,8 +3,9 @@
 // scope. Holds no translation itself.
 
 import ts from "typescript";
+import { type Expr, type Pos, TranslateError } from "../ir/ir.ts";
 import { type Annotation, posAt } from "./annotations.ts";
-import { type Expr, type Pos, TranslateError } from "./ir.ts";
+import { isVariableIn } from "./names.ts";
 import { parseSpec } from "./spec-parser.ts";
 
 /** The name of a syntax kind ("VariableStatement", not its alias "FirstStatement"). */
@@ -20,7 +21,11 @@ export class FileContext {
   /** offsets of the annotations the translation took into account */
   readonly used = new Set<number>();
 
-  constructor(readonly sf: ts.SourceFile) {}
+  constructor(
+    readonly sf: ts.SourceFile,
+    /** the checker of the kernel program the file belongs to: names resolve as TypeScript resolves them */
+    readonly checker: ts.TypeChecker,
+  ) {}
 
   take(a: Annotation): Annotation {
     this.used.add(a.offset);
@@ -50,7 +55,21 @@ export interface FnScope {
   tparams: Set<string>;
 }
 
-/** An annotation's specification text, parsed to an IR expression. */
-export function spec(a: Annotation): Expr {
-  return parseSpec(a.text, a.pos, a.segments);
+/**
+ * Where a specification is read, for its names: as if it were code at `location` (the
+ * statement after an assert, a loop for its invariants, a function for its contract), with
+ * the declarations inside `hidden` out of scope (a function's body, for its contract).
+ */
+export interface SpecPlace {
+  location: ts.Node;
+  hidden: ts.Node | null;
+}
+
+/** An annotation's specification text, parsed to an IR expression, its names resolved at `place`. */
+export function spec(cx: FileContext, a: Annotation, place: SpecPlace): Expr {
+  const isVariable = (name: string): boolean =>
+    isVariableIn(cx.checker, name, place.location, place.hidden, a.offset, (d) =>
+      cx.fail(d, `//@ ${a.kind} at ${a.pos.line}:${a.pos.col} uses ${name} before its declaration here`),
+    );
+  return parseSpec(a.text, a.pos, a.segments, isVariable);
 }

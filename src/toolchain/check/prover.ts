@@ -7,9 +7,9 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import type { Layout } from "../frontend/load.ts";
 import { type ItemOutcome, parseCsv4, parseTrace23 } from "./accounting.ts";
 import { toDafny23 } from "./dialect.ts";
-import type { Layout } from "./program.ts";
 
 /** Which Dafny is installed, and how to call it. */
 export interface Prover {

@@ -5,7 +5,6 @@
 // a printer only lays it out as text.
 
 import type { BinOp } from "./ir.ts";
-import type { FnKind } from "./program-info.ts";
 
 /** The largest safe integer, 2^53 - 1: up to it a double holds every integer exactly. */
 export const MAX_SAFE = "9007199254740991";
@@ -61,6 +60,9 @@ export type RStmt =
   /** a lemma call of the proof companion */
   | { k: "use"; call: RExpr }
   | { k: "block"; body: RStmt[] };
+
+/** What a kernel function becomes in Dafny: a pure function, or a method (it loops or calls one). */
+export type FnKind = "function" | "method";
 
 /** A parameter or record field. */
 export interface RParam {
