@@ -980,6 +980,7 @@ export const isCompactionDue: (tokens: number, messages: number, userTurns: numb
  *
  * Requires:
  * - `tokens >= 0 && reserveTokens >= 0 && contextWindow > reserveTokens`
+ * - `contextWindow <= 9007199254740991`
  *
  * Ensures:
  * - `result <==> tokens > contextWindow - reserveTokens`
@@ -995,6 +996,7 @@ export const isOverContextWindow: (tokens: number, contextWindow: number, reserv
  * - `tokens >= 0 && messages >= 0 && userTurns >= 0`
  * - `th.tokenThreshold >= 0 && th.messageThreshold >= 0 && th.turnThreshold >= 0`
  * - `contextWindow === 0 || (reserveTokens >= 0 && contextWindow > reserveTokens)`
+ * - `contextWindow <= 9007199254740991`
  * - `hasThreshold(th) || contextWindow > 0`
  *
  * Ensures:
@@ -1027,7 +1029,8 @@ export const thresholdFired: (tokens: number, messages: number, userTurns: numbe
  * Proven by Dafny (`scripts/check.sh dafny`), law L1; see docs/kernel.md.
  *
  * Requires:
- * - `u.reported >= 0 && 0 <= u.end && u.end <= tokens.length`
+ * - `u.reported >= 0 && 0 <= u.end && u.end <= tokens.length && tokens.length <= 9007199254740991`
+ * - `forall(k: nat, u.end <= k && k < tokens.length ==> tokens[k] >= 0) && u.reported + sumTokens(tokens, u.end, tokens.length) <= 9007199254740991`
  *
  * Ensures:
  * - `result === u.reported + sumTokens(tokens, u.end, tokens.length)`
@@ -1049,6 +1052,8 @@ export const usageTokens: (u: ReportedPrefix, tokens: readonly number[]) => numb
  * Requires:
  * - `u.reported >= 0 && 0 <= u.end && u.end <= tokens.length`
  * - `0 <= start && start < end && end <= tokens.length && summaryTokens >= 0`
+ * - `tokens.length <= 9007199254740991 && summaryTokens <= 9007199254740991 - u.reported`
+ * - `forall(k: nat, start <= k && k < end ==> tokens[k] >= 0) && sumTokens(tokens, start, end) <= 9007199254740991`
  *
  * Ensures:
  * - `u.end <= start ==> result.reported === u.reported && result.end === u.end`

@@ -75,6 +75,20 @@ export const HAND_CHECKS: readonly HandCheck[] = [
     says: TOKENS_EXACT,
   },
   {
+    fn: "usageTokens",
+    clause:
+      "forall(k: nat, u.end <= k && k < tokens.length ==> tokens[k] >= 0) && u.reported + sumTokens(tokens, u.end, tokens.length) <= 9007199254740991",
+    check: "natsSumExactly(tokens, u.reported, u.end)",
+    says: "token counts >= 0 whose sum after the prefix plus the report is <= $LIMIT",
+  },
+  {
+    fn: "usageAfterSplice",
+    clause:
+      "forall(k: nat, start <= k && k < end ==> tokens[k] >= 0) && sumTokens(tokens, start, end) <= 9007199254740991",
+    check: "natsSumExactly(tokens, 0, start, end)",
+    says: "token counts in [start, end) >= 0 with a sum <= $LIMIT",
+  },
+  {
     fn: "spliceRoles",
     clause: "forall(k: nat, start <= k && k < end ==> isCompressible(roles[k]))",
     check: "allBelow(end, (k) => k < start || isCompressible(roles[k]))",
@@ -90,16 +104,6 @@ export const HAND_CHECKS: readonly HandCheck[] = [
     }),
   ),
   // beyond the requires: every sum the kernel forms over an array stays exact (PROPERTIES.md)
-  {
-    fn: "usageTokens",
-    check: "natsSumExactly(tokens, u.reported, u.end)",
-    says: "token counts >= 0 whose sum after the prefix plus the report is <= $LIMIT",
-  },
-  {
-    fn: "usageAfterSplice",
-    check: "natsSumExactly(tokens, 0, start, end) && summaryTokens <= EXACT_LIMIT - u.reported",
-    says: "token counts >= 0 with a sum <= $LIMIT, and reported + summaryTokens <= $LIMIT",
-  },
   { fn: "rangeTokens", check: "natsSumExactly(xs, 0, a, b)", says: TOKENS_EXACT },
   // the freed sum is at most the token total (only shorter placeholders count): exact when both sums are
   {

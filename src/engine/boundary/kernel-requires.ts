@@ -408,6 +408,7 @@ export function guardIsOverContextWindow(tokens: number, contextWindow: number, 
   if (!Number.isSafeInteger(contextWindow)) fail("isOverContextWindow", "contextWindow a safe integer");
   if (!Number.isSafeInteger(reserveTokens)) fail("isOverContextWindow", "reserveTokens a safe integer");
   if (!(tokens >= 0 && reserveTokens >= 0 && contextWindow > reserveTokens)) fail("isOverContextWindow", "tokens >= 0 && reserveTokens >= 0 && contextWindow > reserveTokens");
+  if (!(contextWindow <= 9007199254740991)) fail("isOverContextWindow", "contextWindow <= 9007199254740991");
 }
 
 /** triggerFired (src/kernel/trigger.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
@@ -421,6 +422,7 @@ export function guardTriggerFired(tokens: number, messages: number, userTurns: n
   if (!(tokens >= 0 && messages >= 0 && userTurns >= 0)) fail("triggerFired", "tokens >= 0 && messages >= 0 && userTurns >= 0");
   if (!(th.tokenThreshold >= 0 && th.messageThreshold >= 0 && th.turnThreshold >= 0)) fail("triggerFired", "th.tokenThreshold >= 0 && th.messageThreshold >= 0 && th.turnThreshold >= 0");
   if (!(contextWindow === 0 || (reserveTokens >= 0 && contextWindow > reserveTokens))) fail("triggerFired", "contextWindow === 0 || (reserveTokens >= 0 && contextWindow > reserveTokens)");
+  if (!(contextWindow <= 9007199254740991)) fail("triggerFired", "contextWindow <= 9007199254740991");
   if (!(hasThreshold(th) || contextWindow > 0)) fail("triggerFired", "hasThreshold(th) || contextWindow > 0");
 }
 
@@ -437,7 +439,7 @@ export function guardThresholdFired(tokens: number, messages: number, userTurns:
 /** usageTokens (src/kernel/trigger.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardUsageTokens(u: ReportedPrefix, tokens: readonly number[]): void {
   integersReportedPrefix("usageTokens", "u", u);
-  if (!(u.reported >= 0 && 0 <= u.end && u.end <= tokens.length)) fail("usageTokens", "u.reported >= 0 && 0 <= u.end && u.end <= tokens.length");
+  if (!(u.reported >= 0 && 0 <= u.end && u.end <= tokens.length && tokens.length <= 9007199254740991)) fail("usageTokens", "u.reported >= 0 && 0 <= u.end && u.end <= tokens.length && tokens.length <= 9007199254740991");
   if (!natsSumExactly(tokens, u.reported, u.end)) fail("usageTokens", `token counts >= 0 whose sum after the prefix plus the report is <= ${EXACT_LIMIT_NAME}`);
 }
 
@@ -449,7 +451,8 @@ export function guardUsageAfterSplice(u: ReportedPrefix, tokens: readonly number
   if (!Number.isSafeInteger(summaryTokens)) fail("usageAfterSplice", "summaryTokens a safe integer");
   if (!(u.reported >= 0 && 0 <= u.end && u.end <= tokens.length)) fail("usageAfterSplice", "u.reported >= 0 && 0 <= u.end && u.end <= tokens.length");
   if (!(0 <= start && start < end && end <= tokens.length && summaryTokens >= 0)) fail("usageAfterSplice", "0 <= start && start < end && end <= tokens.length && summaryTokens >= 0");
-  if (!(natsSumExactly(tokens, 0, start, end) && summaryTokens <= EXACT_LIMIT - u.reported)) fail("usageAfterSplice", `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME}, and reported + summaryTokens <= ${EXACT_LIMIT_NAME}`);
+  if (!(tokens.length <= 9007199254740991 && summaryTokens <= 9007199254740991 - u.reported)) fail("usageAfterSplice", "tokens.length <= 9007199254740991 && summaryTokens <= 9007199254740991 - u.reported");
+  if (!natsSumExactly(tokens, 0, start, end)) fail("usageAfterSplice", `token counts in [start, end) >= 0 with a sum <= ${EXACT_LIMIT_NAME}`);
 }
 
 /** keepHeadLines (src/kernel/truncate.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
