@@ -1072,7 +1072,8 @@ export const usageAfterSplice: (u: ReportedPrefix, tokens: readonly number[], st
  *
  * Requires:
  * - `maxLines >= 0 && maxBytes >= 0`
- * - `forall(k: nat, k < lineBytes.length ==> lineBytes[k] >= 0)`
+ * - `lineBytes.length <= 9007199254740991`
+ * - `forall(k: nat, k < lineBytes.length ==> lineBytes[k] >= 0) && joinedBytes(lineBytes, 0, lineBytes.length) <= 9007199254740991`
  *
  * Ensures:
  * - `result >= 0 (a natural number)`
@@ -1089,7 +1090,8 @@ export const keepHeadLines: (lineBytes: readonly number[], maxLines: number, max
  *
  * Requires:
  * - `maxLines >= 0 && maxBytes >= 0`
- * - `forall(k: nat, k < lineBytes.length ==> lineBytes[k] >= 0)`
+ * - `lineBytes.length <= 9007199254740991`
+ * - `forall(k: nat, k < lineBytes.length ==> lineBytes[k] >= 0) && joinedBytes(lineBytes, 0, lineBytes.length) <= 9007199254740991`
  *
  * Ensures:
  * - `result >= 0 (a natural number)`

@@ -97,7 +97,8 @@ export const HAND_CHECKS: readonly HandCheck[] = [
   ...["keepHeadLines", "keepTailLines"].map(
     (fn): HandCheck => ({
       fn,
-      clause: "forall(k: nat, k < lineBytes.length ==> lineBytes[k] >= 0)",
+      clause:
+        "forall(k: nat, k < lineBytes.length ==> lineBytes[k] >= 0) && joinedBytes(lineBytes, 0, lineBytes.length) <= 9007199254740991",
       // the joined size of all lines (one newline byte between two) is the largest sum formed
       check: "natsSumExactly(lineBytes, Math.max(0, lineBytes.length - 1))",
       says: "line byte lengths >= 0, joined size <= $LIMIT",

@@ -460,6 +460,7 @@ export function guardKeepHeadLines(lineBytes: readonly number[], maxLines: numbe
   if (!Number.isSafeInteger(maxLines)) fail("keepHeadLines", "maxLines a safe integer");
   if (!Number.isSafeInteger(maxBytes)) fail("keepHeadLines", "maxBytes a safe integer");
   if (!(maxLines >= 0 && maxBytes >= 0)) fail("keepHeadLines", "maxLines >= 0 && maxBytes >= 0");
+  if (!(lineBytes.length <= 9007199254740991)) fail("keepHeadLines", "lineBytes.length <= 9007199254740991");
   if (!(natsSumExactly(lineBytes, Math.max(0, lineBytes.length - 1)))) fail("keepHeadLines", `line byte lengths >= 0, joined size <= ${EXACT_LIMIT_NAME}`);
 }
 
@@ -468,6 +469,7 @@ export function guardKeepTailLines(lineBytes: readonly number[], maxLines: numbe
   if (!Number.isSafeInteger(maxLines)) fail("keepTailLines", "maxLines a safe integer");
   if (!Number.isSafeInteger(maxBytes)) fail("keepTailLines", "maxBytes a safe integer");
   if (!(maxLines >= 0 && maxBytes >= 0)) fail("keepTailLines", "maxLines >= 0 && maxBytes >= 0");
+  if (!(lineBytes.length <= 9007199254740991)) fail("keepTailLines", "lineBytes.length <= 9007199254740991");
   if (!(natsSumExactly(lineBytes, Math.max(0, lineBytes.length - 1)))) fail("keepTailLines", `line byte lengths >= 0, joined size <= ${EXACT_LIMIT_NAME}`);
 }
 
