@@ -562,7 +562,8 @@ export const recordAfterSplice: (shunStart: number, shunEnd: number, spliceStart
  * Proven by Dafny (`scripts/check.sh dafny`), laws L7, L4, L5; see docs/kernel.md.
  *
  * Requires:
- * - `0 <= from && from <= tokens.length`
+ * - `0 <= from && from <= tokens.length && tokens.length <= 9007199254740991`
+ * - `forall(k: nat, from <= k && k < tokens.length ==> tokens[k] >= 0) && sumTokens(tokens, from, tokens.length) <= 9007199254740991`
  *
  * Ensures:
  * - `result === sumTokens(tokens, from, tokens.length)`
@@ -579,6 +580,8 @@ export const suffixTokens: (tokens: readonly number[], from: number) => number =
  * - `Eligible(roles, callOf, lastAnswer, ongoing, cutoff, start, end)`
  * - `forall(e2: int, end < e2 ==> !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, start, e2))`
  * - `after === sumTokens(tokens, start, tokens.length)`
+ * - `end <= roles.length && roles.length <= 9007199254740991 && after <= 9007199254740991`
+ * - `forall(j: int, 0 <= j && j < tokens.length ==> tokens[j] >= 0)`
  *
  * Ensures:
  * - `start <= result && result <= end`
@@ -596,8 +599,8 @@ export const keptPrefixEnd: (roles: readonly Role[], tokens: readonly number[], 
  * - `window >= 1`
  * - `0 <= from`
  * - `Pairing(roles, callOf, lastAnswer, ongoing)`
- * - `tokens.length === roles.length`
- * - `forall(j: int, 0 <= j && j < tokens.length ==> tokens[j] >= 0)`
+ * - `tokens.length === roles.length && roles.length <= 9007199254740991`
+ * - `forall(j: int, 0 <= j && j < tokens.length ==> tokens[j] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991`
  *
  * Ensures:
  * - `result.found ==> KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, retentionCutoff(roles.length, window), keepRecentTokens, result.start, result.end)`

@@ -70,9 +70,17 @@ export const HAND_CHECKS: readonly HandCheck[] = [
   },
   {
     fn: "selectKeepRecent",
-    clause: "forall(j: int, 0 <= j && j < tokens.length ==> tokens[j] >= 0)",
+    clause:
+      "forall(j: int, 0 <= j && j < tokens.length ==> tokens[j] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991",
     check: "natsSumExactly(tokens)",
     says: TOKENS_EXACT,
+  },
+  {
+    fn: "suffixTokens",
+    clause:
+      "forall(k: nat, from <= k && k < tokens.length ==> tokens[k] >= 0) && sumTokens(tokens, from, tokens.length) <= 9007199254740991",
+    check: "natsSumExactly(tokens, 0, from)",
+    says: "token counts from `from` on >= 0 with a sum <= $LIMIT",
   },
   {
     fn: "usageTokens",

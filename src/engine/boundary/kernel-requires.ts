@@ -257,7 +257,8 @@ export function guardRecordAfterSplice(shunStart: number, shunEnd: number, splic
 /** suffixTokens (src/kernel/keeprecent.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardSuffixTokens(tokens: readonly number[], from: number): void {
   if (!Number.isSafeInteger(from)) fail("suffixTokens", "from a safe integer");
-  if (!(0 <= from && from <= tokens.length)) fail("suffixTokens", "0 <= from && from <= tokens.length");
+  if (!(0 <= from && from <= tokens.length && tokens.length <= 9007199254740991)) fail("suffixTokens", "0 <= from && from <= tokens.length && tokens.length <= 9007199254740991");
+  if (!natsSumExactly(tokens, 0, from)) fail("suffixTokens", `token counts from \`from\` on >= 0 with a sum <= ${EXACT_LIMIT_NAME}`);
 }
 
 // keptPrefixEnd: no guard (`Eligible(roles, callOf, lastAnswer, ongoing, cutoff, start, end)` has no runtime check): a step of selectKeepRecent's proof (its stretch is eligible and maximal): the engine never calls it.
@@ -270,7 +271,7 @@ export function guardSelectKeepRecent(roles: readonly Role[], tokens: readonly n
   if (!(window >= 1)) fail("selectKeepRecent", "window >= 1");
   if (!(0 <= from)) fail("selectKeepRecent", "0 <= from");
   if (!(vouched.Pairing === true || pairingOk(roles, callOf, lastAnswer, ongoing))) fail("selectKeepRecent", `Pairing(roles, callOf, lastAnswer, ongoing): every tool result answers an earlier call`);
-  if (!(tokens.length === roles.length)) fail("selectKeepRecent", "tokens.length === roles.length");
+  if (!(tokens.length === roles.length && roles.length <= 9007199254740991)) fail("selectKeepRecent", "tokens.length === roles.length && roles.length <= 9007199254740991");
   if (!natsSumExactly(tokens)) fail("selectKeepRecent", `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME}`);
 }
 
