@@ -453,6 +453,7 @@ export const validateConfig: (c: ConfigView) => ConfigField = configModule.valid
  * Requires:
  * - `roles.length === callOf.length && callOf.length === lastAnswer.length`
  * - `0 <= start && start <= end && end <= roles.length`
+ * - `roles.length <= 9007199254740991`
  * - `forall(j: nat, j < roles.length && roles[j] === "tool" ==> 0 <= callOf[j] && callOf[j] < j && lastAnswer[callOf[j]] >= j)`
  * - `forall(a: nat, a < roles.length && lastAnswer[a] >= 0 ==> lastAnswer[a] < roles.length && roles[lastAnswer[a]] === "tool" && callOf[lastAnswer[a]] === a)`
  *
@@ -471,6 +472,7 @@ export const findValidCutPoints: (roles: readonly Role[], callOf: readonly numbe
  *
  * Requires:
  * - `0 <= start && start <= index && index < roles.length`
+ * - `roles.length <= 9007199254740991`
  *
  * Ensures:
  * - `result === -1 || (start <= result && result <= index && roles[result] === "user")`
@@ -491,7 +493,8 @@ export const findTurnStart: (roles: readonly Role[], index: number, start: numbe
  * Requires:
  * - `roles.length === tokens.length && tokens.length === callOf.length && callOf.length === lastAnswer.length`
  * - `0 <= start && start <= end && end <= roles.length`
- * - `forall(j: nat, j < tokens.length ==> tokens[j] >= 0)`
+ * - `roles.length <= 9007199254740991`
+ * - `forall(j: nat, j < tokens.length ==> tokens[j] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991`
  * - `forall(j: nat, j < roles.length && roles[j] === "tool" ==> 0 <= callOf[j] && callOf[j] < j && lastAnswer[callOf[j]] >= j)`
  * - `forall(a: nat, a < roles.length && lastAnswer[a] >= 0 ==> lastAnswer[a] < roles.length && roles[lastAnswer[a]] === "tool" && callOf[lastAnswer[a]] === a)`
  *

@@ -64,7 +64,8 @@ export const HAND_CHECKS: readonly HandCheck[] = [
   ]),
   {
     fn: "findCutPoint",
-    clause: "forall(j: nat, j < tokens.length ==> tokens[j] >= 0)",
+    clause:
+      "forall(j: nat, j < tokens.length ==> tokens[j] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991",
     check: "natsSumExactly(tokens)",
     says: TOKENS_EXACT,
   },

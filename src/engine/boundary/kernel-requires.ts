@@ -206,6 +206,7 @@ export function guardFindValidCutPoints(roles: readonly Role[], callOf: readonly
   if (!Number.isSafeInteger(end)) fail("findValidCutPoints", "end a safe integer");
   if (!(roles.length === callOf.length && callOf.length === lastAnswer.length)) fail("findValidCutPoints", "roles.length === callOf.length && callOf.length === lastAnswer.length");
   if (!(0 <= start && start <= end && end <= roles.length)) fail("findValidCutPoints", "0 <= start && start <= end && end <= roles.length");
+  if (!(roles.length <= 9007199254740991)) fail("findValidCutPoints", "roles.length <= 9007199254740991");
   if (!(allBelow(roles.length, (j) => roles[j] !== "tool" || (0 <= callOf[j] && callOf[j] < j && lastAnswer[callOf[j]] >= j)))) fail("findValidCutPoints", `every tool result answers an earlier call`);
   if (!(allBelow(roles.length, (a) => lastAnswer[a] < 0 || (lastAnswer[a] < roles.length && roles[lastAnswer[a]] === "tool" && callOf[lastAnswer[a]] === a)))) fail("findValidCutPoints", `every lastAnswer is a tool result answering it`);
 }
@@ -215,6 +216,7 @@ export function guardFindTurnStart(roles: readonly Role[], index: number, start:
   if (!Number.isSafeInteger(index)) fail("findTurnStart", "index a safe integer");
   if (!Number.isSafeInteger(start)) fail("findTurnStart", "start a safe integer");
   if (!(0 <= start && start <= index && index < roles.length)) fail("findTurnStart", "0 <= start && start <= index && index < roles.length");
+  if (!(roles.length <= 9007199254740991)) fail("findTurnStart", "roles.length <= 9007199254740991");
 }
 
 /** findCutPoint (src/kernel/cutpoint.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
@@ -224,6 +226,7 @@ export function guardFindCutPoint(roles: readonly Role[], tokens: readonly numbe
   if (!Number.isSafeInteger(keepRecentTokens)) fail("findCutPoint", "keepRecentTokens a safe integer");
   if (!(roles.length === tokens.length && tokens.length === callOf.length && callOf.length === lastAnswer.length)) fail("findCutPoint", "roles.length === tokens.length && tokens.length === callOf.length && callOf.length === lastAnswer.length");
   if (!(0 <= start && start <= end && end <= roles.length)) fail("findCutPoint", "0 <= start && start <= end && end <= roles.length");
+  if (!(roles.length <= 9007199254740991)) fail("findCutPoint", "roles.length <= 9007199254740991");
   if (!natsSumExactly(tokens)) fail("findCutPoint", `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME}`);
   if (!(allBelow(roles.length, (j) => roles[j] !== "tool" || (0 <= callOf[j] && callOf[j] < j && lastAnswer[callOf[j]] >= j)))) fail("findCutPoint", `every tool result answers an earlier call`);
   if (!(allBelow(roles.length, (a) => lastAnswer[a] < 0 || (lastAnswer[a] < roles.length && roles[lastAnswer[a]] === "tool" && callOf[lastAnswer[a]] === a)))) fail("findCutPoint", `every lastAnswer is a tool result answering it`);
