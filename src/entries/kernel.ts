@@ -882,7 +882,7 @@ export const pairingAt: (roles: readonly Role[], callOf: readonly number[], last
  * Proven by Dafny (`scripts/check.sh dafny`), laws L4, L5, L2, L3; see docs/kernel.md.
  *
  * Requires:
- * - none: every input
+ * - `roles.length <= 9007199254740991`
  *
  * Ensures:
  * - `result <==> Pairing(roles, callOf, lastAnswer, ongoing)`

@@ -374,6 +374,11 @@ export function guardPairingAt(roles: readonly Role[], callOf: readonly number[]
   if (!(0 <= j && j < roles.length)) fail("pairingAt", "0 <= j && j < roles.length");
 }
 
+/** pairingOk (src/kernel/stretch.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardPairingOk(roles: readonly Role[], _callOf: readonly number[], _lastAnswer: readonly number[], _ongoing: readonly boolean[]): void {
+  if (!(roles.length <= 9007199254740991)) fail("pairingOk", "roles.length <= 9007199254740991");
+}
+
 /** selectStretchFrom (src/kernel/stretch.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardSelectStretchFrom(roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], window: number, from: number, vouched: Vouched = NOTHING_VOUCHED): void {
   if (!Number.isSafeInteger(window)) fail("selectStretchFrom", "window a safe integer");
@@ -484,5 +489,5 @@ export function guardAdvanceWatermark(current: number, proposed: number, newestU
   if (!Number.isSafeInteger(newestUserIndex)) fail("advanceWatermark", "newestUserIndex a safe integer");
 }
 
-// no precondition to check: currentStep, isCompressible, maxTokensLimit, totalTokens, pairingOk.
+// no precondition to check: currentStep, isCompressible, maxTokensLimit, totalTokens.
 // proof-only models, never called by the engine (no guard): raceTwoPlans, compactRolesOnce, lowWaterRun, compactUntilStable, selectAfterSplice.
