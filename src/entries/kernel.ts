@@ -60,7 +60,7 @@ export const planBatch: (roles: readonly Role[], callOf: readonly number[], last
  * Proven by Dafny (`scripts/check.sh dafny`), laws L13, L8; see docs/kernel.md.
  *
  * Requires:
- * - `keep >= 0`
+ * - `keep >= 0 && roles.length <= 9007199254740991`
  *
  * Ensures:
  * - `0 <= result && result <= roles.length`
@@ -74,7 +74,7 @@ export const keptCutoff: (roles: readonly Role[], keep: number) => number = clea
  * Proven by Dafny (`scripts/check.sh dafny`), laws L13, L8; see docs/kernel.md.
  *
  * Requires:
- * - none: every input
+ * - `roles.length <= 9007199254740991`
  *
  * Ensures:
  * - `result === lastAssistant(roles, roles.length)`
@@ -102,7 +102,7 @@ export const clearableAt: (roles: readonly Role[], callOf: readonly number[], on
  * Proven by Dafny (`scripts/check.sh dafny`), laws L13, L8; see docs/kernel.md.
  *
  * Requires:
- * - `n >= 0`
+ * - `n >= 0 && n <= 9007199254740991`
  *
  * Ensures:
  * - `result.length === n`
@@ -119,7 +119,8 @@ export const noClearing: (n: number) => boolean[] = clearingModule.noClearing;
  * Requires:
  * - `callOf.length === roles.length && ongoing.length === roles.length && cleared.length === roles.length`
  * - `excluded.length === roles.length && tokens.length === roles.length && after.length === roles.length`
- * - `window >= 1 && keep >= 0`
+ * - `window >= 1 && keep >= 0 && roles.length <= 9007199254740991`
+ * - `forall(k: nat, k < tokens.length ==> tokens[k] >= 0 && after[k] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991`
  *
  * Ensures:
  * - `result.length === roles.length`
@@ -138,7 +139,7 @@ export const selectClearing: (roles: readonly Role[], callOf: readonly number[],
  * Proven by Dafny (`scripts/check.sh dafny`), laws L13, L8; see docs/kernel.md.
  *
  * Requires:
- * - `after.length === tokens.length && mask.length === tokens.length`
+ * - `after.length === tokens.length && mask.length === tokens.length && tokens.length <= 9007199254740991`
  *
  * Ensures:
  * - `result.length === tokens.length`
@@ -153,7 +154,7 @@ export const clearedTokens: (tokens: readonly number[], after: readonly number[]
  * Proven by Dafny (`scripts/check.sh dafny`), laws L13, L8; see docs/kernel.md.
  *
  * Requires:
- * - `mask.length === xs.length && replaced.length === xs.length`
+ * - `mask.length === xs.length && replaced.length === xs.length && xs.length <= 9007199254740991`
  *
  * Ensures:
  * - `result.length === xs.length`
@@ -168,7 +169,7 @@ export const applyClearing: <T>(xs: readonly T[], mask: readonly boolean[], repl
  * Proven by Dafny (`scripts/check.sh dafny`), laws L13, L8; see docs/kernel.md.
  *
  * Requires:
- * - `mask.length === callOf.length`
+ * - `mask.length === callOf.length && callOf.length <= 9007199254740991`
  * - `forall(k: nat, k < callOf.length && mask[k] ==> 0 <= callOf[k] && callOf[k] < callOf.length)`
  *
  * Ensures:

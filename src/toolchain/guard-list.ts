@@ -118,6 +118,8 @@ export const HAND_CHECKS: readonly HandCheck[] = [
   // the freed sum is at most the token total (only shorter placeholders count): exact when both sums are
   {
     fn: "selectClearing",
+    clause:
+      "forall(k: nat, k < tokens.length ==> tokens[k] >= 0 && after[k] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991",
     check: "natsSumExactly(tokens) && natsSumExactly(after)",
     says: "token counts >= 0 (as read and once cleared) with sums <= $LIMIT",
   },

@@ -79,9 +79,14 @@ export function guardPlanBatch(roles: readonly Role[], callOf: readonly number[]
 }
 
 /** keptCutoff (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
-export function guardKeptCutoff(_roles: readonly Role[], keep: number): void {
+export function guardKeptCutoff(roles: readonly Role[], keep: number): void {
   if (!Number.isSafeInteger(keep)) fail("keptCutoff", "keep a safe integer");
-  if (!(keep >= 0)) fail("keptCutoff", "keep >= 0");
+  if (!(keep >= 0 && roles.length <= 9007199254740991)) fail("keptCutoff", "keep >= 0 && roles.length <= 9007199254740991");
+}
+
+/** currentStep (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardCurrentStep(roles: readonly Role[]): void {
+  if (!(roles.length <= 9007199254740991)) fail("currentStep", "roles.length <= 9007199254740991");
 }
 
 /** clearableAt (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
@@ -97,7 +102,7 @@ export function guardClearableAt(roles: readonly Role[], callOf: readonly number
 /** noClearing (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardNoClearing(n: number): void {
   if (!Number.isSafeInteger(n)) fail("noClearing", "n a safe integer");
-  if (!(n >= 0)) fail("noClearing", "n >= 0");
+  if (!(n >= 0 && n <= 9007199254740991)) fail("noClearing", "n >= 0 && n <= 9007199254740991");
 }
 
 /** selectClearing (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
@@ -108,19 +113,19 @@ export function guardSelectClearing(roles: readonly Role[], callOf: readonly num
   if (!Number.isSafeInteger(clearAtLeast)) fail("selectClearing", "clearAtLeast a safe integer");
   if (!(callOf.length === roles.length && ongoing.length === roles.length && cleared.length === roles.length)) fail("selectClearing", "callOf.length === roles.length && ongoing.length === roles.length && cleared.length === roles.length");
   if (!(excluded.length === roles.length && tokens.length === roles.length && after.length === roles.length)) fail("selectClearing", "excluded.length === roles.length && tokens.length === roles.length && after.length === roles.length");
-  if (!(window >= 1 && keep >= 0)) fail("selectClearing", "window >= 1 && keep >= 0");
+  if (!(window >= 1 && keep >= 0 && roles.length <= 9007199254740991)) fail("selectClearing", "window >= 1 && keep >= 0 && roles.length <= 9007199254740991");
   if (!(natsSumExactly(tokens) && natsSumExactly(after))) fail("selectClearing", `token counts >= 0 (as read and once cleared) with sums <= ${EXACT_LIMIT_NAME}`);
 }
 
 /** clearedTokens (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardClearedTokens(tokens: readonly number[], after: readonly number[], mask: readonly boolean[]): void {
-  if (!(after.length === tokens.length && mask.length === tokens.length)) fail("clearedTokens", "after.length === tokens.length && mask.length === tokens.length");
+  if (!(after.length === tokens.length && mask.length === tokens.length && tokens.length <= 9007199254740991)) fail("clearedTokens", "after.length === tokens.length && mask.length === tokens.length && tokens.length <= 9007199254740991");
   if (!(natsSumExactly(tokens) && natsSumExactly(after))) fail("clearedTokens", `token counts >= 0 (as read and once cleared) with sums <= ${EXACT_LIMIT_NAME}`);
 }
 
 /** applyClearing (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardApplyClearing<T>(xs: readonly T[], mask: readonly boolean[], replaced: readonly T[]): void {
-  if (!(mask.length === xs.length && replaced.length === xs.length)) fail("applyClearing", "mask.length === xs.length && replaced.length === xs.length");
+  if (!(mask.length === xs.length && replaced.length === xs.length && xs.length <= 9007199254740991)) fail("applyClearing", "mask.length === xs.length && replaced.length === xs.length && xs.length <= 9007199254740991");
 }
 
 // callsToClear: no guard (`forall(k: nat, k < callOf.length && mask[k] ==> 0 <= callOf[k] && callOf[k] < callOf.length)` has no runtime check): clear_inputs is proven but not yet offered by the engine, which never calls it.
@@ -489,5 +494,5 @@ export function guardAdvanceWatermark(current: number, proposed: number, newestU
   if (!Number.isSafeInteger(newestUserIndex)) fail("advanceWatermark", "newestUserIndex a safe integer");
 }
 
-// no precondition to check: currentStep, isCompressible, maxTokensLimit, totalTokens.
+// no precondition to check: isCompressible, maxTokensLimit, totalTokens.
 // proof-only models, never called by the engine (no guard): raceTwoPlans, compactRolesOnce, lowWaterRun, compactUntilStable, selectAfterSplice.
