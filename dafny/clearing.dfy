@@ -6,6 +6,14 @@ include "roles.dfy"
 include "trigger.dfy"
 include "../proofs/dafny/clearing.dfy"
 
+// A number code computes is a safe integer (a double holds it exactly): each + - * of code
+// and each dividend of a floor division goes through this bound, whose requires is proven at every use.
+function SafeInteger_clearing(x: int): int
+  requires -9007199254740991 <= x <= 9007199254740991
+{
+  x
+}
+
 function countTools(roles: seq<Role>, a: int, b: int): int
   requires ((0 <= a) && (a <= b)) && (b <= |roles|)
   decreases b - a
@@ -31,7 +39,7 @@ function lastAssistant(roles: seq<Role>, b: int): int
 }
 
 method keptCutoff(roles: seq<Role>, keep: int) returns (result: int)
-  requires keep >= 0
+  requires (keep >= 0) && (|roles| <= 9007199254740991)
   ensures (0 <= result) && (result <= |roles|)
   ensures forall k: nat :: ((k < |roles|) && (roles[k] == Role.Tool)) ==> ((k < result) <==> (countTools(roles, k + 1, |roles|) >= keep))
 {
@@ -41,38 +49,39 @@ method keptCutoff(roles: seq<Role>, keep: int) returns (result: int)
   while c > 0
     invariant (0 <= c) && (c <= n)
     invariant count == countTools(roles, c, n)
-    invariant count <= keep
+    invariant ((0 <= count) && (count <= keep)) && (count <= (n - c))
     invariant forall k: nat :: (((c <= k) && (k < n)) && (roles[k] == Role.Tool)) ==> (countTools(roles, k + 1, n) < keep)
   {
-    if roles[c - 1] == Role.Tool {
+    if roles[SafeInteger_clearing(c - 1)] == Role.Tool {
       if count == keep {
         CountToolsAntitoneAll(roles, c, n);
         break;
       }
-      count := count + 1;
+      count := SafeInteger_clearing(count + 1);
     }
-    c := c - 1;
+    c := SafeInteger_clearing(c - 1);
   }
   return c;
 }
 
 method currentStep(roles: seq<Role>) returns (result: int)
+  requires |roles| <= 9007199254740991
   ensures result == lastAssistant(roles, |roles|)
 {
   var c: int := |roles|;
-  while (c > 0) && (roles[c - 1] != Role.Assistant)
+  while (c > 0) && (roles[SafeInteger_clearing(c - 1)] != Role.Assistant)
     invariant (0 <= c) && (c <= |roles|)
     invariant lastAssistant(roles, |roles|) == lastAssistant(roles, c)
   {
-    c := c - 1;
+    c := SafeInteger_clearing(c - 1);
   }
-  return c - 1;
+  return SafeInteger_clearing(c - 1);
 }
 
 function mayClear(roles: seq<Role>, callOf: seq<int>, ongoing: seq<bool>, cleared: seq<bool>, excluded: seq<bool>, tokens: seq<int>, after: seq<int>, window: int, keep: int, k: int): bool
   requires ((|callOf| == |roles|) && (|ongoing| == |roles|)) && (|cleared| == |roles|)
   requires ((|excluded| == |roles|) && (|tokens| == |roles|)) && (|after| == |roles|)
-  requires (((window >= 1) && (keep >= 0)) && (0 <= k)) && (k < |roles|)
+  requires ((((window >= 1) && (keep >= 0)) && (0 <= k)) && (k < |roles|)) && (|roles| <= 9007199254740991)
 {
   var n: int := |roles|;
   ((((((((roles[k] == Role.Tool) && (k < retentionCutoff(n, window))) && (countTools(roles, k + 1, n) >= keep)) && (0 <= callOf[k])) && (callOf[k] < lastAssistant(roles, n))) && (!ongoing[callOf[k]])) && (!excluded[k])) && (!cleared[k])) && (after[k] < tokens[k])
@@ -97,7 +106,7 @@ function freedBy(tokens: seq<int>, after: seq<int>, mask: seq<bool>, b: int): in
 }
 
 method noClearing(n: int) returns (result: seq<bool>)
-  requires n >= 0
+  requires (n >= 0) && (n <= 9007199254740991)
   ensures |result| == n
   ensures forall k: nat :: (k < n) ==> (!result[k])
 {
@@ -109,7 +118,7 @@ method noClearing(n: int) returns (result: seq<bool>)
     invariant forall k: nat :: (k < i) ==> (!out[k])
   {
     out := out + [false];
-    i := i + 1;
+    i := SafeInteger_clearing(i + 1);
   }
   return out;
 }
@@ -117,7 +126,8 @@ method noClearing(n: int) returns (result: seq<bool>)
 method selectClearing(roles: seq<Role>, callOf: seq<int>, ongoing: seq<bool>, cleared: seq<bool>, excluded: seq<bool>, tokens: seq<int>, after: seq<int>, window: int, keep: int, goal: int, clearAtLeast: int, due: TriggerKind) returns (result: seq<bool>)
   requires ((|callOf| == |roles|) && (|ongoing| == |roles|)) && (|cleared| == |roles|)
   requires ((|excluded| == |roles|) && (|tokens| == |roles|)) && (|after| == |roles|)
-  requires (window >= 1) && (keep >= 0)
+  requires ((window >= 1) && (keep >= 0)) && (|roles| <= 9007199254740991)
+  requires (forall k: nat :: (k < |tokens|) ==> ((tokens[k] >= 0) && (after[k] >= 0))) && (sumTokens(tokens, 0, |tokens|) <= 9007199254740991)
   ensures |result| == |roles|
   ensures (due == TriggerKind.NotDue) ==> (forall k: nat :: (k < |roles|) ==> (!result[k]))
   ensures forall k: nat :: ((k < |roles|) && result[k]) ==> mayClear(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, k)
@@ -142,7 +152,7 @@ method selectClearing(roles: seq<Role>, callOf: seq<int>, ongoing: seq<bool>, cl
     invariant (0 <= i) && (i <= n)
     invariant |out| == i
     invariant freed == freedBy(tokens, after, out, i)
-    invariant freed >= 0
+    invariant (freed >= 0) && (freed <= sumTokens(tokens, 0, i))
     invariant forall k: nat :: ((k < i) && out[k]) ==> mayClear(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, k)
     invariant forall k: nat :: ((k < i) && out[k]) ==> (freedBy(tokens, after, out, k) < goal)
     invariant forall k: nat :: ((k < i) && out[k]) ==> (freed > 0)
@@ -151,11 +161,13 @@ method selectClearing(roles: seq<Role>, callOf: seq<int>, ongoing: seq<bool>, cl
     var take: bool := (freed < goal) && clearableAt(roles, callOf, ongoing, cleared, excluded, tokens, after, limit, step, i);
     assert take <==> ((freed < goal) && mayClear(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, i));
     FreedSnoc(tokens, after, out, take);
+    SumTokensSplit(tokens, 0, i + 1, n);
+    SumTokensNonNeg(tokens, i + 1, n);
     out := out + [take];
     if take {
-      freed := (freed + tokens[i]) - after[i];
+      freed := SafeInteger_clearing(SafeInteger_clearing(freed + tokens[i]) - after[i]);
     }
-    i := i + 1;
+    i := SafeInteger_clearing(i + 1);
   }
   if freed < clearAtLeast {
     var nothing: seq<bool> := noClearing(n);
@@ -166,7 +178,7 @@ method selectClearing(roles: seq<Role>, callOf: seq<int>, ongoing: seq<bool>, cl
 }
 
 method clearedTokens(tokens: seq<int>, after: seq<int>, mask: seq<bool>) returns (result: seq<int>)
-  requires (|after| == |tokens|) && (|mask| == |tokens|)
+  requires ((|after| == |tokens|) && (|mask| == |tokens|)) && (|tokens| <= 9007199254740991)
   ensures |result| == |tokens|
   ensures forall k: nat :: (k < |tokens|) ==> (result[k] == (if mask[k] then after[k] else tokens[k]))
   ensures sumTokens(result, 0, |result|) == (sumTokens(tokens, 0, |tokens|) - freedBy(tokens, after, mask, |tokens|))
@@ -182,13 +194,13 @@ method clearedTokens(tokens: seq<int>, after: seq<int>, mask: seq<bool>) returns
     var x: int := if mask[i] then after[i] else tokens[i];
     SumTokensSnoc(out, x);
     out := out + [x];
-    i := i + 1;
+    i := SafeInteger_clearing(i + 1);
   }
   return out;
 }
 
 method applyClearing<T>(xs: seq<T>, mask: seq<bool>, replaced: seq<T>) returns (result: seq<T>)
-  requires (|mask| == |xs|) && (|replaced| == |xs|)
+  requires ((|mask| == |xs|) && (|replaced| == |xs|)) && (|xs| <= 9007199254740991)
   ensures |result| == |xs|
   ensures forall k: nat :: ((k < |xs|) && mask[k]) ==> (result[k] == replaced[k])
   ensures forall k: nat :: ((k < |xs|) && (!mask[k])) ==> (result[k] == xs[k])
@@ -202,13 +214,13 @@ method applyClearing<T>(xs: seq<T>, mask: seq<bool>, replaced: seq<T>) returns (
     invariant forall k: nat :: ((k < i) && (!mask[k])) ==> (out[k] == xs[k])
   {
     out := out + [if mask[i] then replaced[i] else xs[i]];
-    i := i + 1;
+    i := SafeInteger_clearing(i + 1);
   }
   return out;
 }
 
 method callsToClear(callOf: seq<int>, mask: seq<bool>, clearInputs: bool) returns (result: seq<bool>)
-  requires |mask| == |callOf|
+  requires (|mask| == |callOf|) && (|callOf| <= 9007199254740991)
   requires forall k: nat :: ((k < |callOf|) && mask[k]) ==> ((0 <= callOf[k]) && (callOf[k] < |callOf|))
   ensures |result| == |callOf|
   ensures forall k: nat :: (((k < |callOf|) && mask[k]) && clearInputs) ==> result[callOf[k]]
@@ -229,7 +241,7 @@ method callsToClear(callOf: seq<int>, mask: seq<bool>, clearInputs: bool) return
     if mask[i] {
       out := out[callOf[i] := true];
     }
-    i := i + 1;
+    i := SafeInteger_clearing(i + 1);
   }
   return out;
 }

@@ -6,9 +6,18 @@ include "../proofs/dafny/cutpoint.dfy"
 
 datatype CutPoint = CutPoint(found: bool, firstKept: int, turnStart: int, isSplitTurn: bool)
 
+// A number code computes is a safe integer (a double holds it exactly): each + - * of code
+// and each dividend of a floor division goes through this bound, whose requires is proven at every use.
+function SafeInteger_cutpoint(x: int): int
+  requires -9007199254740991 <= x <= 9007199254740991
+{
+  x
+}
+
 method findValidCutPoints(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, start: int, end: int) returns (result: seq<int>)
   requires (|roles| == |callOf|) && (|callOf| == |lastAnswer|)
   requires ((0 <= start) && (start <= end)) && (end <= |roles|)
+  requires |roles| <= 9007199254740991
   requires forall j: nat :: ((j < |roles|) && (roles[j] == Role.Tool)) ==> (((0 <= callOf[j]) && (callOf[j] < j)) && (lastAnswer[callOf[j]] >= j))
   requires forall a: nat :: ((a < |roles|) && (lastAnswer[a] >= 0)) ==> (((lastAnswer[a] < |roles|) && (roles[lastAnswer[a]] == Role.Tool)) && (callOf[lastAnswer[a]] == a))
   ensures forall k: nat :: (k < |result|) ==> (((start <= result[k]) && (result[k] < end)) && (roles[result[k]] != Role.Tool))
@@ -34,7 +43,7 @@ method findValidCutPoints(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<in
         points := points + [i];
       }
       openUntil := if openUntil >= lastAnswer[i] then openUntil else lastAnswer[i];
-      i := i + 1;
+      i := SafeInteger_cutpoint(i + 1);
     }
   }
   return points;
@@ -42,6 +51,7 @@ method findValidCutPoints(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<in
 
 method findTurnStart(roles: seq<Role>, index: int, start: int) returns (result: int)
   requires ((0 <= start) && (start <= index)) && (index < |roles|)
+  requires |roles| <= 9007199254740991
   ensures (result == (-1)) || (((start <= result) && (result <= index)) && (roles[result] == Role.User))
   ensures (result == (-1)) ==> (forall k: nat :: ((start <= k) && (k <= index)) ==> (roles[k] != Role.User))
   ensures (result != (-1)) ==> (forall k: nat :: ((result < k) && (k <= index)) ==> (roles[k] != Role.User))
@@ -55,7 +65,7 @@ method findTurnStart(roles: seq<Role>, index: int, start: int) returns (result: 
     if roles[i] == Role.User {
       return i;
     }
-    i := i - 1;
+    i := SafeInteger_cutpoint(i - 1);
   }
   return -1;
 }
@@ -63,7 +73,8 @@ method findTurnStart(roles: seq<Role>, index: int, start: int) returns (result: 
 method findCutPoint(roles: seq<Role>, tokens: seq<int>, callOf: seq<int>, lastAnswer: seq<int>, start: int, end: int, keepRecentTokens: int) returns (result: CutPoint)
   requires ((|roles| == |tokens|) && (|tokens| == |callOf|)) && (|callOf| == |lastAnswer|)
   requires ((0 <= start) && (start <= end)) && (end <= |roles|)
-  requires forall j: nat :: (j < |tokens|) ==> (tokens[j] >= 0)
+  requires |roles| <= 9007199254740991
+  requires (forall j: nat :: (j < |tokens|) ==> (tokens[j] >= 0)) && (sumTokens(tokens, 0, |tokens|) <= 9007199254740991)
   requires forall j: nat :: ((j < |roles|) && (roles[j] == Role.Tool)) ==> (((0 <= callOf[j]) && (callOf[j] < j)) && (lastAnswer[callOf[j]] >= j))
   requires forall a: nat :: ((a < |roles|) && (lastAnswer[a] >= 0)) ==> (((lastAnswer[a] < |roles|) && (roles[lastAnswer[a]] == Role.Tool)) && (callOf[lastAnswer[a]] == a))
   ensures result.found ==> (((start <= result.firstKept) && (result.firstKept < end)) && (roles[result.firstKept] != Role.Tool))
@@ -80,6 +91,7 @@ method findCutPoint(roles: seq<Role>, tokens: seq<int>, callOf: seq<int>, lastAn
   ensures (!result.isSplitTurn) ==> (result.turnStart == (-1))
 {
   var points: seq<int> := findValidCutPoints(roles, callOf, lastAnswer, start, end);
+  AscendingWithin(points, start, end);
   if |points| == 0 {
     return CutPoint(false, start, -1, false);
   }
@@ -91,9 +103,14 @@ method findCutPoint(roles: seq<Role>, tokens: seq<int>, callOf: seq<int>, lastAn
     invariant forall p: nat :: ((i < p) && (p <= end)) ==> (sumTokens(tokens, p, end) < keepRecentTokens)
     decreases i
   {
-    i := i - 1;
+    i := SafeInteger_cutpoint(i - 1);
     SumTokensFront(tokens, i, end);
-    acc := acc + tokens[i];
+    SumTokensSplit(tokens, 0, i, end);
+    SumTokensSplit(tokens, 0, end, |tokens|);
+    SumTokensNonNeg(tokens, 0, i);
+    SumTokensNonNeg(tokens, end, |tokens|);
+    SumTokensNonNeg(tokens, i, end);
+    acc := SafeInteger_cutpoint(acc + tokens[i]);
   }
   var cut: int := points[0];
   if acc >= keepRecentTokens {
@@ -110,7 +127,7 @@ method findCutPoint(roles: seq<Role>, tokens: seq<int>, callOf: seq<int>, lastAn
         if points[k] <= i {
           chosen := points[k];
         }
-        k := k + 1;
+        k := SafeInteger_cutpoint(k + 1);
       }
     }
     if chosen == (-1) {

@@ -6,8 +6,17 @@ include "roles.dfy"
 include "stretch.dfy"
 include "../proofs/dafny/keeprecent.dfy"
 
+// A number code computes is a safe integer (a double holds it exactly): each + - * of code
+// and each dividend of a floor division goes through this bound, whose requires is proven at every use.
+function SafeInteger_keeprecent(x: int): int
+  requires -9007199254740991 <= x <= 9007199254740991
+{
+  x
+}
+
 method suffixTokens(tokens: seq<int>, from: int) returns (result: int)
-  requires (0 <= from) && (from <= |tokens|)
+  requires ((0 <= from) && (from <= |tokens|)) && (|tokens| <= 9007199254740991)
+  requires (forall k: nat :: ((from <= k) && (k < |tokens|)) ==> (tokens[k] >= 0)) && (sumTokens(tokens, from, |tokens|) <= 9007199254740991)
   ensures result == sumTokens(tokens, from, |tokens|)
 {
   var acc: int := 0;
@@ -16,9 +25,12 @@ method suffixTokens(tokens: seq<int>, from: int) returns (result: int)
     invariant (from <= i) && (i <= |tokens|)
     invariant acc == sumTokens(tokens, i, |tokens|)
   {
-    i := i - 1;
+    i := SafeInteger_keeprecent(i - 1);
     SumTokensFront(tokens, i, |tokens|);
-    acc := acc + tokens[i];
+    SumTokensSplit(tokens, from, i, |tokens|);
+    SumTokensNonNeg(tokens, from, i);
+    SumTokensNonNeg(tokens, i, |tokens|);
+    acc := SafeInteger_keeprecent(acc + tokens[i]);
   }
   return acc;
 }
@@ -28,6 +40,8 @@ method keptPrefixEnd(roles: seq<Role>, tokens: seq<int>, callOf: seq<int>, lastA
   requires Eligible(roles, callOf, lastAnswer, ongoing, cutoff, start, end)
   requires forall e2: int :: (end < e2) ==> (!Eligible(roles, callOf, lastAnswer, ongoing, cutoff, start, e2))
   requires after == sumTokens(tokens, start, |tokens|)
+  requires ((end <= |roles|) && (|roles| <= 9007199254740991)) && (after <= 9007199254740991)
+  requires forall j: int :: ((0 <= j) && (j < |tokens|)) ==> (tokens[j] >= 0)
   ensures (start <= result) && (result <= end)
   ensures (result > start) ==> KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, cutoff, keepRecentTokens, start, result)
   ensures forall e2: int :: (result < e2) ==> (!KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, cutoff, keepRecentTokens, start, e2))
@@ -39,7 +53,7 @@ method keptPrefixEnd(roles: seq<Role>, tokens: seq<int>, callOf: seq<int>, lastA
   var best: int := start;
   while k < end
     invariant (start <= k) && (k <= end)
-    invariant rest == sumTokens(tokens, k, |tokens|)
+    invariant (rest == sumTokens(tokens, k, |tokens|)) && (rest <= after)
     invariant forall j: int :: ((start <= j) && (j < k)) ==> (lastAnswer[j] <= need)
     invariant (need == (-1)) || (exists j: int :: ((start <= j) && (j < k)) && (lastAnswer[j] == need))
     invariant work <==> HasWork(roles, start, k)
@@ -54,8 +68,9 @@ method keptPrefixEnd(roles: seq<Role>, tokens: seq<int>, callOf: seq<int>, lastA
       work := true;
     }
     SumTokensFront(tokens, k, |tokens|);
-    rest := rest - tokens[k];
-    k := k + 1;
+    SumTokensNonNeg(tokens, k + 1, |tokens|);
+    rest := SafeInteger_keeprecent(rest - tokens[k]);
+    k := SafeInteger_keeprecent(k + 1);
     if ((need < k) && work) && (rest >= keepRecentTokens) {
       best := k;
     }
@@ -67,8 +82,8 @@ method selectKeepRecent(roles: seq<Role>, tokens: seq<int>, callOf: seq<int>, la
   requires window >= 1
   requires 0 <= from
   requires Pairing(roles, callOf, lastAnswer, ongoing)
-  requires |tokens| == |roles|
-  requires forall j: int :: ((0 <= j) && (j < |tokens|)) ==> (tokens[j] >= 0)
+  requires (|tokens| == |roles|) && (|roles| <= 9007199254740991)
+  requires (forall j: int :: ((0 <= j) && (j < |tokens|)) ==> (tokens[j] >= 0)) && (sumTokens(tokens, 0, |tokens|) <= 9007199254740991)
   ensures result.found ==> KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, retentionCutoff(|roles|, window), keepRecentTokens, result.start, result.end)
   ensures result.found ==> (from <= result.start)
   ensures result.found ==> (forall e2: int :: (result.end < e2) ==> (!KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, retentionCutoff(|roles|, window), keepRecentTokens, result.start, e2)))
@@ -90,6 +105,8 @@ method selectKeepRecent(roles: seq<Role>, tokens: seq<int>, callOf: seq<int>, la
     if !sel.found {
       return Stretch(false, 0, 0);
     }
+    SumTokensSplit(tokens, 0, sel.start, |tokens|);
+    SumTokensNonNeg(tokens, 0, sel.start);
     var after: int := suffixTokens(tokens, sel.start);
     if after < keepRecentTokens {
       NoBudgetFrom(roles, callOf, lastAnswer, ongoing, tokens, cutoff, keepRecentTokens, sel.start);
@@ -100,7 +117,7 @@ method selectKeepRecent(roles: seq<Role>, tokens: seq<int>, callOf: seq<int>, la
       CoherentIsLawful(roles, callOf, lastAnswer, ongoing, cutoff, sel.start, end);
       return Stretch(true, sel.start, end);
     }
-    next := sel.start + 1;
+    next := SafeInteger_keeprecent(sel.start + 1);
   }
   return Stretch(false, 0, 0);
 }

@@ -7,6 +7,14 @@ include "../proofs/dafny/stretch.dfy"
 
 datatype Stretch = Stretch(found: bool, start: int, end: int)
 
+// A number code computes is a safe integer (a double holds it exactly): each + - * of code
+// and each dividend of a floor division goes through this bound, whose requires is proven at every use.
+function SafeInteger_stretch(x: int): int
+  requires -9007199254740991 <= x <= 9007199254740991
+{
+  x
+}
+
 function movable(roles: seq<Role>, callOf: seq<int>, ongoing: seq<bool>, s: int, j: int): bool
   requires (|callOf| == |roles|) && (|ongoing| == |roles|)
   requires (0 <= j) && (j < |roles|)
@@ -36,6 +44,7 @@ function pairingAt(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ong
 }
 
 method pairingOk(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>) returns (result: bool)
+  requires |roles| <= 9007199254740991
   ensures result <==> Pairing(roles, callOf, lastAnswer, ongoing)
 {
   var n: int := |roles|;
@@ -50,7 +59,7 @@ method pairingOk(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoi
     if !pairingAt(roles, callOf, lastAnswer, ongoing, j) {
       return false;
     }
-    j := j + 1;
+    j := SafeInteger_stretch(j + 1);
   }
   PairingFromEveryIndex(roles, callOf, lastAnswer, ongoing);
   return true;
@@ -96,7 +105,7 @@ method selectStretchFrom(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int
       if roles[k] != Role.Summary {
         work := true;
       }
-      k := k + 1;
+      k := SafeInteger_stretch(k + 1);
       if (need < k) && work {
         best := k;
       }
@@ -110,18 +119,18 @@ method selectStretchFrom(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int
     assert (k < cutoff) ==> (!movable(roles, callOf, ongoing, failed, k));
     assert forall e2: int :: ((failed < e2) && (e2 <= k)) ==> (!Eligible(roles, callOf, lastAnswer, ongoing, cutoff, failed, e2));
     var bound: int := lastAnswer[s];
-    while ((s + 1) < k) && ((bound < (s + 1)) || (lastAnswer[s + 1] >= k))
+    while (SafeInteger_stretch(s + 1) < k) && ((bound < SafeInteger_stretch(s + 1)) || (lastAnswer[SafeInteger_stretch(s + 1)] >= k))
       invariant (failed <= s) && ((s == failed) || (s < k))
       invariant forall j: int :: ((failed <= j) && (j <= s)) ==> (lastAnswer[j] <= bound)
       invariant forall s2: int :: forall e2: int :: ((failed <= s2) && (s2 <= s)) ==> (!Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s2, e2))
     {
       SkipAfterFailure(roles, callOf, lastAnswer, ongoing, cutoff, failed, k, s + 1, bound);
-      if lastAnswer[s + 1] > bound {
-        bound := lastAnswer[s + 1];
+      if lastAnswer[SafeInteger_stretch(s + 1)] > bound {
+        bound := lastAnswer[SafeInteger_stretch(s + 1)];
       }
-      s := s + 1;
+      s := SafeInteger_stretch(s + 1);
     }
-    s := s + 1;
+    s := SafeInteger_stretch(s + 1);
   }
   return Stretch(false, 0, 0);
 }

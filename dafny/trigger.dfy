@@ -12,6 +12,14 @@ datatype ThresholdKind = Tokens | Messages | Turns | None
 
 datatype ReportedPrefix = ReportedPrefix(reported: int, end: int)
 
+// A number code computes is a safe integer (a double holds it exactly): each + - * of code
+// and each dividend of a floor division goes through this bound, whose requires is proven at every use.
+function SafeInteger_trigger(x: int): int
+  requires -9007199254740991 <= x <= 9007199254740991
+{
+  x
+}
+
 function hasThreshold(th: Thresholds): bool
   ensures hasThreshold(th) <==> (((th.tokenThreshold > 0) || (th.messageThreshold > 0)) || (th.turnThreshold > 0))
 {
@@ -38,15 +46,17 @@ function isCompactionDue(tokens: int, messages: int, userTurns: int, th: Thresho
 
 function isOverContextWindow(tokens: int, contextWindow: int, reserveTokens: int): bool
   requires ((tokens >= 0) && (reserveTokens >= 0)) && (contextWindow > reserveTokens)
+  requires contextWindow <= 9007199254740991
   ensures isOverContextWindow(tokens, contextWindow, reserveTokens) <==> (tokens > (contextWindow - reserveTokens))
 {
-  (tokens + reserveTokens) > contextWindow
+  tokens > SafeInteger_trigger(contextWindow - reserveTokens)
 }
 
 function triggerFired(tokens: int, messages: int, userTurns: int, th: Thresholds, contextWindow: int, reserveTokens: int): TriggerKind
   requires ((tokens >= 0) && (messages >= 0)) && (userTurns >= 0)
   requires ((th.tokenThreshold >= 0) && (th.messageThreshold >= 0)) && (th.turnThreshold >= 0)
   requires (contextWindow == 0) || ((reserveTokens >= 0) && (contextWindow > reserveTokens))
+  requires contextWindow <= 9007199254740991
   requires hasThreshold(th) || (contextWindow > 0)
   ensures (triggerFired(tokens, messages, userTurns, th, contextWindow, reserveTokens) == TriggerKind.Threshold) <==> (hasThreshold(th) && isCompactionDue(tokens, messages, userTurns, th))
   ensures (triggerFired(tokens, messages, userTurns, th, contextWindow, reserveTokens) == TriggerKind.Window) <==> (((!(hasThreshold(th) && isCompactionDue(tokens, messages, userTurns, th))) && (contextWindow > 0)) && (tokens > (contextWindow - reserveTokens)))
@@ -82,16 +92,20 @@ function thresholdFired(tokens: int, messages: int, userTurns: int, th: Threshol
 }
 
 method usageTokens(u: ReportedPrefix, tokens: seq<int>) returns (result: int)
-  requires ((u.reported >= 0) && (0 <= u.end)) && (u.end <= |tokens|)
+  requires (((u.reported >= 0) && (0 <= u.end)) && (u.end <= |tokens|)) && (|tokens| <= 9007199254740991)
+  requires (forall k: nat :: ((u.end <= k) && (k < |tokens|)) ==> (tokens[k] >= 0)) && ((u.reported + sumTokens(tokens, u.end, |tokens|)) <= 9007199254740991)
   ensures result == (u.reported + sumTokens(tokens, u.end, |tokens|))
 {
   var after: int := suffixTokens(tokens, u.end);
-  return u.reported + after;
+  SumTokensNonNeg(tokens, u.end, |tokens|);
+  return SafeInteger_trigger(u.reported + after);
 }
 
 method usageAfterSplice(u: ReportedPrefix, tokens: seq<int>, start: int, end: int, summaryTokens: int) returns (result: ReportedPrefix)
   requires ((u.reported >= 0) && (0 <= u.end)) && (u.end <= |tokens|)
   requires (((0 <= start) && (start < end)) && (end <= |tokens|)) && (summaryTokens >= 0)
+  requires (|tokens| <= 9007199254740991) && (summaryTokens <= (9007199254740991 - u.reported))
+  requires (forall k: nat :: ((start <= k) && (k < end)) ==> (tokens[k] >= 0)) && (sumTokens(tokens, start, end) <= 9007199254740991)
   ensures (u.end <= start) ==> ((result.reported == u.reported) && (result.end == u.end))
   ensures (((start < u.end) && (end <= u.end)) && (sumTokens(tokens, start, end) <= u.reported)) ==> ((result.reported == ((u.reported - sumTokens(tokens, start, end)) + summaryTokens)) && (result.end == ((u.end - (end - start)) + 1)))
   ensures (((start < u.end) && (u.end < end)) && (sumTokens(tokens, start, u.end) <= u.reported)) ==> ((result.reported == (u.reported - sumTokens(tokens, start, u.end))) && (result.end == start))
@@ -105,11 +119,12 @@ method usageAfterSplice(u: ReportedPrefix, tokens: seq<int>, start: int, end: in
   }
   var cut: int := if end <= u.end then end else u.end;
   var removed: int := rangeTokens(tokens, start, cut);
+  SumTokensNonNeg(tokens, start, cut);
   if removed > u.reported {
     return ReportedPrefix(0, 0);
   }
   if end <= u.end {
-    return ReportedPrefix((u.reported - removed) + summaryTokens, (u.end - (end - start)) + 1);
+    return ReportedPrefix(SafeInteger_trigger(SafeInteger_trigger(u.reported - removed) + summaryTokens), SafeInteger_trigger(SafeInteger_trigger(u.end - SafeInteger_trigger(end - start)) + 1));
   }
-  return ReportedPrefix(u.reported - removed, start);
+  return ReportedPrefix(SafeInteger_trigger(u.reported - removed), start);
 }

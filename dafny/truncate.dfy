@@ -2,6 +2,14 @@
 
 include "../proofs/dafny/truncate.dfy"
 
+// A number code computes is a safe integer (a double holds it exactly): each + - * of code
+// and each dividend of a floor division goes through this bound, whose requires is proven at every use.
+function SafeInteger_truncate(x: int): int
+  requires -9007199254740991 <= x <= 9007199254740991
+{
+  x
+}
+
 function joinedBytes(lineBytes: seq<int>, a: int, b: int): int
   requires ((0 <= a) && (a <= b)) && (b <= |lineBytes|)
   decreases b - a
@@ -17,7 +25,8 @@ function joinedBytes(lineBytes: seq<int>, a: int, b: int): int
 
 method keepHeadLines(lineBytes: seq<int>, maxLines: int, maxBytes: int) returns (result: nat)
   requires (maxLines >= 0) && (maxBytes >= 0)
-  requires forall k: nat :: (k < |lineBytes|) ==> (lineBytes[k] >= 0)
+  requires |lineBytes| <= 9007199254740991
+  requires (forall k: nat :: (k < |lineBytes|) ==> (lineBytes[k] >= 0)) && (joinedBytes(lineBytes, 0, |lineBytes|) <= 9007199254740991)
   ensures (result <= |lineBytes|) && (result <= maxLines)
   ensures joinedBytes(lineBytes, 0, result) <= maxBytes
   ensures forall m: nat :: (((result < m) && (m <= |lineBytes|)) && (m <= maxLines)) ==> (joinedBytes(lineBytes, 0, m) > maxBytes)
@@ -27,22 +36,24 @@ method keepHeadLines(lineBytes: seq<int>, maxLines: int, maxBytes: int) returns 
   while (k < |lineBytes|) && (k < maxLines)
     invariant ((0 <= k) && (k <= |lineBytes|)) && (k <= maxLines)
     invariant bytes == joinedBytes(lineBytes, 0, k)
-    invariant bytes <= maxBytes
+    invariant (0 <= bytes) && (bytes <= maxBytes)
   {
-    var next: int := if k == 0 then lineBytes[0] else (bytes + 1) + lineBytes[k];
+    JoinedGrowsRight(lineBytes, 0, k + 1);
+    var next: int := if k == 0 then lineBytes[0] else SafeInteger_truncate(SafeInteger_truncate(bytes + 1) + lineBytes[k]);
     if next > maxBytes {
       JoinedGrowsRight(lineBytes, 0, k + 1);
       break;
     }
     bytes := next;
-    k := k + 1;
+    k := SafeInteger_truncate(k + 1);
   }
   return k;
 }
 
 method keepTailLines(lineBytes: seq<int>, maxLines: int, maxBytes: int) returns (result: nat)
   requires (maxLines >= 0) && (maxBytes >= 0)
-  requires forall k: nat :: (k < |lineBytes|) ==> (lineBytes[k] >= 0)
+  requires |lineBytes| <= 9007199254740991
+  requires (forall k: nat :: (k < |lineBytes|) ==> (lineBytes[k] >= 0)) && (joinedBytes(lineBytes, 0, |lineBytes|) <= 9007199254740991)
   ensures (result <= |lineBytes|) && (result <= maxLines)
   ensures joinedBytes(lineBytes, |lineBytes| - result, |lineBytes|) <= maxBytes
   ensures forall m: nat :: (((result < m) && (m <= |lineBytes|)) && (m <= maxLines)) ==> (joinedBytes(lineBytes, |lineBytes| - m, |lineBytes|) > maxBytes)
@@ -53,16 +64,17 @@ method keepTailLines(lineBytes: seq<int>, maxLines: int, maxBytes: int) returns 
   while (k < n) && (k < maxLines)
     invariant ((0 <= k) && (k <= n)) && (k <= maxLines)
     invariant bytes == joinedBytes(lineBytes, n - k, n)
-    invariant bytes <= maxBytes
+    invariant (0 <= bytes) && (bytes <= maxBytes)
   {
     JoinedPrepend(lineBytes, (n - k) - 1, n);
-    var next: int := if k == 0 then lineBytes[n - 1] else (lineBytes[(n - k) - 1] + 1) + bytes;
+    JoinedGrowsLeft(lineBytes, (n - k) - 1, n);
+    var next: int := if k == 0 then lineBytes[SafeInteger_truncate(n - 1)] else SafeInteger_truncate(SafeInteger_truncate(lineBytes[SafeInteger_truncate(SafeInteger_truncate(n - k) - 1)] + 1) + bytes);
     if next > maxBytes {
       JoinedGrowsLeft(lineBytes, (n - k) - 1, n);
       break;
     }
     bytes := next;
-    k := k + 1;
+    k := SafeInteger_truncate(k + 1);
   }
   return k;
 }

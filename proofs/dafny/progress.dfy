@@ -38,7 +38,7 @@ lemma SumTokensSplit(xs: seq<int>, a: int, m: int, b: int)
 // Token counts are never negative, so neither is a sum of them (the termination measure is bounded).
 lemma SumTokensNonNeg(xs: seq<int>, a: int, b: int)
   requires 0 <= a <= b <= |xs|
-  requires forall k :: 0 <= k < |xs| ==> xs[k] >= 0
+  requires forall k :: a <= k < b ==> xs[k] >= 0
   ensures sumTokens(xs, a, b) >= 0
   decreases b - a
 {

@@ -4,9 +4,11 @@
 // The tool-pairing view the engine builds (src/engine/store/views.ts), as the kernel assumes it:
 // a message is a tool result iff it names a call; the call is an earlier assistant message whose
 // last answer is at or after this result; an answered call's last answer is a later message that
-// answers it; only assistant messages are ongoing.
+// answers it; only assistant messages are ongoing. The views are of a JavaScript array, so they
+// hold at most 2^53 - 1 messages (every index a code computes is a safe integer).
 ghost predicate Pairing(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>)
 {
+  |roles| <= 9007199254740991 &&
   |callOf| == |roles| && |lastAnswer| == |roles| && |ongoing| == |roles| &&
   (forall j :: 0 <= j < |roles| ==> (roles[j] == Tool <==> callOf[j] >= 0)) &&
   (forall j :: 0 <= j < |roles| && callOf[j] >= 0 ==>
@@ -345,6 +347,7 @@ lemma ForwardProgress(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, 
 
 // The runtime check pairingOk (index by index) establishes Pairing.
 lemma PairingFromEveryIndex(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>)
+  requires |roles| <= 9007199254740991
   requires |callOf| == |roles| && |lastAnswer| == |roles| && |ongoing| == |roles|
   requires forall k: int :: 0 <= k < |roles| ==> pairingAt(roles, callOf, lastAnswer, ongoing, k)
   ensures Pairing(roles, callOf, lastAnswer, ongoing)

@@ -60,7 +60,7 @@ export const planBatch: (roles: readonly Role[], callOf: readonly number[], last
  * Proven by Dafny (`scripts/check.sh dafny`), laws L13, L8; see docs/kernel.md.
  *
  * Requires:
- * - `keep >= 0`
+ * - `keep >= 0 && roles.length <= 9007199254740991`
  *
  * Ensures:
  * - `0 <= result && result <= roles.length`
@@ -74,7 +74,7 @@ export const keptCutoff: (roles: readonly Role[], keep: number) => number = clea
  * Proven by Dafny (`scripts/check.sh dafny`), laws L13, L8; see docs/kernel.md.
  *
  * Requires:
- * - none: every input
+ * - `roles.length <= 9007199254740991`
  *
  * Ensures:
  * - `result === lastAssistant(roles, roles.length)`
@@ -102,7 +102,7 @@ export const clearableAt: (roles: readonly Role[], callOf: readonly number[], on
  * Proven by Dafny (`scripts/check.sh dafny`), laws L13, L8; see docs/kernel.md.
  *
  * Requires:
- * - `n >= 0`
+ * - `n >= 0 && n <= 9007199254740991`
  *
  * Ensures:
  * - `result.length === n`
@@ -119,7 +119,8 @@ export const noClearing: (n: number) => boolean[] = clearingModule.noClearing;
  * Requires:
  * - `callOf.length === roles.length && ongoing.length === roles.length && cleared.length === roles.length`
  * - `excluded.length === roles.length && tokens.length === roles.length && after.length === roles.length`
- * - `window >= 1 && keep >= 0`
+ * - `window >= 1 && keep >= 0 && roles.length <= 9007199254740991`
+ * - `forall(k: nat, k < tokens.length ==> tokens[k] >= 0 && after[k] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991`
  *
  * Ensures:
  * - `result.length === roles.length`
@@ -138,7 +139,7 @@ export const selectClearing: (roles: readonly Role[], callOf: readonly number[],
  * Proven by Dafny (`scripts/check.sh dafny`), laws L13, L8; see docs/kernel.md.
  *
  * Requires:
- * - `after.length === tokens.length && mask.length === tokens.length`
+ * - `after.length === tokens.length && mask.length === tokens.length && tokens.length <= 9007199254740991`
  *
  * Ensures:
  * - `result.length === tokens.length`
@@ -153,7 +154,7 @@ export const clearedTokens: (tokens: readonly number[], after: readonly number[]
  * Proven by Dafny (`scripts/check.sh dafny`), laws L13, L8; see docs/kernel.md.
  *
  * Requires:
- * - `mask.length === xs.length && replaced.length === xs.length`
+ * - `mask.length === xs.length && replaced.length === xs.length && xs.length <= 9007199254740991`
  *
  * Ensures:
  * - `result.length === xs.length`
@@ -168,7 +169,7 @@ export const applyClearing: <T>(xs: readonly T[], mask: readonly boolean[], repl
  * Proven by Dafny (`scripts/check.sh dafny`), laws L13, L8; see docs/kernel.md.
  *
  * Requires:
- * - `mask.length === callOf.length`
+ * - `mask.length === callOf.length && callOf.length <= 9007199254740991`
  * - `forall(k: nat, k < callOf.length && mask[k] ==> 0 <= callOf[k] && callOf[k] < callOf.length)`
  *
  * Ensures:
@@ -453,6 +454,7 @@ export const validateConfig: (c: ConfigView) => ConfigField = configModule.valid
  * Requires:
  * - `roles.length === callOf.length && callOf.length === lastAnswer.length`
  * - `0 <= start && start <= end && end <= roles.length`
+ * - `roles.length <= 9007199254740991`
  * - `forall(j: nat, j < roles.length && roles[j] === "tool" ==> 0 <= callOf[j] && callOf[j] < j && lastAnswer[callOf[j]] >= j)`
  * - `forall(a: nat, a < roles.length && lastAnswer[a] >= 0 ==> lastAnswer[a] < roles.length && roles[lastAnswer[a]] === "tool" && callOf[lastAnswer[a]] === a)`
  *
@@ -471,6 +473,7 @@ export const findValidCutPoints: (roles: readonly Role[], callOf: readonly numbe
  *
  * Requires:
  * - `0 <= start && start <= index && index < roles.length`
+ * - `roles.length <= 9007199254740991`
  *
  * Ensures:
  * - `result === -1 || (start <= result && result <= index && roles[result] === "user")`
@@ -491,7 +494,8 @@ export const findTurnStart: (roles: readonly Role[], index: number, start: numbe
  * Requires:
  * - `roles.length === tokens.length && tokens.length === callOf.length && callOf.length === lastAnswer.length`
  * - `0 <= start && start <= end && end <= roles.length`
- * - `forall(j: nat, j < tokens.length ==> tokens[j] >= 0)`
+ * - `roles.length <= 9007199254740991`
+ * - `forall(j: nat, j < tokens.length ==> tokens[j] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991`
  * - `forall(j: nat, j < roles.length && roles[j] === "tool" ==> 0 <= callOf[j] && callOf[j] < j && lastAnswer[callOf[j]] >= j)`
  * - `forall(a: nat, a < roles.length && lastAnswer[a] >= 0 ==> lastAnswer[a] < roles.length && roles[lastAnswer[a]] === "tool" && callOf[lastAnswer[a]] === a)`
  *
@@ -562,7 +566,8 @@ export const recordAfterSplice: (shunStart: number, shunEnd: number, spliceStart
  * Proven by Dafny (`scripts/check.sh dafny`), laws L7, L4, L5; see docs/kernel.md.
  *
  * Requires:
- * - `0 <= from && from <= tokens.length`
+ * - `0 <= from && from <= tokens.length && tokens.length <= 9007199254740991`
+ * - `forall(k: nat, from <= k && k < tokens.length ==> tokens[k] >= 0) && sumTokens(tokens, from, tokens.length) <= 9007199254740991`
  *
  * Ensures:
  * - `result === sumTokens(tokens, from, tokens.length)`
@@ -579,6 +584,8 @@ export const suffixTokens: (tokens: readonly number[], from: number) => number =
  * - `Eligible(roles, callOf, lastAnswer, ongoing, cutoff, start, end)`
  * - `forall(e2: int, end < e2 ==> !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, start, e2))`
  * - `after === sumTokens(tokens, start, tokens.length)`
+ * - `end <= roles.length && roles.length <= 9007199254740991 && after <= 9007199254740991`
+ * - `forall(j: int, 0 <= j && j < tokens.length ==> tokens[j] >= 0)`
  *
  * Ensures:
  * - `start <= result && result <= end`
@@ -596,8 +603,8 @@ export const keptPrefixEnd: (roles: readonly Role[], tokens: readonly number[], 
  * - `window >= 1`
  * - `0 <= from`
  * - `Pairing(roles, callOf, lastAnswer, ongoing)`
- * - `tokens.length === roles.length`
- * - `forall(j: int, 0 <= j && j < tokens.length ==> tokens[j] >= 0)`
+ * - `tokens.length === roles.length && roles.length <= 9007199254740991`
+ * - `forall(j: int, 0 <= j && j < tokens.length ==> tokens[j] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991`
  *
  * Ensures:
  * - `result.found ==> KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, retentionCutoff(roles.length, window), keepRecentTokens, result.start, result.end)`
@@ -876,7 +883,7 @@ export const pairingAt: (roles: readonly Role[], callOf: readonly number[], last
  * Proven by Dafny (`scripts/check.sh dafny`), laws L4, L5, L2, L3; see docs/kernel.md.
  *
  * Requires:
- * - none: every input
+ * - `roles.length <= 9007199254740991`
  *
  * Ensures:
  * - `result <==> Pairing(roles, callOf, lastAnswer, ongoing)`
@@ -980,6 +987,7 @@ export const isCompactionDue: (tokens: number, messages: number, userTurns: numb
  *
  * Requires:
  * - `tokens >= 0 && reserveTokens >= 0 && contextWindow > reserveTokens`
+ * - `contextWindow <= 9007199254740991`
  *
  * Ensures:
  * - `result <==> tokens > contextWindow - reserveTokens`
@@ -995,6 +1003,7 @@ export const isOverContextWindow: (tokens: number, contextWindow: number, reserv
  * - `tokens >= 0 && messages >= 0 && userTurns >= 0`
  * - `th.tokenThreshold >= 0 && th.messageThreshold >= 0 && th.turnThreshold >= 0`
  * - `contextWindow === 0 || (reserveTokens >= 0 && contextWindow > reserveTokens)`
+ * - `contextWindow <= 9007199254740991`
  * - `hasThreshold(th) || contextWindow > 0`
  *
  * Ensures:
@@ -1027,7 +1036,8 @@ export const thresholdFired: (tokens: number, messages: number, userTurns: numbe
  * Proven by Dafny (`scripts/check.sh dafny`), law L1; see docs/kernel.md.
  *
  * Requires:
- * - `u.reported >= 0 && 0 <= u.end && u.end <= tokens.length`
+ * - `u.reported >= 0 && 0 <= u.end && u.end <= tokens.length && tokens.length <= 9007199254740991`
+ * - `forall(k: nat, u.end <= k && k < tokens.length ==> tokens[k] >= 0) && u.reported + sumTokens(tokens, u.end, tokens.length) <= 9007199254740991`
  *
  * Ensures:
  * - `result === u.reported + sumTokens(tokens, u.end, tokens.length)`
@@ -1049,6 +1059,8 @@ export const usageTokens: (u: ReportedPrefix, tokens: readonly number[]) => numb
  * Requires:
  * - `u.reported >= 0 && 0 <= u.end && u.end <= tokens.length`
  * - `0 <= start && start < end && end <= tokens.length && summaryTokens >= 0`
+ * - `tokens.length <= 9007199254740991 && summaryTokens <= 9007199254740991 - u.reported`
+ * - `forall(k: nat, start <= k && k < end ==> tokens[k] >= 0) && sumTokens(tokens, start, end) <= 9007199254740991`
  *
  * Ensures:
  * - `u.end <= start ==> result.reported === u.reported && result.end === u.end`
@@ -1067,7 +1079,8 @@ export const usageAfterSplice: (u: ReportedPrefix, tokens: readonly number[], st
  *
  * Requires:
  * - `maxLines >= 0 && maxBytes >= 0`
- * - `forall(k: nat, k < lineBytes.length ==> lineBytes[k] >= 0)`
+ * - `lineBytes.length <= 9007199254740991`
+ * - `forall(k: nat, k < lineBytes.length ==> lineBytes[k] >= 0) && joinedBytes(lineBytes, 0, lineBytes.length) <= 9007199254740991`
  *
  * Ensures:
  * - `result >= 0 (a natural number)`
@@ -1084,7 +1097,8 @@ export const keepHeadLines: (lineBytes: readonly number[], maxLines: number, max
  *
  * Requires:
  * - `maxLines >= 0 && maxBytes >= 0`
- * - `forall(k: nat, k < lineBytes.length ==> lineBytes[k] >= 0)`
+ * - `lineBytes.length <= 9007199254740991`
+ * - `forall(k: nat, k < lineBytes.length ==> lineBytes[k] >= 0) && joinedBytes(lineBytes, 0, lineBytes.length) <= 9007199254740991`
  *
  * Ensures:
  * - `result >= 0 (a natural number)`

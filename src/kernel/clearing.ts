@@ -5,7 +5,6 @@
 //      selectClearing(.., window, keep, goal, clearAtLeast, due): boolean[]; noClearing(n): boolean[];
 //      clearedTokens(tokens, after, mask): number[]; applyClearing<T>(xs, mask, replaced): T[];
 //      callsToClear(callOf, mask, clearInputs): boolean[] -- L13, the clearing tier.
-//@ unbounded-numbers
 // Clearing replaces the content of old tool results by a short placeholder. The kernel decides
 // which results (mayClear, selectClearing), proves that clearing changes nothing else
 // (applyClearing, callsToClear) and that the token count falls by exactly what was freed
@@ -38,7 +37,7 @@ export function lastAssistant(roles: readonly Role[], b: number): number {
 }
 
 //@ verify
-//@ requires keep >= 0
+//@ requires keep >= 0 && roles.length <= 9007199254740991
 //@ ensures 0 <= \result && \result <= roles.length
 //@ ensures forall(k: nat, k < roles.length && roles[k] === "tool" ==> (k < \result <==> countTools(roles, k + 1, roles.length) >= keep))
 /** First index of the kept tail of tool uses: a tool result before it has at least `keep` tool results after it. */
@@ -49,7 +48,7 @@ export function keptCutoff(roles: readonly Role[], keep: number): number {
   while (c > 0) {
     //@ invariant 0 <= c && c <= n
     //@ invariant count === countTools(roles, c, n)
-    //@ invariant count <= keep
+    //@ invariant 0 <= count && count <= keep && count <= n - c
     //@ invariant forall(k: nat, c <= k && k < n && roles[k] === "tool" ==> countTools(roles, k + 1, n) < keep)
     if (roles[c - 1] === "tool") {
       if (count === keep) {
@@ -64,6 +63,7 @@ export function keptCutoff(roles: readonly Role[], keep: number): number {
 }
 
 //@ verify
+//@ requires roles.length <= 9007199254740991
 //@ ensures \result === lastAssistant(roles, roles.length)
 /** Index of the last assistant message (-1 if none): its calls and their results are the current step. */
 export function currentStep(roles: readonly Role[]): number {
@@ -79,7 +79,7 @@ export function currentStep(roles: readonly Role[]): number {
 //@ spec
 //@ requires callOf.length === roles.length && ongoing.length === roles.length && cleared.length === roles.length
 //@ requires excluded.length === roles.length && tokens.length === roles.length && after.length === roles.length
-//@ requires window >= 1 && keep >= 0 && 0 <= k && k < roles.length
+//@ requires window >= 1 && keep >= 0 && 0 <= k && k < roles.length && roles.length <= 9007199254740991
 /**
  * L13: message k may be cleared. It is a tool result, before the retention window, with at least
  * `keep` tool results after it, answering a call that is not ongoing and made before the last
@@ -156,7 +156,7 @@ export function freedBy(
 }
 
 //@ verify
-//@ requires n >= 0
+//@ requires n >= 0 && n <= 9007199254740991
 //@ ensures \result.length === n
 //@ ensures forall(k: nat, k < n ==> !\result[k])
 /** The empty clearing: nothing marked. */
@@ -176,7 +176,8 @@ export function noClearing(n: number): boolean[] {
 //@ verify
 //@ requires callOf.length === roles.length && ongoing.length === roles.length && cleared.length === roles.length
 //@ requires excluded.length === roles.length && tokens.length === roles.length && after.length === roles.length
-//@ requires window >= 1 && keep >= 0
+//@ requires window >= 1 && keep >= 0 && roles.length <= 9007199254740991
+//@ requires forall(k: nat, k < tokens.length ==> tokens[k] >= 0 && after[k] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991
 //@ ensures \result.length === roles.length
 //@ ensures due === "notDue" ==> forall(k: nat, k < roles.length ==> !\result[k])
 //@ ensures forall(k: nat, k < roles.length && \result[k] ==> mayClear(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, k))
@@ -218,7 +219,7 @@ export function selectClearing(
     //@ invariant 0 <= i && i <= n
     //@ invariant out.length === i
     //@ invariant freed === freedBy(tokens, after, out, i)
-    //@ invariant freed >= 0
+    //@ invariant freed >= 0 && freed <= sumTokens(tokens, 0, i)
     //@ invariant forall(k: nat, k < i && out[k] ==> mayClear(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, k))
     //@ invariant forall(k: nat, k < i && out[k] ==> freedBy(tokens, after, out, k) < goal)
     //@ invariant forall(k: nat, k < i && out[k] ==> freed > 0)
@@ -226,6 +227,8 @@ export function selectClearing(
     const take = freed < goal && clearableAt(roles, callOf, ongoing, cleared, excluded, tokens, after, limit, step, i);
     //@ assert take <==> (freed < goal && mayClear(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, i))
     //@ use FreedSnoc(tokens, after, out, take)
+    //@ use SumTokensSplit(tokens, 0, i + 1, n)
+    //@ use SumTokensNonNeg(tokens, i + 1, n)
     out.push(take);
     if (take) freed = freed + tokens[i] - after[i];
     i = i + 1;
@@ -239,7 +242,7 @@ export function selectClearing(
 }
 
 //@ verify
-//@ requires after.length === tokens.length && mask.length === tokens.length
+//@ requires after.length === tokens.length && mask.length === tokens.length && tokens.length <= 9007199254740991
 //@ ensures \result.length === tokens.length
 //@ ensures forall(k: nat, k < tokens.length ==> \result[k] === (mask[k] ? after[k] : tokens[k]))
 //@ ensures sumTokens(\result, 0, \result.length) === sumTokens(tokens, 0, tokens.length) - freedBy(tokens, after, mask, tokens.length)
@@ -261,7 +264,7 @@ export function clearedTokens(tokens: readonly number[], after: readonly number[
 }
 
 //@ verify
-//@ requires mask.length === xs.length && replaced.length === xs.length
+//@ requires mask.length === xs.length && replaced.length === xs.length && xs.length <= 9007199254740991
 //@ ensures \result.length === xs.length
 //@ ensures forall(k: nat, k < xs.length && mask[k] ==> equal(\result[k], replaced[k]))
 //@ ensures forall(k: nat, k < xs.length && !mask[k] ==> equal(\result[k], xs[k]))
@@ -281,7 +284,7 @@ export function applyClearing<T>(xs: readonly T[], mask: readonly boolean[], rep
 }
 
 //@ verify
-//@ requires mask.length === callOf.length
+//@ requires mask.length === callOf.length && callOf.length <= 9007199254740991
 //@ requires forall(k: nat, k < callOf.length && mask[k] ==> 0 <= callOf[k] && callOf[k] < callOf.length)
 //@ ensures \result.length === callOf.length
 //@ ensures forall(k: nat, k < callOf.length && mask[k] && clearInputs ==> \result[callOf[k]])

@@ -7,7 +7,6 @@
 // engine does not call findCutPoint (planning uses selectKeepRecent; keeprecent.ts says why).
 // Its specifications sum tokens with sumTokens (progress.ts).
 // API: findValidCutPoints, findTurnStart, findCutPoint -> CutPoint.
-//@ unbounded-numbers
 
 import { sumTokens } from "./progress.ts";
 import type { Role } from "./roles.ts";
@@ -30,6 +29,7 @@ export interface CutPoint {
 //@ verify
 //@ requires roles.length === callOf.length && callOf.length === lastAnswer.length
 //@ requires 0 <= start && start <= end && end <= roles.length
+//@ requires roles.length <= 9007199254740991
 //@ requires forall(j: nat, j < roles.length && roles[j] === "tool" ==> 0 <= callOf[j] && callOf[j] < j && lastAnswer[callOf[j]] >= j)
 //@ requires forall(a: nat, a < roles.length && lastAnswer[a] >= 0 ==> lastAnswer[a] < roles.length && roles[lastAnswer[a]] === "tool" && callOf[lastAnswer[a]] === a)
 //@ ensures forall(k: nat, k < \result.length ==> start <= \result[k] && \result[k] < end && roles[\result[k]] !== "tool")
@@ -69,6 +69,7 @@ export function findValidCutPoints(
 /** The user message that starts the turn holding `index`, searching back to `start`; -1 if none. */
 //@ verify
 //@ requires 0 <= start && start <= index && index < roles.length
+//@ requires roles.length <= 9007199254740991
 //@ ensures \result === -1 || (start <= \result && \result <= index && roles[\result] === "user")
 //@ ensures \result === -1 ==> forall(k: nat, start <= k && k <= index ==> roles[k] !== "user")
 //@ ensures \result !== -1 ==> forall(k: nat, \result < k && k <= index ==> roles[k] !== "user")
@@ -94,7 +95,8 @@ export function findTurnStart(roles: readonly Role[], index: number, start: numb
 //@ verify
 //@ requires roles.length === tokens.length && tokens.length === callOf.length && callOf.length === lastAnswer.length
 //@ requires 0 <= start && start <= end && end <= roles.length
-//@ requires forall(j: nat, j < tokens.length ==> tokens[j] >= 0)
+//@ requires roles.length <= 9007199254740991
+//@ requires forall(j: nat, j < tokens.length ==> tokens[j] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991
 //@ requires forall(j: nat, j < roles.length && roles[j] === "tool" ==> 0 <= callOf[j] && callOf[j] < j && lastAnswer[callOf[j]] >= j)
 //@ requires forall(a: nat, a < roles.length && lastAnswer[a] >= 0 ==> lastAnswer[a] < roles.length && roles[lastAnswer[a]] === "tool" && callOf[lastAnswer[a]] === a)
 //@ ensures \result.found ==> start <= \result.firstKept && \result.firstKept < end && roles[\result.firstKept] !== "tool"
@@ -119,6 +121,7 @@ export function findCutPoint(
   keepRecentTokens: number,
 ): CutPoint {
   const points = findValidCutPoints(roles, callOf, lastAnswer, start, end);
+  //@ use AscendingWithin(points, start, end)
   if (points.length === 0) {
     return { found: false, firstKept: start, turnStart: -1, isSplitTurn: false };
   }
@@ -131,6 +134,11 @@ export function findCutPoint(
     //@ decreases i
     i--;
     //@ use SumTokensFront(tokens, i, end)
+    //@ use SumTokensSplit(tokens, 0, i, end)
+    //@ use SumTokensSplit(tokens, 0, end, tokens.length)
+    //@ use SumTokensNonNeg(tokens, 0, i)
+    //@ use SumTokensNonNeg(tokens, end, tokens.length)
+    //@ use SumTokensNonNeg(tokens, i, end)
     acc += tokens[i];
   }
   let cut = points[0];

@@ -9,7 +9,6 @@
 // stretch such a cut is harmless (the call and its answer are both kept), and refusing it would
 // make found=false although an eligible, budget-keeping stretch exists. Scanning the stretch's
 // prefixes directly gives the exact answer: found=false iff no such stretch exists.
-//@ unbounded-numbers
 
 import { sumTokens } from "./progress.ts";
 import { retentionCutoff } from "./retention.ts";
@@ -17,7 +16,8 @@ import type { Role } from "./roles.ts";
 import { type Stretch, selectStretchFrom } from "./stretch.ts";
 
 //@ verify
-//@ requires 0 <= from && from <= tokens.length
+//@ requires 0 <= from && from <= tokens.length && tokens.length <= 9007199254740991
+//@ requires forall(k: nat, from <= k && k < tokens.length ==> tokens[k] >= 0) && sumTokens(tokens, from, tokens.length) <= 9007199254740991
 //@ ensures \result === sumTokens(tokens, from, tokens.length)
 /** Sum of tokens[from..n), by a loop (sumTokens is //@ spec: it recurses once per element). */
 export function suffixTokens(tokens: readonly number[], from: number): number {
@@ -28,6 +28,9 @@ export function suffixTokens(tokens: readonly number[], from: number): number {
     //@ invariant acc === sumTokens(tokens, i, tokens.length)
     i = i - 1;
     //@ use SumTokensFront(tokens, i, tokens.length)
+    //@ use SumTokensSplit(tokens, from, i, tokens.length)
+    //@ use SumTokensNonNeg(tokens, from, i)
+    //@ use SumTokensNonNeg(tokens, i, tokens.length)
     acc = acc + tokens[i];
   }
   return acc;
@@ -38,6 +41,8 @@ export function suffixTokens(tokens: readonly number[], from: number): number {
 //@ requires Eligible(roles, callOf, lastAnswer, ongoing, cutoff, start, end)
 //@ requires forall(e2: int, end < e2 ==> !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, start, e2))
 //@ requires after === sumTokens(tokens, start, tokens.length)
+//@ requires end <= roles.length && roles.length <= 9007199254740991 && after <= 9007199254740991
+//@ requires forall(j: int, 0 <= j && j < tokens.length ==> tokens[j] >= 0)
 //@ ensures start <= \result && \result <= end
 //@ ensures \result > start ==> KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, cutoff, keepRecentTokens, start, \result)
 //@ ensures forall(e2: int, \result < e2 ==> !KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, cutoff, keepRecentTokens, start, e2))
@@ -63,7 +68,7 @@ export function keptPrefixEnd(
   let best = start;
   while (k < end) {
     //@ invariant start <= k && k <= end
-    //@ invariant rest === sumTokens(tokens, k, tokens.length)
+    //@ invariant rest === sumTokens(tokens, k, tokens.length) && rest <= after
     //@ invariant forall(j: int, start <= j && j < k ==> lastAnswer[j] <= need)
     //@ invariant need === -1 || exists(j: int, start <= j && j < k && lastAnswer[j] === need)
     //@ invariant work <==> HasWork(roles, start, k)
@@ -73,6 +78,7 @@ export function keptPrefixEnd(
     if (lastAnswer[k] > need) need = lastAnswer[k];
     if (roles[k] !== "summary") work = true;
     //@ use SumTokensFront(tokens, k, tokens.length)
+    //@ use SumTokensNonNeg(tokens, k + 1, tokens.length)
     rest = rest - tokens[k];
     k = k + 1;
     if (need < k && work && rest >= keepRecentTokens) best = k;
@@ -84,8 +90,8 @@ export function keptPrefixEnd(
 //@ requires window >= 1
 //@ requires 0 <= from
 //@ requires Pairing(roles, callOf, lastAnswer, ongoing)
-//@ requires tokens.length === roles.length
-//@ requires forall(j: int, 0 <= j && j < tokens.length ==> tokens[j] >= 0)
+//@ requires tokens.length === roles.length && roles.length <= 9007199254740991
+//@ requires forall(j: int, 0 <= j && j < tokens.length ==> tokens[j] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991
 //@ ensures \result.found ==> KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, retentionCutoff(roles.length, window), keepRecentTokens, \result.start, \result.end)
 //@ ensures \result.found ==> from <= \result.start
 //@ ensures \result.found ==> forall(e2: int, \result.end < e2 ==> !KeepsRecent(roles, callOf, lastAnswer, ongoing, tokens, retentionCutoff(roles.length, window), keepRecentTokens, \result.start, e2))
@@ -117,6 +123,8 @@ export function selectKeepRecent(
     // budget, nothing starting there does, and the search moves one start on.
     const sel = selectStretchFrom(roles, callOf, lastAnswer, ongoing, window, next);
     if (!sel.found) return { found: false, start: 0, end: 0 };
+    //@ use SumTokensSplit(tokens, 0, sel.start, tokens.length)
+    //@ use SumTokensNonNeg(tokens, 0, sel.start)
     const after = suffixTokens(tokens, sel.start);
     if (after < keepRecentTokens) {
       // Every later stretch keeps even less (token counts are >= 0): stop here, so that a

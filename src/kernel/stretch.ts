@@ -2,7 +2,6 @@
 //      selectAfterSplice(old views, window, prev, new views): Stretch (proof model of L4 forward progress);
 //      pairingOk(roles, callOf, lastAnswer, ongoing): boolean (== Pairing, the requires of selectStretch); pairingAt(.., j)
 //      -- L4 (earliest), L5 (tool-call coherence), with L2 and L3 as side conditions.
-//@ unbounded-numbers
 
 import { isCompressible } from "./compressible.ts";
 import { retentionCutoff } from "./retention.ts";
@@ -50,6 +49,7 @@ export function pairingAt(
 }
 
 //@ verify
+//@ requires roles.length <= 9007199254740991
 //@ ensures \result <==> Pairing(roles, callOf, lastAnswer, ongoing)
 /** Runtime check of selectStretch's precondition Pairing, proven equal to it: the engine's guard at the kernel boundary. */
 export function pairingOk(

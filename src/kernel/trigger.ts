@@ -3,7 +3,6 @@
 //      triggerFired(tokens, messages, userTurns, th, contextWindow, reserveTokens): TriggerKind;
 //      thresholdFired(tokens, messages, userTurns, th): ThresholdKind;
 //      usageTokens(u, tokens): number; usageAfterSplice(u, tokens, start, end, summaryTokens): ReportedPrefix -- L1.
-//@ unbounded-numbers
 
 import { suffixTokens } from "./keeprecent.ts";
 import { rangeTokens, sumTokens } from "./progress.ts";
@@ -38,11 +37,13 @@ export function isCompactionDue(tokens: number, messages: number, userTurns: num
 
 //@ verify
 //@ requires tokens >= 0 && reserveTokens >= 0 && contextWindow > reserveTokens
+//@ requires contextWindow <= 9007199254740991
 //@ ensures \result <==> tokens > contextWindow - reserveTokens
 /** Compaction is due iff the history no longer leaves `reserveTokens` free in the window (L1, context-window form). */
 export function isOverContextWindow(tokens: number, contextWindow: number, reserveTokens: number): boolean {
-  // Written without subtraction so the runtime never forms a negative intermediate.
-  return tokens + reserveTokens > contextWindow;
+  // What the window leaves after the reserve lies in [1, contextWindow]: a safe integer, where
+  // tokens + reserveTokens could pass 2^53 - 1.
+  return tokens > contextWindow - reserveTokens;
 }
 
 /** Which form of L1 makes compaction due: a configured threshold, the context window, or neither. */
@@ -52,6 +53,7 @@ export type TriggerKind = "threshold" | "window" | "notDue";
 //@ requires tokens >= 0 && messages >= 0 && userTurns >= 0
 //@ requires th.tokenThreshold >= 0 && th.messageThreshold >= 0 && th.turnThreshold >= 0
 //@ requires contextWindow === 0 || (reserveTokens >= 0 && contextWindow > reserveTokens)
+//@ requires contextWindow <= 9007199254740991
 //@ requires hasThreshold(th) || contextWindow > 0
 //@ ensures \result === "threshold" <==> (hasThreshold(th) && isCompactionDue(tokens, messages, userTurns, th))
 //@ ensures \result === "window" <==> (!(hasThreshold(th) && isCompactionDue(tokens, messages, userTurns, th)) && contextWindow > 0 && tokens > contextWindow - reserveTokens)
@@ -99,18 +101,22 @@ export interface ReportedPrefix {
 }
 
 //@ verify
-//@ requires u.reported >= 0 && 0 <= u.end && u.end <= tokens.length
+//@ requires u.reported >= 0 && 0 <= u.end && u.end <= tokens.length && tokens.length <= 9007199254740991
+//@ requires forall(k: nat, u.end <= k && k < tokens.length ==> tokens[k] >= 0) && u.reported + sumTokens(tokens, u.end, tokens.length) <= 9007199254740991
 //@ ensures \result === u.reported + sumTokens(tokens, u.end, tokens.length)
 /** The token count L1 judges when the provider reported `u`: the report for messages [0, u.end) plus the counts of the messages after it. */
 export function usageTokens(u: ReportedPrefix, tokens: readonly number[]): number {
   // only the messages after the reported prefix are counted: that is the point of a report
   const after = suffixTokens(tokens, u.end);
+  //@ use SumTokensNonNeg(tokens, u.end, tokens.length)
   return u.reported + after;
 }
 
 //@ verify
 //@ requires u.reported >= 0 && 0 <= u.end && u.end <= tokens.length
 //@ requires 0 <= start && start < end && end <= tokens.length && summaryTokens >= 0
+//@ requires tokens.length <= 9007199254740991 && summaryTokens <= 9007199254740991 - u.reported
+//@ requires forall(k: nat, start <= k && k < end ==> tokens[k] >= 0) && sumTokens(tokens, start, end) <= 9007199254740991
 //@ ensures u.end <= start ==> \result.reported === u.reported && \result.end === u.end
 //@ ensures start < u.end && end <= u.end && sumTokens(tokens, start, end) <= u.reported ==> \result.reported === u.reported - sumTokens(tokens, start, end) + summaryTokens && \result.end === u.end - (end - start) + 1
 //@ ensures start < u.end && u.end < end && sumTokens(tokens, start, u.end) <= u.reported ==> \result.reported === u.reported - sumTokens(tokens, start, u.end) && \result.end === start
@@ -138,6 +144,7 @@ export function usageAfterSplice(
   if (u.end <= start) return { reported: u.reported, end: u.end };
   const cut = Math.min(end, u.end);
   const removed = rangeTokens(tokens, start, cut);
+  //@ use SumTokensNonNeg(tokens, start, cut)
   if (removed > u.reported) return { reported: 0, end: 0 };
   if (end <= u.end) return { reported: u.reported - removed + summaryTokens, end: u.end - (end - start) + 1 };
   return { reported: u.reported - removed, end: start };

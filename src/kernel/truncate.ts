@@ -3,7 +3,6 @@
 // The kernel sees only the byte length of each line; the engine splits and slices the strings.
 // Kept text = the kept lines joined by "\n" (one byte each), with no trailing newline:
 // bytes(lines a..b) = sum of their lengths + (number of lines - 1), and 0 for no line.
-//@ unbounded-numbers
 
 //@ spec
 //@ requires 0 <= a && a <= b && b <= lineBytes.length
@@ -17,7 +16,8 @@ export function joinedBytes(lineBytes: readonly number[], a: number, b: number):
 
 //@ verify
 //@ requires maxLines >= 0 && maxBytes >= 0
-//@ requires forall(k: nat, k < lineBytes.length ==> lineBytes[k] >= 0)
+//@ requires lineBytes.length <= 9007199254740991
+//@ requires forall(k: nat, k < lineBytes.length ==> lineBytes[k] >= 0) && joinedBytes(lineBytes, 0, lineBytes.length) <= 9007199254740991
 //@ type \result nat
 //@ ensures \result <= lineBytes.length && \result <= maxLines
 //@ ensures joinedBytes(lineBytes, 0, \result) <= maxBytes
@@ -29,8 +29,9 @@ export function keepHeadLines(lineBytes: readonly number[], maxLines: number, ma
   while (k < lineBytes.length && k < maxLines) {
     //@ invariant 0 <= k && k <= lineBytes.length && k <= maxLines
     //@ invariant bytes === joinedBytes(lineBytes, 0, k)
-    //@ invariant bytes <= maxBytes
-    // The separator is paid only from the second kept line on.
+    //@ invariant 0 <= bytes && bytes <= maxBytes
+    // The separator is paid only from the second kept line on; a head never outgrows all lines.
+    //@ use JoinedGrowsRight(lineBytes, 0, k + 1)
     const next = k === 0 ? lineBytes[0] : bytes + 1 + lineBytes[k];
     if (next > maxBytes) {
       // Sizes only grow with more lines, so no longer head fits either.
@@ -45,7 +46,8 @@ export function keepHeadLines(lineBytes: readonly number[], maxLines: number, ma
 
 //@ verify
 //@ requires maxLines >= 0 && maxBytes >= 0
-//@ requires forall(k: nat, k < lineBytes.length ==> lineBytes[k] >= 0)
+//@ requires lineBytes.length <= 9007199254740991
+//@ requires forall(k: nat, k < lineBytes.length ==> lineBytes[k] >= 0) && joinedBytes(lineBytes, 0, lineBytes.length) <= 9007199254740991
 //@ type \result nat
 //@ ensures \result <= lineBytes.length && \result <= maxLines
 //@ ensures joinedBytes(lineBytes, lineBytes.length - \result, lineBytes.length) <= maxBytes
@@ -58,8 +60,9 @@ export function keepTailLines(lineBytes: readonly number[], maxLines: number, ma
   while (k < n && k < maxLines) {
     //@ invariant 0 <= k && k <= n && k <= maxLines
     //@ invariant bytes === joinedBytes(lineBytes, n - k, n)
-    //@ invariant bytes <= maxBytes
+    //@ invariant 0 <= bytes && bytes <= maxBytes
     //@ use JoinedPrepend(lineBytes, n - k - 1, n)
+    //@ use JoinedGrowsLeft(lineBytes, n - k - 1, n)
     const next = k === 0 ? lineBytes[n - 1] : lineBytes[n - k - 1] + 1 + bytes;
     if (next > maxBytes) {
       //@ use JoinedGrowsLeft(lineBytes, n - k - 1, n)

@@ -63,8 +63,8 @@ export const mutants: Mutant[] = [
   {
     module: "trigger.ts",
     law: "L1",
-    find: `return tokens + reserveTokens > contextWindow;`,
-    replace: `return tokens + reserveTokens >= contextWindow;`,
+    find: `return tokens > contextWindow - reserveTokens;`,
+    replace: `return tokens >= contextWindow - reserveTokens;`,
     why: "the context-window form fires one token early",
   },
   {

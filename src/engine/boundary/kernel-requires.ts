@@ -79,9 +79,14 @@ export function guardPlanBatch(roles: readonly Role[], callOf: readonly number[]
 }
 
 /** keptCutoff (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
-export function guardKeptCutoff(_roles: readonly Role[], keep: number): void {
+export function guardKeptCutoff(roles: readonly Role[], keep: number): void {
   if (!Number.isSafeInteger(keep)) fail("keptCutoff", "keep a safe integer");
-  if (!(keep >= 0)) fail("keptCutoff", "keep >= 0");
+  if (!(keep >= 0 && roles.length <= 9007199254740991)) fail("keptCutoff", "keep >= 0 && roles.length <= 9007199254740991");
+}
+
+/** currentStep (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardCurrentStep(roles: readonly Role[]): void {
+  if (!(roles.length <= 9007199254740991)) fail("currentStep", "roles.length <= 9007199254740991");
 }
 
 /** clearableAt (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
@@ -97,7 +102,7 @@ export function guardClearableAt(roles: readonly Role[], callOf: readonly number
 /** noClearing (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardNoClearing(n: number): void {
   if (!Number.isSafeInteger(n)) fail("noClearing", "n a safe integer");
-  if (!(n >= 0)) fail("noClearing", "n >= 0");
+  if (!(n >= 0 && n <= 9007199254740991)) fail("noClearing", "n >= 0 && n <= 9007199254740991");
 }
 
 /** selectClearing (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
@@ -108,19 +113,19 @@ export function guardSelectClearing(roles: readonly Role[], callOf: readonly num
   if (!Number.isSafeInteger(clearAtLeast)) fail("selectClearing", "clearAtLeast a safe integer");
   if (!(callOf.length === roles.length && ongoing.length === roles.length && cleared.length === roles.length)) fail("selectClearing", "callOf.length === roles.length && ongoing.length === roles.length && cleared.length === roles.length");
   if (!(excluded.length === roles.length && tokens.length === roles.length && after.length === roles.length)) fail("selectClearing", "excluded.length === roles.length && tokens.length === roles.length && after.length === roles.length");
-  if (!(window >= 1 && keep >= 0)) fail("selectClearing", "window >= 1 && keep >= 0");
+  if (!(window >= 1 && keep >= 0 && roles.length <= 9007199254740991)) fail("selectClearing", "window >= 1 && keep >= 0 && roles.length <= 9007199254740991");
   if (!(natsSumExactly(tokens) && natsSumExactly(after))) fail("selectClearing", `token counts >= 0 (as read and once cleared) with sums <= ${EXACT_LIMIT_NAME}`);
 }
 
 /** clearedTokens (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardClearedTokens(tokens: readonly number[], after: readonly number[], mask: readonly boolean[]): void {
-  if (!(after.length === tokens.length && mask.length === tokens.length)) fail("clearedTokens", "after.length === tokens.length && mask.length === tokens.length");
+  if (!(after.length === tokens.length && mask.length === tokens.length && tokens.length <= 9007199254740991)) fail("clearedTokens", "after.length === tokens.length && mask.length === tokens.length && tokens.length <= 9007199254740991");
   if (!(natsSumExactly(tokens) && natsSumExactly(after))) fail("clearedTokens", `token counts >= 0 (as read and once cleared) with sums <= ${EXACT_LIMIT_NAME}`);
 }
 
 /** applyClearing (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardApplyClearing<T>(xs: readonly T[], mask: readonly boolean[], replaced: readonly T[]): void {
-  if (!(mask.length === xs.length && replaced.length === xs.length)) fail("applyClearing", "mask.length === xs.length && replaced.length === xs.length");
+  if (!(mask.length === xs.length && replaced.length === xs.length && xs.length <= 9007199254740991)) fail("applyClearing", "mask.length === xs.length && replaced.length === xs.length && xs.length <= 9007199254740991");
 }
 
 // callsToClear: no guard (`forall(k: nat, k < callOf.length && mask[k] ==> 0 <= callOf[k] && callOf[k] < callOf.length)` has no runtime check): clear_inputs is proven but not yet offered by the engine, which never calls it.
@@ -206,6 +211,7 @@ export function guardFindValidCutPoints(roles: readonly Role[], callOf: readonly
   if (!Number.isSafeInteger(end)) fail("findValidCutPoints", "end a safe integer");
   if (!(roles.length === callOf.length && callOf.length === lastAnswer.length)) fail("findValidCutPoints", "roles.length === callOf.length && callOf.length === lastAnswer.length");
   if (!(0 <= start && start <= end && end <= roles.length)) fail("findValidCutPoints", "0 <= start && start <= end && end <= roles.length");
+  if (!(roles.length <= 9007199254740991)) fail("findValidCutPoints", "roles.length <= 9007199254740991");
   if (!(allBelow(roles.length, (j) => roles[j] !== "tool" || (0 <= callOf[j] && callOf[j] < j && lastAnswer[callOf[j]] >= j)))) fail("findValidCutPoints", `every tool result answers an earlier call`);
   if (!(allBelow(roles.length, (a) => lastAnswer[a] < 0 || (lastAnswer[a] < roles.length && roles[lastAnswer[a]] === "tool" && callOf[lastAnswer[a]] === a)))) fail("findValidCutPoints", `every lastAnswer is a tool result answering it`);
 }
@@ -215,6 +221,7 @@ export function guardFindTurnStart(roles: readonly Role[], index: number, start:
   if (!Number.isSafeInteger(index)) fail("findTurnStart", "index a safe integer");
   if (!Number.isSafeInteger(start)) fail("findTurnStart", "start a safe integer");
   if (!(0 <= start && start <= index && index < roles.length)) fail("findTurnStart", "0 <= start && start <= index && index < roles.length");
+  if (!(roles.length <= 9007199254740991)) fail("findTurnStart", "roles.length <= 9007199254740991");
 }
 
 /** findCutPoint (src/kernel/cutpoint.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
@@ -224,6 +231,7 @@ export function guardFindCutPoint(roles: readonly Role[], tokens: readonly numbe
   if (!Number.isSafeInteger(keepRecentTokens)) fail("findCutPoint", "keepRecentTokens a safe integer");
   if (!(roles.length === tokens.length && tokens.length === callOf.length && callOf.length === lastAnswer.length)) fail("findCutPoint", "roles.length === tokens.length && tokens.length === callOf.length && callOf.length === lastAnswer.length");
   if (!(0 <= start && start <= end && end <= roles.length)) fail("findCutPoint", "0 <= start && start <= end && end <= roles.length");
+  if (!(roles.length <= 9007199254740991)) fail("findCutPoint", "roles.length <= 9007199254740991");
   if (!natsSumExactly(tokens)) fail("findCutPoint", `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME}`);
   if (!(allBelow(roles.length, (j) => roles[j] !== "tool" || (0 <= callOf[j] && callOf[j] < j && lastAnswer[callOf[j]] >= j)))) fail("findCutPoint", `every tool result answers an earlier call`);
   if (!(allBelow(roles.length, (a) => lastAnswer[a] < 0 || (lastAnswer[a] < roles.length && roles[lastAnswer[a]] === "tool" && callOf[lastAnswer[a]] === a)))) fail("findCutPoint", `every lastAnswer is a tool result answering it`);
@@ -257,7 +265,8 @@ export function guardRecordAfterSplice(shunStart: number, shunEnd: number, splic
 /** suffixTokens (src/kernel/keeprecent.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardSuffixTokens(tokens: readonly number[], from: number): void {
   if (!Number.isSafeInteger(from)) fail("suffixTokens", "from a safe integer");
-  if (!(0 <= from && from <= tokens.length)) fail("suffixTokens", "0 <= from && from <= tokens.length");
+  if (!(0 <= from && from <= tokens.length && tokens.length <= 9007199254740991)) fail("suffixTokens", "0 <= from && from <= tokens.length && tokens.length <= 9007199254740991");
+  if (!natsSumExactly(tokens, 0, from)) fail("suffixTokens", `token counts from \`from\` on >= 0 with a sum <= ${EXACT_LIMIT_NAME}`);
 }
 
 // keptPrefixEnd: no guard (`Eligible(roles, callOf, lastAnswer, ongoing, cutoff, start, end)` has no runtime check): a step of selectKeepRecent's proof (its stretch is eligible and maximal): the engine never calls it.
@@ -270,7 +279,7 @@ export function guardSelectKeepRecent(roles: readonly Role[], tokens: readonly n
   if (!(window >= 1)) fail("selectKeepRecent", "window >= 1");
   if (!(0 <= from)) fail("selectKeepRecent", "0 <= from");
   if (!(vouched.Pairing === true || pairingOk(roles, callOf, lastAnswer, ongoing))) fail("selectKeepRecent", `Pairing(roles, callOf, lastAnswer, ongoing): every tool result answers an earlier call`);
-  if (!(tokens.length === roles.length)) fail("selectKeepRecent", "tokens.length === roles.length");
+  if (!(tokens.length === roles.length && roles.length <= 9007199254740991)) fail("selectKeepRecent", "tokens.length === roles.length && roles.length <= 9007199254740991");
   if (!natsSumExactly(tokens)) fail("selectKeepRecent", `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME}`);
 }
 
@@ -370,6 +379,11 @@ export function guardPairingAt(roles: readonly Role[], callOf: readonly number[]
   if (!(0 <= j && j < roles.length)) fail("pairingAt", "0 <= j && j < roles.length");
 }
 
+/** pairingOk (src/kernel/stretch.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardPairingOk(roles: readonly Role[], _callOf: readonly number[], _lastAnswer: readonly number[], _ongoing: readonly boolean[]): void {
+  if (!(roles.length <= 9007199254740991)) fail("pairingOk", "roles.length <= 9007199254740991");
+}
+
 /** selectStretchFrom (src/kernel/stretch.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardSelectStretchFrom(roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], window: number, from: number, vouched: Vouched = NOTHING_VOUCHED): void {
   if (!Number.isSafeInteger(window)) fail("selectStretchFrom", "window a safe integer");
@@ -408,6 +422,7 @@ export function guardIsOverContextWindow(tokens: number, contextWindow: number, 
   if (!Number.isSafeInteger(contextWindow)) fail("isOverContextWindow", "contextWindow a safe integer");
   if (!Number.isSafeInteger(reserveTokens)) fail("isOverContextWindow", "reserveTokens a safe integer");
   if (!(tokens >= 0 && reserveTokens >= 0 && contextWindow > reserveTokens)) fail("isOverContextWindow", "tokens >= 0 && reserveTokens >= 0 && contextWindow > reserveTokens");
+  if (!(contextWindow <= 9007199254740991)) fail("isOverContextWindow", "contextWindow <= 9007199254740991");
 }
 
 /** triggerFired (src/kernel/trigger.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
@@ -421,6 +436,7 @@ export function guardTriggerFired(tokens: number, messages: number, userTurns: n
   if (!(tokens >= 0 && messages >= 0 && userTurns >= 0)) fail("triggerFired", "tokens >= 0 && messages >= 0 && userTurns >= 0");
   if (!(th.tokenThreshold >= 0 && th.messageThreshold >= 0 && th.turnThreshold >= 0)) fail("triggerFired", "th.tokenThreshold >= 0 && th.messageThreshold >= 0 && th.turnThreshold >= 0");
   if (!(contextWindow === 0 || (reserveTokens >= 0 && contextWindow > reserveTokens))) fail("triggerFired", "contextWindow === 0 || (reserveTokens >= 0 && contextWindow > reserveTokens)");
+  if (!(contextWindow <= 9007199254740991)) fail("triggerFired", "contextWindow <= 9007199254740991");
   if (!(hasThreshold(th) || contextWindow > 0)) fail("triggerFired", "hasThreshold(th) || contextWindow > 0");
 }
 
@@ -437,7 +453,7 @@ export function guardThresholdFired(tokens: number, messages: number, userTurns:
 /** usageTokens (src/kernel/trigger.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardUsageTokens(u: ReportedPrefix, tokens: readonly number[]): void {
   integersReportedPrefix("usageTokens", "u", u);
-  if (!(u.reported >= 0 && 0 <= u.end && u.end <= tokens.length)) fail("usageTokens", "u.reported >= 0 && 0 <= u.end && u.end <= tokens.length");
+  if (!(u.reported >= 0 && 0 <= u.end && u.end <= tokens.length && tokens.length <= 9007199254740991)) fail("usageTokens", "u.reported >= 0 && 0 <= u.end && u.end <= tokens.length && tokens.length <= 9007199254740991");
   if (!natsSumExactly(tokens, u.reported, u.end)) fail("usageTokens", `token counts >= 0 whose sum after the prefix plus the report is <= ${EXACT_LIMIT_NAME}`);
 }
 
@@ -449,7 +465,8 @@ export function guardUsageAfterSplice(u: ReportedPrefix, tokens: readonly number
   if (!Number.isSafeInteger(summaryTokens)) fail("usageAfterSplice", "summaryTokens a safe integer");
   if (!(u.reported >= 0 && 0 <= u.end && u.end <= tokens.length)) fail("usageAfterSplice", "u.reported >= 0 && 0 <= u.end && u.end <= tokens.length");
   if (!(0 <= start && start < end && end <= tokens.length && summaryTokens >= 0)) fail("usageAfterSplice", "0 <= start && start < end && end <= tokens.length && summaryTokens >= 0");
-  if (!(natsSumExactly(tokens, 0, start, end) && summaryTokens <= EXACT_LIMIT - u.reported)) fail("usageAfterSplice", `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME}, and reported + summaryTokens <= ${EXACT_LIMIT_NAME}`);
+  if (!(tokens.length <= 9007199254740991 && summaryTokens <= 9007199254740991 - u.reported)) fail("usageAfterSplice", "tokens.length <= 9007199254740991 && summaryTokens <= 9007199254740991 - u.reported");
+  if (!natsSumExactly(tokens, 0, start, end)) fail("usageAfterSplice", `token counts in [start, end) >= 0 with a sum <= ${EXACT_LIMIT_NAME}`);
 }
 
 /** keepHeadLines (src/kernel/truncate.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
@@ -457,6 +474,7 @@ export function guardKeepHeadLines(lineBytes: readonly number[], maxLines: numbe
   if (!Number.isSafeInteger(maxLines)) fail("keepHeadLines", "maxLines a safe integer");
   if (!Number.isSafeInteger(maxBytes)) fail("keepHeadLines", "maxBytes a safe integer");
   if (!(maxLines >= 0 && maxBytes >= 0)) fail("keepHeadLines", "maxLines >= 0 && maxBytes >= 0");
+  if (!(lineBytes.length <= 9007199254740991)) fail("keepHeadLines", "lineBytes.length <= 9007199254740991");
   if (!(natsSumExactly(lineBytes, Math.max(0, lineBytes.length - 1)))) fail("keepHeadLines", `line byte lengths >= 0, joined size <= ${EXACT_LIMIT_NAME}`);
 }
 
@@ -465,6 +483,7 @@ export function guardKeepTailLines(lineBytes: readonly number[], maxLines: numbe
   if (!Number.isSafeInteger(maxLines)) fail("keepTailLines", "maxLines a safe integer");
   if (!Number.isSafeInteger(maxBytes)) fail("keepTailLines", "maxBytes a safe integer");
   if (!(maxLines >= 0 && maxBytes >= 0)) fail("keepTailLines", "maxLines >= 0 && maxBytes >= 0");
+  if (!(lineBytes.length <= 9007199254740991)) fail("keepTailLines", "lineBytes.length <= 9007199254740991");
   if (!(natsSumExactly(lineBytes, Math.max(0, lineBytes.length - 1)))) fail("keepTailLines", `line byte lengths >= 0, joined size <= ${EXACT_LIMIT_NAME}`);
 }
 
@@ -475,5 +494,5 @@ export function guardAdvanceWatermark(current: number, proposed: number, newestU
   if (!Number.isSafeInteger(newestUserIndex)) fail("advanceWatermark", "newestUserIndex a safe integer");
 }
 
-// no precondition to check: currentStep, isCompressible, maxTokensLimit, totalTokens, pairingOk.
+// no precondition to check: isCompressible, maxTokensLimit, totalTokens.
 // proof-only models, never called by the engine (no guard): raceTwoPlans, compactRolesOnce, lowWaterRun, compactUntilStable, selectAfterSplice.

@@ -64,15 +64,38 @@ export const HAND_CHECKS: readonly HandCheck[] = [
   ]),
   {
     fn: "findCutPoint",
-    clause: "forall(j: nat, j < tokens.length ==> tokens[j] >= 0)",
+    clause:
+      "forall(j: nat, j < tokens.length ==> tokens[j] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991",
     check: "natsSumExactly(tokens)",
     says: TOKENS_EXACT,
   },
   {
     fn: "selectKeepRecent",
-    clause: "forall(j: int, 0 <= j && j < tokens.length ==> tokens[j] >= 0)",
+    clause:
+      "forall(j: int, 0 <= j && j < tokens.length ==> tokens[j] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991",
     check: "natsSumExactly(tokens)",
     says: TOKENS_EXACT,
+  },
+  {
+    fn: "suffixTokens",
+    clause:
+      "forall(k: nat, from <= k && k < tokens.length ==> tokens[k] >= 0) && sumTokens(tokens, from, tokens.length) <= 9007199254740991",
+    check: "natsSumExactly(tokens, 0, from)",
+    says: "token counts from `from` on >= 0 with a sum <= $LIMIT",
+  },
+  {
+    fn: "usageTokens",
+    clause:
+      "forall(k: nat, u.end <= k && k < tokens.length ==> tokens[k] >= 0) && u.reported + sumTokens(tokens, u.end, tokens.length) <= 9007199254740991",
+    check: "natsSumExactly(tokens, u.reported, u.end)",
+    says: "token counts >= 0 whose sum after the prefix plus the report is <= $LIMIT",
+  },
+  {
+    fn: "usageAfterSplice",
+    clause:
+      "forall(k: nat, start <= k && k < end ==> tokens[k] >= 0) && sumTokens(tokens, start, end) <= 9007199254740991",
+    check: "natsSumExactly(tokens, 0, start, end)",
+    says: "token counts in [start, end) >= 0 with a sum <= $LIMIT",
   },
   {
     fn: "spliceRoles",
@@ -83,27 +106,20 @@ export const HAND_CHECKS: readonly HandCheck[] = [
   ...["keepHeadLines", "keepTailLines"].map(
     (fn): HandCheck => ({
       fn,
-      clause: "forall(k: nat, k < lineBytes.length ==> lineBytes[k] >= 0)",
+      clause:
+        "forall(k: nat, k < lineBytes.length ==> lineBytes[k] >= 0) && joinedBytes(lineBytes, 0, lineBytes.length) <= 9007199254740991",
       // the joined size of all lines (one newline byte between two) is the largest sum formed
       check: "natsSumExactly(lineBytes, Math.max(0, lineBytes.length - 1))",
       says: "line byte lengths >= 0, joined size <= $LIMIT",
     }),
   ),
   // beyond the requires: every sum the kernel forms over an array stays exact (PROPERTIES.md)
-  {
-    fn: "usageTokens",
-    check: "natsSumExactly(tokens, u.reported, u.end)",
-    says: "token counts >= 0 whose sum after the prefix plus the report is <= $LIMIT",
-  },
-  {
-    fn: "usageAfterSplice",
-    check: "natsSumExactly(tokens, 0, start, end) && summaryTokens <= EXACT_LIMIT - u.reported",
-    says: "token counts >= 0 with a sum <= $LIMIT, and reported + summaryTokens <= $LIMIT",
-  },
   { fn: "rangeTokens", check: "natsSumExactly(xs, 0, a, b)", says: TOKENS_EXACT },
   // the freed sum is at most the token total (only shorter placeholders count): exact when both sums are
   {
     fn: "selectClearing",
+    clause:
+      "forall(k: nat, k < tokens.length ==> tokens[k] >= 0 && after[k] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991",
     check: "natsSumExactly(tokens) && natsSumExactly(after)",
     says: "token counts >= 0 (as read and once cleared) with sums <= $LIMIT",
   },
