@@ -18,7 +18,6 @@ export type {
 export { parseConfig } from "./engine/boundary/config-rules.ts";
 export { type CompactOptions, compactStore } from "./engine/run/compact.ts";
 export type { CompactionReport, LawCheck, Outcome, ReplacedStretch, UsageReport } from "./engine/run/report.ts";
-export type { ReportedUsage } from "./engine/run/usage.ts";
 export { ConversationStore, type StoreOptions, type StoreSnapshot, type StoreView } from "./engine/store/store.ts";
 export { requiredFacts } from "./engine/summarize/facts.ts";
 export { type SummaryVerdict, validateSummary } from "./engine/summarize/validate-summary.ts";
@@ -27,6 +26,7 @@ export { compactBeforeStep, compactModelMessages } from "./library/ai-sdk.ts";
 export { type CompactMessagesOptions, type CompactResult, compactMessages } from "./library/compact-messages.ts";
 export { compactAnthropicMessages, compactOpenAIMessages } from "./library/compact-wire.ts";
 export { compactResponsesItems } from "./library/responses.ts";
+export type { ReportedUsage } from "./library/usage.ts";
 export type { Config, ConfigInput, ProviderName } from "./model/config.ts";
 export {
   ConfigError,

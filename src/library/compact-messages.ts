@@ -6,7 +6,6 @@ import { parseConfig } from "../engine/boundary/config-rules.ts";
 import { type CompactOptions, compactStore } from "../engine/run/compact.ts";
 import { assertItemMap, itemMapOf } from "../engine/run/item-map.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
-import { givenUsage, type ReportedUsage, reportedPrefix } from "../engine/run/usage.ts";
 import { ConversationStore } from "../engine/store/store.ts";
 import type { ReportedPrefix } from "../kernel/trigger.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
@@ -17,6 +16,7 @@ import type { Message } from "../model/message.ts";
 import type { Summarizer } from "../model/summarizer.ts";
 import { type TokenCounter, tokenCounter } from "../model/tokens.ts";
 import { type KeyEnv, summarizerFromConfig } from "../providers/from-config.ts";
+import { givenUsage, type ReportedUsage, reportedPrefix } from "./usage.ts";
 
 /**
  * Options of a one-shot compaction: the run's own options (compactStore's CompactOptions, the

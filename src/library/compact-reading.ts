@@ -21,13 +21,15 @@ export interface FormatReading<W> {
 
 /**
  * The reading of a format whose readers record each message's source (OpenAI, Anthropic): its
- * items are the model's rule over those sources (model/item-map.ts), held compactly.
+ * items are the model's rule over those sources (model/item-map.ts), held compactly, unless the
+ * caller gave its own map (the `items` option, as compactMessages takes it).
  */
 export function sourcedReading<W>(
   messages: readonly Message[],
   write: (messages: readonly Message[]) => W,
+  given: ItemMap | undefined,
 ): FormatReading<W> {
-  return { messages, map: itemMapOf(messages), write };
+  return { messages, map: given ?? itemMapOf(messages), write };
 }
 
 /** Compacts a reading under a parsed configuration and writes the result back in its format. */

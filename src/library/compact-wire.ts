@@ -49,7 +49,7 @@ export async function compactOpenAIMessages(
   const tag = { summaryTag: c.summary_tag };
   const read = readOpenAIMessages([...messages] as Json[], "messages", tag);
   const r = await compactReading(
-    sourcedReading(read, (ms) => writeOpenAIMessages(ms, tag)),
+    sourcedReading(read, (ms) => writeOpenAIMessages(ms, tag), options.items),
     c,
     options,
   );
@@ -95,7 +95,7 @@ export async function compactAnthropicMessages(
     tag,
   );
   const r = await compactReading(
-    sourcedReading(read, (ms) => writeAnthropicMessages(ms, tag)),
+    sourcedReading(read, (ms) => writeAnthropicMessages(ms, tag), options.items),
     c,
     options,
   );
