@@ -3,6 +3,7 @@
 // load less for code that needs only those.
 
 export {
+  type BeforeStepOptions,
   compactBeforeStep,
   compactModelMessages,
   type ModelMessagesReading,
@@ -32,7 +33,7 @@ export { assertConfigValid, configView, parseConfig } from "./engine/boundary/co
 export { assertWellFormed } from "./engine/boundary/wellformed.ts";
 export { type CompactOptions, compactStore } from "./engine/run/compact.ts";
 export type { ItemMap, ItemSpan } from "./engine/run/item-map.ts";
-export { type Plan, planStep } from "./engine/run/plan.ts";
+export { type Plan, planStep, storeDueBy } from "./engine/run/plan.ts";
 export type { CompactionReport, LawCheck, Outcome, ReplacedStretch, UsageReport } from "./engine/run/report.ts";
 export type { ReportedUsage } from "./engine/run/usage.ts";
 export { TokenLedger } from "./engine/store/ledger.ts";

@@ -9,6 +9,7 @@
 // very same object.
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from "ai";
 import { parseConfig } from "../engine/boundary/config-rules.ts";
+import { DueTracker, type ItemMeasurer } from "../engine/run/due-tracker.ts";
 import type { ItemMap, ItemSpan } from "../engine/run/item-map.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import type { CompactMessagesOptions } from "../library/compact-messages.ts";
@@ -19,7 +20,8 @@ import { mediaField, partsTokens } from "../model/media-tokens.ts";
 import type { Message, ToolCall } from "../model/message.ts";
 import { assertMessages } from "../model/message-shape.ts";
 import { DEFAULT_SUMMARY_TAG } from "../model/settings-table.ts";
-import { assertPairing, type PairingEvent } from "../model/tool-pairing.ts";
+import { messageTokens, type TokenCounter, tokenCounter } from "../model/tokens.ts";
+import { assertPairing, type PairingEvent, ToolPairing } from "../model/tool-pairing.ts";
 import { approvalCallId, compactItems } from "./item-pairing.ts";
 import type { FormatOptions } from "./openai.ts";
 import { type Fields, fields, jsonText, str, typedParts } from "./read-fields.ts";
@@ -209,6 +211,42 @@ function readTool(b: Builder, content: unknown, item: number, path: string): voi
   }
 }
 
+// Reads input message `i` (`item`) into the builder: its engine messages and pairing events.
+function readItem(b: Builder, item: unknown, i: number, path: string, tag: string): void {
+  const p = `${path}[${i}]`;
+  const m = fields(item, p, "a message object");
+  const role = str(m.role, `${p}.role`);
+  const cpath = `${p}.content`;
+  switch (role) {
+    case "system":
+      emit(b, { role: "system", content: str(m.content, cpath) }, i, []);
+      break;
+    case "user": {
+      const parts = typeof m.content === "string" ? [] : typedParts(m.content, cpath);
+      const content =
+        typeof m.content === "string"
+          ? m.content
+          : parts
+              .flatMap((part, k) => (part.type === "text" ? [str(part.text, `${cpath}[${k}].text`)] : []))
+              .join("\n");
+      const media = partsTokens(parts.filter((part) => part.type !== "text"));
+      emit(b, { role: "user", content, ...mediaField(media) }, i, []);
+      break;
+    }
+    case "assistant":
+      readAssistant(b, m.content, i, cpath, tag);
+      break;
+    case "tool":
+      readTool(b, m.content, i, cpath);
+      break;
+    default:
+      throw new InputError(
+        `${p}.role`,
+        `unknown role ${JSON.stringify(role)} (expected system, user, assistant or tool)`,
+      );
+  }
+}
+
 /** Reads AI SDK `ModelMessage`s into the engine's model; `path` names the array in errors. */
 export function readModelMessages(
   input: readonly ModelMessage[],
@@ -218,40 +256,7 @@ export function readModelMessages(
   const tag = opts.summaryTag ?? DEFAULT_SUMMARY_TAG;
   if (!Array.isArray(input)) throw new InputError(path, `expected an array of messages, got ${describeJson(input)}`);
   const b: Builder = { messages: [], spans: [], origins: new Map(), pairing: [] };
-  for (let i = 0; i < input.length; i++) {
-    const p = `${path}[${i}]`;
-    const m = fields(input[i], p, "a message object");
-    const role = str(m.role, `${p}.role`);
-    const cpath = `${p}.content`;
-    switch (role) {
-      case "system":
-        emit(b, { role: "system", content: str(m.content, cpath) }, i, []);
-        break;
-      case "user": {
-        const parts = typeof m.content === "string" ? [] : typedParts(m.content, cpath);
-        const content =
-          typeof m.content === "string"
-            ? m.content
-            : parts
-                .flatMap((part, k) => (part.type === "text" ? [str(part.text, `${cpath}[${k}].text`)] : []))
-                .join("\n");
-        const media = partsTokens(parts.filter((part) => part.type !== "text"));
-        emit(b, { role: "user", content, ...mediaField(media) }, i, []);
-        break;
-      }
-      case "assistant":
-        readAssistant(b, m.content, i, cpath, tag);
-        break;
-      case "tool":
-        readTool(b, m.content, i, cpath);
-        break;
-      default:
-        throw new InputError(
-          `${p}.role`,
-          `unknown role ${JSON.stringify(role)} (expected system, user, assistant or tool)`,
-        );
-    }
-  }
+  for (let i = 0; i < input.length; i++) readItem(b, input[i], i, path, tag);
   assertPairing(b.pairing);
   return { messages: b.messages, map: { items: input.length, spans: b.spans }, items: input, origins: b.origins };
 }
@@ -391,26 +396,74 @@ async function modelMessagesUnder(
   return { messages: r.items, report: r.report };
 }
 
+/**
+ * Measures AI SDK messages one at a time for the due tracker: each read as readModelMessages
+ * reads it (the same InputErrors, the same engine messages), counted as the store counts them,
+ * its tool calls and results checked against the ones before it with the model's pairing index.
+ */
+export function modelMessageMeasurer(counter: TokenCounter, tag: string): ItemMeasurer<ModelMessage> {
+  let pairing = new ToolPairing();
+  return {
+    reset() {
+      pairing = new ToolPairing();
+    },
+    measure(item, index) {
+      const b: Builder = { messages: [], spans: [], origins: new Map(), pairing: [] };
+      readItem(b, item, index, "messages", tag);
+      for (const e of b.pairing) {
+        if (e.kind === "call" ? !pairing.addCalls([e], index) : pairing.answer(e.id) < 0) {
+          pairing = new ToolPairing(); // the index is dropped: the tracker forgets every item
+          return undefined;
+        }
+      }
+      let tokens = 0;
+      let userTurns = 0;
+      for (const m of b.messages) {
+        tokens += messageTokens(counter, m);
+        if (m.role === "user") userTurns++;
+      }
+      return { tokens, userTurns };
+    },
+  };
+}
+
 /** What the `prepareStep` hook is given and returns (a structural subset of the AI SDK's own). */
 export interface PrepareStepMessages {
   readonly messages: ModelMessage[];
+}
+
+/** Options of compactBeforeStep. */
+export interface BeforeStepOptions extends CompactMessagesOptions {
+  /** receives the report of every compaction run (a step that is not due runs none) */
+  readonly onReport?: (r: CompactionReport) => void;
 }
 
 /**
  * A `prepareStep` for `generateText`, `streamText` and `ToolLoopAgent`: before each step,
  * compacts the step's messages when a trigger fires and returns them (the AI SDK carries them
  * to later steps); returns undefined, leaving the step as it is, when nothing was replaced or cleared.
- * `onReport` receives every run's report. A summarizer failure leaves the messages as they were.
+ * Whether a trigger fires is decided by a due tracker (engine/run/due-tracker.ts): a step reads
+ * and counts only the messages it has not seen (all of them again after the agent replaced one);
+ * a run starts only when due. `onReport` receives every run's report. A summarizer failure
+ * leaves the messages as they were.
  */
 export function compactBeforeStep(
   config: ConfigInput | Config = {},
-  options: CompactMessagesOptions & { readonly onReport?: (r: CompactionReport) => void } = {},
+  options: BeforeStepOptions = {},
 ): (step: PrepareStepMessages) => Promise<{ messages: ModelMessage[] } | undefined> {
   const c = parseConfig(config); // a bad configuration fails when the agent is built, not at its first step
+  // a fixed usage report judges every step the same way: the full run decides then
+  const tracker =
+    options.usage === undefined
+      ? new DueTracker(c, modelMessageMeasurer(options.counter ?? tokenCounter(c.tokenizer), c.summary_tag))
+      : undefined;
   return async (step) => {
+    if (Array.isArray(step.messages) && tracker?.check(step.messages) === "none") return undefined;
     const r = await modelMessagesUnder(step.messages, c, options);
     options.onReport?.(r.report);
     const changed = r.report.stretches.length > 0 || (r.report.clearing?.results ?? 0) > 0;
+    // the next step most likely starts with these messages: seen now, its check measures only what it adds
+    if (changed) tracker?.check(r.messages);
     return changed ? { messages: r.messages } : undefined;
   };
 }
