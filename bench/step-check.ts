@@ -6,11 +6,12 @@
 // (before: compactStore at every step; after: storeDueBy). Ratios are before / after in this run.
 // The command is step-check-run.ts.
 import type { ModelMessage } from "ai";
-import { compactBeforeStep, compactModelMessages, writeModelMessages } from "../src/adapters/ai-sdk.ts";
+import { writeModelMessages } from "../src/adapters/ai-sdk.ts";
 import { parseConfig } from "../src/engine/boundary/config-rules.ts";
 import { compactStore } from "../src/engine/run/compact.ts";
 import { storeDueBy } from "../src/engine/run/plan.ts";
 import { ConversationStore } from "../src/engine/store/store.ts";
+import { compactBeforeStep, compactModelMessages } from "../src/library/ai-sdk.ts";
 import type { Message } from "../src/model/message.ts";
 import { charCounter } from "../src/model/tokens.ts";
 import { offlineSummarizer } from "../src/providers/offline-summarizer.ts";

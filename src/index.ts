@@ -2,25 +2,12 @@
 // entry, `safecut/kernel` (src/entries/kernel.ts); `safecut/adapters` and `safecut/providers`
 // load less for code that needs only those.
 
-export {
-  type BeforeStepOptions,
-  compactBeforeStep,
-  compactModelMessages,
-  type ModelMessagesReading,
-  readModelMessages,
-  writeModelMessages,
-} from "./adapters/ai-sdk.ts";
+export { type ModelMessagesReading, readModelMessages, writeModelMessages } from "./adapters/ai-sdk.ts";
 export { readAnthropicMessages, writeAnthropicMessages } from "./adapters/anthropic.ts";
-export { compactAnthropicMessages, compactOpenAIMessages } from "./adapters/compact-wire.ts";
 export { type ConversationFile, readConversationFile, writeConversationFile } from "./adapters/conversation-file.ts";
 export { detectFormat, type FormatName } from "./adapters/detect.ts";
 export { readOpenAIMessages, writeOpenAIMessages } from "./adapters/openai.ts";
-export {
-  compactResponsesItems,
-  type ResponsesReading,
-  readResponsesItems,
-  writeResponsesItems,
-} from "./adapters/responses.ts";
+export { type ResponsesReading, readResponsesItems, writeResponsesItems } from "./adapters/responses.ts";
 export type {
   AnthropicMessageLike,
   AnthropicSystemLike,
@@ -32,7 +19,6 @@ export { runCli } from "./cli/main.ts";
 export { assertConfigValid, configView, parseConfig } from "./engine/boundary/config-rules.ts";
 export { assertWellFormed } from "./engine/boundary/wellformed.ts";
 export { type CompactOptions, compactStore } from "./engine/run/compact.ts";
-export type { ItemMap, ItemSpan } from "./engine/run/item-map.ts";
 export { type Plan, planStep, storeDueBy } from "./engine/run/plan.ts";
 export type { CompactionReport, LawCheck, Outcome, ReplacedStretch, UsageReport } from "./engine/run/report.ts";
 export type { ReportedUsage } from "./engine/run/usage.ts";
@@ -42,7 +28,10 @@ export { type KernelViews, kernelViews } from "./engine/store/views.ts";
 export { requiredFacts } from "./engine/summarize/facts.ts";
 export { type SummaryVerdict, validateSummary } from "./engine/summarize/validate-summary.ts";
 export { type Truncated, type TruncateOptions, truncateToolOutput } from "./engine/tool-output/truncate.ts";
+export { type BeforeStepOptions, compactBeforeStep, compactModelMessages } from "./library/ai-sdk.ts";
 export { type CompactMessagesOptions, type CompactResult, compactMessages } from "./library/compact-messages.ts";
+export { compactAnthropicMessages, compactOpenAIMessages } from "./library/compact-wire.ts";
+export { compactResponsesItems } from "./library/responses.ts";
 export {
   type Config,
   type ConfigInput,
@@ -60,6 +49,7 @@ export {
   SafecutError,
   SummarizerError,
 } from "./model/errors.ts";
+export type { ItemMap, ItemSpan } from "./model/item-map.ts";
 export type {
   AssistantMessage,
   Message,

@@ -8,21 +8,15 @@
 // their message and are written back as they were; an untouched message is written back as the
 // very same object.
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from "ai";
-import { parseConfig } from "../engine/boundary/config-rules.ts";
-import { DueTracker, type ItemMeasurer } from "../engine/run/due-tracker.ts";
-import type { ItemMap, ItemSpan } from "../engine/run/item-map.ts";
-import type { CompactionReport } from "../engine/run/report.ts";
-import type { CompactMessagesOptions } from "../library/compact-messages.ts";
-import type { Config, ConfigInput } from "../model/config.ts";
 import { InputError } from "../model/errors.ts";
+import type { ItemMap, ItemSpan } from "../model/item-map.ts";
 import { describeJson } from "../model/json.ts";
 import { mediaField, partsTokens } from "../model/media-tokens.ts";
 import type { Message, ToolCall } from "../model/message.ts";
 import { assertMessages } from "../model/message-shape.ts";
 import { DEFAULT_SUMMARY_TAG } from "../model/settings-table.ts";
-import { messageTokens, type TokenCounter, tokenCounter } from "../model/tokens.ts";
-import { assertPairing, type PairingEvent, ToolPairing } from "../model/tool-pairing.ts";
-import { approvalCallId, compactItems } from "./item-pairing.ts";
+import { assertPairing, type PairingEvent } from "../model/tool-pairing.ts";
+import { approvalCallId } from "./approval-id.ts";
 import type { FormatOptions } from "./openai.ts";
 import { type Fields, fields, jsonText, str, typedParts } from "./read-fields.ts";
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
@@ -247,6 +241,22 @@ function readItem(b: Builder, item: unknown, i: number, path: string, tag: strin
   }
 }
 
+/**
+ * Reads one AI SDK message, at `index` of the array `path` names, as readModelMessages reads it
+ * there (the same engine messages, the same InputErrors), with its tool calls and results as
+ * pairing events for the caller to check against the messages before it.
+ */
+export function readModelMessage(
+  item: ModelMessage,
+  index: number,
+  path = "messages",
+  opts: FormatOptions = {},
+): { readonly messages: readonly Message[]; readonly pairing: readonly PairingEvent[] } {
+  const b: Builder = { messages: [], spans: [], origins: new Map(), pairing: [] };
+  readItem(b, item, index, path, opts.summaryTag ?? DEFAULT_SUMMARY_TAG);
+  return { messages: b.messages, pairing: b.pairing };
+}
+
 /** Reads AI SDK `ModelMessage`s into the engine's model; `path` names the array in errors. */
 export function readModelMessages(
   input: readonly ModelMessage[],
@@ -370,100 +380,4 @@ export function writeModelMessages(
     i = j;
   }
   return out;
-}
-
-/** Compacts AI SDK messages; `retention_window` and the report's positions count these messages. */
-export async function compactModelMessages(
-  messages: readonly ModelMessage[],
-  config: ConfigInput | Config = {},
-  options: CompactMessagesOptions = {},
-): Promise<{ messages: ModelMessage[]; report: CompactionReport }> {
-  return modelMessagesUnder(messages, parseConfig(config), options);
-}
-
-/** compactModelMessages under a parsed configuration (compactBeforeStep parses once, not at every step). */
-async function modelMessagesUnder(
-  messages: readonly ModelMessage[],
-  c: Config,
-  options: CompactMessagesOptions,
-): Promise<{ messages: ModelMessage[]; report: CompactionReport }> {
-  const r = await compactItems(
-    c,
-    options,
-    (tag) => readModelMessages(messages, "messages", { summaryTag: tag }),
-    (ms, reading, tag) => writeModelMessages(ms, reading, { summaryTag: tag }),
-  );
-  return { messages: r.items, report: r.report };
-}
-
-/**
- * Measures AI SDK messages one at a time for the due tracker: each read as readModelMessages
- * reads it (the same InputErrors, the same engine messages), counted as the store counts them,
- * its tool calls and results checked against the ones before it with the model's pairing index.
- */
-export function modelMessageMeasurer(counter: TokenCounter, tag: string): ItemMeasurer<ModelMessage> {
-  let pairing = new ToolPairing();
-  return {
-    reset() {
-      pairing = new ToolPairing();
-    },
-    measure(item, index) {
-      const b: Builder = { messages: [], spans: [], origins: new Map(), pairing: [] };
-      readItem(b, item, index, "messages", tag);
-      for (const e of b.pairing) {
-        if (e.kind === "call" ? !pairing.addCalls([e], index) : pairing.answer(e.id) < 0) {
-          pairing = new ToolPairing(); // the index is dropped: the tracker forgets every item
-          return undefined;
-        }
-      }
-      let tokens = 0;
-      let userTurns = 0;
-      for (const m of b.messages) {
-        tokens += messageTokens(counter, m);
-        if (m.role === "user") userTurns++;
-      }
-      return { tokens, userTurns };
-    },
-  };
-}
-
-/** What the `prepareStep` hook is given and returns (a structural subset of the AI SDK's own). */
-export interface PrepareStepMessages {
-  readonly messages: ModelMessage[];
-}
-
-/** Options of compactBeforeStep. */
-export interface BeforeStepOptions extends CompactMessagesOptions {
-  /** receives the report of every compaction run (a step that is not due runs none) */
-  readonly onReport?: (r: CompactionReport) => void;
-}
-
-/**
- * A `prepareStep` for `generateText`, `streamText` and `ToolLoopAgent`: before each step,
- * compacts the step's messages when a trigger fires and returns them (the AI SDK carries them
- * to later steps); returns undefined, leaving the step as it is, when nothing was replaced or cleared.
- * Whether a trigger fires is decided by a due tracker (engine/run/due-tracker.ts): a step reads
- * and counts only the messages it has not seen (all of them again after the agent replaced one);
- * a run starts only when due. `onReport` receives every run's report. A summarizer failure
- * leaves the messages as they were.
- */
-export function compactBeforeStep(
-  config: ConfigInput | Config = {},
-  options: BeforeStepOptions = {},
-): (step: PrepareStepMessages) => Promise<{ messages: ModelMessage[] } | undefined> {
-  const c = parseConfig(config); // a bad configuration fails when the agent is built, not at its first step
-  // a fixed usage report judges every step the same way: the full run decides then
-  const tracker =
-    options.usage === undefined
-      ? new DueTracker(c, modelMessageMeasurer(options.counter ?? tokenCounter(c.tokenizer), c.summary_tag))
-      : undefined;
-  return async (step) => {
-    if (Array.isArray(step.messages) && tracker?.check(step.messages) === "none") return undefined;
-    const r = await modelMessagesUnder(step.messages, c, options);
-    options.onReport?.(r.report);
-    const changed = r.report.stretches.length > 0 || (r.report.clearing?.results ?? 0) > 0;
-    // the next step most likely starts with these messages: seen now, its check measures only what it adds
-    if (changed) tracker?.check(r.messages);
-    return changed ? { messages: r.messages } : undefined;
-  };
 }

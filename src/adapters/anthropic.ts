@@ -4,6 +4,7 @@
 // One user message may carry several tool results plus text; the model splits it into tool
 // messages followed by a user message, and the writer merges them back.
 import { InputError } from "../model/errors.ts";
+import { sameSourceMessage } from "../model/item-map.ts";
 import { describeJson, isJsonObject, type Json, type JsonObject } from "../model/json.ts";
 import { mediaField, partsTokens } from "../model/media-tokens.ts";
 import type { Message, SourceRef, ToolCall } from "../model/message.ts";
@@ -206,17 +207,6 @@ function groupKey(m: Message): string {
   return m.source?.format === "anthropic" ? `a${m.source.index}` : "new";
 }
 
-function sameSource(a: Message, b: Message): boolean {
-  return (
-    a.source !== undefined &&
-    b.source !== undefined &&
-    a.source.format === "anthropic" &&
-    b.source.format === "anthropic" &&
-    a.source.index === b.source.index &&
-    a.source.raw === b.source.raw
-  );
-}
-
 // A cleared tool result's block (L13): the block as read with only its content replaced.
 function clearedBlock(m: Message): [Json, JsonObject] | undefined {
   const b = m.source?.format === "anthropic" ? m.source.blocks : undefined;
@@ -308,7 +298,8 @@ export function planAnthropicOutput(
       j++;
     const run = rest.slice(i, j);
     const src = run[0].source;
-    const oneSource = src?.format === "anthropic" && isJsonObject(src.raw) && run.every((r) => sameSource(run[0], r));
+    const oneSource =
+      src?.format === "anthropic" && isJsonObject(src.raw) && run.every((r) => sameSourceMessage(run[0], r));
     const cleared = new Map<Json, Json>();
     for (const r of run) {
       const c = clearedBlock(r);

@@ -4,8 +4,8 @@
 // as it was read, byte for byte (file-layout.ts).
 import type { ModelMessage } from "ai";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
-import type { ItemMap } from "../engine/run/item-map.ts";
 import { InputError } from "../model/errors.ts";
+import type { ItemMap } from "../model/item-map.ts";
 import { describeJson, isJsonObject, type Json, type JsonObject } from "../model/json.ts";
 import type { Message } from "../model/message.ts";
 import { readModelMessages, writeModelMessages } from "./ai-sdk.ts";

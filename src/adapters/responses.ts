@@ -9,19 +9,15 @@
 // other type (item references, compaction items, types newer than this adapter) is protected
 // like a system message, never summarized. Untouched items are written back as the same objects.
 import type { ResponseInputItem } from "openai/resources/responses/responses";
-import { parseConfig } from "../engine/boundary/config-rules.ts";
-import type { ItemMap, ItemSpan } from "../engine/run/item-map.ts";
-import type { CompactionReport } from "../engine/run/report.ts";
-import type { CompactMessagesOptions } from "../library/compact-messages.ts";
-import type { Config, ConfigInput } from "../model/config.ts";
 import { InputError } from "../model/errors.ts";
+import type { ItemMap, ItemSpan } from "../model/item-map.ts";
 import { describeJson } from "../model/json.ts";
 import { mediaField, partsTokens } from "../model/media-tokens.ts";
 import type { Message } from "../model/message.ts";
 import { assertMessages } from "../model/message-shape.ts";
 import { DEFAULT_SUMMARY_TAG } from "../model/settings-table.ts";
 import { assertPairing, type PairingEvent } from "../model/tool-pairing.ts";
-import { approvalCallId, compactItems } from "./item-pairing.ts";
+import { approvalCallId } from "./approval-id.ts";
 import type { FormatOptions } from "./openai.ts";
 import { type Fields, fields, jsonText, str, typedParts } from "./read-fields.ts";
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
@@ -237,19 +233,4 @@ export function writeResponsesItems(
       TEXT_OUTPUTS.has(item.type ?? "") ? ({ ...item, output: m.content } as ResponseInputItem) : item,
     );
   });
-}
-
-/** Compacts Responses input items; `retention_window` and the report's positions count these items. */
-export async function compactResponsesItems(
-  input: readonly ResponseInputItem[],
-  config: ConfigInput | Config = {},
-  options: CompactMessagesOptions = {},
-): Promise<{ input: ResponseInputItem[]; report: CompactionReport }> {
-  const r = await compactItems(
-    parseConfig(config),
-    options,
-    (tag) => readResponsesItems(input, "input", { summaryTag: tag }),
-    (ms, reading, tag) => writeResponsesItems(ms, reading, { summaryTag: tag }),
-  );
-  return { input: r.items, report: r.report };
 }

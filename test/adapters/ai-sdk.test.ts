@@ -8,13 +8,9 @@ import { MockLanguageModelV4 } from "ai/test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  compactBeforeStep,
-  compactModelMessages,
-  readModelMessages,
-  writeModelMessages,
-} from "../../src/adapters/ai-sdk.ts";
+import { readModelMessages, writeModelMessages } from "../../src/adapters/ai-sdk.ts";
 import type { CompactionReport } from "../../src/engine/run/report.ts";
+import { compactBeforeStep, compactModelMessages } from "../../src/library/ai-sdk.ts";
 import { ConfigError, InputError } from "../../src/model/errors.ts";
 import { modelMessagesConversation } from "../support/generate-sdk.ts";
 

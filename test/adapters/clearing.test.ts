@@ -3,10 +3,10 @@
 // object (or, for a message that holds several results, the same with only those parts replaced).
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
-import { compactBeforeStep, compactModelMessages } from "../../src/adapters/ai-sdk.ts";
-import { compactAnthropicMessages, compactOpenAIMessages } from "../../src/adapters/compact-wire.ts";
-import { compactResponsesItems } from "../../src/adapters/responses.ts";
 import { placeholderPattern } from "../../src/engine/run/clearing.ts";
+import { compactBeforeStep, compactModelMessages } from "../../src/library/ai-sdk.ts";
+import { compactAnthropicMessages, compactOpenAIMessages } from "../../src/library/compact-wire.ts";
+import { compactResponsesItems } from "../../src/library/responses.ts";
 import { anthropicConversation, openAIConversation } from "../support/generate.ts";
 import { modelMessagesConversation, responsesConversation } from "../support/generate-sdk.ts";
 

@@ -4,11 +4,12 @@
 import type { ModelMessage } from "ai";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compactBeforeStep, modelMessageMeasurer, readModelMessages } from "../../src/adapters/ai-sdk.ts";
+import { readModelMessages } from "../../src/adapters/ai-sdk.ts";
 import { parseConfig } from "../../src/engine/boundary/config-rules.ts";
 import { DueTracker } from "../../src/engine/run/due-tracker.ts";
 import { dueBy, storeDueBy } from "../../src/engine/run/plan.ts";
 import { ConversationStore } from "../../src/engine/store/store.ts";
+import { compactBeforeStep, modelMessageMeasurer } from "../../src/library/ai-sdk.ts";
 import { InputError } from "../../src/model/errors.ts";
 import { DEFAULT_SUMMARY_TAG } from "../../src/model/settings-table.ts";
 import { charCounter, type TokenCounter } from "../../src/model/tokens.ts";

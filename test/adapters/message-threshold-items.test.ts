@@ -4,9 +4,9 @@
 import type { ModelMessage } from "ai";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
-import { compactModelMessages } from "../../src/adapters/ai-sdk.ts";
-import { compactAnthropicMessages } from "../../src/adapters/compact-wire.ts";
-import { compactResponsesItems } from "../../src/adapters/responses.ts";
+import { compactModelMessages } from "../../src/library/ai-sdk.ts";
+import { compactAnthropicMessages } from "../../src/library/compact-wire.ts";
+import { compactResponsesItems } from "../../src/library/responses.ts";
 import type { JsonObject } from "../../src/model/json.ts";
 
 // every trigger but message_threshold off; a window of 1 leaves the rest eligible

@@ -5,7 +5,8 @@
 import fc from "fast-check";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
-import { compactResponsesItems, readResponsesItems, writeResponsesItems } from "../../src/adapters/responses.ts";
+import { readResponsesItems, writeResponsesItems } from "../../src/adapters/responses.ts";
+import { compactResponsesItems } from "../../src/library/responses.ts";
 import { InputError } from "../../src/model/errors.ts";
 import { responsesConversation } from "../support/generate-sdk.ts";
 

@@ -17,9 +17,9 @@ import type {
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions/completions";
 import type { ResponseCreateParamsNonStreaming, ResponseInputItem } from "openai/resources/responses/responses";
-import { compactBeforeStep, compactModelMessages } from "../../src/adapters/ai-sdk.ts";
-import { compactAnthropicMessages, compactOpenAIMessages } from "../../src/adapters/compact-wire.ts";
-import { compactResponsesItems } from "../../src/adapters/responses.ts";
+import { compactBeforeStep, compactModelMessages } from "../../src/library/ai-sdk.ts";
+import { compactAnthropicMessages, compactOpenAIMessages } from "../../src/library/compact-wire.ts";
+import { compactResponsesItems } from "../../src/library/responses.ts";
 
 export async function openAIChat(
   history: ChatCompletionMessageParam[],

@@ -4,7 +4,7 @@
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions/completions";
 import { describe, expect, it } from "vitest";
-import { compactAnthropicMessages, compactOpenAIMessages } from "../../src/adapters/compact-wire.ts";
+import { compactAnthropicMessages, compactOpenAIMessages } from "../../src/library/compact-wire.ts";
 
 const long = (tag: string) => `${tag}: ${"output line of src/app.ts\n".repeat(60)}`;
 

@@ -7,10 +7,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readAnthropicMessages } from "../../src/adapters/anthropic.ts";
-import { compactAnthropicMessages, compactOpenAIMessages } from "../../src/adapters/compact-wire.ts";
 import { readConversationFile } from "../../src/adapters/conversation-file.ts";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
 import { compactMessages } from "../../src/library/compact-messages.ts";
+import { compactAnthropicMessages, compactOpenAIMessages } from "../../src/library/compact-wire.ts";
 import type { ConfigInput } from "../../src/model/config.ts";
 import type { Json } from "../../src/model/json.ts";
 import {

@@ -5,9 +5,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { compactBeforeStep, compactModelMessages } from "../../src/adapters/ai-sdk.ts";
-import { compactAnthropicMessages, compactOpenAIMessages } from "../../src/adapters/compact-wire.ts";
-import { compactResponsesItems } from "../../src/adapters/responses.ts";
+import { compactBeforeStep, compactModelMessages } from "../../src/library/ai-sdk.ts";
+import { compactAnthropicMessages, compactOpenAIMessages } from "../../src/library/compact-wire.ts";
+import { compactResponsesItems } from "../../src/library/responses.ts";
 import type { ConfigInput } from "../../src/model/config.ts";
 import * as configModule from "../../src/model/config.ts";
 import { runInProcess, tempDir } from "../support/cli-run.ts";

@@ -2,15 +2,15 @@
 // reported prefix (the kernel's usageTokens), carried across steps by usageAfterSplice; bad values
 // are errors naming the field.
 import { describe, expect, it } from "vitest";
-import { compactModelMessages } from "../../src/adapters/ai-sdk.ts";
-import { compactAnthropicMessages } from "../../src/adapters/compact-wire.ts";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
 import { parseConfig } from "../../src/engine/boundary/config-rules.ts";
 import { compactStore } from "../../src/engine/run/compact.ts";
 import { planStep } from "../../src/engine/run/plan.ts";
 import { reportedPrefix } from "../../src/engine/run/usage.ts";
 import { ConversationStore } from "../../src/engine/store/store.ts";
+import { compactModelMessages } from "../../src/library/ai-sdk.ts";
 import { compactMessages } from "../../src/library/compact-messages.ts";
+import { compactAnthropicMessages } from "../../src/library/compact-wire.ts";
 import { SafecutError } from "../../src/model/errors.ts";
 import { charCounter } from "../../src/model/tokens.ts";
 import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";

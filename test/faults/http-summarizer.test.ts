@@ -7,9 +7,9 @@
 // counterparts), and that the reason is reported.
 import { afterEach, describe, expect, it } from "vitest";
 import { readAnthropicMessages } from "../../src/adapters/anthropic.ts";
-import { compactAnthropicMessages, compactOpenAIMessages } from "../../src/adapters/compact-wire.ts";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
 import type { CompactionReport } from "../../src/engine/run/report.ts";
+import { compactAnthropicMessages, compactOpenAIMessages } from "../../src/library/compact-wire.ts";
 import type { ConfigInput } from "../../src/model/config.ts";
 import type { Json, JsonObject } from "../../src/model/json.ts";
 import type { Message } from "../../src/model/message.ts";

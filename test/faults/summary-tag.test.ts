@@ -6,8 +6,8 @@
 // summary marker recognised the wrapper by its first and last line (commit f7eb2e0), such a summary
 // read back as a plain assistant message.
 import { afterEach, describe, expect, it } from "vitest";
-import { compactOpenAIMessages } from "../../src/adapters/compact-wire.ts";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
+import { compactOpenAIMessages } from "../../src/library/compact-wire.ts";
 import type { JsonObject } from "../../src/model/json.ts";
 import { type Imitation, startImitation } from "../support/http-imitation.ts";
 

@@ -11,8 +11,8 @@ const SECTION = "### Agent frameworks and SDK types";
 // the package's entries, as the checkout's sources
 const ENTRIES: Record<string, string> = {
   safecut: "src/index.ts",
-  "safecut/ai-sdk": "src/adapters/ai-sdk.ts",
-  "safecut/responses": "src/adapters/responses.ts",
+  "safecut/ai-sdk": "src/entries/ai-sdk.ts",
+  "safecut/responses": "src/entries/responses.ts",
 };
 
 /** The TypeScript blocks of the README section, as written. */

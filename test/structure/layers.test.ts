@@ -20,10 +20,10 @@ const BUILDS_ON: Readonly<Record<string, readonly string[]>> = {
   model: ["kernel"],
   engine: ["model"],
   providers: ["model"],
-  library: ["engine", "providers"],
-  adapters: ["library"],
-  session: ["adapters"],
-  cli: ["adapters", "session"],
+  adapters: ["model"],
+  library: ["engine", "providers", "adapters"],
+  session: ["library"],
+  cli: ["library", "session"],
   entries: ["cli"],
   "index.ts": ["cli"],
   toolchain: [],
@@ -166,6 +166,8 @@ describe("layers", () => {
         file("src/reference/x.ts", 'import { splice } from "../kernel/splice.ts";'),
         file("src/extras/x.ts", 'import { a } from "../model/json.ts";'),
         file("src/engine/boundary/x.ts", 'import type { LiveViews } from "../store/views.ts";'),
+        file("src/adapters/x.ts", 'import type { CompactionReport } from "../engine/run/report.ts";'),
+        file("src/adapters/y.ts", 'import { compactParsed } from "../library/compact-messages.ts";'),
       ]),
     ).toEqual([
       "src/engine/run/x.ts -> src/providers/from-config.ts: engine may not import providers",
@@ -178,6 +180,8 @@ describe("layers", () => {
       "src/reference/x.ts -> src/kernel/splice.ts: the kernel's code is called only through engine/boundary/kernel-gate.ts",
       'src/extras/x.ts: layer "extras" is not in BUILDS_ON (add it, with the layers it builds on)',
       "src/engine/boundary/x.ts -> src/engine/store/views.ts: engine/boundary is the engine's bottom (the store and the run build on it)",
+      "src/adapters/x.ts -> src/engine/run/report.ts: adapters may not import engine",
+      "src/adapters/y.ts -> src/library/compact-messages.ts: adapters may not import library",
     ]);
   });
 
@@ -189,6 +193,42 @@ describe("layers", () => {
         { path: "src/toolchain/x.ts", text: 'const line = `import * as m from "../kernel/${name}.ts";`;' },
       ]),
     ).toEqual([]);
+  });
+});
+
+/** Every file of src/ that `entry` loads, following its imports that are not type-only (what a bundler keeps). */
+function loadedBy(entry: string, files: readonly SourceFile[]): Set<string> {
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  const seen = new Set<string>();
+  const todo = [entry];
+  while (todo.length > 0) {
+    const path = todo.pop() as string;
+    const f = byPath.get(path);
+    if (f === undefined || seen.has(path)) continue;
+    seen.add(path);
+    for (const imp of importsOf(f))
+      if (imp.specifier.startsWith(".") && !imp.typeOnly)
+        todo.push(posix.normalize(posix.join(posix.dirname(path), imp.specifier)));
+  }
+  return seen;
+}
+
+describe("the adapters entry", () => {
+  it("safecut/adapters loads the adapters and the model, never the engine, the library or the providers", () => {
+    const files = sourceFiles(join(ROOT, "src"));
+    const loaded = [...loadedBy("src/entries/adapters.ts", files)];
+    expect(loaded).toContain("src/adapters/conversation-file.ts");
+    expect(loaded.filter((p) => !/^src\/(adapters|model|entries)\//.test(p))).toEqual([]);
+  });
+
+  it("notices an adapter that loads the engine", () => {
+    const files = [
+      { path: "src/entries/adapters.ts", text: 'export { a } from "../adapters/a.ts";' },
+      { path: "src/adapters/a.ts", text: 'import { b } from "./b.ts";\nexport const a = b;' },
+      { path: "src/adapters/b.ts", text: 'import { parseConfig } from "../engine/boundary/config-rules.ts";' },
+      { path: "src/engine/boundary/config-rules.ts", text: "" },
+    ];
+    expect([...loadedBy("src/entries/adapters.ts", files)]).toContain("src/engine/boundary/config-rules.ts");
   });
 });
 

@@ -7,45 +7,16 @@
 // conversation changes). These are mappings between two counts, never decisions: the kernel
 // decides on the messages it is given.
 import { InputError } from "../../model/errors.ts";
+import { type ItemMap, type ItemSpan, sourceItemColumns } from "../../model/item-map.ts";
 import type { Message } from "../../model/message.ts";
 import { arrayView, type Indexed } from "../store/gap-array.ts";
 
-/**
- * The caller's items `first..last` (inclusive) that one engine message holds; `last = first - 1`
- * for a message that holds none (Anthropic's top-level system).
- */
-export interface ItemSpan {
-  readonly first: number;
-  readonly last: number;
-}
-
-/**
- * `spans[j]` are the items of engine message j, in input order: a message either continues the
- * item of the message before it (`first` = that one's `last`) or starts the next one (`first` =
- * that one's `last + 1`). Together the spans cover items 0..items-1.
- */
-export interface ItemMap {
-  readonly items: number;
-  readonly spans: readonly ItemSpan[];
-}
-
-/** True when `b` is the next part of the source message `a` came from (the same Anthropic message). */
-function sameSourceMessage(a: Message, b: Message): boolean {
-  const s = a.source;
-  const t = b.source;
-  return (
-    s !== undefined &&
-    t !== undefined &&
-    s.format === "anthropic" &&
-    t.format === "anthropic" &&
-    s.index === t.index &&
-    s.raw === t.raw
-  );
-}
+// the engine's modules name the map through this one (the type itself is the model's)
+export type { ItemMap, ItemSpan };
 
 // The spans itemMapOf finds, held in typed arrays rather than one object per message (a span
 // object per message was a tenth of a fresh decision on a long history); `firsts` and `lasts`
-// are absent when every message is its own item (no Anthropic source), the usual case.
+// are absent when every message is its own item, the usual case.
 class CompactSpans implements Indexed<ItemSpan> {
   constructor(
     readonly length: number,
@@ -69,34 +40,14 @@ class CompactSpans implements Indexed<ItemSpan> {
 const compactOf = new WeakMap<readonly ItemSpan[], CompactSpans>();
 
 /**
- * The items of messages read by the OpenAI and Anthropic readers (or built by hand), from their
- * sources: the parts of one Anthropic message are one item, its top-level system none, every
- * other message one. O(n), with no object per message: `spans` is a read-only array view
- * (gap-array.ts arrayView) that builds each span when it is read.
+ * The items of messages from their sources (the model's rule, sourceItemColumns). O(n), with no
+ * object per message: `spans` is a read-only array view (gap-array.ts arrayView) that builds each
+ * span when it is read.
  */
 export function itemMapOf(messages: readonly Message[]): ItemMap {
-  const n = messages.length;
-  let i = 0;
-  while (i < n && messages[i].source?.format !== "anthropic") i++;
-  if (i === n) return compactMap(new CompactSpans(n), n);
-  const firsts = new Float64Array(n);
-  const lasts = new Float64Array(n);
-  let next = 0; // the next item's number
-  for (i = 0; i < n; i++) {
-    const m = messages[i];
-    if (m.source?.format === "anthropic" && m.source.index === -1) {
-      firsts[i] = next;
-      lasts[i] = next - 1;
-    } else if (i > 0 && sameSourceMessage(messages[i - 1], m)) {
-      firsts[i] = firsts[i - 1];
-      lasts[i] = lasts[i - 1];
-    } else {
-      firsts[i] = next;
-      lasts[i] = next;
-      next++;
-    }
-  }
-  return compactMap(new CompactSpans(n, firsts, lasts), next);
+  const cols = sourceItemColumns(messages);
+  if (cols === undefined) return compactMap(new CompactSpans(messages.length), messages.length);
+  return compactMap(new CompactSpans(messages.length, cols.firsts, cols.lasts), cols.items);
 }
 
 function compactMap(src: CompactSpans, items: number): ItemMap {

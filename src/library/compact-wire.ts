@@ -1,27 +1,22 @@
 // Compaction straight on wire-format messages, for agents that keep their history in the
 // OpenAI or Anthropic request shape: read, compact, write back (untouched messages verbatim).
 
-import { parseConfig } from "../engine/boundary/config-rules.ts";
-import type { CompactionReport } from "../engine/run/report.ts";
-import {
-  assertMessageList,
-  assertOptions,
-  type CompactMessagesOptions,
-  compactParsed,
-} from "../library/compact-messages.ts";
-import type { Config, ConfigInput } from "../model/config.ts";
-import { InputError } from "../model/errors.ts";
-import { describeJson, isJsonObject, type Json, type JsonObject } from "../model/json.ts";
-import { assertValueNesting } from "../model/json-depth.ts";
-import { type AnthropicConversation, readAnthropicMessages, writeAnthropicMessages } from "./anthropic.ts";
-import { readOpenAIMessages, writeOpenAIMessages } from "./openai.ts";
+import { type AnthropicConversation, readAnthropicMessages, writeAnthropicMessages } from "../adapters/anthropic.ts";
+import { readOpenAIMessages, writeOpenAIMessages } from "../adapters/openai.ts";
 import type {
   AnthropicMessageLike,
   AnthropicSystemLike,
   AnthropicWritten,
   OpenAIChatMessageLike,
   OpenAISummaryMessage,
-} from "./sdk-shapes.ts";
+} from "../adapters/sdk-shapes.ts";
+import { parseConfig } from "../engine/boundary/config-rules.ts";
+import type { CompactionReport } from "../engine/run/report.ts";
+import type { Config, ConfigInput } from "../model/config.ts";
+import { InputError } from "../model/errors.ts";
+import { describeJson, isJsonObject, type Json, type JsonObject } from "../model/json.ts";
+import { assertValueNesting } from "../model/json-depth.ts";
+import { assertMessageList, assertOptions, type CompactMessagesOptions, compactParsed } from "./compact-messages.ts";
 
 /**
  * Compacts an OpenAI `messages` array; returns the new array and the report. Takes the `openai`

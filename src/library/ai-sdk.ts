@@ -1,0 +1,108 @@
+// The AI SDK's compaction entries (`safecut/ai-sdk`): compact a `ModelMessage[]`, and the
+// `prepareStep` hook that compacts before each step of an agent. The format itself (reading and
+// writing the messages) is the adapter's, src/adapters/ai-sdk.ts.
+import type { ModelMessage } from "ai";
+import { readModelMessage, readModelMessages, writeModelMessages } from "../adapters/ai-sdk.ts";
+import { parseConfig } from "../engine/boundary/config-rules.ts";
+import { DueTracker, type ItemMeasurer } from "../engine/run/due-tracker.ts";
+import type { CompactionReport } from "../engine/run/report.ts";
+import type { Config, ConfigInput } from "../model/config.ts";
+import { messageTokens, type TokenCounter, tokenCounter } from "../model/tokens.ts";
+import { ToolPairing } from "../model/tool-pairing.ts";
+import { compactItems } from "./compact-items.ts";
+import type { CompactMessagesOptions } from "./compact-messages.ts";
+
+/** Compacts AI SDK messages; `retention_window` and the report's positions count these messages. */
+export async function compactModelMessages(
+  messages: readonly ModelMessage[],
+  config: ConfigInput | Config = {},
+  options: CompactMessagesOptions = {},
+): Promise<{ messages: ModelMessage[]; report: CompactionReport }> {
+  return modelMessagesUnder(messages, parseConfig(config), options);
+}
+
+/** compactModelMessages under a parsed configuration (compactBeforeStep parses once, not at every step). */
+async function modelMessagesUnder(
+  messages: readonly ModelMessage[],
+  c: Config,
+  options: CompactMessagesOptions,
+): Promise<{ messages: ModelMessage[]; report: CompactionReport }> {
+  const r = await compactItems(
+    c,
+    options,
+    (tag) => readModelMessages(messages, "messages", { summaryTag: tag }),
+    (ms, reading, tag) => writeModelMessages(ms, reading, { summaryTag: tag }),
+  );
+  return { messages: r.items, report: r.report };
+}
+
+/**
+ * Measures AI SDK messages one at a time for the due tracker: each read as readModelMessages
+ * reads it (the same InputErrors, the same engine messages), counted as the store counts them,
+ * its tool calls and results checked against the ones before it with the model's pairing index.
+ */
+export function modelMessageMeasurer(counter: TokenCounter, summaryTag: string): ItemMeasurer<ModelMessage> {
+  let pairing = new ToolPairing();
+  return {
+    reset() {
+      pairing = new ToolPairing();
+    },
+    measure(item, index) {
+      const read = readModelMessage(item, index, "messages", { summaryTag });
+      for (const e of read.pairing) {
+        if (e.kind === "call" ? !pairing.addCalls([e], index) : pairing.answer(e.id) < 0) {
+          pairing = new ToolPairing(); // the index is dropped: the tracker forgets every item
+          return undefined;
+        }
+      }
+      let tokens = 0;
+      let userTurns = 0;
+      for (const m of read.messages) {
+        tokens += messageTokens(counter, m);
+        if (m.role === "user") userTurns++;
+      }
+      return { tokens, userTurns };
+    },
+  };
+}
+
+/** What the `prepareStep` hook is given and returns (a structural subset of the AI SDK's own). */
+export interface PrepareStepMessages {
+  readonly messages: ModelMessage[];
+}
+
+/** Options of compactBeforeStep. */
+export interface BeforeStepOptions extends CompactMessagesOptions {
+  /** receives the report of every compaction run (a step that is not due runs none) */
+  readonly onReport?: (r: CompactionReport) => void;
+}
+
+/**
+ * A `prepareStep` for `generateText`, `streamText` and `ToolLoopAgent`: before each step,
+ * compacts the step's messages when a trigger fires and returns them (the AI SDK carries them
+ * to later steps); returns undefined, leaving the step as it is, when nothing was replaced or cleared.
+ * Whether a trigger fires is decided by a due tracker (engine/run/due-tracker.ts): a step reads
+ * and counts only the messages it has not seen (all of them again after the agent replaced one);
+ * a run starts only when due. `onReport` receives every run's report. A summarizer failure
+ * leaves the messages as they were.
+ */
+export function compactBeforeStep(
+  config: ConfigInput | Config = {},
+  options: BeforeStepOptions = {},
+): (step: PrepareStepMessages) => Promise<{ messages: ModelMessage[] } | undefined> {
+  const c = parseConfig(config); // a bad configuration fails when the agent is built, not at its first step
+  // a fixed usage report judges every step the same way: the full run decides then
+  const tracker =
+    options.usage === undefined
+      ? new DueTracker(c, modelMessageMeasurer(options.counter ?? tokenCounter(c.tokenizer), c.summary_tag))
+      : undefined;
+  return async (step) => {
+    if (Array.isArray(step.messages) && tracker?.check(step.messages) === "none") return undefined;
+    const r = await modelMessagesUnder(step.messages, c, options);
+    options.onReport?.(r.report);
+    const changed = r.report.stretches.length > 0 || (r.report.clearing?.results ?? 0) > 0;
+    // the next step most likely starts with these messages: seen now, its check measures only what it adds
+    if (changed) tracker?.check(r.messages);
+    return changed ? { messages: r.messages } : undefined;
+  };
+}
