@@ -6,6 +6,7 @@ import { parseConfig } from "../engine/boundary/config-rules.ts";
 import { compactStore } from "../engine/run/compact.ts";
 import { assertItemMap, type ItemMap, itemMapOf } from "../engine/run/item-map.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
+import type { RunHooks } from "../engine/run/run-hooks.ts";
 import { givenUsage, type ReportedUsage, reportedPrefix } from "../engine/run/usage.ts";
 import { ConversationStore } from "../engine/store/store.ts";
 import type { ReportedPrefix } from "../kernel/trigger.ts";
@@ -43,6 +44,12 @@ export interface CompactMessagesOptions {
    * messages' sources (an Anthropic message is one item however many messages it reads as).
    */
   readonly items?: ItemMap;
+  /**
+   * hooks around the run: `before` (a run that is due, before anything changes: return
+   * `{ instructions }` to add them to every summarizer prompt of the run, or `{ cancel: why }`),
+   * `after` (every report), `failure` (a thrown error, or a degraded report)
+   */
+  readonly hooks?: RunHooks;
 }
 
 /** The compacted messages and the report. */
@@ -105,6 +112,7 @@ export async function compactParsed(
     onProgress: o.onProgress,
     dryRun: o.dryRun,
     items,
+    ...(o.hooks === undefined ? {} : { hooks: o.hooks }),
     ...(prefix === undefined || usage === undefined ? {} : { usage: prefix, usageField: usage.tokensField }),
   });
   // the run's report carries the law checks of its result against `messages` (the store's copy of them)
