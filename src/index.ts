@@ -18,9 +18,23 @@ export type {
 export { runCli } from "./cli/main.ts";
 export { assertConfigValid, configView, parseConfig } from "./engine/boundary/config-rules.ts";
 export { assertWellFormed } from "./engine/boundary/wellformed.ts";
+export {
+  BackgroundCompaction,
+  type BackgroundOptions,
+  type BackgroundStep,
+} from "./engine/run/background.ts";
 export { type CompactOptions, compactStore } from "./engine/run/compact.ts";
 export { type Plan, planStep, storeDueBy } from "./engine/run/plan.ts";
-export type { CompactionReport, LawCheck, Outcome, ReplacedStretch, UsageReport } from "./engine/run/report.ts";
+export type {
+  CompactionReport,
+  LawCheck,
+  Outcome,
+  ReplacedStretch,
+  SummarizerCallRecord,
+  SummarizerCallTotals,
+  UsageReport,
+} from "./engine/run/report.ts";
+export type { BeforeRunAnswer, BeforeRunInfo, RunFailure, RunHooks } from "./engine/run/run-hooks.ts";
 export type { ReportedUsage } from "./engine/run/usage.ts";
 export { TokenLedger } from "./engine/store/ledger.ts";
 export { ConversationStore, type StoreOptions, type StoreSnapshot, type StoreView } from "./engine/store/store.ts";

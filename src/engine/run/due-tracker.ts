@@ -78,6 +78,11 @@ export class DueTracker<T> {
     return dueBy(this.c, this.tokens, items.length, this.turns);
   }
 
+  /** Whether compaction is due for the counts of the items last checked under another configuration `c` (the kernel's trigger). */
+  dueUnder(c: Config): Plan["trigger"] {
+    return dueBy(c, this.tokens, this.seen.length, this.turns);
+  }
+
   /** The counts of the items last checked. */
   get counts(): DueCounts {
     return { tokens: this.tokens, items: this.seen.length, userTurns: this.turns };
