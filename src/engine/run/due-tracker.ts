@@ -39,8 +39,6 @@ export class DueTracker<T> {
   private seen: T[] = [];
   private tokens = 0;
   private turns = 0;
-  /** items measured since the tracker was made (a check's cost, for tests and benches) */
-  measuredItems = 0;
 
   constructor(
     private readonly c: Config,
@@ -66,7 +64,6 @@ export class DueTracker<T> {
     if (!same) this.forget();
     for (let i = this.seen.length; i < items.length; i++) {
       const share = this.measurer.measure(items[i], i);
-      this.measuredItems++;
       if (share === undefined) {
         this.forget();
         return undefined;
