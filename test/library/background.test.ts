@@ -138,3 +138,24 @@ describe("compactBeforeStep in background mode", () => {
     for (const r of reports) expect(r.laws.filter((l) => !l.ok)).toEqual([]);
   });
 });
+
+describe("a background result over a rewritten history", () => {
+  it("is dropped (the kernel rejects it), and the step goes on with the agent's messages", async () => {
+    server = await slowSummarizer();
+    const c = parseConfig({ ...settings(server.url), token_threshold: 1_000_000 });
+    const all = writeModelMessages(session());
+    // a history over the soft threshold, far under the hard one
+    let n = 2;
+    while (new ConversationStore(charCounter(), readModelMessages(all.slice(0, n)).messages).totalTokens < SOFT) n += 2;
+    const reports: CompactionReport[] = [];
+    const hook = compactBeforeStep(c, { env: {}, onReport: (r) => reports.push(r) });
+    const first = all.slice(0, n);
+    expect(await hook({ messages: first })).toBeUndefined(); // a background run began
+    // the agent rewrites its history meanwhile: a message replaced by a copy (same content, new object)
+    const rewritten = first.map((m, i) => (i === 1 ? ({ ...m } as ModelMessage) : m));
+    while (reports.length === 0) await pause(50);
+    expect(reports[0].stretches.length).toBeGreaterThan(0); // the run compacted its copy
+    expect(await hook({ messages: rewritten })).toBeUndefined(); // but its result is not taken
+    expect(server.requests.length).toBeGreaterThan(0);
+  });
+});
