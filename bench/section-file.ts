@@ -23,3 +23,8 @@ export function sectionIn(file: string, heading: string): string {
   const next = text.indexOf("\n## ", at + heading.length);
   return text.slice(at, next < 0 ? undefined : next + 1);
 }
+
+/** The section `npm run bench:step` writes (step-check.ts). */
+export const STEP_CHECK_HEADING = "## The per-step check of an agent";
+/** The section `npm run bench:background` writes (background-wait.ts). */
+export const BACKGROUND_HEADING = "## Background mode: the agent's wait";

@@ -1,8 +1,8 @@
 // `npm run bench:step`: the per-step check of an agent at 1k and 10k messages (step-check.ts);
 // writes its section into bench/RESULTS.md (`--print` only prints).
 import { join } from "node:path";
-import { writeSection } from "./section-file.ts";
-import { STEP_CHECK_HEADING, type StepRow, stepCheckBySize, stepSection } from "./step-check.ts";
+import { STEP_CHECK_HEADING, writeSection } from "./section-file.ts";
+import { type StepRow, stepCheckBySize, stepSection } from "./step-check.ts";
 import { fmtN } from "./table.ts";
 
 const SIZES = [1_000, 10_000];

@@ -17,10 +17,8 @@ import { charCounter } from "../src/model/tokens.ts";
 import { offlineSummarizer } from "../src/providers/offline-summarizer.ts";
 import { generateConversation } from "./conversation.ts";
 import { collect, consume, cpuMs, median, type Repetitions } from "./measure.ts";
+import { STEP_CHECK_HEADING } from "./section-file.ts";
 import { fmt, fmtN, fmtRatio, table } from "./table.ts";
-
-/** The section's heading in RESULTS.md. */
-export const STEP_CHECK_HEADING = "## The per-step check of an agent";
 
 const STEPS = 100;
 const REPS: Repetitions = { warmup: 1, reps: 5 };
