@@ -20,6 +20,7 @@ import { FRESH_SIZES as FRESH_FULL_SIZES, FRESH_REPS, freshBySize, freshSection 
 import { loopSectionIn } from "./loop/section.ts";
 import { type Repetitions, sinkValue } from "./measure.ts";
 import { planningSection, timeBySize, warmUpPlanning } from "./planning.ts";
+import { BACKGROUND_HEADING, STEP_CHECK_HEADING, sectionIn } from "./section-file.ts";
 import { compactionStepsBySize, stepsSection } from "./steps.ts";
 import { fmt, fmtN } from "./table.ts";
 import { USAGE_REPS, USAGE_SIZES, usageBySize, usageSection } from "./usage.ts";
@@ -111,10 +112,16 @@ async function main(): Promise<void> {
   if (dafny.length > 0) out.push(...dafnySection(dafny, DAFNY_REPS));
   if (!ci) out.push(...wholeRunSection(log));
   if (!ci) out.push(...(await import("./startup.ts")).startupSection());
-  // the agent-loop replay's section is written by npm run bench:loop; a full run keeps it
+  // the sections of npm run bench:loop, bench:step and bench:background are written by those; a full run keeps them
   const resultsFile = join(import.meta.dirname, "RESULTS.md");
-  const loop = existsSync(resultsFile) ? loopSectionIn(resultsFile) : "";
-  const text = loop === "" ? out.join("\n") : `${out.join("\n").trimEnd()}\n\n${loop.trimEnd()}\n`;
+  const kept = existsSync(resultsFile)
+    ? [
+        loopSectionIn(resultsFile),
+        sectionIn(resultsFile, STEP_CHECK_HEADING),
+        sectionIn(resultsFile, BACKGROUND_HEADING),
+      ].filter((s) => s !== "")
+    : [];
+  const text = [out.join("\n").trimEnd(), ...kept.map((s) => s.trimEnd())].join("\n\n") + (kept.length > 0 ? "\n" : "");
   process.stdout.write(`${text}\n`);
   // only a complete run replaces the committed results
   if (!ci && !skipDafny) writeFileSync(resultsFile, text);

@@ -16,13 +16,28 @@ export type {
   OpenAISummaryMessage,
 } from "./adapters/sdk-shapes.ts";
 export { parseConfig } from "./engine/boundary/config-rules.ts";
+export {
+  BackgroundCompaction,
+  type BackgroundOptions,
+  type BackgroundStep,
+} from "./engine/run/background.ts";
 export { type CompactOptions, compactStore } from "./engine/run/compact.ts";
-export type { CompactionReport, LawCheck, Outcome, ReplacedStretch, UsageReport } from "./engine/run/report.ts";
+export { storeDueBy } from "./engine/run/plan.ts";
+export type {
+  CompactionReport,
+  LawCheck,
+  Outcome,
+  ReplacedStretch,
+  SummarizerCallRecord,
+  SummarizerCallTotals,
+  UsageReport,
+} from "./engine/run/report.ts";
+export type { BeforeRunAnswer, BeforeRunInfo, RunFailure, RunHooks } from "./engine/run/run-hooks.ts";
 export { ConversationStore, type StoreOptions, type StoreSnapshot, type StoreView } from "./engine/store/store.ts";
 export { requiredFacts } from "./engine/summarize/facts.ts";
 export { type SummaryVerdict, validateSummary } from "./engine/summarize/validate-summary.ts";
 export { type Truncated, type TruncateOptions, truncateToolOutput } from "./engine/tool-output/truncate.ts";
-export { compactBeforeStep, compactModelMessages } from "./library/ai-sdk.ts";
+export { type BeforeStepOptions, compactBeforeStep, compactModelMessages } from "./library/ai-sdk.ts";
 export { type CompactMessagesOptions, type CompactResult, compactMessages } from "./library/compact-messages.ts";
 export { compactAnthropicMessages, compactOpenAIMessages } from "./library/compact-wire.ts";
 export { compactResponsesItems } from "./library/responses.ts";

@@ -1,6 +1,6 @@
 // The agent-loop replay's section of bench/RESULTS.md: one row per session, trigger and
 // compactor, then safecut's figures over the baseline's per trigger (all sessions summed).
-import { readFileSync, writeFileSync } from "node:fs";
+import { sectionIn, writeSection } from "../section-file.ts";
 import { fmt, fmtN, fmtRatio, table } from "../table.ts";
 import { BASELINE_KEEP_SHARE } from "./compactors.ts";
 import { emptyStats, type ReplayStats } from "./replay.ts";
@@ -128,22 +128,10 @@ export function loopSection(rows: readonly LoopRow[], command: string, scale: nu
 
 /** Replaces the section under LOOP_HEADING in `file` (up to the next "## " heading), or appends it. */
 export function writeLoopSection(file: string, lines: readonly string[]): void {
-  const text = readFileSync(file, "utf8");
-  const at = text.indexOf(`${LOOP_HEADING}\n`);
-  const section = lines.join("\n");
-  if (at < 0) {
-    writeFileSync(file, `${text.trimEnd()}\n\n${section}`);
-    return;
-  }
-  const next = text.indexOf("\n## ", at + LOOP_HEADING.length);
-  writeFileSync(file, text.slice(0, at) + section + (next < 0 ? "" : text.slice(next + 1)));
+  writeSection(file, LOOP_HEADING, lines);
 }
 
 /** The section under LOOP_HEADING in `file` as it stands (empty when there is none), for a writer of the whole file. */
 export function loopSectionIn(file: string): string {
-  const text = readFileSync(file, "utf8");
-  const at = text.indexOf(`${LOOP_HEADING}\n`);
-  if (at < 0) return "";
-  const next = text.indexOf("\n## ", at + LOOP_HEADING.length);
-  return text.slice(at, next < 0 ? undefined : next + 1);
+  return sectionIn(file, LOOP_HEADING);
 }

@@ -204,6 +204,58 @@ function readTool(b: Builder, content: unknown, item: number, path: string): voi
   }
 }
 
+// Reads input message `i` (`item`) into the builder: its engine messages and pairing events.
+function readItem(b: Builder, item: unknown, i: number, path: string, tag: string | undefined): void {
+  const p = `${path}[${i}]`;
+  const m = fields(item, p, "a message object");
+  const role = str(m.role, `${p}.role`);
+  const cpath = `${p}.content`;
+  switch (role) {
+    case "system":
+      emit(b, { role: "system", content: str(m.content, cpath) }, i, []);
+      break;
+    case "user": {
+      const parts = typeof m.content === "string" ? [] : typedParts(m.content, cpath);
+      const content =
+        typeof m.content === "string"
+          ? m.content
+          : parts
+              .flatMap((part, k) => (part.type === "text" ? [str(part.text, `${cpath}[${k}].text`)] : []))
+              .join("\n");
+      const media = partsTokens(parts.filter((part) => part.type !== "text"));
+      emit(b, { role: "user", content, ...mediaField(media) }, i, []);
+      break;
+    }
+    case "assistant":
+      readAssistant(b, m.content, i, cpath, tag);
+      break;
+    case "tool":
+      readTool(b, m.content, i, cpath);
+      break;
+    default:
+      throw new InputError(
+        `${p}.role`,
+        `unknown role ${JSON.stringify(role)} (expected system, user, assistant or tool)`,
+      );
+  }
+}
+
+/**
+ * Reads one AI SDK message, at `index` of the array `path` names, as readModelMessages reads it
+ * there (the same engine messages, the same InputErrors), with its tool calls and results as
+ * pairing events for the caller to check against the messages before it.
+ */
+export function readModelMessage(
+  item: ModelMessage,
+  index: number,
+  path = "messages",
+  opts: FormatOptions = {},
+): { readonly messages: readonly Message[]; readonly pairing: readonly PairingEvent[] } {
+  const b: Builder = { messages: [], spans: [], origins: new Map(), pairing: [] };
+  readItem(b, item, index, path, opts.summaryTag);
+  return { messages: b.messages, pairing: b.pairing };
+}
+
 /** Reads AI SDK `ModelMessage`s into the engine's model; `path` names the array in errors. */
 export function readModelMessages(
   input: readonly ModelMessage[],
@@ -213,40 +265,7 @@ export function readModelMessages(
   const tag = opts.summaryTag;
   if (!Array.isArray(input)) throw new InputError(path, `expected an array of messages, got ${describeJson(input)}`);
   const b: Builder = { messages: [], spans: [], origins: new Map(), pairing: [] };
-  for (let i = 0; i < input.length; i++) {
-    const p = `${path}[${i}]`;
-    const m = fields(input[i], p, "a message object");
-    const role = str(m.role, `${p}.role`);
-    const cpath = `${p}.content`;
-    switch (role) {
-      case "system":
-        emit(b, { role: "system", content: str(m.content, cpath) }, i, []);
-        break;
-      case "user": {
-        const parts = typeof m.content === "string" ? [] : typedParts(m.content, cpath);
-        const content =
-          typeof m.content === "string"
-            ? m.content
-            : parts
-                .flatMap((part, k) => (part.type === "text" ? [str(part.text, `${cpath}[${k}].text`)] : []))
-                .join("\n");
-        const media = partsTokens(parts.filter((part) => part.type !== "text"));
-        emit(b, { role: "user", content, ...mediaField(media) }, i, []);
-        break;
-      }
-      case "assistant":
-        readAssistant(b, m.content, i, cpath, tag);
-        break;
-      case "tool":
-        readTool(b, m.content, i, cpath);
-        break;
-      default:
-        throw new InputError(
-          `${p}.role`,
-          `unknown role ${JSON.stringify(role)} (expected system, user, assistant or tool)`,
-        );
-    }
-  }
+  for (let i = 0; i < input.length; i++) readItem(b, input[i], i, path, tag);
   assertPairing(b.pairing);
   return { messages: b.messages, map: { items: input.length, spans: b.spans }, items: input, origins: b.origins };
 }

@@ -7,4 +7,9 @@ export {
   readModelMessages,
   writeModelMessages,
 } from "../adapters/ai-sdk.ts";
-export { compactBeforeStep, compactModelMessages, type PrepareStepMessages } from "../library/ai-sdk.ts";
+export {
+  type BeforeStepOptions,
+  compactBeforeStep,
+  compactModelMessages,
+  type PrepareStepMessages,
+} from "../library/ai-sdk.ts";

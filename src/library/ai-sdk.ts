@@ -2,10 +2,14 @@
 // `prepareStep` hook that compacts before each step of an agent. The format itself (reading and
 // writing the messages) is the adapter's, src/adapters/ai-sdk.ts.
 import type { ModelMessage } from "ai";
-import { readModelMessages, writeModelMessages } from "../adapters/ai-sdk.ts";
+import { readModelMessage, readModelMessages, writeModelMessages } from "../adapters/ai-sdk.ts";
 import { parseConfig } from "../engine/boundary/config-rules.ts";
+import { decideOverAppends, softConfig } from "../engine/run/background.ts";
+import { DueTracker, type ItemMeasurer } from "../engine/run/due-tracker.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
+import { messageTokens, type TokenCounter, tokenCounter } from "../model/tokens.ts";
+import { ToolPairing } from "../model/tool-pairing.ts";
 import type { CompactMessagesOptions } from "./compact-messages.ts";
 import { compactReading } from "./compact-reading.ts";
 
@@ -34,26 +38,130 @@ async function modelMessagesUnder(
   return { messages: r.written, report: r.report };
 }
 
+/**
+ * Measures AI SDK messages one at a time for the due tracker: each read as readModelMessages
+ * reads it (the same InputErrors, the same engine messages), counted as the store counts them,
+ * its tool calls and results checked against the ones before it with the model's pairing index.
+ */
+export function modelMessageMeasurer(counter: TokenCounter, summaryTag: string): ItemMeasurer<ModelMessage> {
+  let pairing = new ToolPairing();
+  return {
+    reset() {
+      pairing = new ToolPairing();
+    },
+    measure(item, index) {
+      const read = readModelMessage(item, index, "messages", { summaryTag });
+      for (const e of read.pairing) {
+        if (e.kind === "call" ? !pairing.addCalls([e], index) : pairing.answer(e.id) < 0) {
+          pairing = new ToolPairing(); // the index is dropped: the tracker forgets every item
+          return undefined;
+        }
+      }
+      let tokens = 0;
+      let userTurns = 0;
+      for (const m of read.messages) {
+        tokens += messageTokens(counter, m);
+        if (m.role === "user") userTurns++;
+      }
+      return { tokens, userTurns };
+    },
+  };
+}
+
 /** What the `prepareStep` hook is given and returns (a structural subset of the AI SDK's own). */
 export interface PrepareStepMessages {
   readonly messages: ModelMessage[];
 }
 
+/** Options of compactBeforeStep. */
+export interface BeforeStepOptions extends CompactMessagesOptions {
+  /** receives the report of every compaction run (a step that is not due runs none) */
+  readonly onReport?: (r: CompactionReport) => void;
+}
+
+/** A compaction the hook runs in the background: the messages it began from and, once it ended, its result. */
+interface BackgroundRun {
+  readonly planned: readonly ModelMessage[];
+  readonly ended: Promise<void>;
+  result?: { readonly messages: ModelMessage[]; readonly changed: boolean };
+  failure?: { readonly error: unknown };
+}
+
+const changedBy = (r: CompactionReport) => r.stretches.length > 0 || (r.clearing?.results ?? 0) > 0;
+
 /**
  * A `prepareStep` for `generateText`, `streamText` and `ToolLoopAgent`: before each step,
  * compacts the step's messages when a trigger fires and returns them (the AI SDK carries them
  * to later steps); returns undefined, leaving the step as it is, when nothing was replaced or cleared.
- * `onReport` receives every run's report. A summarizer failure leaves the messages as they were.
+ * Whether a trigger fires is decided by a due tracker (engine/run/due-tracker.ts): a step reads
+ * and counts only the messages it has not seen (all of them again after the agent replaced one);
+ * a run starts only when due. `onReport` receives every run's report. A summarizer failure
+ * leaves the messages as they were.
+ *
+ * Background mode (soft_token_threshold set): at the soft threshold a run starts on the step's
+ * messages and the step goes on at once; a later step takes its result, with the messages the
+ * agent appended meanwhile after it, when the kernel's commit rule allows (L9: the run's
+ * messages are still the first ones, by identity; otherwise the result is dropped). A step
+ * waits for the run only when a trigger fires. A run that threw is thrown at the next step.
  */
 export function compactBeforeStep(
   config: ConfigInput | Config = {},
-  options: CompactMessagesOptions & { readonly onReport?: (r: CompactionReport) => void } = {},
+  options: BeforeStepOptions = {},
 ): (step: PrepareStepMessages) => Promise<{ messages: ModelMessage[] } | undefined> {
   const c = parseConfig(config); // a bad configuration fails when the agent is built, not at its first step
+  // a fixed usage report judges every step the same way: the full run decides then
+  const tracker =
+    options.usage === undefined
+      ? new DueTracker(c, modelMessageMeasurer(options.counter ?? tokenCounter(c.tokenizer), c.summary_tag))
+      : undefined;
+  const soft = tracker === undefined ? undefined : softConfig(c);
+  let background: BackgroundRun | undefined;
+  const hardDue = (messages: ModelMessage[]) =>
+    !Array.isArray(messages) || tracker === undefined || tracker.check(messages) !== "none";
+  const start = (messages: ModelMessage[], under: Config): BackgroundRun => {
+    const planned = [...messages];
+    const run: BackgroundRun = {
+      planned,
+      ended: modelMessagesUnder(planned, under, options).then(
+        (r) => {
+          options.onReport?.(r.report);
+          run.result = { messages: r.messages, changed: changedBy(r.report) };
+        },
+        (error: unknown) => {
+          run.failure = { error };
+        },
+      ),
+    };
+    return run;
+  };
   return async (step) => {
-    const r = await modelMessagesUnder(step.messages, c, options);
+    let messages = step.messages;
+    let changed = false;
+    if (background !== undefined) {
+      const b = background;
+      // a trigger fires: the step waits for the run in flight
+      if (b.result === undefined && b.failure === undefined && hardDue(messages)) await b.ended;
+      if (b.failure !== undefined) {
+        background = undefined;
+        throw b.failure.error;
+      }
+      if (b.result !== undefined) {
+        background = undefined;
+        if (b.result.changed && decideOverAppends(b.planned, messages) !== "reject") {
+          messages = [...b.result.messages, ...messages.slice(b.planned.length)];
+          changed = true;
+        }
+      }
+    }
+    if (!hardDue(messages)) {
+      if (soft !== undefined && background === undefined && tracker?.dueUnder(soft) !== "none")
+        background = start(messages, soft);
+      return changed ? { messages } : undefined;
+    }
+    const r = await modelMessagesUnder(messages, c, options);
     options.onReport?.(r.report);
-    const changed = r.report.stretches.length > 0 || (r.report.clearing?.results ?? 0) > 0;
-    return changed ? { messages: r.messages } : undefined;
+    // the next step most likely starts with these messages: seen now, its check measures only what it adds
+    if (changedBy(r.report)) tracker?.check(r.messages);
+    return changed || changedBy(r.report) ? { messages: r.messages } : undefined;
   };
 }

@@ -23,7 +23,7 @@ import { givenUsage, type ReportedUsage, reportedPrefix } from "./usage.ts";
  * one declaration of what they mean) plus what the library chooses before the run.
  */
 export interface CompactMessagesOptions
-  extends Pick<CompactOptions, "agentModel" | "signal" | "onProgress" | "dryRun" | "items"> {
+  extends Pick<CompactOptions, "agentModel" | "signal" | "onProgress" | "dryRun" | "items" | "hooks"> {
   /** default: the one the configuration names (offline unless set) */
   readonly summarizer?: Summarizer;
   /** default: the configured tokenizer */
@@ -98,6 +98,7 @@ export async function compactParsed(
     onProgress: o.onProgress,
     dryRun: o.dryRun,
     items,
+    ...(o.hooks === undefined ? {} : { hooks: o.hooks }),
     ...(prefix === undefined || usage === undefined ? {} : { usage: prefix, usageField: usage.tokensField }),
   });
   // the run's report carries the law checks of its result against `messages` (the store's copy of them)

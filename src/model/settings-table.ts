@@ -94,6 +94,14 @@ export const SETTINGS = {
     help: "compact at this many tokens",
     rule: THRESHOLD_RULE,
   },
+  soft_token_threshold: {
+    type: "count or unset",
+    default: null,
+    min: 1,
+    flag: "--soft-token-threshold <n>",
+    help: "background mode of an agent's hooks: start compacting at this many tokens while the agent goes on; wait only when a trigger fires",
+    more: " (compactBeforeStep and BackgroundCompaction; a one-shot run and the CLI ignore it)",
+  },
   message_threshold: {
     type: "count or unset",
     default: null,

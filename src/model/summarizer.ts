@@ -20,6 +20,23 @@ export interface SummaryRequest {
   /** the model to ask (already resolved from "same as agent") */
   readonly model: string;
   readonly signal?: AbortSignal;
+  /**
+   * A summarizer that learns what its provider counted for this call (the HTTP summarizers read
+   * the answer's usage) reports it here, once per call, before it returns or throws; optional.
+   */
+  readonly onUsage?: (usage: SummarizerUsage) => void;
+}
+
+/** Tokens a provider reported for one summarizer call; a count it did not report is absent. */
+export interface SummarizerUsage {
+  /** prompt tokens, the cached ones (read or written) included */
+  readonly inputTokens?: number;
+  /** tokens of the answer */
+  readonly outputTokens?: number;
+  /** prompt tokens read from the provider's prompt cache */
+  readonly cacheReadTokens?: number;
+  /** prompt tokens written to the provider's prompt cache */
+  readonly cacheWriteTokens?: number;
 }
 
 /** A source of summaries. */

@@ -4,6 +4,7 @@ import { endpointUrl } from "../model/base-url.ts";
 import { SummarizerError } from "../model/errors.ts";
 import { isJsonObject, type Json } from "../model/json.ts";
 import type { Summarizer, SummaryRequest } from "../model/summarizer.ts";
+import { anthropicUsage } from "./answer-usage.ts";
 import { extractTagged } from "./extract-tag.ts";
 import { baseUrlOf, type HttpSummarizerOptions, postSummaryRequest } from "./http.ts";
 
@@ -31,6 +32,9 @@ export function anthropicSummarizer(opts: AnthropicSummarizerOptions = {}): Summ
       const headers: Record<string, string> = { "anthropic-version": ANTHROPIC_VERSION };
       if (opts.apiKey) headers["x-api-key"] = opts.apiKey;
       const body = await postSummaryRequest(url, headers, req, opts, "Anthropic");
+      // what the call cost is reported whether or not its answer is usable
+      const usage = anthropicUsage(body);
+      if (usage !== undefined) req.onUsage?.(usage);
       return extractTagged(answerText(body), req.summaryTag);
     },
   };

@@ -5,6 +5,7 @@ import { endpointUrl } from "../model/base-url.ts";
 import { SummarizerError } from "../model/errors.ts";
 import { isJsonObject, type Json } from "../model/json.ts";
 import type { Summarizer, SummaryRequest } from "../model/summarizer.ts";
+import { openAIUsage } from "./answer-usage.ts";
 import { extractTagged } from "./extract-tag.ts";
 import { baseUrlOf, type HttpSummarizerOptions, postSummaryRequest } from "./http.ts";
 
@@ -33,6 +34,9 @@ export function openAISummarizer(opts: OpenAISummarizerOptions = {}): Summarizer
     async summarize(req: SummaryRequest): Promise<string> {
       const headers: Record<string, string> = opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {};
       const body = await postSummaryRequest(url, headers, req, opts, "OpenAI");
+      // what the call cost is reported whether or not its answer is usable
+      const usage = openAIUsage(body);
+      if (usage !== undefined) req.onUsage?.(usage);
       return extractTagged(answerText(body), req.summaryTag);
     },
   };

@@ -14,6 +14,7 @@ import { type Message, messageText } from "../../src/model/message.ts";
 import { MESSAGE_OVERHEAD, messageTokens, type TokenCounter } from "../../src/model/tokens.ts";
 import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
 import { buildConversation, event } from "../support/event-conversations.ts";
+import { untimed } from "../support/untimed.ts";
 
 /** A chars/4 counter that records every text it is asked to count. */
 function recordingCounter(): TokenCounter & { seen: string[] } {
@@ -97,7 +98,7 @@ describe("a report covering the conversation spares counting it", () => {
     });
     expect(lazy.report.tokensBefore).toBe(eager.tokensBefore);
     // compactStore checks the laws as compactMessages does
-    expect(lazy.report).toEqual({ ...eager, summarizer: lazy.report.summarizer });
+    expect(untimed(lazy.report)).toEqual(untimed({ ...eager, summarizer: lazy.report.summarizer }));
     expect(lazy.messages).toEqual(store.messageList());
   });
 });
@@ -180,7 +181,7 @@ describe("the store's lazy ledger", () => {
 /** The report without the totals a lazy run may leave uncounted. */
 // the counted totals (and L8's detail, which quotes them) are what a lazy store may leave uncounted
 const decisions = (r: CompactionReport) => ({
-  ...r,
+  ...untimed(r),
   tokensBefore: 0,
   tokensAfter: 0,
   laws: r.laws.map((l) => (l.law === "L8" ? { ...l, detail: "" } : l)),

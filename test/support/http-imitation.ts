@@ -14,7 +14,7 @@ export interface RecordedRequest {
 
 /** What the imitation answers to the n-th request (0-based). */
 export type Behavior =
-  | { kind: "summary"; text: string; delayMs?: number }
+  | { kind: "summary"; text: string; delayMs?: number; usage?: Record<string, unknown> }
   | { kind: "raw"; status: number; body: string; headers?: Record<string, string>; delayMs?: number }
   | { kind: "hang" }
   | { kind: "destroy" };
@@ -26,12 +26,13 @@ export interface Imitation {
   close(): Promise<void>;
 }
 
-function answer(api: "openai" | "anthropic", text: string): string {
+function answer(api: "openai" | "anthropic", text: string, usage?: Record<string, unknown>): string {
   if (api === "openai") {
     return JSON.stringify({
       id: "chatcmpl-1",
       object: "chat.completion",
       choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+      ...(usage === undefined ? {} : { usage }),
     });
   }
   return JSON.stringify({
@@ -40,6 +41,7 @@ function answer(api: "openai" | "anthropic", text: string): string {
     role: "assistant",
     content: [{ type: "text", text }],
     stop_reason: "end_turn",
+    ...(usage === undefined ? {} : { usage }),
   });
 }
 
@@ -74,7 +76,8 @@ export async function startImitation(api: "openai" | "anthropic", script: Script
           req.socket.destroy();
           return;
         }
-        if (b.kind === "summary") res.writeHead(200, { "content-type": "application/json" }).end(answer(api, b.text));
+        if (b.kind === "summary")
+          res.writeHead(200, { "content-type": "application/json" }).end(answer(api, b.text, b.usage));
         else res.writeHead(b.status, { "content-type": "application/json", ...(b.headers ?? {}) }).end(b.body);
       };
       const delay = b.kind === "summary" || b.kind === "raw" ? (b.delayMs ?? 0) : 0;

@@ -33,6 +33,7 @@ import type {
   SkippedStretch,
   UsageReport,
 } from "./report.ts";
+import { callTotals, type RecordingSummarizer, type RunHooks, recordingSummarizer } from "./run-hooks.ts";
 import { assertReportedPrefix, assertReportFitsSteps, assertReportJudgeable } from "./usage.ts";
 
 /** Options of a compaction run. */
@@ -63,6 +64,8 @@ export interface CompactOptions {
    * them; default: from the messages' sources (one item per message, an Anthropic message one)
    */
   readonly items?: ItemMap;
+  /** hooks before a run that is due (instructions, cancel), after it, and on failure (run-hooks.ts) */
+  readonly hooks?: RunHooks;
 }
 
 /** The model summaries are requested from. */
@@ -395,6 +398,8 @@ function runReport(s: RunStart, end: RunEnd): CompactionReport {
     watermark: store.watermark,
     summarizer: o.summarizer.name,
     summarizerCalls: run.summarizerCalls,
+    calls: [],
+    callTotals: callTotals([]),
     tokenizer: store.counter.name,
     laws: runLaws(run, s.before, { before: s.tokensBefore, after: tokensAfter }),
   };
@@ -403,21 +408,59 @@ function runReport(s: RunStart, end: RunEnd): CompactionReport {
 /**
  * Compacts a store in place until it is under the trigger; `config` is a configuration from
  * parseConfig (anything else is a ConfigError naming the setting), snapshotted at the start.
- * The run: start, then plan → summarize → commit and record until a step ends it, then the report.
+ * The run: start, then plan → summarize → commit and record until a step ends it, then the report,
+ * with each summarizer call's duration and reported usage; the hooks (o.hooks) around it.
  */
 export async function compactStore(
   store: ConversationStore,
   config: Config,
   o: CompactOptions,
 ): Promise<CompactionReport> {
+  const recording = recordingSummarizer(o.summarizer);
+  let report: CompactionReport;
+  try {
+    report = await runSteps(store, config, { ...o, summarizer: recording.summarizer }, recording);
+  } catch (error) {
+    o.hooks?.failure?.({ error });
+    throw error;
+  }
+  report = { ...report, calls: recording.calls, callTotals: callTotals(recording.calls) };
+  o.hooks?.after?.(report);
+  if (report.outcome === "degraded") o.hooks?.failure?.({ report });
+  return report;
+}
+
+/** Asks the before hook of a run that is due: undefined to go on (its instructions given to the summarizer), or the run's end. */
+async function askBefore(run: RunState, judged: number, recording: RecordingSummarizer): Promise<RunEnd | undefined> {
+  const before = run.o.hooks?.before;
+  if (before === undefined || !run.dueBefore || run.o.dryRun) return undefined;
+  const length = run.store.messages.length;
+  const items = run.positions.items(length);
+  const trigger = dueBy(run.c, judged, items, run.store.userTurns, run.usage !== undefined);
+  const answer = await before({ trigger, tokens: judged, messages: items });
+  if (answer?.cancel !== undefined) return { reason: `cancelled before it began by the before hook: ${answer.cancel}` };
+  if (answer?.instructions !== undefined) recording.instruct(answer.instructions);
+  return undefined;
+}
+
+/** The run itself (see compactStore), its summarizer the recording one. */
+async function runSteps(
+  store: ConversationStore,
+  config: Config,
+  o: CompactOptions,
+  recording: RecordingSummarizer,
+): Promise<CompactionReport> {
   const start = startRun(store, config, o);
   const { run } = start;
-  let end: RunEnd;
+  let end: RunEnd | undefined;
   store.beginCompaction();
   try {
-    run.clearing = clearFirst(store, run.c, run.positions, run.usage, o.dryRun);
-    run.usage = run.clearing.usage;
-    for (; ; run.step++) {
+    end = await askBefore(run, start.judgedBefore, recording);
+    if (end === undefined) {
+      run.clearing = clearFirst(store, run.c, run.positions, run.usage, o.dryRun);
+      run.usage = run.clearing.usage;
+    }
+    for (; end === undefined; run.step++) {
       const next = planNext(run);
       if (!("plan" in next)) {
         end = next;

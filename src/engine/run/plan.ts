@@ -13,7 +13,7 @@ import {
   gateUsageTokens,
 } from "../boundary/kernel-gate.ts";
 import { plainArray } from "../store/gap-array.ts";
-import type { StoreSnapshot, StoreView } from "../store/store.ts";
+import type { ConversationStore, StoreSnapshot, StoreView } from "../store/store.ts";
 import { kernelViews } from "../store/views.ts";
 
 /** The stretch chosen for one compaction step. */
@@ -66,6 +66,16 @@ export function dueBy(
   if (kind === "notDue") return "none";
   const which = gateThresholdFired(tokens, messages, userTurns, thresholdsOf(c));
   return which === "tokens" && reported ? "reported usage" : which;
+}
+
+/**
+ * Is compaction due on the store as it stands (L1)? The store keeps its token total and user turns
+ * as messages are appended (one count per append), so this reads no message: the per-step check of
+ * an agent that owns a store. `items`: the caller's item count for message_threshold (default one
+ * per message). compactStore decides the same, but a run also copies the history for its report.
+ */
+export function storeDueBy(store: ConversationStore, c: Config, items = store.messages.length): Plan["trigger"] {
+  return dueBy(c, store.totalTokens, items, store.userTurns);
 }
 
 /**

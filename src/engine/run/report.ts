@@ -2,6 +2,7 @@
 // and (for one-shot runs) each law's runtime check on the result. Message counts and `input`
 // ranges are in the input's own messages (an Anthropic message is one however many blocks).
 
+import type { SummarizerUsage } from "../../model/summarizer.ts";
 import type { Plan } from "./plan.ts";
 import type { InputRange } from "./positions.ts";
 
@@ -105,6 +106,25 @@ export interface ClearingReport {
   readonly reason: string;
 }
 
+/** One summarizer call of a run. */
+export interface SummarizerCallRecord {
+  /** wall-clock milliseconds from the call to its answer or failure */
+  readonly durationMs: number;
+  /** false when the call threw (no answer); an answer that failed validation still counts as answered */
+  readonly answered: boolean;
+  /** what the provider reported for it (absent: the summarizer reported nothing) */
+  readonly usage?: SummarizerUsage;
+}
+
+/** Sums over a run's summarizer calls. */
+export interface SummarizerCallTotals {
+  readonly durationMs: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cacheReadTokens: number;
+  readonly cacheWriteTokens: number;
+}
+
 /** The report of a compaction run. */
 export interface CompactionReport {
   readonly outcome: Outcome;
@@ -143,6 +163,10 @@ export interface CompactionReport {
   readonly summarizer: string;
   /** every summarizer call of the run (an HTTP request each for the HTTP summarizers), retries included */
   readonly summarizerCalls: number;
+  /** each of those calls in order: how long it took and what the provider said it cost */
+  readonly calls: readonly SummarizerCallRecord[];
+  /** the sums over `calls` (a count no call reported sums to 0) */
+  readonly callTotals: SummarizerCallTotals;
   readonly tokenizer: string;
   readonly laws: readonly LawCheck[];
 }

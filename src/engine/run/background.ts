@@ -1,0 +1,121 @@
+// Background mode: a running agent starts compaction at a soft threshold (soft_token_threshold)
+// and keeps going while it runs; it waits only when a configured trigger fires (the hard one,
+// or the context window). What the agent appends meanwhile is kept by the kernel's commit rule
+// (L9: a plan commits over pure appends, `rebase`, never over a rewrite). Every "is it due" is
+// the kernel's trigger through the gate: the soft threshold is judged as a token trigger of the
+// same configuration with token_threshold set to it.
+import type { CommitDecision } from "../../kernel/commit.ts";
+import type { Config } from "../../model/config.ts";
+import { assertConfigValid } from "../boundary/config-rules.ts";
+import { gateDecideCommit } from "../boundary/kernel-gate.ts";
+import type { ConversationStore } from "../store/store.ts";
+import { type CompactOptions, compactStore } from "./compact.ts";
+import { storeDueBy } from "./plan.ts";
+import type { CompactionReport } from "./report.ts";
+
+/**
+ * The configuration a background run compacts under: the soft threshold as its token trigger
+ * (the run goes on until under it), or undefined when soft_token_threshold is not set.
+ */
+export function softConfig(c: Config): Config | undefined {
+  const soft = c.soft_token_threshold;
+  return soft === null ? undefined : assertConfigValid({ ...c, token_threshold: soft });
+}
+
+/**
+ * L9 for a list compacted in the background from `planned` (a copy of the list when the run
+ * began) while the agent went on to `current`: "commit" when nothing changed, "rebase" when
+ * `current` is `planned` (the same items, by identity) plus appended ones, "reject" otherwise.
+ * The kernel decides, through the gate; the run may have touched any planned item.
+ */
+export function decideOverAppends<T>(planned: readonly T[], current: readonly T[]): CommitDecision {
+  let onlyAppends = planned.length <= current.length;
+  for (let i = 0; onlyAppends && i < planned.length; i++) onlyAppends = planned[i] === current[i];
+  const unchanged = onlyAppends && planned.length === current.length;
+  return gateDecideCommit(
+    { version: 0, length: planned.length, stretchEnd: planned.length },
+    { version: unchanged ? 0 : 1, length: current.length, onlyAppends },
+  );
+}
+
+/** What one check before a step did. */
+export interface BackgroundStep {
+  /** the agent waited for a compaction (a trigger fired) */
+  readonly waited: boolean;
+  /** a background run was started at the soft threshold */
+  readonly started: boolean;
+}
+
+/** Options of a background compaction: a run's options, and where each run's report goes. */
+export interface BackgroundOptions extends CompactOptions {
+  /** receives the report of every run, background or blocking */
+  readonly onReport?: (r: CompactionReport) => void;
+}
+
+/**
+ * Background compaction of an agent's ConversationStore: call `beforeStep()` before each model
+ * call (after appending the step's messages). At the soft threshold it starts a run and returns
+ * at once; the agent keeps appending (the store rebases the run's commits over them, L9). It
+ * waits only when a trigger of the configuration fires: for the run in flight, then, if still
+ * due, for a blocking run. `settle()` waits for the run in flight. Without soft_token_threshold
+ * every run blocks, as compactStore does.
+ */
+export class BackgroundCompaction {
+  private running: Promise<void> | undefined;
+  private failed: { error: unknown } | undefined;
+  private readonly soft: Config | undefined;
+
+  constructor(
+    private readonly store: ConversationStore,
+    private readonly c: Config,
+    private readonly o: BackgroundOptions,
+  ) {
+    this.soft = softConfig(c);
+  }
+
+  /** Whether a background run is in flight. */
+  get inFlight(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** Waits for the run in flight, if any; a failure of it is thrown here. */
+  async settle(): Promise<void> {
+    if (this.running !== undefined) await this.running;
+    const failed = this.failed;
+    this.failed = undefined;
+    if (failed !== undefined) throw failed.error;
+  }
+
+  private report(r: CompactionReport): void {
+    this.o.onReport?.(r);
+  }
+
+  /** The check before a step; see the class comment. `items`: the caller's item count (default one per message). */
+  async beforeStep(items?: number): Promise<BackgroundStep> {
+    const dueNow = () => storeDueBy(this.store, this.c, items ?? this.store.messages.length) !== "none";
+    let waited = false;
+    if (this.running !== undefined) {
+      if (!dueNow()) return { waited: false, started: false };
+      await this.settle();
+      waited = true;
+    } else if (this.failed !== undefined) await this.settle();
+    if (dueNow()) {
+      this.report(await compactStore(this.store, this.c, this.o));
+      return { waited: true, started: false };
+    }
+    const soft = this.soft;
+    if (soft === undefined || storeDueBy(this.store, soft, items ?? this.store.messages.length) === "none")
+      return { waited, started: false };
+    this.running = compactStore(this.store, soft, this.o).then(
+      (r) => {
+        this.running = undefined;
+        this.report(r);
+      },
+      (error: unknown) => {
+        this.running = undefined;
+        this.failed = { error };
+      },
+    );
+    return { waited, started: true };
+  }
+}

@@ -1,0 +1,95 @@
+// What a run tells its caller besides its report, and what the caller may decide: the hooks
+// around a compaction run (before a run that is due: add instructions to its prompts or cancel
+// it; after it; on failure), and the record of each summarizer call (its duration and the usage
+// its provider reported), kept by a summarizer wrapped around the caller's.
+import type { Summarizer, SummarizerUsage, SummaryRequest } from "../../model/summarizer.ts";
+import type { Plan } from "./plan.ts";
+import type { CompactionReport, SummarizerCallRecord, SummarizerCallTotals } from "./report.ts";
+
+/** What the before hook is told of a run that is due. */
+export interface BeforeRunInfo {
+  /** the trigger that made it due */
+  readonly trigger: Plan["trigger"];
+  /** the token count the trigger judged */
+  readonly tokens: number;
+  /** the caller's items (messages) */
+  readonly messages: number;
+}
+
+/** The before hook's answer: nothing (go on), instructions for every summarizer prompt of the run, or a cancellation. */
+export interface BeforeRunAnswer {
+  /** appended to each prompt of this run, after a blank line */
+  readonly instructions?: string;
+  /** why the run is not to happen: it changes nothing, and its report says so (outcome still-due) */
+  readonly cancel?: string;
+}
+
+/** A run's failure: the error it threw, or the report of a run that ended degraded. */
+export type RunFailure = { readonly error: unknown } | { readonly report: CompactionReport };
+
+/** Hooks around a compaction run (options of compactStore and of the library entries). */
+export interface RunHooks {
+  /** called once a run that is due has begun, before anything changes (not for a dry run) */
+  readonly before?: (info: BeforeRunInfo) => BeforeRunAnswer | undefined | Promise<BeforeRunAnswer | undefined>;
+  /** called with the report of every run that returns one */
+  readonly after?: (report: CompactionReport) => void;
+  /** called when a run throws (then the error is thrown on) or ends degraded (after `after`) */
+  readonly failure?: (failure: RunFailure) => void;
+}
+
+/** A summarizer around the caller's that records each call and adds the run's instructions to each prompt. */
+export interface RecordingSummarizer {
+  readonly summarizer: Summarizer;
+  readonly calls: SummarizerCallRecord[];
+  /** sets the instructions added to every later prompt */
+  instruct(instructions: string): void;
+}
+
+/** Wraps `inner`: same name, same answers; see RecordingSummarizer. */
+export function recordingSummarizer(inner: Summarizer): RecordingSummarizer {
+  const calls: SummarizerCallRecord[] = [];
+  let extra = "";
+  const summarizer: Summarizer = {
+    name: inner.name,
+    async summarize(req: SummaryRequest): Promise<string> {
+      let usage: SummarizerUsage | undefined;
+      const started = performance.now();
+      let answered = false;
+      try {
+        const text = await inner.summarize({
+          ...req,
+          prompt: extra === "" ? req.prompt : `${req.prompt}\n\n${extra}`,
+          onUsage: (u) => {
+            usage = u;
+            req.onUsage?.(u);
+          },
+        });
+        answered = true;
+        return text;
+      } finally {
+        const durationMs = performance.now() - started;
+        calls.push({ durationMs, answered, ...(usage === undefined ? {} : { usage }) });
+      }
+    },
+  };
+  return {
+    summarizer,
+    calls,
+    instruct(instructions) {
+      extra = instructions;
+    },
+  };
+}
+
+/** The sums over a run's calls. */
+export function callTotals(calls: readonly SummarizerCallRecord[]): SummarizerCallTotals {
+  const t = { durationMs: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  for (const c of calls) {
+    t.durationMs += c.durationMs;
+    t.inputTokens += c.usage?.inputTokens ?? 0;
+    t.outputTokens += c.usage?.outputTokens ?? 0;
+    t.cacheReadTokens += c.usage?.cacheReadTokens ?? 0;
+    t.cacheWriteTokens += c.usage?.cacheWriteTokens ?? 0;
+  }
+  return t;
+}
