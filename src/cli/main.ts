@@ -110,6 +110,45 @@ function dryRunPlan(format: string, report: CompactionReport): string {
   )}\n`;
 }
 
+/** The input's text: stdin's, or the file's bytes decoded strictly as UTF-8. */
+async function inputText(file: string, io: CliIO): Promise<string> {
+  if (file === "-") return io.readStdin();
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(resolve(io.cwd, file));
+  } catch (e) {
+    throw new SafecutError("input", `cannot read ${file}: ${(e as Error).message}`);
+  }
+  // strictly: a lenient decode would rewrite bad bytes in a user message as U+FFFD
+  return decodeUtf8(bytes, file);
+}
+
+/** How a finished run is told on stderr: what its report says, under which flags. */
+interface Telling {
+  readonly name: string;
+  readonly code: number;
+  readonly lawFailed: boolean;
+  readonly quiet: boolean;
+  /** --report names a file: the details are there */
+  readonly reportFile: boolean;
+}
+
+/**
+ * What stderr says of a finished run: the whole report when a law failed; with --quiet, one line
+ * for a run that did not end ok and nothing otherwise; with --report, the report's summary line
+ * and reason (the details are in the file); else the whole report.
+ */
+function stderrText(report: CompactionReport, t: Telling): string | undefined {
+  if (t.lawFailed) return reportText(report, t.name);
+  if (t.quiet) return t.code === EXIT.ok ? undefined : `safecut: ${t.name}: ${report.outcome}: ${report.reason}\n`;
+  const text = reportText(report, t.name);
+  if (!t.reportFile) return text;
+  return `${text
+    .split("\n")
+    .slice(0, report.remaining === undefined ? 2 : 3)
+    .join("\n")}\n`;
+}
+
 async function compactFile(
   file: string,
   flags: FlagValues,
@@ -128,20 +167,8 @@ async function compactFile(
   const { parseConfig } = await import("../engine/boundary/config-rules.ts");
   // the settings are parsed once, before the input is read, and passed down as they are
   const config = parseConfig(settingsFromFlags(flags, io.cwd));
-  const fromStdin = file === "-";
-  let text: string;
-  if (fromStdin) text = await io.readStdin();
-  else {
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(resolve(io.cwd, file));
-    } catch (e) {
-      throw new SafecutError("input", `cannot read ${file}: ${(e as Error).message}`);
-    }
-    // strictly: a lenient decode would rewrite bad bytes in a user message as U+FFFD
-    text = decodeUtf8(bytes, file);
-  }
-  const name = fromStdin ? "stdin" : file;
+  const text = await inputText(file, io);
+  const name = file === "-" ? "stdin" : file;
   // before any parsing or work: nesting that Node's recursive helpers could not write back
   assertTextNesting(text, name);
   const { readConversationFile, writeConversationFile } = await import("../adapters/conversation-file.ts");
@@ -187,20 +214,8 @@ async function compactFile(
     );
   }
   const code = lawFailed ? EXIT.internal : exitCodeForOutcome(report.outcome);
-  if (lawFailed) io.stderr(reportText(report, name));
-  else if (quiet && code !== EXIT.ok) io.stderr(`safecut: ${name}: ${report.outcome}: ${report.reason}\n`);
-  else if (!quiet) {
-    // with --report the details are in the file; stderr keeps the summary line and the reason
-    const text = reportText(report, name);
-    io.stderr(
-      outputs.report !== undefined
-        ? `${text
-            .split("\n")
-            .slice(0, report.remaining === undefined ? 2 : 3)
-            .join("\n")}\n`
-        : text,
-    );
-  }
+  const told = stderrText(report, { name, code, lawFailed, quiet, reportFile: outputs.report !== undefined });
+  if (told !== undefined) io.stderr(told);
   return code;
 }
 
