@@ -3,8 +3,10 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
+import type { ConversationFile, writeConversationFile } from "../adapters/conversation-file.ts";
 import { FORMAT_NAMES } from "../adapters/detect.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
+import type { CompactResult } from "../library/compact-messages.ts";
 import { SafecutError } from "../model/errors.ts";
 import { assertTextNesting } from "../model/json-depth.ts";
 import { EXIT, EXIT_CODES_HELP, EXIT_INTERRUPTED, exitCodeFor, exitCodeForOutcome } from "./exit-codes.ts";
@@ -123,6 +125,28 @@ async function inputText(file: string, io: CliIO): Promise<string> {
   return decodeUtf8(bytes, file);
 }
 
+/**
+ * What a run writes as its output: the --dry-run plan, or the compacted conversation written the
+ * way the input was (its format, container, envelope and layout), with the run's summary tag.
+ */
+function outputText(
+  conv: ConversationFile,
+  result: CompactResult,
+  dryRun: boolean,
+  write: typeof writeConversationFile,
+): string {
+  if (dryRun) return dryRunPlan(conv.format, result.report);
+  return write(result.messages, {
+    format: conv.format,
+    container: conv.container,
+    envelope: conv.envelope,
+    key: conv.key,
+    writeItems: conv.writeItems,
+    layout: conv.layout,
+    summaryTag: result.config.summary_tag,
+  });
+}
+
 /** How a finished run is told on stderr: what its report says, under which flags. */
 interface Telling {
   readonly name: string;
@@ -191,18 +215,7 @@ async function compactFile(
   const lawFailed = report.laws.some((l) => !l.ok);
   // the conversation (or the plan) first: a report never claims an output that is not there
   if (!lawFailed) {
-    const out =
-      flags.dryRun === true
-        ? dryRunPlan(conv.format, report)
-        : writeConversationFile(result.messages, {
-            format: conv.format,
-            container: conv.container,
-            envelope: conv.envelope,
-            key: conv.key,
-            writeItems: conv.writeItems,
-            layout: conv.layout,
-            summaryTag: config.summary_tag,
-          });
+    const out = outputText(conv, result, flags.dryRun === true, writeConversationFile);
     if (outputs.output !== undefined) await outputs.output.commit(out, io.beforeRename);
     // awaited: a stdout closed by its reader ends the process here, before the report is written
     else await io.stdout(out);
