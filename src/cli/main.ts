@@ -22,7 +22,7 @@ import { progressDisplay } from "./progress.ts";
 import { reportText } from "./report-text.ts";
 import { addSessionCommand } from "./session-command.ts";
 import { type FlagValues, settingOptions, settingsFromFlags } from "./settings.ts";
-import { decodeUtf8 } from "./utf8.ts";
+import { decodeUtf8, readUtf8File } from "./utf8.ts";
 
 /** Where the CLI reads and writes; real streams in production, buffers in tests. */
 export interface CliIO {
@@ -114,15 +114,7 @@ function dryRunPlan(format: string, report: CompactionReport): string {
 
 /** The input's text: stdin's, or the file's bytes decoded strictly as UTF-8. */
 async function inputText(file: string, io: CliIO): Promise<string> {
-  if (file === "-") return io.readStdin();
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(resolve(io.cwd, file));
-  } catch (e) {
-    throw new SafecutError("input", `cannot read ${file}: ${(e as Error).message}`);
-  }
-  // strictly: a lenient decode would rewrite bad bytes in a user message as U+FFFD
-  return decodeUtf8(bytes, file);
+  return file === "-" ? io.readStdin() : readUtf8File(file, io.cwd);
 }
 
 /**
