@@ -78,17 +78,22 @@ function systemText(v: Json | undefined, path: string): string {
   return textOfBlocks(v, path);
 }
 
-/** Reads one Anthropic message at `messages[index]` into one or more model messages. */
-export function readAnthropicMessage(v: Json, index: number, path: string, opts: FormatOptions = {}): Message[] {
-  const tag = opts.summaryTag;
-  if (!isJsonObject(v)) throw new InputError(path, `expected a message object, got ${describeJson(v)}`);
+/** The role of a message object at `path`: one of the three Anthropic's messages may have. */
+function roleOf(v: JsonObject, path: string): "user" | "assistant" | "system" {
   if (typeof v.role !== "string")
     throw new InputError(`${path}.role`, `expected a string, got ${describeJson(v.role)}`);
   if (v.role !== "user" && v.role !== "assistant" && v.role !== "system")
     throw new InputError(`${path}.role`, `unknown role ${JSON.stringify(v.role)}`);
+  return v.role;
+}
+
+/** Reads one Anthropic message at `messages[index]` into one or more model messages. */
+export function readAnthropicMessage(v: Json, index: number, path: string, opts: FormatOptions = {}): Message[] {
+  if (!isJsonObject(v)) throw new InputError(path, `expected a message object, got ${describeJson(v)}`);
+  const role = roleOf(v, path);
   const content = v.content;
   const cpath = `${path}.content`;
-  if (v.role === "system") {
+  if (role === "system") {
     // a system-role message among the messages: protected where it stands, written back as read
     return [
       { role: "system", content: systemText(content, cpath), source: { format: "anthropic", index, raw: v, parts: 1 } },
@@ -97,65 +102,97 @@ export function readAnthropicMessage(v: Json, index: number, path: string, opts:
   if (typeof content !== "string" && !Array.isArray(content)) {
     throw new InputError(cpath, `expected a string or an array of content blocks, got ${describeJson(content)}`);
   }
-  if (v.role === "assistant") {
-    const source: SourceRef = { format: "anthropic", index, raw: v, parts: 1, blocks: content };
-    if (typeof content === "string") {
-      const summary = unwrapSummary(content, tag);
-      if (summary !== undefined) return [{ role: "summary", content: summary, source }];
-      return [{ role: "assistant", content, toolCalls: [], source }];
-    }
-    const texts: string[] = [];
-    const calls: ToolCall[] = [];
-    content.forEach((b, k) => {
-      const p = `${cpath}[${k}]`;
-      const { block, type } = blockType(b, p);
-      if (type === "text") texts.push(str(block.text, `${p}.text`));
-      else if (type === "tool_use") {
-        const input = block.input ?? {};
-        if (!isJsonObject(input)) throw new InputError(`${p}.input`, `expected an object, got ${describeJson(input)}`);
-        calls.push({
-          id: str(block.id, `${p}.id`),
-          name: str(block.name, `${p}.name`),
-          arguments: opts.sourceText?.(input) ?? JSON.stringify(input),
-        });
-      } else if (!OPAQUE_BLOCKS.has(type))
-        throw new InputError(`${p}.type`, `unknown content block type ${JSON.stringify(type)}`);
-    });
-    const text = texts.join("\n");
-    const media = otherBlocksTokens(content);
-    const summary = calls.length === 0 && media === 0 ? unwrapSummary(text, tag) : undefined;
-    if (summary !== undefined) return [{ role: "summary", content: summary, source }];
-    return [{ role: "assistant", content: text, toolCalls: calls, ...mediaField(media), source }];
-  }
-  // user: tool results first (the API requires them first), then the rest as one user message
+  const at = { raw: v, index, path: cpath };
+  return role === "assistant" ? [assistantMessage(content, at, opts)] : userMessages(content, at);
+}
+
+/** Where a message's content was read: the message as read, its index in `messages`, the content's path. */
+interface ContentAt {
+  readonly raw: JsonObject;
+  readonly index: number;
+  readonly path: string;
+}
+
+/** The tool call a tool_use block at `p` makes, its input in the caller's source text (default JSON). */
+function toolCallOf(block: JsonObject, p: string, opts: FormatOptions): ToolCall {
+  const input = block.input ?? {};
+  if (!isJsonObject(input)) throw new InputError(`${p}.input`, `expected an object, got ${describeJson(input)}`);
+  return {
+    id: str(block.id, `${p}.id`),
+    name: str(block.name, `${p}.name`),
+    arguments: opts.sourceText?.(input) ?? JSON.stringify(input),
+  };
+}
+
+/**
+ * An assistant message: its text blocks joined, its tool_use blocks as tool calls. Text alone (no
+ * calls, no media) wrapped in the summary tag is a summary safecut wrote.
+ */
+function assistantMessage(content: string | Json[], at: ContentAt, opts: FormatOptions): Message {
+  const source: SourceRef = { format: "anthropic", index: at.index, raw: at.raw, parts: 1, blocks: content };
   if (typeof content === "string") {
-    return [{ role: "user", content, source: { format: "anthropic", index, raw: v, parts: 1, blocks: content } }];
+    const summary = unwrapSummary(content, opts.summaryTag);
+    if (summary !== undefined) return { role: "summary", content: summary, source };
+    return { role: "assistant", content, toolCalls: [], source };
   }
-  const results: { id: string; text: string; media: number; isError: boolean; block: JsonObject }[] = [];
+  const texts: string[] = [];
+  const calls: ToolCall[] = [];
+  content.forEach((b, k) => {
+    const p = `${at.path}[${k}]`;
+    const { block, type } = blockType(b, p);
+    if (type === "text") texts.push(str(block.text, `${p}.text`));
+    else if (type === "tool_use") calls.push(toolCallOf(block, p, opts));
+    else if (!OPAQUE_BLOCKS.has(type))
+      throw new InputError(`${p}.type`, `unknown content block type ${JSON.stringify(type)}`);
+  });
+  const text = texts.join("\n");
+  const media = otherBlocksTokens(content);
+  const summary = calls.length === 0 && media === 0 ? unwrapSummary(text, opts.summaryTag) : undefined;
+  if (summary !== undefined) return { role: "summary", content: summary, source };
+  return { role: "assistant", content: text, toolCalls: calls, ...mediaField(media), source };
+}
+
+/** A tool_result block's answer: the call it answers, its text, the media it holds and whether it is an error. */
+interface ToolResultRead {
+  readonly id: string;
+  readonly text: string;
+  readonly media: number;
+  readonly isError: boolean;
+  readonly block: JsonObject;
+}
+
+/** The answer a tool_result block at `p` gives: its content a string, text blocks (with kept media) or nothing. */
+function toolResultOf(block: JsonObject, p: string): ToolResultRead {
+  const inner = block.content;
+  let text: string;
+  if (inner === undefined || inner === null) text = "";
+  else if (typeof inner === "string") text = inner;
+  else if (Array.isArray(inner)) text = textOfBlocks(inner, `${p}.content`, TOOL_RESULT_BLOCKS);
+  else throw new InputError(`${p}.content`, `expected a string or an array of blocks, got ${describeJson(inner)}`);
+  if (block.is_error !== undefined && typeof block.is_error !== "boolean") {
+    throw new InputError(`${p}.is_error`, `expected a boolean, got ${describeJson(block.is_error)}`);
+  }
+  const media = Array.isArray(inner) ? otherBlocksTokens(inner) : 0;
+  return { id: str(block.tool_use_id, `${p}.tool_use_id`), text, media, isError: block.is_error === true, block };
+}
+
+/**
+ * A user message as model messages: its tool results first (the API requires them first), one
+ * tool message each, then the rest of its blocks as one user message (also when it holds nothing).
+ */
+function userMessages(content: string | Json[], at: ContentAt): Message[] {
+  const { raw, index } = at;
+  if (typeof content === "string") {
+    return [{ role: "user", content, source: { format: "anthropic", index, raw, parts: 1, blocks: content } }];
+  }
+  const results: ToolResultRead[] = [];
   const rest: Json[] = [];
   const restText: string[] = [];
   content.forEach((b, k) => {
-    const p = `${cpath}[${k}]`;
+    const p = `${at.path}[${k}]`;
     const { block, type } = blockType(b, p);
-    if (type === "tool_result") {
-      const inner = block.content;
-      let text: string;
-      if (inner === undefined || inner === null) text = "";
-      else if (typeof inner === "string") text = inner;
-      else if (Array.isArray(inner)) text = textOfBlocks(inner, `${p}.content`, TOOL_RESULT_BLOCKS);
-      else throw new InputError(`${p}.content`, `expected a string or an array of blocks, got ${describeJson(inner)}`);
-      if (block.is_error !== undefined && typeof block.is_error !== "boolean") {
-        throw new InputError(`${p}.is_error`, `expected a boolean, got ${describeJson(block.is_error)}`);
-      }
-      const media = Array.isArray(inner) ? otherBlocksTokens(inner) : 0;
-      results.push({
-        id: str(block.tool_use_id, `${p}.tool_use_id`),
-        text,
-        media,
-        isError: block.is_error === true,
-        block,
-      });
-    } else if (type === "text") {
+    if (type === "tool_result") results.push(toolResultOf(block, p));
+    else if (type === "text") {
       rest.push(block);
       restText.push(str(block.text, `${p}.text`));
     } else if (OPAQUE_BLOCKS.has(type)) rest.push(block);
@@ -168,14 +205,14 @@ export function readAnthropicMessage(v: Json, index: number, path: string, opts:
     content: r.text,
     ...mediaField(r.media),
     ...(r.isError ? { isError: true } : {}),
-    source: { format: "anthropic", index, raw: v, parts, blocks: [r.block] },
+    source: { format: "anthropic", index, raw, parts, blocks: [r.block] },
   }));
   if (rest.length > 0 || parts === 0) {
     out.push({
       role: "user",
       content: restText.join("\n"),
       ...mediaField(otherBlocksTokens(rest)),
-      source: { format: "anthropic", index, raw: v, parts: Math.max(parts, 1), blocks: rest },
+      source: { format: "anthropic", index, raw, parts: Math.max(parts, 1), blocks: rest },
     });
   }
   return out;

@@ -3,8 +3,10 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
+import type { ConversationFile, writeConversationFile } from "../adapters/conversation-file.ts";
 import { FORMAT_NAMES } from "../adapters/detect.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
+import type { CompactResult } from "../library/compact-messages.ts";
 import { SafecutError } from "../model/errors.ts";
 import { assertTextNesting } from "../model/json-depth.ts";
 import { EXIT, EXIT_CODES_HELP, EXIT_INTERRUPTED, exitCodeFor, exitCodeForOutcome } from "./exit-codes.ts";
@@ -20,7 +22,7 @@ import { progressDisplay } from "./progress.ts";
 import { reportText } from "./report-text.ts";
 import { addSessionCommand } from "./session-command.ts";
 import { type FlagValues, settingOptions, settingsFromFlags } from "./settings.ts";
-import { decodeUtf8 } from "./utf8.ts";
+import { decodeUtf8, readUtf8File } from "./utf8.ts";
 
 /** Where the CLI reads and writes; real streams in production, buffers in tests. */
 export interface CliIO {
@@ -110,6 +112,59 @@ function dryRunPlan(format: string, report: CompactionReport): string {
   )}\n`;
 }
 
+/** The input's text: stdin's, or the file's bytes decoded strictly as UTF-8. */
+async function inputText(file: string, io: CliIO): Promise<string> {
+  return file === "-" ? io.readStdin() : readUtf8File(file, io.cwd);
+}
+
+/**
+ * What a run writes as its output: the --dry-run plan, or the compacted conversation written the
+ * way the input was (its format, container, envelope and layout), with the run's summary tag.
+ */
+function outputText(
+  conv: ConversationFile,
+  result: CompactResult,
+  dryRun: boolean,
+  write: typeof writeConversationFile,
+): string {
+  if (dryRun) return dryRunPlan(conv.format, result.report);
+  return write(result.messages, {
+    format: conv.format,
+    container: conv.container,
+    envelope: conv.envelope,
+    key: conv.key,
+    writeItems: conv.writeItems,
+    layout: conv.layout,
+    summaryTag: result.config.summary_tag,
+  });
+}
+
+/** How a finished run is told on stderr: what its report says, under which flags. */
+interface Telling {
+  readonly name: string;
+  readonly code: number;
+  readonly lawFailed: boolean;
+  readonly quiet: boolean;
+  /** --report names a file: the details are there */
+  readonly reportFile: boolean;
+}
+
+/**
+ * What stderr says of a finished run: the whole report when a law failed; with --quiet, one line
+ * for a run that did not end ok and nothing otherwise; with --report, the report's summary line
+ * and reason (the details are in the file); else the whole report.
+ */
+function stderrText(report: CompactionReport, t: Telling): string | undefined {
+  if (t.lawFailed) return reportText(report, t.name);
+  if (t.quiet) return t.code === EXIT.ok ? undefined : `safecut: ${t.name}: ${report.outcome}: ${report.reason}\n`;
+  const text = reportText(report, t.name);
+  if (!t.reportFile) return text;
+  return `${text
+    .split("\n")
+    .slice(0, report.remaining === undefined ? 2 : 3)
+    .join("\n")}\n`;
+}
+
 async function compactFile(
   file: string,
   flags: FlagValues,
@@ -128,20 +183,8 @@ async function compactFile(
   const { parseConfig } = await import("../engine/boundary/config-rules.ts");
   // the settings are parsed once, before the input is read, and passed down as they are
   const config = parseConfig(settingsFromFlags(flags, io.cwd));
-  const fromStdin = file === "-";
-  let text: string;
-  if (fromStdin) text = await io.readStdin();
-  else {
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(resolve(io.cwd, file));
-    } catch (e) {
-      throw new SafecutError("input", `cannot read ${file}: ${(e as Error).message}`);
-    }
-    // strictly: a lenient decode would rewrite bad bytes in a user message as U+FFFD
-    text = decodeUtf8(bytes, file);
-  }
-  const name = fromStdin ? "stdin" : file;
+  const text = await inputText(file, io);
+  const name = file === "-" ? "stdin" : file;
   // before any parsing or work: nesting that Node's recursive helpers could not write back
   assertTextNesting(text, name);
   const { readConversationFile, writeConversationFile } = await import("../adapters/conversation-file.ts");
@@ -164,18 +207,7 @@ async function compactFile(
   const lawFailed = report.laws.some((l) => !l.ok);
   // the conversation (or the plan) first: a report never claims an output that is not there
   if (!lawFailed) {
-    const out =
-      flags.dryRun === true
-        ? dryRunPlan(conv.format, report)
-        : writeConversationFile(result.messages, {
-            format: conv.format,
-            container: conv.container,
-            envelope: conv.envelope,
-            key: conv.key,
-            writeItems: conv.writeItems,
-            layout: conv.layout,
-            summaryTag: config.summary_tag,
-          });
+    const out = outputText(conv, result, flags.dryRun === true, writeConversationFile);
     if (outputs.output !== undefined) await outputs.output.commit(out, io.beforeRename);
     // awaited: a stdout closed by its reader ends the process here, before the report is written
     else await io.stdout(out);
@@ -187,20 +219,8 @@ async function compactFile(
     );
   }
   const code = lawFailed ? EXIT.internal : exitCodeForOutcome(report.outcome);
-  if (lawFailed) io.stderr(reportText(report, name));
-  else if (quiet && code !== EXIT.ok) io.stderr(`safecut: ${name}: ${report.outcome}: ${report.reason}\n`);
-  else if (!quiet) {
-    // with --report the details are in the file; stderr keeps the summary line and the reason
-    const text = reportText(report, name);
-    io.stderr(
-      outputs.report !== undefined
-        ? `${text
-            .split("\n")
-            .slice(0, report.remaining === undefined ? 2 : 3)
-            .join("\n")}\n`
-        : text,
-    );
-  }
+  const told = stderrText(report, { name, code, lawFailed, quiet, reportFile: outputs.report !== undefined });
+  if (told !== undefined) io.stderr(told);
   return code;
 }
 

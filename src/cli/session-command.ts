@@ -3,7 +3,7 @@
 // byte; a JSON array: each element), compact runs the engine on the session with the same
 // settings, report and exit codes as `compact`, show prints the context (--full: every item
 // ever appended; --compactions: the records), export writes the context.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { FORMAT_NAMES, type FormatName } from "../adapters/detect.ts";
@@ -14,7 +14,7 @@ import { exitCodeForOutcome } from "./exit-codes.ts";
 import type { CliIO } from "./main.ts";
 import { reportText } from "./report-text.ts";
 import { type FlagValues, settingOptions, settingsFromFlags } from "./settings.ts";
-import { decodeUtf8 } from "./utf8.ts";
+import { readUtf8File } from "./utf8.ts";
 
 /** The item texts of a conversation file: JSONL lines as written, or a JSON array's elements. */
 export function itemTexts(text: string, name: string): string[] {
@@ -38,16 +38,6 @@ export function itemTexts(text: string, name: string): string[] {
   return body.split("\n").filter((l) => l.trim() !== "");
 }
 
-function readText(file: string, io: CliIO): string {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(resolve(io.cwd, file));
-  } catch (e) {
-    throw new SafecutError("input", `cannot read ${file}: ${(e as Error).message}`);
-  }
-  return decodeUtf8(bytes, file);
-}
-
 async function open(location: string, io: CliIO, format?: FormatName): Promise<Session> {
   const { openSession } = await import("../session/open.ts");
   return openSession(resolve(io.cwd, location), {
@@ -57,7 +47,7 @@ async function open(location: string, io: CliIO, format?: FormatName): Promise<S
 }
 
 async function appendFile(s: Session, file: string, io: CliIO): Promise<number> {
-  const texts = itemTexts(readText(file, io), file);
+  const texts = itemTexts(readUtf8File(file, io.cwd), file);
   await s.appendTexts(texts);
   return texts.length;
 }

@@ -2,7 +2,9 @@
 // leniently would replace each bad byte by U+FFFD, so a user message would be written back altered
 // while the law checks, which only ever see the decoded text, still say L2 holds. Input that is
 // not UTF-8 is therefore refused, naming the place, and nothing is written.
-import { InputError } from "../model/errors.ts";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { InputError, SafecutError } from "../model/errors.ts";
 
 /** Where a byte sequence stops being UTF-8, and why. */
 export interface Utf8Fault {
@@ -83,4 +85,16 @@ export function decodeUtf8(bytes: Uint8Array, source: string): string {
         `JSON must be UTF-8 (RFC 8259 §8.1)${hint}`,
     );
   }
+}
+
+/** The text of `file` (relative to `cwd`), decoded strictly as UTF-8; a file that cannot be read is an input error. */
+export function readUtf8File(file: string, cwd: string): string {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(resolve(cwd, file));
+  } catch (e) {
+    throw new SafecutError("input", `cannot read ${file}: ${(e as Error).message}`);
+  }
+  // strictly: a lenient decode would rewrite bad bytes in a user message as U+FFFD
+  return decodeUtf8(bytes, file);
 }

@@ -16,7 +16,7 @@ import type { Message } from "../model/message.ts";
 import type { Summarizer } from "../model/summarizer.ts";
 import { type TokenCounter, tokenCounter } from "../model/tokens.ts";
 import { type KeyEnv, summarizerFromConfig } from "../providers/from-config.ts";
-import { givenUsage, type ReportedUsage, reportedPrefix } from "./usage.ts";
+import { givenUsage, inGivenTerms, type ReportedUsage, reportedPrefix } from "./usage.ts";
 
 /**
  * Options of a one-shot compaction: the run's own options (compactStore's CompactOptions, the
@@ -99,7 +99,9 @@ export async function compactParsed(
     dryRun: o.dryRun,
     items,
     ...(o.hooks === undefined ? {} : { hooks: o.hooks }),
-    ...(prefix === undefined || usage === undefined ? {} : { usage: prefix, usageField: usage.tokensField }),
+    ...(prefix === undefined ? {} : { usage: prefix }),
+  }).catch((e: unknown) => {
+    throw inGivenTerms(usage, e);
   });
   // the run's report carries the law checks of its result against `messages` (the store's copy of them)
   return { messages: store.messageList(), report, config: c };

@@ -1,10 +1,11 @@
 // The usage a one-shot run is given, normalized at the library's edge: the `usage` option
 // (ReportedUsage, counting the caller's own messages or items) or the `usage` setting (a config
 // file, a CLI flag) becomes the engine's one shape, the kernel's ReportedPrefix in engine
-// messages (engine/run/usage.ts checks it against the store's counts).
+// messages (engine/run/usage.ts checks it against the store's counts). The engine names the
+// report it refuses by its own field; the error is renamed here to the caller's field.
 
 import { prefixEnd } from "../engine/run/item-map.ts";
-import { assertReportCount } from "../engine/run/usage.ts";
+import { assertReportCount, ReportTooLargeError } from "../engine/run/usage.ts";
 import type { ReportedPrefix } from "../kernel/trigger.ts";
 import type { Config } from "../model/config.ts";
 import { InputError } from "../model/errors.ts";
@@ -69,4 +70,13 @@ export function reportedPrefix(g: GivenUsage, map: ItemMap): ReportedPrefix {
       `the report covers ${k} messages but the conversation has ${map.items} (count the conversation's own messages)`,
     );
   return { reported: g.usage.promptTokens, end: prefixEnd(map, k) };
+}
+
+/**
+ * An error of a run given `g`, as the caller sees it: a report the engine refused for its size
+ * names the field the count came from (`usage.prompt_tokens`, `options.usage.promptTokens`)
+ * instead of the engine's `usage.reported`; any other error is returned as it is.
+ */
+export function inGivenTerms(g: GivenUsage | undefined, e: unknown): unknown {
+  return g !== undefined && e instanceof ReportTooLargeError ? e.naming(g.tokensField) : e;
 }

@@ -8,7 +8,7 @@ import {
   gateSplice,
 } from "../../src/engine/boundary/kernel-gate.ts";
 import { planStep } from "../../src/engine/run/plan.ts";
-import { GapArray, NumberGapArray } from "../../src/engine/store/gap-array.ts";
+import { GapArray, NumberGapArray, plainSlice } from "../../src/engine/store/gap-array.ts";
 import { ConversationStore } from "../../src/engine/store/store.ts";
 import { appendToViews, kernelViews, liveViews, plainViews, spliceViews } from "../../src/engine/store/views.ts";
 import { splice } from "../../src/kernel/splice.ts";
@@ -188,6 +188,16 @@ describe("the gate on live views", () => {
             expect(gap.slice()).toEqual(expected);
             expect(gap.view()).toEqual(expected);
             expect(gap.slice(1, 3)).toEqual(expected.slice(1, 3));
+            // a view's stretch read from its source (what the planner gives rangeTokens), a plain
+            // array's the same way; a negative bound is 0
+            for (const [from, to] of [
+              [1, 3],
+              [-2, 2],
+              [0, expected.length + 2],
+              [3, 1],
+            ])
+              for (const xs of [gap.view(), expected])
+                expect(plainSlice(xs, from, to)).toEqual(expected.slice(Math.max(0, from), to));
           }
         },
       ),

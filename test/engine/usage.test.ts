@@ -330,6 +330,17 @@ describe("bad usage values name the field", () => {
     expect(msg).toMatch(/^usage\.prompt_tokens: /);
     expect(summarizer.calls).toBe(0);
   });
+  it("compactStore names a report too large by its own field, usage.reported (the library renames it)", async () => {
+    const store = new ConversationStore(charCounter(), input);
+    const msg = await errorOf(() =>
+      compactStore(store, parseConfig({ ...chars, token_threshold: 1000, retention_window: 1 }), {
+        summarizer: offlineSummarizer(charCounter()),
+        usage: { reported: 2 ** 53 - 2, end: input.length },
+      }),
+    );
+    expect(msg).toMatch(/^usage\.reported: /);
+    expect(msg).toContain("2^53 - 1");
+  });
   it("compactStore's report longer than the store", async () => {
     const store = new ConversationStore(charCounter(), input);
     const msg = await errorOf(() =>

@@ -57,8 +57,6 @@ export interface CompactOptions {
    * After each step it is adjusted by the kernel's usageAfterSplice (see README, "Reported usage").
    */
   readonly usage?: ReportedPrefix;
-  /** the field `usage.reported` came from, named when it is refused (default `usage.reported`) */
-  readonly usageField?: string;
   /**
    * the caller's items (item-map.ts): message_threshold, retention_window and the report count
    * them; default: from the messages' sources (one item per message, an Anthropic message one)
@@ -320,10 +318,9 @@ function startRun(store: ConversationStore, config: Config, o: CompactOptions): 
   // a JavaScript caller's raw or invalid settings are a ConfigError naming the setting, never a
   // boundary error (a parsed configuration is checked, not parsed again)
   const c = snapshotConfig(assertParsedConfig(config));
-  const usageField = o.usageField ?? "usage.reported";
   if (o.usage !== undefined) {
     assertReportedPrefix(o.usage, store.messages.length);
-    assertReportJudgeable(o.usage, store.view().tokens, usageField);
+    assertReportJudgeable(o.usage, store.view().tokens);
   }
   const judgedBefore = judgedTokens(store, o.usage);
   const positions = new InputPositions(o.items ?? itemMapOf(store.messageList()));
@@ -333,7 +330,7 @@ function startRun(store: ConversationStore, config: Config, o: CompactOptions): 
   // Nothing has changed since the run started (no await yet), so this is the total before it.
   const tokensBefore = dueBefore || store.uncounted === 0 ? store.totalTokens : null;
   // a run that may splice checks, before its first summarizer call, that every step can carry the report
-  if (o.usage !== undefined && dueBefore) assertReportFitsSteps(o.usage, store.totalTokens, usageField);
+  if (o.usage !== undefined && dueBefore) assertReportFitsSteps(o.usage, store.totalTokens);
   const run: RunState = {
     store,
     c,

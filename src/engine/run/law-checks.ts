@@ -86,6 +86,128 @@ function replayClearing(before: readonly Message[], cleared: readonly ClearedRes
   return out;
 }
 
+/** What every law check compares: the input, the result, what the run recorded, and whether nothing changed. */
+interface Compared {
+  readonly before: readonly Message[];
+  readonly after: readonly Message[];
+  readonly stretches: readonly ReplacedStretch[];
+  readonly cleared: readonly ClearedResult[];
+  /**
+   * A run that spliced nothing (a dry run, nothing due, nothing eligible) returns the input's own
+   * message objects: checked by reference, then L2, L3 and L6 hold by identity, with the same
+   * verdicts and details as the deep comparisons, without re-reading every message.
+   */
+  readonly unchanged: boolean;
+}
+
+/** L1: the run changed the conversation only when a trigger was reached before it. */
+function compactedOnlyWhenDue(r: Compared, dueBefore: boolean): LawCheck {
+  return {
+    law: "L1",
+    title: "compacted only when due",
+    ok: (r.stretches.length === 0 && r.cleared.length === 0) || dueBefore,
+    detail: dueBefore ? "a trigger was reached before compaction" : "no trigger was reached",
+  };
+}
+
+/** L2: the user and system messages of the input are those of the result, equal and in order. */
+function protectedMessagesKept(r: Compared): LawCheck {
+  const title = "user and system messages intact and in order";
+  if (r.unchanged) {
+    const kept = protectedCount(r.before);
+    return { law: "L2", title, ok: true, detail: `${kept} of ${kept} kept unchanged` };
+  }
+  const pb = protectedOnes(r.before);
+  const pa = protectedOnes(r.after);
+  return { law: "L2", title, ok: isDeepStrictEqual(pb, pa), detail: `${pa.length} of ${pb.length} kept unchanged` };
+}
+
+/** L3: the last `retention_window` items (the caller's, through `items`) end the result unchanged. */
+function retentionWindowKept(r: Compared, c: Config, items: ItemMap): LawCheck {
+  const { before, after } = r;
+  // the window counts the caller's items: w of them are these last `inner` messages
+  const inner = Math.min(new InputPositions(items).window(before.length, c.retention_window), before.length);
+  const tailSame =
+    r.unchanged ||
+    (after.length >= inner &&
+      isDeepStrictEqual(before.slice(before.length - inner), after.slice(after.length - inner)));
+  return {
+    law: "L3",
+    title: "retention window identical",
+    ok: tailSame,
+    detail: `last ${countOf(Math.min(c.retention_window, items.items), "message")}`,
+  };
+}
+
+/** The last tool call of `after` whose result `before` held and `after` lost, if any. */
+function callThatLostItsResult(before: readonly Message[], after: readonly Message[]): string | undefined {
+  const had = answeredCalls(before);
+  const has = answeredCalls(after);
+  let lost: string | undefined;
+  for (const m of after) {
+    if (m.role !== "assistant") continue;
+    for (const call of m.toolCalls) if (had.has(call.id) && !has.has(call.id)) lost = call.id;
+  }
+  return lost;
+}
+
+/**
+ * L5: the result is well-formed (every kept tool result has its call) and no call kept lost its
+ * result. An unchanged result of a well-formed input holds by identity.
+ */
+function toolCallsCoherent(r: Compared, inputWellFormed: boolean): LawCheck {
+  const check = (ok: boolean, detail: string): LawCheck => ({
+    law: "L5",
+    title: "tool-call coherence (no orphan tool result)",
+    ok,
+    detail,
+  });
+  const coherent = check(true, "every kept tool result has its call, every kept call keeps its results");
+  // unchanged: no call lost its result (the same messages); and a well-formed input is a well-formed result
+  if (r.unchanged && inputWellFormed) return coherent;
+  try {
+    assertWellFormed(r.after);
+  } catch (e) {
+    return check(false, (e as Error).message);
+  }
+  const lost = r.unchanged ? undefined : callThatLostItsResult(r.before, r.after);
+  return lost === undefined ? coherent : check(false, `tool call "${lost}" lost its result`);
+}
+
+/** L6 (and L13 with clearings): the input with the recorded clearings and splices replayed is the result. */
+function splicesReplayed(r: Compared): LawCheck {
+  const { before, after, stretches, cleared } = r;
+  // no splice replays to the input itself, which `after` is
+  const clearedBefore = cleared.length === 0 ? before : replayClearing(before, cleared);
+  const replay = r.unchanged
+    ? after
+    : typeof clearedBefore === "string"
+      ? clearedBefore
+      : replaySplices(clearedBefore, stretches);
+  return {
+    law: "L6",
+    title:
+      cleared.length === 0
+        ? "atomic splices: prefix ++ [summary] ++ suffix"
+        : "atomic splices and clearings: only cleared contents and spliced stretches changed (L13)",
+    ok: typeof replay !== "string" && (r.unchanged || isDeepStrictEqual(replay, after)),
+    detail: typeof replay === "string" ? replay : `${countOf(stretches.length, "splice")} replayed`,
+  };
+}
+
+/** L8: a run that changed the conversation lowered its token total, and every summary counts fewer tokens than it replaced. */
+function tokensReduced(r: Compared, tb: number | null, ta: number | null): LawCheck {
+  const changed = r.stretches.length > 0 || r.cleared.length > 0;
+  const reduced = !changed ? ta === tb : tb !== null && ta !== null && ta < tb;
+  return {
+    law: "L8",
+    title: "tokens reduced by every compaction",
+    ok: reduced && r.stretches.every((s) => s.summaryTokens < s.replacedTokens),
+    detail:
+      tb === null && ta === null ? "nothing replaced (totals not counted: reported usage)" : `${tb} -> ${ta} tokens`,
+  };
+}
+
 /**
  * Checks L1, L2, L3, L5, L6 and L8 on a result. The token totals are null when the run did not
  * count them (given a usage report and not due: nothing was spliced, so L8 holds by identity).
@@ -98,99 +220,15 @@ export function checkLaws(
   tokens: { before: number | null; after: number | null; dueBefore: boolean },
   input: LawCheckInput = {},
 ): LawCheck[] {
-  const out: LawCheck[] = [];
-  const add = (law: string, title: string, ok: boolean, detail: string) => out.push({ law, title, ok, detail });
-  // A run that spliced nothing (a dry run, nothing due, nothing eligible) returns the input's own
-  // message objects: checked here by reference, then L2, L3 and L6 hold by identity, with the same
-  // verdicts and details as the deep comparisons below, without re-reading every message.
   const cleared = input.cleared ?? [];
   const unchanged = stretches.length === 0 && cleared.length === 0 && sameMessages(before, after);
-  const items = input.items ?? itemMapOf(before);
-
-  add(
-    "L1",
-    "compacted only when due",
-    (stretches.length === 0 && cleared.length === 0) || tokens.dueBefore,
-    tokens.dueBefore ? "a trigger was reached before compaction" : "no trigger was reached",
-  );
-
-  if (unchanged) {
-    const kept = protectedCount(before);
-    add("L2", "user and system messages intact and in order", true, `${kept} of ${kept} kept unchanged`);
-  } else {
-    const pb = protectedOnes(before);
-    const pa = protectedOnes(after);
-    add(
-      "L2",
-      "user and system messages intact and in order",
-      isDeepStrictEqual(pb, pa),
-      `${pa.length} of ${pb.length} kept unchanged`,
-    );
-  }
-
-  // the window counts the caller's items: w of them are these last `inner` messages
-  const inner = Math.min(new InputPositions(items).window(before.length, c.retention_window), before.length);
-  const tailSame =
-    unchanged ||
-    (after.length >= inner &&
-      isDeepStrictEqual(before.slice(before.length - inner), after.slice(after.length - inner)));
-  add(
-    "L3",
-    "retention window identical",
-    tailSame,
-    `last ${countOf(Math.min(c.retention_window, items.items), "message")}`,
-  );
-
-  let coherent = true;
-  let detail = "every kept tool result has its call, every kept call keeps its results";
-  // unchanged: no call lost its result (the same messages); and a well-formed input is a well-formed result
-  if (!(unchanged && input.wellFormed === true)) {
-    try {
-      assertWellFormed(after);
-      if (!unchanged) {
-        const had = answeredCalls(before);
-        const has = answeredCalls(after);
-        for (const m of after) {
-          if (m.role !== "assistant") continue;
-          for (const call of m.toolCalls) {
-            if (had.has(call.id) && !has.has(call.id)) {
-              coherent = false;
-              detail = `tool call "${call.id}" lost its result`;
-            }
-          }
-        }
-      }
-    } catch (e) {
-      coherent = false;
-      detail = (e as Error).message;
-    }
-  }
-  add("L5", "tool-call coherence (no orphan tool result)", coherent, detail);
-
-  // no splice replays to the input itself, which `after` is
-  const clearedBefore = cleared.length === 0 ? before : replayClearing(before, cleared);
-  const replay = unchanged
-    ? after
-    : typeof clearedBefore === "string"
-      ? clearedBefore
-      : replaySplices(clearedBefore, stretches);
-  add(
-    "L6",
-    cleared.length === 0
-      ? "atomic splices: prefix ++ [summary] ++ suffix"
-      : "atomic splices and clearings: only cleared contents and spliced stretches changed (L13)",
-    typeof replay !== "string" && (unchanged || isDeepStrictEqual(replay, after)),
-    typeof replay === "string" ? replay : `${countOf(stretches.length, "splice")} replayed`,
-  );
-
-  const { before: tb, after: ta } = tokens;
-  const changed = stretches.length > 0 || cleared.length > 0;
-  const reduced = !changed ? ta === tb : tb !== null && ta !== null && ta < tb;
-  add(
-    "L8",
-    "tokens reduced by every compaction",
-    reduced && stretches.every((s) => s.summaryTokens < s.replacedTokens),
-    tb === null && ta === null ? "nothing replaced (totals not counted: reported usage)" : `${tb} -> ${ta} tokens`,
-  );
-  return out;
+  const r: Compared = { before, after, stretches, cleared, unchanged };
+  return [
+    compactedOnlyWhenDue(r, tokens.dueBefore),
+    protectedMessagesKept(r),
+    retentionWindowKept(r, c, input.items ?? itemMapOf(before)),
+    toolCallsCoherent(r, input.wellFormed === true),
+    splicesReplayed(r),
+    tokensReduced(r, tokens.before, tokens.after),
+  ];
 }

@@ -12,7 +12,7 @@ import {
   gateTriggerFired,
   gateUsageTokens,
 } from "../boundary/kernel-gate.ts";
-import { plainArray } from "../store/gap-array.ts";
+import { plainArray, plainSlice } from "../store/gap-array.ts";
 import type { ConversationStore, StoreSnapshot, StoreView } from "../store/store.ts";
 import { kernelViews } from "../store/views.ts";
 
@@ -115,8 +115,12 @@ export function planStep(
       : // the guard and the kernel (its suffix sum) read every count: a plain array, not a view
         gateSelectKeepRecent(views, plainArray(snap.tokens), window, from, c.keep_recent_tokens);
   if (!s.found) return { ...base, stretch: undefined };
+  // the stretch's own counts, copied once (the guard and the kernel read each of them anyway): the
+  // gate reads a plain array, not the store's view; a stretch outside the counts leaves fewer
+  // than end - start of them, which the gate refuses
+  const counts = plainSlice(snap.tokens, s.start, s.end);
   return {
     ...base,
-    stretch: { start: s.start, end: s.end, replacedTokens: gateRangeTokens(snap.tokens, s.start, s.end) },
+    stretch: { start: s.start, end: s.end, replacedTokens: gateRangeTokens(counts, 0, s.end - s.start) },
   };
 }

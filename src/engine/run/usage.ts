@@ -26,17 +26,34 @@ export function assertReportedPrefix(u: ReportedPrefix, messages: number): void 
 }
 
 /**
+ * A report refused for its size, naming the engine's field `usage.reported`: a caller that took
+ * the count from a field of its own (the library's `usage` option or setting) renames it with
+ * `naming`, so the engine never needs to know the caller's field names.
+ */
+export class ReportTooLargeError extends InputError {
+  /** the refusal without the field */
+  readonly detail: string;
+  constructor(detail: string) {
+    super("usage.reported", detail);
+    this.detail = detail;
+  }
+  /** The same refusal naming `field`, where the reported count came from. */
+  naming(field: string): InputError {
+    return new InputError(field, this.detail);
+  }
+}
+
+/**
  * Refuses a report the trigger could not judge exactly: the report plus the counts after its
  * prefix past 2^53 - 1 (reads, so counts, only those). Checked before the trigger, so the error
- * names `field` (where the count came from) instead of the kernel's boundary.
+ * names the report (ReportTooLargeError) instead of the kernel's boundary.
  */
-export function assertReportJudgeable(u: ReportedPrefix, tokens: readonly number[], field: string): void {
+export function assertReportJudgeable(u: ReportedPrefix, tokens: readonly number[]): void {
   let room = EXACT_LIMIT - u.reported;
   for (let i = u.end; i < tokens.length; i++) {
     room -= tokens[i];
     if (room < 0)
-      throw new InputError(
-        field,
+      throw new ReportTooLargeError(
         `the reported ${u.reported} tokens plus the tokens counted after the report pass ${EXACT_LIMIT_NAME}`,
       );
   }
@@ -49,10 +66,9 @@ export function assertReportJudgeable(u: ReportedPrefix, tokens: readonly number
  * across steps, so the report plus the counted total bounds every sum a step makes (messages
  * appended during a run could raise the total: the kernel's boundary check still stands behind).
  */
-export function assertReportFitsSteps(u: ReportedPrefix, totalTokens: number, field: string): void {
+export function assertReportFitsSteps(u: ReportedPrefix, totalTokens: number): void {
   if (u.reported > EXACT_LIMIT - totalTokens)
-    throw new InputError(
-      field,
+    throw new ReportTooLargeError(
       `the reported ${u.reported} tokens plus the conversation's ${totalTokens} counted tokens pass ${EXACT_LIMIT_NAME}: a compaction step could not carry the report exactly`,
     );
 }

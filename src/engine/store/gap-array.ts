@@ -191,6 +191,21 @@ export function plainArray<T>(xs: readonly T[]): readonly T[] {
 }
 
 /**
+ * Entries [from, to) of xs (each bound clamped to [0, xs.length]: unlike Array.prototype.slice,
+ * a negative bound is 0, not counted from the end) as a plain array: an array view's entries are read from its source directly, not through a property trap
+ * each. For a kernel call that reads a stretch of a long view: it copies the stretch only, and
+ * the gate and the kernel then read a plain array instead of calling back into the store.
+ */
+export function plainSlice<T>(xs: readonly T[], from: number, to: number): T[] {
+  const src = sources.get(xs) as Indexed<T> | undefined;
+  const a = Math.max(0, from);
+  if (src === undefined) return xs.slice(a, Math.max(0, to));
+  const out = new Array<T>(Math.max(0, Math.min(to, src.length) - a));
+  for (let i = 0; i < out.length; i++) out[i] = src.at(a + i);
+  return out;
+}
+
+/**
  * A GapArray of numbers kept in a Float64Array (which grows by doubling; it holds any safe
  * integer): the store's views hold several numbers per message, and plain arrays of a million
  * numbers cost more to fill, and the collector more to scan, than typed ones (a 1M-message load
