@@ -7,10 +7,10 @@
 import type { Pos } from "../ir/ir.ts";
 import { MAX_SAFE, type RExpr, type RFn, type RModule, type RStmt, type RTy } from "../ir/resolved-ir.ts";
 
-/** Brackets around a source position inside the printed text (no Dafny text holds these characters). */
-const MARK = "\u0001";
-const MARK_END = "\u0002";
-const MARKS = /\u0001(\d+):(\d+)\u0002/g;
+/** Brackets around a source position inside the printed text (no printed Dafny holds these characters). */
+const MARK = "⟦";
+const MARK_END = "⟧";
+const MARKS = /⟦(\d+):(\d+)⟧/g;
 
 function tyText(t: RTy): string {
   switch (t.k) {
