@@ -12,7 +12,7 @@ import { fuzz, keepAsRegression } from "./run.ts";
 const PROGRAMS = Number(process.env.SAFECUT_FUZZ_PROGRAMS ?? 1000);
 const INPUTS = Number(process.env.SAFECUT_FUZZ_INPUTS ?? 5);
 /** Programs per shard whose contracts Dafny 4 verifies (one Dafny 4 run: the prover is the slow part). */
-const VERIFIED = Number(process.env.SAFECUT_FUZZ_VERIFIED ?? 60);
+const VERIFIED = Number(process.env.SAFECUT_FUZZ_VERIFIED ?? 40);
 
 export const hasDafny4 = findDafny4() !== null;
 if (!hasDafny4) console.warn("fuzz: skipped, no Dafny 4 (dotnet tool install --global dafny)");
