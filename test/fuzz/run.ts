@@ -131,13 +131,13 @@ export async function fuzz(
     ...translated.filter((p) => p.id < 0 && p.contracts !== ""),
     ...translated.filter((p) => p.id >= 0).slice(0, opts.verified ?? 0),
   ];
-  const verified = verifyContracts(sample, join(root, "verify"), opts.mutateVerified);
-  counts.verifiedFunctions = verified.size;
-  lap("verify");
-  mkdirSync(join(root, "dafny"), { recursive: true });
-  mkdirSync(join(root, "proofs", "dafny"), { recursive: true });
-  writeFileSync(join(root, "dafny", "programs.dfy"), dafny.join("\n"));
   try {
+    const verified = verifyContracts(sample, join(root, "verify"), opts.mutateVerified);
+    counts.verifiedFunctions = verified.size;
+    lap("verify");
+    mkdirSync(join(root, "dafny"), { recursive: true });
+    mkdirSync(join(root, "proofs", "dafny"), { recursive: true });
+    writeFileSync(join(root, "dafny", "programs.dfy"), dafny.join("\n"));
     let runtime: DafnyRuntime;
     try {
       runtime = loadCompiledKernel(root).runtime;
