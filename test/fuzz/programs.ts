@@ -3,9 +3,13 @@
 // comparisons, conditionals, for and while loops with break and continue, local arrays (push,
 // element assignment, slice), records, string unions, and calls to a pure helper and to a helper
 // with a loop. Every program is self-contained (its names carry its number, as the kernel shares
-// one namespace), total on every input the fuzzer gives it (indices and divisors guarded, loops
-// bounded), and keeps every value far below 2^53 (assignments clamp to +-1000, a product has two
-// such leaves), so any difference between Node and the compiled Dafny is the translator's.
+// one namespace) and total on every input the fuzzer gives it (indices and divisors guarded,
+// loops bounded). Inputs range over all the safe integers, near +-(2^53 - 1) too, and assignments
+// clamp to a bound the program picks (up to 2^52), so its arithmetic may leave the safe integers:
+// the fuzzer runs the compiled Dafny with its safe-integer bound checked, and an input that breaks
+// that bound is outside what the number model proves (any other difference is the translator's).
+// Each program also carries contracts (contracted() below): the clamp helper and a linear function
+// with requires and ensures written as //@ spec functions, which the fuzzer verifies for a sample.
 
 /** A deterministic pseudo-random source (mulberry32). */
 export class Rng {
@@ -45,7 +49,18 @@ export interface Program {
   source: string;
   /** the exported function the fuzzer calls: (n, m, xs, r, u) */
   main: string;
+  /** the part of `source` with contracts: the clamp helper and the linear function, with their spec functions (verified alone) */
+  contracts: string;
 }
+
+/** The largest safe integer, 2^53 - 1. */
+export const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+/** The bounds a program may clamp its assignments to: small, 2^26 (products stay safe) and 2^52 (sums stay safe). */
+const CLAMPS = [1000, 2 ** 26, 2 ** 52] as const;
+
+/** The bounds a linear function's requires may put on its arguments: 2^50 keeps four terms safe, the others may not. */
+const LINEAR_BOUNDS = [1000, 2 ** 50, 2 ** 51, 2 ** 52, MAX_SAFE] as const;
 
 /** Generates the statements and expressions of one function body. */
 class Body {
@@ -65,7 +80,7 @@ class Body {
     this.nums = [...params];
   }
 
-  /** `e` clamped to [-1000, 1000] by the program's clamp helper (printed once in Dafny, unlike Math.min/max). */
+  /** `e` clamped to the program's bound by its clamp helper (printed once in Dafny, unlike Math.min/max). */
   clamp(e: string): string {
     return `${this.p}c(${e})`;
   }
@@ -292,16 +307,9 @@ export function program(rng: Rng, id: number): Program {
     `  c: ${U};`,
     "}",
     "",
-    "//@ verify",
-    `export function ${p}c(x: number): number {`,
-    "  if (x < -1000) return -1000;",
-    "  if (x > 1000) return 1000;",
-    "  return x;",
-    "}",
-    "",
-    "//@ verify",
-    `export function ${p}h(x: number, y: number): number {`,
   ];
+  const contracts = contracted(rng, p);
+  out.push(...contracts, "//@ verify", `export function ${p}h(x: number, y: number): number {`);
   // the pure helper: consts and if-returns (a Dafny function)
   const h = new Body(rng, p, ["x", "y"], false);
   out.push(`  if (${h.bool(1)}) return ${h.clamp(h.num(2))};`);
@@ -330,17 +338,110 @@ export function program(rng: Rng, id: number): Program {
     "}",
     "",
   );
-  return { id, source: out.join("\n"), main: p };
+  return { id, source: out.join("\n"), main: p, contracts: contracts.join("\n") };
+}
+
+/** A linear expression over x and y: up to four leaves (x, y, a small literal, 2 * x), + and -, parenthesised at random. */
+function linear(rng: Rng, depth: number): { text: string; x: number; y: number; k: number } {
+  if (depth <= 0 || rng.chance(0.3)) {
+    switch (rng.int(0, 3)) {
+      case 0:
+        return { text: "x", x: 1, y: 0, k: 0 };
+      case 1:
+        return { text: "y", x: 0, y: 1, k: 0 };
+      case 2: {
+        const k = rng.int(-9, 9);
+        return { text: k < 0 ? `(${k})` : String(k), x: 0, y: 0, k };
+      }
+      default:
+        return { text: "2 * x", x: 2, y: 0, k: 0 };
+    }
+  }
+  const l = linear(rng, depth - 1);
+  const r = linear(rng, depth - 1);
+  const minus = rng.chance(0.5);
+  const s = minus ? -1 : 1;
+  return { text: `${l.text} ${minus ? "-" : "+"} (${r.text})`, x: l.x + s * r.x, y: l.y + s * r.y, k: l.k + s * r.k };
+}
+
+/**
+ * The program's contracted functions: the clamp helper `c` (ensures: within the bound, and x
+ * itself when x is) and a linear function `l` (requires: both arguments within a bound picked
+ * from LINEAR_BOUNDS; ensures: its result is the same sum in canonical form). Both contracts are
+ * //@ spec functions, so that the fuzzer evaluates them, compiled from Dafny, on Node's results.
+ */
+function contracted(rng: Rng, p: string): string[] {
+  const c = rng.pick(CLAMPS);
+  const b = rng.pick(LINEAR_BOUNDS);
+  const e = linear(rng, 2);
+  return [
+    CONTRACTS_START,
+    "//@ spec",
+    `export function ${p}cpost(x: number, r: number): boolean {`,
+    `  return -${c} <= r && r <= ${c} && (x < -${c} || x > ${c} || r === x);`,
+    "}",
+    "",
+    "//@ verify",
+    `//@ ensures ${p}cpost(x, \\result)`,
+    `export function ${p}c(x: number): number {`,
+    `  if (x < -${c}) return -${c};`,
+    `  if (x > ${c}) return ${c};`,
+    "  return x;",
+    "}",
+    "",
+    "//@ spec",
+    `export function ${p}lpre(x: number, y: number): boolean {`,
+    `  return -${b} <= x && x <= ${b} && -${b} <= y && y <= ${b};`,
+    "}",
+    "",
+    "//@ spec",
+    `export function ${p}lpost(x: number, y: number, r: number): boolean {`,
+    `  return r === ${e.x} * x + ${e.y} * y + ${e.k};`,
+    "}",
+    "",
+    "//@ verify",
+    `//@ requires ${p}lpre(x, y)`,
+    `//@ ensures ${p}lpost(x, y, \\result)`,
+    `export function ${p}l(x: number, y: number): number {`,
+    `  return ${e.text};`,
+    "}",
+    CONTRACTS_END,
+    "",
+  ];
+}
+
+/** The comment lines around a program's contracted functions (a regression case keeps them). */
+export const CONTRACTS_START = "// contracts:";
+export const CONTRACTS_END = "// end of contracts";
+
+/**
+ * A random safe integer: small (-20..20) half the time, else near a power of two up to 2^52,
+ * within 1,000 of +-(2^53 - 1), or anywhere in the safe range (53 random bits).
+ */
+export function safeInteger(rng: Rng): number {
+  const sign = rng.chance(0.5) ? -1 : 1;
+  switch (rng.int(0, 5)) {
+    case 0:
+    case 1:
+    case 2:
+      return rng.int(-20, 20);
+    case 3:
+      return sign * (2 ** rng.int(1, 52) + rng.int(-3, 3));
+    case 4:
+      return sign * (MAX_SAFE - rng.int(0, 1000));
+    default:
+      return sign * (rng.int(0, 2 ** 21 - 1) * 2 ** 32 + rng.int(0, 2 ** 32 - 1));
+  }
 }
 
 /** Random arguments (n, m, xs, r, u) for a program's main function. */
 export function inputs(rng: Rng): [number, number, number[], { a: number; b: boolean; c: Tag }, Tag] {
-  const small = () => rng.int(-20, 20);
+  const v = () => safeInteger(rng);
   return [
-    small(),
-    small(),
-    Array.from({ length: rng.int(0, 6) }, small),
-    { a: small(), b: rng.chance(0.5), c: rng.pick(TAGS) },
+    v(),
+    v(),
+    Array.from({ length: rng.int(0, 6) }, v),
+    { a: v(), b: rng.chance(0.5), c: rng.pick(TAGS) },
     rng.pick(TAGS),
   ];
 }

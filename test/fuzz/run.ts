@@ -1,9 +1,13 @@
 // The program fuzzer's pipeline: programs (generated, plus the regression cases) are translated
 // as kernel modules, the Dafny of all of them is compiled to JavaScript in one `dafny translate
 // js` (the agreement check's compile path, test/agree/compile.ts), and each program's main
-// function runs in Node (its TypeScript, types erased) and compiled from Dafny on the same random
-// inputs. A difference, an exception on either side, or a program that does not translate is a
-// translator bug (the generator stays inside the subset and keeps every value exact).
+// function and linear function run in Node (its TypeScript, types erased) and compiled from Dafny
+// on the same random inputs, across the safe integers. The compiled Dafny checks its safe-integer
+// bound (the number model's obligation) as it runs: an input that breaks it is outside what a
+// proof of the program would cover and is only counted. A difference on any other input, an
+// exception, or a program that does not translate is a translator bug. For a sample of programs
+// the contracts are verified (contracts.ts): a verified ensures that Node's result breaks, on an
+// input meeting the requires, is one too.
 
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,7 +16,17 @@ import { type DafnyRuntime, difference, toDafny } from "../agree/adapter.ts";
 import { loadCompiledKernel } from "../agree/compile.ts";
 import { readDafnyProgram } from "../agree/dafny-types.ts";
 import { translate } from "../toolchain/harness.ts";
-import { inputs, type Program, program, Rng } from "./programs.ts";
+import { verifyContracts } from "./contracts.ts";
+import {
+  CONTRACTS_END,
+  CONTRACTS_START,
+  inputs,
+  MAX_SAFE,
+  type Program,
+  program,
+  Rng,
+  safeInteger,
+} from "./programs.ts";
 
 export const REPO = join(import.meta.dirname, "..", "..");
 /** Programs the fuzzer once found failing, kept and run in every batch. */
@@ -33,6 +47,18 @@ export interface FuzzOptions {
   mutate?: (dafny: string) => string;
   /** include the regression cases (default true) */
   regressions?: boolean;
+  /** how many of the generated programs get their contracts verified (the first ones, and every regression case with contracts; default 0) */
+  verified?: number;
+  /** a change to the Dafny the prover verifies (for the test of the contract check itself) */
+  mutateVerified?: (dafny: string) => string;
+}
+
+/** What a batch ran: runs compared, runs outside the safe integers (counted only), contracts held to Node. */
+export interface FuzzCounts {
+  ran: number;
+  outside: number;
+  contractChecks: number;
+  verifiedFunctions: number;
 }
 
 /** The regression cases: each file is one program, its first line `// main: <function>`. */
@@ -44,7 +70,9 @@ export function regressionPrograms(): Program[] {
       const source = readFileSync(join(REGRESSIONS, f), "utf8");
       const main = /^\/\/ main: (\w+)/.exec(source)?.[1];
       if (!main) throw new Error(`${f}: the first line must be "// main: <function>"`);
-      return { id: -1 - k, source, main };
+      const a = source.indexOf(CONTRACTS_START);
+      const b = source.indexOf(CONTRACTS_END);
+      return { id: -1 - k, source, main, contracts: a >= 0 && b > a ? source.slice(a, b) : "" };
     });
 }
 
@@ -69,7 +97,7 @@ async function runInNode(dir: string, sources: string[]): Promise<Record<string,
 /** Runs one batch; returns every finding and the time each stage took. */
 export async function fuzz(
   opts: FuzzOptions,
-): Promise<{ findings: Finding[]; ran: number; ms: Record<string, number> }> {
+): Promise<{ findings: Finding[]; ran: number; counts: FuzzCounts; ms: Record<string, number> }> {
   const ms: Record<string, number> = {};
   let t = performance.now();
   const lap = (name: string) => {
@@ -98,10 +126,18 @@ export async function fuzz(
   lap("translate");
   const root = join(REPO, ".tmp", "fuzz", `${process.pid}-${opts.seed}`);
   rmSync(root, { recursive: true, force: true });
-  mkdirSync(join(root, "dafny"), { recursive: true });
-  mkdirSync(join(root, "proofs", "dafny"), { recursive: true });
-  writeFileSync(join(root, "dafny", "programs.dfy"), dafny.join("\n"));
+  const counts: FuzzCounts = { ran: 0, outside: 0, contractChecks: 0, verifiedFunctions: 0 };
+  const sample = [
+    ...translated.filter((p) => p.id < 0 && p.contracts !== ""),
+    ...translated.filter((p) => p.id >= 0).slice(0, opts.verified ?? 0),
+  ];
   try {
+    const verified = verifyContracts(sample, join(root, "verify"), opts.mutateVerified);
+    counts.verifiedFunctions = verified.size;
+    lap("verify");
+    mkdirSync(join(root, "dafny"), { recursive: true });
+    mkdirSync(join(root, "proofs", "dafny"), { recursive: true });
+    writeFileSync(join(root, "dafny", "programs.dfy"), dafny.join("\n"));
     let runtime: DafnyRuntime;
     try {
       runtime = loadCompiledKernel(root).runtime;
@@ -116,8 +152,9 @@ export async function fuzz(
       });
       if (at < 0) throw e;
       findings.push({ program: translated[at], input: null, problem: `the Dafny does not compile: ${message}` });
-      return { findings, ran: 0, ms };
+      return { findings, ran: 0, counts, ms };
     }
+    checkSafeIntegers(runtime);
     lap("compile");
     const node = await runInNode(
       root,
@@ -125,27 +162,35 @@ export async function fuzz(
     );
     const sigs = readDafnyProgram(join(root, "dafny"));
     const compiled = runtime.module.__default as Record<string, (...a: unknown[]) => unknown>;
-    let ran = 0;
+    const side = { sigs, runtime, compiled, node };
     for (const p of translated) {
-      const sig = sigs.signatures.get(p.main);
-      const d = compiled[p.main];
-      const f = node[p.main];
-      if (!sig || typeof d !== "function" || typeof f !== "function") {
-        findings.push({ program: p, input: null, problem: `no function ${p.main} on one side` });
-        continue;
-      }
-      for (let k = 0; k < opts.inputsPerProgram; k++) {
-        const input = inputs(rng);
-        const problem = compare(sigs, runtime, sig.params, sig.result, f, d, input);
-        ran++;
-        if (problem !== null) {
-          findings.push({ program: p, input, problem });
-          break;
+      const fns: Array<[string, () => unknown[]]> = [[p.main, () => inputs(rng)]];
+      if (p.contracts !== "") fns.push([`${p.main}l`, () => [safeInteger(rng), safeInteger(rng)]]);
+      for (const [name, draw] of fns) {
+        const f = fnOn(side, name);
+        if (typeof f === "string") {
+          findings.push({ program: p, input: null, problem: f });
+          continue;
+        }
+        for (let k = 0; k < opts.inputsPerProgram; k++) {
+          const input = draw();
+          const problem = compare(sigs, runtime, f.sig.params, f.sig.result, f.node, f.dafny, input);
+          if (problem === OUTSIDE) {
+            counts.outside++;
+            continue;
+          }
+          counts.ran++;
+          if (problem !== null) {
+            findings.push({ program: p, input, problem });
+            break;
+          }
         }
       }
     }
     lap("run");
-    return { findings, ran, ms };
+    for (const p of sample) findings.push(...holdContracts(side, p, verified, rng, opts.inputsPerProgram * 4, counts));
+    lap("contracts");
+    return { findings, ran: counts.ran, counts, ms };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -153,6 +198,91 @@ export async function fuzz(
 
 type Sigs = ReturnType<typeof readDafnyProgram>;
 type Sig = NonNullable<ReturnType<Sigs["signatures"]["get"]>>;
+type Fn = (...a: unknown[]) => unknown;
+
+/** Both sides of a batch: the compiled Dafny and its signatures, and the TypeScript as Node runs it. */
+interface Sides {
+  sigs: Sigs;
+  runtime: DafnyRuntime;
+  compiled: Record<string, Fn>;
+  node: Record<string, Fn>;
+}
+
+/** A function of the batch on both sides, or why it is missing. */
+function fnOn(s: Sides, name: string): { sig: Sig; dafny: Fn; node: Fn } | string {
+  const sig = s.sigs.signatures.get(name);
+  const dafny = s.compiled[name];
+  const node = s.node[name];
+  if (!sig || typeof dafny !== "function" || typeof node !== "function") return `no function ${name} on one side`;
+  return { sig, dafny, node };
+}
+
+/** What the compiled Dafny throws when a value of code leaves the safe integers (compare reports it as OUTSIDE). */
+class OutsideSafeIntegers extends Error {}
+const OUTSIDE = "outside the safe integers";
+
+/**
+ * Makes every SafeInteger_<module> bound of the compiled program check its requires, which
+ * compiled Dafny does not: a value of code past +-(2^53 - 1) throws OutsideSafeIntegers.
+ */
+function checkSafeIntegers(rt: DafnyRuntime): void {
+  const fns = rt.module.__default as Record<string, Fn>;
+  const max = new rt.BigNumber(MAX_SAFE);
+  const min = new rt.BigNumber(-MAX_SAFE);
+  // compiled functions are static methods of __default: not enumerable
+  for (const name of Object.getOwnPropertyNames(fns).filter((n) => n.startsWith("SafeInteger_"))) {
+    const bound = fns[name];
+    fns[name] = (x: unknown) => {
+      const v = x as { isGreaterThan(y: unknown): boolean; isLessThan(y: unknown): boolean };
+      if (v.isGreaterThan(max) || v.isLessThan(min)) throw new OutsideSafeIntegers(String(x));
+      return bound(x);
+    };
+  }
+}
+
+/**
+ * Holds the verified contracted functions of `p` to Node: each input that meets the requires
+ * (the compiled pre-condition, exact) must give a Node result that meets the ensures (the
+ * compiled post-condition, exact, on Node's value).
+ */
+function holdContracts(
+  s: Sides,
+  p: Program,
+  verified: Set<string>,
+  rng: Rng,
+  tries: number,
+  counts: FuzzCounts,
+): Finding[] {
+  const cases: Array<{ fn: string; pre: string | null; post: string; draw: () => number[] }> = [
+    { fn: `${p.main}c`, pre: null, post: `${p.main}cpost`, draw: () => [safeInteger(rng)] },
+    {
+      fn: `${p.main}l`,
+      pre: `${p.main}lpre`,
+      post: `${p.main}lpost`,
+      draw: () => [safeInteger(rng), safeInteger(rng)],
+    },
+  ];
+  const out: Finding[] = [];
+  const big = (x: number) => new s.runtime.BigNumber(x);
+  for (const c of cases) {
+    if (!verified.has(c.fn)) continue;
+    for (let k = 0; k < tries; k++) {
+      const input = c.draw();
+      if (c.pre !== null && s.compiled[c.pre](...input.map(big)) !== true) continue;
+      const r = s.node[c.fn](...input);
+      counts.contractChecks++;
+      if (typeof r !== "number" || s.compiled[c.post](...input.map(big), big(r)) !== true) {
+        out.push({
+          program: p,
+          input,
+          problem: `${c.fn} verified, but Node's result ${String(r)} breaks its ensures ${c.post}`,
+        });
+        break;
+      }
+    }
+  }
+  return out;
+}
 
 /** Runs both sides on one input; null when they agree. */
 function compare(
@@ -174,6 +304,7 @@ function compare(
   try {
     dOut = d(...input.map((a, i) => toDafny(sigs, rt, params[i].type, a)));
   } catch (e) {
+    if (e instanceof OutsideSafeIntegers) return OUTSIDE;
     return `the compiled Dafny threw ${(e as Error).message}`;
   }
   return difference(sigs, rt, result, tsOut, dOut);

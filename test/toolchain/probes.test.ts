@@ -6,7 +6,12 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { checkDafny } from "../../src/toolchain/check/check.ts";
 import { findProvers } from "../../src/toolchain/check/prover.ts";
+import { emitModuleMapped } from "../../src/toolchain/emit/dafny-emit.ts";
+import { dafnyName } from "../../src/toolchain/emit/dafny-names.ts";
+import { translateFiles } from "../../src/toolchain/frontend/frontend.ts";
 import { layout } from "../../src/toolchain/frontend/load.ts";
+import { programInfo } from "../../src/toolchain/resolve/program-info.ts";
+import { resolveModule } from "../../src/toolchain/resolve/resolve.ts";
 import { translate, translateError } from "./harness.ts";
 import { project, properties, REPO, removeProjects } from "./project.ts";
 import { runTs } from "./run-ts.ts";
@@ -147,6 +152,16 @@ const NUMBERS = lines([
   "}",
 ]);
 
+/** The character of NUMBERS at a 1-based line and column. */
+const operatorAt = (line: number, col: number): string => NUMBERS.split("\n")[line - 1]?.[col - 1] ?? "";
+
+/** The generated Dafny of one module `m` and the TypeScript origin of each safe-integer obligation in it. */
+function emitted(src: string) {
+  const mods = translateFiles([{ relPath: "src/kernel/m.ts", text: src, hasCompanion: false }]);
+  const info = programInfo(mods, new Map());
+  return emitModuleMapped(resolveModule(mods[0], info, dafnyName));
+}
+
 describe("the number model: code's arithmetic stays within +-(2^53 - 1)", () => {
   it("Node breaks each ensures", async () => {
     const m = await runTs(NUMBERS);
@@ -155,22 +170,33 @@ describe("the number model: code's arithmetic stays within +-(2^53 - 1)", () => 
     expect(m.productMinusItself(1e10)).toBeNaN();
   });
 
+  it("each safe-integer obligation of the generated Dafny knows the TypeScript operator it comes from", () => {
+    const { origins } = emitted(NUMBERS);
+    expect(origins.length).toBeGreaterThan(3);
+    for (const o of origins) expect(operatorAt(o.at.line, o.at.col), JSON.stringify(o)).toMatch(/^[-+*]$/);
+    // every + - * of the code has one
+    const all = NUMBERS.split("\n").flatMap((l, i) =>
+      l.startsWith("//") ? [] : [...l.matchAll(/ ([-+*]) /g)].map((m) => `${i + 1}:${(m.index ?? 0) + 2}`),
+    );
+    expect(new Set(origins.map((o) => `${o.at.line}:${o.at.col}`))).toEqual(new Set(all));
+  });
+
   it.skipIf(provers.length === 0)(
-    "each is rejected where its arithmetic may leave the safe integers (dafny/m.dfy(line,col)), and a + b - b proven once the requires bound a and b",
+    "each is rejected at the TypeScript file:line:col of arithmetic that may leave the safe integers, and a + b - b proven once the requires bound a and b",
     () => {
       const r = prove(NUMBERS);
       expect(r.statuses, r.log).toEqual(provers.map(() => "rejected"));
-      const dafny = translate({ m: NUMBERS }).get("m") ?? "";
-      const at = (text: string) => {
-        const line = dafny.split("\n").findIndex((l) => l.includes(text)) + 1;
-        expect(line, text).toBeGreaterThan(0);
-        return new RegExp(`dafny/m\\.dfy\\(${line},\\d+\\)`);
-      };
       for (const run of r.runs) {
-        const out = run.verdicts.find((v) => v.file === "m.dfy")?.output ?? "";
-        // file:line:col of each function's arithmetic
-        for (const text of ["SafeInteger_m(x * x) + 1", "SafeInteger_m(a + b) - b", "var p: int :="])
-          expect(out).toMatch(at(text));
+        const at = run.located.map((x) => /^src\/kernel\/m\.ts:(\d+):(\d+): /.exec(x));
+        expect(at.length, r.log).toBeGreaterThan(0);
+        // every position is an operator of the code, and each function's arithmetic is named
+        for (const m of at)
+          expect(m && operatorAt(Number(m[1]), Number(m[2])), run.located.join("\n")).toMatch(/^[-+*]$/);
+        const named = new Set(at.map((m) => Number(m?.[1])));
+        expect(named.has(4), run.located.join("\n")).toBe(true);
+        expect(named.has(9), run.located.join("\n")).toBe(true);
+        expect(named.has(14) || named.has(15), run.located.join("\n")).toBe(true);
+        expect(r.log).toContain(run.located[0]);
       }
       // a linear bound is proven (Z3's nonlinear reasoning is too weak for x * x from bounds on x)
       const bounded = lines([

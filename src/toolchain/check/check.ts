@@ -4,6 +4,7 @@
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Origin } from "../emit/dafny-emit.ts";
 import { staleGuards } from "../emit/guards-emit.ts";
 import { typecheckKernel } from "../frontend/kernel-types.ts";
 import { kernelFiles, type Layout, loadKernel } from "../frontend/load.ts";
@@ -11,6 +12,7 @@ import { generateDafny } from "../program.ts";
 import { accountItems, isProof, isTrustedDecl } from "./accounting.ts";
 import { planJobs } from "./coverage.ts";
 import type { DafnyScan } from "./dafny-scan.ts";
+import { locateErrors } from "./locate.ts";
 import { type FileVerdict, findProvers, type Job, type Prover, proverName, verifyJobs } from "./prover.ts";
 import { collectTrusted, compareFileCounts, compareTrusted, PROPERTIES_FILE } from "./trusted.ts";
 
@@ -22,7 +24,13 @@ export interface Staleness {
 
 /** Regenerates dafny/ from the kernel; returns what was stale before the rewrite. */
 export function regenerate(l: Layout): Staleness {
-  const fresh = generateDafny(l);
+  return regenerateMapped(l).stale;
+}
+
+/** regenerate, with the TypeScript origin of each generated file's safe-integer obligations. */
+function regenerateMapped(l: Layout): { stale: Staleness; origins: Map<string, Origin[]> } {
+  const generated = generateDafny(l);
+  const fresh = new Map([...generated].map(([f, g]) => [f, g.text]));
   mkdirSync(l.dafnyDir, { recursive: true });
   const onDisk = readdirSync(l.dafnyDir).filter((f) => f.endsWith(".dfy"));
   const changed: string[] = [];
@@ -35,7 +43,10 @@ export function regenerate(l: Layout): Staleness {
   }
   const orphaned = onDisk.filter((f) => !fresh.has(f)).sort();
   for (const f of orphaned) rmSync(join(l.dafnyDir, f));
-  return { changed: changed.sort(), orphaned };
+  return {
+    stale: { changed: changed.sort(), orphaned },
+    origins: new Map([...generated].map(([f, g]) => [f, g.origins])),
+  };
 }
 
 /** Options of one check run. */
@@ -55,6 +66,8 @@ export interface ProverRun {
   verdicts: FileVerdict[];
   /** reasons this run is not a proof of everything it was given; empty when it is */
   problems: string[];
+  /** its errors on safe-integer obligations, at the TypeScript file:line:col of the arithmetic (check/locate.ts) */
+  located: string[];
 }
 
 /** Outcome of `check dafny`: exit code 0 only when nothing is stale, every item of every run is accounted for and proven, and PROPERTIES.md agrees. */
@@ -80,7 +93,7 @@ export function checkDafny(l: Layout, opts: CheckOptions): CheckResult {
     return { exitCode: 1, stale: none, verdicts: [], runs: [], problems: typeErrors };
   }
   log("types: src/kernel type-checks");
-  const stale = regenerate(l);
+  const { stale, origins } = regenerateMapped(l);
   for (const f of stale.changed) log(`stale: dafny/${f} differed from a fresh translation (regenerated; commit it)`);
   for (const f of stale.orphaned) log(`stale: dafny/${f} had no kernel source (removed)`);
   if (opts.staleIsError && stale.changed.length + stale.orphaned.length > 0) problems.push("stale artifacts");
@@ -115,7 +128,7 @@ export function checkDafny(l: Layout, opts: CheckOptions): CheckResult {
       "note: no Dafny 4 installed (bash scripts/setup-provers.sh installs it where dotnet exists): verifying with Dafny 2.3 only",
     );
   }
-  const runs = provers.map((p) => runProver(l, p, jobs, plan.scans, log));
+  const runs = provers.map((p) => runProver(l, p, jobs, plan.scans, origins, log));
   const first23 = runs.find((r) => r.prover.generation === "dafny23");
   if (md !== null && first23 && first23.problems.length === 0) {
     const counts = new Map(first23.verdicts.map((v) => [v.file, v.verified]));
@@ -139,12 +152,14 @@ function runProver(
   prover: Prover,
   jobs: Job[],
   scans: Map<string, DafnyScan>,
+  origins: ReadonlyMap<string, readonly Origin[]>,
   log: (line: string) => void,
 ): ProverRun {
   log(
     `prover: ${proverName(prover)} (${prover.command}${prover.generation === "dafny23" ? ", Dafny 2.3 rendering" : ""}${prover.z3 ? `, solver ${prover.z3}` : ""})`,
   );
   const problems: string[] = [];
+  const located: string[] = [];
   const verdicts = verifyJobs(l, jobs, prover, (v) => {
     const job = jobs.find((j) => j.file === v.file) as Job;
     const decls = job.paths.flatMap((p) => (scans.get(p)?.decls ?? []).map((d) => ({ ...d, file: p })));
@@ -177,6 +192,9 @@ function runProver(
     log(`${v.file}: ${proven} of ${v.items.length} items verified${what}${paths}`);
     for (const p of own) log(`  ${v.file}: ${p}`);
     if (own.length > 0) {
+      const here = locateErrors(v.output, origins);
+      for (const line of here) log(`  ${line}`);
+      located.push(...here);
       for (const line of v.output
         .split("\n")
         .filter((x) => /Error|error/.test(x))
@@ -187,5 +205,5 @@ function runProver(
   });
   const proven = verdicts.reduce((a, v) => a + v.items.filter((it) => isProof(it.outcome)).length, 0);
   log(`total (${proverName(prover)}): ${verdicts.length} files, ${proven} items verified, ${problems.length} problems`);
-  return { prover, verdicts, problems };
+  return { prover, verdicts, problems, located };
 }

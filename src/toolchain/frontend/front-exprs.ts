@@ -52,7 +52,7 @@ export function expr(cx: FileContext, e: ts.Expression): Expr {
         e.operatorToken,
         `operator '${e.operatorToken.getText(cx.sf)}'${e.operatorToken.kind === ts.SyntaxKind.SlashToken ? " (write Math.floor(a / b))" : ""}`,
       );
-    return { k: "bin", op, l: expr(cx, e.left), r: expr(cx, e.right), pos };
+    return { k: "bin", op, l: expr(cx, e.left), r: expr(cx, e.right), pos, opPos: cx.pos(e.operatorToken) };
   }
   if (ts.isConditionalExpression(e)) {
     return { k: "cond", c: expr(cx, e.condition), t: expr(cx, e.whenTrue), f: expr(cx, e.whenFalse), pos };

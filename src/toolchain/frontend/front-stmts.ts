@@ -203,6 +203,7 @@ function exprStatement(cx: FileContext, e: ts.Expression, scope: FnScope): Stmt 
           l: v(name, e.left),
           r: expr(cx, e.right),
           pos,
+          opPos: cx.pos(e.operatorToken),
         },
         pos,
       };

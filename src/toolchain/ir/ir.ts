@@ -51,8 +51,8 @@ export type Expr =
   | { k: "result"; pos: Pos }
   | { k: "str"; v: string; pos: Pos }
   | { k: "member"; type: string; name: string; pos: Pos }
-  /** `value`: written `equal(l, r)` in a spec, value equality on any type */
-  | { k: "bin"; op: BinOp; l: Expr; r: Expr; pos: Pos; value?: boolean }
+  /** `value`: written `equal(l, r)` in a spec, value equality on any type; `opPos`: where its operator stands in code */
+  | { k: "bin"; op: BinOp; l: Expr; r: Expr; pos: Pos; value?: boolean; opPos?: Pos }
   | { k: "not"; e: Expr; pos: Pos }
   | { k: "neg"; e: Expr; pos: Pos }
   | { k: "cond"; c: Expr; t: Expr; f: Expr; pos: Pos }

@@ -4,7 +4,7 @@
 // field order, and every call says whether it calls a method. Nothing in it can be an error:
 // a printer only lays it out as text.
 
-import type { BinOp } from "./ir.ts";
+import type { BinOp, Pos } from "./ir.ts";
 
 /** The largest safe integer, 2^53 - 1: up to it a double holds every integer exactly. */
 export const MAX_SAFE = "9007199254740991";
@@ -30,8 +30,11 @@ export type RExpr =
   | { k: "bin"; op: BinOp; l: RExpr; r: RExpr }
   | { k: "not"; e: RExpr }
   | { k: "neg"; e: RExpr }
-  /** a number result of code, which must be a safe integer (JavaScript's doubles are exact there): `fn` is the module's bound */
-  | { k: "exact"; fn: string; e: RExpr }
+  /**
+   * a number result of code, which must be a safe integer (JavaScript's doubles are exact
+   * there): `fn` is the module's bound, `at` where the arithmetic stands in the TypeScript
+   */
+  | { k: "exact"; fn: string; e: RExpr; at: Pos }
   | { k: "cond"; c: RExpr; t: RExpr; f: RExpr }
   | { k: "index"; e: RExpr; i: RExpr }
   /** the length of a sequence (`.length` of a record is a field) */

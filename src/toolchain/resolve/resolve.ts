@@ -76,10 +76,10 @@ class Resolver {
    * computes + - * on doubles, which agree with the integers exactly while every result stays
    * within +-(2^53 - 1). Specifications mean the integers and carry no obligation.
    */
-  exact(e: RExpr, cx: Ctx): RExpr {
+  exact(e: RExpr, cx: Ctx, at: Pos): RExpr {
     if (cx.inSpec || cx.fn.spec || cx.module.unboundedNumbers) return e;
     this.exactBound = `SafeInteger_${cx.module.name}`;
-    return { k: "exact", fn: this.exactBound, e };
+    return { k: "exact", fn: this.exactBound, e, at };
   }
 
   /**
@@ -183,8 +183,9 @@ class Resolver {
           const r = this.expr(e.r, env, cx, null);
           // floor division: Math.floor(a / b) is the integer floor while a is a safe integer
           // (the rounding of a / b never reaches the next integer), and the quotient is no larger
-          if (e.op === "/") return { k: "bin", op: e.op, l: this.exact(l, cx), r };
-          return this.exact({ k: "bin", op: e.op, l, r }, cx);
+          const at = e.opPos ?? e.pos;
+          if (e.op === "/") return { k: "bin", op: e.op, l: this.exact(l, cx, at), r };
+          return this.exact({ k: "bin", op: e.op, l, r }, cx, at);
         }
         if (e.op === "<" || e.op === "<=" || e.op === ">" || e.op === ">=") {
           // only numbers: JavaScript compares arrays and strings as strings, Dafny's < on
