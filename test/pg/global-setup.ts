@@ -1,0 +1,14 @@
+// Vitest global setup: one real PostgreSQL server on loopback for the whole run (scripts/pg-server.ts),
+// its database's URL given to the tests in SAFECUT_TEST_PG_URL; stopped and removed at the end.
+import { startPgServer } from "../../scripts/pg-server.ts";
+
+/** The environment variable the tests read the server's URL from. */
+export const PG_URL_ENV = "SAFECUT_TEST_PG_URL";
+
+export default async function setup(): Promise<() => void> {
+  // a caller's own database (e.g. a CI service) is used as given
+  if (process.env[PG_URL_ENV] !== undefined) return () => {};
+  const server = await startPgServer();
+  process.env[PG_URL_ENV] = server.url;
+  return () => server.stop();
+}
