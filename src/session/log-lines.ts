@@ -127,7 +127,8 @@ function isRecordTrigger(x: unknown): x is CompactionRecord["trigger"] {
   return RECORD_TRIGGERS.some((t) => t === x);
 }
 
-function record(o: JsonObject, at: string): CompactionRecord {
+/** A compaction record read from its JSON object (a log line's fields, a database row's record); `at` names where. */
+export function recordOf(o: JsonObject, at: string): CompactionRecord {
   const decision = o.decision;
   if (decision !== "commit" && decision !== "rebase")
     throw new InputError(at, `field "decision": expected "commit" or "rebase"`);
@@ -183,7 +184,7 @@ export function parseLine(text: string, file: string, line: number): LogLine {
   if (v.t === "compaction") {
     if (nat(v, "committedVersion", at) !== seq)
       throw new InputError(at, `the record's committedVersion is not its sequence number ${seq}`);
-    return { kind: "compaction", seq, record: record(v, at) };
+    return { kind: "compaction", seq, record: recordOf(v, at) };
   }
   throw new InputError(at, `unknown line kind ${JSON.stringify(v.t)}`);
 }

@@ -5,6 +5,7 @@
 
 import type { PlannedAgainst } from "../engine/store/store.ts";
 import { type CommitOutcome, ConversationStore } from "../engine/store/store.ts";
+import { SafecutError } from "../model/errors.ts";
 import type { Message, SummaryMessage } from "../model/message.ts";
 import type { TokenCounter } from "../model/tokens.ts";
 
@@ -15,7 +16,7 @@ export type CommitGuard = (
   start: number,
   end: number,
   summary: SummaryMessage,
-) => CommitOutcome;
+) => Promise<CommitOutcome>;
 
 /** A store loaded from a session at a known session version, whose commits go through the session. */
 export class PersistingStore extends ConversationStore {
@@ -34,9 +35,19 @@ export class PersistingStore extends ConversationStore {
     this.sessionVersions.set(this.version, sessionVersion);
   }
 
-  /** Hands the commit to the session's guard. */
-  override commitSplice(planned: PlannedAgainst, start: number, end: number, summary: SummaryMessage): CommitOutcome {
+  /** Hands the commit to the session's guard (the engine's run awaits it). */
+  override commitSpliceAsync(
+    planned: PlannedAgainst,
+    start: number,
+    end: number,
+    summary: SummaryMessage,
+  ): Promise<CommitOutcome> {
     return this.guard(this, planned, start, end, summary);
+  }
+
+  /** Refused: a commit that bypassed the session's guard would change the store and not the session. */
+  override commitSplice(): CommitOutcome {
+    throw new SafecutError("internal", "a session's store commits through its guard (commitSpliceAsync)");
   }
 
   /** The in-memory commit (the kernel's version check, splice and watermark of the store itself). */

@@ -8,7 +8,7 @@ import type { FormatName } from "../adapters/detect.ts";
 import { itemMapOf } from "../engine/run/item-map.ts";
 import { InputError } from "../model/errors.ts";
 import { type Message, summaryMessage } from "../model/message.ts";
-import type { Entry } from "./log-state.ts";
+import type { Entry } from "./session-state.ts";
 
 /** The items read as one JSONL conversation (a multi-line original is read from its one-line form). */
 export function readItems(items: readonly string[], format: FormatName): ConversationFile | undefined {

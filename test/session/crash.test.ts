@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSession } from "../../src/session/open.ts";
-import { logBackend, removeFresh } from "./backends.ts";
+import { backends, removeFresh } from "./backends.ts";
 import { questionCounts } from "./conversation.ts";
 import { sessionLawProblems } from "./session-laws.ts";
 import { bundleWorker, startWorker } from "./worker-process.ts";
@@ -53,7 +53,7 @@ async function lane(at: string, name: string): Promise<{ acked: number; records:
   return { acked, records };
 }
 
-describe.each([logBackend])("crash safety: $name", (backend) => {
+describe.each(backends)("crash safety: $name", (backend) => {
   const kills = LANES * (KILLS.append + KILLS.mixed);
   it(`survives ${kills} SIGKILLs during appends and compaction commits`, async () => {
     const lanes = await Promise.all(Array.from({ length: LANES }, (_, k) => lane(backend.fresh(), `l${k}`)));

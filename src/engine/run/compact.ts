@@ -204,7 +204,7 @@ function summarize(run: RunState, p: PlannedStep): Promise<StepResult> {
 }
 
 /** Commit and record: applies an accepted summary through the version check, or records why the step changed nothing. */
-function commitAndRecord(run: RunState, p: PlannedStep, res: StepResult): RunEnd | undefined {
+async function commitAndRecord(run: RunState, p: PlannedStep, res: StepResult): Promise<RunEnd | undefined> {
   const { start, end, replacedTokens } = p.plan.stretch;
   const step = run.step;
   run.summarizerCalls += res.attempts;
@@ -234,7 +234,8 @@ function commitAndRecord(run: RunState, p: PlannedStep, res: StepResult): RunEnd
   // summary message's count with the store's counter, as the store will count it
   const nextUsage =
     run.usage === undefined ? undefined : gateUsageAfterSplice(run.usage, p.snap.tokens, start, end, res.tokens);
-  const commit = run.store.commitSplice(p.snap, start, end, summaryMessage(res.text));
+  // awaited: a session's store decides and writes where its data lives
+  const commit = await run.store.commitSpliceAsync(p.snap, start, end, summaryMessage(res.text));
   if (commit.decision === "reject")
     return {
       reason: "",
@@ -423,7 +424,7 @@ export async function compactStore(
         end = next;
         break;
       }
-      const stop = commitAndRecord(run, next, await summarize(run, next));
+      const stop = await commitAndRecord(run, next, await summarize(run, next));
       if (stop !== undefined) {
         end = stop;
         break;

@@ -324,6 +324,20 @@ export class ConversationStore {
   }
 
   /**
+   * The commit the engine's run awaits: commitSplice here. A store whose conversation lives
+   * elsewhere (a session: a log, a database) overrides it to decide and write there, which may
+   * take I/O; the run does nothing else until it resolves.
+   */
+  commitSpliceAsync(
+    planned: PlannedAgainst,
+    start: number,
+    end: number,
+    summary: SummaryMessage,
+  ): Promise<CommitOutcome> {
+    return Promise.resolve(this.commitSplice(planned, start, end, summary));
+  }
+
+  /**
    * Replaces tool results in place by their cleared versions (L13), if the kernel allows it
    * against the planned snapshot (commit, or rebase over pure appends: positions still hold).
    * `replaced` pairs an index with its new message and that message's count; each replacement
