@@ -12,7 +12,7 @@ import type { CommitOutcome } from "../engine/store/store.ts";
 import { InputError, SafecutError } from "../model/errors.ts";
 import { withLock } from "./lock.ts";
 import { readChunk, writeDurably } from "./log-file.ts";
-import { compactionText, headerText, itemText, lineAt, setAsideText } from "./log-lines.ts";
+import { compactionText, headerText, itemText, lineAt, rewriteText, setAsideText } from "./log-lines.ts";
 import { LogState } from "./log-state.ts";
 import type { SessionOptions } from "./session.ts";
 import { type StepDecision, StoredSession } from "./stored-session.ts";
@@ -129,7 +129,11 @@ export class LogSession extends StoredSession<LogState> {
     return withLock(this.lockPath, () => {
       this.read();
       const d = decide();
-      if (d.record !== undefined) this.writeLines([compactionText(d.record.committedVersion, d.record)]);
+      const e = d.entry;
+      if (e !== undefined) {
+        const seq = e.record.committedVersion;
+        this.writeLines([e.kind === "compaction" ? compactionText(seq, e.record) : rewriteText(seq, e.kind, e.record)]);
+      }
       return d.outcome;
     });
   }

@@ -10,7 +10,7 @@ import type { Sql } from "postgres";
 import { InputError } from "../model/errors.ts";
 
 /** The migrations, in order: migration k takes the schema from version k to k + 1. */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   `create table safecut_sessions (
      id text primary key,
      format text not null,
@@ -31,6 +31,13 @@ const MIGRATIONS: readonly string[] = [
      begin raise exception 'safecut_entries is append-only: nothing is updated or deleted'; end $$;
    create trigger safecut_entries_append_only before update or delete or truncate on safecut_entries
      for each statement execute function safecut_entries_append_only();`,
+  // 2: clearing records and restores (a cleared tool result brought back)
+  `alter table safecut_entries drop constraint safecut_entries_kind_check;
+   alter table safecut_entries drop constraint safecut_entries_check;
+   alter table safecut_entries add constraint safecut_entries_kind
+     check (kind in ('item', 'compaction', 'clearing', 'restore'));
+   alter table safecut_entries add constraint safecut_entries_body
+     check ((kind = 'item') = (text is not null) and (kind <> 'item') = (record is not null));`,
 ];
 
 /** The schema version this safecut writes and reads. */

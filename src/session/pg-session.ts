@@ -13,7 +13,7 @@ import { FORMAT_NAMES, type FormatName } from "../adapters/detect.ts";
 import type { CommitOutcome } from "../engine/store/store.ts";
 import { InputError, SafecutError } from "../model/errors.ts";
 import { isJsonObject, type JsonObject } from "../model/json.ts";
-import { type CompactionLine, type ItemLine, recordOf } from "./log-lines.ts";
+import { type EntryLine, rewriteLine } from "./log-lines.ts";
 import { parsePgLocation } from "./pg-location.ts";
 import { migrate } from "./pg-schema.ts";
 import type { SessionOptions } from "./session.ts";
@@ -95,16 +95,12 @@ export class PgSession extends StoredSession {
   }
 
   /** An entry row as the line it stands for; a corrupt row is refused naming it. */
-  private lineOf(r: EntryRow): ItemLine | CompactionLine {
+  private lineOf(r: EntryRow): EntryLine {
     const at = `${this.where} seq ${r.seq}`;
     const seq = Number(r.seq);
     if (r.kind === "item" && typeof r.text === "string") return { kind: "item", seq, text: r.text };
-    if (r.kind === "compaction" && isJsonObject(r.record as JsonObject)) {
-      const record = recordOf(r.record as JsonObject, at);
-      if (record.committedVersion !== seq)
-        throw new InputError(at, `the record's committedVersion is not its sequence number ${seq}`);
-      return { kind: "compaction", seq, record };
-    }
+    if (r.kind !== "item" && isJsonObject(r.record as JsonObject))
+      return rewriteLine(r.kind, seq, r.record as JsonObject, at);
     throw new InputError(at, `corrupt entry (kind ${JSON.stringify(r.kind)})`);
   }
 
@@ -157,16 +153,19 @@ export class PgSession extends StoredSession {
   protected async commitStep(decide: () => StepDecision): Promise<CommitOutcome> {
     const out = await this.guarded(async (tx) => {
       const d = decide();
-      const r = d.record;
-      if (r === undefined) return d.outcome;
+      const e = d.entry;
+      if (e === undefined) return d.outcome;
+      const seq = e.record.committedVersion;
+      // a clearing or a restore leaves the watermark where it is
+      const watermark = e.kind === "compaction" ? e.record.watermark : this.state.watermark;
       await tx`
         insert into safecut_entries (session, seq, kind, record)
-        values (${this.id}, ${r.committedVersion}, 'compaction', ${tx.json(r as unknown as JsonObject)})`;
+        values (${this.id}, ${seq}, ${e.kind}, ${tx.json(e.record as unknown as JsonObject)})`;
       // serialized by the row lock, and guarded here too: the version it was decided on, and
       // the watermark only forward (L10)
       const up = await tx`
-        update safecut_sessions set version = ${r.committedVersion}, watermark = ${r.watermark}
-        where id = ${this.id} and version = ${r.committedVersion - 1} and watermark <= ${r.watermark}`;
+        update safecut_sessions set version = ${seq}, watermark = ${watermark}
+        where id = ${this.id} and version = ${seq - 1} and watermark <= ${watermark}`;
       if (up.count !== 1)
         throw new SafecutError(
           "internal",

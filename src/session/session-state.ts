@@ -6,13 +6,15 @@
 
 import type { FormatName } from "../adapters/detect.ts";
 import { InputError } from "../model/errors.ts";
-import type { CompactionLine, ItemLine } from "./log-lines.ts";
-import type { CompactionRecord } from "./record.ts";
+import type { EntryLine } from "./log-lines.ts";
+import type { ClearingRecord, CompactionRecord, RestoreRecord } from "./record.ts";
 
-/** An item or a compaction record, in order: an item's index among items, a record's place (`FILE line N`, a row). */
+/** An item or a record, in order: an item's index among items, a record's place (`FILE line N`, a row). */
 export type Entry =
   | { readonly kind: "item"; readonly index: number }
-  | { readonly kind: "compaction"; readonly record: CompactionRecord; readonly where: string };
+  | { readonly kind: "compaction"; readonly record: CompactionRecord; readonly where: string }
+  | { readonly kind: "clearing"; readonly record: ClearingRecord; readonly where: string }
+  | { readonly kind: "restore"; readonly record: RestoreRecord; readonly where: string };
 
 /** The in-memory reading of one session. */
 export class SessionState {
@@ -20,7 +22,9 @@ export class SessionState {
   /** original text of every item, in order */
   readonly items: string[] = [];
   readonly records: CompactionRecord[] = [];
-  /** `rewrites[k]`: entry k (sequence number k + 1) is a compaction, not an append */
+  /** the clearing steps and restores, in order */
+  readonly clearings: (ClearingRecord | RestoreRecord)[] = [];
+  /** `rewrites[k]`: entry k (sequence number k + 1) rewrites the context (a compaction, a clearing, a restore), not an append */
   readonly rewrites: boolean[] = [];
   /** every entry in order (items and records) */
   readonly entries: Entry[] = [];
@@ -32,7 +36,7 @@ export class SessionState {
   }
 
   /** Adds the next entry, read at `at`; refuses one out of sequence or inconsistent with those before it. */
-  add(l: ItemLine | CompactionLine, at: string): Entry {
+  add(l: EntryLine, at: string): Entry {
     if (l.seq !== this.version + 1) throw new InputError(at, `sequence number ${l.seq}, expected ${this.version + 1}`);
     if (l.kind === "item") {
       this.items.push(l.text);
@@ -41,9 +45,24 @@ export class SessionState {
       this.entries.push(e);
       return e;
     }
+    if (l.record.items !== this.items.length)
+      throw new InputError(
+        at,
+        `the record counts ${l.record.items} items before it, the session has ${this.items.length}`,
+      );
+    if (l.kind !== "compaction") {
+      if (l.kind === "clearing" && l.record.plannedVersion > l.seq - 1)
+        throw new InputError(at, `planned against version ${l.record.plannedVersion}, after the version it follows`);
+      this.clearings.push(l.record);
+      this.rewrites.push(true);
+      const e: Entry =
+        l.kind === "clearing"
+          ? { kind: "clearing", record: l.record, where: at }
+          : { kind: "restore", record: l.record, where: at };
+      this.entries.push(e);
+      return e;
+    }
     const r = l.record;
-    if (r.items !== this.items.length)
-      throw new InputError(at, `the record counts ${r.items} items before it, the session has ${this.items.length}`);
     if (r.plannedVersion > l.seq - 1)
       throw new InputError(at, `planned against version ${r.plannedVersion}, after the version it follows`);
     if (r.watermark < this.watermark)

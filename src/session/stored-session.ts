@@ -14,6 +14,7 @@ import type { Plan } from "../engine/run/plan.ts";
 import { dueBy } from "../engine/run/plan.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import type { CommitOutcome, PlannedAgainst } from "../engine/store/store.ts";
+import type { CommitDecision } from "../kernel/commit.ts";
 import { type Config, type ConfigInput, SAME_AS_AGENT } from "../model/config.ts";
 import { InputError, SafecutError } from "../model/errors.ts";
 import { isJsonObject, type Json } from "../model/json.ts";
@@ -21,8 +22,8 @@ import type { Message, SummaryMessage } from "../model/message.ts";
 import { tokenCounter } from "../model/tokens.ts";
 import { summarizerFromConfig } from "../providers/from-config.ts";
 import { SessionPairing } from "./pairing.ts";
-import { PersistingStore } from "./persisting-store.ts";
-import type { CompactionRecord } from "./record.ts";
+import { PersistingStore, type Replacements } from "./persisting-store.ts";
+import type { ClearedEntry, ClearingRecord, CompactionRecord, RestoreRecord } from "./record.ts";
 import { itemOfMessage, messagesOf, readItems, replay } from "./replay.ts";
 import type { Session, SessionCompactOptions } from "./session.ts";
 import type { SessionState } from "./session-state.ts";
@@ -35,10 +36,17 @@ export interface StepAccount {
   readonly trigger: () => Plan["trigger"];
 }
 
-/** A step's decision at the commit: rejected, or applied to the store with the record to write. */
-export type StepDecision =
-  | { readonly outcome: CommitOutcome; readonly record?: undefined }
-  | { readonly outcome: CommitOutcome; readonly record: CompactionRecord };
+/** A record to write, of its kind. */
+export type NewEntry =
+  | { readonly kind: "compaction"; readonly record: CompactionRecord }
+  | { readonly kind: "clearing"; readonly record: ClearingRecord }
+  | { readonly kind: "restore"; readonly record: RestoreRecord };
+
+/** A step's decision at the commit: rejected, or applied to the store with the entry to write. */
+export interface StepDecision {
+  readonly outcome: CommitOutcome;
+  readonly entry?: NewEntry;
+}
 
 /** The index of the newest user message, or -1. */
 function newestUser(ms: readonly Message[]): number {
@@ -170,19 +178,16 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
       options.summarizer ?? summarizerFromConfig(c, counter, options.env ?? process.env, options.agentModel);
     const model = c.model === SAME_AS_AGENT ? options.agentModel : c.model;
     const account = { summarizer: summarizer.name, ...(model === undefined ? {} : { model }) };
-    const store = new PersistingStore(
-      counter,
-      messages,
-      this.state.version,
-      this.state.items.length,
-      (st, p, s, e, sum) =>
+    const store = new PersistingStore(counter, messages, this.state.version, this.state.items.length, {
+      splice: (st, p, s, e, sum) =>
         this.commitStep(() =>
           this.decideStep(st, p, s, e, sum, {
             ...account,
             trigger: () => dueBy(c, st.totalTokens, st.messages.length, st.userTurns),
           }),
         ),
-    );
+      clearing: (st, p, replaced) => this.commitStep(() => this.decideClearing(st, p, replaced)),
+    });
     return compactStore(store, c, {
       summarizer,
       agentModel: options.agentModel,
@@ -207,19 +212,8 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
     account: StepAccount,
   ): StepDecision {
     const s = this.state;
-    const plannedVersion = store.sessionVersionAt(planned.version);
-    const plannedLength = "length" in planned ? planned.length : planned.messages.length;
-    // items appended (by anyone) since the store last read the session
-    const appended = messagesOf(s.items.slice(store.items), this.format);
-    const decision = gateDecideLogCommit(
-      { version: plannedVersion, length: plannedLength, stretchEnd: end },
-      s.rewrites.slice(plannedVersion),
-      store.messages.length + appended.length,
-    );
+    const { decision, plannedVersion } = this.decideOnLog(store, planned, end);
     if (decision === "reject") return { outcome: { decision, version: store.version } };
-    for (const m of appended) store.append(m);
-    store.items = s.items.length;
-    store.reflects(s.version);
     const tokensBefore = store.totalTokens;
     // the engine plans only when due, on at most this many items (one per message, or fewer for
     // Anthropic), and appends since can only add to every count a trigger reads
@@ -250,6 +244,104 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
     };
     // the store now reflects the session with this record written
     store.reflects(record.committedVersion);
-    return { outcome: out, record };
+    return { outcome: out, entry: { kind: "compaction", record } };
+  }
+
+  /**
+   * The kernel's log commit rule (L9) for a change planned on the store that touches nothing at
+   * or after `stretchEnd`, against the entries written since the plan; unless it rejects, the
+   * store takes the items appended since (by anyone) and reflects the session as read now.
+   */
+  private decideOnLog(
+    store: PersistingStore,
+    planned: PlannedAgainst,
+    stretchEnd: number,
+  ): { decision: CommitDecision; plannedVersion: number } {
+    const s = this.state;
+    const plannedVersion = store.sessionVersionAt(planned.version);
+    const plannedLength = "length" in planned ? planned.length : planned.messages.length;
+    const appended = messagesOf(s.items.slice(store.items), this.format);
+    const decision = gateDecideLogCommit(
+      { version: plannedVersion, length: plannedLength, stretchEnd },
+      s.rewrites.slice(plannedVersion),
+      store.messages.length + appended.length,
+    );
+    if (decision === "reject") return { decision, plannedVersion };
+    for (const m of appended) store.append(m);
+    store.items = s.items.length;
+    store.reflects(s.version);
+    return { decision, plannedVersion };
+  }
+
+  /** A clearing's decision against the session as read now (as decideStep): the results' contents replaced, one record. */
+  private decideClearing(store: PersistingStore, planned: PlannedAgainst, replaced: Replacements): StepDecision {
+    const s = this.state;
+    const last = replaced.reduce((m, r) => Math.max(m, r.index), -1);
+    const { decision, plannedVersion } = this.decideOnLog(store, planned, last + 1);
+    if (decision === "reject" || replaced.length === 0) return { outcome: { decision, version: store.version } };
+    const tokensBefore = store.totalTokens;
+    const before = store.tokenCounts();
+    const out = store.applyClearing(planned, replaced);
+    if (out.decision !== decision)
+      throw new SafecutError("internal", `the session decided ${decision}, its store ${out.decision}`);
+    const results: ClearedEntry[] = replaced.map((r) => {
+      if (r.message.role !== "tool") throw new SafecutError("internal", "a cleared message that is not a tool result");
+      return {
+        index: r.index,
+        toolCallId: r.message.toolCallId,
+        placeholder: r.message.content,
+        tokensBefore: before[r.index],
+        tokensAfter: r.tokens,
+      };
+    });
+    const record: ClearingRecord = {
+      items: s.items.length,
+      results,
+      tokensBefore,
+      tokensAfter: store.totalTokens,
+      plannedVersion,
+      committedVersion: s.version + 1,
+      decision,
+      time: new Date().toISOString(),
+    };
+    store.reflects(record.committedVersion);
+    return { outcome: out, entry: { kind: "clearing", record } };
+  }
+
+  async clearings(): Promise<(ClearingRecord | RestoreRecord)[]> {
+    await this.sync();
+    return [...this.state.clearings];
+  }
+
+  /**
+   * Brings the cleared result of the tool call `toolCallId` back into the context (its original
+   * text, kept in the session), as one guarded write. Refused when the context holds no cleared
+   * result of that call (never cleared, restored already, or summarized away since). Resolves to
+   * the session's version after it.
+   */
+  async restore(toolCallId: string): Promise<number> {
+    if (typeof toolCallId !== "string" || toolCallId === "")
+      throw new InputError("toolCallId", "expected a tool call id");
+    await this.commitStep(() => {
+      const s = this.state;
+      const { messages } = replay(s.items, s.entries, this.format);
+      const index = messages.findIndex((m) => m.role === "tool" && m.toolCallId === toolCallId);
+      const m = messages[index];
+      if (m?.role !== "tool")
+        throw new InputError(
+          "toolCallId",
+          `the context holds no result of ${toolCallId} (never appended, or summarized)`,
+        );
+      if (m.clearedFrom === undefined) throw new InputError("toolCallId", `the result of ${toolCallId} is not cleared`);
+      const record: RestoreRecord = {
+        items: s.items.length,
+        toolCallId,
+        index,
+        committedVersion: s.version + 1,
+        time: new Date().toISOString(),
+      };
+      return { outcome: { decision: "commit", version: record.committedVersion }, entry: { kind: "restore", record } };
+    });
+    return this.state.version;
   }
 }

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import postgres from "postgres";
 import { afterAll, describe, expect, it } from "vitest";
 import { openSession } from "../../src/session/open.ts";
-import { SCHEMA_VERSION } from "../../src/session/pg-schema.ts";
+import { MIGRATIONS, SCHEMA_VERSION } from "../../src/session/pg-schema.ts";
 import { pgBackend, testDatabaseUrl } from "./backends.ts";
 import { SMALL_CONFIG, turn } from "./conversation.ts";
 import { sessionLawProblems } from "./session-laws.ts";
@@ -68,6 +68,35 @@ describe("postgresql session recovery", () => {
         "s2",
         "s3",
       ]);
+    } finally {
+      await sql.end();
+    }
+  });
+
+  it("migrates a database at schema version 1 on open, keeping its sessions, and clears in it", async () => {
+    const db = await freshDatabase();
+    const sql = postgres(db, { max: 1, onnotice: () => {} });
+    try {
+      await sql.unsafe(MIGRATIONS[0]);
+      await sql`create table safecut_schema_version (version integer not null)`;
+      await sql`insert into safecut_schema_version values (1)`;
+      await sql`insert into safecut_sessions (id, format, version) values ('old', 'openai', 48)`;
+      const items = Array.from({ length: 12 }, (_, i) => turn(`m${i}`)).flat();
+      await sql`insert into safecut_entries ${sql(
+        items.map((it, k) => ({ session: "old", seq: k + 1, kind: "item", text: JSON.stringify(it) })),
+        "session",
+        "seq",
+        "kind",
+        "text",
+      )}`;
+      const s = await openSession(`${db}?session=old`);
+      expect(await sql`select version from safecut_schema_version`).toEqual([{ version: SCHEMA_VERSION }]);
+      expect((await s.history({ full: true })).split("\n").filter((l) => l !== "")).toHaveLength(48);
+      const report = await s.compact({ ...SMALL_CONFIG, strategy: "clear" });
+      expect(report.clearing?.results).toBeGreaterThan(0);
+      expect(await s.clearings()).toHaveLength(1);
+      expect(await sessionLawProblems(s)).toEqual([]);
+      await s.close();
     } finally {
       await sql.end();
     }

@@ -416,7 +416,7 @@ export async function compactStore(
   let end: RunEnd;
   store.beginCompaction();
   try {
-    run.clearing = clearFirst(store, run.c, run.positions, run.usage, o.dryRun);
+    run.clearing = await clearFirst(store, run.c, run.positions, run.usage, o.dryRun);
     run.usage = run.clearing.usage;
     for (; ; run.step++) {
       const next = planNext(run);

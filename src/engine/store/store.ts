@@ -364,6 +364,14 @@ export class ConversationStore {
     return { decision, version: this.ver };
   }
 
+  /** The clearing commit the engine's run awaits: commitClearing here; a session's store overrides it (as commitSpliceAsync). */
+  commitClearingAsync(
+    planned: PlannedAgainst,
+    replaced: readonly { readonly index: number; readonly message: Message; readonly tokens: number }[],
+  ): Promise<CommitOutcome> {
+    return Promise.resolve(this.commitClearing(planned, replaced));
+  }
+
   /** Per-message token counts (a copy). */
   tokenCounts(): number[] {
     return this.ledger.perMessage();
