@@ -7,6 +7,7 @@
 // gives back the original; at the end the session's own context is this replay's.
 import { readConversationFile } from "../../src/adapters/conversation-file.ts";
 import { assertWellFormed } from "../../src/engine/boundary/wellformed.ts";
+import { itemMapOf } from "../../src/engine/run/item-map.ts";
 import type { Message } from "../../src/model/message.ts";
 import type { ClearingRecord, CompactionRecord, RestoreRecord } from "../../src/session/record.ts";
 import type { Session } from "../../src/session/session.ts";
@@ -28,11 +29,12 @@ export async function sessionLawProblems(s: Session): Promise<string[]> {
   const records: Rec[] = [...(await s.compactions()), ...(await s.clearings())].sort(
     (a, b) => a.committedVersion - b.committedVersion,
   );
-  const all = full === "" ? [] : readConversationFile(full, { format: s.format }).messages;
+  const file = full === "" ? undefined : readConversationFile(full, { format: s.format });
+  const all = file?.messages ?? [];
   const originals = new Map<string, Message>();
   for (const m of all) if (m.role === "tool") originals.set(m.toolCallId, m);
-  // openai and anthropic items: a message's item is its source index
-  const itemOf = (j: number) => all[j].source?.index ?? j;
+  const spans = file === undefined ? [] : (file.items ?? itemMapOf(file.messages)).spans;
+  const itemOf = (j: number) => spans[j].last;
   const problems: string[] = [];
   const context: Message[] = [];
   let next = 0;
