@@ -17,9 +17,10 @@ import { CLEARING_SESSION_MESSAGES, clearingRuns, clearingSection } from "./clea
 import { callsAnsweredAfterUser, generateConversation, summariesRun } from "./conversation.ts";
 import { dafnyModules, dafnySection, timeDafny } from "./dafny.ts";
 import { FRESH_SIZES as FRESH_FULL_SIZES, FRESH_REPS, freshBySize, freshSection } from "./fresh.ts";
-import { loopSectionIn } from "./loop/section.ts";
+import { LOOP_HEADING, loopSectionIn } from "./loop/section.ts";
 import { type Repetitions, sinkValue } from "./measure.ts";
 import { planningSection, timeBySize, warmUpPlanning } from "./planning.ts";
+import { SESSION_HEADING } from "./session-section.ts";
 import { compactionStepsBySize, stepsSection } from "./steps.ts";
 import { fmt, fmtN } from "./table.ts";
 import { USAGE_REPS, USAGE_SIZES, usageBySize, usageSection } from "./usage.ts";
@@ -111,10 +112,13 @@ async function main(): Promise<void> {
   if (dafny.length > 0) out.push(...dafnySection(dafny, DAFNY_REPS));
   if (!ci) out.push(...wholeRunSection(log));
   if (!ci) out.push(...(await import("./startup.ts")).startupSection());
-  // the agent-loop replay's section is written by npm run bench:loop; a full run keeps it
+  // the agent-loop replay's and the sessions' sections are written by npm run bench:loop and
+  // bench/session.ts; a full run keeps them
   const resultsFile = join(import.meta.dirname, "RESULTS.md");
-  const loop = existsSync(resultsFile) ? loopSectionIn(resultsFile) : "";
-  const text = loop === "" ? out.join("\n") : `${out.join("\n").trimEnd()}\n\n${loop.trimEnd()}\n`;
+  const kept = [LOOP_HEADING, SESSION_HEADING]
+    .map((h) => (existsSync(resultsFile) ? loopSectionIn(resultsFile, h).trimEnd() : ""))
+    .filter((x) => x !== "");
+  const text = kept.length === 0 ? out.join("\n") : `${[out.join("\n").trimEnd(), ...kept].join("\n\n")}\n`;
   process.stdout.write(`${text}\n`);
   // only a complete run replaces the committed results
   if (!ci && !skipDafny) writeFileSync(resultsFile, text);

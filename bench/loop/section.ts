@@ -126,24 +126,24 @@ export function loopSection(rows: readonly LoopRow[], command: string, scale: nu
   ];
 }
 
-/** Replaces the section under LOOP_HEADING in `file` (up to the next "## " heading), or appends it. */
-export function writeLoopSection(file: string, lines: readonly string[]): void {
+/** Replaces the section under `heading` (LOOP_HEADING by default) in `file` (up to the next "## " heading), or appends it. */
+export function writeLoopSection(file: string, lines: readonly string[], heading = LOOP_HEADING): void {
   const text = readFileSync(file, "utf8");
-  const at = text.indexOf(`${LOOP_HEADING}\n`);
+  const at = text.indexOf(`${heading}\n`);
   const section = lines.join("\n");
   if (at < 0) {
     writeFileSync(file, `${text.trimEnd()}\n\n${section}`);
     return;
   }
-  const next = text.indexOf("\n## ", at + LOOP_HEADING.length);
+  const next = text.indexOf("\n## ", at + heading.length);
   writeFileSync(file, text.slice(0, at) + section + (next < 0 ? "" : text.slice(next + 1)));
 }
 
-/** The section under LOOP_HEADING in `file` as it stands (empty when there is none), for a writer of the whole file. */
-export function loopSectionIn(file: string): string {
+/** The section under `heading` (LOOP_HEADING by default) in `file` as it stands (empty when there is none), for a writer of the whole file. */
+export function loopSectionIn(file: string, heading = LOOP_HEADING): string {
   const text = readFileSync(file, "utf8");
-  const at = text.indexOf(`${LOOP_HEADING}\n`);
+  const at = text.indexOf(`${heading}\n`);
   if (at < 0) return "";
-  const next = text.indexOf("\n## ", at + LOOP_HEADING.length);
+  const next = text.indexOf("\n## ", at + heading.length);
   return text.slice(at, next < 0 ? undefined : next + 1);
 }
