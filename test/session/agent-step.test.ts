@@ -2,47 +2,24 @@
 // generateText loop (the model an in-process stand-in of the AI SDK's own test kit), and
 // sessionStep for the Chat Completions format, the agent resuming from a fresh open.
 import { generateText, stepCountIs, tool } from "ai";
-import { MockLanguageModelV4 } from "ai/test";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { sessionStep } from "../../src/session/agent-step.ts";
 import { sessionBeforeStep } from "../../src/session/ai-sdk-session.ts";
 import { openSession } from "../../src/session/open.ts";
 import { modelMessagesConversation } from "../support/generate-sdk.ts";
+import { toolThenTextModel } from "../support/tool-then-text-model.ts";
 import { backends, removeFresh } from "./backends.ts";
 import { questionCounts, SMALL_CONFIG, turn } from "./conversation.ts";
 import { sessionLawProblems } from "./session-laws.ts";
 
 afterAll(removeFresh);
 
-const usage = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 5, text: 5, reasoning: 0 },
-};
-
 describe.each(backends)("agents on a session: $name", (backend) => {
   it("the AI SDK hook persists every step, compacts when due, and a new process sees the whole run", async () => {
     const at = backend.fresh();
     const [, ...history] = modelMessagesConversation({ turns: 10 });
-    let n = 0;
-    const model = new MockLanguageModelV4({
-      doGenerate: async () => {
-        n++;
-        return n === 1
-          ? {
-              content: [{ type: "tool-call", toolCallId: "live-1", toolName: "ls", input: "{}" }],
-              finishReason: { unified: "tool-calls", raw: undefined },
-              usage,
-              warnings: [],
-            }
-          : {
-              content: [{ type: "text", text: "all done" }],
-              finishReason: { unified: "stop", raw: undefined },
-              usage,
-              warnings: [],
-            };
-      },
-    });
+    const model = toolThenTextModel("live-1", "ls", "all done");
     const s = await openSession(at, { format: "ai-sdk" });
     const hook = sessionBeforeStep(s, { token_threshold: 3000 });
     const messages = await hook.start(history);
