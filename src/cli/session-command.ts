@@ -130,11 +130,28 @@ export function addSessionCommand(p: Command, io: CliIO, done: (code: number) =>
     .argument("<location>", "the session")
     .option("--full", "every item ever appended, as appended")
     .option("--compactions", "the compaction records, as JSON")
-    .action(async (location: string, flags: { full?: boolean; compactions?: boolean }) => {
+    .option("--clearings", "the clearing and restore records, as JSON")
+    .action(async (location: string, flags: { full?: boolean; compactions?: boolean; clearings?: boolean }) => {
       const s = await open(location, io);
       if (flags.compactions === true) io.stdout(`${JSON.stringify(await s.compactions(), null, 2)}\n`);
+      else if (flags.clearings === true) io.stdout(`${JSON.stringify(await s.clearings(), null, 2)}\n`);
       else io.stdout(await s.history({ full: flags.full === true }));
       await s.close();
+      done(0);
+    });
+  session
+    .command("restore")
+    .description("bring a cleared tool result back into the session's context (its original text)")
+    .argument("<location>", "the session")
+    .argument("<tool-call-id>", "the id of the tool call whose result was cleared")
+    .action(async (location: string, id: string) => {
+      const s = await open(location, io);
+      try {
+        await s.restore(id);
+      } finally {
+        await s.close();
+      }
+      io.stderr(`safecut: restored the result of ${id}\n`);
       done(0);
     });
   session

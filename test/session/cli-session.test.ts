@@ -50,6 +50,43 @@ describe("safecut session", () => {
     },
   );
 
+  it.each(backends)("clears, lists the clearing, and restores a cleared result: $name", async (backend) => {
+    const cwd = tempDir();
+    const at = backend.fresh();
+    writeFileSync(join(cwd, "conv.jsonl"), jsonl(Array.from({ length: 12 }, (_, i) => turn(`k${i}`)).flat()));
+    let r = await runInProcess(["session", "import", "conv.jsonl", "--to", at, "--format", "openai"], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    r = await runInProcess(
+      [
+        "session",
+        "compact",
+        at,
+        "--strategy",
+        "clear",
+        "--token-threshold",
+        "600",
+        "--retention-window",
+        "4",
+        "--tokenizer",
+        "chars",
+      ],
+      { cwd },
+    );
+    expect([0, 5], r.stderr).toContain(r.code);
+    r = await runInProcess(["session", "show", at, "--clearings"], { cwd });
+    const [record] = JSON.parse(r.stdout) as { results: { toolCallId: string }[] }[];
+    const id = record.results[0].toolCallId;
+    r = await runInProcess(["session", "show", at], { cwd });
+    expect(r.stdout).not.toContain(`result ${id.slice(5)} `);
+    r = await runInProcess(["session", "restore", at, id], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    r = await runInProcess(["session", "show", at], { cwd });
+    expect(r.stdout).toContain(`result ${id.slice(5)} `);
+    r = await runInProcess(["session", "restore", at, id], { cwd });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/is not cleared/);
+  });
+
   it("refuses a foreign file as a session with exit code 1, naming the line", async () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, "x.jsonl"), jsonl(turn("x")));
