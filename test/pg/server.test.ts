@@ -1,12 +1,12 @@
 // The test server the global setup started: reachable at the URL it exported, a real PostgreSQL.
 import postgres from "postgres";
 import { expect, it } from "vitest";
-import { PG_URL_ENV } from "./global-setup.ts";
+import { testDatabaseUrl } from "../session/backends.ts";
 
 it("the global setup's PostgreSQL server answers on loopback", async () => {
-  const url = process.env[PG_URL_ENV];
+  const url = testDatabaseUrl();
   expect(url).toMatch(/^postgres:\/\/\w+@127\.0\.0\.1:\d+\/safecut$/);
-  const sql = postgres(url as string, { onnotice: () => {} });
+  const sql = postgres(url, { onnotice: () => {} });
   try {
     const [row] = await sql`select current_setting('server_version_num')::int as v, inet_server_addr()::text as addr`;
     expect(row.v).toBeGreaterThanOrEqual(130000);

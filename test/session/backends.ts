@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PG_URL_ENV } from "../pg/global-setup.ts";
+import { PG_ERROR_ENV, PG_URL_ENV } from "../pg/global-setup.ts";
 
 /** A backend under test. */
 export interface Backend {
@@ -37,7 +37,10 @@ export const logBackend: Backend = {
 /** The test server's database URL (the global setup exports it). */
 export function testDatabaseUrl(): string {
   const url = process.env[PG_URL_ENV];
-  if (url === undefined) throw new Error(`${PG_URL_ENV} is not set: the vitest global setup starts the server`);
+  if (url === undefined)
+    throw new Error(
+      `no PostgreSQL server for the tests: ${process.env[PG_ERROR_ENV] ?? `${PG_URL_ENV} is not set (the vitest global setup starts the server)`}`,
+    );
   return url;
 }
 
