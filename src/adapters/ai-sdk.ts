@@ -252,7 +252,7 @@ export function readModelMessages(
         );
     }
   }
-  assertPairing(b.pairing);
+  if (opts.slice !== true) assertPairing(b.pairing);
   return { messages: b.messages, map: { items: input.length, spans: b.spans }, items: input, origins: b.origins };
 }
 

@@ -12,16 +12,20 @@ import { InputError } from "../model/errors.ts";
 import { type Message, summaryMessage } from "../model/message.ts";
 import type { Entry } from "./session-state.ts";
 
-/** The items read as one JSONL conversation (a multi-line original is read from its one-line form). */
-export function readItems(items: readonly string[], format: FormatName): ConversationFile | undefined {
+/**
+ * The items read as one JSONL conversation (a multi-line original is read from its one-line
+ * form). `slice`: they continue the session's history (an append, the items since a read), whose
+ * tool pairing the session checks against everything it holds (pairing.ts), not the adapter.
+ */
+export function readItems(items: readonly string[], format: FormatName, slice = false): ConversationFile | undefined {
   if (items.length === 0) return undefined;
   const lines = items.map((t) => (t.includes("\n") || t.includes("\r") ? JSON.stringify(JSON.parse(t)) : t));
-  return readConversationFile(`${lines.join("\n")}\n`, { format });
+  return readConversationFile(`${lines.join("\n")}\n`, { format, slice });
 }
 
-/** The messages of a list of items, in the session's format. */
+/** The messages of a slice of the session's items (see readItems), in the session's format. */
 export function messagesOf(items: readonly string[], format: FormatName): Message[] {
-  return readItems(items, format)?.messages.slice() ?? [];
+  return readItems(items, format, true)?.messages.slice() ?? [];
 }
 
 /** For each message, the index of the last item it holds. */

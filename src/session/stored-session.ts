@@ -94,7 +94,7 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
       if (!isJsonObject(v)) throw new InputError(`items[${i}]`, "expected a JSON object");
     });
     // the format's adapter reads them (an unknown role, a malformed part is refused here)
-    const batch = readItems(texts, this.format);
+    const batch = readItems(texts, this.format, true);
     if (batch === undefined) {
       await this.sync();
       return this.state.version;

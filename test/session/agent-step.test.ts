@@ -4,10 +4,12 @@
 import { generateText, stepCountIs, tool } from "ai";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import type { Json } from "../../src/model/json.ts";
 import { sessionStep } from "../../src/session/agent-step.ts";
 import { sessionBeforeStep } from "../../src/session/ai-sdk-session.ts";
 import { openSession } from "../../src/session/open.ts";
-import { modelMessagesConversation } from "../support/generate-sdk.ts";
+import { anthropicConversation } from "../support/generate.ts";
+import { modelMessagesConversation, responsesConversation } from "../support/generate-sdk.ts";
 import { toolThenTextModel } from "../support/tool-then-text-model.ts";
 import { backends, removeFresh } from "./backends.ts";
 import { questionCounts, SMALL_CONFIG, turn } from "./conversation.ts";
@@ -44,6 +46,24 @@ describe.each(backends)("agents on a session: $name", (backend) => {
     expect((await again.compactions()).length).toBeGreaterThan(0);
     expect(await sessionLawProblems(again)).toEqual([]);
     await again.close();
+  });
+
+  it.each([
+    ["anthropic", anthropicConversation({ turns: 10 }).messages as Json[]],
+    ["responses", responsesConversation({ turns: 10 }) as unknown as Json[]],
+  ] as const)("sessionStep keeps a %s agent's history: appended once, compacted, lawful", async (format, items) => {
+    const at = backend.fresh();
+    const s = await openSession(at, { format });
+    // the agent's turns arrive a few items at a time, each step compacting when due
+    let sent: Json[] = [];
+    for (let k = 0; k < items.length; k += 5)
+      sent = (await sessionStep(s, items.slice(k, k + 5), { token_threshold: 3000 })).items;
+    expect((await s.history({ full: true })).trim().split("\n")).toHaveLength(items.length);
+    expect((await s.compactions()).length).toBeGreaterThan(0);
+    expect(sent.length).toBeLessThan(items.length);
+    expect(sent).toEqual(await (await openSession(at)).context());
+    expect(await sessionLawProblems(s)).toEqual([]);
+    await s.close();
   });
 
   it("sessionStep: an agent killed between steps resumes from the session with its history intact", async () => {
