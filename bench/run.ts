@@ -21,6 +21,7 @@ import { loopSectionIn } from "./loop/section.ts";
 import { type Repetitions, sinkValue } from "./measure.ts";
 import { planningSection, timeBySize, warmUpPlanning } from "./planning.ts";
 import { BACKGROUND_HEADING, STEP_CHECK_HEADING, sectionIn } from "./section-file.ts";
+import { SESSION_HEADING } from "./session-section.ts";
 import { compactionStepsBySize, stepsSection } from "./steps.ts";
 import { fmt, fmtN } from "./table.ts";
 import { USAGE_REPS, USAGE_SIZES, usageBySize, usageSection } from "./usage.ts";
@@ -112,13 +113,15 @@ async function main(): Promise<void> {
   if (dafny.length > 0) out.push(...dafnySection(dafny, DAFNY_REPS));
   if (!ci) out.push(...wholeRunSection(log));
   if (!ci) out.push(...(await import("./startup.ts")).startupSection());
-  // the sections of npm run bench:loop, bench:step and bench:background are written by those; a full run keeps them
+  // the sections of npm run bench:loop, bench:step, bench:background and bench/session.ts are
+  // written by those; a full run keeps them
   const resultsFile = join(import.meta.dirname, "RESULTS.md");
   const kept = existsSync(resultsFile)
     ? [
         loopSectionIn(resultsFile),
         sectionIn(resultsFile, STEP_CHECK_HEADING),
         sectionIn(resultsFile, BACKGROUND_HEADING),
+        sectionIn(resultsFile, SESSION_HEADING),
       ].filter((s) => s !== "")
     : [];
   const text = [out.join("\n").trimEnd(), ...kept.map((s) => s.trimEnd())].join("\n\n") + (kept.length > 0 ? "\n" : "");

@@ -126,12 +126,12 @@ export function loopSection(rows: readonly LoopRow[], command: string, scale: nu
   ];
 }
 
-/** Replaces the section under LOOP_HEADING in `file` (up to the next "## " heading), or appends it. */
-export function writeLoopSection(file: string, lines: readonly string[]): void {
-  writeSection(file, LOOP_HEADING, lines);
+/** Replaces the section under `heading` (LOOP_HEADING by default) in `file` (up to the next "## " heading), or appends it. */
+export function writeLoopSection(file: string, lines: readonly string[], heading = LOOP_HEADING): void {
+  writeSection(file, heading, lines);
 }
 
-/** The section under LOOP_HEADING in `file` as it stands (empty when there is none), for a writer of the whole file. */
-export function loopSectionIn(file: string): string {
-  return sectionIn(file, LOOP_HEADING);
+/** The section under `heading` (LOOP_HEADING by default) in `file` as it stands (empty when there is none), for a writer of the whole file. */
+export function loopSectionIn(file: string, heading = LOOP_HEADING): string {
+  return sectionIn(file, heading);
 }

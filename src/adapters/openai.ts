@@ -17,6 +17,12 @@ export interface FormatOptions {
    * are taken from it, so its numbers stay as written (never rounded through a JS number).
    */
   readonly sourceText?: (v: JsonObject) => string | undefined;
+  /**
+   * The items are a slice of a longer conversation (a session's append, or the items appended
+   * since a read) whose tool pairing the caller checks against the whole: a result whose call
+   * lies before the slice is not an orphan here. Default false: the items are the conversation.
+   */
+  readonly slice?: boolean;
 }
 
 function str(v: Json | undefined, path: string): string {

@@ -184,7 +184,7 @@ export function readResponsesItems(
     origins.set(m, span);
     first = i + 1;
   }
-  assertPairing(pairing);
+  if (opts.slice !== true) assertPairing(pairing);
   return { messages, map: { items: input.length, spans }, items: input, origins };
 }
 

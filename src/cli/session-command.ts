@@ -1,5 +1,5 @@
-// `safecut session ...`: a session (openSession's location: a log file path) from the command
-// line. import and append read a conversation file (JSONL: each line one item, kept byte for
+// `safecut session ...`: a session (openSession's location: a log file path, or a postgres://
+// URL naming the session) from the command line. import and append read a conversation file (JSONL: each line one item, kept byte for
 // byte; a JSON array: each element), compact runs the engine on the session with the same
 // settings, report and exit codes as `compact`, show prints the context (--full: every item
 // ever appended; --compactions: the records), export writes the context.
@@ -9,6 +9,7 @@ import { type Command, Option } from "commander";
 import { FORMAT_NAMES, type FormatName } from "../adapters/detect.ts";
 import { InputError, SafecutError } from "../model/errors.ts";
 import type { Json } from "../model/json.ts";
+import { isPostgresLocation } from "../session/pg-location.ts";
 import type { Session } from "../session/session.ts";
 import { exitCodeForOutcome } from "./exit-codes.ts";
 import type { CliIO } from "./main.ts";
@@ -38,9 +39,14 @@ export function itemTexts(text: string, name: string): string[] {
   return body.split("\n").filter((l) => l.trim() !== "");
 }
 
+/** A location as openSession takes it: a path resolved against the working directory, a URL as given. */
+function whereOf(location: string, io: CliIO): string {
+  return isPostgresLocation(location) ? location : resolve(io.cwd, location);
+}
+
 async function open(location: string, io: CliIO, format?: FormatName): Promise<Session> {
   const { openSession } = await import("../session/open.ts");
-  return openSession(resolve(io.cwd, location), {
+  return openSession(whereOf(location, io), {
     ...(format === undefined ? {} : { format }),
     onWarning: (w) => io.stderr(`safecut: warning: ${w}\n`),
   });
@@ -54,18 +60,29 @@ async function appendFile(s: Session, file: string, io: CliIO): Promise<number> 
 
 /** Adds `session` and its subcommands to the program; `done` receives each run's exit code. */
 export function addSessionCommand(p: Command, io: CliIO, done: (code: number) => void): void {
-  const session = p.command("session").description("a conversation kept in a session log that outlives the process");
+  const session = p
+    .command("session")
+    .description("a conversation kept in a session (a log file or PostgreSQL) that outlives the process");
   session
     .command("import")
     .description("create a session from a conversation file (JSONL or a JSON array of items)")
     .argument("<file>", "conversation file")
-    .requiredOption("--to <location>", "the session's location (a log file path; must not exist yet)")
+    .requiredOption(
+      "--to <location>",
+      "the session's location (a log file path, or postgres://user@host:port/db?session=ID; must not exist yet)",
+    )
     .addOption(
       new Option("--format <name>", "the conversation format").choices([...FORMAT_NAMES]).makeOptionMandatory(),
     )
     .action(async (file: string, flags: { to: string; format: FormatName }) => {
-      if (existsSync(resolve(io.cwd, flags.to))) throw new SafecutError("usage", `${flags.to} exists already`);
+      const exists = () => new SafecutError("usage", `${flags.to} exists already`);
+      if (!isPostgresLocation(flags.to) && existsSync(resolve(io.cwd, flags.to))) throw exists();
       const s = await open(flags.to, io, flags.format);
+      // a database session is created by the open: it must hold nothing yet
+      if ((await s.version()) > 0) {
+        await s.close();
+        throw exists();
+      }
       const n = await appendFile(s, file, io);
       await s.close();
       io.stderr(`safecut: imported ${n} items into ${flags.to}\n`);
@@ -103,11 +120,28 @@ export function addSessionCommand(p: Command, io: CliIO, done: (code: number) =>
     .argument("<location>", "the session")
     .option("--full", "every item ever appended, as appended")
     .option("--compactions", "the compaction records, as JSON")
-    .action(async (location: string, flags: { full?: boolean; compactions?: boolean }) => {
+    .option("--clearings", "the clearing and restore records, as JSON")
+    .action(async (location: string, flags: { full?: boolean; compactions?: boolean; clearings?: boolean }) => {
       const s = await open(location, io);
       if (flags.compactions === true) io.stdout(`${JSON.stringify(await s.compactions(), null, 2)}\n`);
+      else if (flags.clearings === true) io.stdout(`${JSON.stringify(await s.clearings(), null, 2)}\n`);
       else io.stdout(await s.history({ full: flags.full === true }));
       await s.close();
+      done(0);
+    });
+  session
+    .command("restore")
+    .description("bring a cleared tool result back into the session's context (its original text)")
+    .argument("<location>", "the session")
+    .argument("<tool-call-id>", "the id of the tool call whose result was cleared")
+    .action(async (location: string, id: string) => {
+      const s = await open(location, io);
+      try {
+        await s.restore(id);
+      } finally {
+        await s.close();
+      }
+      io.stderr(`safecut: restored the result of ${id}\n`);
       done(0);
     });
   session

@@ -8,7 +8,7 @@ import { FORMAT_NAMES } from "../adapters/detect.ts";
 import { InputError } from "../model/errors.ts";
 import type { Json, JsonObject } from "../model/json.ts";
 import { isJsonObject } from "../model/json.ts";
-import type { CompactionRecord } from "./record.ts";
+import type { ClearedEntry, ClearingRecord, CompactionRecord, RestoreRecord } from "./record.ts";
 
 /** The log format this safecut writes and reads; an older one would be migrated on open (none exists yet). */
 export const LOG_VERSION = 1;
@@ -34,6 +34,20 @@ export interface CompactionLine {
   readonly seq: number;
   readonly record: CompactionRecord;
 }
+/** A committed clearing step. */
+export interface ClearingLine {
+  readonly kind: "clearing";
+  readonly seq: number;
+  readonly record: ClearingRecord;
+}
+/** A cleared result restored. */
+export interface RestoreLine {
+  readonly kind: "restore";
+  readonly seq: number;
+  readonly record: RestoreRecord;
+}
+/** An entry of a session: what a line after the header (or a database row) stands for. */
+export type EntryLine = ItemLine | CompactionLine | ClearingLine | RestoreLine;
 /** A torn line (a write cut short by a crash) set aside by the next writer: never read as data. */
 export interface SetAsideLine {
   readonly kind: "set-aside";
@@ -42,7 +56,7 @@ export interface SetAsideLine {
   readonly bytes: number;
 }
 /** Any line of the log. */
-export type LogLine = HeaderLine | ItemLine | CompactionLine | SetAsideLine;
+export type LogLine = HeaderLine | EntryLine | SetAsideLine;
 
 /** Where a log line is, for errors: `FILE line N`. */
 export function lineAt(file: string, line: number): string {
@@ -67,6 +81,11 @@ export function itemText(seq: number, text: string): string {
 /** A compaction line's text. */
 export function compactionText(seq: number, record: CompactionRecord): string {
   return JSON.stringify({ seq, t: "compaction", ...record });
+}
+
+/** A clearing or restore line's text. */
+export function rewriteText(seq: number, kind: "clearing" | "restore", record: ClearingRecord | RestoreRecord): string {
+  return JSON.stringify({ seq, t: kind, ...record });
 }
 
 /** A set-aside marker's text. */
@@ -127,10 +146,9 @@ function isRecordTrigger(x: unknown): x is CompactionRecord["trigger"] {
   return RECORD_TRIGGERS.some((t) => t === x);
 }
 
-function record(o: JsonObject, at: string): CompactionRecord {
-  const decision = o.decision;
-  if (decision !== "commit" && decision !== "rebase")
-    throw new InputError(at, `field "decision": expected "commit" or "rebase"`);
+/** A compaction record read from its JSON object (a log line's fields, a database row's record); `at` names where. */
+export function recordOf(o: JsonObject, at: string): CompactionRecord {
+  const decision = decisionOf(o, at);
   const start = nat(o, "start", at);
   const end = nat(o, "end", at);
   if (end <= start) throw new InputError(at, `the stretch ${start}..${end} is empty`);
@@ -160,6 +178,62 @@ function record(o: JsonObject, at: string): CompactionRecord {
   };
 }
 
+function decisionOf(o: JsonObject, at: string): CompactionRecord["decision"] {
+  const decision = o.decision;
+  if (decision !== "commit" && decision !== "rebase")
+    throw new InputError(at, `field "decision": expected "commit" or "rebase"`);
+  return decision;
+}
+
+function clearedOf(x: Json, at: string): ClearedEntry {
+  if (!isJsonObject(x)) throw new InputError(at, `field "results": expected objects`);
+  return {
+    index: nat(x, "index", at),
+    toolCallId: str(x, "toolCallId", at),
+    placeholder: str(x, "placeholder", at),
+    tokensBefore: nat(x, "tokensBefore", at),
+    tokensAfter: nat(x, "tokensAfter", at),
+  };
+}
+
+/** A clearing record read from its JSON object; `at` names where. */
+export function clearingOf(o: JsonObject, at: string): ClearingRecord {
+  const results = o.results;
+  if (!Array.isArray(results) || results.length === 0)
+    throw new InputError(at, `field "results": expected a non-empty array`);
+  return {
+    items: nat(o, "items", at),
+    results: results.map((r) => clearedOf(r, at)),
+    tokensBefore: nat(o, "tokensBefore", at),
+    tokensAfter: nat(o, "tokensAfter", at),
+    plannedVersion: nat(o, "plannedVersion", at),
+    committedVersion: nat(o, "committedVersion", at),
+    decision: decisionOf(o, at),
+    time: str(o, "time", at),
+  };
+}
+
+/** A restore record read from its JSON object; `at` names where. */
+export function restoreOf(o: JsonObject, at: string): RestoreRecord {
+  return {
+    items: nat(o, "items", at),
+    toolCallId: str(o, "toolCallId", at),
+    index: nat(o, "index", at),
+    committedVersion: nat(o, "committedVersion", at),
+    time: str(o, "time", at),
+  };
+}
+
+/** An entry of kind `kind` (compaction, clearing, restore) read from its record object; refuses a record whose committedVersion is not `seq`. */
+export function rewriteLine(kind: string, seq: number, o: JsonObject, at: string): EntryLine {
+  if (nat(o, "committedVersion", at) !== seq)
+    throw new InputError(at, `the record's committedVersion is not its sequence number ${seq}`);
+  if (kind === "compaction") return { kind, seq, record: recordOf(o, at) };
+  if (kind === "clearing") return { kind, seq, record: clearingOf(o, at) };
+  if (kind === "restore") return { kind, seq, record: restoreOf(o, at) };
+  throw new InputError(at, `unknown entry kind ${JSON.stringify(kind)}`);
+}
+
 /** Parses one line after the header; `line` is its 1-based number. */
 export function parseLine(text: string, file: string, line: number): LogLine {
   const at = lineAt(file, line);
@@ -180,10 +254,6 @@ export function parseLine(text: string, file: string, line: number): LogLine {
       throw new InputError(at, "corrupt item line (expected the item object right after its prefix)");
     return { kind: "item", seq, text: text.slice(prefix.length, -1) };
   }
-  if (v.t === "compaction") {
-    if (nat(v, "committedVersion", at) !== seq)
-      throw new InputError(at, `the record's committedVersion is not its sequence number ${seq}`);
-    return { kind: "compaction", seq, record: record(v, at) };
-  }
+  if (v.t === "compaction" || v.t === "clearing" || v.t === "restore") return rewriteLine(v.t, seq, v, at);
   throw new InputError(at, `unknown line kind ${JSON.stringify(v.t)}`);
 }

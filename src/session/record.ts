@@ -35,3 +35,39 @@ export interface CompactionRecord {
   /** ISO time of the commit */
   readonly time: string;
 }
+
+/** One tool result a clearing step cleared: its place in the context then, and what it holds now. */
+export interface ClearedEntry {
+  /** its position in the context when the step was committed */
+  readonly index: number;
+  readonly toolCallId: string;
+  /** the placeholder that replaced its content (the original stays in the session's items) */
+  readonly placeholder: string;
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+}
+
+/** One committed clearing step (L13): tool results' contents replaced by placeholders, nothing else changed. */
+export interface ClearingRecord {
+  /** how many items the session held when the step was committed */
+  readonly items: number;
+  readonly results: readonly ClearedEntry[];
+  /** the context's token total just before and just after the step */
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  readonly plannedVersion: number;
+  readonly committedVersion: number;
+  readonly decision: Exclude<CommitDecision, "reject">;
+  readonly time: string;
+}
+
+/** A cleared tool result brought back into the context (`Session.restore`). */
+export interface RestoreRecord {
+  /** how many items the session held when it was committed */
+  readonly items: number;
+  readonly toolCallId: string;
+  /** its position in the context */
+  readonly index: number;
+  readonly committedVersion: number;
+  readonly time: string;
+}

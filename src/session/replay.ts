@@ -1,25 +1,31 @@
 // The context of a session, rebuilt from its log: every item read by the format's adapter, each
-// compaction record's stretch replaced by its summary where and when it was committed. One pass
-// over the items plus the splices. Applying a record replays a decision the kernel made at the
+// compaction record's stretch replaced by its summary where and when it was committed, each
+// clearing record's results by their placeholders, each restore's result by its original. One
+// pass over the items plus the records. Applying a record replays a decision the kernel made at the
 // commit; nothing is decided here, and a record that does not fit the context is refused.
 
 import { type ConversationFile, readConversationFile } from "../adapters/conversation-file.ts";
 import type { FormatName } from "../adapters/detect.ts";
+import { clearedWith } from "../engine/run/clearing.ts";
 import { itemMapOf } from "../engine/run/item-map.ts";
 import { InputError } from "../model/errors.ts";
 import { type Message, summaryMessage } from "../model/message.ts";
-import type { Entry } from "./log-state.ts";
+import type { Entry } from "./session-state.ts";
 
-/** The items read as one JSONL conversation (a multi-line original is read from its one-line form). */
-export function readItems(items: readonly string[], format: FormatName): ConversationFile | undefined {
+/**
+ * The items read as one JSONL conversation (a multi-line original is read from its one-line
+ * form). `slice`: they continue the session's history (an append, the items since a read), whose
+ * tool pairing the session checks against everything it holds (pairing.ts), not the adapter.
+ */
+export function readItems(items: readonly string[], format: FormatName, slice = false): ConversationFile | undefined {
   if (items.length === 0) return undefined;
   const lines = items.map((t) => (t.includes("\n") || t.includes("\r") ? JSON.stringify(JSON.parse(t)) : t));
-  return readConversationFile(`${lines.join("\n")}\n`, { format });
+  return readConversationFile(`${lines.join("\n")}\n`, { format, slice });
 }
 
-/** The messages of a list of items, in the session's format. */
+/** The messages of a slice of the session's items (see readItems), in the session's format. */
 export function messagesOf(items: readonly string[], format: FormatName): Message[] {
-  return readItems(items, format)?.messages.slice() ?? [];
+  return readItems(items, format, true)?.messages.slice() ?? [];
 }
 
 /** For each message, the index of the last item it holds. */
@@ -46,9 +52,28 @@ export function replay(items: readonly string[], entries: readonly Entry[], form
   const context: Message[] = [];
   let next = 0;
   for (const e of entries) {
-    if (e.kind !== "compaction") continue;
+    if (e.kind === "item") continue;
+    while (next < all.length && itemOf(next) < e.record.items) context.push(all[next++]);
+    if (e.kind === "clearing") {
+      for (const c of e.record.results) {
+        const m = context[c.index];
+        if (m?.role !== "tool" || m.toolCallId !== c.toolCallId)
+          throw new InputError(e.where, `message ${c.index} of the context is not the result of ${c.toolCallId}`);
+        context[c.index] = clearedWith(m, c.placeholder);
+      }
+      continue;
+    }
+    if (e.kind === "restore") {
+      const m = context[e.record.index];
+      if (m?.role !== "tool" || m.toolCallId !== e.record.toolCallId || m.clearedFrom === undefined)
+        throw new InputError(
+          e.where,
+          `message ${e.record.index} of the context is not the cleared result of ${e.record.toolCallId}`,
+        );
+      context[e.record.index] = m.clearedFrom;
+      continue;
+    }
     const r = e.record;
-    while (next < all.length && itemOf(next) < r.items) context.push(all[next++]);
     if (r.end > context.length)
       throw new InputError(
         e.where,

@@ -9,7 +9,7 @@ import type { CompactionReport } from "../engine/run/report.ts";
 import type { CompactMessagesOptions } from "../library/compact-messages.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
 import type { Json } from "../model/json.ts";
-import type { CompactionRecord } from "./record.ts";
+import type { ClearingRecord, CompactionRecord, RestoreRecord } from "./record.ts";
 
 /** Options of openSession. */
 export interface SessionOptions {
@@ -46,7 +46,15 @@ export interface Session {
   history(options?: { readonly full?: boolean }): Promise<string>;
   /** The compaction records, in commit order. */
   compactions(): Promise<CompactionRecord[]>;
-  /** The session's version: its number of entries (items and compaction records). */
+  /** The clearing steps (tool results' contents replaced by placeholders) and restores, in commit order. */
+  clearings(): Promise<(ClearingRecord | RestoreRecord)[]>;
+  /**
+   * Brings the cleared result of tool call `toolCallId` back into the context (its original text,
+   * kept in the session), as one guarded write; refused when the context holds no cleared result
+   * of that call. Returns the session's version after it.
+   */
+  restore(toolCallId: string): Promise<number>;
+  /** The session's version: its number of entries (items and records). */
   version(): Promise<number>;
   /** Releases the session's file or connection. */
   close(): Promise<void>;

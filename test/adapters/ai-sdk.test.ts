@@ -4,7 +4,6 @@
 // messages (retention window counted in them), and the prepareStep hook in a real agent loop.
 import type { ModelMessage } from "ai";
 import { generateText, stepCountIs, tool } from "ai";
-import { MockLanguageModelV4 } from "ai/test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -13,6 +12,7 @@ import type { CompactionReport } from "../../src/engine/run/report.ts";
 import { compactBeforeStep, compactModelMessages } from "../../src/library/ai-sdk.ts";
 import { ConfigError, InputError } from "../../src/model/errors.ts";
 import { modelMessagesConversation } from "../support/generate-sdk.ts";
+import { toolThenTextModel } from "../support/tool-then-text-model.ts";
 
 const image = new Uint8Array([137, 80, 78, 71]);
 
@@ -330,29 +330,7 @@ describe("compactBeforeStep in an AI SDK agent loop", () => {
   it("compacts the messages the model sees at a later step", async () => {
     // this `ai` version takes system instructions apart from the messages
     const [system, ...history] = modelMessagesConversation({ turns: 10 });
-    let n = 0;
-    const model = new MockLanguageModelV4({
-      doGenerate: async () => {
-        n++;
-        const usage = {
-          inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
-          outputTokens: { total: 5, text: 5, reasoning: 0 },
-        };
-        return n === 1
-          ? {
-              content: [{ type: "tool-call", toolCallId: "live-1", toolName: "ls", input: "{}" }],
-              finishReason: { unified: "tool-calls", raw: undefined },
-              usage,
-              warnings: [],
-            }
-          : {
-              content: [{ type: "text", text: "all done" }],
-              finishReason: { unified: "stop", raw: undefined },
-              usage,
-              warnings: [],
-            };
-      },
-    });
+    const model = toolThenTextModel("live-1", "ls", "all done");
     const reports: CompactionReport[] = [];
     const result = await generateText({
       model,

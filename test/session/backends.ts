@@ -1,7 +1,10 @@
-// The session backends the suites run against: each gives a fresh location per test.
+// The session backends the suites run against: each gives a fresh location per test. The
+// PostgreSQL one uses the server the global setup started (test/pg/global-setup.ts).
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PG_ERROR_ENV, PG_URL_ENV } from "../pg/global-setup.ts";
 
 /** A backend under test. */
 export interface Backend {
@@ -31,5 +34,21 @@ export const logBackend: Backend = {
   fresh: () => join(freshDir(), "session.jsonl"),
 };
 
+/** The test server's database URL (the global setup exports it). */
+export function testDatabaseUrl(): string {
+  const url = process.env[PG_URL_ENV];
+  if (url === undefined)
+    throw new Error(
+      `no PostgreSQL server for the tests: ${process.env[PG_ERROR_ENV] ?? `${PG_URL_ENV} is not set (the vitest global setup starts the server)`}`,
+    );
+  return url;
+}
+
+/** PostgreSQL: a new session id in the test server's database. */
+export const pgBackend: Backend = {
+  name: "postgresql",
+  fresh: () => `${testDatabaseUrl()}?session=${randomUUID()}`,
+};
+
 /** Every backend the suites run against. */
-export const backends: readonly Backend[] = [logBackend];
+export const backends: readonly Backend[] = [logBackend, pgBackend];

@@ -1,46 +1,90 @@
 // `safecut session ...` end to end in-process: import, append, compact, show, export.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { runInProcess, tempDir } from "../support/cli-run.ts";
+import { backends, removeFresh } from "./backends.ts";
 import { turn } from "./conversation.ts";
+
+afterAll(removeFresh);
 
 const jsonl = (items: readonly object[]) => items.map((x) => `${JSON.stringify(x)}\n`).join("");
 
 describe("safecut session", () => {
-  it("imports, appends, compacts with the compact report and exit code, shows and exports", async () => {
+  it.each(backends)(
+    "imports, appends, compacts with the compact report and exit code, shows and exports: $name",
+    async (backend) => {
+      const cwd = tempDir();
+      const at = backend.fresh();
+      const first = `{"role": "system", "content": "be brief"}\n${jsonl(Array.from({ length: 10 }, (_, i) => turn(`i${i}`)).flat())}`;
+      writeFileSync(join(cwd, "conv.jsonl"), first);
+      writeFileSync(join(cwd, "more.jsonl"), jsonl(turn("more")));
+
+      let r = await runInProcess(["session", "import", "conv.jsonl", "--to", at, "--format", "openai"], { cwd });
+      expect(r.code, r.stderr).toBe(0);
+      // nothing compacted: export is the imported file, byte for byte
+      r = await runInProcess(["session", "export", at, "-o", "out.jsonl"], { cwd });
+      expect(r.code, r.stderr).toBe(0);
+      expect(readFileSync(join(cwd, "out.jsonl"), "utf8")).toBe(first);
+      r = await runInProcess(["session", "import", "conv.jsonl", "--to", at, "--format", "openai"], { cwd });
+      expect(r.code).toBe(2);
+
+      r = await runInProcess(["session", "append", at, "more.jsonl"], { cwd });
+      expect(r.code, r.stderr).toBe(0);
+      r = await runInProcess(
+        ["session", "compact", at, "--token-threshold", "600", "--retention-window", "4", "--tokenizer", "chars"],
+        { cwd },
+      );
+      expect([0, 5], r.stderr).toContain(r.code);
+      expect(r.stderr).toMatch(/compacted/);
+
+      r = await runInProcess(["session", "show", at, "--full"], { cwd });
+      expect(r.stdout).toBe(first + jsonl(turn("more")));
+      r = await runInProcess(["session", "show", at, "--compactions"], { cwd });
+      const records = JSON.parse(r.stdout) as { decision: string }[];
+      expect(records.length).toBeGreaterThan(0);
+      r = await runInProcess(["session", "show", at], { cwd });
+      const context = r.stdout.trim().split("\n");
+      expect(context.length).toBeLessThan(45);
+      expect(context[0]).toBe('{"role": "system", "content": "be brief"}');
+    },
+  );
+
+  it.each(backends)("clears, lists the clearing, and restores a cleared result: $name", async (backend) => {
     const cwd = tempDir();
-    const first = `{"role": "system", "content": "be brief"}\n${jsonl(Array.from({ length: 10 }, (_, i) => turn(`i${i}`)).flat())}`;
-    writeFileSync(join(cwd, "conv.jsonl"), first);
-    writeFileSync(join(cwd, "more.jsonl"), jsonl(turn("more")));
-
-    let r = await runInProcess(["session", "import", "conv.jsonl", "--to", "s.jsonl", "--format", "openai"], { cwd });
-    expect(r.code, r.stderr).toBe(0);
-    // nothing compacted: export is the imported file, byte for byte
-    r = await runInProcess(["session", "export", "s.jsonl", "-o", "out.jsonl"], { cwd });
-    expect(r.code, r.stderr).toBe(0);
-    expect(readFileSync(join(cwd, "out.jsonl"), "utf8")).toBe(first);
-    r = await runInProcess(["session", "import", "conv.jsonl", "--to", "s.jsonl", "--format", "openai"], { cwd });
-    expect(r.code).toBe(2);
-
-    r = await runInProcess(["session", "append", "s.jsonl", "more.jsonl"], { cwd });
+    const at = backend.fresh();
+    writeFileSync(join(cwd, "conv.jsonl"), jsonl(Array.from({ length: 12 }, (_, i) => turn(`k${i}`)).flat()));
+    let r = await runInProcess(["session", "import", "conv.jsonl", "--to", at, "--format", "openai"], { cwd });
     expect(r.code, r.stderr).toBe(0);
     r = await runInProcess(
-      ["session", "compact", "s.jsonl", "--token-threshold", "600", "--retention-window", "4", "--tokenizer", "chars"],
+      [
+        "session",
+        "compact",
+        at,
+        "--strategy",
+        "clear",
+        "--token-threshold",
+        "600",
+        "--retention-window",
+        "4",
+        "--tokenizer",
+        "chars",
+      ],
       { cwd },
     );
     expect([0, 5], r.stderr).toContain(r.code);
-    expect(r.stderr).toMatch(/compacted/);
-
-    r = await runInProcess(["session", "show", "s.jsonl", "--full"], { cwd });
-    expect(r.stdout).toBe(first + jsonl(turn("more")));
-    r = await runInProcess(["session", "show", "s.jsonl", "--compactions"], { cwd });
-    const records = JSON.parse(r.stdout) as { decision: string }[];
-    expect(records.length).toBeGreaterThan(0);
-    r = await runInProcess(["session", "show", "s.jsonl"], { cwd });
-    const context = r.stdout.trim().split("\n");
-    expect(context.length).toBeLessThan(45);
-    expect(context[0]).toBe('{"role": "system", "content": "be brief"}');
+    r = await runInProcess(["session", "show", at, "--clearings"], { cwd });
+    const [record] = JSON.parse(r.stdout) as { results: { toolCallId: string }[] }[];
+    const id = record.results[0].toolCallId;
+    r = await runInProcess(["session", "show", at], { cwd });
+    expect(r.stdout).not.toContain(`result ${id.slice(5)} `);
+    r = await runInProcess(["session", "restore", at, id], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    r = await runInProcess(["session", "show", at], { cwd });
+    expect(r.stdout).toContain(`result ${id.slice(5)} `);
+    r = await runInProcess(["session", "restore", at, id], { cwd });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/is not cleared/);
   });
 
   it("refuses a foreign file as a session with exit code 1, naming the line", async () => {

@@ -3,9 +3,10 @@
 // law holds after every committed step, and the watermark never decreased (read back from the
 // records; sessionLawProblems checks both).
 import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSession } from "../../src/session/open.ts";
-import { backends, removeFresh } from "./backends.ts";
+import { backends, freshDir, removeFresh } from "./backends.ts";
 import { questionCounts } from "./conversation.ts";
 import { sessionLawProblems } from "./session-laws.ts";
 import { bundleWorker, startWorker } from "./worker-process.ts";
@@ -26,12 +27,13 @@ describe.each(backends)("concurrency: $name", (backend) => {
   it(`${APPENDERS} appenders and ${COMPACTORS} compactors on one session lose and duplicate nothing`, async () => {
     const at = backend.fresh();
     await (await openSession(at, { format: "openai" })).close();
-    const compactors = Array.from({ length: COMPACTORS }, () => startWorker(bundle, ["compact", at]));
+    const stop = join(freshDir(), "stop");
+    const compactors = Array.from({ length: COMPACTORS }, () => startWorker(bundle, ["compact", at, stop]));
     const appenders = Array.from({ length: APPENDERS }, (_, k) =>
       startWorker(bundle, ["append", at, `w${k}`, String(TURNS)]),
     );
     const codes = await Promise.all(appenders.map((w) => w.exited));
-    writeFileSync(`${at}.stop`, "");
+    writeFileSync(stop, "");
     codes.push(...(await Promise.all(compactors.map((w) => w.exited))));
     for (const w of [...appenders, ...compactors]) expect(w.stderr).toBe("");
     expect(codes.every((c) => c === 0)).toBe(true);

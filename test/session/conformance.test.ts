@@ -109,6 +109,58 @@ describe.each(backends)("session conformance: $name", (backend) => {
     expect(await sessionLawProblems(s)).toEqual([]);
   });
 
+  it("persists a clearing run as one record, keeps the originals, and restores a cleared result on demand", async () => {
+    const at = backend.fresh();
+    const s = await openSession(at, { format: "openai" });
+    for (let i = 0; i < 12; i++) await s.append(turn(`k${i}`));
+    const before = await s.history({ full: true });
+    const report = await s.compact({ ...SMALL_CONFIG, strategy: "clear" });
+    const cleared = report.clearing?.results ?? 0;
+    expect(cleared).toBeGreaterThan(0);
+    const [record] = await s.clearings();
+    expect(record).toMatchObject({ decision: "commit", items: 48 });
+    expect("results" in record && record.results.length).toBe(cleared);
+    expect(await s.history({ full: true })).toBe(before);
+    expect(await s.compactions()).toEqual([]);
+    expect(await sessionLawProblems(s)).toEqual([]);
+    // a new process sees the cleared context; the first cleared result comes back byte for byte
+    const other = await openSession(at);
+    const text = await other.contextText();
+    expect(text).toBe(await s.contextText());
+    expect(text).toContain("[tool result cleared:");
+    const id = "results" in record ? record.results[0].toolCallId : "";
+    const original = before.split("\n").find((l) => l.includes(`"tool_call_id":"${id}"`));
+    expect(text).not.toContain(original);
+    expect(await other.restore(id)).toBe(50);
+    expect(await s.contextText()).toContain(`${original}\n`);
+    await expect(s.restore(id)).rejects.toThrow(new RegExp(`the result of ${id} is not cleared`));
+    await expect(s.restore("nowhere")).rejects.toThrow(/the context holds no result of nowhere/);
+    expect(await s.version()).toBe(50);
+    expect(await sessionLawProblems(s)).toEqual([]);
+    await other.close();
+    await s.close();
+  });
+
+  it("rejects a clearing planned before another writer's compaction: nothing cleared", async () => {
+    const at = backend.fresh();
+    const s = await openSession(at, { format: "openai" });
+    for (let i = 0; i < 12; i++) await s.append(turn(`y${i}`));
+    const other = await openSession(at);
+    // another writer compacts while this one summarizes after clearing: the summary step is
+    // rejected, and everything written is lawful
+    const report = await s.compact(
+      { ...SMALL_CONFIG, strategy: "clear-then-summarize" },
+      {
+        summarizer: summarizerDuring(async () => {
+          if ((await other.compactions()).length === 0) await other.compact(SMALL_CONFIG, { maxSteps: 1 });
+        }),
+      },
+    );
+    expect(report.clearing?.results).toBeGreaterThan(0);
+    expect(await s.clearings()).toHaveLength(1);
+    expect(await sessionLawProblems(s)).toEqual([]);
+  });
+
   it("rejects a step planned before another writer's compaction, applying nothing of it", async () => {
     const at = backend.fresh();
     const s = await openSession(at, { format: "openai" });

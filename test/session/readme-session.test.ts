@@ -1,5 +1,6 @@
-// README's session example runs as written, with its `safecut` import pointed at this
-// checkout's sources: it compacts a session and prints the outcome and the item counts.
+// README's session examples run as written, with their `safecut` import pointed at this
+// checkout's sources: the first compacts a session and prints the outcome and the item counts;
+// the second kills an agent in a child process and resumes it from its session.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -8,23 +9,43 @@ import { describe, expect, it } from "vitest";
 const ROOT = resolve(import.meta.dirname, "../..");
 const SECTION = "### Sessions: a history that outlives the process";
 
-describe("README's session example", () => {
+/** The `n`-th ts block of README's session section, its import pointed at the sources, written to a file to run. */
+function sessionBlock(n: number): string {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const at = readme.indexOf(`\n${SECTION}\n`);
+  expect(at).toBeGreaterThan(0);
+  const section = readme.slice(at, readme.indexOf("\n### ", at + SECTION.length));
+  const block = [...section.matchAll(/```ts\n([\s\S]*?)```/g)][n]?.[1] ?? "";
+  const code = block.replace('from "safecut"', `from ${JSON.stringify(join(ROOT, "src/index.ts"))}`);
+  expect(code).not.toMatch(/from "safecut/);
+  const dir = join(ROOT, ".tmp");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `readme-session-${n}.ts`);
+  writeFileSync(file, code);
+  return file;
+}
+
+describe("README's session examples", () => {
   it("runs and compacts", () => {
-    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-    const at = readme.indexOf(`\n${SECTION}\n`);
-    expect(at).toBeGreaterThan(0);
-    const block = /```ts\n([\s\S]*?)```/.exec(readme.slice(at))?.[1] ?? "";
-    const code = block.replace('from "safecut"', `from ${JSON.stringify(join(ROOT, "src/index.ts"))}`);
-    expect(code).not.toMatch(/from "safecut/);
-    const dir = join(ROOT, ".tmp");
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, "readme-session.ts");
-    writeFileSync(file, code);
+    const file = sessionBlock(0);
     const r = spawnSync(process.execPath, ["--import", "tsx", file], { cwd: ROOT, encoding: "utf8", timeout: 100_000 });
     expect(r.status, r.stderr).toBe(0);
     const m = /^(compacted|compacted-still-due) (\d+) -> (\d+) items; (\d+) steps$/m.exec(r.stdout);
     expect(m, r.stdout).not.toBeNull();
     expect(Number(m?.[3])).toBeLessThan(Number(m?.[2]));
+    expect(Number(m?.[4])).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("kills an agent and resumes it from its session, every step asked once", () => {
+    const file = sessionBlock(1);
+    const r = spawnSync(process.execPath, ["--import", "tsx", file], { cwd: ROOT, encoding: "utf8", timeout: 100_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const m = /^killed, resumed at step (\d+): (\d+) steps asked, (\d+) distinct; (\d+) compactions$/m.exec(r.stdout);
+    expect(m, r.stdout).not.toBeNull();
+    expect(Number(m?.[1])).toBeGreaterThanOrEqual(12);
+    expect(Number(m?.[1])).toBeLessThan(20);
+    expect(Number(m?.[2])).toBe(20);
+    expect(Number(m?.[3])).toBe(20);
     expect(Number(m?.[4])).toBeGreaterThan(0);
   }, 120_000);
 });

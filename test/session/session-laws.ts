@@ -1,11 +1,15 @@
-// The laws checked on a session from its public API alone, commit by commit: the full history
-// and the compaction records are replayed here (independently of src/session/replay.ts), and
-// after every record: the stretch held no user or system message (L2), kept tool calls and
-// results together (L5) and left a well-formed context, the step lowered the tokens (L8), the
-// watermark did not move back (L10); at the end the session's own context is this replay's.
+// The laws checked on a session from its public API alone, commit by commit: the full history,
+// the compaction records and the clearing and restore records are replayed here (independently
+// of src/session/replay.ts), and after every compaction: the stretch held no user or system
+// message (L2), kept tool calls and results together (L5) and left a well-formed context, the
+// step lowered the tokens (L8), the watermark did not move back (L10); after every clearing:
+// only tool results' contents changed, to a placeholder, and the tokens dropped (L13); a restore
+// gives back the original; at the end the session's own context is this replay's.
 import { readConversationFile } from "../../src/adapters/conversation-file.ts";
 import { assertWellFormed } from "../../src/engine/boundary/wellformed.ts";
+import { itemMapOf } from "../../src/engine/run/item-map.ts";
 import type { Message } from "../../src/model/message.ts";
+import type { ClearingRecord, CompactionRecord, RestoreRecord } from "../../src/session/record.ts";
 import type { Session } from "../../src/session/session.ts";
 
 function toolIds(ms: readonly Message[]): { calls: Set<string>; results: string[] } {
@@ -21,16 +25,42 @@ function toolIds(ms: readonly Message[]): { calls: Set<string>; results: string[
 /** Every law violation found on the session (empty: all hold). */
 export async function sessionLawProblems(s: Session): Promise<string[]> {
   const full = await s.history({ full: true });
-  const records = await s.compactions();
-  const all = full === "" ? [] : readConversationFile(full, { format: s.format }).messages;
-  // openai and anthropic items: a message's item is its source index
-  const itemOf = (j: number) => all[j].source?.index ?? j;
+  type Rec = CompactionRecord | ClearingRecord | RestoreRecord;
+  const records: Rec[] = [...(await s.compactions()), ...(await s.clearings())].sort(
+    (a, b) => a.committedVersion - b.committedVersion,
+  );
+  const file = full === "" ? undefined : readConversationFile(full, { format: s.format });
+  const all = file?.messages ?? [];
+  const originals = new Map<string, Message>();
+  for (const m of all) if (m.role === "tool") originals.set(m.toolCallId, m);
+  const spans = file === undefined ? [] : (file.items ?? itemMapOf(file.messages)).spans;
+  const itemOf = (j: number) => spans[j].last;
   const problems: string[] = [];
   const context: Message[] = [];
   let next = 0;
   let mark = 0;
   for (const [k, r] of records.entries()) {
     while (next < all.length && itemOf(next) < r.items) context.push(all[next++]);
+    if ("results" in r) {
+      for (const c of r.results) {
+        const m = context[c.index];
+        if (m?.role !== "tool" || m.toolCallId !== c.toolCallId)
+          problems.push(`record ${k}: L13: ${c.index} is not ${c.toolCallId}'s result`);
+        else context[c.index] = { ...m, content: c.placeholder };
+        if (c.tokensAfter >= c.tokensBefore)
+          problems.push(`record ${k}: L13: ${c.toolCallId} ${c.tokensBefore} -> ${c.tokensAfter} tokens`);
+      }
+      if (r.tokensAfter >= r.tokensBefore)
+        problems.push(`record ${k}: L13: ${r.tokensBefore} -> ${r.tokensAfter} tokens`);
+      continue;
+    }
+    if ("toolCallId" in r) {
+      const original = originals.get(r.toolCallId);
+      if (context[r.index]?.role !== "tool" || original === undefined)
+        problems.push(`record ${k}: restore of a missing result`);
+      else context[r.index] = original;
+      continue;
+    }
     if (r.end > context.length) {
       problems.push(`record ${k}: stretch ${r.start}..${r.end} outside the ${context.length}-message context`);
       return problems;

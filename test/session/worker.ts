@@ -1,6 +1,6 @@
 // A session writer run as a separate process by the crash and concurrency tests (bundled by
-// worker-bundle.ts): `append LOCATION TAG N` appends N turns (N = 0: until killed), `compact
-// LOCATION` compacts until LOCATION.stop exists, `mixed LOCATION TAG` appends three turns
+// worker-process.ts): `append LOCATION TAG N` appends N turns (N = 0: until killed), `compact
+// LOCATION STOPFILE` compacts until the file STOPFILE exists, `mixed LOCATION TAG` appends three turns
 // and compacts, until killed. Each acknowledged append is reported on stdout as `ack ID` once it
 // has resolved (durable), `ready` once the session is open, and `step` as each
 // compaction step starts (mixed).
@@ -11,6 +11,8 @@ import { openSession } from "../../src/session/open.ts";
 import { SMALL_CONFIG, turn } from "./conversation.ts";
 
 const [mode, location, tag, count] = process.argv.slice(2);
+// compact: the third argument is the stop file
+const stopFile = tag;
 const say = (line: string) => writeSync(1, `${line}\n`);
 const summarizer = offlineSummarizer(charCounter());
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -24,7 +26,7 @@ if (mode === "append") {
     say(`ack ${tag}-${k}`);
   }
 } else if (mode === "compact") {
-  while (!existsSync(`${location}.stop`)) {
+  while (!existsSync(stopFile)) {
     const r = await s.compact(SMALL_CONFIG, { summarizer });
     say(`compacted ${r.stretches.length}`);
     await pause(5);

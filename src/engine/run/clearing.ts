@@ -74,13 +74,13 @@ export interface ClearingStep {
  * reported prefix, if any, carried across the clearing. A dry run reports what it would clear
  * and changes nothing.
  */
-export function clearFirst(
+export async function clearFirst(
   store: ConversationStore,
   c: Config,
   positions: InputPositions,
   usage: ReportedPrefix | undefined,
   dryRun = false,
-): ClearingStep {
+): Promise<ClearingStep> {
   if (c.strategy === "summarize") return { report: undefined, usage, only: false };
   const snap = store.view();
   const ms = snap.messages;
@@ -159,8 +159,15 @@ export function clearFirst(
   const what = `${countOf(records.length, "tool result")} (${countOf(freed, "token")} freed)`;
   if (dryRun)
     return { report: { results: 0, tokensFreed: 0, records: [], reason: `would clear ${what}` }, usage, only };
-  // nothing has awaited since the snapshot: the commit is against the current version
-  store.commitClearing(snap, replaced);
+  // nothing has awaited since the snapshot: the commit is against the current version (a
+  // session's store decides it again where its data lives, and may reject it)
+  const commit = await store.commitClearingAsync(snap, replaced);
+  if (commit.decision === "reject")
+    return {
+      report: none("the conversation was edited (not only appended to) meanwhile: nothing cleared"),
+      usage,
+      only,
+    };
   const report = { results: records.length, tokensFreed: freed, records, reason: `cleared ${what}` };
   return { report, usage: carried, only };
 }

@@ -205,7 +205,7 @@ function summarize(run: RunState, p: PlannedStep): Promise<StepResult> {
 }
 
 /** Commit and record: applies an accepted summary through the version check, or records why the step changed nothing. */
-function commitAndRecord(run: RunState, p: PlannedStep, res: StepResult): RunEnd | undefined {
+async function commitAndRecord(run: RunState, p: PlannedStep, res: StepResult): Promise<RunEnd | undefined> {
   const { start, end, replacedTokens } = p.plan.stretch;
   const step = run.step;
   run.summarizerCalls += res.attempts;
@@ -235,7 +235,8 @@ function commitAndRecord(run: RunState, p: PlannedStep, res: StepResult): RunEnd
   // summary message's count with the store's counter, as the store will count it
   const nextUsage =
     run.usage === undefined ? undefined : gateUsageAfterSplice(run.usage, p.snap.tokens, start, end, res.tokens);
-  const commit = run.store.commitSplice(p.snap, start, end, summaryMessage(res.text));
+  // awaited: a session's store decides and writes where its data lives
+  const commit = await run.store.commitSpliceAsync(p.snap, start, end, summaryMessage(res.text));
   if (commit.decision === "reject")
     return {
       reason: "",
@@ -454,7 +455,7 @@ async function runSteps(
   try {
     end = await askBefore(run, start.judgedBefore, recording);
     if (end === undefined) {
-      run.clearing = clearFirst(store, run.c, run.positions, run.usage, o.dryRun);
+      run.clearing = await clearFirst(store, run.c, run.positions, run.usage, o.dryRun);
       run.usage = run.clearing.usage;
     }
     for (; end === undefined; run.step++) {
@@ -463,7 +464,7 @@ async function runSteps(
         end = next;
         break;
       }
-      const stop = commitAndRecord(run, next, await summarize(run, next));
+      const stop = await commitAndRecord(run, next, await summarize(run, next));
       if (stop !== undefined) {
         end = stop;
         break;

@@ -324,6 +324,20 @@ export class ConversationStore {
   }
 
   /**
+   * The commit the engine's run awaits: commitSplice here. A store whose conversation lives
+   * elsewhere (a session: a log, a database) overrides it to decide and write there, which may
+   * take I/O; the run does nothing else until it resolves.
+   */
+  commitSpliceAsync(
+    planned: PlannedAgainst,
+    start: number,
+    end: number,
+    summary: SummaryMessage,
+  ): Promise<CommitOutcome> {
+    return Promise.resolve(this.commitSplice(planned, start, end, summary));
+  }
+
+  /**
    * Replaces tool results in place by their cleared versions (L13), if the kernel allows it
    * against the planned snapshot (commit, or rebase over pure appends: positions still hold).
    * `replaced` pairs an index with its new message and that message's count; each replacement
@@ -348,6 +362,14 @@ export class ConversationStore {
     this.ver++;
     this.lastRewrite = this.ver;
     return { decision, version: this.ver };
+  }
+
+  /** The clearing commit the engine's run awaits: commitClearing here; a session's store overrides it (as commitSpliceAsync). */
+  commitClearingAsync(
+    planned: PlannedAgainst,
+    replaced: readonly { readonly index: number; readonly message: Message; readonly tokens: number }[],
+  ): Promise<CommitOutcome> {
+    return Promise.resolve(this.commitClearing(planned, replaced));
   }
 
   /** Per-message token counts (a copy). */

@@ -1,0 +1,101 @@
+// A throwaway PostgreSQL server for the tests and benches: Debian's binaries
+// (/usr/lib/postgresql/N/bin), initdb in a fresh temporary directory, pg_ctl start on 127.0.0.1
+// at a free port, one database; stop() shuts it down and removes the directory. initdb refuses
+// to run as root, so as root the server runs as the `postgres` user (which Debian's package
+// creates) and the directory is handed to it.
+
+import { execFileSync } from "node:child_process";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** A running server: the URL of its database, and how to stop it. */
+export interface PgServer {
+  /** postgres://USER@127.0.0.1:PORT/DB */
+  readonly url: string;
+  /** stops the server and removes its directory */
+  stop(): void;
+}
+
+/** The bin directory of the newest installed PostgreSQL, or undefined. */
+export function pgBinDir(): string | undefined {
+  const root = "/usr/lib/postgresql";
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions.length === 0 ? undefined : join(root, versions[0], "bin");
+}
+
+/** A free TCP port on 127.0.0.1 (bound, read, released). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const a = s.address();
+      s.close(() => (typeof a === "object" && a !== null ? resolve(a.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+/** Options of startPgServer. */
+export interface PgServerOptions {
+  /** the database to create (default "safecut") */
+  readonly db?: string;
+  /** whether the server syncs its writes to disk (default false: the tests kill clients, never the server; the bench syncs) */
+  readonly fsync?: boolean;
+}
+
+/** Starts a server with one database; throws naming what is missing when PostgreSQL is not installed. */
+export async function startPgServer(options: PgServerOptions = {}): Promise<PgServer> {
+  const db = options.db ?? "safecut";
+  const sync = options.fsync === true ? "on" : "off";
+  const bin = pgBinDir();
+  if (bin === undefined)
+    throw new Error(
+      "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): apt-get install -y postgresql (.ci/run does it)",
+    );
+  const asRoot = process.getuid?.() === 0;
+  const user = asRoot ? "postgres" : (process.env.USER ?? "postgres");
+  const dir = mkdtempSync(join(tmpdir(), "safecut-pg-"));
+  const data = join(dir, "data");
+  const run = (cmd: string, args: readonly string[]) => {
+    const exe = join(bin, cmd);
+    return asRoot
+      ? execFileSync("runuser", ["-u", "postgres", "--", exe, ...args], { stdio: "pipe" })
+      : execFileSync(exe, args, { stdio: "pipe" });
+  };
+  if (asRoot) {
+    const uid = Number(execFileSync("id", ["-u", "postgres"]).toString().trim());
+    const gid = Number(execFileSync("id", ["-g", "postgres"]).toString().trim());
+    chownSync(dir, uid, gid);
+  }
+  chmodSync(dir, 0o700);
+  let started = false;
+  const stop = () => {
+    if (started) {
+      try {
+        run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+      } catch {
+        // already down
+      }
+      started = false;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    run("initdb", ["-D", data, "-U", user, "-A", "trust", "-E", "UTF8", "--no-locale", "--no-sync"]);
+    const port = await freePort();
+    // loopback only, the socket only in the directory
+    const opts = `-h 127.0.0.1 -p ${port} -k ${dir} -c fsync=${sync} -c full_page_writes=${sync} -c max_connections=200`;
+    run("pg_ctl", ["-D", data, "-l", join(dir, "log"), "-o", opts, "-w", "start"]);
+    started = true;
+    run("createdb", ["-h", "127.0.0.1", "-p", String(port), "-U", user, db]);
+    return { url: `postgres://${user}@127.0.0.1:${port}/${db}`, stop };
+  } catch (e) {
+    stop();
+    throw e;
+  }
+}

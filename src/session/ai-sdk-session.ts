@@ -1,0 +1,59 @@
+// The AI SDK's prepareStep hook with the agent's history in a session (of format "ai-sdk"):
+// `start` appends the user's new messages and gives the messages to start generateText,
+// streamText or a ToolLoopAgent with; before each step, `prepareStep` appends what the SDK added
+// since (the previous step's response messages), compacts the session when due and hands the
+// SDK the session's context. A killed agent resumes by opening the same session.
+
+import type { ModelMessage } from "ai";
+import { parseConfig } from "../engine/boundary/config-rules.ts";
+import type { CompactionReport } from "../engine/run/report.ts";
+import type { PrepareStepMessages } from "../library/ai-sdk.ts";
+import type { Config, ConfigInput } from "../model/config.ts";
+import { InputError } from "../model/errors.ts";
+import type { Json } from "../model/json.ts";
+import { sessionStep } from "./agent-step.ts";
+import type { Session, SessionCompactOptions } from "./session.ts";
+
+/** The hook and its start. */
+export interface SessionHook {
+  /** Appends the new messages (the user's turn), compacts when due; the messages to start the run with. */
+  start(newMessages: readonly ModelMessage[]): Promise<ModelMessage[]>;
+  /** For the AI SDK's `prepareStep`: persists the step's new messages and returns the session's context. */
+  prepareStep(step: PrepareStepMessages): Promise<{ messages: ModelMessage[] }>;
+  /** After the run: persists the last step's response messages (`result.response.messages`; prepareStep persisted the earlier steps'). */
+  finish(responseMessages: readonly ModelMessage[]): Promise<void>;
+}
+
+/** The JSON value of AI SDK messages (what the session keeps). */
+function asJson(ms: readonly ModelMessage[]): Json[] {
+  return JSON.parse(JSON.stringify(ms)) as Json[];
+}
+
+/** A prepareStep hook keeping the agent's history in `session` (format "ai-sdk"); `onReport` receives each run's report. */
+export function sessionBeforeStep(
+  session: Session,
+  config: ConfigInput | Config = {},
+  options: SessionCompactOptions & { readonly onReport?: (r: CompactionReport) => void } = {},
+): SessionHook {
+  if (session.format !== "ai-sdk")
+    throw new InputError("session", `expected a session of format ai-sdk, not ${session.format}`);
+  const c = parseConfig(config); // a bad configuration fails when the agent is built
+  /** how many of the SDK's messages the session holds: those it was last given */
+  let known: number | undefined;
+  const step = async (added: readonly ModelMessage[]) => {
+    const r = await sessionStep(session, asJson(added), c, options);
+    options.onReport?.(r.report);
+    known = r.items.length;
+    return r.items as unknown as ModelMessage[];
+  };
+  return {
+    start: (newMessages) => step(newMessages),
+    async prepareStep(s) {
+      if (known === undefined) throw new InputError("prepareStep", "call start() first: it gives the run its messages");
+      return { messages: await step(s.messages.slice(known)) };
+    },
+    async finish(responseMessages) {
+      if (responseMessages.length > 0) await session.append(asJson(responseMessages));
+    },
+  };
+}

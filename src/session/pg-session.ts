@@ -1,0 +1,186 @@
+// The PostgreSQL backend: a session is one row of safecut_sessions and its entries rows of
+// safecut_entries (pg-schema.ts). Every write is one transaction holding the session's row
+// (SELECT ... FOR UPDATE), so the writers of one session are serialized while nothing waits on
+// a summarizer call: an append reads what was written since, checks its tool pairing, inserts
+// its items and moves the session's version, and is durable when the transaction commits. A
+// compaction step is decided against the session as it is in that transaction (stored-session.ts:
+// L9 through decideLogCommit) and written with the version compare-and-set and the watermark
+// guard in the UPDATE's WHERE clause (L10: `watermark <= $new`, the kernel's watermark never
+// decreasing), in the same transaction as its record.
+
+import type { Sql, TransactionSql } from "postgres";
+import { FORMAT_NAMES, type FormatName } from "../adapters/detect.ts";
+import type { CommitOutcome } from "../engine/store/store.ts";
+import { InputError, SafecutError } from "../model/errors.ts";
+import { isJsonObject, type JsonObject } from "../model/json.ts";
+import { type EntryLine, rewriteLine } from "./log-lines.ts";
+import { parsePgLocation } from "./pg-location.ts";
+import { migrate } from "./pg-schema.ts";
+import type { SessionOptions } from "./session.ts";
+import { SessionState } from "./session-state.ts";
+import { type StepDecision, StoredSession } from "./stored-session.ts";
+
+/** A row of safecut_entries as read. */
+interface EntryRow {
+  readonly seq: string;
+  readonly kind: string;
+  readonly text: string | null;
+  readonly record: unknown;
+}
+
+function isFormat(x: unknown): x is FormatName {
+  return FORMAT_NAMES.some((f) => f === x);
+}
+
+/** A session kept in PostgreSQL. */
+export class PgSession extends StoredSession {
+  private closed = false;
+  /** the session's operations, one at a time (a read adds entries in sequence) */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    location: string,
+    private readonly sql: Sql,
+    private readonly id: string,
+    /** names the session in errors */
+    private readonly where: string,
+    format: FormatName,
+  ) {
+    super(location, new SessionState(), format);
+  }
+
+  /** Opens (creating with `options.format` if absent) the session named by `location`, migrating an older schema. */
+  static async open(location: string, options: SessionOptions = {}): Promise<PgSession> {
+    const { url, session: id } = parsePgLocation(location);
+    const { default: postgres } = await import("postgres");
+    // one connection: a session's operations run one at a time
+    const sql = postgres(url, { max: 1, onnotice: () => {} });
+    const where = `postgres session ${JSON.stringify(id)}`;
+    try {
+      await migrate(sql, where);
+      let rows = await sql<{ format: string }[]>`select format from safecut_sessions where id = ${id}`;
+      if (rows.length === 0) {
+        if (options.format === undefined)
+          throw new InputError("options.format", `${where} does not exist: creating a session needs its format`);
+        await sql`insert into safecut_sessions (id, format) values (${id}, ${options.format}) on conflict (id) do nothing`;
+        rows = await sql<{ format: string }[]>`select format from safecut_sessions where id = ${id}`;
+      }
+      const format = rows[0].format;
+      if (!isFormat(format)) throw new InputError(where, `unknown conversation format ${JSON.stringify(format)}`);
+      if (options.format !== undefined && options.format !== format)
+        throw new InputError("options.format", `the session's format is ${format}, not ${options.format}`);
+      const s = new PgSession(location, sql, id, where, format);
+      await s.sync();
+      return s;
+    } catch (e) {
+      await sql.end({ timeout: 5 });
+      throw e;
+    }
+  }
+
+  /** Runs `f` after the session's earlier operations. */
+  private serial<T>(f: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new SafecutError("usage", `the session ${this.location} is closed`));
+    const run = this.queue.then(f, f);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  /** Reads the entries written since the last read, through `q` (the pool, or a transaction). */
+  private async readSince(q: Sql | TransactionSql): Promise<void> {
+    const rows = await q<EntryRow[]>`
+      select seq::text as seq, kind, text, record from safecut_entries
+      where session = ${this.id} and seq > ${this.state.version} order by safecut_entries.seq`;
+    for (const r of rows) this.state.add(this.lineOf(r), `${this.where} seq ${r.seq}`);
+  }
+
+  /** An entry row as the line it stands for; a corrupt row is refused naming it. */
+  private lineOf(r: EntryRow): EntryLine {
+    const at = `${this.where} seq ${r.seq}`;
+    const seq = Number(r.seq);
+    if (r.kind === "item" && typeof r.text === "string") return { kind: "item", seq, text: r.text };
+    if (r.kind !== "item" && isJsonObject(r.record as JsonObject))
+      return rewriteLine(r.kind, seq, r.record as JsonObject, at);
+    throw new InputError(at, `corrupt entry (kind ${JSON.stringify(r.kind)})`);
+  }
+
+  protected sync(): Promise<void> {
+    return this.serial(() => this.readSince(this.sql));
+  }
+
+  /** Runs `f` in a transaction holding the session's row, after reading what was written since. */
+  private guarded<T>(f: (tx: TransactionSql) => Promise<T>): Promise<T> {
+    return this.serial(
+      () =>
+        this.sql.begin(async (tx) => {
+          const [row] = await tx<{ version: string }[]>`
+          select version::text as version from safecut_sessions where id = ${this.id} for update`;
+          await this.readSince(tx);
+          if (row === undefined || Number(row.version) !== this.state.version)
+            throw new InputError(
+              this.where,
+              `the session row's version ${row?.version} is not its ${this.state.version} entries`,
+            );
+          return f(tx);
+        }) as Promise<T>,
+    );
+  }
+
+  protected async writeItems(texts: readonly string[], check: () => void): Promise<number> {
+    try {
+      return await this.guarded(async (tx) => {
+        check();
+        const from = this.state.version;
+        const rows = texts.map((text, k) => ({ session: this.id, seq: from + 1 + k, kind: "item", text }));
+        await tx`insert into safecut_entries ${tx(rows, "session", "seq", "kind", "text")}`;
+        const up = await tx`
+          update safecut_sessions set version = ${from + texts.length}
+          where id = ${this.id} and version = ${from}`;
+        if (up.count !== 1) throw new SafecutError("internal", `${this.where}: the version moved during an append`);
+        return from + texts.length;
+      }).then(async (v) => {
+        // what this transaction wrote, read back in sequence
+        await this.sync();
+        return v;
+      });
+    } catch (e) {
+      // refused or not written: the pairing may hold the batch, read it again next time
+      this.dropPairing();
+      throw e;
+    }
+  }
+
+  protected async commitStep(decide: () => StepDecision): Promise<CommitOutcome> {
+    const out = await this.guarded(async (tx) => {
+      const d = decide();
+      const e = d.entry;
+      if (e === undefined) return d.outcome;
+      const seq = e.record.committedVersion;
+      // a clearing or a restore leaves the watermark where it is
+      const watermark = e.kind === "compaction" ? e.record.watermark : this.state.watermark;
+      await tx`
+        insert into safecut_entries (session, seq, kind, record)
+        values (${this.id}, ${seq}, ${e.kind}, ${tx.json(e.record as unknown as JsonObject)})`;
+      // serialized by the row lock, and guarded here too: the version it was decided on, and
+      // the watermark only forward (L10)
+      const up = await tx`
+        update safecut_sessions set version = ${seq}, watermark = ${watermark}
+        where id = ${this.id} and version = ${seq - 1} and watermark <= ${watermark}`;
+      if (up.count !== 1)
+        throw new SafecutError(
+          "internal",
+          `${this.where}: the database refused the step (its version or watermark guard): nothing was written`,
+        );
+      return d.outcome;
+    });
+    await this.sync();
+    return out;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.queue;
+    this.closed = true;
+    await this.sql.end({ timeout: 5 });
+  }
+}

@@ -1,0 +1,77 @@
+// What a reader knows of a session, whatever keeps it: the items (original text) and compaction
+// records in order, the entry kinds the kernel's log commit rule reads, the last sequence number
+// (the session's version) and the watermark. Entries are added in sequence order, from an open
+// or a later incremental read; every inconsistency is refused naming where the entry lies (a
+// log's line, a database's row).
+
+import type { FormatName } from "../adapters/detect.ts";
+import { InputError } from "../model/errors.ts";
+import type { EntryLine } from "./log-lines.ts";
+import type { ClearingRecord, CompactionRecord, RestoreRecord } from "./record.ts";
+
+/** An item or a record, in order: an item's index among items, a record's place (`FILE line N`, a row). */
+export type Entry =
+  | { readonly kind: "item"; readonly index: number }
+  | { readonly kind: "compaction"; readonly record: CompactionRecord; readonly where: string }
+  | { readonly kind: "clearing"; readonly record: ClearingRecord; readonly where: string }
+  | { readonly kind: "restore"; readonly record: RestoreRecord; readonly where: string };
+
+/** The in-memory reading of one session. */
+export class SessionState {
+  format: FormatName | undefined;
+  /** original text of every item, in order */
+  readonly items: string[] = [];
+  readonly records: CompactionRecord[] = [];
+  /** the clearing steps and restores, in order */
+  readonly clearings: (ClearingRecord | RestoreRecord)[] = [];
+  /** `rewrites[k]`: entry k (sequence number k + 1) rewrites the context (a compaction, a clearing, a restore), not an append */
+  readonly rewrites: boolean[] = [];
+  /** every entry in order (items and records) */
+  readonly entries: Entry[] = [];
+  watermark = 0;
+
+  /** The session's version: its number of entries (the last sequence number). */
+  get version(): number {
+    return this.rewrites.length;
+  }
+
+  /** Adds the next entry, read at `at`; refuses one out of sequence or inconsistent with those before it. */
+  add(l: EntryLine, at: string): Entry {
+    if (l.seq !== this.version + 1) throw new InputError(at, `sequence number ${l.seq}, expected ${this.version + 1}`);
+    if (l.kind === "item") {
+      this.items.push(l.text);
+      this.rewrites.push(false);
+      const e: Entry = { kind: "item", index: this.items.length - 1 };
+      this.entries.push(e);
+      return e;
+    }
+    if (l.record.items !== this.items.length)
+      throw new InputError(
+        at,
+        `the record counts ${l.record.items} items before it, the session has ${this.items.length}`,
+      );
+    if (l.kind !== "compaction") {
+      if (l.kind === "clearing" && l.record.plannedVersion > l.seq - 1)
+        throw new InputError(at, `planned against version ${l.record.plannedVersion}, after the version it follows`);
+      this.clearings.push(l.record);
+      this.rewrites.push(true);
+      const e: Entry =
+        l.kind === "clearing"
+          ? { kind: "clearing", record: l.record, where: at }
+          : { kind: "restore", record: l.record, where: at };
+      this.entries.push(e);
+      return e;
+    }
+    const r = l.record;
+    if (r.plannedVersion > l.seq - 1)
+      throw new InputError(at, `planned against version ${r.plannedVersion}, after the version it follows`);
+    if (r.watermark < this.watermark)
+      throw new InputError(at, `the watermark moves back from ${this.watermark} to ${r.watermark}`);
+    this.records.push(r);
+    this.rewrites.push(true);
+    this.watermark = r.watermark;
+    const e: Entry = { kind: "compaction", record: r, where: at };
+    this.entries.push(e);
+    return e;
+  }
+}

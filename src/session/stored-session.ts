@@ -1,0 +1,347 @@
+// What every session backend shares: checking and reading appends (the format's adapter, the
+// tool pairing against everything the session holds), rebuilding the context from the entries,
+// running the engine on a PersistingStore, and the decision of each compaction step against the
+// session as it is at the commit. A backend supplies only its reads and its guarded writes: the
+// log under its lock file, PostgreSQL in a transaction holding the session's row.
+
+import type { ConversationFile } from "../adapters/conversation-file.ts";
+import { writeConversationFile } from "../adapters/conversation-file.ts";
+import type { FormatName } from "../adapters/detect.ts";
+import { parseConfig } from "../engine/boundary/config-rules.ts";
+import { gateAdvanceWatermark, gateDecideLogCommit } from "../engine/boundary/kernel-gate.ts";
+import { compactStore } from "../engine/run/compact.ts";
+import type { Plan } from "../engine/run/plan.ts";
+import { dueBy } from "../engine/run/plan.ts";
+import type { CompactionReport } from "../engine/run/report.ts";
+import type { CommitOutcome, PlannedAgainst } from "../engine/store/store.ts";
+import type { CommitDecision } from "../kernel/commit.ts";
+import { type Config, type ConfigInput, summaryModel } from "../model/config.ts";
+import { InputError, SafecutError } from "../model/errors.ts";
+import { isJsonObject, type Json } from "../model/json.ts";
+import type { Message, SummaryMessage } from "../model/message.ts";
+import { tokenCounter } from "../model/tokens.ts";
+import { summarizerFromConfig } from "../providers/from-config.ts";
+import { SessionPairing } from "./pairing.ts";
+import { PersistingStore, type Replacements } from "./persisting-store.ts";
+import type { ClearedEntry, ClearingRecord, CompactionRecord, RestoreRecord } from "./record.ts";
+import { itemOfMessage, messagesOf, readItems, replay } from "./replay.ts";
+import type { Session, SessionCompactOptions } from "./session.ts";
+import type { SessionState } from "./session-state.ts";
+
+/** The account of a compaction run, written into each of its records. */
+export interface StepAccount {
+  readonly summarizer: string;
+  readonly model?: string;
+  /** the trigger reached, read on the store just before the splice */
+  readonly trigger: () => Plan["trigger"];
+}
+
+/** A record to write, of its kind. */
+export type NewEntry =
+  | { readonly kind: "compaction"; readonly record: CompactionRecord }
+  | { readonly kind: "clearing"; readonly record: ClearingRecord }
+  | { readonly kind: "restore"; readonly record: RestoreRecord };
+
+/** A step's decision at the commit: rejected, or applied to the store with the entry to write. */
+export interface StepDecision {
+  readonly outcome: CommitOutcome;
+  readonly entry?: NewEntry;
+}
+
+/** The index of the newest user message, or -1. */
+function newestUser(ms: readonly Message[]): number {
+  for (let i = ms.length - 1; i >= 0; i--) if (ms[i].role === "user") return i;
+  return -1;
+}
+
+/** A session whose entries are read into a SessionState; backends supply the reads and guarded writes. */
+export abstract class StoredSession<S extends SessionState = SessionState> implements Session {
+  /** the tool pairing of the full history, read at the first append (pairing.ts) */
+  private pairing: SessionPairing | undefined;
+
+  protected constructor(
+    readonly location: string,
+    protected readonly state: S,
+    readonly format: FormatName,
+  ) {}
+
+  /** Reads what was written since the last read. */
+  protected abstract sync(): Promise<void>;
+  /**
+   * Writes the items, guarded: with the session's writers excluded, reads what was written
+   * since, runs `check` (which throws to refuse the batch), then writes them in one durable
+   * write. Resolves to the session's version after them.
+   */
+  protected abstract writeItems(texts: readonly string[], check: () => void): Promise<number>;
+  /** One compaction step, guarded: reads what was written since, `decide`s, and writes its record in one durable write. */
+  protected abstract commitStep(decide: () => StepDecision): Promise<CommitOutcome>;
+  abstract close(): Promise<void>;
+
+  async append(items: readonly Json[]): Promise<number> {
+    if (!Array.isArray(items)) throw new InputError("items", "expected an array of items");
+    return this.appendTexts(items.map((it) => JSON.stringify(it)));
+  }
+
+  async appendTexts(texts: readonly string[]): Promise<number> {
+    if (!Array.isArray(texts)) throw new InputError("texts", "expected an array of item texts");
+    texts.forEach((t, i) => {
+      let v: Json;
+      try {
+        v = JSON.parse(t) as Json;
+      } catch (e) {
+        throw new InputError(`items[${i}]`, `not JSON: ${(e as Error).message}`);
+      }
+      if (!isJsonObject(v)) throw new InputError(`items[${i}]`, "expected a JSON object");
+    });
+    // the format's adapter reads them (an unknown role, a malformed part is refused here)
+    const batch = readItems(texts, this.format, true);
+    if (batch === undefined) {
+      await this.sync();
+      return this.state.version;
+    }
+    return this.writeItems(texts, () => this.checkPairing(batch, texts.length));
+  }
+
+  /** Checks a batch's tool pairing against everything the session holds now, whoever appended it. */
+  private checkPairing(batch: ConversationFile, items: number): void {
+    const pairing = this.followPairing();
+    try {
+      pairing.extend(batch.messages, items, itemOfMessage(batch));
+    } catch (e) {
+      // refused: the pairing may hold some of the batch, read it again next time
+      this.pairing = undefined;
+      throw e;
+    }
+  }
+
+  /** Forgets the pairing (a batch it was extended with was not written after all). */
+  protected dropPairing(): void {
+    this.pairing = undefined;
+  }
+
+  /** The pairing of the full history as read so far: built at the first use, then followed item by item. */
+  private followPairing(): SessionPairing {
+    const items = this.state.items;
+    if (this.pairing === undefined) this.pairing = new SessionPairing(messagesOf(items, this.format), items.length);
+    else if (this.pairing.items < items.length) {
+      const since = items.slice(this.pairing.items);
+      this.pairing.follow(messagesOf(since, this.format), since.length);
+    }
+    return this.pairing;
+  }
+
+  private async replayed() {
+    await this.sync();
+    return replay(this.state.items, this.state.entries, this.format);
+  }
+
+  async contextText(): Promise<string> {
+    const { messages, file } = await this.replayed();
+    if (file === undefined) return "";
+    return writeConversationFile(messages, {
+      format: this.format,
+      container: "jsonl",
+      layout: file.layout,
+      writeItems: file.writeItems,
+    });
+  }
+
+  async context(): Promise<Json[]> {
+    const text = await this.contextText();
+    return text
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => JSON.parse(l) as Json);
+  }
+
+  async history(options: { readonly full?: boolean } = {}): Promise<string> {
+    if (options.full !== true) return this.contextText();
+    await this.sync();
+    return this.state.items.length === 0 ? "" : `${this.state.items.join("\n")}\n`;
+  }
+
+  async compactions(): Promise<CompactionRecord[]> {
+    await this.sync();
+    return [...this.state.records];
+  }
+
+  async version(): Promise<number> {
+    await this.sync();
+    return this.state.version;
+  }
+
+  async compact(config: ConfigInput | Config, options: SessionCompactOptions = {}): Promise<CompactionReport> {
+    const c = parseConfig(config);
+    const { messages } = await this.replayed();
+    const counter = options.counter ?? tokenCounter(c.tokenizer);
+    const summarizer =
+      options.summarizer ?? summarizerFromConfig(c, counter, options.env ?? process.env, options.agentModel);
+    const model = summaryModel(c.model, options.agentModel);
+    const account = { summarizer: summarizer.name, ...(model === undefined ? {} : { model }) };
+    const store = new PersistingStore(counter, messages, this.state.version, this.state.items.length, {
+      splice: (st, p, s, e, sum) =>
+        this.commitStep(() =>
+          this.decideStep(st, p, s, e, sum, {
+            ...account,
+            trigger: () => dueBy(c, st.totalTokens, st.messages.length, st.userTurns),
+          }),
+        ),
+      clearing: (st, p, replaced) => this.commitStep(() => this.decideClearing(st, p, replaced)),
+    });
+    return compactStore(store, c, {
+      summarizer,
+      agentModel: options.agentModel,
+      signal: options.signal,
+      onProgress: options.onProgress,
+      maxSteps: options.maxSteps,
+    });
+  }
+
+  /**
+   * A step's decision against the session as read now (the caller excludes other writers and
+   * has synced): the kernel's log commit rule (L9) over the entries written since the plan; if
+   * it allows the step, the store takes the items appended since, applies the splice, and the
+   * watermark moves only forward (L10). Returns the record to write.
+   */
+  private decideStep(
+    store: PersistingStore,
+    planned: PlannedAgainst,
+    start: number,
+    end: number,
+    summary: SummaryMessage,
+    account: StepAccount,
+  ): StepDecision {
+    const s = this.state;
+    const { decision, plannedVersion } = this.decideOnLog(store, planned, end);
+    if (decision === "reject") return { outcome: { decision, version: store.version } };
+    const tokensBefore = store.totalTokens;
+    // the engine plans only when due, on at most this many items (one per message, or fewer for
+    // Anthropic), and appends since can only add to every count a trigger reads
+    const trigger = account.trigger();
+    if (trigger === "none") throw new SafecutError("internal", "a compaction step committed while not due");
+    const out = store.applySplice(planned, start, end, summary);
+    if (out.decision !== decision)
+      throw new SafecutError("internal", `the session decided ${decision}, its store ${out.decision}`);
+    // L10, checked where the data lives: the persisted watermark only moves forward
+    const watermark = gateAdvanceWatermark(s.watermark, start + 1, newestUser(store.messages));
+    if (watermark < s.watermark)
+      throw new SafecutError("internal", `the watermark would move back from ${s.watermark} to ${watermark}`);
+    const record: CompactionRecord = {
+      items: s.items.length,
+      start,
+      end,
+      summary: summary.content,
+      trigger,
+      tokensBefore,
+      tokensAfter: store.totalTokens,
+      summarizer: account.summarizer,
+      ...(account.model === undefined ? {} : { model: account.model }),
+      plannedVersion,
+      committedVersion: s.version + 1,
+      decision,
+      watermark,
+      time: new Date().toISOString(),
+    };
+    // the store now reflects the session with this record written
+    store.reflects(record.committedVersion);
+    return { outcome: out, entry: { kind: "compaction", record } };
+  }
+
+  /**
+   * The kernel's log commit rule (L9) for a change planned on the store that touches nothing at
+   * or after `stretchEnd`, against the entries written since the plan; unless it rejects, the
+   * store takes the items appended since (by anyone) and reflects the session as read now.
+   */
+  private decideOnLog(
+    store: PersistingStore,
+    planned: PlannedAgainst,
+    stretchEnd: number,
+  ): { decision: CommitDecision; plannedVersion: number } {
+    const s = this.state;
+    const plannedVersion = store.sessionVersionAt(planned.version);
+    const plannedLength = "length" in planned ? planned.length : planned.messages.length;
+    const appended = messagesOf(s.items.slice(store.items), this.format);
+    const decision = gateDecideLogCommit(
+      { version: plannedVersion, length: plannedLength, stretchEnd },
+      s.rewrites.slice(plannedVersion),
+      store.messages.length + appended.length,
+    );
+    if (decision === "reject") return { decision, plannedVersion };
+    for (const m of appended) store.append(m);
+    store.items = s.items.length;
+    store.reflects(s.version);
+    return { decision, plannedVersion };
+  }
+
+  /** A clearing's decision against the session as read now (as decideStep): the results' contents replaced, one record. */
+  private decideClearing(store: PersistingStore, planned: PlannedAgainst, replaced: Replacements): StepDecision {
+    const s = this.state;
+    const last = replaced.reduce((m, r) => Math.max(m, r.index), -1);
+    const { decision, plannedVersion } = this.decideOnLog(store, planned, last + 1);
+    if (decision === "reject" || replaced.length === 0) return { outcome: { decision, version: store.version } };
+    const tokensBefore = store.totalTokens;
+    const before = store.tokenCounts();
+    const out = store.applyClearing(planned, replaced);
+    if (out.decision !== decision)
+      throw new SafecutError("internal", `the session decided ${decision}, its store ${out.decision}`);
+    const results: ClearedEntry[] = replaced.map((r) => {
+      if (r.message.role !== "tool") throw new SafecutError("internal", "a cleared message that is not a tool result");
+      return {
+        index: r.index,
+        toolCallId: r.message.toolCallId,
+        placeholder: r.message.content,
+        tokensBefore: before[r.index],
+        tokensAfter: r.tokens,
+      };
+    });
+    const record: ClearingRecord = {
+      items: s.items.length,
+      results,
+      tokensBefore,
+      tokensAfter: store.totalTokens,
+      plannedVersion,
+      committedVersion: s.version + 1,
+      decision,
+      time: new Date().toISOString(),
+    };
+    store.reflects(record.committedVersion);
+    return { outcome: out, entry: { kind: "clearing", record } };
+  }
+
+  async clearings(): Promise<(ClearingRecord | RestoreRecord)[]> {
+    await this.sync();
+    return [...this.state.clearings];
+  }
+
+  /**
+   * Brings the cleared result of the tool call `toolCallId` back into the context (its original
+   * text, kept in the session), as one guarded write. Refused when the context holds no cleared
+   * result of that call (never cleared, restored already, or summarized away since). Resolves to
+   * the session's version after it.
+   */
+  async restore(toolCallId: string): Promise<number> {
+    if (typeof toolCallId !== "string" || toolCallId === "")
+      throw new InputError("toolCallId", "expected a tool call id");
+    await this.commitStep(() => {
+      const s = this.state;
+      const { messages } = replay(s.items, s.entries, this.format);
+      const index = messages.findIndex((m) => m.role === "tool" && m.toolCallId === toolCallId);
+      const m = messages[index];
+      if (m?.role !== "tool")
+        throw new InputError(
+          "toolCallId",
+          `the context holds no result of ${toolCallId} (never appended, or summarized)`,
+        );
+      if (m.clearedFrom === undefined) throw new InputError("toolCallId", `the result of ${toolCallId} is not cleared`);
+      const record: RestoreRecord = {
+        items: s.items.length,
+        toolCallId,
+        index,
+        committedVersion: s.version + 1,
+        time: new Date().toISOString(),
+      };
+      return { outcome: { decision: "commit", version: record.committedVersion }, entry: { kind: "restore", record } };
+    });
+    return this.state.version;
+  }
+}

@@ -1,0 +1,159 @@
+// The PostgreSQL backend's own failure cases, on the real test server: a newer schema, a
+// corrupt row, entries that may not be changed, the watermark guard of the commit's UPDATE, an
+// older schema migrated on open. Each is a clear error naming the row or table, and the
+// database is left as it was.
+import { randomUUID } from "node:crypto";
+import postgres from "postgres";
+import { afterAll, describe, expect, it } from "vitest";
+import { openSession } from "../../src/session/open.ts";
+import { MIGRATIONS, SCHEMA_VERSION } from "../../src/session/pg-schema.ts";
+import { pgBackend, testDatabaseUrl } from "./backends.ts";
+import { SMALL_CONFIG, turn } from "./conversation.ts";
+import { sessionLawProblems } from "./session-laws.ts";
+
+const admin = postgres(testDatabaseUrl(), { max: 2, onnotice: () => {} });
+afterAll(() => admin.end());
+
+/** A new empty database on the test server; its URL. */
+async function freshDatabase(): Promise<string> {
+  const name = `safecut_${randomUUID().replaceAll("-", "")}`;
+  await admin.unsafe(`create database ${name}`);
+  const u = new URL(testDatabaseUrl());
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** The session id of a location. */
+const idOf = (at: string) => new URL(at).searchParams.get("session") as string;
+
+/** Every entry row of a session, as text. */
+async function rowsOf(at: string): Promise<string> {
+  const rows =
+    await admin`select seq, kind, text, record::text from safecut_entries where session = ${idOf(at)} order by seq`;
+  const [s] = await admin`select version, watermark from safecut_sessions where id = ${idOf(at)}`;
+  return JSON.stringify([rows, s]);
+}
+
+describe("postgresql session recovery", () => {
+  it("refuses a database whose schema is newer, naming the table, and changes nothing", async () => {
+    const db = await freshDatabase();
+    await (await openSession(`${db}?session=a`, { format: "openai" })).close();
+    const sql = postgres(db, { max: 1, onnotice: () => {} });
+    try {
+      await sql`update safecut_schema_version set version = ${SCHEMA_VERSION + 1}`;
+      await expect(openSession(`${db}?session=a`)).rejects.toThrow(
+        new RegExp(
+          `safecut_schema_version: the database has safecut schema version ${SCHEMA_VERSION + 1}, newer than this safecut reads \\(${SCHEMA_VERSION}\\)`,
+        ),
+      );
+      const [v] = await sql`select version from safecut_schema_version`;
+      expect(v.version).toBe(SCHEMA_VERSION + 1);
+    } finally {
+      await sql.end();
+    }
+  });
+
+  it("migrates an empty database on first open, once, with concurrent openers", async () => {
+    const db = await freshDatabase();
+    const sessions = await Promise.all(
+      Array.from({ length: 4 }, (_, k) => openSession(`${db}?session=s${k}`, { format: "openai" })),
+    );
+    await Promise.all(sessions.map((s) => s.close()));
+    const sql = postgres(db, { max: 1, onnotice: () => {} });
+    try {
+      expect(await sql`select version from safecut_schema_version`).toEqual([{ version: SCHEMA_VERSION }]);
+      expect((await sql`select id from safecut_sessions order by id`).map((r) => r.id)).toEqual([
+        "s0",
+        "s1",
+        "s2",
+        "s3",
+      ]);
+    } finally {
+      await sql.end();
+    }
+  });
+
+  it("migrates a database at schema version 1 on open, keeping its sessions, and clears in it", async () => {
+    const db = await freshDatabase();
+    const sql = postgres(db, { max: 1, onnotice: () => {} });
+    try {
+      await sql.unsafe(MIGRATIONS[0]);
+      await sql`create table safecut_schema_version (version integer not null)`;
+      await sql`insert into safecut_schema_version values (1)`;
+      await sql`insert into safecut_sessions (id, format, version) values ('old', 'openai', 48)`;
+      const items = Array.from({ length: 12 }, (_, i) => turn(`m${i}`)).flat();
+      await sql`insert into safecut_entries ${sql(
+        items.map((it, k) => ({ session: "old", seq: k + 1, kind: "item", text: JSON.stringify(it) })),
+        "session",
+        "seq",
+        "kind",
+        "text",
+      )}`;
+      const s = await openSession(`${db}?session=old`);
+      expect(await sql`select version from safecut_schema_version`).toEqual([{ version: SCHEMA_VERSION }]);
+      expect((await s.history({ full: true })).split("\n").filter((l) => l !== "")).toHaveLength(48);
+      const report = await s.compact({ ...SMALL_CONFIG, strategy: "clear" });
+      expect(report.clearing?.results).toBeGreaterThan(0);
+      expect(await s.clearings()).toHaveLength(1);
+      expect(await sessionLawProblems(s)).toEqual([]);
+      await s.close();
+    } finally {
+      await sql.end();
+    }
+  });
+
+  it("refuses a corrupt compaction row naming the session and its sequence number, and changes nothing", async () => {
+    const at = pgBackend.fresh();
+    const s = await openSession(at, { format: "openai" });
+    await s.append(turn("a"));
+    await s.close();
+    await admin`insert into safecut_entries (session, seq, kind, record) values (${idOf(at)}, 5, 'compaction', ${admin.json({ committedVersion: 5 })})`;
+    await admin`update safecut_sessions set version = 5 where id = ${idOf(at)}`;
+    const before = await rowsOf(at);
+    await expect(openSession(at)).rejects.toThrow(
+      new RegExp(`postgres session "${idOf(at)}" seq 5: field "decision": expected "commit" or "rebase"`),
+    );
+    expect(await rowsOf(at)).toBe(before);
+  });
+
+  it("keeps entries append-only: the database refuses an UPDATE or DELETE of them", async () => {
+    const at = pgBackend.fresh();
+    const s = await openSession(at, { format: "openai" });
+    await s.append(turn("a"));
+    await s.close();
+    await expect(admin`update safecut_entries set text = '{}' where session = ${idOf(at)}`).rejects.toThrow(
+      /append-only/,
+    );
+    await expect(admin`delete from safecut_entries where session = ${idOf(at)}`).rejects.toThrow(/append-only/);
+    expect((await admin`select count(*)::int as n from safecut_entries where session = ${idOf(at)}`)[0].n).toBe(4);
+  });
+
+  it("the commit's UPDATE refuses a step that would move the stored watermark back, writing nothing", async () => {
+    const at = pgBackend.fresh();
+    const s = await openSession(at, { format: "openai" });
+    for (let i = 0; i < 12; i++) await s.append(turn(`w${i}`));
+    // the stored watermark ahead of every step this compaction can make
+    await admin`update safecut_sessions set watermark = 1000000 where id = ${idOf(at)}`;
+    const before = await rowsOf(at);
+    await expect(s.compact(SMALL_CONFIG)).rejects.toThrow(
+      /the database refused the step \(its version or watermark guard\)/,
+    );
+    expect(await rowsOf(at)).toBe(before);
+    await admin`update safecut_sessions set watermark = 0 where id = ${idOf(at)}`;
+    const again = await openSession(at);
+    const report = await again.compact(SMALL_CONFIG);
+    expect(report.stretches.length).toBeGreaterThan(0);
+    const marks = (await again.compactions()).map((r) => r.watermark);
+    const [row] = await admin`select watermark::int as w from safecut_sessions where id = ${idOf(at)}`;
+    expect(row.w).toBe(marks.at(-1));
+    expect(await sessionLawProblems(again)).toEqual([]);
+    await again.close();
+    await s.close();
+  });
+
+  it("refuses a location without a session id", async () => {
+    await expect(openSession(testDatabaseUrl(), { format: "openai" })).rejects.toThrow(
+      /a PostgreSQL location names its session/,
+    );
+  });
+});
