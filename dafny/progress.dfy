@@ -106,6 +106,8 @@ method compactUntilStable(tokens: seq<int>, proposals: seq<Proposal>, maxTokens:
   ensures result.accepted <= sumTokens(tokens, 0, |tokens|)
   ensures (sumTokens(result.tokens, 0, |result.tokens|) + result.accepted) <= sumTokens(tokens, 0, |tokens|)
   ensures (((((|proposals| > 0) && (0 <= proposals[0].start)) && (proposals[0].start < proposals[0].end)) && (proposals[0].end <= |tokens|)) && acceptSummary(proposals[0].summaryTokens, sumTokens(tokens, proposals[0].start, proposals[0].end), maxTokens)) ==> (result.accepted >= 1)
+  ensures (result.accepted == 0) <==> (forall k: nat :: (k < |proposals|) ==> (!Takes(tokens, proposals[k], maxTokens)))
+  ensures (|proposals| > 0) ==> (!Takes(result.tokens, proposals[|proposals| - 1], maxTokens))
 {
   var cur: seq<int> := tokens;
   var accepted: int := 0;
@@ -117,6 +119,9 @@ method compactUntilStable(tokens: seq<int>, proposals: seq<Proposal>, maxTokens:
     invariant (sumTokens(cur, 0, |cur|) + accepted) <= sumTokens(tokens, 0, |tokens|)
     invariant (accepted == 0) ==> (cur == tokens)
     invariant ((((((p > 0) && (|proposals| > 0)) && (0 <= proposals[0].start)) && (proposals[0].start < proposals[0].end)) && (proposals[0].end <= |tokens|)) && acceptSummary(proposals[0].summaryTokens, sumTokens(tokens, proposals[0].start, proposals[0].end), maxTokens)) ==> (accepted >= 1)
+    invariant (accepted == 0) ==> (forall k: nat :: (k < p) ==> (!Takes(tokens, proposals[k], maxTokens)))
+    invariant (accepted > 0) ==> (exists k: nat :: (k < |proposals|) && Takes(tokens, proposals[k], maxTokens))
+    invariant (p > 0) ==> (!Takes(cur, proposals[p - 1], maxTokens))
     decreases |proposals| - p
   {
     var pr: Proposal := proposals[p];
@@ -126,6 +131,8 @@ method compactUntilStable(tokens: seq<int>, proposals: seq<Proposal>, maxTokens:
       invariant (sumTokens(cur, 0, |cur|) + accepted) <= sumTokens(tokens, 0, |tokens|)
       invariant (accepted == 0) ==> (cur == tokens)
       invariant ((((((p > 0) && (|proposals| > 0)) && (0 <= proposals[0].start)) && (proposals[0].start < proposals[0].end)) && (proposals[0].end <= |tokens|)) && acceptSummary(proposals[0].summaryTokens, sumTokens(tokens, proposals[0].start, proposals[0].end), maxTokens)) ==> (accepted >= 1)
+      invariant (accepted == 0) ==> (forall k: nat :: (k < p) ==> (!Takes(tokens, proposals[k], maxTokens)))
+      invariant (accepted > 0) ==> (exists k: nat :: (k < |proposals|) && Takes(tokens, proposals[k], maxTokens))
       decreases sumTokens(cur, 0, |cur|)
     {
       SumTokensNonNeg(cur, 0, |cur|);
@@ -136,6 +143,8 @@ method compactUntilStable(tokens: seq<int>, proposals: seq<Proposal>, maxTokens:
       if !acceptSummary(pr.summaryTokens, replaced, maxTokens) {
         break;
       }
+      assert Takes(cur, pr, maxTokens);
+      assert (accepted == 0) ==> Takes(tokens, proposals[p], maxTokens);
       cur := compactedTokens(cur, pr.start, pr.end, pr.summaryTokens);
       accepted := accepted + 1;
     }

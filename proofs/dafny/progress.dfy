@@ -54,3 +54,10 @@ lemma SumTokensAntitone(tokens: seq<int>, a: int, b: int, upTo: int)
   SumTokensSplit(tokens, a, b, upTo);
   SumTokensNonNeg(tokens, a, b);
 }
+
+// The termination model takes proposal pr on cur: it lies in cur and its summary is acceptable
+// for the tokens it replaces (compactUntilStable applies a proposal exactly while this holds).
+ghost predicate Takes(cur: seq<int>, pr: Proposal, maxTokens: int)
+{
+  0 <= pr.start < pr.end <= |cur| && acceptSummary(pr.summaryTokens, sumTokens(cur, pr.start, pr.end), maxTokens)
+}

@@ -748,7 +748,7 @@ export const rangeTokens: (xs: readonly number[], a: number, b: number) => numbe
 export const compactedTokens: (tokens: readonly number[], start: number, end: number, summaryTokens: number) => number[] = progressModule.compactedTokens;
 
 /**
- * Termination model (L8): retry each proposal until the summary is rejected; whatever the summarizer does, at most sum(tokens) compactions are accepted and the loop ends. A first proposal that is in range and acceptable on the input is accepted at least once (which proposals it takes is pinned, not only how many).
+ * Termination model (L8): retry each proposal until the summary is rejected; whatever the summarizer does, at most sum(tokens) compactions are accepted and the loop ends. Which proposals it takes is pinned, not only how many: a proposal is taken exactly when it lies in the current tokens and its summary is acceptable (`Takes`, proofs/dafny/progress.dfy), so nothing is accepted exactly when no proposal is taken on the input, a first proposal taken on the input is accepted at least once, and the run ends only when the last proposal is no longer taken.
  *
  * Proof-only model: it proves a property of the engine's loop or discipline; the engine never calls it.
  *
@@ -762,6 +762,8 @@ export const compactedTokens: (tokens: readonly number[], start: number, end: nu
  * - `result.accepted <= sumTokens(tokens, 0, tokens.length)`
  * - `sumTokens(result.tokens, 0, result.tokens.length) + result.accepted <= sumTokens(tokens, 0, tokens.length)`
  * - `(proposals.length > 0 && 0 <= proposals[0].start && proposals[0].start < proposals[0].end && proposals[0].end <= tokens.length && acceptSummary(proposals[0].summaryTokens, sumTokens(tokens, proposals[0].start, proposals[0].end), maxTokens)) ==> result.accepted >= 1`
+ * - `result.accepted === 0 <==> forall(k: nat, k < proposals.length ==> !Takes(tokens, proposals[k], maxTokens))`
+ * - `proposals.length > 0 ==> !Takes(result.tokens, proposals[proposals.length - 1], maxTokens)`
  */
 export const compactUntilStable: (tokens: readonly number[], proposals: readonly Proposal[], maxTokens: number) => CompactionRun = progressModule.compactUntilStable;
 

@@ -119,8 +119,10 @@ export function compactedTokens(
 //@ ensures \result.accepted <= sumTokens(tokens, 0, tokens.length)
 //@ ensures sumTokens(\result.tokens, 0, \result.tokens.length) + \result.accepted <= sumTokens(tokens, 0, tokens.length)
 //@ ensures (proposals.length > 0 && 0 <= proposals[0].start && proposals[0].start < proposals[0].end && proposals[0].end <= tokens.length && acceptSummary(proposals[0].summaryTokens, sumTokens(tokens, proposals[0].start, proposals[0].end), maxTokens)) ==> \result.accepted >= 1
+//@ ensures \result.accepted === 0 <==> forall(k: nat, k < proposals.length ==> !Takes(tokens, proposals[k], maxTokens))
+//@ ensures proposals.length > 0 ==> !Takes(\result.tokens, proposals[proposals.length - 1], maxTokens)
 /**
- * Termination model (L8): retry each proposal until the summary is rejected; whatever the summarizer does, at most sum(tokens) compactions are accepted and the loop ends. A first proposal that is in range and acceptable on the input is accepted at least once (which proposals it takes is pinned, not only how many).
+ * Termination model (L8): retry each proposal until the summary is rejected; whatever the summarizer does, at most sum(tokens) compactions are accepted and the loop ends. Which proposals it takes is pinned, not only how many: a proposal is taken exactly when it lies in the current tokens and its summary is acceptable (`Takes`, proofs/dafny/progress.dfy), so nothing is accepted exactly when no proposal is taken on the input, a first proposal taken on the input is accepted at least once, and the run ends only when the last proposal is no longer taken.
  * @model
  */
 export function compactUntilStable(
@@ -139,6 +141,9 @@ export function compactUntilStable(
     //@ invariant sumTokens(cur, 0, cur.length) + accepted <= sumTokens(tokens, 0, tokens.length)
     //@ invariant accepted === 0 ==> equal(cur, tokens)
     //@ invariant (p > 0 && proposals.length > 0 && 0 <= proposals[0].start && proposals[0].start < proposals[0].end && proposals[0].end <= tokens.length && acceptSummary(proposals[0].summaryTokens, sumTokens(tokens, proposals[0].start, proposals[0].end), maxTokens)) ==> accepted >= 1
+    //@ invariant accepted === 0 ==> forall(k: nat, k < p ==> !Takes(tokens, proposals[k], maxTokens))
+    //@ invariant accepted > 0 ==> exists(k: nat, k < proposals.length && Takes(tokens, proposals[k], maxTokens))
+    //@ invariant p > 0 ==> !Takes(cur, proposals[p - 1], maxTokens)
     //@ decreases proposals.length - p
     const pr = proposals[p];
     while (true) {
@@ -147,6 +152,8 @@ export function compactUntilStable(
       //@ invariant sumTokens(cur, 0, cur.length) + accepted <= sumTokens(tokens, 0, tokens.length)
       //@ invariant accepted === 0 ==> equal(cur, tokens)
       //@ invariant (p > 0 && proposals.length > 0 && 0 <= proposals[0].start && proposals[0].start < proposals[0].end && proposals[0].end <= tokens.length && acceptSummary(proposals[0].summaryTokens, sumTokens(tokens, proposals[0].start, proposals[0].end), maxTokens)) ==> accepted >= 1
+      //@ invariant accepted === 0 ==> forall(k: nat, k < p ==> !Takes(tokens, proposals[k], maxTokens))
+      //@ invariant accepted > 0 ==> exists(k: nat, k < proposals.length && Takes(tokens, proposals[k], maxTokens))
       //@ decreases sumTokens(cur, 0, cur.length)
       //@ use SumTokensNonNeg(cur, 0, cur.length)
       // The measure is the token total itself: an accepted summary lowers it by at least one, and it
@@ -154,6 +161,8 @@ export function compactUntilStable(
       if (pr.start < 0 || pr.start >= pr.end || pr.end > cur.length) break;
       const replaced = rangeTokens(cur, pr.start, pr.end);
       if (!acceptSummary(pr.summaryTokens, replaced, maxTokens)) break;
+      //@ assert Takes(cur, pr, maxTokens)
+      //@ assert accepted === 0 ==> Takes(tokens, proposals[p], maxTokens)
       cur = compactedTokens(cur, pr.start, pr.end, pr.summaryTokens);
       accepted = accepted + 1;
     }

@@ -4,14 +4,14 @@
 // Kept text = the kept lines joined by "\n" (one byte each), with no trailing newline:
 // bytes(lines a..b) = sum of their lengths + (number of lines - 1), and 0 for no line.
 
+import { sumTokens } from "./progress.ts";
+
 //@ spec
 //@ requires 0 <= a && a <= b && b <= lineBytes.length
-//@ decreases b - a
-/** Bytes of lines a..b-1 joined by single newline bytes (0 for an empty range). */
+/** Bytes of lines a..b-1 joined by single newline bytes (0 for an empty range): the kernel's one recursive sum, sumTokens, plus a newline between two lines. */
 export function joinedBytes(lineBytes: readonly number[], a: number, b: number): number {
   if (a === b) return 0;
-  if (a + 1 === b) return lineBytes[a];
-  return joinedBytes(lineBytes, a, b - 1) + 1 + lineBytes[b - 1];
+  return sumTokens(lineBytes, a, b) + (b - a - 1);
 }
 
 //@ verify
@@ -32,6 +32,7 @@ export function keepHeadLines(lineBytes: readonly number[], maxLines: number, ma
     //@ invariant 0 <= bytes && bytes <= maxBytes
     // The separator is paid only from the second kept line on; a head never outgrows all lines.
     //@ use JoinedGrowsRight(lineBytes, 0, k + 1)
+    //@ use JoinedAppend(lineBytes, 0, k)
     const next = k === 0 ? lineBytes[0] : bytes + 1 + lineBytes[k];
     if (next > maxBytes) {
       // Sizes only grow with more lines, so no longer head fits either.

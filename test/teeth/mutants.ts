@@ -214,6 +214,23 @@ export const mutants: Mutant[] = [
     why: "a proposal ending at the last message is never accepted (the model rejects proposals it should take)",
   },
   {
+    module: "progress.ts",
+    law: "L8",
+    find: `      accepted = accepted + 1;
+    }`,
+    replace: `      accepted = accepted + 1;
+      break;
+    }`,
+    why: "the termination model applies each proposal once and moves on although it still applies (its last proposal is left takeable)",
+  },
+  {
+    module: "progress.ts",
+    law: "L8",
+    find: `while (p < proposals.length) {`,
+    replace: `while (p < 1 && p < proposals.length) {`,
+    why: "the termination model tries only the first proposal, so a later proposal that applies to the input is never taken",
+  },
+  {
     module: "commit.ts",
     law: "L9",
     find: `if (now.onlyAppends && now.length >= plan.length) return "rebase";`,
