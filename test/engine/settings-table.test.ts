@@ -128,4 +128,16 @@ describe("the table of settings", () => {
     }
     expect(help).toContain("(default 60000; none unsets it)");
   });
+
+  it("a setting the CLI ignores has no flag: --soft-token-threshold is not offered, and is an unknown option", async () => {
+    const cwd = tempDir();
+    const help = await runInProcess(["compact", "--help"], { cwd });
+    expect(help.stdout).not.toContain("--soft-token-threshold");
+    const sessionHelp = await runInProcess(["session", "compact", "--help"], { cwd });
+    expect(sessionHelp.stdout).toContain("--token-threshold");
+    expect(sessionHelp.stdout).not.toContain("--soft-token-threshold");
+    const r = await runInProcess(["compact", "conv.json", "--soft-token-threshold", "5000"], { cwd });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown option '--soft-token-threshold'");
+  });
 });
