@@ -408,15 +408,28 @@ export const reserveTokensOk: (c: ConfigView) => boolean = configModule.reserveT
 export const keepRecentTokensOk: (c: ConfigView) => boolean = configModule.keepRecentTokensOk;
 
 /**
+ * soft_token_threshold, when set, is positive and below both triggers it precedes: token_threshold and what the window holds after the reserve (else background compaction starts no earlier than a blocking one).
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), law L12; see docs/kernel.md.
+ *
+ * Requires:
+ * - `-9007199254740991 <= c.softTokenThreshold && c.softTokenThreshold <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991`
+ *
+ * Ensures:
+ * - `result <==> (c.softTokenThresholdSet ==> (c.softTokenThreshold > 0 && (c.tokenThresholdSet ==> c.softTokenThreshold < c.tokenThreshold) && (c.contextWindowSet ==> c.softTokenThreshold < c.contextWindow - c.reserveTokens)))`
+ */
+export const softTokenThresholdOk: (c: ConfigView) => boolean = configModule.softTokenThresholdOk;
+
+/**
  * Every L12 rule holds.
  *
  * Proven by Dafny (`scripts/check.sh dafny`), law L12; see docs/kernel.md.
  *
  * Requires:
- * - `-9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991`
+ * - `-9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991 && -9007199254740991 <= c.softTokenThreshold && c.softTokenThreshold <= 9007199254740991`
  *
  * Ensures:
- * - `result <==> (maxTokensOk(c) && tokenThresholdOk(c) && messageThresholdOk(c) && turnThresholdOk(c) && thresholdsOk(c) && retentionWindowOk(c) && summaryTagOk(c) && modelOk(c) && contextWindowOk(c) && reserveTokensOk(c) && keepRecentTokensOk(c))`
+ * - `result <==> (maxTokensOk(c) && tokenThresholdOk(c) && messageThresholdOk(c) && turnThresholdOk(c) && thresholdsOk(c) && retentionWindowOk(c) && summaryTagOk(c) && modelOk(c) && contextWindowOk(c) && reserveTokensOk(c) && keepRecentTokensOk(c) && softTokenThresholdOk(c))`
  */
 export const configOk: (c: ConfigView) => boolean = configModule.configOk;
 
@@ -426,7 +439,7 @@ export const configOk: (c: ConfigView) => boolean = configModule.configOk;
  * Proven by Dafny (`scripts/check.sh dafny`), law L12; see docs/kernel.md.
  *
  * Requires:
- * - `-9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991`
+ * - `-9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991 && -9007199254740991 <= c.softTokenThreshold && c.softTokenThreshold <= 9007199254740991`
  *
  * Ensures:
  * - `result === "none" <==> configOk(c)`
@@ -441,6 +454,7 @@ export const configOk: (c: ConfigView) => boolean = configModule.configOk;
  * - `result === "contextWindow" ==> !contextWindowOk(c) && maxTokensOk(c) && tokenThresholdOk(c) && messageThresholdOk(c) && turnThresholdOk(c) && thresholdsOk(c) && retentionWindowOk(c) && summaryTagOk(c) && modelOk(c)`
  * - `result === "reserveTokens" ==> !reserveTokensOk(c) && maxTokensOk(c) && tokenThresholdOk(c) && messageThresholdOk(c) && turnThresholdOk(c) && thresholdsOk(c) && retentionWindowOk(c) && summaryTagOk(c) && modelOk(c) && contextWindowOk(c)`
  * - `result === "keepRecentTokens" ==> !keepRecentTokensOk(c) && maxTokensOk(c) && tokenThresholdOk(c) && messageThresholdOk(c) && turnThresholdOk(c) && thresholdsOk(c) && retentionWindowOk(c) && summaryTagOk(c) && modelOk(c) && contextWindowOk(c) && reserveTokensOk(c)`
+ * - `result === "softTokenThreshold" ==> !softTokenThresholdOk(c) && maxTokensOk(c) && tokenThresholdOk(c) && messageThresholdOk(c) && turnThresholdOk(c) && thresholdsOk(c) && retentionWindowOk(c) && summaryTagOk(c) && modelOk(c) && contextWindowOk(c) && reserveTokensOk(c) && keepRecentTokensOk(c)`
  */
 export const validateConfig: (c: ConfigView) => ConfigField = configModule.validateConfig;
 

@@ -1,7 +1,7 @@
 // API: validateConfig(c: ConfigView): ConfigField; configOk(c): boolean; maxTokensLimit(): number;
 //      one rule per field: maxTokensOk, tokenThresholdOk, messageThresholdOk, turnThresholdOk,
 //      thresholdsOk, retentionWindowOk, summaryTagOk, modelOk, contextWindowOk, reserveTokensOk,
-//      keepRecentTokensOk (each (c: ConfigView) => boolean) -- L12.
+//      keepRecentTokensOk, softTokenThresholdOk (each (c: ConfigView) => boolean) -- L12.
 
 /** The numeric/boolean view of a configuration that L12 constrains; "...Set" is false for an unset optional setting. */
 export interface ConfigView {
@@ -22,6 +22,8 @@ export interface ConfigView {
   reserveTokens: number;
   keepRecentTokensSet: boolean;
   keepRecentTokens: number;
+  softTokenThresholdSet: boolean;
+  softTokenThreshold: number;
 }
 
 /** The first invalid setting, in the order below, or "none" when the configuration is valid. */
@@ -37,7 +39,8 @@ export type ConfigField =
   | "model"
   | "contextWindow"
   | "reserveTokens"
-  | "keepRecentTokens";
+  | "keepRecentTokens"
+  | "softTokenThreshold";
 
 //@ verify
 //@ ensures \result === 100000
@@ -135,8 +138,23 @@ export function keepRecentTokensOk(c: ConfigView): boolean {
 }
 
 //@ verify
-//@ requires -9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991
-//@ ensures \result <==> (maxTokensOk(c) && tokenThresholdOk(c) && messageThresholdOk(c) && turnThresholdOk(c) && thresholdsOk(c) && retentionWindowOk(c) && summaryTagOk(c) && modelOk(c) && contextWindowOk(c) && reserveTokensOk(c) && keepRecentTokensOk(c))
+//@ requires -9007199254740991 <= c.softTokenThreshold && c.softTokenThreshold <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991
+//@ ensures \result <==> (c.softTokenThresholdSet ==> (c.softTokenThreshold > 0 && (c.tokenThresholdSet ==> c.softTokenThreshold < c.tokenThreshold) && (c.contextWindowSet ==> c.softTokenThreshold < c.contextWindow - c.reserveTokens)))
+/** soft_token_threshold, when set, is positive and below both triggers it precedes: token_threshold and what the window holds after the reserve (else background compaction starts no earlier than a blocking one). */
+export function softTokenThresholdOk(c: ConfigView): boolean {
+  if (!c.softTokenThresholdSet) return true;
+  if (c.softTokenThreshold <= 0) return false;
+  if (c.tokenThresholdSet && c.softTokenThreshold >= c.tokenThreshold) return false;
+  if (!c.contextWindowSet) return true;
+  // soft < window - reserve, computed where every result is a safe integer (all three are)
+  if (c.reserveTokens < 0) return c.softTokenThreshold + c.reserveTokens < c.contextWindow;
+  if (c.contextWindow < 0) return false;
+  return c.softTokenThreshold < c.contextWindow - c.reserveTokens;
+}
+
+//@ verify
+//@ requires -9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991 && -9007199254740991 <= c.softTokenThreshold && c.softTokenThreshold <= 9007199254740991
+//@ ensures \result <==> (maxTokensOk(c) && tokenThresholdOk(c) && messageThresholdOk(c) && turnThresholdOk(c) && thresholdsOk(c) && retentionWindowOk(c) && summaryTagOk(c) && modelOk(c) && contextWindowOk(c) && reserveTokensOk(c) && keepRecentTokensOk(c) && softTokenThresholdOk(c))
 /** Every L12 rule holds. */
 export function configOk(c: ConfigView): boolean {
   return (
@@ -150,12 +168,13 @@ export function configOk(c: ConfigView): boolean {
     modelOk(c) &&
     contextWindowOk(c) &&
     reserveTokensOk(c) &&
-    keepRecentTokensOk(c)
+    keepRecentTokensOk(c) &&
+    softTokenThresholdOk(c)
   );
 }
 
 //@ verify
-//@ requires -9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991
+//@ requires -9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991 && -9007199254740991 <= c.softTokenThreshold && c.softTokenThreshold <= 9007199254740991
 //@ ensures \result === "none" <==> configOk(c)
 //@ ensures \result === "maxTokens" ==> !maxTokensOk(c)
 //@ ensures \result === "tokenThreshold" ==> !tokenThresholdOk(c) && maxTokensOk(c)
@@ -168,6 +187,7 @@ export function configOk(c: ConfigView): boolean {
 //@ ensures \result === "contextWindow" ==> !contextWindowOk(c) && maxTokensOk(c) && tokenThresholdOk(c) && messageThresholdOk(c) && turnThresholdOk(c) && thresholdsOk(c) && retentionWindowOk(c) && summaryTagOk(c) && modelOk(c)
 //@ ensures \result === "reserveTokens" ==> !reserveTokensOk(c) && maxTokensOk(c) && tokenThresholdOk(c) && messageThresholdOk(c) && turnThresholdOk(c) && thresholdsOk(c) && retentionWindowOk(c) && summaryTagOk(c) && modelOk(c) && contextWindowOk(c)
 //@ ensures \result === "keepRecentTokens" ==> !keepRecentTokensOk(c) && maxTokensOk(c) && tokenThresholdOk(c) && messageThresholdOk(c) && turnThresholdOk(c) && thresholdsOk(c) && retentionWindowOk(c) && summaryTagOk(c) && modelOk(c) && contextWindowOk(c) && reserveTokensOk(c)
+//@ ensures \result === "softTokenThreshold" ==> !softTokenThresholdOk(c) && maxTokensOk(c) && tokenThresholdOk(c) && messageThresholdOk(c) && turnThresholdOk(c) && thresholdsOk(c) && retentionWindowOk(c) && summaryTagOk(c) && modelOk(c) && contextWindowOk(c) && reserveTokensOk(c) && keepRecentTokensOk(c)
 /** The first setting that breaks its L12 rule, in declaration order, or "none" (total: every input gets an answer). */
 export function validateConfig(c: ConfigView): ConfigField {
   if (!maxTokensOk(c)) return "maxTokens";
@@ -181,5 +201,6 @@ export function validateConfig(c: ConfigView): ConfigField {
   if (!contextWindowOk(c)) return "contextWindow";
   if (!reserveTokensOk(c)) return "reserveTokens";
   if (!keepRecentTokensOk(c)) return "keepRecentTokens";
+  if (!softTokenThresholdOk(c)) return "softTokenThreshold";
   return "none";
 }

@@ -19,6 +19,13 @@ export function configRules(c: ConfigView): Array<[Exclude<ConfigField, "none">,
       "keepRecentTokens",
       !c.keepRecentTokensSet || (c.keepRecentTokens > 0 && (!c.contextWindowSet || c.keepRecentTokens < windowLeft)),
     ],
+    [
+      "softTokenThreshold",
+      !c.softTokenThresholdSet ||
+        (c.softTokenThreshold > 0 &&
+          (!c.tokenThresholdSet || c.softTokenThreshold < c.tokenThreshold) &&
+          (!c.contextWindowSet || c.softTokenThreshold < windowLeft)),
+    ],
   ];
 }
 

@@ -107,6 +107,8 @@ const configView = fc.record({
   reserveTokens: anyInt,
   keepRecentTokensSet: fc.boolean(),
   keepRecentTokens: anyInt,
+  softTokenThresholdSet: fc.boolean(),
+  softTokenThreshold: anyInt,
 });
 const stamp = fc.record({
   version: anyInt,
@@ -209,6 +211,7 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
       "contextWindowOk",
       "reserveTokensOk",
       "keepRecentTokensOk",
+      "softTokenThresholdOk",
       "configOk",
       "validateConfig",
     ].map((f) => [f, fc.tuple(configView)]),

@@ -82,6 +82,11 @@ function expectValid(c: Config): void {
   expect(setOk(c.keep_recent_tokens)).toBe(true);
   if (c.keep_recent_tokens !== null && c.context_window !== null)
     expect(c.keep_recent_tokens + c.reserve_tokens).toBeLessThan(c.context_window);
+  expect(setOk(c.soft_token_threshold)).toBe(true);
+  if (c.soft_token_threshold !== null && c.token_threshold !== null)
+    expect(c.soft_token_threshold).toBeLessThan(c.token_threshold);
+  if (c.soft_token_threshold !== null && c.context_window !== null)
+    expect(c.soft_token_threshold + c.reserve_tokens).toBeLessThan(c.context_window);
   expect(isCount(c.timeout_ms) && c.timeout_ms >= 1).toBe(true);
   expect(c.prompt).toContain("{{conversation}}");
   expect(c.base_url === null || /^https?:\/\/./.test(c.base_url)).toBe(true);

@@ -242,6 +242,11 @@ describe("safecut compact (in process)", () => {
     const r = await runInProcess(["compact", "conv.json", "--config", "cfg.json"], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("token_threshold: must be > 0 when set");
+    writeInput("cfg-soft.json", JSON.stringify({ token_threshold: 8000, soft_token_threshold: 8000 }));
+    const soft = await runInProcess(["compact", "conv.json", "--config", "cfg-soft.json"], { cwd: dir });
+    expect(soft.code).toBe(1);
+    expect(soft.stderr).toContain("soft_token_threshold: must be > 0 when set (null unsets it), below token_threshold");
+    expect(soft.stderr).toContain("got 8000");
     writeInput("cfg2.json", "{oops");
     expect((await runInProcess(["compact", "conv.json", "--config", "cfg2.json"], { cwd: dir })).stderr).toContain(
       "cfg2.json is not valid JSON",

@@ -46,6 +46,8 @@ const validView: ConfigView = {
   reserveTokens: 10,
   keepRecentTokensSet: false,
   keepRecentTokens: 0,
+  softTokenThresholdSet: false,
+  softTokenThreshold: 0,
 };
 const orphanViews: KernelViews = {
   roles: ["user", "tool"],

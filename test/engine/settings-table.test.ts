@@ -6,6 +6,7 @@ import { BEGIN, END, settingsTableMarkdown } from "../../scripts/readme-settings
 import { settingOptions, settingsFromFlags } from "../../src/cli/settings.ts";
 import { configView, parseConfig, ruleText } from "../../src/engine/boundary/config-rules.ts";
 import { configSchema } from "../../src/model/config.ts";
+import type { ConfigError } from "../../src/model/errors.ts";
 import { DEFAULT_SUMMARY_TAG, SETTINGS, settingRows } from "../../src/model/settings-table.ts";
 import { runInProcess, tempDir } from "../support/cli-run.ts";
 
@@ -43,6 +44,8 @@ describe("the table of settings", () => {
       reserveTokens: 1000,
       keepRecentTokensSet: false,
       keepRecentTokens: 0,
+      softTokenThresholdSet: false,
+      softTokenThreshold: 0,
     });
     expect(view({ token_threshold: null, turn_threshold: 3, keep_recent_tokens: 500 })).toMatchObject({
       tokenThresholdSet: false,
@@ -52,6 +55,35 @@ describe("the table of settings", () => {
       keepRecentTokensSet: true,
       keepRecentTokens: 500,
     });
+  });
+
+  it("a soft threshold not below token_threshold, or not below the window's room after the reserve, is refused naming soft_token_threshold", () => {
+    const rule = `soft_token_threshold: ${ruleText(SETTINGS.soft_token_threshold)}`;
+    const refused = (input: object) => {
+      try {
+        parseConfig(input);
+      } catch (e) {
+        return { field: (e as ConfigError).field, message: (e as Error).message };
+      }
+      return "accepted";
+    };
+    const windowed = { token_threshold: null, context_window: 20_000, reserve_tokens: 4_000 };
+    expect(refused({ soft_token_threshold: 60_000 })).toEqual({
+      field: "soft_token_threshold",
+      message: `${rule}, got 60000`,
+    });
+    expect(refused({ soft_token_threshold: 70_000 })).toEqual({
+      field: "soft_token_threshold",
+      message: `${rule}, got 70000`,
+    });
+    expect(refused({ soft_token_threshold: 0 })).toEqual({ field: "soft_token_threshold", message: `${rule}, got 0` });
+    expect(refused({ ...windowed, soft_token_threshold: 16_000 })).toEqual({
+      field: "soft_token_threshold",
+      message: `${rule}, got 16000`,
+    });
+    expect(refused({ soft_token_threshold: 59_999 })).toBe("accepted");
+    expect(refused({ ...windowed, soft_token_threshold: 15_999 })).toBe("accepted");
+    expect(refused({ soft_token_threshold: null })).toBe("accepted");
   });
 
   it("every rule reads in full: the kernel's constants are filled in", () => {
@@ -95,5 +127,17 @@ describe("the table of settings", () => {
       expect(help, name).toContain(s.help);
     }
     expect(help).toContain("(default 60000; none unsets it)");
+  });
+
+  it("a setting the CLI ignores has no flag: --soft-token-threshold is not offered, and is an unknown option", async () => {
+    const cwd = tempDir();
+    const help = await runInProcess(["compact", "--help"], { cwd });
+    expect(help.stdout).not.toContain("--soft-token-threshold");
+    const sessionHelp = await runInProcess(["session", "compact", "--help"], { cwd });
+    expect(sessionHelp.stdout).toContain("--token-threshold");
+    expect(sessionHelp.stdout).not.toContain("--soft-token-threshold");
+    const r = await runInProcess(["compact", "conv.json", "--soft-token-threshold", "5000"], { cwd });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown option '--soft-token-threshold'");
   });
 });

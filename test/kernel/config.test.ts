@@ -23,6 +23,8 @@ const view: fc.Arbitrary<ConfigView> = fc.record({
   reserveTokens: edge,
   keepRecentTokensSet: fc.boolean(),
   keepRecentTokens: edge,
+  softTokenThresholdSet: fc.boolean(),
+  softTokenThreshold: fc.oneof(edge, fc.constantFrom(59_999, 60_000, 60_001)),
 });
 const valid: ConfigView = {
   maxTokens: 2000,
@@ -40,6 +42,8 @@ const valid: ConfigView = {
   reserveTokens: 16384,
   keepRecentTokensSet: false,
   keepRecentTokens: 0,
+  softTokenThresholdSet: false,
+  softTokenThreshold: 0,
 };
 // Mostly-valid views with one or two fields perturbed reach the later rules too.
 const nearValid: fc.Arbitrary<ConfigView> = fc
@@ -63,6 +67,7 @@ const rule: Record<Exclude<k.ConfigField, "none">, (c: ConfigView) => boolean> =
   contextWindow: k.contextWindowOk,
   reserveTokens: k.reserveTokensOk,
   keepRecentTokens: k.keepRecentTokensOk,
+  softTokenThreshold: k.softTokenThresholdOk,
 };
 
 describe("config (L12)", () => {
@@ -108,5 +113,15 @@ describe("config (L12)", () => {
     expect(k.validateConfig({ ...valid, tokenThresholdSet: false })).toBe("trigger");
     expect(k.validateConfig({ ...valid, summaryTagLength: 0 })).toBe("summaryTag");
     expect(k.validateConfig({ ...valid, maxTokens: k.maxTokensLimit() + 1 })).toBe("maxTokens");
+  });
+  it("a soft threshold lies below token_threshold and below the window's room after the reserve", () => {
+    const soft = (n: number) => ({ ...valid, softTokenThresholdSet: true, softTokenThreshold: n });
+    expect(k.validateConfig(soft(59_999))).toBe("none");
+    expect(k.validateConfig(soft(60_000))).toBe("softTokenThreshold");
+    expect(k.validateConfig(soft(0))).toBe("softTokenThreshold");
+    const windowed = (n: number) => ({ ...soft(n), contextWindowSet: true, contextWindow: 100_000 });
+    expect(k.validateConfig(windowed(59_999))).toBe("none");
+    expect(k.validateConfig({ ...windowed(83_615), tokenThresholdSet: false })).toBe("none");
+    expect(k.validateConfig({ ...windowed(83_616), tokenThresholdSet: false })).toBe("softTokenThreshold");
   });
 });

@@ -39,6 +39,8 @@ const config = {
   contextWindow: 2 * N,
   reserveTokens: 1000,
   keepRecentTokens: 100,
+  softTokenThresholdSet: true,
+  softTokenThreshold: N - 1,
 };
 const th = { tokenThreshold: N, messageThreshold: 0, turnThreshold: 0 };
 const plan = { version: 3, length: N, stretchEnd: sel.end };
@@ -67,6 +69,7 @@ const ARGS: Record<string, () => unknown[]> = {
   contextWindowOk: () => [config],
   reserveTokensOk: () => [config],
   keepRecentTokensOk: () => [config],
+  softTokenThresholdOk: () => [config],
   configOk: () => [config],
   validateConfig: () => [config],
   findValidCutPoints: () => [roles, callOf, lastAnswer, 0, N],

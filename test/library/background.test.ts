@@ -68,6 +68,20 @@ describe("the kernel's commit rule over a list compacted in the background", () 
   });
 });
 
+describe("background mode's configuration", () => {
+  it("a soft threshold at or above the hard one is refused naming soft_token_threshold, by the hook and by the store's runner", () => {
+    const named =
+      /^soft_token_threshold: must be > 0 when set \(null unsets it\), below token_threshold and below context_window - reserve_tokens, got 1500$/;
+    expect(() => compactBeforeStep({ token_threshold: 1000, soft_token_threshold: 1500 })).toThrow(named);
+    // a Config built by hand, not through parseConfig: the runner still judges it
+    const c = { ...parseConfig({ token_threshold: 1000 }), soft_token_threshold: 1500 };
+    const store = new ConversationStore(charCounter(), []);
+    const summarizer = openAISummarizer({ baseUrl: "http://127.0.0.1:9", timeoutMs: 1 });
+    expect(() => new BackgroundCompaction(store, c, { summarizer })).toThrow(named);
+    expect(() => new BackgroundCompaction(store, { ...c, soft_token_threshold: 999 }, { summarizer })).not.toThrow();
+  });
+});
+
 describe("BackgroundCompaction over a store", () => {
   it("keeps the agent stepping while a slow summarizer runs; waits only at the hard trigger", async () => {
     server = await slowSummarizer();

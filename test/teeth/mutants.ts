@@ -119,6 +119,14 @@ export const mutants: Mutant[] = [
     why: "the reported field is not the first invalid one",
   },
   {
+    module: "config.ts",
+    law: "L12",
+    find: `  if (c.tokenThresholdSet && c.softTokenThreshold >= c.tokenThreshold) return false;
+`,
+    replace: ``,
+    why: "a soft threshold at or above token_threshold is accepted: background mode would start no earlier than a blocking run",
+  },
+  {
     module: "retention.ts",
     law: "L3",
     find: `return n - window;`,

@@ -38,6 +38,7 @@ function integersConfigView(fn: string, name: string, x: ConfigView): void {
   if (!Number.isSafeInteger(x.contextWindow)) fail(fn, `${name}.contextWindow a safe integer`);
   if (!Number.isSafeInteger(x.reserveTokens)) fail(fn, `${name}.reserveTokens a safe integer`);
   if (!Number.isSafeInteger(x.keepRecentTokens)) fail(fn, `${name}.keepRecentTokens a safe integer`);
+  if (!Number.isSafeInteger(x.softTokenThreshold)) fail(fn, `${name}.softTokenThreshold a safe integer`);
 }
 
 /** Every number field of a CurrentStamp is a safe integer (the proofs read integers). */
@@ -193,16 +194,22 @@ export function guardKeepRecentTokensOk(c: ConfigView): void {
   if (!(-9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991)) fail("keepRecentTokensOk", "-9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991");
 }
 
+/** softTokenThresholdOk (src/kernel/config.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardSoftTokenThresholdOk(c: ConfigView): void {
+  integersConfigView("softTokenThresholdOk", "c", c);
+  if (!(-9007199254740991 <= c.softTokenThreshold && c.softTokenThreshold <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991)) fail("softTokenThresholdOk", "-9007199254740991 <= c.softTokenThreshold && c.softTokenThreshold <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991");
+}
+
 /** configOk (src/kernel/config.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardConfigOk(c: ConfigView): void {
   integersConfigView("configOk", "c", c);
-  if (!(-9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991)) fail("configOk", "-9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991");
+  if (!(-9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991 && -9007199254740991 <= c.softTokenThreshold && c.softTokenThreshold <= 9007199254740991)) fail("configOk", "-9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991 && -9007199254740991 <= c.softTokenThreshold && c.softTokenThreshold <= 9007199254740991");
 }
 
 /** validateConfig (src/kernel/config.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardValidateConfig(c: ConfigView): void {
   integersConfigView("validateConfig", "c", c);
-  if (!(-9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991)) fail("validateConfig", "-9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991");
+  if (!(-9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991 && -9007199254740991 <= c.softTokenThreshold && c.softTokenThreshold <= 9007199254740991)) fail("validateConfig", "-9007199254740991 <= c.keepRecentTokens && c.keepRecentTokens <= 9007199254740991 && -9007199254740991 <= c.reserveTokens && c.reserveTokens <= 9007199254740991 && -9007199254740991 <= c.contextWindow && c.contextWindow <= 9007199254740991 && -9007199254740991 <= c.softTokenThreshold && c.softTokenThreshold <= 9007199254740991");
 }
 
 /** findValidCutPoints (src/kernel/cutpoint.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */

@@ -3,7 +3,7 @@
 // or the context window). What the agent appends meanwhile is kept by the kernel's commit rule
 // (L9: a plan commits over pure appends, `rebase`, never over a rewrite). Every "is it due" is
 // the kernel's trigger through the gate: the soft threshold is judged as a token trigger of the
-// same configuration with token_threshold set to it.
+// same configuration with token_threshold set to it (and no soft threshold of its own).
 import type { CommitDecision } from "../../kernel/commit.ts";
 import type { Config } from "../../model/config.ts";
 import { assertConfigValid } from "../boundary/config-rules.ts";
@@ -18,8 +18,8 @@ import type { CompactionReport } from "./report.ts";
  * (the run goes on until under it), or undefined when soft_token_threshold is not set.
  */
 export function softConfig(c: Config): Config | undefined {
-  const soft = c.soft_token_threshold;
-  return soft === null ? undefined : assertConfigValid({ ...c, token_threshold: soft });
+  const soft = assertConfigValid(c).soft_token_threshold;
+  return soft === null ? undefined : assertConfigValid({ ...c, token_threshold: soft, soft_token_threshold: null });
 }
 
 /**
