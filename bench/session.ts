@@ -94,7 +94,8 @@ async function coldContext(n: number): Promise<void> {
 }
 
 async function commitLatency(): Promise<void> {
-  const config = parseConfig({ token_threshold: 600, retention_window: 4, tokenizer: "chars" });
+  // summarizing: a session does not record a clearing run yet (its store records splices only)
+  const config = parseConfig({ token_threshold: 600, retention_window: 4, tokenizer: "chars", strategy: "summarize" });
   const items = Array.from({ length: 200 }, (_, k) => turn(`s${k}`)).flat();
   const at = join(dir, "commit.jsonl");
   const s = await openSession(at, { format: "openai" });

@@ -181,7 +181,7 @@ export const SETTINGS = {
   strategy: {
     type: "choice",
     choices: ["summarize", "clear", "clear-then-summarize"],
-    default: "summarize",
+    default: "clear-then-summarize",
     flag: "--strategy <name>",
     help: "summarize; clear (replace old tool results by a placeholder, no model call, L13); or clear-then-summarize (summarize only if still due)",
   },
@@ -194,7 +194,7 @@ export const SETTINGS = {
   },
   clear_at_least: {
     type: "count",
-    default: 0,
+    default: 2000,
     min: 0,
     flag: "--clear-at-least <n>",
     help: "a clearing run frees at least this many tokens or clears nothing (each run changes the prompt prefix: a cache miss)",

@@ -146,6 +146,7 @@ describe("clear_inputs replaces the cleared results' call arguments by {} in eve
       token_threshold: 1000,
       clear_keep: 0,
       retention_window: 1,
+      clear_at_least: 0, // two results of 1000 tokens each: below the default
     });
     expect(r.report.clearing?.records.map((c) => [c.toolCallId, c.arguments?.index])).toEqual([
       ["c1", undefined],
@@ -172,7 +173,8 @@ describe("clear_inputs replaces the cleared results' call arguments by {} in eve
 
 describe("clear_inputs in a conversation file: only the cleared arguments' bytes change", () => {
   const long = "output line\\n".repeat(300);
-  const file = { ...config, token_threshold: 500, retention_window: 2, clear_keep: 0 };
+  // one small result is cleared: below the default clear_at_least, which these tests are not about
+  const file = { ...config, token_threshold: 500, retention_window: 2, clear_keep: 0, clear_at_least: 0 };
 
   async function cleared(text: string, results = 1): Promise<string> {
     const f = readConversationFile(text);

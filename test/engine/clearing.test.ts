@@ -29,10 +29,20 @@ function counting(): Summarizer & { requests: SummaryRequest[] } {
 const isTool = (m: Message): m is ToolMessage => m.role === "tool";
 
 describe("strategy", () => {
-  it('"summarize" (the default) never clears and reports no clearing', async () => {
-    const r = await compactMessages(conversation(20), base);
+  it('"summarize" never clears and reports no clearing', async () => {
+    const r = await compactMessages(conversation(20), { ...base, strategy: "summarize" });
     expect(r.report.clearing).toBeUndefined();
     expect(r.report.stretches.length).toBeGreaterThan(0);
+  });
+
+  it('the default is "clear-then-summarize" with clear_at_least 2000 (bench/RESULTS.md, "Clearing tool results")', async () => {
+    const input = conversation(20);
+    const byDefault = await compactMessages(input, base);
+    const spelled = await compactMessages(input, { ...base, strategy: "clear-then-summarize", clear_at_least: 2000 });
+    expect(byDefault.report.clearing?.results).toBeGreaterThan(0);
+    expect(byDefault.report.clearing?.tokensFreed).toBeGreaterThanOrEqual(2000);
+    expect(byDefault.report).toEqual(spelled.report);
+    expect(byDefault.messages).toEqual(spelled.messages);
   });
 
   it('"clear" clears old results without a summarizer call, keeping the window, the kept tail and the current step', async () => {
@@ -70,7 +80,7 @@ describe("strategy", () => {
     const a = counting();
     const b = counting();
     const input = conversation(30);
-    const summarize = await compactMessages(input, base, { summarizer: a });
+    const summarize = await compactMessages(input, { ...base, strategy: "summarize" }, { summarizer: a });
     expect(summarize.report.stretches.length).toBe(a.requests.length);
     const both = await compactMessages(input, { ...base, strategy: "clear-then-summarize" }, { summarizer: b });
     expect(both.report.clearing?.results).toBeGreaterThan(0);
