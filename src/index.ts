@@ -33,7 +33,15 @@ export { assertWellFormed } from "./engine/boundary/wellformed.ts";
 export { type CompactOptions, compactStore } from "./engine/run/compact.ts";
 export type { ItemMap, ItemSpan } from "./engine/run/item-map.ts";
 export { type Plan, planStep } from "./engine/run/plan.ts";
-export type { CompactionReport, LawCheck, Outcome, ReplacedStretch, UsageReport } from "./engine/run/report.ts";
+export type {
+  ClearedResult,
+  ClearingReport,
+  CompactionReport,
+  LawCheck,
+  Outcome,
+  ReplacedStretch,
+  UsageReport,
+} from "./engine/run/report.ts";
 export type { ReportedUsage } from "./engine/run/usage.ts";
 export { TokenLedger } from "./engine/store/ledger.ts";
 export { ConversationStore, type StoreOptions, type StoreSnapshot, type StoreView } from "./engine/store/store.ts";
