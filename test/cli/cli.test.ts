@@ -32,6 +32,42 @@ function writeInput(name: string, content: string): string {
 }
 
 describe("safecut compact (in process)", () => {
+  it("--strategy clear --clear-inputs: old results and their calls' arguments cleared, the text report's clearing line says so", async () => {
+    const r = await runInProcess(
+      [
+        "compact",
+        "conv.json",
+        "--token-threshold",
+        "5000",
+        "--strategy",
+        "clear",
+        "--clear-inputs",
+        "--report",
+        "ci.json",
+      ],
+      { cwd: dir },
+    );
+    expect(r.code).toBe(0);
+    const report = JSON.parse(readFileSync(join(dir, "ci.json"), "utf8"));
+    expect(report.clearing.inputs).toBeGreaterThan(0);
+    expect(report.clearing.inputs).toBe(report.clearing.results);
+    expect(report.stretches).toEqual([]);
+    const out = readConversationFile(r.stdout).messages;
+    expect(clearedResults(out)).toBe(report.clearing.results);
+    const emptied = out.flatMap((m) => (m.role === "assistant" ? m.toolCalls : [])).filter((c) => c.arguments === "{}");
+    expect(emptied.length).toBe(report.clearing.inputs);
+    // without --report the text report is on stderr
+    const text = await runInProcess(
+      ["compact", "conv.json", "--token-threshold", "5000", "--strategy", "clear", "--clear-inputs"],
+      { cwd: dir },
+    );
+    const line = text.stderr.split("\n").find((l) => l.startsWith("  clearing: "));
+    expect(line).toContain(
+      `cleared ${report.clearing.results} tool results, the arguments of ${report.clearing.inputs} calls`,
+    );
+    expect(line).toContain("(and its call)");
+  });
+
   it("compacts a file, prints the conversation on stdout and the report on stderr", async () => {
     const before = hash(convPath);
     const r = await runInProcess(["compact", "conv.json", "--token-threshold", "5000"], { cwd: dir });
