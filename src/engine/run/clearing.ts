@@ -151,14 +151,21 @@ export function clearFirst(
   }
   const counts = gateClearedTokens(snap.tokens, after, mask);
   // clear_inputs: the calls of the cleared results (kernel callsToClear) get `{}` as arguments
-  const inputs = clearedCalls(ms, snap.views.callOf, mask, gateCallsToClear(snap.views.callOf, mask, c.clear_inputs));
-  const callAfter = counts.slice();
-  for (const [j, m] of inputs) callAfter[j] = messageTokens(store.counter, m);
-  const final = gateClearedTokens(
-    counts,
-    callAfter,
-    counts.map((_, j) => inputs.has(j)),
-  );
+  // (without clear_inputs the kernel marks no call: its ensures, so it is not asked)
+  const inputs = c.clear_inputs
+    ? clearedCalls(ms, snap.views.callOf, mask, gateCallsToClear(snap.views.callOf, mask, true))
+    : new Map<number, AssistantMessage>();
+  // (no call changed: clearedTokens with nothing marked gives the counts back, so it is not asked)
+  let final = counts;
+  if (inputs.size > 0) {
+    const callAfter = counts.slice();
+    for (const [j, m] of inputs) callAfter[j] = messageTokens(store.counter, m);
+    final = gateClearedTokens(
+      counts,
+      callAfter,
+      counts.map((_, j) => inputs.has(j)),
+    );
+  }
   const replaced: { index: number; message: Message; tokens: number }[] = [];
   const records: ClearedResult[] = [];
   let freed = 0;
@@ -176,9 +183,10 @@ export function clearFirst(
     }
     if (next.role !== "tool") continue;
     const was = ms[i] as ToolMessage;
-    const j = snap.views.callOf[i];
-    const call = inputs.get(j)?.toolCalls.find((x) => x.id === was.toolCallId);
-    const before = (ms[j] as AssistantMessage | undefined)?.toolCalls.find((x) => x.id === was.toolCallId);
+    const j = inputs.size === 0 ? -1 : snap.views.callOf[i];
+    const now = inputs.get(j);
+    const call = now?.toolCalls.find((x) => x.id === was.toolCallId);
+    const before = now?.clearedFrom?.toolCalls.find((x) => x.id === was.toolCallId);
     records.push({
       input: positions.range(i, i + 1),
       index: i,
@@ -220,8 +228,9 @@ function clearedCalls(
 ): Map<number, AssistantMessage> {
   const ids = new Map<number, Set<string>>();
   for (let i = 0; i < mask.length; i++) {
+    if (!mask[i] || !calls[callOf[i]]) continue;
     const m = ms[i];
-    if (!mask[i] || m.role !== "tool" || !calls[callOf[i]]) continue;
+    if (m.role !== "tool") continue;
     const set = ids.get(callOf[i]) ?? new Set<string>();
     set.add(m.toolCallId);
     ids.set(callOf[i], set);
