@@ -49,6 +49,10 @@ export const CLEARING_CONFIGS: readonly (readonly [string, ConfigInput])[] = [
   ["clear-then-summarize", { strategy: "clear-then-summarize", clear_at_least: 0 }],
   ["clear-then-summarize, clear_at_least 2000", { strategy: "clear-then-summarize", clear_at_least: 2_000 }],
   ["clear-then-summarize, clear_at_least 10000", { strategy: "clear-then-summarize", clear_at_least: 10_000 }],
+  [
+    "clear-then-summarize, clear_at_least 2000, clear_inputs",
+    { strategy: "clear-then-summarize", clear_at_least: 2_000, clear_inputs: true },
+  ],
 ];
 
 /** Replays `session` call by call under `config` (chars counter, offline summarizer counted). */

@@ -29,7 +29,8 @@ export async function compactionStepsBySize(
   steps: number,
   reps: number,
 ): Promise<StepTiming[]> {
-  const c = parseConfig({ token_threshold: 60_000, tokenizer: "chars" });
+  // the summarize loop's steps (the clearing tier is one O(n) pass per run, before the first step)
+  const c = parseConfig({ token_threshold: 60_000, tokenizer: "chars", strategy: "summarize" });
   const once = async (n: number, seed: number): Promise<{ ms: number; steps: number }> => {
     const store = new ConversationStore(charCounter(), generateConversation(n, { seed }));
     collect();

@@ -24,6 +24,8 @@ export {
 export { type CompactOptions, compactStore } from "./engine/run/compact.ts";
 export { storeDueBy } from "./engine/run/plan.ts";
 export type {
+  ClearedResult,
+  ClearingReport,
   CompactionReport,
   LawCheck,
   Outcome,

@@ -51,7 +51,14 @@ export function safecutCompactor(baseUrl: string, trigger: number, lowWater?: nu
       const threshold = lowWater === undefined ? trigger : Math.round(trigger * lowWater);
       const { messages, report } = await compactMessages(
         context,
-        { token_threshold: threshold, tokenizer: "chars", provider: "openai", base_url: baseUrl },
+        // summarizing against the baseline's summarizing: the strategy that only summarizes
+        {
+          token_threshold: threshold,
+          tokenizer: "chars",
+          provider: "openai",
+          base_url: baseUrl,
+          strategy: "summarize",
+        },
         { summarizer, agentModel: AGENT_MODEL },
       );
       return { messages, accepted: report.stretches.length };

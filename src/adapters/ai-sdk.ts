@@ -16,6 +16,7 @@ import type { Message, ToolCall } from "../model/message.ts";
 import { assertMessages } from "../model/message-shape.ts";
 import { assertPairing, type PairingEvent } from "../model/tool-pairing.ts";
 import { approvalCallId } from "./approval-id.ts";
+import { clearedCallArguments } from "./cleared-calls.ts";
 import type { FormatOptions } from "./openai.ts";
 import { type Fields, fields, jsonText, str, typedParts } from "./read-fields.ts";
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
@@ -151,6 +152,7 @@ function readAssistant(b: Builder, content: unknown, item: number, path: string,
           id: approvalCallId(approvalId),
           name: "tool-approval",
           arguments: JSON.stringify({ toolCallId }),
+          keepArguments: true,
         });
         b.pairing.push({ kind: "call", id: approvalCallId(approvalId), path: `${p}.approvalId` });
         break;
@@ -322,7 +324,8 @@ function partial(item: ModelMessage, parts: readonly number[]): ModelMessage {
 }
 
 // The input message with the parts of its cleared tool results (L13) replaced: each `tool-result`
-// part as read, only its `output` now the placeholder text; every other part the same object.
+// part as read, only its `output` now the placeholder text, and each `tool-call` part whose
+// arguments were cleared (clear_inputs) only its `input` now `{}`; every other part the same object.
 function withClearedParts(
   kept: ModelMessage,
   item: ModelMessage,
@@ -333,6 +336,14 @@ function withClearedParts(
   const content: readonly unknown[] = item.content;
   const swaps = new Map<unknown, unknown>();
   for (const m of run) {
+    // cleared call arguments (clear_inputs): each `tool-call` part as read, only its `input` replaced
+    const now = clearedCallArguments(m);
+    for (const part of content) {
+      if (typeof part !== "object" || part === null) continue;
+      const p = part as { type?: unknown; toolCallId?: unknown };
+      const args = p.type === "tool-call" && typeof p.toolCallId === "string" ? now.get(p.toolCallId) : undefined;
+      if (args !== undefined) swaps.set(part, { ...part, input: parseArguments(args) });
+    }
     if (m.role !== "tool" || m.clearedFrom === undefined) continue;
     const k = reading.origins.get(m.clearedFrom)?.parts[0];
     const part = k === undefined ? undefined : content[k];
@@ -356,8 +367,9 @@ export function writeModelMessages(
   for (const s of reading?.map.spans ?? []) perItem.set(s.first, (perItem.get(s.first) ?? 0) + 1);
   const out: ModelMessage[] = [];
   let i = 0;
-  // a cleared tool result (L13) is found by the result it was read as
-  const readAs = (m: Message): Message => (m.role === "tool" && m.clearedFrom !== undefined ? m.clearedFrom : m);
+  // a cleared tool result or call (L13) is found by the message it was read as
+  const readAs = (m: Message): Message =>
+    (m.role === "tool" || m.role === "assistant") && m.clearedFrom !== undefined ? m.clearedFrom : m;
   while (i < messages.length) {
     const o = reading?.origins.get(readAs(messages[i]));
     if (reading === undefined || o === undefined) {

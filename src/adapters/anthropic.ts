@@ -9,9 +9,10 @@ import { describeJson, isJsonObject, type Json, type JsonObject } from "../model
 import { mediaField, partsTokens } from "../model/media-tokens.ts";
 import type { Message, SourceRef, ToolCall } from "../model/message.ts";
 import { assertMessages } from "../model/message-shape.ts";
+import { clearedCallArguments } from "./cleared-calls.ts";
 import type { FormatOptions } from "./openai.ts";
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
-import { type WireItem, wireMessage } from "./wire-item.ts";
+import { type FieldEdit, type WireItem, wireMessage } from "./wire-item.ts";
 
 function str(v: Json | undefined, path: string): string {
   if (typeof v !== "string") throw new InputError(path, `expected a string, got ${describeJson(v)}`);
@@ -275,8 +276,20 @@ function parseInput(args: string): JsonObject {
 }
 
 function assistantOut(m: Message, tag: string | undefined): WireItem {
-  if (m.source?.format === "anthropic" && m.source.parts === 1 && isJsonObject(m.source.raw))
-    return { kind: "source", raw: m.source.raw };
+  if (m.source?.format === "anthropic" && m.source.parts === 1 && isJsonObject(m.source.raw)) {
+    // cleared call arguments (clear_inputs): the message as read, only those tool_use blocks' `input` replaced
+    const now = clearedCallArguments(m);
+    const raw = m.source.raw;
+    const edits =
+      now.size === 0 || !Array.isArray(raw.content)
+        ? []
+        : raw.content.flatMap((b): FieldEdit[] => {
+            const args =
+              isJsonObject(b) && b.type === "tool_use" && typeof b.id === "string" ? now.get(b.id) : undefined;
+            return args !== undefined && isJsonObject(b) ? [{ holder: b, key: "input", value: parseInput(args) }] : [];
+          });
+    return edits.length === 0 ? { kind: "source", raw } : { kind: "edited", raw, edits };
+  }
   if (m.role === "summary") return fresh({ role: "assistant", content: wrapSummary(m.content, tag) });
   if (m.role !== "assistant") return fresh({ role: "assistant", content: m.content });
   if (m.toolCalls.length === 0) return fresh({ role: "assistant", content: m.content });

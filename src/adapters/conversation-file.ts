@@ -304,20 +304,15 @@ function itemOutput(messages: readonly Message[], opts: WriteOptions): JsonObjec
 function planByIdentity(input: readonly Json[], output: readonly JsonObject[]): WireItem[] {
   const items = new Set<Json>(input);
   const itemOfPart = new Map<Json, JsonObject>();
-  const outputOf = new Map<string, JsonObject>(); // a Responses tool output by its call id
+  const byCall = new Map<string, JsonObject>(); // a Responses tool call or output by its type and call id
   for (const it of input) {
     if (isJsonObject(it) && Array.isArray(it.content)) for (const part of it.content) itemOfPart.set(part, it);
-    if (
-      isJsonObject(it) &&
-      typeof it.type === "string" &&
-      it.type.endsWith("_output") &&
-      typeof it.call_id === "string"
-    )
-      outputOf.set(it.call_id, it);
+    if (isJsonObject(it) && typeof it.type === "string" && typeof it.call_id === "string")
+      byCall.set(callKey(it.type, it.call_id), it);
   }
   return output.map((o): WireItem => {
     if (items.has(o)) return { kind: "source", raw: o };
-    const edited = editedItem(o, outputOf, itemOfPart);
+    const edited = editedItem(o, byCall, itemOfPart);
     if (edited !== undefined) return edited;
     const parts = o.content;
     const raw = Array.isArray(parts) && parts.length > 0 ? itemOfPart.get(parts[0]) : undefined;
@@ -325,6 +320,27 @@ function planByIdentity(input: readonly Json[], output: readonly JsonObject[]): 
       return { kind: "partial", raw, blocks: parts };
     return { kind: "fresh", value: o };
   });
+}
+
+function callKey(type: string, callId: string): string {
+  return `${type} ${callId}`;
+}
+
+// The fields a clearing replaces (L13): a tool output's `output`, a function call's `arguments`
+// and an AI SDK tool call's `input` (clear_inputs).
+const CLEARED_FIELDS = new Set(["output", "arguments", "input"]);
+
+/**
+ * The one field, among those a clearing replaces, whose value differs between a and b, which
+ * otherwise have the same keys in the same order and the same values (the same objects);
+ * undefined when there is no such single field.
+ */
+function clearedField(a: JsonObject, b: JsonObject): string | undefined {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length || ka.some((k, i) => k !== kb[i])) return undefined;
+  const changed = ka.filter((k) => a[k] !== b[k]);
+  return changed.length === 1 && CLEARED_FIELDS.has(changed[0]) ? changed[0] : undefined;
 }
 
 /** a and b have the same keys in the same order, and the same values (the same objects) except at `key`. */
@@ -335,17 +351,20 @@ function sameBut(a: JsonObject, b: JsonObject, key: string): boolean {
 }
 
 /**
- * `o` as an input item with only its `output` changed (a cleared Responses tool output, L13), or
- * with only the `output` of some of its parts changed (cleared AI SDK tool-result parts); else undefined.
+ * `o` as an input item with only its `output` or `arguments` changed (a cleared Responses tool
+ * output or function call, L13), or with only the `output` or `input` of some of its parts
+ * changed (cleared AI SDK tool-result or tool-call parts); else undefined.
  */
 function editedItem(
   o: JsonObject,
-  outputOf: ReadonlyMap<string, JsonObject>,
+  byCall: ReadonlyMap<string, JsonObject>,
   itemOfPart: ReadonlyMap<Json, JsonObject>,
 ): WireItem | undefined {
-  const read = typeof o.call_id === "string" ? outputOf.get(o.call_id) : undefined;
-  if (read !== undefined && sameBut(o, read, "output"))
-    return { kind: "edited", raw: read, edits: [{ holder: read, key: "output", value: o.output ?? null }] };
+  const read =
+    typeof o.type === "string" && typeof o.call_id === "string" ? byCall.get(callKey(o.type, o.call_id)) : undefined;
+  const field = read === undefined ? undefined : clearedField(o, read);
+  if (read !== undefined && field !== undefined)
+    return { kind: "edited", raw: read, edits: [{ holder: read, key: field, value: o[field] ?? null }] };
   const parts = o.content;
   if (!Array.isArray(parts)) return undefined;
   const raw = parts.map((p) => itemOfPart.get(p)).find((x) => x !== undefined);
@@ -357,8 +376,9 @@ function editedItem(
     const p = parts[k];
     const q = was[k];
     if (p === q) continue;
-    if (!isJsonObject(p) || !isJsonObject(q) || !sameBut(p, q, "output")) return undefined;
-    edits.push({ holder: q, key: "output", value: p.output ?? null });
+    const key = isJsonObject(p) && isJsonObject(q) ? clearedField(p, q) : undefined;
+    if (key === undefined || !isJsonObject(p) || !isJsonObject(q)) return undefined;
+    edits.push({ holder: q, key, value: p[key] ?? null });
   }
   return edits.length > 0 ? { kind: "edited", raw, edits } : undefined;
 }

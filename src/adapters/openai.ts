@@ -5,8 +5,9 @@ import { describeJson, isJsonObject, type Json, type JsonObject } from "../model
 import { mediaField, partTokens } from "../model/media-tokens.ts";
 import type { Message, ToolCall } from "../model/message.ts";
 import { assertMessages } from "../model/message-shape.ts";
+import { clearedCallArguments } from "./cleared-calls.ts";
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
-import type { WireItem } from "./wire-item.ts";
+import { type FieldEdit, type WireItem, wireMessage } from "./wire-item.ts";
 
 /** Options shared by the readers and writers. */
 export interface FormatOptions {
@@ -114,7 +115,10 @@ export function readOpenAIMessages(v: Json, path = "messages", opts: FormatOptio
 export function writeOpenAIMessage(m: Message, opts: FormatOptions = {}): JsonObject {
   if (m.source?.format === "openai" && isJsonObject(m.source.raw)) {
     // a cleared tool result (L13): the message as read with only its content replaced
-    return m.role === "tool" && m.clearedFrom !== undefined ? { ...m.source.raw, content: m.content } : m.source.raw;
+    if (m.role === "tool" && m.clearedFrom !== undefined) return { ...m.source.raw, content: m.content };
+    // cleared call arguments (clear_inputs): the message as read with only those arguments replaced
+    const edits = argumentEdits(m, m.source.raw);
+    return edits.length === 0 ? m.source.raw : wireMessage({ kind: "edited", raw: m.source.raw, edits });
   }
   const tag = opts.summaryTag;
   switch (m.role) {
@@ -140,6 +144,18 @@ export function writeOpenAIMessage(m: Message, opts: FormatOptions = {}): JsonOb
   }
 }
 
+/** The edits giving the cleared calls of `m` (clear_inputs) their arguments in `raw`, its message as read: each call's `function.arguments`. */
+function argumentEdits(m: Message, raw: JsonObject): FieldEdit[] {
+  const now = clearedCallArguments(m);
+  if (now.size === 0 || !Array.isArray(raw.tool_calls)) return [];
+  return raw.tool_calls.flatMap((c): FieldEdit[] => {
+    const args = isJsonObject(c) && typeof c.id === "string" ? now.get(c.id) : undefined;
+    return args !== undefined && isJsonObject(c) && isJsonObject(c.function)
+      ? [{ holder: c.function, key: "arguments", value: args }]
+      : [];
+  });
+}
+
 /** Plans the OpenAI output: each message as read (`source`), or a new one. */
 export function planOpenAIOutput(messages: readonly Message[], opts: FormatOptions = {}): WireItem[] {
   return assertMessages(messages).map((m): WireItem => {
@@ -149,7 +165,9 @@ export function planOpenAIOutput(messages: readonly Message[], opts: FormatOptio
     // a cleared tool result (L13): the message as read, only its content given the placeholder
     if (m.role === "tool" && m.clearedFrom !== undefined)
       return { kind: "edited", raw, edits: [{ holder: raw, key: "content", value: m.content }] };
-    return { kind: "source", raw };
+    // cleared call arguments (clear_inputs): the message as read, only those calls' `arguments` replaced
+    const edits = argumentEdits(m, raw);
+    return edits.length === 0 ? { kind: "source", raw } : { kind: "edited", raw, edits };
   });
 }
 

@@ -17,6 +17,7 @@ import type { Message } from "../model/message.ts";
 import { assertMessages } from "../model/message-shape.ts";
 import { assertPairing, type PairingEvent } from "../model/tool-pairing.ts";
 import { approvalCallId } from "./approval-id.ts";
+import { clearedCallArguments } from "./cleared-calls.ts";
 import type { FormatOptions } from "./openai.ts";
 import { type Fields, fields, jsonText, str, typedParts } from "./read-fields.ts";
 import { unwrapSummary, wrapSummary } from "./summary-marker.ts";
@@ -120,10 +121,18 @@ function readItem(item: Fields, p: string, tag: string | undefined, pairing: Pai
     const name = item.name === undefined ? type : str(item.name, `${p}.name`);
     const args = item.arguments ?? item.input ?? item.action ?? item.actions ?? item.operation ?? null;
     pairing.push({ kind: "call", id, path: `${p}.call_id` });
+    // only a function call's `arguments` can become `{}` (clear_inputs): an action, a patch or a custom input cannot
     return {
       role: "assistant",
       content: "",
-      toolCalls: [{ id, name, arguments: typeof args === "string" ? args : jsonText(args, p) }],
+      toolCalls: [
+        {
+          id,
+          name,
+          arguments: typeof args === "string" ? args : jsonText(args, p),
+          ...(type === "function_call" ? {} : { keepArguments: true as const }),
+        },
+      ],
     };
   }
   const idField = OUTPUTS.get(type);
@@ -140,7 +149,14 @@ function readItem(item: Fields, p: string, tag: string | undefined, pairing: Pai
     return {
       role: "assistant",
       content: "",
-      toolCalls: [{ id, name: "mcp-approval", arguments: jsonText({ name: item.name, arguments: item.arguments }, p) }],
+      toolCalls: [
+        {
+          id,
+          name: "mcp-approval",
+          arguments: jsonText({ name: item.name, arguments: item.arguments }, p),
+          keepArguments: true,
+        },
+      ],
     };
   }
   if (type === "mcp_approval_response") {
@@ -222,14 +238,19 @@ export function writeResponsesItems(
   const tag = opts.summaryTag;
   assertMessages(messages);
   return messages.flatMap((m) => {
-    // a cleared tool result (L13) is written as the items it was read from, only its output replaced
-    const read = m.role === "tool" && m.clearedFrom !== undefined ? m.clearedFrom : m;
+    // a cleared tool result (L13) is written as the items it was read from, only its output
+    // replaced; a cleared call (clear_inputs) likewise, only its function call's arguments replaced
+    const read = (m.role === "tool" || m.role === "assistant") && m.clearedFrom !== undefined ? m.clearedFrom : m;
     const o = reading?.origins.get(read);
     if (reading === undefined || o === undefined) return newItems(m, tag);
     const items = reading.items.slice(o.first, o.last + 1);
     if (read === m) return items;
-    return items.map((item) =>
-      TEXT_OUTPUTS.has(item.type ?? "") ? ({ ...item, output: m.content } as ResponseInputItem) : item,
-    );
+    const now = clearedCallArguments(m);
+    return items.map((item) => {
+      if (m.role === "tool" && TEXT_OUTPUTS.has(item.type ?? ""))
+        return { ...item, output: m.content } as ResponseInputItem;
+      const args = item.type === "function_call" ? now.get(item.call_id) : undefined;
+      return args === undefined ? item : ({ ...item, arguments: args } as ResponseInputItem);
+    });
   });
 }

@@ -2,7 +2,7 @@
 // writer can copy what it did not change byte for byte (see file-layout.ts).
 import type { Json, JsonObject } from "../model/json.ts";
 
-/** One field of a file message given a new value: `holder` is the message itself or one of its content blocks. */
+/** One field of a file message given a new value: `holder` is the message itself or an object within it (a content block, a tool call's `function`). */
 export interface FieldEdit {
   readonly holder: JsonObject;
   readonly key: string;
@@ -21,20 +21,20 @@ export type WireItem =
   | { readonly kind: "edited"; readonly raw: JsonObject; readonly edits: readonly FieldEdit[] }
   | { readonly kind: "fresh"; readonly value: JsonObject };
 
-/** The message with its edits applied: the message's own fields, then its content blocks' (every other value the same object). */
+/** The message with its edits applied: every object among its values that is an edit's holder gets the new value (every other value the same object). */
 function applyEdits(raw: JsonObject, edits: readonly FieldEdit[]): JsonObject {
-  const edit = (o: JsonObject): JsonObject => {
-    let out = o;
-    for (const e of edits) if (e.holder === o) out = { ...out, [e.key]: e.value };
-    return out;
+  const holders = new Set<Json>(edits.map((e) => e.holder));
+  const edit = (v: Json): Json => {
+    if (typeof v !== "object" || v === null) return v;
+    if (Array.isArray(v)) {
+      const xs = v.map(edit);
+      return xs.some((x, k) => x !== v[k]) ? xs : v;
+    }
+    let out: JsonObject = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, edit(x)]));
+    for (const e of edits) if (e.holder === v) out = { ...out, [e.key]: e.value };
+    return holders.has(v) || Object.keys(v).some((k) => out[k] !== v[k]) ? out : v;
   };
-  const top = edit(raw);
-  const content = top.content;
-  if (!Array.isArray(content)) return top;
-  return {
-    ...top,
-    content: content.map((b) => (typeof b === "object" && b !== null && !Array.isArray(b) ? edit(b) : b)),
-  };
+  return edit(raw) as JsonObject;
 }
 
 /** The wire message of a planned item (for callers that want values, not text). */

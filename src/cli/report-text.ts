@@ -33,6 +33,15 @@ export function reportText(r: CompactionReport, inputName: string): string {
       `  the trigger judged the reported usage (${count(u.reportedTokens, "token")} reported): ${u.judgedTokensBefore} -> ${u.judgedTokensAfter}${u.dropped ? " (the report was dropped after a step: the rest counted)" : ""}`,
     );
   }
+  const k = r.clearing;
+  if (k !== undefined) {
+    // the clearing tier's own line: what it cleared (the caller's positions), or why nothing
+    const at = k.records
+      .slice(0, 10)
+      .map((c) => `${c.input.first}${c.arguments === undefined ? "" : " (and its call)"}`);
+    const more = k.records.length > 10 ? `, ... and ${k.records.length - 10} more` : "";
+    lines.push(`  clearing: ${k.reason}${at.length > 0 ? `: messages ${at.join(", ")}${more}` : ""}`);
+  }
   for (const s of r.stretches.slice(0, 10)) {
     lines.push(
       `  replaced messages ${s.input.first}..${s.input.last} (${count(s.replacedTokens, "token")}) by a ${s.summaryTokens}-token summary, due by ${s.trigger}${s.attempts > 1 ? ` (after ${s.attempts} attempts)` : ""}${s.decision === "rebase" ? " (rebased over appends)" : ""}`,

@@ -101,6 +101,7 @@ export function settingsFromFlags(flags: FlagValues, cwd: string): Record<string
   for (const { name, spec, option } of settingOptions()) {
     const v = flags[option.attributeName()];
     if (typeof v === "string") out[name] = flagValue(spec, option.long ?? option.flags, v, cwd);
+    else if (typeof v === "boolean" && spec.type === "switch") out[name] = v;
     else if (Array.isArray(v) && v.length > 0) {
       // a repeated flag adds to the config file's list
       const existing = Array.isArray(out[name]) ? (out[name] as unknown[]) : [];

@@ -56,6 +56,8 @@ function settingSchema(s: SettingSpec): z.ZodType {
     case "list":
       // a fresh array for each parse: a caller may push onto the one it is given
       return z.array(z.string()).default(() => [...s.default]);
+    case "switch":
+      return z.boolean().default(s.default);
     case "reported usage":
       return z
         .strictObject({ prompt_tokens: count.min(0), messages: count.min(0).nullable().default(null) })

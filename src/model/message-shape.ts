@@ -7,10 +7,10 @@
 import { z } from "zod";
 import { InputError } from "./errors.ts";
 import { describeJson, type Json } from "./json.ts";
-import type { Message, ToolMessage } from "./message.ts";
+import type { AssistantMessage, Message, ToolMessage } from "./message.ts";
 
 const text = z.string();
-const toolCall = z.object({ id: text, name: text, arguments: text });
+const toolCall = z.object({ id: text, name: text, arguments: text, keepArguments: z.literal(true).optional() });
 
 // `raw` and `blocks` are the source message as read, kept verbatim for the writers; only their
 // outer kind matters here (the writers test it before use).
@@ -25,22 +25,35 @@ const source = z.object({
 
 const base = { content: text, mediaTokens: z.number().int().min(0).optional(), source: source.optional() };
 
+/** A message's role and text, when it is an object with them (the first test of a cleared message's original). */
+function roleWithText(v: unknown): string | undefined {
+  if (typeof v !== "object" || v === null) return undefined;
+  const o = v as Record<string, unknown>;
+  return typeof o.content === "string" && typeof o.role === "string" ? o.role : undefined;
+}
+
 /** A cleared result's original: a tool message (checked one level deep: its own clearedFrom is not followed). */
 function isClearedFromShape(v: unknown): v is ToolMessage {
-  return (
-    typeof v === "object" &&
-    v !== null &&
-    (v as Record<string, unknown>).role === "tool" &&
-    typeof (v as Record<string, unknown>).content === "string" &&
-    typeof (v as Record<string, unknown>).toolCallId === "string"
-  );
+  return roleWithText(v) === "tool" && typeof (v as Record<string, unknown>).toolCallId === "string";
+}
+
+/** A cleared call's original: an assistant message (checked one level deep: its own clearedFrom is not followed). */
+function isAssistantFromShape(v: unknown): v is AssistantMessage {
+  return roleWithText(v) === "assistant" && Array.isArray((v as Record<string, unknown>).toolCalls);
 }
 
 /** The schema of one message of the engine's model (extra fields are allowed and kept). */
 export const messageSchema = z.discriminatedUnion("role", [
   z.object({ role: z.literal("system"), ...base }),
   z.object({ role: z.literal("user"), ...base }),
-  z.object({ role: z.literal("assistant"), ...base, toolCalls: z.array(toolCall).readonly() }),
+  z.object({
+    role: z.literal("assistant"),
+    ...base,
+    toolCalls: z.array(toolCall).readonly(),
+    clearedFrom: z
+      .custom<AssistantMessage>(isAssistantFromShape, "expected the assistant message it was cleared from")
+      .optional(),
+  }),
   z.object({
     role: z.literal("tool"),
     ...base,
@@ -129,7 +142,13 @@ function isObjectValue(v: unknown): v is Record<string, unknown> {
 }
 
 function isToolCallShape(c: unknown): boolean {
-  return isObjectValue(c) && typeof c.id === "string" && typeof c.name === "string" && typeof c.arguments === "string";
+  return (
+    isObjectValue(c) &&
+    typeof c.id === "string" &&
+    typeof c.name === "string" &&
+    typeof c.arguments === "string" &&
+    (c.keepArguments === undefined || c.keepArguments === true)
+  );
 }
 
 function isSourceShape(s: unknown): boolean {
@@ -162,6 +181,7 @@ export function hasMessageShape(m: unknown): m is Message {
       const calls = m.toolCalls;
       if (!Array.isArray(calls)) return false;
       for (let i = 0; i < calls.length; i++) if (!isToolCallShape(calls[i])) return false;
+      if (m.clearedFrom !== undefined && !isAssistantFromShape(m.clearedFrom)) return false;
       break;
     }
     case "tool":

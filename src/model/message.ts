@@ -8,6 +8,8 @@ export interface ToolCall {
   readonly id: string;
   readonly name: string;
   readonly arguments: string;
+  /** The format cannot hold `{}` as this call's arguments (an action, a patch, an approval request): never cleared (clear_inputs). */
+  readonly keepArguments?: true;
 }
 
 /**
@@ -49,6 +51,11 @@ export interface UserMessage extends MessageBase {
 export interface AssistantMessage extends MessageBase {
   readonly role: "assistant";
   readonly toolCalls: readonly ToolCall[];
+  /**
+   * The message as read, when clear_inputs replaced some of its calls' arguments (L13): writers
+   * give back that item with only those calls' arguments replaced.
+   */
+  readonly clearedFrom?: AssistantMessage;
 }
 /** The result of one tool call. */
 export interface ToolMessage extends MessageBase {

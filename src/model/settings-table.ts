@@ -12,12 +12,20 @@ export const SAME_AS_AGENT = "same as agent";
 
 /**
  * What a setting's value is. "count": an integer; "text": a string; "choice": one of
- * `choices`; "list": an array of strings. "... or unset" adds `null`, the one spelling of
+ * `choices`; "list": an array of strings; "switch": a boolean (its flag takes no value and sets it). "... or unset" adds `null`, the one spelling of
  * "not set" (a flag says `none`); the kernel, which has no null, sees a "...Set" flag and 0.
  * "reported usage": `{ prompt_tokens, messages }` (a provider-reported prompt token count for
  * the first `messages` messages, null: all of them) or null; its flag reads `TOKENS[:MESSAGES]`.
  */
-export type SettingType = "count" | "count or unset" | "text" | "text or unset" | "choice" | "list" | "reported usage";
+export type SettingType =
+  | "count"
+  | "count or unset"
+  | "text"
+  | "text or unset"
+  | "choice"
+  | "list"
+  | "switch"
+  | "reported usage";
 
 /**
  * A rule a valid value satisfies. "kernel": judged by the kernel's L12 function for this
@@ -67,6 +75,7 @@ export type SettingSpec = Row &
     | { readonly type: "text or unset"; readonly default: string | null }
     | { readonly type: "choice"; readonly default: string; readonly choices: readonly [string, ...string[]] }
     | { readonly type: "list"; readonly default: readonly string[] }
+    | { readonly type: "switch"; readonly default: boolean }
     | { readonly type: "reported usage"; readonly default: null }
   );
 
@@ -183,7 +192,7 @@ export const SETTINGS = {
   strategy: {
     type: "choice",
     choices: ["summarize", "clear", "clear-then-summarize"],
-    default: "summarize",
+    default: "clear-then-summarize",
     flag: "--strategy <name>",
     help: "summarize; clear (replace old tool results by a placeholder, no model call, L13); or clear-then-summarize (summarize only if still due)",
   },
@@ -196,7 +205,7 @@ export const SETTINGS = {
   },
   clear_at_least: {
     type: "count",
-    default: 0,
+    default: 2000,
     min: 0,
     flag: "--clear-at-least <n>",
     help: "a clearing run frees at least this many tokens or clears nothing (each run changes the prompt prefix: a cache miss)",
@@ -212,6 +221,12 @@ export const SETTINGS = {
     default: "[tool result cleared: {chars} chars]",
     flag: "--clear-placeholder <text>",
     help: "what a cleared result's content becomes; {chars} is the cleared length in characters",
+  },
+  clear_inputs: {
+    type: "switch",
+    default: false,
+    flag: "--clear-inputs",
+    help: "clearing a result also replaces its call's arguments by {} (the call's id and name stay)",
   },
   anchors: {
     type: "list",
@@ -310,9 +325,11 @@ type ValueOf<S> = S extends { readonly type: "count" }
           ? C
           : S extends { readonly type: "list" }
             ? string[]
-            : S extends { readonly type: "reported usage" }
-              ? ReportedUsageSetting | null
-              : never;
+            : S extends { readonly type: "switch" }
+              ? boolean
+              : S extends { readonly type: "reported usage" }
+                ? ReportedUsageSetting | null
+                : never;
 
 /** The usage setting once parsed: a reported prompt token count for the first `messages` messages (null: all). */
 export interface ReportedUsageSetting {

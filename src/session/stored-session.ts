@@ -16,7 +16,7 @@ import type { CompactionReport } from "../engine/run/report.ts";
 import type { CommitOutcome, PlannedAgainst } from "../engine/store/store.ts";
 import type { CommitDecision } from "../kernel/commit.ts";
 import { type Config, type ConfigInput, summaryModel } from "../model/config.ts";
-import { InputError, SafecutError } from "../model/errors.ts";
+import { ConfigError, InputError, SafecutError } from "../model/errors.ts";
 import { isJsonObject, type Json } from "../model/json.ts";
 import type { Message, SummaryMessage } from "../model/message.ts";
 import { tokenCounter } from "../model/tokens.ts";
@@ -172,6 +172,9 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
 
   async compact(config: ConfigInput | Config, options: SessionCompactOptions = {}): Promise<CompactionReport> {
     const c = parseConfig(config);
+    // a clearing record holds results, not their calls' arguments: refused before anything is read
+    if (c.clear_inputs)
+      throw new ConfigError("clear_inputs", "a session does not record cleared call arguments yet; leave it off");
     const { messages } = await this.replayed();
     const counter = options.counter ?? tokenCounter(c.tokenizer);
     const summarizer =

@@ -338,7 +338,10 @@ describe("compactBeforeStep in an AI SDK agent loop", () => {
       messages: history,
       tools: { ls: tool({ inputSchema: z.object({}), execute: async () => "a.ts b.ts" }) },
       stopWhen: stepCountIs(3),
-      prepareStep: compactBeforeStep({ token_threshold: 3000 }, { onReport: (r) => reports.push(r) }),
+      prepareStep: compactBeforeStep(
+        { token_threshold: 3000, strategy: "summarize" },
+        { onReport: (r) => reports.push(r) },
+      ),
     });
     expect(result.text).toBe("all done");
     expect(reports[0].outcome).toMatch(/^compacted(-still-due)?$/);

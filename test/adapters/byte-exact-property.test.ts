@@ -211,6 +211,7 @@ describe("byte-exact writing (properties over generated files)", () => {
           tokenizer: "chars",
           retention_window: window,
           max_tokens: 400,
+          strategy: "summarize", // the replaced ranges are the stretches (clearing: byte-exact-clearing.test.ts)
         });
         expect(r.report.laws.filter((l) => !l.ok)).toEqual([]);
         const out = writeConversationFile(r.messages, f);

@@ -148,6 +148,7 @@ describe("clearing writes back only the content of cleared results", () => {
       token_threshold: 1000,
       clear_keep: 0,
       retention_window: 1,
+      clear_at_least: 0, // one result of 1000 tokens is cleared: below the default
     });
     expect(r.report.clearing?.records.map((c) => c.toolCallId)).toEqual(["f1"]);
     expect(r.input[2]).toBe(input[2]);

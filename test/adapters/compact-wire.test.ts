@@ -5,7 +5,7 @@ import { anthropicConversation, openAIConversation } from "../support/generate.t
 describe("compaction on wire-format messages", () => {
   it("OpenAI: shorter array, protected messages and the tail verbatim", async () => {
     const wire = openAIConversation({ turns: 15 });
-    const r = await compactOpenAIMessages(wire, { token_threshold: 5000, summary_tag: "recap" });
+    const r = await compactOpenAIMessages(wire, { token_threshold: 5000, summary_tag: "recap", strategy: "summarize" });
     expect(r.report.outcome).toBe("compacted");
     expect(r.messages.length).toBeLessThan(wire.length);
     expect(r.messages.filter((m) => m.role === "user" || m.role === "system")).toEqual(
@@ -17,7 +17,7 @@ describe("compaction on wire-format messages", () => {
 
   it("Anthropic: system kept, tool_use/tool_result pairs never split", async () => {
     const conv = anthropicConversation({ turns: 15 });
-    const r = await compactAnthropicMessages(conv, { token_threshold: 5000 });
+    const r = await compactAnthropicMessages(conv, { token_threshold: 5000, strategy: "summarize" });
     expect(r.system).toBe(conv.system);
     expect(r.messages.length).toBeLessThan(conv.messages.length);
     const uses = new Set<string>();

@@ -6,7 +6,7 @@ import { readConversationFile } from "../../src/adapters/conversation-file.ts";
 import { runInProcess, tempDir } from "../support/cli-run.ts";
 import { openAIConversation } from "../support/generate.ts";
 import { type Behavior, factfulAnswer, type Imitation, startImitation } from "../support/http-imitation.ts";
-import { expectLawsHold } from "../support/laws.ts";
+import { clearedResults, expectLawsHold } from "../support/laws.ts";
 
 let dir: string;
 let convPath: string;
@@ -32,6 +32,42 @@ function writeInput(name: string, content: string): string {
 }
 
 describe("safecut compact (in process)", () => {
+  it("--strategy clear --clear-inputs: old results and their calls' arguments cleared, the text report's clearing line says so", async () => {
+    const r = await runInProcess(
+      [
+        "compact",
+        "conv.json",
+        "--token-threshold",
+        "5000",
+        "--strategy",
+        "clear",
+        "--clear-inputs",
+        "--report",
+        "ci.json",
+      ],
+      { cwd: dir },
+    );
+    expect(r.code).toBe(0);
+    const report = JSON.parse(readFileSync(join(dir, "ci.json"), "utf8"));
+    expect(report.clearing.inputs).toBeGreaterThan(0);
+    expect(report.clearing.inputs).toBe(report.clearing.results);
+    expect(report.stretches).toEqual([]);
+    const out = readConversationFile(r.stdout).messages;
+    expect(clearedResults(out)).toBe(report.clearing.results);
+    const emptied = out.flatMap((m) => (m.role === "assistant" ? m.toolCalls : [])).filter((c) => c.arguments === "{}");
+    expect(emptied.length).toBe(report.clearing.inputs);
+    // without --report the text report is on stderr
+    const text = await runInProcess(
+      ["compact", "conv.json", "--token-threshold", "5000", "--strategy", "clear", "--clear-inputs"],
+      { cwd: dir },
+    );
+    const line = text.stderr.split("\n").find((l) => l.startsWith("  clearing: "));
+    expect(line).toContain(
+      `cleared ${report.clearing.results} tool results, the arguments of ${report.clearing.inputs} calls`,
+    );
+    expect(line).toContain("(and its call)");
+  });
+
   it("compacts a file, prints the conversation on stdout and the report on stderr", async () => {
     const before = hash(convPath);
     const r = await runInProcess(["compact", "conv.json", "--token-threshold", "5000"], { cwd: dir });
@@ -55,7 +91,13 @@ describe("safecut compact (in process)", () => {
     expect(report.outcome).toBe("compacted");
     expect(report.laws.every((l: { ok: boolean }) => l.ok)).toBe(true);
     expect(report.tokensAfter).toBeLessThan(report.tokensBefore);
-    expect(readConversationFile(readFileSync(join(dir, "out.json"), "utf8")).messages.length).toBeLessThan(conv.length);
+    // the default clear-then-summarize: clearing alone brought it under the trigger, and -o holds
+    // the cleared conversation (every message kept, the reported results cleared)
+    expect(report.stretches).toEqual([]);
+    const out = readConversationFile(readFileSync(join(dir, "out.json"), "utf8")).messages;
+    expect(out.length).toBe(conv.length);
+    expect(clearedResults(out)).toBe(report.clearing.results);
+    expect(report.clearing.results).toBeGreaterThan(0);
   });
 
   it("the context-window trigger with keep-recent-tokens", async () => {
@@ -323,6 +365,8 @@ describe("safecut compact (in process)", () => {
           server.url,
           "--token-threshold",
           "3000",
+          "--strategy",
+          "summarize", // a failure of the summarizer, not of a clearing run before it
           "--report",
           "fail.json",
           ...flags,

@@ -67,7 +67,19 @@ describe("positions and the retention window in the file's own messages", () => 
     const lines = conv.map((m) => JSON.stringify(m));
     writeFileSync(join(dir, "c.jsonl"), `${lines.join("\n")}\n`);
     const r = await runInProcess(
-      ["compact", "c.jsonl", "--token-threshold", "3000", "--retention-window", "4", "--report", "r.json"],
+      // the stretches' positions: a summarizing run
+      [
+        "compact",
+        "c.jsonl",
+        "--token-threshold",
+        "3000",
+        "--retention-window",
+        "4",
+        "--strategy",
+        "summarize",
+        "--report",
+        "r.json",
+      ],
       { cwd: dir },
     );
     expect([0, 5], r.stderr).toContain(r.code);
@@ -78,9 +90,12 @@ describe("positions and the retention window in the file's own messages", () => 
     ]);
     expect(ranges.length).toBeGreaterThan(1);
     // the text report (on stderr without --report) says the same
-    const text = await runInProcess(["compact", "c.jsonl", "--token-threshold", "3000", "--retention-window", "4"], {
-      cwd: dir,
-    });
+    const text = await runInProcess(
+      ["compact", "c.jsonl", "--token-threshold", "3000", "--retention-window", "4", "--strategy", "summarize"],
+      {
+        cwd: dir,
+      },
+    );
     const shown = Array.from(text.stderr.matchAll(/replaced messages (\d+)\.\.(\d+)/g), (m) => [
       Number(m[1]),
       Number(m[2]),

@@ -10,6 +10,7 @@ import { PendingOutput } from "../../src/cli/outputs.ts";
 import { runInProcess, tempDir } from "../support/cli-run.ts";
 import { openAIConversation } from "../support/generate.ts";
 import { factfulAnswer, type Imitation, startImitation } from "../support/http-imitation.ts";
+import { clearedResults } from "../support/laws.ts";
 
 let dir: string;
 const conv = openAIConversation({ turns: 12 });
@@ -113,7 +114,13 @@ describe("outputs never destroy the input", () => {
       { cwd: d, stdin: content },
     );
     expect(r.code).toBe(0);
-    expect(readConversationFile(readFileSync(join(d, "conv.json"), "utf8")).messages.length).toBeLessThan(conv.length);
+    // -o holds the compacted conversation: under the default clear-then-summarize, the reported
+    // results cleared (clearing alone brought it under the trigger: every message kept)
+    const report = JSON.parse(readFileSync(join(d, "r.json"), "utf8"));
+    const out = readConversationFile(readFileSync(join(d, "conv.json"), "utf8")).messages;
+    expect(report.clearing.results).toBeGreaterThan(0);
+    expect(clearedResults(out)).toBe(report.clearing.results);
+    expect(out.length).toBe(conv.length);
   });
 });
 
@@ -279,7 +286,9 @@ describe("a kill mid-write", () => {
     expect(paused.target).toBe(target);
     expect(join(paused.temp, "..")).toBe(d);
     const complete = readConversationFile(readFileSync(paused.temp, "utf8"));
-    expect(complete.messages.length).toBeLessThan(conv.length);
+    // the compacted conversation: under the default clear-then-summarize, old results cleared
+    expect(complete.messages.length).toBe(conv.length);
+    expect(clearedResults(complete.messages)).toBeGreaterThan(0);
     expect(readFileSync(target, "utf8")).toBe("OLD CONTENT\n");
     const exited = new Promise<NodeJS.Signals | null>((done) => child.on("exit", (_c, sig) => done(sig)));
     child.kill("SIGKILL");

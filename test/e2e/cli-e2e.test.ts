@@ -12,7 +12,7 @@ import { bpeCounter, messageTokens } from "../../src/model/tokens.ts";
 import { runProcess, tempDir } from "../support/cli-run.ts";
 import { anthropicConversation, openAIConversation } from "../support/generate.ts";
 import { factfulAnswer, type Imitation, startImitation } from "../support/http-imitation.ts";
-import { expectLawsHold } from "../support/laws.ts";
+import { clearedResults, expectLawsHold } from "../support/laws.ts";
 
 const counter = bpeCounter();
 const total = (ms: readonly Message[]) => ms.reduce((s, m) => s + messageTokens(counter, m), 0);
@@ -75,7 +75,16 @@ describe("safecut compact, end to end", () => {
     const input = files[key];
     const h = hash(input);
     const r = await runProcess(
-      ["compact", input, "--token-threshold", "20000", "--report", join(dir, `${key}.report.json`)],
+      [
+        "compact",
+        input,
+        "--token-threshold",
+        "20000",
+        "--strategy",
+        "summarize",
+        "--report",
+        join(dir, `${key}.report.json`),
+      ],
       { cwd: dir },
     );
     expect(r.stderr).not.toContain("error");
@@ -94,6 +103,25 @@ describe("safecut compact, end to end", () => {
     expect(report.tokensAfter).toBeLessThan(20000);
   });
 
+  it("compacts OpenAI JSON under the defaults: clear-then-summarize, clearing alone enough here, no summarizer call", async () => {
+    const input = files.openaiJson;
+    const h = hash(input);
+    const report = join(dir, "defaults.report.json");
+    const r = await runProcess(["compact", input, "--token-threshold", "20000", "--report", report], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(hash(input)).toBe(h);
+    const k = JSON.parse(readFileSync(report, "utf8"));
+    expect(k.laws.every((l: { ok: boolean }) => l.ok)).toBe(true);
+    expect(k.clearing.results).toBeGreaterThan(0);
+    expect(k.clearing.tokensFreed).toBeGreaterThanOrEqual(2000);
+    expect(k.stretches).toEqual([]);
+    expect(k.tokensAfter).toBeLessThan(20000);
+    const before = readConversationFile(readFileSync(input, "utf8")).messages;
+    const after = readConversationFile(r.stdout).messages;
+    expect(after.length).toBe(before.length);
+    expect(clearedResults(after)).toBe(k.clearing.results);
+  });
+
   it("compacts OpenAI JSON through the OpenAI HTTP imitation", async () => {
     server = await startImitation("openai", (_n, req) => ({ kind: "summary", text: factfulAnswer(req) }));
     const r = await runProcess(
@@ -106,6 +134,8 @@ describe("safecut compact, end to end", () => {
         server.url,
         "--token-threshold",
         "20000",
+        "--strategy",
+        "summarize", // the summarizer's requests are what this test reads
         "--retention-window",
         "10",
       ],
@@ -165,6 +195,8 @@ describe("safecut compact, end to end", () => {
         server.url,
         "--token-threshold",
         "20000",
+        "--strategy",
+        "summarize", // a failing summarizer, not a clearing run that alone brings the file under the trigger
       ],
       { cwd: dir },
     );

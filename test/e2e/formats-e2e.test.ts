@@ -59,7 +59,19 @@ describe("safecut compact on each format's own file, end to end", () => {
     const text = c.file(c.items);
     writeFileSync(join(dir, "in.json"), text);
     const r = await runProcess(
-      ["compact", "in.json", "--token-threshold", "4000", "--retention-window", "4", "--report", "report.json"],
+      // the stretches are what this test places and checks: a summarizing run
+      [
+        "compact",
+        "in.json",
+        "--token-threshold",
+        "4000",
+        "--retention-window",
+        "4",
+        "--strategy",
+        "summarize",
+        "--report",
+        "report.json",
+      ],
       { cwd: dir },
     );
     expect([0, 5], r.stderr).toContain(r.code);

@@ -2,10 +2,12 @@
 // exclude_tools, results cleared already, dry runs, and a usage report carried across a clearing.
 import { describe, expect, it } from "vitest";
 import { readOpenAIMessages, writeOpenAIMessages } from "../../src/adapters/openai.ts";
+import { parseConfig } from "../../src/engine/boundary/config-rules.ts";
 import { placeholderPattern, placeholderText } from "../../src/engine/run/clearing.ts";
-import { applyClearing } from "../../src/kernel/clearing.ts";
+import { checkLaws } from "../../src/engine/run/law-checks.ts";
+import { applyClearing, callsToClear } from "../../src/kernel/clearing.ts";
 import { compactMessages } from "../../src/library/compact-messages.ts";
-import type { Message, ToolMessage } from "../../src/model/message.ts";
+import type { AssistantMessage, Message, ToolMessage } from "../../src/model/message.ts";
 import type { Summarizer, SummaryRequest } from "../../src/model/summarizer.ts";
 import { openAIConversation } from "../support/generate.ts";
 
@@ -27,10 +29,20 @@ function counting(): Summarizer & { requests: SummaryRequest[] } {
 const isTool = (m: Message): m is ToolMessage => m.role === "tool";
 
 describe("strategy", () => {
-  it('"summarize" (the default) never clears and reports no clearing', async () => {
-    const r = await compactMessages(conversation(20), base);
+  it('"summarize" never clears and reports no clearing', async () => {
+    const r = await compactMessages(conversation(20), { ...base, strategy: "summarize" });
     expect(r.report.clearing).toBeUndefined();
     expect(r.report.stretches.length).toBeGreaterThan(0);
+  });
+
+  it('the default is "clear-then-summarize" with clear_at_least 2000 (bench/RESULTS.md, "Clearing tool results")', async () => {
+    const input = conversation(20);
+    const byDefault = await compactMessages(input, base);
+    const spelled = await compactMessages(input, { ...base, strategy: "clear-then-summarize", clear_at_least: 2000 });
+    expect(byDefault.report.clearing?.results).toBeGreaterThan(0);
+    expect(byDefault.report.clearing?.tokensFreed).toBeGreaterThanOrEqual(2000);
+    expect(byDefault.report).toEqual(spelled.report);
+    expect(byDefault.messages).toEqual(spelled.messages);
   });
 
   it('"clear" clears old results without a summarizer call, keeping the window, the kept tail and the current step', async () => {
@@ -68,7 +80,7 @@ describe("strategy", () => {
     const a = counting();
     const b = counting();
     const input = conversation(30);
-    const summarize = await compactMessages(input, base, { summarizer: a });
+    const summarize = await compactMessages(input, { ...base, strategy: "summarize" }, { summarizer: a });
     expect(summarize.report.stretches.length).toBe(a.requests.length);
     const both = await compactMessages(input, { ...base, strategy: "clear-then-summarize" }, { summarizer: b });
     expect(both.report.clearing?.results).toBeGreaterThan(0);
@@ -133,6 +145,58 @@ describe("what clearing keeps", () => {
     const k = r.report.clearing;
     expect(k?.results).toBeGreaterThan(0);
     expect(r.report.usage?.dropped).toBe(false);
+    expect(r.report.usage?.judgedTokensAfter).toBe(30_000 - (k?.tokensFreed ?? 0));
+    expect(r.report.laws.every((l) => l.ok)).toBe(true);
+  });
+});
+
+describe("clear_inputs", () => {
+  it("clears the cleared results' call arguments, the kernel's callsToClear marks, and the L6 replay needs the records", async () => {
+    const input = conversation(20);
+    const c = { ...base, strategy: "clear" as const, clear_inputs: true };
+    const r = await compactMessages(input, c);
+    const k = r.report.clearing;
+    expect(k?.inputs).toBeGreaterThan(0);
+    expect(r.report.laws.every((l) => l.ok)).toBe(true);
+    const records = k?.records ?? [];
+    const callOf = input.map((m) =>
+      m.role === "tool"
+        ? input.findIndex((a) => a.role === "assistant" && a.toolCalls.some((x) => x.id === m.toolCallId))
+        : -1,
+    );
+    const mask = input.map((_, i) => records.some((x) => x.index === i));
+    const calls = callsToClear(callOf, mask, true);
+    r.messages.forEach((m, i) => {
+      if (input[i].role !== "assistant") return;
+      expect(m !== input[i], `message ${i}`).toBe(calls[i]);
+      if (m.role !== "assistant" || m === input[i]) return;
+      const cleared = new Set(records.filter((x) => x.arguments?.index === i).map((x) => x.toolCallId));
+      expect(cleared.size).toBeGreaterThan(0);
+      const was = input[i] as AssistantMessage;
+      m.toolCalls.forEach((call, j) => {
+        expect({ id: call.id, name: call.name }).toEqual({ id: was.toolCalls[j].id, name: was.toolCalls[j].name });
+        expect(call.arguments).toBe(cleared.has(call.id) ? "{}" : was.toolCalls[j].arguments);
+      });
+      expect(m.content).toBe(was.content);
+    });
+    // the replay of L6 applies the records: without their arguments the result is not explained
+    const bare = records.map(({ arguments: _, ...x }) => x);
+    const tokens = { before: r.report.tokensBefore, after: r.report.tokensAfter, dueBefore: true };
+    const l6 = (cleared: typeof records) =>
+      checkLaws(input, r.messages, [], parseConfig(c), tokens, { cleared }).find((l) => l.law === "L6")?.ok;
+    expect(l6(records)).toBe(true);
+    expect(l6(bare)).toBe(false);
+  });
+
+  it("a usage report is carried across cleared arguments too: it falls by exactly what was freed", async () => {
+    const input = conversation(20);
+    const r = await compactMessages(
+      input,
+      { ...base, strategy: "clear", clear_inputs: true },
+      { usage: { promptTokens: 30_000, messages: input.length } },
+    );
+    const k = r.report.clearing;
+    expect(k?.inputs).toBeGreaterThan(0);
     expect(r.report.usage?.judgedTokensAfter).toBe(30_000 - (k?.tokensFreed ?? 0));
     expect(r.report.laws.every((l) => l.ok)).toBe(true);
   });

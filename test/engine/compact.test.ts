@@ -16,6 +16,9 @@ import { counted, expectLawsHold } from "../support/laws.ts";
 const counter = charCounter();
 const conversation = (turns = 12, extra = {}) => readOpenAIMessages(openAIConversation({ turns, ...extra }));
 const small = { token_threshold: 3000, tokenizer: "chars" as const };
+// the tests of the summarize loop itself (its steps, failures, retries, anchors, concurrent edits):
+// under the default clear-then-summarize, clearing alone may bring the conversation under the trigger
+const summarizing = { ...small, strategy: "summarize" as const };
 
 function scripted(answers: ((r: SummaryRequest) => string | Error)[]): Summarizer & { requests: SummaryRequest[] } {
   const requests: SummaryRequest[] = [];
@@ -37,7 +40,7 @@ describe("compaction loop", () => {
   it("compacts until under the trigger with the offline summarizer; every law holds", async () => {
     const input = conversation(20);
     const frozen = structuredClone(input);
-    const r = await compactMessages(input, { ...small, token_threshold: 8000 });
+    const r = await compactMessages(input, { ...summarizing, token_threshold: 8000 });
     expect(input).toEqual(frozen); // the input array is never mutated
     expect(r.report.outcome).toBe("compacted");
     expect(r.report.dueAfter).toBe(false);
@@ -100,7 +103,7 @@ describe("compaction loop", () => {
     async (_name, answer, reason) => {
       const input = conversation(10);
       const s = scripted([answer]);
-      const r = await compactMessages(input, { ...small, retry_delay_ms: 5 }, { summarizer: s });
+      const r = await compactMessages(input, { ...summarizing, retry_delay_ms: 5 }, { summarizer: s });
       expect(r.report.outcome).toBe("degraded");
       expect(r.report.reason).toContain(reason);
       expect(r.messages).toEqual(input);
@@ -123,7 +126,7 @@ describe("compaction loop", () => {
     async (_name, answer, reason) => {
       const input = conversation(10);
       const s = scripted([answer as (r: SummaryRequest) => string | Error]);
-      const r = await compactMessages(input, small, { summarizer: s });
+      const r = await compactMessages(input, summarizing, { summarizer: s });
       expect(r.report.outcome).toBe("degraded");
       expect(r.report.reason).toContain(reason);
       expect(r.messages).toEqual(input);
@@ -143,7 +146,7 @@ describe("compaction loop", () => {
       { role: "assistant", content: "Hello!", toolCalls: [] },
       ...conversation(10).slice(1),
     ];
-    const r = await compactMessages(input, { ...small, token_threshold: 6000 });
+    const r = await compactMessages(input, { ...summarizing, token_threshold: 6000 });
     expect(r.report.outcome).toBe("compacted");
     expect(r.report.skipped[0]).toMatchObject({ start: 2, end: 3, reason: expect.stringContaining("not shorter") });
     expect(r.messages[2]).toBe(input[2]);
@@ -154,13 +157,13 @@ describe("compaction loop", () => {
 
   it("over max_tokens is rejected even when shorter than the stretch", async () => {
     const s = scripted([(r) => `${good(r)} ${"word ".repeat(400)}`]);
-    const r = await compactMessages(conversation(10), { ...small, max_tokens: 300 }, { summarizer: s });
+    const r = await compactMessages(conversation(10), { ...summarizing, max_tokens: 300 }, { summarizer: s });
     expect(r.report.reason).toContain("exceeds max_tokens");
   });
 
   it("retries once with the reason, and accepts a good second answer", async () => {
     const s = scripted([() => "forgot everything", good]);
-    const r = await compactMessages(conversation(10), small, { summarizer: s });
+    const r = await compactMessages(conversation(10), summarizing, { summarizer: s });
     expect(r.report.outcome).toBe("compacted");
     expect(r.report.stretches[0].attempts).toBe(2);
     expect(s.requests[1].prompt).toContain("Your previous answer was rejected: the summary dropped required facts");
@@ -169,7 +172,7 @@ describe("compaction loop", () => {
   it("keeps configured anchor phrases", async () => {
     const input = conversation(10);
     const s = scripted([(r) => `Summary. ${r.requiredFacts.filter((f) => f !== "off-by-one").join(" ; ")}`]);
-    const r = await compactMessages(input, { ...small, anchors: ["off-by-one"] }, { summarizer: s });
+    const r = await compactMessages(input, { ...summarizing, anchors: ["off-by-one"] }, { summarizer: s });
     expect(s.requests[0].requiredFacts).toContain("off-by-one");
     expect(r.report.outcome).toBe("degraded");
     expect(r.report.reason).toContain('"off-by-one"');
@@ -244,7 +247,7 @@ describe("concurrency (L9)", () => {
         return off.summarize(r);
       },
     };
-    const report = await compactStore(store, parseConfig(small), { summarizer: s });
+    const report = await compactStore(store, parseConfig(summarizing), { summarizer: s });
     expect(report.stretches[0].decision).toBe("rebase");
     expect(store.messages.at(-1)).toBe(late);
     expect(store.messages.filter((m) => m === late)).toHaveLength(1);
@@ -262,7 +265,7 @@ describe("concurrency (L9)", () => {
         return good(r);
       },
     };
-    const report = await compactStore(store, parseConfig(small), { summarizer: s });
+    const report = await compactStore(store, parseConfig(summarizing), { summarizer: s });
     expect(report.outcome).toBe("degraded");
     expect(report.reason).toContain("edited");
   });
@@ -278,14 +281,16 @@ describe("concurrency (L9)", () => {
         return good(r);
       },
     };
-    const first = compactStore(store, parseConfig(small), { summarizer: slow });
-    await expect(compactStore(store, parseConfig(small), { summarizer: slow })).rejects.toThrow("already running");
+    const first = compactStore(store, parseConfig(summarizing), { summarizer: slow });
+    await expect(compactStore(store, parseConfig(summarizing), { summarizer: slow })).rejects.toThrow(
+      "already running",
+    );
     release();
     await first;
   });
 
   it("uses the configuration snapshotted at the start", async () => {
-    const config = parseConfig(small);
+    const config = parseConfig(summarizing);
     const store = new ConversationStore(counter, conversation(10));
     const seen: number[] = [];
     const s: Summarizer = {

@@ -93,7 +93,7 @@ describe("the table of settings", () => {
 
   it("each flag sets its own field, read by the field's type", () => {
     const cwd = tempDir();
-    const flags: Record<string, string | string[]> = {};
+    const flags: Record<string, string | string[] | boolean> = {};
     const expected: Record<string, unknown> = {};
     for (const { name, spec, option } of settingOptions()) {
       if (spec.flagNamesFile === true) continue; // read from a file: covered by the CLI tests
@@ -105,6 +105,7 @@ describe("the table of settings", () => {
         ];
       else if (spec.type === "count" || spec.type === "count or unset") [flags[key], expected[name]] = ["12", 12];
       else if (spec.type === "choice") [flags[key], expected[name]] = [spec.choices[1], spec.choices[1]];
+      else if (spec.type === "switch") [flags[key], expected[name]] = [true, true];
       else if (spec.type === "reported usage")
         [flags[key], expected[name]] = ["900:4", { prompt_tokens: 900, messages: 4 }];
       else [flags[key], expected[name]] = [`v-${name}`, `v-${name}`];

@@ -42,9 +42,10 @@ describe("reported usage drives the trigger (L1 with usage)", () => {
     const plain = await compactMessages(input, { ...chars, token_threshold: threshold });
     expect(plain.report.outcome).toBe("nothing-to-do");
     // the provider counted more than safecut does (tool definitions, its own tokenizer): the report decides
+    // summarizing steps (clearing's carried report: test/engine/clearing.test.ts)
     const r = await compactMessages(
       input,
-      { ...chars, token_threshold: threshold },
+      { ...chars, token_threshold: threshold, strategy: "summarize" },
       { usage: { promptTokens: threshold + 5000 } },
     );
     expect(r.report.dueBefore).toBe(true);
@@ -91,7 +92,7 @@ describe("reported usage drives the trigger (L1 with usage)", () => {
     const reported = 40_000;
     const r = await compactMessages(
       input,
-      { ...chars, token_threshold: 30_000 },
+      { ...chars, token_threshold: 30_000, strategy: "summarize" },
       { usage: { promptTokens: reported } },
     );
     expect(r.report.stretches.length).toBeGreaterThan(1);
@@ -149,7 +150,7 @@ describe("reported usage drives the trigger (L1 with usage)", () => {
     const late = { role: "user" as const, content: "one more thing, and a long one ".repeat(20) };
     const off = offlineSummarizer(counter);
     let appended = false;
-    const r = await compactStore(store, parseConfig({ ...chars, token_threshold: 3000 }), {
+    const r = await compactStore(store, parseConfig({ ...chars, token_threshold: 3000, strategy: "summarize" }), {
       summarizer: {
         name: "appending",
         async summarize(req) {

@@ -30,7 +30,9 @@ import { expectLawsHold } from "../support/laws.ts";
 
 const counter = bpeCounter();
 const WINDOW = 6;
+// faults of summarizing steps: the strategy that only summarizes (no clearing run before them)
 const config = parseConfig({
+  strategy: "summarize",
   token_threshold: 2_000,
   retention_window: WINDOW,
   model: "gpt-4o-mini",
@@ -208,7 +210,7 @@ describe("a crash between plan and commit", () => {
         throw new RangeError("out of memory in the summarizer");
       },
     };
-    const r = await compactMessages(msgs, { token_threshold: 2_000 }, { summarizer: crashing });
+    const r = await compactMessages(msgs, { token_threshold: 2_000, strategy: "summarize" }, { summarizer: crashing });
     expect(r.report.outcome).toBe("degraded");
     expect(r.report.reason).toMatch(/RangeError: out of memory in the summarizer/);
     expect(r.messages).toEqual(frozen);

@@ -24,7 +24,11 @@ describe("a custom summarizer answering something that is not text", () => {
     const msgs = readOpenAIMessages(openAIConversation({ turns: 4, seed: 3 }));
     const frozen = structuredClone(msgs);
     const summarizer: Summarizer = { name: "custom", summarize: async () => value as string };
-    const r = await compactMessages(msgs, { token_threshold: 500, tokenizer: "chars" }, { summarizer });
+    const r = await compactMessages(
+      msgs,
+      { token_threshold: 500, tokenizer: "chars", strategy: "summarize" },
+      { summarizer },
+    );
     expect(r.report.outcome).toBe("degraded");
     expect(r.report.reason).toMatch(/summar/i);
     expect(r.report.reason).toMatch(/not (a )?(string|text)|no text|empty/i);
@@ -57,7 +61,7 @@ describe("a custom summarizer that throws", () => {
       };
       const r = await compactMessages(
         msgs,
-        { token_threshold: 500, tokenizer: "chars", retry_delay_ms: 5 },
+        { token_threshold: 500, tokenizer: "chars", retry_delay_ms: 5, strategy: "summarize" },
         { summarizer },
       );
       expect(r.report.outcome).toBe("degraded");
@@ -84,7 +88,7 @@ describe("a custom summarizer that throws", () => {
     };
     const r = await compactMessages(
       msgs,
-      { token_threshold: 500, tokenizer: "chars" },
+      { token_threshold: 500, tokenizer: "chars", strategy: "summarize" },
       { summarizer, signal: ac.signal },
     );
     expect(r.report.outcome).toBe("degraded");

@@ -34,9 +34,10 @@ afterEach(async () => {
 
 const WINDOW = 6;
 
-/** The configuration every case uses: the provider under test at the imitation's URL. */
+/** The configuration every case uses: the provider under test at the imitation's URL, summarizing only (no clearing run before). */
 function config(api: Api, url: string, extra: ConfigInput = {}): ConfigInput {
   return {
+    strategy: "summarize",
     provider: api,
     base_url: url,
     model: api === "openai" ? "gpt-4o-mini" : "claude-haiku-4-5",

@@ -167,18 +167,27 @@ const file = readConversationFile(readFileSync("${EXAMPLE}", "utf8"));
 const { messages, report } = await compact(file.messages, { token_threshold: 8000 });
 const cut = findCutPoint(["user", "assistant", "tool", "user", "assistant"], [5, 5, 50, 5, 5], [-1, -1, 1, -1, -1], [-1, 2, -1, -1, -1], 0, 5, 10);
 const stretch = selectStretch(["user", "assistant", "tool", "user", "assistant"], [-1, -1, 1, -1, -1], [-1, 2, -1, -1, -1], [false, false, false, false, false], 1);
-console.log(JSON.stringify({ before: file.messages.length, after: messages.length, outcome: report.outcome, laws: report.laws.every((l) => l.ok), cut, stretch }));
+console.log(JSON.stringify({ before: file.messages.length, after: messages.length, cleared: report.clearing?.results ?? 0, tokensBefore: report.tokensBefore, tokensAfter: report.tokensAfter, outcome: report.outcome, laws: report.laws.every((l) => l.ok), cut, stretch }));
 `,
     );
     const out = JSON.parse(ok(run("node", ["use.mjs"]))) as {
       before: number;
       after: number;
+      cleared: number;
+      tokensBefore: number;
+      tokensAfter: number;
       outcome: string;
       laws: boolean;
       cut: unknown;
       stretch: unknown;
     };
-    expect(out.after).toBeLessThan(out.before);
+    // the default clear-then-summarize: clearing old tool results alone brings the example under
+    // 8000 tokens (every message kept, fewer tokens), no summarizer call
+    expect(out.outcome).toBe("compacted");
+    expect(out.cleared).toBeGreaterThan(0);
+    expect(out.after).toBe(out.before);
+    expect(out.tokensAfter).toBeLessThan(8000);
+    expect(out.tokensAfter).toBeLessThan(out.tokensBefore);
     expect(out.laws).toBe(true);
     expect(out.cut).toEqual({ found: true, firstKept: 3, turnStart: -1, isSplitTurn: false });
     expect(out.stretch).toEqual({ found: true, start: 1, end: 3 });
@@ -304,9 +313,15 @@ describe("the installed bin", { timeout: 180_000 }, () => {
     expect(ok(help)).toContain("Usage: safecut");
     expect(help.stderr).toBe("");
     const out = ok(run(bin(), ["compact", "--quiet", "--token-threshold", "8000", EXAMPLE]));
-    const written = JSON.parse(out) as { messages: Array<{ role: string }> };
+    const written = JSON.parse(out) as { messages: Array<{ role: string; content: unknown }> };
     const before = JSON.parse(readFileSync(join(app, EXAMPLE), "utf8")) as { messages: unknown[] };
-    expect(written.messages.length).toBeLessThan(before.messages.length);
+    // the default clear-then-summarize: old tool results cleared in place, every message kept
+    expect(written.messages.length).toBe(before.messages.length);
+    const cleared = written.messages.filter(
+      (m) =>
+        m.role === "tool" && typeof m.content === "string" && /^\[tool result cleared: [\d,]+ chars\]$/.test(m.content),
+    );
+    expect(cleared.length).toBeGreaterThan(0);
   });
 
   it("prints --help without loading the tokenizer or the config schema (start-up)", () => {

@@ -63,6 +63,8 @@ describe("safecut session", () => {
         at,
         "--strategy",
         "clear",
+        "--clear-at-least",
+        "0",
         "--token-threshold",
         "600",
         "--retention-window",

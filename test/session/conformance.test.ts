@@ -109,12 +109,26 @@ describe.each(backends)("session conformance: $name", (backend) => {
     expect(await sessionLawProblems(s)).toEqual([]);
   });
 
+  it("refuses clear_inputs (a clearing record holds no call arguments), naming it, with the session unchanged", async () => {
+    const at = backend.fresh();
+    const s = await openSession(at, { format: "openai" });
+    for (let i = 0; i < 12; i++) await s.append(turn(`k${i}`));
+    const before = await s.history({ full: true });
+    const version = await s.version();
+    await expect(
+      s.compact({ ...SMALL_CONFIG, strategy: "clear", clear_at_least: 0, clear_inputs: true }),
+    ).rejects.toThrow(/^clear_inputs: a session does not record cleared call arguments yet/);
+    expect(await s.history({ full: true })).toBe(before);
+    expect(await s.version()).toBe(version);
+    expect(await s.clearings()).toEqual([]);
+  });
+
   it("persists a clearing run as one record, keeps the originals, and restores a cleared result on demand", async () => {
     const at = backend.fresh();
     const s = await openSession(at, { format: "openai" });
     for (let i = 0; i < 12; i++) await s.append(turn(`k${i}`));
     const before = await s.history({ full: true });
-    const report = await s.compact({ ...SMALL_CONFIG, strategy: "clear" });
+    const report = await s.compact({ ...SMALL_CONFIG, strategy: "clear", clear_at_least: 0 });
     const cleared = report.clearing?.results ?? 0;
     expect(cleared).toBeGreaterThan(0);
     const [record] = await s.clearings();
@@ -149,7 +163,7 @@ describe.each(backends)("session conformance: $name", (backend) => {
     // another writer compacts while this one summarizes after clearing: the summary step is
     // rejected, and everything written is lawful
     const report = await s.compact(
-      { ...SMALL_CONFIG, strategy: "clear-then-summarize" },
+      { ...SMALL_CONFIG, strategy: "clear-then-summarize", clear_at_least: 0 },
       {
         summarizer: summarizerDuring(async () => {
           if ((await other.compactions()).length === 0) await other.compact(SMALL_CONFIG, { maxSteps: 1 });

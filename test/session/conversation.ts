@@ -24,5 +24,14 @@ export function questionCounts(historyText: string): Map<string, number> {
   return counts;
 }
 
-/** A configuration that makes a few turns due (offline summarizer, character counts). */
-export const SMALL_CONFIG = { token_threshold: 600, retention_window: 4, tokenizer: "chars" } as const;
+/**
+ * A configuration that makes a few turns due (offline summarizer, character counts). It
+ * summarizes only: these tests are about the session's splices under concurrency and crashes
+ * (clearing runs and restores on a session have their own tests, on both backends).
+ */
+export const SMALL_CONFIG = {
+  token_threshold: 600,
+  retention_window: 4,
+  tokenizer: "chars",
+  strategy: "summarize",
+} as const;

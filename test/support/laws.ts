@@ -2,7 +2,9 @@
 // own law checks: user/system messages intact and in order, no orphan tool result, every kept
 // call keeps its results, retention window identical, tokens reduced.
 import { expect } from "vitest";
+import { placeholderPattern } from "../../src/engine/run/clearing.ts";
 import type { Message } from "../../src/model/message.ts";
+import { SETTINGS } from "../../src/model/settings-table.ts";
 
 function strip(m: Message): unknown {
   // compare what a message says, not where it was read from
@@ -39,4 +41,11 @@ export function expectLawsHold(
 export function counted(tokens: number | null): number {
   expect(tokens).not.toBeNull();
   return tokens as number;
+}
+
+const defaultPlaceholder = placeholderPattern(SETTINGS.clear_placeholder.default);
+
+/** How many tool results of `messages` hold the default clearing placeholder (L13). */
+export function clearedResults(messages: readonly Message[]): number {
+  return messages.filter((m) => m.role === "tool" && defaultPlaceholder.test(m.content)).length;
 }

@@ -140,6 +140,8 @@ function hasSettingShape(s: SettingSpec, v: unknown): boolean {
       return typeof v === "string" && s.choices.includes(v);
     case "list":
       return Array.isArray(v);
+    case "switch":
+      return typeof v === "boolean";
     default:
       return v === null || (typeof v === "object" && !Array.isArray(v));
   }

@@ -4,7 +4,7 @@
 // is a clear error, never an unproven path. Stateless: it keeps nothing between calls and
 // changes nothing it is given; it knows the kernel's types, not the store's.
 
-import { clearedTokens, selectClearing } from "../../kernel/clearing.ts";
+import { callsToClear, clearedTokens, selectClearing } from "../../kernel/clearing.ts";
 import { type CommitDecision, type CurrentStamp, decideCommit, type PlanStamp } from "../../kernel/commit.ts";
 import { type ConfigField, type ConfigView, maxTokensLimit, validateConfig } from "../../kernel/config.ts";
 import { type CutPoint, findCutPoint } from "../../kernel/cutpoint.ts";
@@ -29,6 +29,7 @@ import { advanceWatermark } from "../../kernel/watermark.ts";
 import {
   guardAcceptSummary,
   guardAdvanceWatermark,
+  guardCallsToClear,
   guardClearedTokens,
   guardDecideCommit,
   guardDecideLogCommit,
@@ -230,6 +231,12 @@ export function gateClearedTokens(
 ): number[] {
   guardClearedTokens(tokens, after, mask);
   return clearedTokens(tokens, after, mask);
+}
+
+/** L13, clear_inputs: the messages whose calls' arguments are cleared too (the calls of the results `mask` clears; none unless asked). */
+export function gateCallsToClear(callOf: readonly number[], mask: readonly boolean[], clearInputs: boolean): boolean[] {
+  guardCallsToClear(callOf, mask, clearInputs);
+  return callsToClear(callOf, mask, clearInputs);
 }
 
 /** Sum of tokens[a..b) (the replaced tokens of a stretch). */

@@ -129,7 +129,11 @@ export function guardApplyClearing<T>(xs: readonly T[], mask: readonly boolean[]
   if (!(mask.length === xs.length && replaced.length === xs.length && xs.length <= 9007199254740991)) fail("applyClearing", "mask.length === xs.length && replaced.length === xs.length && xs.length <= 9007199254740991");
 }
 
-// callsToClear: no guard (`forall(k: nat, k < callOf.length && mask[k] ==> 0 <= callOf[k] && callOf[k] < callOf.length)` has no runtime check): clear_inputs is proven but not yet offered by the engine, which never calls it.
+/** callsToClear (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardCallsToClear(callOf: readonly number[], mask: readonly boolean[], _clearInputs: boolean): void {
+  if (!(mask.length === callOf.length && callOf.length <= 9007199254740991)) fail("callsToClear", "mask.length === callOf.length && callOf.length <= 9007199254740991");
+  if (!(allBelow(callOf.length, (k) => !mask[k] || (0 <= callOf[k] && callOf[k] < callOf.length)))) fail("callsToClear", `every marked message answers a call of the conversation`);
+}
 
 /** decideCommit (src/kernel/commit.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardDecideCommit(plan: PlanStamp, now: CurrentStamp): void {

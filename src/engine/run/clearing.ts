@@ -6,10 +6,11 @@
 // `clearFirst` once before its summarize loop and `withClearing` on its report.
 import type { ReportedPrefix } from "../../kernel/trigger.ts";
 import type { Config } from "../../model/config.ts";
-import type { Message, ToolMessage } from "../../model/message.ts";
+import type { AssistantMessage, Message, ToolMessage } from "../../model/message.ts";
 import { messageTokens } from "../../model/tokens.ts";
 import { settingsView } from "../boundary/config-rules.ts";
 import {
+  gateCallsToClear,
   gateClearedTokens,
   gateSelectClearing,
   gateUsageAfterSplice,
@@ -38,6 +39,26 @@ export function placeholderPattern(template: string): RegExp {
 /** The result with its content replaced by `placeholder` and nothing else changed; `clearedFrom` keeps the result as read. */
 export function clearedWith(m: ToolMessage, placeholder: string): ToolMessage {
   return { ...m, content: placeholder, clearedFrom: m.clearedFrom ?? m };
+}
+
+/** What clear_inputs puts in place of a call's arguments: an empty JSON object, which every format's call can hold. */
+export const CLEARED_ARGUMENTS = "{}";
+
+/**
+ * The assistant message with the arguments of its calls `ids` replaced by `{}` (clear_inputs),
+ * its id, name, text and every other call unchanged; `clearedFrom` keeps the message as read.
+ * A call whose format cannot hold `{}` (keepArguments), or whose arguments are no longer than
+ * `{}`, keeps its arguments; undefined when no call changed.
+ */
+export function clearedArguments(m: AssistantMessage, ids: ReadonlySet<string>): AssistantMessage | undefined {
+  let changed = false;
+  const toolCalls = m.toolCalls.map((call) => {
+    if (!ids.has(call.id) || call.keepArguments === true || call.arguments.length <= CLEARED_ARGUMENTS.length)
+      return call;
+    changed = true;
+    return { ...call, arguments: CLEARED_ARGUMENTS };
+  });
+  return changed ? { ...m, toolCalls, clearedFrom: m.clearedFrom ?? m } : undefined;
 }
 
 /** The result cleared under a placeholder template. */
@@ -129,15 +150,43 @@ export async function clearFirst(
     return { report: none(why), usage, only };
   }
   const counts = gateClearedTokens(snap.tokens, after, mask);
+  // clear_inputs: the calls of the cleared results (kernel callsToClear) get `{}` as arguments
+  // (without clear_inputs the kernel marks no call: its ensures, so it is not asked)
+  const inputs = c.clear_inputs
+    ? clearedCalls(ms, snap.views.callOf, mask, gateCallsToClear(snap.views.callOf, mask, true))
+    : new Map<number, AssistantMessage>();
+  // (no call changed: clearedTokens with nothing marked gives the counts back, so it is not asked)
+  let final = counts;
+  if (inputs.size > 0) {
+    const callAfter = counts.slice();
+    for (const [j, m] of inputs) callAfter[j] = messageTokens(store.counter, m);
+    final = gateClearedTokens(
+      counts,
+      callAfter,
+      counts.map((_, j) => inputs.has(j)),
+    );
+  }
   const replaced: { index: number; message: Message; tokens: number }[] = [];
   const records: ClearedResult[] = [];
   let freed = 0;
   let carried = usage;
   for (let i = 0; i < n; i++) {
-    const next = candidates[i];
-    if (!mask[i] || next === undefined) continue;
-    replaced.push({ index: i, message: next, tokens: counts[i] });
+    const next = mask[i] ? candidates[i] : inputs.get(i);
+    if (next === undefined) continue;
+    replaced.push({ index: i, message: next, tokens: final[i] });
+    freed += snap.tokens[i] - final[i];
+    // clearing message i is a splice of [i, i + 1) by the cleared message: the report moves by
+    // exactly the change when i lies in its prefix ({0, 0}: dropped, the counted total is judged)
+    if (carried !== undefined) {
+      const moved = gateUsageAfterSplice(carried, snap.tokens, i, i + 1, final[i]);
+      carried = moved.reported > 0 || moved.end > 0 ? moved : undefined;
+    }
+    if (next.role !== "tool") continue;
     const was = ms[i] as ToolMessage;
+    const j = inputs.size === 0 ? -1 : snap.views.callOf[i];
+    const now = inputs.get(j);
+    const call = now?.toolCalls.find((x) => x.id === was.toolCallId);
+    const before = now?.clearedFrom?.toolCalls.find((x) => x.id === was.toolCallId);
     records.push({
       input: positions.range(i, i + 1),
       index: i,
@@ -145,20 +194,22 @@ export async function clearFirst(
       toolName: names.get(was.toolCallId) ?? "",
       chars: was.content.length,
       tokensBefore: snap.tokens[i],
-      tokensAfter: counts[i],
+      tokensAfter: final[i],
       placeholder: next.content,
+      ...(call !== undefined && before !== undefined && call.arguments !== before.arguments
+        ? { arguments: { index: j, chars: before.arguments.length } }
+        : {}),
     });
-    freed += snap.tokens[i] - counts[i];
-    // clearing message i is a splice of [i, i + 1) by the cleared message: the report moves by
-    // exactly the change when i lies in its prefix ({0, 0}: dropped, the counted total is judged)
-    if (carried !== undefined) {
-      const next = gateUsageAfterSplice(carried, snap.tokens, i, i + 1, counts[i]);
-      carried = next.reported > 0 || next.end > 0 ? next : undefined;
-    }
   }
-  const what = `${countOf(records.length, "tool result")} (${countOf(freed, "token")} freed)`;
+  const calls = records.filter((r) => r.arguments !== undefined).length;
+  const args = calls === 0 ? "" : `, the arguments of ${countOf(calls, "call")}`;
+  const what = `${countOf(records.length, "tool result")}${args} (${countOf(freed, "token")} freed)`;
   if (dryRun)
-    return { report: { results: 0, tokensFreed: 0, records: [], reason: `would clear ${what}` }, usage, only };
+    return {
+      report: { results: 0, tokensFreed: 0, inputs: 0, records: [], reason: `would clear ${what}` },
+      usage,
+      only,
+    };
   // nothing has awaited since the snapshot: the commit is against the current version (a
   // session's store decides it again where its data lives, and may reject it)
   const commit = await store.commitClearingAsync(snap, replaced);
@@ -168,12 +219,40 @@ export async function clearFirst(
       usage,
       only,
     };
-  const report = { results: records.length, tokensFreed: freed, records, reason: `cleared ${what}` };
+  const report = { results: records.length, tokensFreed: freed, inputs: calls, records, reason: `cleared ${what}` };
   return { report, usage: carried, only };
 }
 
+/**
+ * The assistant messages `calls` marks with the arguments of their cleared results' calls
+ * replaced (clearedArguments), by index; one none of whose calls changed is left out.
+ */
+function clearedCalls(
+  ms: readonly Message[],
+  callOf: readonly number[],
+  mask: readonly boolean[],
+  calls: readonly boolean[],
+): Map<number, AssistantMessage> {
+  const ids = new Map<number, Set<string>>();
+  for (let i = 0; i < mask.length; i++) {
+    if (!mask[i] || !calls[callOf[i]]) continue;
+    const m = ms[i];
+    if (m.role !== "tool") continue;
+    const set = ids.get(callOf[i]) ?? new Set<string>();
+    set.add(m.toolCallId);
+    ids.set(callOf[i], set);
+  }
+  const out = new Map<number, AssistantMessage>();
+  for (const [j, set] of ids) {
+    const m = ms[j];
+    const next = m.role === "assistant" ? clearedArguments(m, set) : undefined;
+    if (next !== undefined) out.set(j, next);
+  }
+  return out;
+}
+
 function none(reason: string): ClearingReport {
-  return { results: 0, tokensFreed: 0, records: [], reason };
+  return { results: 0, tokensFreed: 0, inputs: 0, records: [], reason };
 }
 
 /** The run's report with what clearing did: a run that only cleared has still changed the conversation. */

@@ -5,7 +5,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { Config } from "../../model/config.ts";
 import { type Message, summaryMessage } from "../../model/message.ts";
 import { assertWellFormed } from "../boundary/wellformed.ts";
-import { clearedWith } from "./clearing.ts";
+import { clearedArguments, clearedWith } from "./clearing.ts";
 import { type ItemMap, itemMapOf } from "./item-map.ts";
 import { countOf } from "./plural.ts";
 import { InputPositions } from "./positions.ts";
@@ -82,6 +82,11 @@ function replayClearing(before: readonly Message[], cleared: readonly ClearedRes
     if (m === undefined || m.role !== "tool" || m.toolCallId !== r.toolCallId)
       return `cleared result ${r.index} (${r.toolCallId}) is not a tool result of the input`;
     out[r.index] = clearedWith(m, r.placeholder);
+    if (r.arguments === undefined) continue;
+    const call = out[r.arguments.index];
+    const next = call?.role === "assistant" ? clearedArguments(call, new Set([r.toolCallId])) : undefined;
+    if (next === undefined) return `the call of cleared result ${r.index} (${r.toolCallId}) had no arguments to clear`;
+    out[r.arguments.index] = next;
   }
   return out;
 }

@@ -93,14 +93,18 @@ export interface ClearedResult {
   readonly tokensAfter: number;
   /** the placeholder it now holds */
   readonly placeholder: string;
+  /** clear_inputs: its call's arguments were replaced by `{}` too, in message `index` (the call's), `chars` long before */
+  readonly arguments?: { readonly index: number; readonly chars: number };
 }
 
 /** What the clearing tier did in a run. */
 export interface ClearingReport {
   /** how many tool results were cleared */
   readonly results: number;
-  /** tokens freed (the counted total fell by exactly this: kernel clearedTokens) */
+  /** tokens freed, by the results and any arguments cleared (the counted total fell by exactly this: kernel clearedTokens) */
   readonly tokensFreed: number;
+  /** how many calls had their arguments cleared too (clear_inputs) */
+  readonly inputs: number;
   readonly records: readonly ClearedResult[];
   /** why nothing was cleared, or what was */
   readonly reason: string;

@@ -341,7 +341,8 @@ export class ConversationStore {
    * Replaces tool results in place by their cleared versions (L13), if the kernel allows it
    * against the planned snapshot (commit, or rebase over pure appends: positions still hold).
    * `replaced` pairs an index with its new message and that message's count; each replacement
-   * must be a tool message answering the same call (the pairing views stay as they are).
+   * must be a tool message answering the same call, or an assistant message with the same text
+   * and the same calls (ids and names; clear_inputs), so the pairing views stay as they are.
    */
   commitClearing(
     planned: PlannedAgainst,
@@ -351,9 +352,8 @@ export class ConversationStore {
     const decision = this.decide(planned, last + 1);
     if (decision === "reject" || replaced.length === 0) return { decision, version: this.ver };
     for (const r of replaced) {
-      const was = this.msgs.at(r.index);
-      if (was.role !== "tool" || r.message.role !== "tool" || r.message.toolCallId !== was.toolCallId)
-        throw new Error(`internal: clearing message ${r.index} would change its role or its call id`);
+      if (!sameCalls(this.msgs.at(r.index), r.message))
+        throw new Error(`internal: clearing message ${r.index} would change its role, its call ids or its text`);
     }
     for (const r of replaced) {
       this.msgs.set(r.index, r.message);
@@ -376,4 +376,13 @@ export class ConversationStore {
   tokenCounts(): number[] {
     return this.ledger.perMessage();
   }
+}
+
+/** `now` may stand for `was` in a clearing: a tool result of the same call, or an assistant message with the same text and calls (only arguments may differ). */
+function sameCalls(was: Message, now: Message): boolean {
+  if (was.role === "tool") return now.role === "tool" && now.toolCallId === was.toolCallId;
+  if (was.role !== "assistant" || now.role !== "assistant" || now.content !== was.content) return false;
+  const a = was.toolCalls;
+  const b = now.toolCalls;
+  return a.length === b.length && a.every((c, k) => c.id === b[k].id && c.name === b[k].name);
 }

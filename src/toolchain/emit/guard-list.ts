@@ -129,6 +129,12 @@ export const HAND_CHECKS: readonly HandCheck[] = [
     says: "token counts >= 0 (as read and once cleared) with sums <= $LIMIT",
   },
   {
+    fn: "callsToClear",
+    clause: "forall(k: nat, k < callOf.length && mask[k] ==> 0 <= callOf[k] && callOf[k] < callOf.length)",
+    check: "allBelow(callOf.length, (k) => !mask[k] || (0 <= callOf[k] && callOf[k] < callOf.length))",
+    says: "every marked message answers a call of the conversation",
+  },
+  {
     fn: "rejectionStreak",
     check: "rejectedInARow < EXACT_LIMIT",
     says: "rejectedInARow < $LIMIT (one more stays exact)",
@@ -137,11 +143,6 @@ export const HAND_CHECKS: readonly HandCheck[] = [
 
 /** Functions with a precondition that has no runtime counterpart: no guard is written for them (proof-only models get none anyway: frontend/models.ts). */
 export const UNGUARDED: readonly Unguarded[] = [
-  {
-    fn: "callsToClear",
-    clause: "forall(k: nat, k < callOf.length && mask[k] ==> 0 <= callOf[k] && callOf[k] < callOf.length)",
-    why: "clear_inputs is proven but not yet offered by the engine, which never calls it",
-  },
   {
     fn: "keptPrefixEnd",
     clause: "Eligible(roles, callOf, lastAnswer, ongoing, cutoff, start, end)",
