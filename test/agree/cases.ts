@@ -395,8 +395,10 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
     fc
       .tuple(
         fc.array(fc.nat(t.length), { maxLength: 12 }),
+        // a summary's allowance of tokens, a natural: with a negative one the freed sum (tokens plus
+        // allowance) passes 2^53 - 1, where batch.ts, still //@ unbounded-numbers, is not exact
         fc.oneof(
-          small,
+          fc.nat(30),
           wideNat.map((x) => Math.floor(x / 64)),
         ),
       )
@@ -412,8 +414,10 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
         anyInt,
         fc.array(fc.tuple(fc.nat(c.roles.length + 1), fc.nat(c.roles.length + 1)), { maxLength: 4 }),
         anyInt,
+        // a summary's allowance of tokens, a natural: with a negative one the freed sum (tokens plus
+        // allowance) passes 2^53 - 1, where batch.ts, still //@ unbounded-numbers, is not exact
         fc.oneof(
-          small,
+          fc.nat(30),
           wideNat.map((x) => Math.floor(x / 64)),
         ),
       )
