@@ -37,6 +37,7 @@ export type { CompactionReport, LawCheck, Outcome, ReplacedStretch, UsageReport 
 export type { ReportedUsage } from "./engine/run/usage.ts";
 export { TokenLedger } from "./engine/store/ledger.ts";
 export { ConversationStore, type StoreOptions, type StoreSnapshot, type StoreView } from "./engine/store/store.ts";
+export { type ShunBounds, UnshrinkableMemory } from "./engine/store/unshrinkable.ts";
 export { type KernelViews, kernelViews } from "./engine/store/views.ts";
 export { requiredFacts } from "./engine/summarize/facts.ts";
 export { type SummaryVerdict, validateSummary } from "./engine/summarize/validate-summary.ts";

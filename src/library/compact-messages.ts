@@ -8,6 +8,7 @@ import { assertItemMap, type ItemMap, itemMapOf } from "../engine/run/item-map.t
 import type { CompactionReport } from "../engine/run/report.ts";
 import { givenUsage, type ReportedUsage, reportedPrefix } from "../engine/run/usage.ts";
 import { ConversationStore } from "../engine/store/store.ts";
+import type { UnshrinkableMemory } from "../engine/store/unshrinkable.ts";
 import type { ReportedPrefix } from "../kernel/trigger.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
 import { InputError } from "../model/errors.ts";
@@ -43,6 +44,12 @@ export interface CompactMessagesOptions {
    * messages' sources (an Anthropic message is one item however many messages it reads as).
    */
   readonly items?: ItemMap;
+  /**
+   * the stretches known not to shrink, kept across compactions of one conversation: pass the same
+   * memory each time the result (plus messages appended to it) is compacted again, and no run pays
+   * again for a stretch whose summary was rejected as not shorter while it is unchanged
+   */
+  readonly unshrinkable?: UnshrinkableMemory;
 }
 
 /** The compacted messages and the report. */
@@ -93,7 +100,10 @@ export async function compactParsed(
   const counter = o.counter ?? tokenCounter(c.tokenizer);
   // the store's load checks the messages (assertWellFormed's errors) in the same pass that counts
   // them; given usage, it counts none: the trigger reads only the counts after the report's prefix
-  const store = new ConversationStore(counter, messages, { uncounted: usage === undefined ? 0 : messages.length });
+  const store = new ConversationStore(counter, messages, {
+    uncounted: usage === undefined ? 0 : messages.length,
+    ...(o.unshrinkable === undefined ? {} : { unshrinkable: o.unshrinkable }),
+  });
   const items = o.items ?? itemMapOf(messages);
   // reported usage counts the caller's items: the engine takes it in its messages
   const prefix: ReportedPrefix | undefined = usage === undefined ? undefined : reportedPrefix(usage, items);

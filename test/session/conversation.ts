@@ -24,5 +24,10 @@ export function questionCounts(historyText: string): Map<string, number> {
   return counts;
 }
 
-/** A configuration that makes a few turns due (offline summarizer, character counts). */
-export const SMALL_CONFIG = { token_threshold: 600, retention_window: 4, tokenizer: "chars" } as const;
+/** A configuration that makes a few turns due (offline summarizer, character counts; no floor: each small turn is worth a call). */
+export const SMALL_CONFIG = {
+  token_threshold: 600,
+  retention_window: 4,
+  tokenizer: "chars",
+  min_stretch_tokens: 0,
+} as const;
