@@ -26,7 +26,7 @@ import {
 import type { ConversationStore, StoreView } from "../store/store.ts";
 import { UnshrinkableMemory } from "../store/unshrinkable.ts";
 import { summarizeBatch } from "../summarize/summarize-batch.ts";
-import { type StepResult, summarizeStretch } from "../summarize/summarize-step.ts";
+import { type StepContext, type StepResult, summarizeStretch } from "../summarize/summarize-step.ts";
 import { type ClearingStep, clearFirst, withClearing } from "./clearing.ts";
 import { type ItemMap, itemMapOf } from "./item-map.ts";
 import { checkLaws } from "./law-checks.ts";
@@ -259,16 +259,21 @@ function planNext(run: RunState): PlannedStep | RunEnd {
   return { snap, plan, input, messages: snap.messages.slice(stretch.start, stretch.end) };
 }
 
-/** Summarize: the stretch's summary, validated (the only await of a step). */
-function summarize(run: RunState, p: PlannedStep): Promise<StepResult> {
-  return summarizeStretch(p.messages, p.plan.stretch.replacedTokens, {
+/** What a summarization needs from the run: settings, summarizer, counter, model, signal and the rejection streak. */
+function stepContext(run: RunState): StepContext {
+  return {
     config: run.c,
     summarizer: run.o.summarizer,
     counter: run.store.counter,
     model: run.model,
     signal: run.o.signal,
     rejectedInARow: run.rejectedInARow,
-  });
+  };
+}
+
+/** Summarize: the stretch's summary, validated (the only await of a step). */
+function summarize(run: RunState, p: PlannedStep): Promise<StepResult> {
+  return summarizeStretch(p.messages, p.plan.stretch.replacedTokens, stepContext(run));
 }
 
 /** Commit and record: applies an accepted summary through the version check, or records why the step changed nothing. */
@@ -413,14 +418,7 @@ async function summarizeBatchOf(run: RunState, b: PlannedBatch): Promise<(StepRe
     size += x.replacedTokens;
   });
   const results: (StepResult | undefined)[] = new Array(b.stretches.length).fill(undefined);
-  const ctx = {
-    config: run.c,
-    summarizer: run.o.summarizer,
-    counter: run.store.counter,
-    model: run.model,
-    signal: run.o.signal,
-    rejectedInARow: run.rejectedInARow,
-  };
+  const ctx = stepContext(run);
   let next = 0;
   const worker = async () => {
     while (next < groups.length) {
