@@ -70,6 +70,16 @@ describe("batch run", () => {
     expectLawsHold(input, r.messages, 6, { before: r.report.tokensBefore, after: r.report.tokensAfter });
   });
 
+  it("a rejected summary in a batch answer counts toward max_rejected_summaries: at the limit nothing more is asked", async () => {
+    const { summarizer, calls } = batching((k, s) => (k === 0 ? "   " : s));
+    const r = await compactMessages(input, { ...config, max_rejected_summaries: 1 }, { summarizer });
+    expect(calls.batch).toHaveLength(1);
+    expect(calls.single).toHaveLength(0);
+    expect(r.report.outcome).toBe("degraded");
+    expect(r.report.reason).toContain("max_rejected_summaries");
+    expect(r.messages).toEqual(input);
+  });
+
   it("one call per batch_tokens of stretches, at most batch_calls in flight", async () => {
     const { summarizer, calls } = batching();
     const r = await compactMessages(input, { ...config, batch_tokens: 1500, batch_calls: 2 }, { summarizer });

@@ -10,14 +10,14 @@ import { SummarizerError } from "../../model/errors.ts";
 import type { Message } from "../../model/message.ts";
 import { batchPartTag, renderBatchPrompt } from "../../model/prompt-template.ts";
 import type { SummaryRequest } from "../../model/summarizer.ts";
-import { gateMaxTokensLimit, gateRejectionStreak } from "../boundary/kernel-gate.ts";
+import { gateMaxTokensLimit, gateRejectionStreak, gateStopAfterRejections } from "../boundary/kernel-gate.ts";
 import { retryVerdict, waitToRetry } from "./retry-policy.ts";
 import {
+  failedCallReason,
   type StepContext,
   type StepResult,
   stretchRequest,
   summarizeStretch,
-  thrownMessage,
 } from "./summarize-step.ts";
 import { validateSummary } from "./validate-summary.ts";
 
@@ -31,6 +31,16 @@ export interface BatchStretch {
 type BatchAnswers =
   | { readonly ok: true; readonly answers: readonly (string | undefined)[]; readonly attempts: number }
   | { readonly ok: false; readonly reason: string; readonly attempts: number };
+
+/** Waits before a retry; the reason it could not (an abort), or undefined once waited. */
+async function waited(ms: number, signal: AbortSignal | undefined): Promise<string | undefined> {
+  try {
+    await waitToRetry(ms, signal);
+    return undefined;
+  } catch (w) {
+    return w instanceof Error ? w.message : String(w);
+  }
+}
 
 /** One batch call for the stretches' requests, retried as the retry policy says. */
 async function callBatch(parts: readonly SummaryRequest[], ctx: StepContext): Promise<BatchAnswers> {
@@ -55,16 +65,12 @@ async function callBatch(parts: readonly SummaryRequest[], ctx: StepContext): Pr
         );
       return { ok: true, answers: answers.map((a) => (typeof a === "string" ? a : undefined)), attempts: attempt };
     } catch (e) {
-      reasons.push(thrownMessage(e));
       const verdict = ctx.signal?.aborted ? { retry: false as const } : retryVerdict(e, attempt, c);
-      if (!verdict.retry)
+      reasons.push(failedCallReason(e, verdict));
+      const unwaited = verdict.retry ? await waited(verdict.waitMs, ctx.signal) : undefined;
+      if (unwaited !== undefined) reasons.push(unwaited);
+      if (!verdict.retry || unwaited !== undefined)
         return { ok: false, reason: Array.from(new Set(reasons)).join("; then: "), attempts: attempt };
-      try {
-        await waitToRetry(verdict.waitMs, ctx.signal);
-      } catch (w) {
-        reasons.push(thrownMessage(w));
-        return { ok: false, reason: reasons.join("; then: "), attempts: attempt };
-      }
     }
   }
 }
@@ -118,6 +124,20 @@ export async function summarizeBatch(stretches: readonly BatchStretch[], ctx: St
         streak = gateRejectionStreak(streak, true);
         out.push({ ok: true, text: answer, tokens: verdict.tokens, attempts: shared, rejectedInARow: streak });
         continue;
+      }
+      // a rejected summary counts toward the stop rule as in a step (not one that is only not shorter)
+      if (!verdict.notShorter) streak = gateRejectionStreak(streak, false);
+      if (gateStopAfterRejections(streak, ctx.config.max_rejected_summaries)) {
+        out.push({
+          ok: false,
+          reason: verdict.reason,
+          failure: "rejected",
+          stopsRun: true,
+          cannotShrink: false,
+          attempts: shared,
+          rejectedInARow: streak,
+        });
+        break;
       }
     }
     // missing or rejected: this stretch alone, as one step asks for it

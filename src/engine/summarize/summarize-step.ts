@@ -13,7 +13,7 @@ import type { Summarizer, SummaryRequest } from "../../model/summarizer.ts";
 import type { TokenCounter } from "../../model/tokens.ts";
 import { gateRejectionStreak, gateStopAfterRejections } from "../boundary/kernel-gate.ts";
 import { requiredFacts } from "./facts.ts";
-import { retryVerdict, waitToRetry } from "./retry-policy.ts";
+import { type RetryVerdict, retryVerdict, waitToRetry } from "./retry-policy.ts";
 import { renderTranscript } from "./transcript.ts";
 import { validateSummary } from "./validate-summary.ts";
 
@@ -126,9 +126,8 @@ export async function summarizeStretch(
         reasons.push(/abort/i.test(what) ? what : `aborted by the caller's signal (the summarizer threw: ${what})`);
         break;
       }
-      const said = e instanceof SummarizerError ? e.message : `the summarizer threw ${thrownMessage(e)}`;
       const verdict = retryVerdict(e, attempt, c);
-      reasons.push(verdict.retry || verdict.why === undefined ? said : `${said}; ${verdict.why}`);
+      reasons.push(failedCallReason(e, verdict));
       if (!verdict.retry) break;
       try {
         await waitToRetry(verdict.waitMs, ctx.signal);
@@ -179,8 +178,14 @@ export async function summarizeStretch(
   };
 }
 
+/** Why a call failed, as the step's reason: what was thrown, and why it is not retried when the policy says so. */
+export function failedCallReason(e: unknown, verdict: RetryVerdict): string {
+  const said = e instanceof SummarizerError ? e.message : `the summarizer threw ${thrownMessage(e)}`;
+  return verdict.retry || verdict.why === undefined ? said : `${said}; ${verdict.why}`;
+}
+
 /** A thrown value as a message: a SummarizerError's own message, "Name: message" for other errors, the value otherwise. */
-export function thrownMessage(e: unknown): string {
+function thrownMessage(e: unknown): string {
   if (e instanceof SummarizerError) return e.message;
   if (e instanceof Error) return `${e.name}: ${e.message}`;
   return describeNonText(e);
