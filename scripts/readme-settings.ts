@@ -32,6 +32,7 @@ function meaningCell(s: SettingSpec): string {
 
 function ruleCell(s: SettingSpec): string {
   if (s.rule !== undefined) return ruleText(s);
+  if (s.type === "count" && s.min !== undefined && s.max !== undefined) return `must be from ${s.min} to ${s.max}`;
   return (s.type === "count" || s.type === "count or unset") && s.min !== undefined ? `must be >= ${s.min}` : "";
 }
 

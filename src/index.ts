@@ -36,6 +36,7 @@ export type {
 } from "./engine/run/report.ts";
 export type { BeforeRunAnswer, BeforeRunInfo, RunFailure, RunHooks } from "./engine/run/run-hooks.ts";
 export { ConversationStore, type StoreOptions, type StoreSnapshot, type StoreView } from "./engine/store/store.ts";
+export { type ShunBounds, UnshrinkableMemory } from "./engine/store/unshrinkable.ts";
 export { requiredFacts } from "./engine/summarize/facts.ts";
 export { type SummaryVerdict, validateSummary } from "./engine/summarize/validate-summary.ts";
 export { type Truncated, type TruncateOptions, truncateToolOutput } from "./engine/tool-output/truncate.ts";

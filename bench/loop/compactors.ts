@@ -1,9 +1,10 @@
 // What the agent-loop replay runs before each model call: safecut's library (compactMessages,
-// with the OpenAI provider pointed at the loopback summarizer), optionally with a low-water
-// target (once due, compact down to a lower threshold; exploratory), and the baseline, the
+// with the OpenAI provider pointed at the loopback summarizer; variants of its low-water target
+// and floor are exploratory), and the baseline, the
 // common design written here: when the context reaches the trigger, summarize everything before
 // a keep-recent cut in one call and put that one summary in its place.
 
+import { UnshrinkableMemory } from "../../src/engine/store/unshrinkable.ts";
 import { renderTranscript } from "../../src/engine/summarize/transcript.ts";
 import { compactMessages } from "../../src/library/compact-messages.ts";
 import { type Message, summaryMessage } from "../../src/model/message.ts";
@@ -22,6 +23,8 @@ export interface Compaction {
   readonly messages: Message[];
   /** summaries that replaced something (a summarizer call whose answer was used) */
   readonly accepted: number;
+  /** stretches tried again though an earlier compaction found they could not shrink */
+  readonly repeated: number;
 }
 
 /** A compactor the replay calls before each model call. */
@@ -37,31 +40,53 @@ export function contextTokens(context: readonly Message[]): number {
   return sum;
 }
 
+/** Settings of safecut's economy a replay may vary (each at its default when absent). */
+export interface SafecutVariant {
+  readonly targetPercent?: number;
+  readonly minStretchTokens?: number;
+}
+
+/** The skipped stretches of a report whose every answer was rejected only for not being shorter. */
+const NOT_SHORTER = /^(the summary is not shorter than what it replaces \([^)]*\)(; then: )?)+$/;
+
 /**
- * safecut's library at `trigger` tokens; with `lowWater` (a share of the trigger), a run that is
- * due compacts down to that share instead (token_threshold lowered for that run only).
+ * safecut's library at `trigger` tokens, with one memory of unshrinkable stretches for the whole
+ * replay (the conversation is compacted again and again). It counts the attempts at a stretch
+ * some earlier compaction already found could not shrink (same messages): the repeats.
  */
-export function safecutCompactor(baseUrl: string, trigger: number, lowWater?: number): Compactor {
+export function safecutCompactor(baseUrl: string, trigger: number, v: SafecutVariant = {}): Compactor {
   const summarizer = openAISummarizer({ baseUrl, apiKey: "bench" });
+  const unshrinkable = new UnshrinkableMemory();
+  const seen = new Set<string>();
+  const named = [
+    v.targetPercent === undefined ? "" : `target ${v.targetPercent}%`,
+    v.minStretchTokens === undefined ? "" : `floor ${v.minStretchTokens}`,
+  ].filter((x) => x !== "");
   return {
-    name: lowWater === undefined ? "safecut" : `safecut, low water ${lowWater}`,
+    name: named.length === 0 ? "safecut" : `safecut, ${named.join(", ")}`,
     async compact(context) {
-      const due = contextTokens(context) >= trigger;
-      if (!due) return { messages: context, accepted: 0 };
-      const threshold = lowWater === undefined ? trigger : Math.round(trigger * lowWater);
       const { messages, report } = await compactMessages(
         context,
         // summarizing against the baseline's summarizing: the strategy that only summarizes
         {
-          token_threshold: threshold,
+          strategy: "summarize",
+          token_threshold: trigger,
           tokenizer: "chars",
           provider: "openai",
           base_url: baseUrl,
-          strategy: "summarize",
+          ...(v.targetPercent === undefined ? {} : { target_percent: v.targetPercent }),
+          ...(v.minStretchTokens === undefined ? {} : { min_stretch_tokens: v.minStretchTokens }),
         },
-        { summarizer, agentModel: AGENT_MODEL },
+        { summarizer, agentModel: AGENT_MODEL, unshrinkable },
       );
-      return { messages, accepted: report.stretches.length };
+      let repeated = 0;
+      for (const s of report.skipped) {
+        if (!NOT_SHORTER.test(s.reason)) continue;
+        const key = JSON.stringify(context.slice(s.input.first, s.input.last + 1));
+        if (seen.has(key)) repeated++;
+        else seen.add(key);
+      }
+      return { messages, accepted: report.stretches.length, repeated };
     },
   };
 }
@@ -87,10 +112,10 @@ export function baselineCompactor(baseUrl: string, trigger: number): Compactor {
   return {
     name: "baseline",
     async compact(context) {
-      if (contextTokens(context) < trigger) return { messages: context, accepted: 0 };
+      if (contextTokens(context) < trigger) return { messages: context, accepted: 0, repeated: 0 };
       const head = context.findIndex((m) => m.role !== "system");
       const cut = baselineCut(context, keep);
-      if (head < 0 || cut <= head) return { messages: context, accepted: 0 };
+      if (head < 0 || cut <= head) return { messages: context, accepted: 0, repeated: 0 };
       const prefix = context.slice(head, cut);
       const previous = prefix[0].role === "summary" ? prefix[0].content : undefined;
       const stretch = previous === undefined ? prefix : prefix.slice(1);
@@ -112,7 +137,11 @@ export function baselineCompactor(baseUrl: string, trigger: number): Compactor {
         summaryTag,
         model: AGENT_MODEL,
       });
-      return { messages: [...context.slice(0, head), summaryMessage(summary), ...context.slice(cut)], accepted: 1 };
+      return {
+        messages: [...context.slice(0, head), summaryMessage(summary), ...context.slice(cut)],
+        accepted: 1,
+        repeated: 0,
+      };
     },
   };
 }

@@ -14,9 +14,11 @@ export interface ReplayStats {
   readonly events: number;
   /** compactions that called the summarizer at all */
   readonly runs: number;
-  /** summarizer calls whose answer was used, and the rest (rejected, retried or skipped) */
-  readonly acceptedCalls: number;
-  readonly rejectedCalls: number;
+  /** summaries that replaced something, and the summarizer calls made (HTTP requests: a batch call is one) */
+  readonly summaries: number;
+  readonly summarizerCalls: number;
+  /** attempts at a stretch an earlier compaction already found could not shrink */
+  readonly repeatedUnshrinkable: number;
   readonly summarizerInput: number;
   readonly summarizerOutput: number;
   /** the tokens of every context sent, summed */
@@ -38,8 +40,9 @@ export function emptyStats(): { -readonly [K in keyof ReplayStats]: number } {
     modelCalls: 0,
     events: 0,
     runs: 0,
-    acceptedCalls: 0,
-    rejectedCalls: 0,
+    summaries: 0,
+    summarizerCalls: 0,
+    repeatedUnshrinkable: 0,
     summarizerInput: 0,
     summarizerOutput: 0,
     mainInput: 0,
@@ -65,8 +68,9 @@ export async function replay(session: Session, compactor: Compactor, server: Sum
       if (done.accepted > 0) s.events++;
       if (calls.length > 0) s.runs++;
       context = done.messages;
-      s.acceptedCalls += done.accepted;
-      s.rejectedCalls += calls.length - done.accepted;
+      s.summaries += done.accepted;
+      s.repeatedUnshrinkable += done.repeated;
+      s.summarizerCalls += calls.length;
       for (const c of calls) {
         s.summarizerInput += c.inputTokens;
         s.summarizerOutput += c.outputTokens;

@@ -2,18 +2,26 @@
 // long coding session, at triggers of 15k, 30k and 60k tokens, with safecut and the baseline in the
 // same run against one loopback summarizer; writes its section into bench/RESULTS.md. `--ci`
 // replays one example and a short generated session at 15k only and prints without writing.
-// `--low-water <share,...>` adds safecut with low-water targets (exploratory, compactors.ts; printed only);
+// `--target-percent <p,...>` and `--floor <n,...>` add safecut with other target_percent and
+// min_stretch_tokens values (exploratory: printed only);
 // `--messages <n>` sets the generated session's length.
 import { join } from "node:path";
-import { baselineCompactor, type Compactor, safecutCompactor } from "./compactors.ts";
+import { baselineCompactor, type Compactor, type SafecutVariant, safecutCompactor } from "./compactors.ts";
 import { replay } from "./replay.ts";
 import { type LoopRow, loopSection, writeLoopSection } from "./section.ts";
 import { codingSession, exampleSessions } from "./sessions.ts";
 import { startSummarizerServer } from "./summarizer-server.ts";
 
 const ci = process.argv.includes("--ci");
-const lowWaterAt = process.argv.indexOf("--low-water");
-const lowWaters = lowWaterAt < 0 ? [] : process.argv[lowWaterAt + 1].split(",").map(Number);
+/** The numbers after a flag, comma-separated (none when the flag is absent). */
+function listAfter(flag: string): number[] {
+  const at = process.argv.indexOf(flag);
+  return at < 0 ? [] : process.argv[at + 1].split(",").map(Number);
+}
+const variants: SafecutVariant[] = [
+  ...listAfter("--target-percent").map((targetPercent) => ({ targetPercent })),
+  ...listAfter("--floor").map((minStretchTokens) => ({ minStretchTokens })),
+];
 const TRIGGERS = ci ? [15_000] : [15_000, 30_000, 60_000];
 const messagesAt = process.argv.indexOf("--messages");
 const GENERATED = messagesAt >= 0 ? Number(process.argv[messagesAt + 1]) : ci ? 400 : 3_000;
@@ -31,7 +39,7 @@ async function main(): Promise<void> {
         const compactors: Compactor[] = [
           baselineCompactor(server.baseUrl, trigger),
           safecutCompactor(server.baseUrl, trigger),
-          ...lowWaters.map((w) => safecutCompactor(server.baseUrl, trigger, w)),
+          ...variants.map((v) => safecutCompactor(server.baseUrl, trigger, v)),
         ];
         for (const c of compactors) {
           log(`${session.name}, ${trigger} tokens, ${c.name}...`);
@@ -45,7 +53,7 @@ async function main(): Promise<void> {
   const lines = loopSection(rows, command, SCALE);
   process.stdout.write(`${lines.join("\n")}\n`);
   // the committed table is the plain comparison at full size; CI-size and exploratory runs only print
-  if (!ci && lowWaters.length === 0 && messagesAt < 0)
+  if (!ci && variants.length === 0 && messagesAt < 0)
     writeLoopSection(join(import.meta.dirname, "../RESULTS.md"), lines);
 }
 

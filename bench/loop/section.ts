@@ -44,13 +44,14 @@ export function loopSection(rows: readonly LoopRow[], command: string, scale: nu
     compactor,
     String(s.modelCalls),
     String(s.events),
-    `${s.acceptedCalls} + ${s.rejectedCalls}`,
+    `${s.summarizerCalls} (${s.summaries})`,
     k(s.summarizerInput),
     k(s.summarizerOutput),
     k(s.mainInput),
     fmt(s.waitSeconds, 0),
     `${pct(s.callsWithEveryUser / Math.max(1, s.modelCalls))} (least ${pct(s.leastUserShare)})`,
     `${s.finalSummaries} (${pct(s.finalSummaryShare)})`,
+    String(s.repeatedUnshrinkable),
   ]);
   const triggers = [...new Set(rows.map((r) => r.trigger))];
   const compactors = [...new Set(rows.map((r) => r.compactor))].filter((c) => c !== "baseline");
@@ -63,12 +64,14 @@ export function loopSection(rows: readonly LoopRow[], command: string, scale: nu
         fmtN(t),
         c,
         fmtRatio(ratio(x.events, base.events)),
-        fmtRatio(ratio(x.acceptedCalls + x.rejectedCalls, base.acceptedCalls + base.rejectedCalls)),
+        fmtRatio(ratio(x.summarizerCalls, base.summarizerCalls)),
         fmtRatio(ratio(x.summarizerInput, base.summarizerInput)),
         fmtRatio(ratio(x.summarizerOutput, base.summarizerOutput)),
         fmtRatio(ratio(x.mainInput, base.mainInput)),
         fmtRatio(ratio(x.waitSeconds, base.waitSeconds)),
         `${pct(x.callsWithEveryUser / Math.max(1, x.modelCalls))} vs ${pct(base.callsWithEveryUser / Math.max(1, base.modelCalls))}`,
+        `${x.finalSummaries} (${pct(x.finalSummaryShare)}) vs ${base.finalSummaries} (${pct(base.finalSummaryShare)})`,
+        String(x.repeatedUnshrinkable),
       ]);
     }
   }
@@ -85,7 +88,9 @@ export function loopSection(rows: readonly LoopRow[], command: string, scale: nu
     "`compactMessages` with `token_threshold` = trigger and every other setting at its default; the baseline (written in",
     `the bench) summarizes everything before a keep-recent cut (${fmt(BASELINE_KEEP_SHARE, 2)} of the trigger, moved back to a turn start) in one`,
     "call, with the same prompt, when the context reaches the trigger. Events: compactions that replaced something.",
-    "Summarizer calls: used + the rest (rejected, retried, skipped).",
+    "Summarizer calls: HTTP requests (a batch of stretches in one request is one call), with the summaries used in",
+    "parentheses. Repeated attempts: stretches sent to the summarizer",
+    "again though an earlier compaction of the replay had found no summary of them shorter (same messages).",
     "",
     table(
       [
@@ -94,13 +99,14 @@ export function loopSection(rows: readonly LoopRow[], command: string, scale: nu
         "compactor",
         "model calls",
         "events",
-        "summarizer calls",
+        "summarizer calls (summaries used)",
         "summarizer input",
         "summarizer output",
         "main-model input",
         "wait (modelled s)",
         "contexts with every user message",
         "summaries in the last context (token share)",
+        "repeated attempts at unshrinkable stretches",
       ],
       detail,
     ),
@@ -119,6 +125,8 @@ export function loopSection(rows: readonly LoopRow[], command: string, scale: nu
         "main-model input",
         "wait",
         "contexts with every user message",
+        "summaries in the last contexts (largest share)",
+        "repeated attempts at unshrinkable stretches",
       ],
       ratios,
     ),

@@ -4,7 +4,7 @@
 // divided by a scale so the bench's wall time stays short; the records keep the modelled seconds.
 // The answer's length follows a simple model of an LLM summary: a fixed part plus a share of the
 // excerpt, at most max_tokens, holding the facts the prompt lists verbatim, filled with the
-// excerpt's own words.
+// excerpt's own words; a batch prompt (several excerpts) is answered with one summary per excerpt.
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -62,6 +62,23 @@ export function modelSummary(prompt: string, maxTokens: number): string {
   return parts.join(" ").slice(0, Math.max(chars, 1));
 }
 
+/** The summary of one prompt inside the tag it asks for. */
+function taggedSummary(prompt: string, maxTokens: number): string {
+  const tag = /inside <([\w-]+)><\/\1>/.exec(prompt)?.[1] ?? "summary";
+  return `<${tag}>${modelSummary(prompt, maxTokens)}</${tag}>`;
+}
+
+/**
+ * The answer to a prompt: one tagged summary, or for a batch prompt (excerpts under the headings
+ * renderBatchPrompt writes) one per excerpt, each within max_tokens over the number of excerpts.
+ */
+export function modelAnswer(prompt: string, maxTokens: number): string {
+  const parts = prompt.split(/^=== excerpt \d+ of \d+ ===$/m).slice(1);
+  if (parts.length === 0) return taggedSummary(prompt, maxTokens);
+  const each = Math.max(1, Math.floor(maxTokens / parts.length));
+  return parts.map((p) => taggedSummary(p, each)).join("\n");
+}
+
 async function bodyOf(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
@@ -77,16 +94,15 @@ export async function startSummarizerServer(scale: number): Promise<SummarizerSe
   const server = createServer(async (req, res) => {
     const body = JSON.parse(await bodyOf(req)) as { max_tokens: number; messages: { content: string }[] };
     const prompt = body.messages.map((m) => m.content).join("\n");
-    const tag = /inside <([\w-]+)><\/\1>/.exec(prompt)?.[1] ?? "summary";
-    const summary = modelSummary(prompt, body.max_tokens);
-    const record: CallRecord = { inputTokens: tokensOf(prompt), outputTokens: tokensOf(summary), seconds: 0 };
+    const content = modelAnswer(prompt, body.max_tokens);
+    const record: CallRecord = { inputTokens: tokensOf(prompt), outputTokens: tokensOf(content), seconds: 0 };
     const seconds = modelledSeconds(record.inputTokens, record.outputTokens);
     calls.push({ ...record, seconds });
     await new Promise((r) => setTimeout(r, (seconds * 1000) / scale));
     res.writeHead(200, { "content-type": "application/json" });
     res.end(
       JSON.stringify({
-        choices: [{ message: { role: "assistant", content: `<${tag}>${summary}</${tag}>` } }],
+        choices: [{ message: { role: "assistant", content } }],
         usage: { prompt_tokens: record.inputTokens, completion_tokens: record.outputTokens },
       }),
     );

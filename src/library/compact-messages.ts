@@ -7,6 +7,7 @@ import { type CompactOptions, compactStore } from "../engine/run/compact.ts";
 import { assertItemMap, itemMapOf } from "../engine/run/item-map.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import { ConversationStore } from "../engine/store/store.ts";
+import type { UnshrinkableMemory } from "../engine/store/unshrinkable.ts";
 import type { ReportedPrefix } from "../kernel/trigger.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
 import { InputError } from "../model/errors.ts";
@@ -36,6 +37,12 @@ export interface CompactMessagesOptions
    * the same as the `usage` setting, which may not be given as well
    */
   readonly usage?: ReportedUsage;
+  /**
+   * the stretches known not to shrink, kept across compactions of one conversation: pass the same
+   * memory each time the result (plus messages appended to it) is compacted again, and no run pays
+   * again for a stretch whose summary was rejected as not shorter while it is unchanged
+   */
+  readonly unshrinkable?: UnshrinkableMemory;
 }
 
 /** The compacted messages and the report. */
@@ -86,7 +93,10 @@ export async function compactParsed(
   const counter = o.counter ?? tokenCounter(c.tokenizer);
   // the store's load checks the messages (assertWellFormed's errors) in the same pass that counts
   // them; given usage, it counts none: the trigger reads only the counts after the report's prefix
-  const store = new ConversationStore(counter, messages, { uncounted: usage === undefined ? 0 : messages.length });
+  const store = new ConversationStore(counter, messages, {
+    uncounted: usage === undefined ? 0 : messages.length,
+    ...(o.unshrinkable === undefined ? {} : { unshrinkable: o.unshrinkable }),
+  });
   const items = o.items ?? itemMapOf(messages);
   // reported usage counts the caller's items: the engine takes it in its messages
   const prefix: ReportedPrefix | undefined = usage === undefined ? undefined : reportedPrefix(usage, items);

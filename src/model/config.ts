@@ -41,8 +41,10 @@ function ruled(rule: SettingRule | undefined): z.ZodType<string> {
 function settingSchema(s: SettingSpec): z.ZodType {
   const count = z.number().int();
   switch (s.type) {
-    case "count":
-      return (s.min === undefined ? count : count.min(s.min)).default(s.default);
+    case "count": {
+      const least = s.min === undefined ? count : count.min(s.min);
+      return (s.max === undefined ? least : least.max(s.max)).default(s.default);
+    }
     case "count or unset": {
       const c = (s.min === undefined ? count : count.min(s.min)).nullable().default(s.default);
       return s.zeroIsUnset === true ? c.transform((v) => (v === 0 ? null : v)) : c;

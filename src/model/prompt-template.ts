@@ -41,3 +41,25 @@ export function renderPrompt(template: string, v: PromptValues): string {
   // one pass, so text substituted in (a transcript containing "{{x}}") is never expanded again
   return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => table[name] ?? whole);
 }
+
+/** The tag the k-th summary (1-based) of a batch answer is wrapped in. */
+export function batchPartTag(summaryTag: string, k: number): string {
+  return `${summaryTag}_${k}`;
+}
+
+/** The line that opens the k-th of n prompts in a batch prompt. */
+export function batchPartHeading(k: number, n: number): string {
+  return `=== excerpt ${k} of ${n} ===`;
+}
+
+/**
+ * One prompt asking for the summaries of several stretches: each stretch's own prompt (the
+ * template rendered with its tag numbered, batchPartTag), under a heading, one after the other.
+ */
+export function renderBatchPrompt(parts: readonly string[]): string {
+  const n = parts.length;
+  return [
+    `Below are ${n} separate tasks, each on a different excerpt of one conversation. Do each task on its own, with only its own excerpt, and answer all ${n}, each summary inside its own numbered tag.`,
+    ...parts.flatMap((p, i) => ["", batchPartHeading(i + 1, n), p]),
+  ].join("\n");
+}

@@ -59,12 +59,12 @@ interface Row {
 
 /**
  * One row of the table; the type fixes what the default and the extra fields may be: `min` is
- * the least value, checked when the value is parsed; `zeroIsUnset` reads 0 as null; `choices`
+ * the least value and `max` the greatest, checked when the value is parsed; `zeroIsUnset` reads 0 as null; `choices`
  * are the values a "choice" may take.
  */
 export type SettingSpec = Row &
   (
-    | { readonly type: "count"; readonly default: number; readonly min?: number }
+    | { readonly type: "count"; readonly default: number; readonly min?: number; readonly max?: number }
     | {
         readonly type: "count or unset";
         readonly default: number | null;
@@ -188,6 +188,45 @@ export const SETTINGS = {
       by: "kernel",
       says: "must be > 0 (0 or null: no keep-recent constraint) and fit in context_window - reserve_tokens",
     },
+  },
+  target_percent: {
+    type: "count",
+    default: 50,
+    min: 1,
+    max: 100,
+    flag: "--target-percent <n>",
+    help: "once a run is due, it compacts down to this percentage of token_threshold (or of context_window - reserve_tokens when only that is set), not just under the trigger",
+    more: "; the run still starts only when due (L1), and stops early when no stretch worth a call is left",
+  },
+  target_tokens: {
+    type: "count or unset",
+    default: null,
+    min: 1,
+    defaultText: "target_percent of the trigger",
+    flag: "--target-tokens <n>",
+    help: "once a run is due, it compacts down to this many tokens (instead of target_percent of the trigger)",
+  },
+  min_stretch_tokens: {
+    type: "count",
+    default: 64,
+    min: 0,
+    flag: "--min-stretch-tokens <n>",
+    help: "a stretch of at most this many tokens is never sent to the summarizer: no useful summary of it is shorter",
+  },
+  batch_tokens: {
+    type: "count",
+    default: 40000,
+    min: 0,
+    flag: "--batch-tokens <n>",
+    help: "a run plans the stretches it needs to reach its target and asks for their summaries together, one call per this many tokens of stretches (0: one call per stretch, one after another)",
+    more: "; each summary is validated on its own, a rejected or missing one is asked for alone, and the summaries are committed in order",
+  },
+  batch_calls: {
+    type: "count",
+    default: 4,
+    min: 1,
+    flag: "--batch-calls <n>",
+    help: "most summarizer calls of one batch in flight at once",
   },
   strategy: {
     type: "choice",

@@ -39,6 +39,21 @@ export interface SummarizerUsage {
   readonly cacheWriteTokens?: number;
 }
 
+/** Several stretches summarized in one call: one request per stretch, and the prompt that asks for all of them. */
+export interface BatchSummaryRequest {
+  /** renderBatchPrompt of the stretches' prompts, the k-th (1-based) answered inside batchPartTag(summaryTag, k) */
+  readonly prompt: string;
+  /** the stretches' own requests, in order (their prompts are the parts of `prompt`) */
+  readonly parts: readonly SummaryRequest[];
+  /** the most tokens the whole answer may have */
+  readonly maxTokens: number;
+  readonly summaryTag: string;
+  readonly model: string;
+  readonly signal?: AbortSignal;
+  /** as SummaryRequest's: the provider's usage for the one call */
+  readonly onUsage?: (usage: SummarizerUsage) => void;
+}
+
 /** A source of summaries. */
 export interface Summarizer {
   readonly name: string;
@@ -49,4 +64,10 @@ export interface Summarizer {
    * is aborted it does not retry. One call should make one request: the engine does the retrying.
    */
   summarize(request: SummaryRequest): Promise<string>;
+  /**
+   * Optional: the summaries of several stretches from one call, in order; undefined for a stretch
+   * the answer holds no summary for (the engine then asks for that one alone). Throws as
+   * `summarize` does when the call fails as a whole. Without it, every stretch is its own call.
+   */
+  summarizeBatch?(request: BatchSummaryRequest): Promise<(string | undefined)[]>;
 }

@@ -3,9 +3,9 @@
 import { endpointUrl } from "../model/base-url.ts";
 import { SummarizerError } from "../model/errors.ts";
 import { isJsonObject, type Json } from "../model/json.ts";
-import type { Summarizer, SummaryRequest } from "../model/summarizer.ts";
+import type { BatchSummaryRequest, Summarizer, SummaryRequest } from "../model/summarizer.ts";
 import { anthropicUsage } from "./answer-usage.ts";
-import { extractTagged } from "./extract-tag.ts";
+import { extractEachTagged, extractTagged } from "./extract-tag.ts";
 import { baseUrlOf, type HttpSummarizerOptions, postSummaryRequest } from "./http.ts";
 
 /** Settings of the Anthropic summarizer (baseUrl default https://api.anthropic.com, with or without /v1; the API key is sent as x-api-key). */
@@ -26,16 +26,22 @@ function answerText(body: Json): string {
 /** A summarizer calling POST {baseUrl}/v1/messages, or {baseUrl}/messages when the base URL ends with /v1 (base-url.ts). */
 export function anthropicSummarizer(opts: AnthropicSummarizerOptions = {}): Summarizer {
   const url = endpointUrl(baseUrlOf(opts, "https://api.anthropic.com"), "messages");
+  const headers: Record<string, string> = { "anthropic-version": ANTHROPIC_VERSION };
+  if (opts.apiKey) headers["x-api-key"] = opts.apiKey;
   return {
     name: "anthropic",
     async summarize(req: SummaryRequest): Promise<string> {
-      const headers: Record<string, string> = { "anthropic-version": ANTHROPIC_VERSION };
-      if (opts.apiKey) headers["x-api-key"] = opts.apiKey;
       const body = await postSummaryRequest(url, headers, req, opts, "Anthropic");
       // what the call cost is reported whether or not its answer is usable
       const usage = anthropicUsage(body);
       if (usage !== undefined) req.onUsage?.(usage);
       return extractTagged(answerText(body), req.summaryTag);
+    },
+    async summarizeBatch(req: BatchSummaryRequest): Promise<(string | undefined)[]> {
+      const body = await postSummaryRequest(url, headers, req, opts, "Anthropic");
+      const usage = anthropicUsage(body);
+      if (usage !== undefined) req.onUsage?.(usage);
+      return extractEachTagged(answerText(body), req.summaryTag, req.parts.length);
     },
   };
 }

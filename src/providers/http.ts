@@ -131,7 +131,7 @@ export function baseUrlOf(opts: HttpSummarizerOptions, fallback: string): string
 export function postSummaryRequest(
   url: string,
   headers: Record<string, string>,
-  req: SummaryRequest,
+  req: Pick<SummaryRequest, "prompt" | "maxTokens" | "model" | "signal">,
   opts: HttpSummarizerOptions,
   service: string,
 ): Promise<Json> {

@@ -2,7 +2,7 @@
 // network. It lists the required facts verbatim (so it passes validation), then adds first lines
 // of the stretch's messages while the summary stays under its budget.
 import type { Message } from "../model/message.ts";
-import type { Summarizer, SummaryRequest } from "../model/summarizer.ts";
+import type { BatchSummaryRequest, Summarizer, SummaryRequest } from "../model/summarizer.ts";
 import { MESSAGE_OVERHEAD, type TokenCounter } from "../model/tokens.ts";
 
 const NOTE_CHARS = 120;
@@ -44,8 +44,12 @@ function notes(stretch: readonly Message[]): string[] {
 
 /** The built-in deterministic extractive summarizer (counts with `counter`). */
 export function offlineSummarizer(counter: TokenCounter): Summarizer {
-  return {
+  const summarizer = {
     name: "offline",
+    /** Several stretches at once: each summarized as summarize does, no call to make. */
+    summarizeBatch(req: BatchSummaryRequest): Promise<(string | undefined)[]> {
+      return Promise.all(req.parts.map((part) => summarizer.summarize(part)));
+    },
     async summarize(req: SummaryRequest): Promise<string> {
       const budget = Math.min(req.maxTokens, req.replacedTokens - 1) - MESSAGE_OVERHEAD;
       const n = req.stretch.length;
@@ -78,4 +82,5 @@ export function offlineSummarizer(counter: TokenCounter): Summarizer {
       return text;
     },
   };
+  return summarizer;
 }

@@ -4,9 +4,9 @@
 import { endpointUrl } from "../model/base-url.ts";
 import { SummarizerError } from "../model/errors.ts";
 import { isJsonObject, type Json } from "../model/json.ts";
-import type { Summarizer, SummaryRequest } from "../model/summarizer.ts";
+import type { BatchSummaryRequest, Summarizer, SummaryRequest } from "../model/summarizer.ts";
 import { openAIUsage } from "./answer-usage.ts";
-import { extractTagged } from "./extract-tag.ts";
+import { extractEachTagged, extractTagged } from "./extract-tag.ts";
 import { baseUrlOf, type HttpSummarizerOptions, postSummaryRequest } from "./http.ts";
 
 /** Settings of the OpenAI summarizer (baseUrl default https://api.openai.com/v1, with or without /v1; the API key is sent as a Bearer token). */
@@ -29,15 +29,21 @@ function answerText(body: Json): string {
 /** A summarizer calling POST {baseUrl}/chat/completions, `/v1` added when the base URL has no version (base-url.ts). */
 export function openAISummarizer(opts: OpenAISummarizerOptions = {}): Summarizer {
   const url = endpointUrl(baseUrlOf(opts, "https://api.openai.com/v1"), "chat/completions");
+  const headers: Record<string, string> = opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {};
   return {
     name: "openai",
     async summarize(req: SummaryRequest): Promise<string> {
-      const headers: Record<string, string> = opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {};
       const body = await postSummaryRequest(url, headers, req, opts, "OpenAI");
       // what the call cost is reported whether or not its answer is usable
       const usage = openAIUsage(body);
       if (usage !== undefined) req.onUsage?.(usage);
       return extractTagged(answerText(body), req.summaryTag);
+    },
+    async summarizeBatch(req: BatchSummaryRequest): Promise<(string | undefined)[]> {
+      const body = await postSummaryRequest(url, headers, req, opts, "OpenAI");
+      const usage = openAIUsage(body);
+      if (usage !== undefined) req.onUsage?.(usage);
+      return extractEachTagged(answerText(body), req.summaryTag, req.parts.length);
     },
   };
 }

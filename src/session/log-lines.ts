@@ -133,13 +133,14 @@ function optStr(o: JsonObject, key: string): string | undefined {
   return typeof x === "string" ? x : undefined;
 }
 
-/** The triggers a committed step can record (a plan's, less "none": nothing commits while not due). */
+/** The triggers a committed step can record (a plan's, less "none"; "low-water": below the trigger, in a run that was due). */
 const RECORD_TRIGGERS: readonly CompactionRecord["trigger"][] = [
   "tokens",
   "messages",
   "turns",
   "reported usage",
   "context window",
+  "low-water",
 ];
 
 function isRecordTrigger(x: unknown): x is CompactionRecord["trigger"] {

@@ -15,8 +15,11 @@ export interface CompactionRecord {
   readonly end: number;
   /** the summary that replaced it */
   readonly summary: string;
-  /** the trigger reached when the step was committed (the kernel's triggerFired on the context then, before the splice) */
-  readonly trigger: Exclude<Plan["trigger"], "none">;
+  /**
+   * the trigger reached when the step was committed (the kernel's triggerFired on the context then,
+   * before the splice); "low-water": none, the step of a run that was due going on down to its target
+   */
+  readonly trigger: Exclude<Plan["trigger"], "none"> | "low-water";
   /** the context's token total just before and just after the step */
   readonly tokensBefore: number;
   readonly tokensAfter: number;

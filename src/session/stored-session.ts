@@ -218,10 +218,11 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
     const { decision, plannedVersion } = this.decideOnLog(store, planned, end);
     if (decision === "reject") return { outcome: { decision, version: store.version } };
     const tokensBefore = store.totalTokens;
-    // the engine plans only when due, on at most this many items (one per message, or fewer for
-    // Anthropic), and appends since can only add to every count a trigger reads
-    const trigger = account.trigger();
-    if (trigger === "none") throw new SafecutError("internal", "a compaction step committed while not due");
+    // the engine starts a run only when due, on at most this many items (one per message, or fewer
+    // for Anthropic), and appends since can only add to every count a trigger reads; a step under
+    // every trigger is one of a run that was due going on down to its low-water target
+    const fired = account.trigger();
+    const trigger = fired === "none" ? "low-water" : fired;
     const out = store.applySplice(planned, start, end, summary);
     if (out.decision !== decision)
       throw new SafecutError("internal", `the session decided ${decision}, its store ${out.decision}`);

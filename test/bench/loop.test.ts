@@ -30,8 +30,8 @@ describe("agent-loop replay", () => {
     const s = await replay(session, baselineCompactor(server.baseUrl, TRIGGER), server);
     const calls = server.calls.slice(first);
     expect(s.events).toBeGreaterThan(0);
-    expect(s.acceptedCalls).toBe(s.events);
-    expect(s.rejectedCalls).toBe(0);
+    expect(s.summaries).toBe(s.events);
+    expect(s.summarizerCalls).toBe(s.events);
     expect(calls).toHaveLength(s.events);
     expect(s.summarizerInput).toBe(calls.reduce((a, c) => a + c.inputTokens, 0));
     expect(s.waitSeconds).toBeCloseTo(
@@ -46,15 +46,23 @@ describe("agent-loop replay", () => {
     const first = server.calls.length;
     const s = await replay(session, safecutCompactor(server.baseUrl, TRIGGER), server);
     expect(s.events).toBeGreaterThan(0);
-    expect(s.acceptedCalls + s.rejectedCalls).toBe(server.calls.length - first);
+    expect(s.summarizerCalls).toBe(server.calls.length - first);
+    // stretches summarized together: more summaries than calls
+    expect(s.summaries).toBeGreaterThan(s.summarizerCalls);
     expect(s.callsWithEveryUser).toBe(s.modelCalls);
     expect(s.leastUserShare).toBe(1);
   });
 
-  it("a low-water target frees more per event: fewer events than the plain run", async () => {
-    const plain = await replay(session, safecutCompactor(server.baseUrl, TRIGGER), server);
-    const low = await replay(session, safecutCompactor(server.baseUrl, TRIGGER, 0.5), server);
-    expect(low.events).toBeLessThan(plain.events);
+  it("a low-water target frees more per event: fewer events than a run that stops at the trigger", async () => {
+    const atTrigger = await replay(session, safecutCompactor(server.baseUrl, TRIGGER, { targetPercent: 100 }), server);
+    const low = await replay(session, safecutCompactor(server.baseUrl, TRIGGER, { targetPercent: 50 }), server);
+    expect(low.events).toBeLessThan(atTrigger.events);
     expect(low.callsWithEveryUser).toBe(low.modelCalls);
+  });
+
+  it("no stretch known not to shrink is tried again, even with no floor", async () => {
+    const s = await replay(session, safecutCompactor(server.baseUrl, TRIGGER, { minStretchTokens: 0 }), server);
+    expect(s.summarizerCalls).toBeGreaterThan(s.events);
+    expect(s.repeatedUnshrinkable).toBe(0);
   });
 });

@@ -36,7 +36,13 @@ describe("a whole run", () => {
         },
       );
     }
-    const r = await compactMessages(ms, { token_threshold: 100, tokenizer: "chars", retention_window: 1 });
+    // no floor: each of these ~45-token stretches is worth a call here
+    const r = await compactMessages(ms, {
+      token_threshold: 100,
+      tokenizer: "chars",
+      retention_window: 1,
+      min_stretch_tokens: 0,
+    });
     // every assistant message but the one in the retention window is its own stretch
     expect(r.report.stretches.length).toBe(10_009);
     expect(r.report.outcome).toBe("compacted-still-due");

@@ -146,7 +146,7 @@ describe("compaction loop", () => {
       { role: "assistant", content: "Hello!", toolCalls: [] },
       ...conversation(10).slice(1),
     ];
-    const r = await compactMessages(input, { ...summarizing, token_threshold: 6000 });
+    const r = await compactMessages(input, { ...summarizing, token_threshold: 6000, min_stretch_tokens: 0 });
     expect(r.report.outcome).toBe("compacted");
     expect(r.report.skipped[0]).toMatchObject({ start: 2, end: 3, reason: expect.stringContaining("not shorter") });
     expect(r.messages[2]).toBe(input[2]);

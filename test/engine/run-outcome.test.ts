@@ -24,7 +24,8 @@ const twoWords: Message[] = [
   { role: "assistant", content: "Hello there", toolCalls: [] },
   { role: "user", content: "second question ".repeat(20) },
 ];
-const tight = { token_threshold: 50, retention_window: 1, tokenizer: "chars" as const };
+// no floor: these stretches are sent to the summarizer (the default min_stretch_tokens passes them over)
+const tight = { token_threshold: 50, retention_window: 1, tokenizer: "chars" as const, min_stretch_tokens: 0 };
 
 describe("a stretch no summary can shorten", () => {
   it("does not count toward max_rejected_summaries: six two-word replies in a row, then a long one, and the long one is summarized", async () => {
@@ -64,7 +65,18 @@ describe("a stretch no summary can shorten", () => {
       JSON.stringify({ messages: twoWords.map(({ role, content }) => ({ role, content })) }),
     );
     const r = await runInProcess(
-      ["compact", "two.json", "--token-threshold", "50", "--retention-window", "1", "--tokenizer", "chars"],
+      [
+        "compact",
+        "two.json",
+        "--token-threshold",
+        "50",
+        "--retention-window",
+        "1",
+        "--tokenizer",
+        "chars",
+        "--min-stretch-tokens",
+        "0",
+      ],
       { cwd: dir },
     );
     expect(r.stderr).not.toContain("summarizer failure");

@@ -34,7 +34,11 @@ afterEach(async () => {
 
 const WINDOW = 6;
 
-/** The configuration every case uses: the provider under test at the imitation's URL, summarizing only (no clearing run before). */
+/**
+ * The configuration every case uses: the provider under test at the imitation's URL, summarizing
+ * only (no clearing run before), one stretch per call (batch_tokens 0: the cases count the
+ * requests of one stretch's step; batches have their own tests, test/engine/batch-run.test.ts).
+ */
 function config(api: Api, url: string, extra: ConfigInput = {}): ConfigInput {
   return {
     strategy: "summarize",
@@ -44,6 +48,7 @@ function config(api: Api, url: string, extra: ConfigInput = {}): ConfigInput {
     token_threshold: 2_000,
     retention_window: WINDOW,
     timeout_ms: 5_000,
+    batch_tokens: 0,
     ...extra,
   };
 }

@@ -32,7 +32,20 @@ describe("safecut session", () => {
       r = await runInProcess(["session", "append", at, "more.jsonl"], { cwd });
       expect(r.code, r.stderr).toBe(0);
       r = await runInProcess(
-        ["session", "compact", at, "--token-threshold", "600", "--retention-window", "4", "--tokenizer", "chars"],
+        // (tiny turns: no floor, each is worth a call)
+        [
+          "session",
+          "compact",
+          at,
+          "--token-threshold",
+          "600",
+          "--retention-window",
+          "4",
+          "--tokenizer",
+          "chars",
+          "--min-stretch-tokens",
+          "0",
+        ],
         { cwd },
       );
       expect([0, 5], r.stderr).toContain(r.code);

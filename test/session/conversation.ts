@@ -25,13 +25,15 @@ export function questionCounts(historyText: string): Map<string, number> {
 }
 
 /**
- * A configuration that makes a few turns due (offline summarizer, character counts). It
- * summarizes only: these tests are about the session's splices under concurrency and crashes
- * (clearing runs and restores on a session have their own tests, on both backends).
+ * A configuration that makes a few turns due (offline summarizer, character counts; no floor:
+ * each small turn is worth a call). It summarizes only: these tests are about the session's
+ * splices under concurrency and crashes (clearing runs and restores on a session have their own
+ * tests, on both backends).
  */
 export const SMALL_CONFIG = {
   token_threshold: 600,
   retention_window: 4,
   tokenizer: "chars",
   strategy: "summarize",
+  min_stretch_tokens: 0,
 } as const;

@@ -4,12 +4,15 @@
 // is a clear error, never an unproven path. Stateless: it keeps nothing between calls and
 // changes nothing it is given; it knows the kernel's types, not the store's.
 
+import { planBatch } from "../../kernel/batch.ts";
 import { callsToClear, clearedTokens, selectClearing } from "../../kernel/clearing.ts";
 import { type CommitDecision, type CurrentStamp, decideCommit, type PlanStamp } from "../../kernel/commit.ts";
 import { type ConfigField, type ConfigView, maxTokensLimit, validateConfig } from "../../kernel/config.ts";
 import { type CutPoint, findCutPoint } from "../../kernel/cutpoint.ts";
+import { notShrinkable, recordAfterSplice, type ShunnedStretch, worthACall } from "../../kernel/floor.ts";
 import { selectKeepRecent } from "../../kernel/keeprecent.ts";
 import { decideLogCommit } from "../../kernel/logcommit.ts";
+import { runContinues } from "../../kernel/lowwater.ts";
 import { acceptSummary, rangeTokens, rejectionStreak, stopAfterRejections } from "../../kernel/progress.ts";
 import { retentionCutoff } from "../../kernel/retention.ts";
 import type { Role } from "../../kernel/roles.ts";
@@ -37,10 +40,14 @@ import {
   guardKeepHeadLines,
   guardKeepTailLines,
   guardMovable,
+  guardNotShrinkable,
   guardPairingAt,
+  guardPlanBatch,
   guardRangeTokens,
+  guardRecordAfterSplice,
   guardRejectionStreak,
   guardRetentionCutoff,
+  guardRunContinues,
   guardSelectClearing,
   guardSelectKeepRecent,
   guardSelectStretch,
@@ -52,6 +59,7 @@ import {
   guardUsageAfterSplice,
   guardUsageTokens,
   guardValidateConfig,
+  guardWorthACall,
 } from "./kernel-requires.ts";
 
 /** L1, both forms: which trigger makes compaction due (contextWindow 0 = no window). */
@@ -261,6 +269,84 @@ export function gateRejectionStreak(rejectedInARow: number, accepted: boolean): 
 export function gateStopAfterRejections(rejectedInARow: number, limit: number): boolean {
   guardStopAfterRejections(rejectedInARow, limit);
   return stopAfterRejections(rejectedInARow, limit);
+}
+
+/** The low-water rule: does a run that was (or was not) due when it started take another step at this total? */
+export function gateRunContinues(dueAtStart: boolean, total: number, target: number): boolean {
+  guardRunContinues(dueAtStart, total, target);
+  return runContinues(dueAtStart, total, target);
+}
+
+/** Is the stretch [start, end) worth a summarizer call: above the floor, and not recorded as not shrinkable? */
+export function gateWorthACall(
+  tokens: readonly number[],
+  start: number,
+  end: number,
+  floorTokens: number,
+  shunStarts: readonly number[],
+  shunEnds: readonly number[],
+): boolean {
+  guardWorthACall(tokens, start, end, floorTokens, shunStarts, shunEnds);
+  return worthACall(tokens, start, end, floorTokens, shunStarts, shunEnds);
+}
+
+/** Does a rejected summary of summaryTokens show that its stretch of replacedTokens cannot shrink? */
+export function gateNotShrinkable(summaryTokens: number, replacedTokens: number): boolean {
+  guardNotShrinkable(summaryTokens, replacedTokens);
+  return notShrinkable(summaryTokens, replacedTokens);
+}
+
+/** A record of a stretch that cannot shrink after [spliceStart, spliceEnd) became one summary: kept, moved, or dropped (-1, -1). */
+export function gateRecordAfterSplice(
+  shunStart: number,
+  shunEnd: number,
+  spliceStart: number,
+  spliceEnd: number,
+): ShunnedStretch {
+  guardRecordAfterSplice(shunStart, shunEnd, spliceStart, spliceEnd);
+  return recordAfterSplice(shunStart, shunEnd, spliceStart, spliceEnd);
+}
+
+/** The disjoint stretches, earliest first, one run summarizes to free `need` tokens (flat [start, end) pairs). */
+export function gatePlanBatch(
+  v: PairingViews,
+  window: number,
+  tokens: readonly number[],
+  floorTokens: number,
+  shunStarts: readonly number[],
+  shunEnds: readonly number[],
+  need: number,
+  allowance: number,
+): number[] {
+  guardPlanBatch(
+    v.roles,
+    v.callOf,
+    v.lastAnswer,
+    v.ongoing,
+    window,
+    tokens,
+    floorTokens,
+    shunStarts,
+    shunEnds,
+    need,
+    allowance,
+    {
+      Pairing: v.paired === true,
+    },
+  );
+  return planBatch(
+    v.roles,
+    v.callOf,
+    v.lastAnswer,
+    v.ongoing,
+    window,
+    tokens,
+    floorTokens,
+    shunStarts,
+    shunEnds,
+    need,
+    allowance,
+  );
 }
 
 /** L9: may a planned compaction still be applied (commit, rebase) or not (reject)? */

@@ -15,14 +15,23 @@ import { type Message, summaryMessage } from "../../model/message.ts";
 import type { Summarizer } from "../../model/summarizer.ts";
 import { messageTokens } from "../../model/tokens.ts";
 import { assertParsedConfig } from "../boundary/config-rules.ts";
-import { gateRetentionCutoff, gateUsageAfterSplice, gateUsageTokens } from "../boundary/kernel-gate.ts";
+import {
+  gatePlanBatch,
+  gateRangeTokens,
+  gateRetentionCutoff,
+  gateRunContinues,
+  gateUsageAfterSplice,
+  gateUsageTokens,
+} from "../boundary/kernel-gate.ts";
 import type { ConversationStore, StoreView } from "../store/store.ts";
-import { type StepResult, summarizeStretch } from "../summarize/summarize-step.ts";
+import { UnshrinkableMemory } from "../store/unshrinkable.ts";
+import { summarizeBatch } from "../summarize/summarize-batch.ts";
+import { type StepContext, type StepResult, summarizeStretch } from "../summarize/summarize-step.ts";
 import { type ClearingStep, clearFirst, withClearing } from "./clearing.ts";
 import { type ItemMap, itemMapOf } from "./item-map.ts";
 import { checkLaws } from "./law-checks.ts";
 import { classifyRun, type LeftStretch } from "./outcome.ts";
-import { dueBy, type Plan, planStep } from "./plan.ts";
+import { type CallFloor, dueBy, type Plan, planStep, targetTokens } from "./plan.ts";
 import { countOf } from "./plural.ts";
 import { InputPositions, type InputRange } from "./positions.ts";
 import type {
@@ -116,6 +125,13 @@ interface RunState {
   /** counts and report positions in the caller's items, whatever earlier splices did */
   readonly positions: InputPositions;
   readonly dueBefore: boolean;
+  /** the low-water target: a run that was due goes on while the judged total is above it (undefined: while due) */
+  readonly target: number | undefined;
+  /**
+   * whether the first plan found compaction due: the low-water rule's start (the clearing tier
+   * may have brought a due run under the trigger before it: then nothing is summarized)
+   */
+  dueAtFirstPlan: boolean;
   /** the report the trigger judges (undefined: the counted total); carried across every step */
   usage: ReportedPrefix | undefined;
   step: number;
@@ -125,6 +141,8 @@ interface RunState {
   summarizerCalls: number;
   /** what the clearing tier did before the first plan; `only`: the strategy never summarizes */
   clearing: ClearingStep;
+  /** stretches this run left unchanged (rejected answers, failed calls), moved along by its splices */
+  readonly passed: UnshrinkableMemory;
   /** stretches before it were tried and rejected; no plan looks before it */
   skipFrom: number;
   /**
@@ -149,13 +167,46 @@ interface PlannedStep {
   readonly snap: StoreView;
   readonly plan: Plan & { readonly stretch: NonNullable<Plan["stretch"]> };
   readonly input: InputRange;
+  /** the stretch's messages, copied when planned */
+  readonly messages: readonly Message[];
+}
+
+/**
+ * What a stretch must pass to be worth a call: the min_stretch_tokens floor, not be known not to
+ * shrink, and not have been left unchanged earlier in this run.
+ */
+function callFloor(run: RunState, snap: StoreView): CallFloor {
+  const known = run.store.unshrinkable.bounds(snap.messages);
+  const passed = run.passed.bounds(snap.messages);
+  return {
+    floorTokens: run.c.min_stretch_tokens,
+    shun: { starts: [...known.starts, ...passed.starts], ends: [...known.ends, ...passed.ends] },
+  };
+}
+
+/**
+ * The low-water rule: does the run take another step? While it is due, always (L1); below the
+ * trigger, while the kernel's runContinues says so (it was due at its first plan, the total judged
+ * is above the target).
+ */
+function runGoesOn(run: RunState, plan: Plan): boolean {
+  if (run.step === 1) run.dueAtFirstPlan = plan.due;
+  if (plan.due) return true;
+  return run.target !== undefined && gateRunContinues(run.dueAtFirstPlan, plan.triggerTokens, run.target);
+}
+
+/** Why a run that planned `plan` ends without a stretch to summarize. */
+function noStretchReason(run: RunState, plan: Plan): string {
+  if (plan.due)
+    return "compaction is due but no stretch is eligible (only user/system messages, ongoing tool calls, the retention window, keep_recent_tokens, stretches not worth a call (min_stretch_tokens, known not to shrink) or skipped stretches remain)";
+  return `under the trigger; no stretch worth a call is left above the low-water target (${run.target} tokens)`;
 }
 
 const span = (r: InputRange) => `${r.first}..${r.last}`;
 
-/** Plan: the next stretch to summarize, or why the run ends here. */
-function planNext(run: RunState): PlannedStep | RunEnd {
-  const { store, c, o, positions } = run;
+/** A plan against a fresh view of the store, with its first stretch; or why the run ends here. */
+function planFirst(run: RunState, from: number): { snap: StoreView; plan: PlannedStep["plan"] } | RunEnd {
+  const { store, c, positions } = run;
   // a read-only view, not a copy: it is used before the await and stamped for the commit
   const snap = store.view();
   // the window and message_threshold count the caller's items; the kernel sees counts of these messages
@@ -164,18 +215,36 @@ function planNext(run: RunState): PlannedStep | RunEnd {
   const plan =
     (run.step === 1 && !run.dueBefore) || run.clearing.only
       ? undefined
-      : planStep(snap, c, run.from, positions.window(length, c.retention_window), positions.items(length), run.usage);
-  if (plan === undefined || !plan.due)
+      : planStep(
+          snap,
+          c,
+          from,
+          positions.window(length, c.retention_window),
+          positions.items(length),
+          run.usage,
+          callFloor(run, snap),
+        );
+  if (plan === undefined || !runGoesOn(run, plan))
     return {
       reason:
-        run.stretches.length === 0 ? "compaction is not due: under every configured trigger" : "under the trigger",
+        run.stretches.length === 0
+          ? "compaction is not due: under every configured trigger"
+          : run.target === undefined
+            ? "under the trigger"
+            : `at or under the low-water target (${run.target} tokens)`,
     };
   const stretch = plan.stretch;
-  if (stretch === undefined)
-    return {
-      reason:
-        "compaction is due but no stretch is eligible (only user/system messages, ongoing tool calls, the retention window, keep_recent_tokens or skipped stretches remain)",
-    };
+  if (stretch === undefined) return { reason: noStretchReason(run, plan) };
+  return { snap, plan: { ...plan, stretch } };
+}
+
+/** Plan: the next stretch to summarize, or why the run ends here. */
+function planNext(run: RunState): PlannedStep | RunEnd {
+  const { o, positions } = run;
+  const first = planFirst(run, run.from);
+  if (!("plan" in first)) return first;
+  const { snap, plan } = first;
+  const stretch = plan.stretch;
   const input = positions.range(stretch.start, stretch.end);
   const count = input.last - input.first + 1;
   if (o.dryRun)
@@ -188,20 +257,24 @@ function planNext(run: RunState): PlannedStep | RunEnd {
   run.progress(
     `step ${run.step}: summarizing messages ${span(input)} (${countOf(count, "message")}, ${countOf(stretch.replacedTokens, "token")}; total ${snap.totalTokens}; trigger: ${plan.trigger})`,
   );
-  return { snap, plan: { ...plan, stretch }, input };
+  return { snap, plan, input, messages: snap.messages.slice(stretch.start, stretch.end) };
 }
 
-/** Summarize: the stretch's summary, validated (the only await of a step). */
-function summarize(run: RunState, p: PlannedStep): Promise<StepResult> {
-  const { start, end, replacedTokens } = p.plan.stretch;
-  return summarizeStretch(p.snap.messages.slice(start, end), replacedTokens, {
+/** What a summarization needs from the run: settings, summarizer, counter, model, signal and the rejection streak. */
+function stepContext(run: RunState): StepContext {
+  return {
     config: run.c,
     summarizer: run.o.summarizer,
     counter: run.store.counter,
     model: run.model,
     signal: run.o.signal,
     rejectedInARow: run.rejectedInARow,
-  });
+  };
+}
+
+/** Summarize: the stretch's summary, validated (the only await of a step). */
+function summarize(run: RunState, p: PlannedStep): Promise<StepResult> {
+  return summarizeStretch(p.messages, p.plan.stretch.replacedTokens, stepContext(run));
 }
 
 /** Commit and record: applies an accepted summary through the version check, or records why the step changed nothing. */
@@ -215,6 +288,9 @@ async function commitAndRecord(run: RunState, p: PlannedStep, res: StepResult): 
     run.skipped.push({ input: p.input, start, end, replacedTokens, reason: res.reason, attempts: res.attempts });
     run.left.push({ input: p.input, reason: res.reason, cannotShrink: res.cannotShrink });
     run.progress(`step ${step}: left messages ${span(p.input)} unchanged: ${res.reason}`);
+    // no later run pays for it again while it is unchanged (the kernel's worthACall reads the memory)
+    if (res.cannotShrink) run.store.unshrinkable.add(start, end, p.messages);
+    else run.passed.add(start, end, p.messages);
     if (res.stopsRun)
       return {
         reason: "",
@@ -225,6 +301,7 @@ async function commitAndRecord(run: RunState, p: PlannedStep, res: StepResult): 
     return undefined;
   }
   if (!res.ok) {
+    run.passed.add(start, end, p.messages);
     run.progress(`step ${step}: degraded: ${res.reason}`);
     return {
       reason: "",
@@ -242,6 +319,7 @@ async function commitAndRecord(run: RunState, p: PlannedStep, res: StepResult): 
       reason: "",
       stopped: "the conversation was edited (not only appended to) while summarizing: the step was not applied",
     };
+  run.passed.afterSplice(start, end);
   // {0, 0}: no reported tokens are left in the judged count, which is then the counted total
   run.usage = nextUsage !== undefined && (nextUsage.reported > 0 || nextUsage.end > 0) ? nextUsage : undefined;
   // "rebase": messages were appended while summarizing and may have answered an ongoing call
@@ -263,6 +341,159 @@ async function commitAndRecord(run: RunState, p: PlannedStep, res: StepResult): 
     `step ${step}: replaced ${replacedTokens} tokens by a ${res.tokens}-token summary; total now ${run.store.totalTokens}`,
   );
   return undefined;
+}
+
+/** A batch planned against a view of the store: the disjoint stretches, earliest first, one call (or a few) summarizes. */
+interface PlannedBatch {
+  readonly snap: StoreView;
+  readonly plan: PlannedStep["plan"];
+  readonly stretches: readonly { readonly start: number; readonly end: number; readonly replacedTokens: number }[];
+  readonly messages: readonly (readonly Message[])[];
+}
+
+/**
+ * Whether the run plans batches: batch_tokens > 0, a low-water target to plan toward, and none of
+ * what the step machine alone does (a dry run's one plan, maxSteps, keep_recent_tokens' cut).
+ */
+function usesBatches(run: RunState): boolean {
+  const { c, o } = run;
+  return (
+    c.batch_tokens > 0 &&
+    run.target !== undefined &&
+    c.keep_recent_tokens === null &&
+    o.dryRun !== true &&
+    o.maxSteps === undefined
+  );
+}
+
+/**
+ * Plan a batch: the kernel's planBatch over the stretches worth a call, to free what lies between
+ * the judged total and the target (at least one stretch: the run is going on). Each planned
+ * stretch is counted as freeing its tokens less min_stretch_tokens (the least a summary takes).
+ */
+function planBatchNext(run: RunState): PlannedBatch | RunEnd {
+  const first = planFirst(run, 0);
+  if (!("plan" in first)) return first;
+  const { snap, plan } = first;
+  const window = run.positions.window(snap.messages.length, run.c.retention_window);
+  const floor = callFloor(run, snap);
+  const need = Math.max(1, plan.triggerTokens - (run.target ?? 0));
+  const flat = gatePlanBatch(
+    snap.views,
+    window,
+    snap.tokens,
+    floor.floorTokens,
+    floor.shun.starts,
+    floor.shun.ends,
+    need,
+    run.c.min_stretch_tokens,
+  );
+  const stretches = [];
+  for (let k = 0; k + 1 < flat.length; k += 2)
+    stretches.push({
+      start: flat[k],
+      end: flat[k + 1],
+      replacedTokens: gateRangeTokens(snap.tokens, flat[k], flat[k + 1]),
+    });
+  // planStep found a stretch worth a call from 0, which planBatch plans first: never empty
+  if (stretches.length === 0) throw new Error("internal: planBatch planned nothing where planStep found a stretch");
+  const replaced = stretches.reduce((t, x) => t + x.replacedTokens, 0);
+  run.progress(
+    `step ${run.step}: summarizing ${countOf(stretches.length, "stretch", "stretches")} together (${countOf(replaced, "token")}; total ${snap.totalTokens}; trigger: ${plan.trigger})`,
+  );
+  return { snap, plan, stretches, messages: stretches.map((x) => snap.messages.slice(x.start, x.end)) };
+}
+
+/**
+ * Summarize a batch: consecutive stretches grouped into calls of at most batch_tokens tokens of
+ * stretches (at least one each), at most batch_calls of them in flight; the results in order.
+ */
+async function summarizeBatchOf(run: RunState, b: PlannedBatch): Promise<(StepResult | undefined)[]> {
+  const groups: number[][] = [];
+  let size = Number.POSITIVE_INFINITY;
+  b.stretches.forEach((x, k) => {
+    if (size + x.replacedTokens > run.c.batch_tokens) {
+      groups.push([]);
+      size = 0;
+    }
+    groups[groups.length - 1].push(k);
+    size += x.replacedTokens;
+  });
+  const results: (StepResult | undefined)[] = new Array(b.stretches.length).fill(undefined);
+  const ctx = stepContext(run);
+  let next = 0;
+  const worker = async () => {
+    while (next < groups.length) {
+      const g = groups[next++];
+      const got = await summarizeBatch(
+        g.map((k) => ({ messages: b.messages[k], replacedTokens: b.stretches[k].replacedTokens })),
+        ctx,
+      );
+      got.forEach((r, i) => {
+        results[g[i]] = r;
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(run.c.batch_calls, groups.length) }, worker));
+  return results;
+}
+
+/**
+ * Commit a batch in order, each stretch as one step (commitAndRecord): an accepted summary is
+ * spliced in and moves the stretches after it back by what it removed; a rejected or failed one
+ * is left as it is, and only a failure ends the run, once the rest is committed. A commit the
+ * version check refuses ends it at once. The first commit is checked against the planned view
+ * (the await lies between); the next ones against the store as it stands after the one before (a
+ * session's store awaits its write, and appends landing meanwhile are rebased over by the kernel's rule).
+ */
+async function commitBatch(
+  run: RunState,
+  b: PlannedBatch,
+  results: readonly (StepResult | undefined)[],
+): Promise<RunEnd | undefined> {
+  let shift = 0;
+  let planned: StoreView | undefined = b.snap;
+  let failed: RunEnd | undefined;
+  for (let k = 0; k < b.stretches.length; k++, run.step++) {
+    const res = results[k];
+    if (res === undefined) continue; // untried: the stop rule fired before it
+    const x = b.stretches[k];
+    const start = x.start - shift;
+    const end = x.end - shift;
+    const step: PlannedStep = {
+      snap: planned ?? run.store.view(),
+      plan: { ...b.plan, stretch: { start, end, replacedTokens: x.replacedTokens } },
+      input: run.positions.range(start, end),
+      messages: b.messages[k],
+    };
+    const stop = await commitAndRecord(run, step, res);
+    if (res.ok && stop !== undefined) return stop;
+    if (res.ok) {
+      shift += x.end - x.start - 1;
+      planned = undefined;
+    } else failed ??= stop;
+  }
+  return failed;
+}
+
+/** The batch loop: plan a batch → summarize it → commit it in order, until a plan or a commit ends the run. */
+async function batchLoop(run: RunState): Promise<RunEnd> {
+  for (;;) {
+    const next = planBatchNext(run);
+    if (!("stretches" in next)) return next;
+    const stop = await commitBatch(run, next, await summarizeBatchOf(run, next));
+    if (stop !== undefined) return stop;
+  }
+}
+
+/** The step loop: plan → summarize → commit and record, one stretch at a time, until a step ends the run. */
+async function stepLoop(run: RunState): Promise<RunEnd> {
+  for (; ; run.step++) {
+    const next = planNext(run);
+    if (!("plan" in next)) return next;
+    const stop = await commitAndRecord(run, next, await summarize(run, next));
+    if (stop !== undefined) return stop;
+  }
 }
 
 /**
@@ -340,11 +571,14 @@ function startRun(store: ConversationStore, config: Config, o: CompactOptions): 
     progress: o.onProgress ?? (() => {}),
     positions,
     dueBefore,
+    target: targetTokens(c),
+    dueAtFirstPlan: false,
     usage: o.usage,
     step: 1,
     rejectedInARow: 0,
     summarizerCalls: 0,
     clearing: { report: undefined, usage: o.usage, only: false },
+    passed: new UnshrinkableMemory(),
     skipFrom: 0,
     from: 0,
     stretches: [],
@@ -457,18 +691,7 @@ async function runSteps(
     if (end === undefined) {
       run.clearing = await clearFirst(store, run.c, run.positions, run.usage, o.dryRun);
       run.usage = run.clearing.usage;
-    }
-    for (; end === undefined; run.step++) {
-      const next = planNext(run);
-      if (!("plan" in next)) {
-        end = next;
-        break;
-      }
-      const stop = await commitAndRecord(run, next, await summarize(run, next));
-      if (stop !== undefined) {
-        end = stop;
-        break;
-      }
+      end = usesBatches(run) ? await batchLoop(run) : await stepLoop(run);
     }
   } finally {
     store.endCompaction();

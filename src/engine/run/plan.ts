@@ -11,10 +11,18 @@ import {
   gateThresholdFired,
   gateTriggerFired,
   gateUsageTokens,
+  gateWorthACall,
 } from "../boundary/kernel-gate.ts";
 import { plainArray, plainSlice } from "../store/gap-array.ts";
 import type { ConversationStore, StoreSnapshot, StoreView } from "../store/store.ts";
+import type { ShunBounds } from "../store/unshrinkable.ts";
 import { kernelViews } from "../store/views.ts";
+
+/** What makes a stretch worth a summarizer call (the kernel's worthACall): a floor, and the stretches known not to shrink. */
+export interface CallFloor {
+  readonly floorTokens: number;
+  readonly shun: ShunBounds;
+}
 
 /** The stretch chosen for one compaction step. */
 export interface PlannedStretch {
@@ -88,6 +96,8 @@ export function storeDueBy(store: ConversationStore, c: Config, items = store.me
  * (store.view()), it plans on the store's live views instead of rebuilding them. With `usage` (a
  * token count the provider reported for the first `usage.end` messages), the trigger judges that
  * count plus the counts of the messages after it (the kernel's usageTokens) instead of the total.
+ * With `worth`, a stretch the kernel's worthACall says is not worth a summarizer call (at or below
+ * the floor, or known not to shrink) is passed over.
  */
 export function planStep(
   snap: StoreSnapshot | StoreView,
@@ -96,6 +106,7 @@ export function planStep(
   window = c.retention_window,
   items = snap.messages.length,
   usage?: ReportedPrefix,
+  worth?: CallFloor,
 ): Plan {
   // a store view carries views kept incrementally; a snapshot's are built here (O(n))
   const views = "views" in snap ? snap.views : kernelViews(snap.messages);
@@ -109,18 +120,38 @@ export function planStep(
     messages: snap.messages.length,
     userTurns: views.userTurns,
   };
-  const s =
-    c.keep_recent_tokens === null
-      ? gateSelectStretchFrom(views, window, from)
-      : // the guard and the kernel (its suffix sum) read every count: a plain array, not a view
-        gateSelectKeepRecent(views, plainArray(snap.tokens), window, from, c.keep_recent_tokens);
+  const keep = c.keep_recent_tokens;
+  // the guard and the kernel (its suffix sum) read every count: a plain array, not a view
+  const counts = keep === null ? snap.tokens : plainArray(snap.tokens);
+  const select = (at: number) =>
+    keep === null ? gateSelectStretchFrom(views, window, at) : gateSelectKeepRecent(views, counts, window, at, keep);
+  let s = select(from);
+  // a stretch not worth a call is passed over whole: a part of it is below the floor too, or
+  // (known not to shrink) would cost a call to learn the same
+  while (
+    s.found &&
+    worth !== undefined &&
+    !gateWorthACall(snap.tokens, s.start, s.end, worth.floorTokens, worth.shun.starts, worth.shun.ends)
+  )
+    s = select(s.end);
   if (!s.found) return { ...base, stretch: undefined };
   // the stretch's own counts, copied once (the guard and the kernel read each of them anyway): the
   // gate reads a plain array, not the store's view; a stretch outside the counts leaves fewer
   // than end - start of them, which the gate refuses
-  const counts = plainSlice(snap.tokens, s.start, s.end);
+  const own = plainSlice(snap.tokens, s.start, s.end);
   return {
     ...base,
-    stretch: { start: s.start, end: s.end, replacedTokens: gateRangeTokens(counts, 0, s.end - s.start) },
+    stretch: { start: s.start, end: s.end, replacedTokens: gateRangeTokens(own, 0, s.end - s.start) },
   };
+}
+
+/**
+ * The low-water target of a run that is due: target_tokens when set, else target_percent of
+ * token_threshold (or of context_window - reserve_tokens when no token threshold is set);
+ * undefined when neither is set (a run then stops when it is no longer due).
+ */
+export function targetTokens(c: Config): number | undefined {
+  if (c.target_tokens !== null) return c.target_tokens;
+  const of = c.token_threshold ?? (c.context_window === null ? null : c.context_window - c.reserve_tokens);
+  return of === null ? undefined : Math.floor((of * c.target_percent) / 100);
 }

@@ -2,7 +2,7 @@
 // around a compaction run (before a run that is due: add instructions to its prompts or cancel
 // it; after it; on failure), and the record of each summarizer call (its duration and the usage
 // its provider reported), kept by a summarizer wrapped around the caller's.
-import type { Summarizer, SummarizerUsage, SummaryRequest } from "../../model/summarizer.ts";
+import type { BatchSummaryRequest, Summarizer, SummarizerUsage, SummaryRequest } from "../../model/summarizer.ts";
 import type { Plan } from "./plan.ts";
 import type { CompactionReport, SummarizerCallRecord, SummarizerCallTotals } from "./report.ts";
 
@@ -49,28 +49,40 @@ export interface RecordingSummarizer {
 export function recordingSummarizer(inner: Summarizer): RecordingSummarizer {
   const calls: SummarizerCallRecord[] = [];
   let extra = "";
+  const prompt = (p: string) => (extra === "" ? p : `${p}\n\n${extra}`);
+  // one call of either kind, timed, with the usage its provider reported
+  const recorded = async <T>(
+    call: (onUsage: (u: SummarizerUsage) => void) => Promise<T>,
+    outer?: (u: SummarizerUsage) => void,
+  ): Promise<T> => {
+    let usage: SummarizerUsage | undefined;
+    const started = performance.now();
+    let answered = false;
+    try {
+      const got = await call((u) => {
+        usage = u;
+        outer?.(u);
+      });
+      answered = true;
+      return got;
+    } finally {
+      const durationMs = performance.now() - started;
+      calls.push({ durationMs, answered, ...(usage === undefined ? {} : { usage }) });
+    }
+  };
+  const batch = inner.summarizeBatch?.bind(inner);
   const summarizer: Summarizer = {
     name: inner.name,
-    async summarize(req: SummaryRequest): Promise<string> {
-      let usage: SummarizerUsage | undefined;
-      const started = performance.now();
-      let answered = false;
-      try {
-        const text = await inner.summarize({
-          ...req,
-          prompt: extra === "" ? req.prompt : `${req.prompt}\n\n${extra}`,
-          onUsage: (u) => {
-            usage = u;
-            req.onUsage?.(u);
-          },
-        });
-        answered = true;
-        return text;
-      } finally {
-        const durationMs = performance.now() - started;
-        calls.push({ durationMs, answered, ...(usage === undefined ? {} : { usage }) });
-      }
-    },
+    summarize: (req: SummaryRequest) =>
+      recorded((onUsage) => inner.summarize({ ...req, prompt: prompt(req.prompt), onUsage }), req.onUsage),
+    // a batch is one call too: forwarded only when the caller's summarizer has it (else each
+    // stretch is its own call, as without the wrapper)
+    ...(batch === undefined
+      ? {}
+      : {
+          summarizeBatch: (req: BatchSummaryRequest) =>
+            recorded((onUsage) => batch({ ...req, prompt: prompt(req.prompt), onUsage }), req.onUsage),
+        }),
   };
   return {
     summarizer,

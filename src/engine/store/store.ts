@@ -22,6 +22,7 @@ import {
 import { assertWellFormed } from "../boundary/wellformed.ts";
 import { GapArray } from "./gap-array.ts";
 import { TokenLedger } from "./ledger.ts";
+import { UnshrinkableMemory } from "./unshrinkable.ts";
 import {
   appendToViews,
   emptyLiveViews,
@@ -43,6 +44,11 @@ export interface StoreOptions {
    * are counted in one pass on first demand. Default 0: every message is counted at load.
    */
   readonly uncounted?: number;
+  /**
+   * the stretches of this conversation known not to shrink (kept by the caller across one-shot
+   * compactions of the same conversation); default: a fresh, empty memory
+   */
+  readonly unshrinkable?: UnshrinkableMemory;
 }
 
 /** What a compaction was planned against. */
@@ -98,9 +104,12 @@ export class ConversationStore {
   private liveTracked = false;
   /** index of the newest user message, or -1 (for the watermark, L10) */
   private newestUser = -1;
+  /** stretches whose summaries were rejected as not shorter, moved along by every splice */
+  readonly unshrinkable: UnshrinkableMemory;
 
   constructor(counter: TokenCounter, messages: readonly Message[] = [], options: StoreOptions = {}) {
     this.ledger = new TokenLedger(counter);
+    this.unshrinkable = options.unshrinkable ?? new UnshrinkableMemory();
     const uncounted = options.uncounted ?? 0;
     const n = Array.isArray(messages) ? messages.length : 0;
     if (!Number.isSafeInteger(uncounted) || uncounted < 0 || uncounted > n)
@@ -307,6 +316,7 @@ export class ConversationStore {
       this.live = liveViews(this.msgs.slice());
       this.liveTracked = false;
     }
+    this.unshrinkable.afterSplice(start, end);
     this.ver++;
     this.lastRewrite = this.ver;
     if (this.newestUser >= end) this.newestUser -= end - start - 1;

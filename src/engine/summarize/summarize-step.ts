@@ -9,11 +9,11 @@ import type { Config } from "../../model/config.ts";
 import { SummarizerError } from "../../model/errors.ts";
 import type { Message } from "../../model/message.ts";
 import { renderPrompt } from "../../model/prompt-template.ts";
-import type { Summarizer } from "../../model/summarizer.ts";
+import type { Summarizer, SummaryRequest } from "../../model/summarizer.ts";
 import type { TokenCounter } from "../../model/tokens.ts";
 import { gateRejectionStreak, gateStopAfterRejections } from "../boundary/kernel-gate.ts";
 import { requiredFacts } from "./facts.ts";
-import { retryVerdict, waitToRetry } from "./retry-policy.ts";
+import { type RetryVerdict, retryVerdict, waitToRetry } from "./retry-policy.ts";
 import { renderTranscript } from "./transcript.ts";
 import { validateSummary } from "./validate-summary.ts";
 
@@ -51,6 +51,41 @@ export interface StepContext {
 /** Summaries of one stretch that may be rejected: a rejected one is asked for again once, with the reason. */
 const ANSWERS = 2;
 
+/**
+ * The request for one stretch's summary: its prompt (the template with the transcript, the
+ * earlier summary it starts with, the facts to keep), asking for the summary inside `tag`.
+ */
+export function stretchRequest(
+  stretch: readonly Message[],
+  replacedTokens: number,
+  ctx: StepContext,
+  tag = ctx.config.summary_tag,
+): SummaryRequest {
+  const c = ctx.config;
+  const earlier = stretch.filter((m) => m.role === "summary").map((m) => m.content);
+  const previousSummary = earlier.length === 0 ? undefined : earlier.join("\n\n");
+  const fresh = stretch.filter((m) => m.role !== "summary");
+  const facts = requiredFacts(stretch, c.anchors);
+  const prompt = renderPrompt(c.prompt, {
+    conversation: renderTranscript(fresh),
+    previousSummary,
+    requiredFacts: facts,
+    maxTokens: c.max_tokens,
+    summaryTag: tag,
+  });
+  return {
+    prompt,
+    stretch: fresh,
+    previousSummary,
+    requiredFacts: facts,
+    maxTokens: c.max_tokens,
+    replacedTokens,
+    summaryTag: tag,
+    model: ctx.model,
+    signal: ctx.signal,
+  };
+}
+
 /** Summarizes `stretch` (replacing replacedTokens tokens) and validates the answer. */
 export async function summarizeStretch(
   stretch: readonly Message[],
@@ -58,17 +93,9 @@ export async function summarizeStretch(
   ctx: StepContext,
 ): Promise<StepResult> {
   const c = ctx.config;
-  const earlier = stretch.filter((m) => m.role === "summary").map((m) => m.content);
-  const previousSummary = earlier.length === 0 ? undefined : earlier.join("\n\n");
-  const fresh = stretch.filter((m) => m.role !== "summary");
-  const facts = requiredFacts(stretch, c.anchors);
-  const basePrompt = renderPrompt(c.prompt, {
-    conversation: renderTranscript(fresh),
-    previousSummary,
-    requiredFacts: facts,
-    maxTokens: c.max_tokens,
-    summaryTag: c.summary_tag,
-  });
+  const request = stretchRequest(stretch, replacedTokens, ctx);
+  const basePrompt = request.prompt;
+  const facts = request.requiredFacts;
   const reasons: string[] = [];
   let failure: "rejected" | "summarizer" = "summarizer";
   let rejected = 0;
@@ -86,17 +113,7 @@ export async function summarizeStretch(
         : `${basePrompt}\n\nYour previous answer was rejected: ${rejection}. Fix that.`;
     let answer: unknown;
     try {
-      answer = await ctx.summarizer.summarize({
-        prompt,
-        stretch: fresh,
-        previousSummary,
-        requiredFacts: facts,
-        maxTokens: c.max_tokens,
-        replacedTokens,
-        summaryTag: c.summary_tag,
-        model: ctx.model,
-        signal: ctx.signal,
-      });
+      answer = await ctx.summarizer.summarize({ ...request, prompt });
     } catch (e) {
       // Whatever a summarizer throws (a SummarizerError, or a custom summarizer's own error such as
       // an SDK's APIError) is a failed attempt: a failure leaves the conversation as
@@ -109,9 +126,8 @@ export async function summarizeStretch(
         reasons.push(/abort/i.test(what) ? what : `aborted by the caller's signal (the summarizer threw: ${what})`);
         break;
       }
-      const said = e instanceof SummarizerError ? e.message : `the summarizer threw ${thrownMessage(e)}`;
       const verdict = retryVerdict(e, attempt, c);
-      reasons.push(verdict.retry || verdict.why === undefined ? said : `${said}; ${verdict.why}`);
+      reasons.push(failedCallReason(e, verdict));
       if (!verdict.retry) break;
       try {
         await waitToRetry(verdict.waitMs, ctx.signal);
@@ -160,6 +176,12 @@ export async function summarizeStretch(
     cannotShrink: failure === "rejected" && cannotShrink,
     rejectedInARow: streak,
   };
+}
+
+/** Why a call failed, as the step's reason: what was thrown, and why it is not retried when the policy says so. */
+export function failedCallReason(e: unknown, verdict: RetryVerdict): string {
+  const said = e instanceof SummarizerError ? e.message : `the summarizer threw ${thrownMessage(e)}`;
+  return verdict.retry || verdict.why === undefined ? said : `${said}; ${verdict.why}`;
 }
 
 /** A thrown value as a message: a SummarizerError's own message, "Name: message" for other errors, the value otherwise. */

@@ -4,7 +4,7 @@
 
 import { summaryMessage } from "../../model/message.ts";
 import { messageTokens, type TokenCounter } from "../../model/tokens.ts";
-import { gateAcceptSummary } from "../boundary/kernel-gate.ts";
+import { gateAcceptSummary, gateNotShrinkable } from "../boundary/kernel-gate.ts";
 import { missingFacts } from "./facts.ts";
 
 /** The verdict on one summary. */
@@ -47,7 +47,7 @@ export function validateSummary(text: string, lim: SummaryLimits): SummaryVerdic
       ok: false,
       reason: `the summary ${why}`,
       tokens,
-      notShorter: tokens >= lim.replacedTokens && tokens <= lim.maxTokens,
+      notShorter: gateNotShrinkable(tokens, lim.replacedTokens) && tokens <= lim.maxTokens,
     };
   }
   const missing = missingFacts(text, lim.requiredFacts);

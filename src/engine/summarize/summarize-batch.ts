@@ -1,0 +1,150 @@
+// Several stretches summarized together (a batch): each stretch's request is built as for one
+// step (stretchRequest) with its tag numbered, the requests are joined into one batch prompt, and
+// the summarizer's summarizeBatch answers one summary per stretch, each validated on its own. A
+// call that fails as a whole is retried as the retry policy says, and then fails every stretch of
+// it; a stretch whose summary is missing or rejected is asked for alone (summarizeStretch), so it
+// costs only its own stretch. A summarizer without summarizeBatch, or a batch of one, is asked
+// stretch by stretch. A summarizer that fails to answer (after its retries) or the stop rule
+// leaves the stretches after it in its call untried.
+import { SummarizerError } from "../../model/errors.ts";
+import type { Message } from "../../model/message.ts";
+import { batchPartTag, renderBatchPrompt } from "../../model/prompt-template.ts";
+import type { SummaryRequest } from "../../model/summarizer.ts";
+import { gateMaxTokensLimit, gateRejectionStreak, gateStopAfterRejections } from "../boundary/kernel-gate.ts";
+import { retryVerdict, waitToRetry } from "./retry-policy.ts";
+import {
+  failedCallReason,
+  type StepContext,
+  type StepResult,
+  stretchRequest,
+  summarizeStretch,
+} from "./summarize-step.ts";
+import { validateSummary } from "./validate-summary.ts";
+
+/** One stretch of a batch: its messages and the tokens they hold. */
+export interface BatchStretch {
+  readonly messages: readonly Message[];
+  readonly replacedTokens: number;
+}
+
+/** The answers of one batch call, or why the call failed, and the calls it took. */
+type BatchAnswers =
+  | { readonly ok: true; readonly answers: readonly (string | undefined)[]; readonly attempts: number }
+  | { readonly ok: false; readonly reason: string; readonly attempts: number };
+
+/** Waits before a retry; the reason it could not (an abort), or undefined once waited. */
+async function waited(ms: number, signal: AbortSignal | undefined): Promise<string | undefined> {
+  try {
+    await waitToRetry(ms, signal);
+    return undefined;
+  } catch (w) {
+    return w instanceof Error ? w.message : String(w);
+  }
+}
+
+/** One batch call for the stretches' requests, retried as the retry policy says. */
+async function callBatch(parts: readonly SummaryRequest[], ctx: StepContext): Promise<BatchAnswers> {
+  const c = ctx.config;
+  const batch = ctx.summarizer.summarizeBatch;
+  if (batch === undefined) throw new Error("internal: callBatch needs a summarizer with summarizeBatch");
+  const request = {
+    prompt: renderBatchPrompt(parts.map((p) => p.prompt)),
+    parts,
+    maxTokens: Math.min(gateMaxTokensLimit(), c.max_tokens * parts.length),
+    summaryTag: c.summary_tag,
+    model: ctx.model,
+    signal: ctx.signal,
+  };
+  const reasons: string[] = [];
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const answers = await batch.call(ctx.summarizer, request);
+      if (!Array.isArray(answers) || answers.length !== parts.length)
+        throw new SummarizerError(
+          `the batch answer holds ${Array.isArray(answers) ? answers.length : "no"} summaries for ${parts.length} stretches`,
+        );
+      return { ok: true, answers: answers.map((a) => (typeof a === "string" ? a : undefined)), attempts: attempt };
+    } catch (e) {
+      const verdict = ctx.signal?.aborted ? { retry: false as const } : retryVerdict(e, attempt, c);
+      reasons.push(failedCallReason(e, verdict));
+      const unwaited = verdict.retry ? await waited(verdict.waitMs, ctx.signal) : undefined;
+      if (unwaited !== undefined) reasons.push(unwaited);
+      if (!verdict.retry || unwaited !== undefined)
+        return { ok: false, reason: Array.from(new Set(reasons)).join("; then: "), attempts: attempt };
+    }
+  }
+}
+
+/**
+ * The results of one batch call's stretches, in order: each answer validated on its own, a
+ * missing or rejected one asked for alone. The run's rejection streak is carried through in order;
+ * once the kernel's stop rule fires, the stretches after it are left untried.
+ */
+export async function summarizeBatch(stretches: readonly BatchStretch[], ctx: StepContext): Promise<StepResult[]> {
+  let streak = ctx.rejectedInARow ?? 0;
+  if (stretches.length === 1 || ctx.summarizer.summarizeBatch === undefined) {
+    const out: StepResult[] = [];
+    for (const s of stretches) {
+      const res = await summarizeStretch(s.messages, s.replacedTokens, { ...ctx, rejectedInARow: streak });
+      out.push(res);
+      streak = res.rejectedInARow;
+      // a summarizer that failed to answer, or the stop rule: the stretches after it are not asked
+      if (!res.ok && (res.stopsRun || res.failure === "summarizer")) break;
+    }
+    return out;
+  }
+  const parts = stretches.map((s, i) =>
+    stretchRequest(s.messages, s.replacedTokens, ctx, batchPartTag(ctx.config.summary_tag, i + 1)),
+  );
+  const call = await callBatch(parts, ctx);
+  if (!call.ok)
+    return stretches.map((_, i) => ({
+      ok: false,
+      reason: call.reason,
+      failure: "summarizer",
+      stopsRun: false,
+      cannotShrink: false,
+      attempts: i === 0 ? call.attempts : 0,
+      rejectedInARow: streak,
+    }));
+  const out: StepResult[] = [];
+  for (let i = 0; i < stretches.length; i++) {
+    const s = stretches[i];
+    const answer = call.answers[i];
+    // the batch call is counted once, with the first stretch
+    const shared = i === 0 ? call.attempts : 0;
+    if (answer !== undefined) {
+      const verdict = validateSummary(answer, {
+        replacedTokens: s.replacedTokens,
+        maxTokens: ctx.config.max_tokens,
+        requiredFacts: parts[i].requiredFacts,
+        counter: ctx.counter,
+      });
+      if (verdict.ok) {
+        streak = gateRejectionStreak(streak, true);
+        out.push({ ok: true, text: answer, tokens: verdict.tokens, attempts: shared, rejectedInARow: streak });
+        continue;
+      }
+      // a rejected summary counts toward the stop rule as in a step (not one that is only not shorter)
+      if (!verdict.notShorter) streak = gateRejectionStreak(streak, false);
+      if (gateStopAfterRejections(streak, ctx.config.max_rejected_summaries)) {
+        out.push({
+          ok: false,
+          reason: verdict.reason,
+          failure: "rejected",
+          stopsRun: true,
+          cannotShrink: false,
+          attempts: shared,
+          rejectedInARow: streak,
+        });
+        break;
+      }
+    }
+    // missing or rejected: this stretch alone, as one step asks for it
+    const alone = await summarizeStretch(s.messages, s.replacedTokens, { ...ctx, rejectedInARow: streak });
+    streak = alone.rejectedInARow;
+    out.push({ ...alone, attempts: alone.attempts + shared });
+    if (!alone.ok && (alone.stopsRun || alone.failure === "summarizer")) break;
+  }
+  return out;
+}
