@@ -818,7 +818,7 @@ export const stopAfterRejections: (rejectedInARow: number, limit: number) => boo
  * Proven by Dafny (`scripts/check.sh dafny`), law L3; see docs/kernel.md.
  *
  * Requires:
- * - `n >= 0 && window >= 1`
+ * - `n >= 0 && window >= 1 && n <= 9007199254740991`
  *
  * Ensures:
  * - `result >= 0 (a natural number)`

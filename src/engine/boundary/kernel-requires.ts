@@ -355,7 +355,7 @@ export function guardStopAfterRejections(rejectedInARow: number, limit: number):
 export function guardRetentionCutoff(n: number, window: number): void {
   if (!Number.isSafeInteger(n)) fail("retentionCutoff", "n a safe integer");
   if (!Number.isSafeInteger(window)) fail("retentionCutoff", "window a safe integer");
-  if (!(n >= 0 && window >= 1)) fail("retentionCutoff", "n >= 0 && window >= 1");
+  if (!(n >= 0 && window >= 1 && n <= 9007199254740991)) fail("retentionCutoff", "n >= 0 && window >= 1 && n <= 9007199254740991");
 }
 
 /** splice (src/kernel/splice.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
