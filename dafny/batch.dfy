@@ -21,7 +21,8 @@ method planBatch(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoi
   requires window >= 1
   requires Pairing(roles, callOf, lastAnswer, ongoing)
   requires |tokens| == |roles|
-  requires |shunStarts| == |shunEnds|
+  requires (forall k: nat :: (k < |tokens|) ==> (tokens[k] >= 0)) && (sumTokens(tokens, 0, |tokens|) <= 9007199254740991)
+  requires (|shunStarts| == |shunEnds|) && (|shunStarts| <= 9007199254740991)
   ensures |result| == (2 * (|result| / 2))
   ensures forall k: nat :: (((2 * k) + 1) < |result|) ==> Plannable(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), tokens, floorTokens, shunStarts, shunEnds, result[2 * k], result[(2 * k) + 1])
   ensures forall k: nat :: (((2 * k) + 1) < |result|) ==> (((0 <= result[2 * k]) && (result[2 * k] <= result[(2 * k) + 1])) && (result[(2 * k) + 1] <= |tokens|))
@@ -46,6 +47,10 @@ method planBatch(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoi
     if !st.found {
       break;
     }
+    SumTokensSplit(tokens, 0, st.start, |tokens|);
+    SumTokensSplit(tokens, st.start, st.end, |tokens|);
+    SumTokensNonNeg(tokens, 0, st.start);
+    SumTokensNonNeg(tokens, st.end, |tokens|);
     var worth: bool := worthACall(tokens, st.start, st.end, floorTokens, shunStarts, shunEnds);
     if worth {
       var size: int := rangeTokens(tokens, st.start, st.end);

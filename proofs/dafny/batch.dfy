@@ -47,6 +47,7 @@ lemma EligibleAfterEarlierSplice(roles: seq<Role>, callOf: seq<int>, lastAnswer:
   }
   var w :| s1 <= w < e1 && roles[w] != Summary;
   MovedEntry(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2, s1, e1, w);
+  assert s1 - d <= w - d < e1 - d && w - (e - s) + 1 == w - d && roles2[w - d] != Summary;
   assert HasWork(roles2, s1 - d, e1 - d);
   assert Coherent(roles2, callOf2, lastAnswer2, ongoing2, cutoff2, s1 - d, e1 - d);
 }

@@ -27,7 +27,8 @@ export function batchFreed(tokens: readonly number[], plan: readonly number[], a
 //@ requires window >= 1
 //@ requires Pairing(roles, callOf, lastAnswer, ongoing)
 //@ requires tokens.length === roles.length
-//@ requires shunStarts.length === shunEnds.length
+//@ requires forall(k: nat, k < tokens.length ==> tokens[k] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991
+//@ requires shunStarts.length === shunEnds.length && shunStarts.length <= 9007199254740991
 //@ ensures \result.length === 2 * Math.floor(\result.length / 2)
 //@ ensures forall(k: nat, 2 * k + 1 < \result.length ==> Plannable(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), tokens, floorTokens, shunStarts, shunEnds, \result[2 * k], \result[2 * k + 1]))
 //@ ensures forall(k: nat, 2 * k + 1 < \result.length ==> 0 <= \result[2 * k] && \result[2 * k] <= \result[2 * k + 1] && \result[2 * k + 1] <= tokens.length)
@@ -62,6 +63,10 @@ export function planBatch(
     //@ decreases roles.length - from
     const st = selectStretchFrom(roles, callOf, lastAnswer, ongoing, window, from);
     if (!st.found) break;
+    //@ use SumTokensSplit(tokens, 0, st.start, tokens.length)
+    //@ use SumTokensSplit(tokens, st.start, st.end, tokens.length)
+    //@ use SumTokensNonNeg(tokens, 0, st.start)
+    //@ use SumTokensNonNeg(tokens, st.end, tokens.length)
     const worth = worthACall(tokens, st.start, st.end, floorTokens, shunStarts, shunEnds);
     if (worth) {
       const size = rangeTokens(tokens, st.start, st.end);

@@ -277,8 +277,9 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
     ),
   ),
   sumTokens: exactInts(30).chain((xs) => range(xs.length).map(([a, b]) => [xs, a, b])),
-  totalTokens: fc.tuple(exactInts(30)),
-  rangeTokens: exactInts(30).chain((xs) => range(xs.length).map(([a, b]) => [xs, a, b])),
+  // token counts >= 0 with an exact sum (their requires)
+  totalTokens: fc.tuple(exactNats(0, 30)),
+  rangeTokens: exactNats(0, 30).chain((xs) => range(xs.length).map(([a, b]) => [xs, a, b])),
   compactedTokens: fc.array(anyInt, { minLength: 1, maxLength: 20 }).chain((xs) =>
     fc
       .tuple(range(xs.length), anyInt)
