@@ -694,7 +694,8 @@ export const runContinues: (dueAtStart: boolean, total: number, target: number) 
  * Proven by Dafny (`scripts/check.sh dafny`), laws L1, L8; see docs/kernel.md.
  *
  * Requires:
- * - `forall(k: nat, k < savings.length ==> savings[k] >= 1)`
+ * - `forall(k: nat, k < savings.length ==> savings[k] >= 1 && savings[k] <= 9007199254740991)`
+ * - `savings.length <= 9007199254740991 && total <= 9007199254740991 && target >= 0`
  *
  * Ensures:
  * - `!due ==> (result.steps === 0 && result.total === total)`
