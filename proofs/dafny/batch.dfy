@@ -74,3 +74,10 @@ ghost predicate Plannable(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<in
   0 <= s < e <= |tokens| && sumTokens(tokens, s, e) > floorTokens &&
   (forall j: nat :: j < |shunStarts| ==> !(shunStarts[j] == s && shunEnds[j] == e))
 }
+
+// Multiplying by a natural keeps the order (planBatch's bound on what the allowances take off).
+lemma MulMono(a: int, x: int, y: int)
+  requires a >= 0 && x <= y
+  ensures a * x <= a * y
+{
+}

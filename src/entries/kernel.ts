@@ -45,6 +45,7 @@ export type { PlanStamp, CurrentStamp, CommitDecision, RaceOutcome, RoleStep, Co
  * - `tokens.length === roles.length`
  * - `forall(k: nat, k < tokens.length ==> tokens[k] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991`
  * - `shunStarts.length === shunEnds.length && shunStarts.length <= 9007199254740991`
+ * - `0 <= allowance && allowance * roles.length <= 9007199254740991`
  *
  * Ensures:
  * - `result.length === 2 * Math.floor(result.length / 2)`

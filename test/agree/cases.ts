@@ -397,7 +397,7 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
       .tuple(
         fc.array(fc.nat(t.length), { maxLength: 12 }),
         // a summary's allowance of tokens, a natural: with a negative one the freed sum (tokens plus
-        // allowance) passes 2^53 - 1, where batch.ts, still //@ unbounded-numbers, is not exact
+        // allowance) passes 2^53 - 1 (batchFreed is //@ spec: no bound is proven for its sum)
         fc.oneof(
           fc.nat(30),
           wideNat.map((x) => Math.floor(x / 64)),
@@ -415,11 +415,11 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
         anyInt,
         fc.array(fc.tuple(fc.nat(c.roles.length + 1), fc.nat(c.roles.length + 1)), { maxLength: 4 }),
         anyInt,
-        // a summary's allowance of tokens, a natural: with a negative one the freed sum (tokens plus
-        // allowance) passes 2^53 - 1, where batch.ts, still //@ unbounded-numbers, is not exact
+        // a summary's allowance of tokens, a natural whose product with the message count is at
+        // most 2^53 - 1 (planBatch's requires: the allowances the freed sum takes off stay exact)
         fc.oneof(
           fc.nat(30),
-          wideNat.map((x) => Math.floor(x / 64)),
+          wideNat.map((x) => Math.floor(x / Math.max(1, c.roles.length))),
         ),
       )
       .map(([w, floor, recs, need, allowance]) => [

@@ -78,6 +78,7 @@ export function guardPlanBatch(roles: readonly Role[], callOf: readonly number[]
   if (!(tokens.length === roles.length)) fail("planBatch", "tokens.length === roles.length");
   if (!natsSumExactly(tokens)) fail("planBatch", `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME}`);
   if (!(shunStarts.length === shunEnds.length && shunStarts.length <= 9007199254740991)) fail("planBatch", "shunStarts.length === shunEnds.length && shunStarts.length <= 9007199254740991");
+  if (!(0 <= allowance && allowance * roles.length <= 9007199254740991)) fail("planBatch", "0 <= allowance && allowance * roles.length <= 9007199254740991");
 }
 
 /** keptCutoff (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
