@@ -6,6 +6,14 @@ include "roles.dfy"
 include "stretch.dfy"
 include "../proofs/dafny/batch.dfy"
 
+// A number code computes is a safe integer (a double holds it exactly): each + - * of code
+// and each dividend of a floor division goes through this bound, whose requires is proven at every use.
+function SafeInteger_batch(x: int): int
+  requires -9007199254740991 <= x <= 9007199254740991
+{
+  x
+}
+
 function batchFreed(tokens: seq<int>, plan: seq<int>, allowance: int, k: int): int
   requires (0 <= k) && ((2 * k) <= |plan|)
   requires forall j: nat :: (((2 * j) + 1) < |plan|) ==> (((0 <= plan[2 * j]) && (plan[2 * j] <= plan[(2 * j) + 1])) && (plan[(2 * j) + 1] <= |tokens|))
@@ -21,7 +29,9 @@ method planBatch(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoi
   requires window >= 1
   requires Pairing(roles, callOf, lastAnswer, ongoing)
   requires |tokens| == |roles|
-  requires |shunStarts| == |shunEnds|
+  requires (forall k: nat :: (k < |tokens|) ==> (tokens[k] >= 0)) && (sumTokens(tokens, 0, |tokens|) <= 9007199254740991)
+  requires (|shunStarts| == |shunEnds|) && (|shunStarts| <= 9007199254740991)
+  requires (0 <= allowance) && ((allowance * |roles|) <= 9007199254740991)
   ensures |result| == (2 * (|result| / 2))
   ensures forall k: nat :: (((2 * k) + 1) < |result|) ==> Plannable(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), tokens, floorTokens, shunStarts, shunEnds, result[2 * k], result[(2 * k) + 1])
   ensures forall k: nat :: (((2 * k) + 1) < |result|) ==> (((0 <= result[2 * k]) && (result[2 * k] <= result[(2 * k) + 1])) && (result[(2 * k) + 1] <= |tokens|))
@@ -39,6 +49,8 @@ method planBatch(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoi
     invariant forall k: nat :: (((2 * k) + 3) < |out|) ==> (out[(2 * k) + 1] <= out[(2 * k) + 2])
     invariant (|out| == 0) || (out[|out| - 1] <= from)
     invariant freed == batchFreed(tokens, out, allowance, |out| / 2)
+    invariant ((-(allowance * from)) <= freed) && (freed <= sumTokens(tokens, 0, from))
+    invariant (allowance * from) <= (allowance * |roles|)
     invariant forall k: nat :: (((2 * k) + 1) < |out|) ==> (batchFreed(tokens, out, allowance, k) < need)
     decreases |roles| - from
   {
@@ -46,6 +58,23 @@ method planBatch(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoi
     if !st.found {
       break;
     }
+    SumTokensSplit(tokens, 0, st.start, |tokens|);
+    SumTokensSplit(tokens, st.start, st.end, |tokens|);
+    SumTokensNonNeg(tokens, 0, st.start);
+    SumTokensNonNeg(tokens, st.end, |tokens|);
+    assert ((from <= st.start) && (st.start < st.end)) && (st.end <= |roles|);
+    SumTokensNonNeg(tokens, st.start, st.end);
+    SumTokensSplit(tokens, 0, from, st.start);
+    SumTokensSplit(tokens, 0, st.start, st.end);
+    SumTokensSplit(tokens, 0, st.start, st.start + 1);
+    SumTokensNonNeg(tokens, from, st.start);
+    SumTokensNonNeg(tokens, st.start, st.start + 1);
+    MulMono(allowance, from + 1, st.end);
+    MulMono(allowance, st.end, |roles|);
+    MulMono(allowance, st.start + 1, |roles|);
+    MulMono(allowance, from, st.start + 1);
+    MulMono(allowance, 1, |roles|);
+    assert (allowance * (from + 1)) == ((allowance * from) + allowance);
     var worth: bool := worthACall(tokens, st.start, st.end, floorTokens, shunStarts, shunEnds);
     if worth {
       var size: int := rangeTokens(tokens, st.start, st.end);
@@ -59,10 +88,10 @@ method planBatch(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoi
       assert (out[2 * (|before| / 2)] == st.start) && (out[(2 * (|before| / 2)) + 1] == st.end);
       assert batchFreed(tokens, out, allowance, (|before| / 2) + 1) == ((batchFreed(tokens, before, allowance, |before| / 2) + size) - allowance);
       assert forall k: nat :: (((2 * k) + 1) < |out|) ==> (batchFreed(tokens, out, allowance, k) == batchFreed(tokens, before, allowance, k));
-      freed := freed + (size - allowance);
+      freed := SafeInteger_batch(freed + SafeInteger_batch(size - allowance));
       from := st.end;
     } else {
-      from := st.start + 1;
+      from := SafeInteger_batch(st.start + 1);
     }
   }
   return out;

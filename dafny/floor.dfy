@@ -4,9 +4,18 @@ include "progress.dfy"
 
 datatype ShunnedStretch = ShunnedStretch(start: int, end: int)
 
+// A number code computes is a safe integer (a double holds it exactly): each + - * of code
+// and each dividend of a floor division goes through this bound, whose requires is proven at every use.
+function SafeInteger_floor(x: int): int
+  requires -9007199254740991 <= x <= 9007199254740991
+{
+  x
+}
+
 method worthACall(tokens: seq<int>, start: int, end: int, floorTokens: int, shunStarts: seq<int>, shunEnds: seq<int>) returns (result: bool)
-  requires ((0 <= start) && (start <= end)) && (end <= |tokens|)
-  requires |shunStarts| == |shunEnds|
+  requires (((0 <= start) && (start <= end)) && (end <= |tokens|)) && (|tokens| <= 9007199254740991)
+  requires (forall k: nat :: ((start <= k) && (k < end)) ==> (tokens[k] >= 0)) && (sumTokens(tokens, start, end) <= 9007199254740991)
+  requires (|shunStarts| == |shunEnds|) && (|shunStarts| <= 9007199254740991)
   ensures result <==> ((sumTokens(tokens, start, end) > floorTokens) && (forall k: nat :: (k < |shunStarts|) ==> (!((shunStarts[k] == start) && (shunEnds[k] == end)))))
 {
   var size: int := rangeTokens(tokens, start, end);
@@ -22,7 +31,7 @@ method worthACall(tokens: seq<int>, start: int, end: int, floorTokens: int, shun
     if (shunStarts[i] == start) && (shunEnds[i] == end) {
       return false;
     }
-    i := i + 1;
+    i := SafeInteger_floor(i + 1);
   }
   return true;
 }
@@ -34,7 +43,7 @@ function notShrinkable(summaryTokens: int, replacedTokens: int): bool
 }
 
 function recordAfterSplice(shunStart: int, shunEnd: int, spliceStart: int, spliceEnd: int): ShunnedStretch
-  requires shunStart <= shunEnd
+  requires (shunStart <= shunEnd) && (shunEnd <= 9007199254740991)
   requires (0 <= spliceStart) && (spliceStart < spliceEnd)
   ensures (shunEnd <= spliceStart) ==> ((recordAfterSplice(shunStart, shunEnd, spliceStart, spliceEnd).start == shunStart) && (recordAfterSplice(shunStart, shunEnd, spliceStart, spliceEnd).end == shunEnd))
   ensures (spliceEnd <= shunStart) ==> ((recordAfterSplice(shunStart, shunEnd, spliceStart, spliceEnd).start == ((shunStart - (spliceEnd - spliceStart)) + 1)) && (recordAfterSplice(shunStart, shunEnd, spliceStart, spliceEnd).end == ((shunEnd - (spliceEnd - spliceStart)) + 1)))
@@ -44,7 +53,7 @@ function recordAfterSplice(shunStart: int, shunEnd: int, spliceStart: int, splic
     ShunnedStretch(shunStart, shunEnd)
   else
     if spliceEnd <= shunStart then
-      ShunnedStretch(shunStart - ((spliceEnd - spliceStart) - 1), shunEnd - ((spliceEnd - spliceStart) - 1))
+      ShunnedStretch(SafeInteger_floor(shunStart - SafeInteger_floor(SafeInteger_floor(spliceEnd - spliceStart) - 1)), SafeInteger_floor(shunEnd - SafeInteger_floor(SafeInteger_floor(spliceEnd - spliceStart) - 1)))
     else
       ShunnedStretch(-1, -1)
 }

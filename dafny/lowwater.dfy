@@ -2,6 +2,14 @@
 
 datatype LowWaterRun = LowWaterRun(total: int, steps: int)
 
+// A number code computes is a safe integer (a double holds it exactly): each + - * of code
+// and each dividend of a floor division goes through this bound, whose requires is proven at every use.
+function SafeInteger_lowwater(x: int): int
+  requires -9007199254740991 <= x <= 9007199254740991
+{
+  x
+}
+
 function runContinues(dueAtStart: bool, total: int, target: int): bool
   ensures runContinues(dueAtStart, total, target) <==> (dueAtStart && (total > target))
 {
@@ -12,7 +20,8 @@ function runContinues(dueAtStart: bool, total: int, target: int): bool
 }
 
 method lowWaterRun(total: int, due: bool, target: int, savings: seq<int>) returns (result: LowWaterRun)
-  requires forall k: nat :: (k < |savings|) ==> (savings[k] >= 1)
+  requires forall k: nat :: (k < |savings|) ==> ((savings[k] >= 1) && (savings[k] <= 9007199254740991))
+  requires ((|savings| <= 9007199254740991) && (total <= 9007199254740991)) && (target >= 0)
   ensures (!due) ==> ((result.steps == 0) && (result.total == total))
   ensures (0 <= result.steps) && (result.steps <= |savings|)
   ensures result.total <= (total - result.steps)
@@ -28,8 +37,8 @@ method lowWaterRun(total: int, due: bool, target: int, savings: seq<int>) return
     invariant (steps == 0) || ((total - (steps - 1)) > target)
     decreases |savings| - steps
   {
-    cur := cur - savings[steps];
-    steps := steps + 1;
+    cur := SafeInteger_lowwater(cur - savings[steps]);
+    steps := SafeInteger_lowwater(steps + 1);
   }
   return LowWaterRun(cur, steps);
 }

@@ -6,6 +6,14 @@ datatype Proposal = Proposal(start: int, end: int, summaryTokens: int)
 
 datatype CompactionRun = CompactionRun(tokens: seq<int>, accepted: int)
 
+// A number code computes is a safe integer (a double holds it exactly): each + - * of code
+// and each dividend of a floor division goes through this bound, whose requires is proven at every use.
+function SafeInteger_progress(x: int): int
+  requires -9007199254740991 <= x <= 9007199254740991
+{
+  x
+}
+
 function acceptSummary(summaryTokens: int, replacedTokens: int, maxTokens: int): bool
   ensures acceptSummary(summaryTokens, replacedTokens, maxTokens) <==> ((summaryTokens < replacedTokens) && (summaryTokens <= maxTokens))
 {
@@ -26,6 +34,8 @@ function sumTokens(xs: seq<int>, a: int, b: int): int
 }
 
 method totalTokens(xs: seq<int>) returns (result: int)
+  requires |xs| <= 9007199254740991
+  requires (forall k: nat :: (k < |xs|) ==> (xs[k] >= 0)) && (sumTokens(xs, 0, |xs|) <= 9007199254740991)
   ensures result == sumTokens(xs, 0, |xs|)
 {
   var acc: int := 0;
@@ -34,14 +44,18 @@ method totalTokens(xs: seq<int>) returns (result: int)
     invariant (0 <= i) && (i <= |xs|)
     invariant acc == sumTokens(xs, 0, i)
   {
-    acc := acc + xs[i];
-    i := i + 1;
+    SumTokensSplit(xs, 0, i + 1, |xs|);
+    SumTokensNonNeg(xs, 0, i + 1);
+    SumTokensNonNeg(xs, i + 1, |xs|);
+    acc := SafeInteger_progress(acc + xs[i]);
+    i := SafeInteger_progress(i + 1);
   }
   return acc;
 }
 
 method rangeTokens(xs: seq<int>, a: int, b: int) returns (result: int)
-  requires ((0 <= a) && (a <= b)) && (b <= |xs|)
+  requires (((0 <= a) && (a <= b)) && (b <= |xs|)) && (|xs| <= 9007199254740991)
+  requires (forall k: nat :: ((a <= k) && (k < b)) ==> (xs[k] >= 0)) && (sumTokens(xs, a, b) <= 9007199254740991)
   ensures result == sumTokens(xs, a, b)
 {
   var acc: int := 0;
@@ -50,14 +64,17 @@ method rangeTokens(xs: seq<int>, a: int, b: int) returns (result: int)
     invariant (a <= i) && (i <= b)
     invariant acc == sumTokens(xs, a, i)
   {
-    acc := acc + xs[i];
-    i := i + 1;
+    SumTokensSplit(xs, a, i + 1, b);
+    SumTokensNonNeg(xs, a, i + 1);
+    SumTokensNonNeg(xs, i + 1, b);
+    acc := SafeInteger_progress(acc + xs[i]);
+    i := SafeInteger_progress(i + 1);
   }
   return acc;
 }
 
 method compactedTokens(tokens: seq<int>, start: int, end: int, summaryTokens: int) returns (result: seq<int>)
-  requires ((0 <= start) && (start < end)) && (end <= |tokens|)
+  requires (((0 <= start) && (start < end)) && (end <= |tokens|)) && (|tokens| <= 9007199254740991)
   ensures |result| == ((|tokens| - (end - start)) + 1)
   ensures forall k: nat :: (k < start) ==> (result[k] == tokens[k])
   ensures result[start] == summaryTokens
@@ -77,7 +94,7 @@ method compactedTokens(tokens: seq<int>, start: int, end: int, summaryTokens: in
   {
     SumTokensSnoc(out, tokens[i]);
     out := out + [tokens[i]];
-    i := i + 1;
+    i := SafeInteger_progress(i + 1);
   }
   SumTokensSnoc(out, summaryTokens);
   out := out + [summaryTokens];
@@ -93,7 +110,7 @@ method compactedTokens(tokens: seq<int>, start: int, end: int, summaryTokens: in
   {
     SumTokensSnoc(out, tokens[j]);
     out := out + [tokens[j]];
-    j := j + 1;
+    j := SafeInteger_progress(j + 1);
   }
   SumTokensSplit(tokens, 0, start, end);
   SumTokensSplit(tokens, 0, end, |tokens|);
@@ -102,7 +119,8 @@ method compactedTokens(tokens: seq<int>, start: int, end: int, summaryTokens: in
 
 method compactUntilStable(tokens: seq<int>, proposals: seq<Proposal>, maxTokens: int) returns (result: CompactionRun)
   requires forall k: nat :: (k < |tokens|) ==> (tokens[k] >= 0)
-  requires forall k: nat :: (k < |proposals|) ==> (proposals[k].summaryTokens >= 0)
+  requires (|tokens| <= 9007199254740991) && (sumTokens(tokens, 0, |tokens|) <= 9007199254740991)
+  requires (forall k: nat :: (k < |proposals|) ==> (proposals[k].summaryTokens >= 0)) && (|proposals| <= 9007199254740991)
   ensures result.accepted <= sumTokens(tokens, 0, |tokens|)
   ensures (sumTokens(result.tokens, 0, |result.tokens|) + result.accepted) <= sumTokens(tokens, 0, |tokens|)
   ensures (((((|proposals| > 0) && (0 <= proposals[0].start)) && (proposals[0].start < proposals[0].end)) && (proposals[0].end <= |tokens|)) && acceptSummary(proposals[0].summaryTokens, sumTokens(tokens, proposals[0].start, proposals[0].end), maxTokens)) ==> (result.accepted >= 1)
@@ -115,7 +133,7 @@ method compactUntilStable(tokens: seq<int>, proposals: seq<Proposal>, maxTokens:
   while p < |proposals|
     invariant (0 <= p) && (p <= |proposals|)
     invariant accepted >= 0
-    invariant forall k: nat :: (k < |cur|) ==> (cur[k] >= 0)
+    invariant (forall k: nat :: (k < |cur|) ==> (cur[k] >= 0)) && (|cur| <= |tokens|)
     invariant (sumTokens(cur, 0, |cur|) + accepted) <= sumTokens(tokens, 0, |tokens|)
     invariant (accepted == 0) ==> (cur == tokens)
     invariant ((((((p > 0) && (|proposals| > 0)) && (0 <= proposals[0].start)) && (proposals[0].start < proposals[0].end)) && (proposals[0].end <= |tokens|)) && acceptSummary(proposals[0].summaryTokens, sumTokens(tokens, proposals[0].start, proposals[0].end), maxTokens)) ==> (accepted >= 1)
@@ -127,7 +145,7 @@ method compactUntilStable(tokens: seq<int>, proposals: seq<Proposal>, maxTokens:
     var pr: Proposal := proposals[p];
     while true
       invariant accepted >= 0
-      invariant forall k: nat :: (k < |cur|) ==> (cur[k] >= 0)
+      invariant (forall k: nat :: (k < |cur|) ==> (cur[k] >= 0)) && (|cur| <= |tokens|)
       invariant (sumTokens(cur, 0, |cur|) + accepted) <= sumTokens(tokens, 0, |tokens|)
       invariant (accepted == 0) ==> (cur == tokens)
       invariant ((((((p > 0) && (|proposals| > 0)) && (0 <= proposals[0].start)) && (proposals[0].start < proposals[0].end)) && (proposals[0].end <= |tokens|)) && acceptSummary(proposals[0].summaryTokens, sumTokens(tokens, proposals[0].start, proposals[0].end), maxTokens)) ==> (accepted >= 1)
@@ -139,6 +157,10 @@ method compactUntilStable(tokens: seq<int>, proposals: seq<Proposal>, maxTokens:
       if ((pr.start < 0) || (pr.start >= pr.end)) || (pr.end > |cur|) {
         break;
       }
+      SumTokensSplit(cur, 0, pr.start, |cur|);
+      SumTokensSplit(cur, pr.start, pr.end, |cur|);
+      SumTokensNonNeg(cur, 0, pr.start);
+      SumTokensNonNeg(cur, pr.end, |cur|);
       var replaced: int := rangeTokens(cur, pr.start, pr.end);
       if !acceptSummary(pr.summaryTokens, replaced, maxTokens) {
         break;
@@ -146,16 +168,17 @@ method compactUntilStable(tokens: seq<int>, proposals: seq<Proposal>, maxTokens:
       assert Takes(cur, pr, maxTokens);
       assert (accepted == 0) ==> Takes(tokens, proposals[p], maxTokens);
       cur := compactedTokens(cur, pr.start, pr.end, pr.summaryTokens);
-      accepted := accepted + 1;
+      SumTokensNonNeg(cur, 0, |cur|);
+      accepted := SafeInteger_progress(accepted + 1);
     }
-    p := p + 1;
+    p := SafeInteger_progress(p + 1);
   }
   SumTokensNonNeg(cur, 0, |cur|);
   return CompactionRun(cur, accepted);
 }
 
 function rejectionStreak(rejectedInARow: int, accepted: bool): int
-  requires rejectedInARow >= 0
+  requires (rejectedInARow >= 0) && (rejectedInARow < 9007199254740991)
   ensures accepted ==> (rejectionStreak(rejectedInARow, accepted) == 0)
   ensures (!accepted) ==> (rejectionStreak(rejectedInARow, accepted) == (rejectedInARow + 1))
   ensures rejectionStreak(rejectedInARow, accepted) >= 0
@@ -163,7 +186,7 @@ function rejectionStreak(rejectedInARow: int, accepted: bool): int
   if accepted then
     0
   else
-    rejectedInARow + 1
+    SafeInteger_progress(rejectedInARow + 1)
 }
 
 function stopAfterRejections(rejectedInARow: int, limit: int): bool

@@ -118,6 +118,8 @@ method usageAfterSplice(u: ReportedPrefix, tokens: seq<int>, start: int, end: in
     return ReportedPrefix(u.reported, u.end);
   }
   var cut: int := if end <= u.end then end else u.end;
+  SumTokensSplit(tokens, start, cut, end);
+  SumTokensNonNeg(tokens, cut, end);
   var removed: int := rangeTokens(tokens, start, cut);
   SumTokensNonNeg(tokens, start, cut);
   if removed > u.reported {

@@ -47,6 +47,7 @@ lemma EligibleAfterEarlierSplice(roles: seq<Role>, callOf: seq<int>, lastAnswer:
   }
   var w :| s1 <= w < e1 && roles[w] != Summary;
   MovedEntry(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2, s1, e1, w);
+  assert s1 - d <= w - d < e1 - d && w - (e - s) + 1 == w - d && roles2[w - d] != Summary;
   assert HasWork(roles2, s1 - d, e1 - d);
   assert Coherent(roles2, callOf2, lastAnswer2, ongoing2, cutoff2, s1 - d, e1 - d);
 }
@@ -72,4 +73,11 @@ ghost predicate Plannable(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<in
   Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s, e) &&
   0 <= s < e <= |tokens| && sumTokens(tokens, s, e) > floorTokens &&
   (forall j: nat :: j < |shunStarts| ==> !(shunStarts[j] == s && shunEnds[j] == e))
+}
+
+// Multiplying by a natural keeps the order (planBatch's bound on what the allowances take off).
+lemma MulMono(a: int, x: int, y: int)
+  requires a >= 0 && x <= y
+  ensures a * x <= a * y
+{
 }

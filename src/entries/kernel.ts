@@ -43,7 +43,9 @@ export type { PlanStamp, CurrentStamp, CommitDecision, RaceOutcome, RoleStep, Co
  * - `window >= 1`
  * - `Pairing(roles, callOf, lastAnswer, ongoing)`
  * - `tokens.length === roles.length`
- * - `shunStarts.length === shunEnds.length`
+ * - `forall(k: nat, k < tokens.length ==> tokens[k] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991`
+ * - `shunStarts.length === shunEnds.length && shunStarts.length <= 9007199254740991`
+ * - `0 <= allowance && allowance * roles.length <= 9007199254740991`
  *
  * Ensures:
  * - `result.length === 2 * Math.floor(result.length / 2)`
@@ -535,8 +537,9 @@ export const findCutPoint: (roles: readonly Role[], tokens: readonly number[], c
  * Proven by Dafny (`scripts/check.sh dafny`), laws L4, L8; see docs/kernel.md.
  *
  * Requires:
- * - `0 <= start && start <= end && end <= tokens.length`
- * - `shunStarts.length === shunEnds.length`
+ * - `0 <= start && start <= end && end <= tokens.length && tokens.length <= 9007199254740991`
+ * - `forall(k: nat, start <= k && k < end ==> tokens[k] >= 0) && sumTokens(tokens, start, end) <= 9007199254740991`
+ * - `shunStarts.length === shunEnds.length && shunStarts.length <= 9007199254740991`
  *
  * Ensures:
  * - `result <==> (sumTokens(tokens, start, end) > floorTokens && forall(k: nat, k < shunStarts.length ==> !(shunStarts[k] === start && shunEnds[k] === end)))`
@@ -564,7 +567,7 @@ export const notShrinkable: (summaryTokens: number, replacedTokens: number) => b
  * Proven by Dafny (`scripts/check.sh dafny`), laws L4, L8; see docs/kernel.md.
  *
  * Requires:
- * - `shunStart <= shunEnd`
+ * - `shunStart <= shunEnd && shunEnd <= 9007199254740991`
  * - `0 <= spliceStart && spliceStart < spliceEnd`
  *
  * Ensures:
@@ -692,7 +695,8 @@ export const runContinues: (dueAtStart: boolean, total: number, target: number) 
  * Proven by Dafny (`scripts/check.sh dafny`), laws L1, L8; see docs/kernel.md.
  *
  * Requires:
- * - `forall(k: nat, k < savings.length ==> savings[k] >= 1)`
+ * - `forall(k: nat, k < savings.length ==> savings[k] >= 1 && savings[k] <= 9007199254740991)`
+ * - `savings.length <= 9007199254740991 && total <= 9007199254740991 && target >= 0`
  *
  * Ensures:
  * - `!due ==> (result.steps === 0 && result.total === total)`
@@ -722,7 +726,8 @@ export const acceptSummary: (summaryTokens: number, replacedTokens: number, maxT
  * Proven by Dafny (`scripts/check.sh dafny`), law L8; see docs/kernel.md.
  *
  * Requires:
- * - none: every input
+ * - `xs.length <= 9007199254740991`
+ * - `forall(k: nat, k < xs.length ==> xs[k] >= 0) && sumTokens(xs, 0, xs.length) <= 9007199254740991`
  *
  * Ensures:
  * - `result === sumTokens(xs, 0, xs.length)`
@@ -735,7 +740,8 @@ export const totalTokens: (xs: readonly number[]) => number = progressModule.tot
  * Proven by Dafny (`scripts/check.sh dafny`), law L8; see docs/kernel.md.
  *
  * Requires:
- * - `0 <= a && a <= b && b <= xs.length`
+ * - `0 <= a && a <= b && b <= xs.length && xs.length <= 9007199254740991`
+ * - `forall(k: nat, a <= k && k < b ==> xs[k] >= 0) && sumTokens(xs, a, b) <= 9007199254740991`
  *
  * Ensures:
  * - `result === sumTokens(xs, a, b)`
@@ -748,7 +754,7 @@ export const rangeTokens: (xs: readonly number[], a: number, b: number) => numbe
  * Proven by Dafny (`scripts/check.sh dafny`), law L8; see docs/kernel.md.
  *
  * Requires:
- * - `0 <= start && start < end && end <= tokens.length`
+ * - `0 <= start && start < end && end <= tokens.length && tokens.length <= 9007199254740991`
  *
  * Ensures:
  * - `result.length === tokens.length - (end - start) + 1`
@@ -770,7 +776,8 @@ export const compactedTokens: (tokens: readonly number[], start: number, end: nu
  *
  * Requires:
  * - `forall(k: nat, k < tokens.length ==> tokens[k] >= 0)`
- * - `forall(k: nat, k < proposals.length ==> proposals[k].summaryTokens >= 0)`
+ * - `tokens.length <= 9007199254740991 && sumTokens(tokens, 0, tokens.length) <= 9007199254740991`
+ * - `forall(k: nat, k < proposals.length ==> proposals[k].summaryTokens >= 0) && proposals.length <= 9007199254740991`
  *
  * Ensures:
  * - `result.accepted <= sumTokens(tokens, 0, tokens.length)`
@@ -787,7 +794,7 @@ export const compactUntilStable: (tokens: readonly number[], proposals: readonly
  * Proven by Dafny (`scripts/check.sh dafny`), law L8; see docs/kernel.md.
  *
  * Requires:
- * - `rejectedInARow >= 0`
+ * - `rejectedInARow >= 0 && rejectedInARow < 9007199254740991`
  *
  * Ensures:
  * - `accepted ==> result == 0`
@@ -818,7 +825,7 @@ export const stopAfterRejections: (rejectedInARow: number, limit: number) => boo
  * Proven by Dafny (`scripts/check.sh dafny`), law L3; see docs/kernel.md.
  *
  * Requires:
- * - `n >= 0 && window >= 1`
+ * - `n >= 0 && window >= 1 && n <= 9007199254740991`
  *
  * Ensures:
  * - `result >= 0 (a natural number)`

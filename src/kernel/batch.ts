@@ -1,6 +1,5 @@
 // API: batchFreed(tokens, plan, allowance, k): number (spec); planBatch(roles, callOf, lastAnswer, ongoing, window, tokens, floorTokens, shunStarts, shunEnds, need,
 //      allowance): number[] -- the stretches one run summarizes (L4, L5, with the floor).
-//@ unbounded-numbers
 // One run plans the disjoint stretches it needs to free `need` tokens, earliest first: each is the
 // earliest eligible stretch (selectStretchFrom) at or after the end of the one before that is worth
 // a summarizer call (worthACall); a stretch that is not worth one is passed over from its next
@@ -27,7 +26,9 @@ export function batchFreed(tokens: readonly number[], plan: readonly number[], a
 //@ requires window >= 1
 //@ requires Pairing(roles, callOf, lastAnswer, ongoing)
 //@ requires tokens.length === roles.length
-//@ requires shunStarts.length === shunEnds.length
+//@ requires forall(k: nat, k < tokens.length ==> tokens[k] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991
+//@ requires shunStarts.length === shunEnds.length && shunStarts.length <= 9007199254740991
+//@ requires 0 <= allowance && allowance * roles.length <= 9007199254740991
 //@ ensures \result.length === 2 * Math.floor(\result.length / 2)
 //@ ensures forall(k: nat, 2 * k + 1 < \result.length ==> Plannable(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), tokens, floorTokens, shunStarts, shunEnds, \result[2 * k], \result[2 * k + 1]))
 //@ ensures forall(k: nat, 2 * k + 1 < \result.length ==> 0 <= \result[2 * k] && \result[2 * k] <= \result[2 * k + 1] && \result[2 * k + 1] <= tokens.length)
@@ -58,10 +59,29 @@ export function planBatch(
     //@ invariant forall(k: nat, 2 * k + 3 < out.length ==> out[2 * k + 1] <= out[2 * k + 2])
     //@ invariant out.length === 0 || out[out.length - 1] <= from
     //@ invariant freed === batchFreed(tokens, out, allowance, Math.floor(out.length / 2))
+    //@ invariant -(allowance * from) <= freed && freed <= sumTokens(tokens, 0, from)
+    //@ invariant allowance * from <= allowance * roles.length
     //@ invariant forall(k: nat, 2 * k + 1 < out.length ==> batchFreed(tokens, out, allowance, k) < need)
     //@ decreases roles.length - from
     const st = selectStretchFrom(roles, callOf, lastAnswer, ongoing, window, from);
     if (!st.found) break;
+    //@ use SumTokensSplit(tokens, 0, st.start, tokens.length)
+    //@ use SumTokensSplit(tokens, st.start, st.end, tokens.length)
+    //@ use SumTokensNonNeg(tokens, 0, st.start)
+    //@ use SumTokensNonNeg(tokens, st.end, tokens.length)
+    //@ assert from <= st.start && st.start < st.end && st.end <= roles.length
+    //@ use SumTokensNonNeg(tokens, st.start, st.end)
+    //@ use SumTokensSplit(tokens, 0, from, st.start)
+    //@ use SumTokensSplit(tokens, 0, st.start, st.end)
+    //@ use SumTokensSplit(tokens, 0, st.start, st.start + 1)
+    //@ use SumTokensNonNeg(tokens, from, st.start)
+    //@ use SumTokensNonNeg(tokens, st.start, st.start + 1)
+    //@ use MulMono(allowance, from + 1, st.end)
+    //@ use MulMono(allowance, st.end, roles.length)
+    //@ use MulMono(allowance, st.start + 1, roles.length)
+    //@ use MulMono(allowance, from, st.start + 1)
+    //@ use MulMono(allowance, 1, roles.length)
+    //@ assert allowance * (from + 1) === allowance * from + allowance
     const worth = worthACall(tokens, st.start, st.end, floorTokens, shunStarts, shunEnds);
     if (worth) {
       const size = rangeTokens(tokens, st.start, st.end);

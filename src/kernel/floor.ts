@@ -1,7 +1,6 @@
 // API: worthACall(tokens, start, end, floorTokens, shunStarts, shunEnds): boolean; notShrinkable(summaryTokens,
 //      replacedTokens): boolean; recordAfterSplice(shunStart, shunEnd, spliceStart, spliceEnd): ShunnedStretch
 //      -- which eligible stretch is worth a summarizer call (with L4, L8).
-//@ unbounded-numbers
 // A stretch is worth a call only above a floor of tokens, and not when its summary was already
 // rejected as not shorter (L8) while the stretch is unchanged: such stretches are recorded by
 // their bounds, and a record is kept across a splice only where the splice did not touch it
@@ -15,8 +14,9 @@ export interface ShunnedStretch {
 }
 
 //@ verify
-//@ requires 0 <= start && start <= end && end <= tokens.length
-//@ requires shunStarts.length === shunEnds.length
+//@ requires 0 <= start && start <= end && end <= tokens.length && tokens.length <= 9007199254740991
+//@ requires forall(k: nat, start <= k && k < end ==> tokens[k] >= 0) && sumTokens(tokens, start, end) <= 9007199254740991
+//@ requires shunStarts.length === shunEnds.length && shunStarts.length <= 9007199254740991
 //@ ensures \result <==> (sumTokens(tokens, start, end) > floorTokens && forall(k: nat, k < shunStarts.length ==> !(shunStarts[k] === start && shunEnds[k] === end)))
 /** Whether the stretch [start, end) is worth a summarizer call: above the floor, and not recorded as not shrinkable. */
 export function worthACall(
@@ -48,7 +48,7 @@ export function notShrinkable(summaryTokens: number, replacedTokens: number): bo
 }
 
 //@ verify
-//@ requires shunStart <= shunEnd
+//@ requires shunStart <= shunEnd && shunEnd <= 9007199254740991
 //@ requires 0 <= spliceStart && spliceStart < spliceEnd
 //@ ensures shunEnd <= spliceStart ==> (\result.start === shunStart && \result.end === shunEnd)
 //@ ensures spliceEnd <= shunStart ==> (\result.start === shunStart - (spliceEnd - spliceStart) + 1 && \result.end === shunEnd - (spliceEnd - spliceStart) + 1)

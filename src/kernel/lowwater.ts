@@ -1,6 +1,5 @@
 // API: runContinues(dueAtStart, total, target): boolean; lowWaterRun(total, due, target, savings): LowWaterRun
 //      -- the low-water stop rule of a run (L1 unchanged, L8's progress).
-//@ unbounded-numbers
 // A run starts only when compaction is due (L1 decides that, as before); once started it goes on
 // while the total is above a lower target, so one run frees down to the target instead of just
 // under the trigger. lowWaterRun is the progress model: with every step lowering the total by at
@@ -22,7 +21,8 @@ export function runContinues(dueAtStart: boolean, total: number, target: number)
 }
 
 //@ verify
-//@ requires forall(k: nat, k < savings.length ==> savings[k] >= 1)
+//@ requires forall(k: nat, k < savings.length ==> savings[k] >= 1 && savings[k] <= 9007199254740991)
+//@ requires savings.length <= 9007199254740991 && total <= 9007199254740991 && target >= 0
 //@ ensures !due ==> (\result.steps === 0 && \result.total === total)
 //@ ensures 0 <= \result.steps && \result.steps <= savings.length
 //@ ensures \result.total <= total - \result.steps

@@ -2,7 +2,6 @@
 //      totalTokens(xs): number; rangeTokens(xs, a, b): number; compactedTokens(tokens, start, end, summaryTokens): number[];
 //      compactUntilStable(tokens, proposals, maxTokens): CompactionRun -- L8;
 //      rejectionStreak(rejectedInARow, accepted): number; stopAfterRejections(rejectedInARow, limit): boolean.
-//@ unbounded-numbers
 
 /** One summarization attempt in the termination model: replace tokens[start..end) by a summary of summaryTokens. */
 export interface Proposal {
@@ -35,6 +34,8 @@ export function sumTokens(xs: readonly number[], a: number, b: number): number {
 }
 
 //@ verify
+//@ requires xs.length <= 9007199254740991
+//@ requires forall(k: nat, k < xs.length ==> xs[k] >= 0) && sumTokens(xs, 0, xs.length) <= 9007199254740991
 //@ ensures \result === sumTokens(xs, 0, xs.length)
 /** Sum of all entries, by a loop (no recursion depth limit). */
 export function totalTokens(xs: readonly number[]): number {
@@ -43,6 +44,9 @@ export function totalTokens(xs: readonly number[]): number {
   while (i < xs.length) {
     //@ invariant 0 <= i && i <= xs.length
     //@ invariant acc === sumTokens(xs, 0, i)
+    //@ use SumTokensSplit(xs, 0, i + 1, xs.length)
+    //@ use SumTokensNonNeg(xs, 0, i + 1)
+    //@ use SumTokensNonNeg(xs, i + 1, xs.length)
     acc = acc + xs[i];
     i = i + 1;
   }
@@ -50,7 +54,8 @@ export function totalTokens(xs: readonly number[]): number {
 }
 
 //@ verify
-//@ requires 0 <= a && a <= b && b <= xs.length
+//@ requires 0 <= a && a <= b && b <= xs.length && xs.length <= 9007199254740991
+//@ requires forall(k: nat, a <= k && k < b ==> xs[k] >= 0) && sumTokens(xs, a, b) <= 9007199254740991
 //@ ensures \result === sumTokens(xs, a, b)
 /** Sum of xs[a..b), by a loop (no recursion depth limit). */
 export function rangeTokens(xs: readonly number[], a: number, b: number): number {
@@ -59,6 +64,9 @@ export function rangeTokens(xs: readonly number[], a: number, b: number): number
   while (i < b) {
     //@ invariant a <= i && i <= b
     //@ invariant acc === sumTokens(xs, a, i)
+    //@ use SumTokensSplit(xs, a, i + 1, b)
+    //@ use SumTokensNonNeg(xs, a, i + 1)
+    //@ use SumTokensNonNeg(xs, i + 1, b)
     acc = acc + xs[i];
     i = i + 1;
   }
@@ -66,7 +74,7 @@ export function rangeTokens(xs: readonly number[], a: number, b: number): number
 }
 
 //@ verify
-//@ requires 0 <= start && start < end && end <= tokens.length
+//@ requires 0 <= start && start < end && end <= tokens.length && tokens.length <= 9007199254740991
 //@ ensures \result.length === tokens.length - (end - start) + 1
 //@ ensures forall(k: nat, k < start ==> \result[k] === tokens[k])
 //@ ensures \result[start] === summaryTokens
@@ -115,7 +123,8 @@ export function compactedTokens(
 
 //@ verify
 //@ requires forall(k: nat, k < tokens.length ==> tokens[k] >= 0)
-//@ requires forall(k: nat, k < proposals.length ==> proposals[k].summaryTokens >= 0)
+//@ requires tokens.length <= 9007199254740991 && sumTokens(tokens, 0, tokens.length) <= 9007199254740991
+//@ requires forall(k: nat, k < proposals.length ==> proposals[k].summaryTokens >= 0) && proposals.length <= 9007199254740991
 //@ ensures \result.accepted <= sumTokens(tokens, 0, tokens.length)
 //@ ensures sumTokens(\result.tokens, 0, \result.tokens.length) + \result.accepted <= sumTokens(tokens, 0, tokens.length)
 //@ ensures (proposals.length > 0 && 0 <= proposals[0].start && proposals[0].start < proposals[0].end && proposals[0].end <= tokens.length && acceptSummary(proposals[0].summaryTokens, sumTokens(tokens, proposals[0].start, proposals[0].end), maxTokens)) ==> \result.accepted >= 1
@@ -137,7 +146,7 @@ export function compactUntilStable(
   while (p < proposals.length) {
     //@ invariant 0 <= p && p <= proposals.length
     //@ invariant accepted >= 0
-    //@ invariant forall(k: nat, k < cur.length ==> cur[k] >= 0)
+    //@ invariant forall(k: nat, k < cur.length ==> cur[k] >= 0) && cur.length <= tokens.length
     //@ invariant sumTokens(cur, 0, cur.length) + accepted <= sumTokens(tokens, 0, tokens.length)
     //@ invariant accepted === 0 ==> equal(cur, tokens)
     //@ invariant (p > 0 && proposals.length > 0 && 0 <= proposals[0].start && proposals[0].start < proposals[0].end && proposals[0].end <= tokens.length && acceptSummary(proposals[0].summaryTokens, sumTokens(tokens, proposals[0].start, proposals[0].end), maxTokens)) ==> accepted >= 1
@@ -148,7 +157,7 @@ export function compactUntilStable(
     const pr = proposals[p];
     while (true) {
       //@ invariant accepted >= 0
-      //@ invariant forall(k: nat, k < cur.length ==> cur[k] >= 0)
+      //@ invariant forall(k: nat, k < cur.length ==> cur[k] >= 0) && cur.length <= tokens.length
       //@ invariant sumTokens(cur, 0, cur.length) + accepted <= sumTokens(tokens, 0, tokens.length)
       //@ invariant accepted === 0 ==> equal(cur, tokens)
       //@ invariant (p > 0 && proposals.length > 0 && 0 <= proposals[0].start && proposals[0].start < proposals[0].end && proposals[0].end <= tokens.length && acceptSummary(proposals[0].summaryTokens, sumTokens(tokens, proposals[0].start, proposals[0].end), maxTokens)) ==> accepted >= 1
@@ -159,11 +168,16 @@ export function compactUntilStable(
       // The measure is the token total itself: an accepted summary lowers it by at least one, and it
       // never goes below zero, so no summarizer can keep this loop running forever.
       if (pr.start < 0 || pr.start >= pr.end || pr.end > cur.length) break;
+      //@ use SumTokensSplit(cur, 0, pr.start, cur.length)
+      //@ use SumTokensSplit(cur, pr.start, pr.end, cur.length)
+      //@ use SumTokensNonNeg(cur, 0, pr.start)
+      //@ use SumTokensNonNeg(cur, pr.end, cur.length)
       const replaced = rangeTokens(cur, pr.start, pr.end);
       if (!acceptSummary(pr.summaryTokens, replaced, maxTokens)) break;
       //@ assert Takes(cur, pr, maxTokens)
       //@ assert accepted === 0 ==> Takes(tokens, proposals[p], maxTokens)
       cur = compactedTokens(cur, pr.start, pr.end, pr.summaryTokens);
+      //@ use SumTokensNonNeg(cur, 0, cur.length)
       accepted = accepted + 1;
     }
     p = p + 1;
@@ -173,7 +187,7 @@ export function compactUntilStable(
 }
 
 //@ verify
-//@ requires rejectedInARow >= 0
+//@ requires rejectedInARow >= 0 && rejectedInARow < 9007199254740991
 //@ ensures accepted ==> \result == 0
 //@ ensures !accepted ==> \result == rejectedInARow + 1
 //@ ensures \result >= 0

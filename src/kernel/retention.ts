@@ -1,8 +1,7 @@
 // API: retentionCutoff(n: number, window: number): number -- L3, first index of the retained tail.
-//@ unbounded-numbers
 
 //@ verify
-//@ requires n >= 0 && window >= 1
+//@ requires n >= 0 && window >= 1 && n <= 9007199254740991
 //@ type \result nat
 //@ ensures \result <= n
 //@ ensures n - \result <= window

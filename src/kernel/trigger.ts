@@ -143,6 +143,8 @@ export function usageAfterSplice(
   //@ use SuffixAfterSplice(tokens, start, end, summaryTokens, u.end)
   if (u.end <= start) return { reported: u.reported, end: u.end };
   const cut = Math.min(end, u.end);
+  //@ use SumTokensSplit(tokens, start, cut, end)
+  //@ use SumTokensNonNeg(tokens, cut, end)
   const removed = rangeTokens(tokens, start, cut);
   //@ use SumTokensNonNeg(tokens, start, cut)
   if (removed > u.reported) return { reported: 0, end: 0 };

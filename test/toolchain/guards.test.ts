@@ -92,8 +92,8 @@ describe("generated runtime guards", () => {
     writeFileSync(
       kernel,
       source.replace(
-        "//@ requires n >= 0 && window >= 1",
-        "//@ requires n >= 0 && window >= 1\n//@ requires forall(k: nat, k < n ==> k >= 0)",
+        "//@ requires n >= 0 && window >= 1 && n <= 9007199254740991",
+        "//@ requires n >= 0 && window >= 1 && n <= 9007199254740991\n//@ requires forall(k: nat, k < n ==> k >= 0)",
       ),
     );
     expect(() => generateGuards(layout(root))).toThrow(

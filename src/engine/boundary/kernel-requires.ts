@@ -12,7 +12,7 @@ import type { ConfigView } from "../../kernel/config.ts";
 import type { Role } from "../../kernel/roles.ts";
 import type { ReportedPrefix, Thresholds, TriggerKind } from "../../kernel/trigger.ts";
 import { KernelBoundaryError } from "../../model/errors.ts";
-import { EXACT_LIMIT, EXACT_LIMIT_NAME, natsSumExactly } from "./exact.ts";
+import { EXACT_LIMIT_NAME, natsSumExactly } from "./exact.ts";
 import { allBelow } from "./guard-helpers.ts";
 
 /** Preconditions a caller keeps itself and vouches for, instead of a full check here. */
@@ -76,7 +76,9 @@ export function guardPlanBatch(roles: readonly Role[], callOf: readonly number[]
   if (!(window >= 1)) fail("planBatch", "window >= 1");
   if (!(vouched.Pairing === true || pairingOk(roles, callOf, lastAnswer, ongoing))) fail("planBatch", `Pairing(roles, callOf, lastAnswer, ongoing): every tool result answers an earlier call`);
   if (!(tokens.length === roles.length)) fail("planBatch", "tokens.length === roles.length");
-  if (!(shunStarts.length === shunEnds.length)) fail("planBatch", "shunStarts.length === shunEnds.length");
+  if (!natsSumExactly(tokens)) fail("planBatch", `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME}`);
+  if (!(shunStarts.length === shunEnds.length && shunStarts.length <= 9007199254740991)) fail("planBatch", "shunStarts.length === shunEnds.length && shunStarts.length <= 9007199254740991");
+  if (!(0 <= allowance && allowance * roles.length <= 9007199254740991)) fail("planBatch", "0 <= allowance && allowance * roles.length <= 9007199254740991");
 }
 
 /** keptCutoff (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
@@ -253,8 +255,9 @@ export function guardWorthACall(tokens: readonly number[], start: number, end: n
   if (!Number.isSafeInteger(start)) fail("worthACall", "start a safe integer");
   if (!Number.isSafeInteger(end)) fail("worthACall", "end a safe integer");
   if (!Number.isSafeInteger(floorTokens)) fail("worthACall", "floorTokens a safe integer");
-  if (!(0 <= start && start <= end && end <= tokens.length)) fail("worthACall", "0 <= start && start <= end && end <= tokens.length");
-  if (!(shunStarts.length === shunEnds.length)) fail("worthACall", "shunStarts.length === shunEnds.length");
+  if (!(0 <= start && start <= end && end <= tokens.length && tokens.length <= 9007199254740991)) fail("worthACall", "0 <= start && start <= end && end <= tokens.length && tokens.length <= 9007199254740991");
+  if (!natsSumExactly(tokens, 0, start, end)) fail("worthACall", `token counts in [start, end) >= 0 with a sum <= ${EXACT_LIMIT_NAME}`);
+  if (!(shunStarts.length === shunEnds.length && shunStarts.length <= 9007199254740991)) fail("worthACall", "shunStarts.length === shunEnds.length && shunStarts.length <= 9007199254740991");
 }
 
 /** notShrinkable (src/kernel/floor.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
@@ -269,7 +272,7 @@ export function guardRecordAfterSplice(shunStart: number, shunEnd: number, splic
   if (!Number.isSafeInteger(shunEnd)) fail("recordAfterSplice", "shunEnd a safe integer");
   if (!Number.isSafeInteger(spliceStart)) fail("recordAfterSplice", "spliceStart a safe integer");
   if (!Number.isSafeInteger(spliceEnd)) fail("recordAfterSplice", "spliceEnd a safe integer");
-  if (!(shunStart <= shunEnd)) fail("recordAfterSplice", "shunStart <= shunEnd");
+  if (!(shunStart <= shunEnd && shunEnd <= 9007199254740991)) fail("recordAfterSplice", "shunStart <= shunEnd && shunEnd <= 9007199254740991");
   if (!(0 <= spliceStart && spliceStart < spliceEnd)) fail("recordAfterSplice", "0 <= spliceStart && spliceStart < spliceEnd");
 }
 
@@ -321,12 +324,18 @@ export function guardAcceptSummary(summaryTokens: number, replacedTokens: number
   if (!Number.isSafeInteger(maxTokens)) fail("acceptSummary", "maxTokens a safe integer");
 }
 
+/** totalTokens (src/kernel/progress.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardTotalTokens(xs: readonly number[]): void {
+  if (!(xs.length <= 9007199254740991)) fail("totalTokens", "xs.length <= 9007199254740991");
+  if (!natsSumExactly(xs)) fail("totalTokens", `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME}`);
+}
+
 /** rangeTokens (src/kernel/progress.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardRangeTokens(xs: readonly number[], a: number, b: number): void {
   if (!Number.isSafeInteger(a)) fail("rangeTokens", "a a safe integer");
   if (!Number.isSafeInteger(b)) fail("rangeTokens", "b a safe integer");
-  if (!(0 <= a && a <= b && b <= xs.length)) fail("rangeTokens", "0 <= a && a <= b && b <= xs.length");
-  if (!natsSumExactly(xs, 0, a, b)) fail("rangeTokens", `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME}`);
+  if (!(0 <= a && a <= b && b <= xs.length && xs.length <= 9007199254740991)) fail("rangeTokens", "0 <= a && a <= b && b <= xs.length && xs.length <= 9007199254740991");
+  if (!natsSumExactly(xs, 0, a, b)) fail("rangeTokens", `token counts in [a, b) >= 0 with a sum <= ${EXACT_LIMIT_NAME}`);
 }
 
 /** compactedTokens (src/kernel/progress.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
@@ -334,14 +343,13 @@ export function guardCompactedTokens(tokens: readonly number[], start: number, e
   if (!Number.isSafeInteger(start)) fail("compactedTokens", "start a safe integer");
   if (!Number.isSafeInteger(end)) fail("compactedTokens", "end a safe integer");
   if (!Number.isSafeInteger(summaryTokens)) fail("compactedTokens", "summaryTokens a safe integer");
-  if (!(0 <= start && start < end && end <= tokens.length)) fail("compactedTokens", "0 <= start && start < end && end <= tokens.length");
+  if (!(0 <= start && start < end && end <= tokens.length && tokens.length <= 9007199254740991)) fail("compactedTokens", "0 <= start && start < end && end <= tokens.length && tokens.length <= 9007199254740991");
 }
 
 /** rejectionStreak (src/kernel/progress.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardRejectionStreak(rejectedInARow: number, _accepted: boolean): void {
   if (!Number.isSafeInteger(rejectedInARow)) fail("rejectionStreak", "rejectedInARow a safe integer");
-  if (!(rejectedInARow >= 0)) fail("rejectionStreak", "rejectedInARow >= 0");
-  if (!(rejectedInARow < EXACT_LIMIT)) fail("rejectionStreak", `rejectedInARow < ${EXACT_LIMIT_NAME} (one more stays exact)`);
+  if (!(rejectedInARow >= 0 && rejectedInARow < 9007199254740991)) fail("rejectionStreak", "rejectedInARow >= 0 && rejectedInARow < 9007199254740991");
 }
 
 /** stopAfterRejections (src/kernel/progress.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
@@ -355,7 +363,7 @@ export function guardStopAfterRejections(rejectedInARow: number, limit: number):
 export function guardRetentionCutoff(n: number, window: number): void {
   if (!Number.isSafeInteger(n)) fail("retentionCutoff", "n a safe integer");
   if (!Number.isSafeInteger(window)) fail("retentionCutoff", "window a safe integer");
-  if (!(n >= 0 && window >= 1)) fail("retentionCutoff", "n >= 0 && window >= 1");
+  if (!(n >= 0 && window >= 1 && n <= 9007199254740991)) fail("retentionCutoff", "n >= 0 && window >= 1 && n <= 9007199254740991");
 }
 
 /** splice (src/kernel/splice.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
@@ -505,5 +513,5 @@ export function guardAdvanceWatermark(current: number, proposed: number, newestU
   if (!Number.isSafeInteger(newestUserIndex)) fail("advanceWatermark", "newestUserIndex a safe integer");
 }
 
-// no precondition to check: isCompressible, maxTokensLimit, totalTokens.
+// no precondition to check: isCompressible, maxTokensLimit.
 // proof-only models, never called by the engine (no guard): raceTwoPlans, compactRolesOnce, lowWaterRun, compactUntilStable, selectAfterSplice.

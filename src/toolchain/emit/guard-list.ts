@@ -113,8 +113,32 @@ export const HAND_CHECKS: readonly HandCheck[] = [
       says: "line byte lengths >= 0, joined size <= $LIMIT",
     }),
   ),
-  // beyond the requires: every sum the kernel forms over an array stays exact (PROPERTIES.md)
-  { fn: "rangeTokens", check: "natsSumExactly(xs, 0, a, b)", says: TOKENS_EXACT },
+  {
+    fn: "rangeTokens",
+    clause: "forall(k: nat, a <= k && k < b ==> xs[k] >= 0) && sumTokens(xs, a, b) <= 9007199254740991",
+    check: "natsSumExactly(xs, 0, a, b)",
+    says: "token counts in [a, b) >= 0 with a sum <= $LIMIT",
+  },
+  {
+    fn: "worthACall",
+    clause:
+      "forall(k: nat, start <= k && k < end ==> tokens[k] >= 0) && sumTokens(tokens, start, end) <= 9007199254740991",
+    check: "natsSumExactly(tokens, 0, start, end)",
+    says: "token counts in [start, end) >= 0 with a sum <= $LIMIT",
+  },
+  {
+    fn: "planBatch",
+    clause:
+      "forall(k: nat, k < tokens.length ==> tokens[k] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991",
+    check: "natsSumExactly(tokens)",
+    says: TOKENS_EXACT,
+  },
+  {
+    fn: "totalTokens",
+    clause: "forall(k: nat, k < xs.length ==> xs[k] >= 0) && sumTokens(xs, 0, xs.length) <= 9007199254740991",
+    check: "natsSumExactly(xs)",
+    says: TOKENS_EXACT,
+  },
   // the freed sum is at most the token total (only shorter placeholders count): exact when both sums are
   {
     fn: "selectClearing",
@@ -133,11 +157,6 @@ export const HAND_CHECKS: readonly HandCheck[] = [
     clause: "forall(k: nat, k < callOf.length && mask[k] ==> 0 <= callOf[k] && callOf[k] < callOf.length)",
     check: "allBelow(callOf.length, (k) => !mask[k] || (0 <= callOf[k] && callOf[k] < callOf.length))",
     says: "every marked message answers a call of the conversation",
-  },
-  {
-    fn: "rejectionStreak",
-    check: "rejectedInARow < EXACT_LIMIT",
-    says: "rejectedInARow < $LIMIT (one more stays exact)",
   },
 ];
 
