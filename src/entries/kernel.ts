@@ -228,6 +228,9 @@ export const raceTwoPlans: (a: PlanStamp, b: PlanStamp, now: CurrentStamp) => Ra
  * Ensures:
  * - `!result.changed ==> equal(result.roles, roles)`
  * - `!result.changed ==> forall(s2: int, forall(e2: int, !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), s2, e2)))`
+ * - `result.changed ==> Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), result.start, result.end)`
+ * - `result.changed ==> forall(e2: int, result.end < e2 ==> !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), result.start, e2))`
+ * - `result.changed ==> forall(s2: int, forall(e2: int, s2 < result.start ==> !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), s2, e2)))`
  * - `result.changed ==> 0 <= result.start && result.start < result.end && result.end + window <= roles.length`
  * - `result.changed ==> result.roles.length === roles.length - (result.end - result.start) + 1`
  * - `result.changed ==> result.roles[result.start] === "summary"`

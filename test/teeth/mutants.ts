@@ -341,6 +341,13 @@ export const mutants: Mutant[] = [
     why: "nothing is ever compacted, although an eligible stretch exists",
   },
   {
+    module: "compaction.ts",
+    law: "L4",
+    find: `const st = selectStretchFrom(roles, callOf, lastAnswer, ongoing, window, 0);`,
+    replace: `const st = selectStretchFrom(roles, callOf, lastAnswer, ongoing, window, 1);`,
+    why: "the selection skips a stretch starting at the first message, so the step compacts a later stretch than the earliest",
+  },
+  {
     module: "progress.ts",
     law: "L8",
     find: `return rejectedInARow >= limit;`,
