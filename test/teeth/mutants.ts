@@ -343,9 +343,13 @@ export const mutants: Mutant[] = [
   {
     module: "compaction.ts",
     law: "L4",
-    find: `const st = selectStretchFrom(roles, callOf, lastAnswer, ongoing, window, 0);`,
-    replace: `const st = selectStretchFrom(roles, callOf, lastAnswer, ongoing, window, 1);`,
-    why: "the selection skips a stretch starting at the first message, so the step compacts a later stretch than the earliest",
+    find: `  const st = selectStretchFrom(roles, callOf, lastAnswer, ongoing, window, 0);
+  if (!st.found) return { changed: false, roles: roles, start: 0, end: 0 };`,
+    replace: `  const first = selectStretchFrom(roles, callOf, lastAnswer, ongoing, window, 0);
+  if (!first.found) return { changed: false, roles: roles, start: 0, end: 0 };
+  const later = selectStretchFrom(roles, callOf, lastAnswer, ongoing, window, first.end);
+  const st = later.found ? later : first;`,
+    why: "when a second eligible stretch follows the earliest one, the step compacts the second: an eligible stretch, but not the earliest",
   },
   {
     module: "progress.ts",
