@@ -173,6 +173,13 @@ export const mutants: Mutant[] = [
     why: "after a failed start, every later start holding a tool call is skipped, even one whose answers come before the scan stopped, so the earliest stretch may be missed",
   },
   {
+    module: "stretch.ts",
+    law: "L4",
+    find: `  return next;`,
+    replace: `  return { found: false, start: 0, end: 0 };`,
+    why: "the selection after a splice reports nothing to compact although an eligible stretch remains",
+  },
+  {
     module: "keeprecent.ts",
     law: "L7",
     find: `if (need < k && work && rest >= keepRecentTokens) best = k;`,
