@@ -180,6 +180,13 @@ export const mutants: Mutant[] = [
     why: "the selection after a splice reports nothing to compact although an eligible stretch remains",
   },
   {
+    module: "stretch.ts",
+    law: "L4",
+    find: `window, prev.start);`,
+    replace: `window, prev.start + 1);`,
+    why: "the selection after a splice skips the new summary's position, so a stretch starting at the summary is not chosen although it is the earliest",
+  },
+  {
     module: "keeprecent.ts",
     law: "L7",
     find: `if (need < k && work && rest >= keepRecentTokens) best = k;`,
