@@ -12,6 +12,9 @@ method compactRolesOnce(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>
   requires Pairing(roles, callOf, lastAnswer, ongoing)
   ensures (!result.changed) ==> (result.roles == roles)
   ensures (!result.changed) ==> (forall s2: int :: forall e2: int :: !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), s2, e2))
+  ensures result.changed ==> Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), result.start, result.end)
+  ensures result.changed ==> (forall e2: int :: (result.end < e2) ==> (!Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), result.start, e2)))
+  ensures result.changed ==> (forall s2: int :: forall e2: int :: (s2 < result.start) ==> (!Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), s2, e2)))
   ensures result.changed ==> (((0 <= result.start) && (result.start < result.end)) && ((result.end + window) <= |roles|))
   ensures result.changed ==> (|result.roles| == ((|roles| - (result.end - result.start)) + 1))
   ensures result.changed ==> (result.roles[result.start] == Role.Summary)
@@ -20,10 +23,11 @@ method compactRolesOnce(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>
   ensures result.changed ==> (forall k: nat :: ((k < |roles|) && (!isCompressible(roles[k]))) ==> ((k < result.start) || (result.end <= k)))
   ensures result.changed ==> (forall k: nat :: (((|roles| - window) <= k) && (k < |roles|)) ==> (result.roles[(k - (result.end - result.start)) + 1] == roles[k]))
 {
-  var st: Stretch := selectStretch(roles, callOf, lastAnswer, ongoing, window);
+  var st: Stretch := selectStretchFrom(roles, callOf, lastAnswer, ongoing, window, 0);
   if !st.found {
     return RoleStep(false, roles, 0, 0);
   }
+  CoherentIsLawful(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), st.start, st.end);
   var out: seq<Role> := spliceRoles(roles, st.start, st.end, window);
   return RoleStep(true, out, st.start, st.end);
 }

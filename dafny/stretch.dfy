@@ -160,12 +160,15 @@ method selectAfterSplice(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int
   requires prev.found
   requires Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), prev.start, prev.end)
   requires forall s2: int :: forall e2: int :: (s2 < prev.start) ==> (!Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), s2, e2))
-  requires SplicedView(roles, callOf, lastAnswer, ongoing, prev.start, prev.end, roles2, callOf2, lastAnswer2, ongoing2)
+  requires ((|callOf2| == |roles2|) && (|lastAnswer2| == |roles2|)) && (|ongoing2| == |roles2|)
+  requires SplicedViewSealed(roles, callOf, lastAnswer, ongoing, prev.start, prev.end, roles2, callOf2, lastAnswer2, ongoing2)
   ensures result.found ==> (result.start >= prev.start)
   ensures result.found ==> Eligible(roles2, callOf2, lastAnswer2, ongoing2, retentionCutoff(|roles2|, window), result.start, result.end)
+  ensures result.found ==> (forall e2: int :: (result.end < e2) ==> (!Eligible(roles2, callOf2, lastAnswer2, ongoing2, retentionCutoff(|roles2|, window), result.start, e2)))
+  ensures result.found ==> (forall s2: int :: forall e2: int :: (s2 < result.start) ==> (!Eligible(roles2, callOf2, lastAnswer2, ongoing2, retentionCutoff(|roles2|, window), s2, e2)))
+  ensures (!result.found) ==> (forall s2: int :: forall e2: int :: !Eligible(roles2, callOf2, lastAnswer2, ongoing2, retentionCutoff(|roles2|, window), s2, e2))
 {
-  SplicePreservesPairing(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), prev.start, prev.end, roles2, callOf2, lastAnswer2, ongoing2);
-  ForwardProgress(roles, callOf, lastAnswer, ongoing, window, prev.start, prev.end, roles2, callOf2, lastAnswer2, ongoing2);
-  var next: Stretch := selectStretch(roles2, callOf2, lastAnswer2, ongoing2, window);
+  AfterSplice(roles, callOf, lastAnswer, ongoing, window, prev.start, prev.end, roles2, callOf2, lastAnswer2, ongoing2);
+  var next: Stretch := selectStretchFrom(roles2, callOf2, lastAnswer2, ongoing2, window, prev.start);
   return next;
 }

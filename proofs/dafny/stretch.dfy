@@ -361,3 +361,31 @@ lemma PairingFromEveryIndex(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<
     assert pairingAt(roles, callOf, lastAnswer, ongoing, j);
   }
 }
+
+// SplicedView under a name whose body the prover sees only where it is revealed. The model
+// selectAfterSplice (src/kernel/stretch.ts) hands the relation to AfterSplice and so keeps
+// SplicedView's index-shift quantifiers out of its own proof: with them in view, Dafny 2.3 spends
+// its whole time limit on a wrong selection (a teeth mutant) instead of reporting it.
+ghost predicate {:opaque} SplicedViewSealed(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, s: int, e: int,
+                                            roles2: seq<Role>, callOf2: seq<int>, lastAnswer2: seq<int>, ongoing2: seq<bool>)
+{
+  SplicedView(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2)
+}
+
+// The two facts selectAfterSplice needs after splicing the earliest eligible stretch [s, e): the
+// new views are well-formed (SplicePreservesPairing) and nothing eligible starts before s
+// (ForwardProgress).
+lemma AfterSplice(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, window: int, s: int, e: int,
+                  roles2: seq<Role>, callOf2: seq<int>, lastAnswer2: seq<int>, ongoing2: seq<bool>)
+  requires window >= 1
+  requires Pairing(roles, callOf, lastAnswer, ongoing)
+  requires Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), s, e)
+  requires forall s2: int, e2: int :: s2 < s ==> !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), s2, e2)
+  requires SplicedViewSealed(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2)
+  ensures Pairing(roles2, callOf2, lastAnswer2, ongoing2)
+  ensures forall s2: int, e2: int :: s2 < s ==> !Eligible(roles2, callOf2, lastAnswer2, ongoing2, retentionCutoff(|roles2|, window), s2, e2)
+{
+  reveal SplicedViewSealed();
+  SplicePreservesPairing(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), s, e, roles2, callOf2, lastAnswer2, ongoing2);
+  ForwardProgress(roles, callOf, lastAnswer, ongoing, window, s, e, roles2, callOf2, lastAnswer2, ongoing2);
+}

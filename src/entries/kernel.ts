@@ -230,6 +230,9 @@ export const raceTwoPlans: (a: PlanStamp, b: PlanStamp, now: CurrentStamp) => Ra
  * Ensures:
  * - `!result.changed ==> equal(result.roles, roles)`
  * - `!result.changed ==> forall(s2: int, forall(e2: int, !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), s2, e2)))`
+ * - `result.changed ==> Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), result.start, result.end)`
+ * - `result.changed ==> forall(e2: int, result.end < e2 ==> !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), result.start, e2))`
+ * - `result.changed ==> forall(s2: int, forall(e2: int, s2 < result.start ==> !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), s2, e2)))`
  * - `result.changed ==> 0 <= result.start && result.start < result.end && result.end + window <= roles.length`
  * - `result.changed ==> result.roles.length === roles.length - (result.end - result.start) + 1`
  * - `result.changed ==> result.roles[result.start] === "summary"`
@@ -955,7 +958,8 @@ export const selectStretchFrom: (roles: readonly Role[], callOf: readonly number
 export const selectStretch: (roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], window: number) => Stretch = stretchModule.selectStretch;
 
 /**
- * Selection on the conversation after `prev` was spliced: well-formed again, and never earlier than prev (L4 forward progress).
+ * Selection on the conversation after `prev` was spliced: well-formed again, the earliest maximal eligible stretch of the new
+ * conversation (or none), and never earlier than prev (L4 forward progress).
  *
  * Proof-only model: it proves a property of the engine's loop or discipline; the engine never calls it.
  *
@@ -967,11 +971,15 @@ export const selectStretch: (roles: readonly Role[], callOf: readonly number[], 
  * - `prev.found`
  * - `Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), prev.start, prev.end)`
  * - `forall(s2: int, forall(e2: int, s2 < prev.start ==> !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), s2, e2)))`
- * - `SplicedView(roles, callOf, lastAnswer, ongoing, prev.start, prev.end, roles2, callOf2, lastAnswer2, ongoing2)`
+ * - `callOf2.length === roles2.length && lastAnswer2.length === roles2.length && ongoing2.length === roles2.length`
+ * - `SplicedViewSealed(roles, callOf, lastAnswer, ongoing, prev.start, prev.end, roles2, callOf2, lastAnswer2, ongoing2)`
  *
  * Ensures:
  * - `result.found ==> result.start >= prev.start`
  * - `result.found ==> Eligible(roles2, callOf2, lastAnswer2, ongoing2, retentionCutoff(roles2.length, window), result.start, result.end)`
+ * - `result.found ==> forall(e2: int, result.end < e2 ==> !Eligible(roles2, callOf2, lastAnswer2, ongoing2, retentionCutoff(roles2.length, window), result.start, e2))`
+ * - `result.found ==> forall(s2: int, forall(e2: int, s2 < result.start ==> !Eligible(roles2, callOf2, lastAnswer2, ongoing2, retentionCutoff(roles2.length, window), s2, e2)))`
+ * - `!result.found ==> forall(s2: int, forall(e2: int, !Eligible(roles2, callOf2, lastAnswer2, ongoing2, retentionCutoff(roles2.length, window), s2, e2)))`
  */
 export const selectAfterSplice: (roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], window: number, prev: Stretch, roles2: readonly Role[], callOf2: readonly number[], lastAnswer2: readonly number[], ongoing2: readonly boolean[]) => Stretch = stretchModule.selectAfterSplice;
 

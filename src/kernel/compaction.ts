@@ -6,7 +6,7 @@
 import { isCompressible } from "./compressible.ts";
 import type { Role } from "./roles.ts";
 import { spliceRoles } from "./splice.ts";
-import { selectStretch } from "./stretch.ts";
+import { selectStretchFrom } from "./stretch.ts";
 
 /** The roles after one step; changed=false (and roles unchanged) when nothing was eligible. */
 export interface RoleStep {
@@ -21,6 +21,9 @@ export interface RoleStep {
 //@ requires Pairing(roles, callOf, lastAnswer, ongoing)
 //@ ensures !\result.changed ==> equal(\result.roles, roles)
 //@ ensures !\result.changed ==> forall(s2: int, forall(e2: int, !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), s2, e2)))
+//@ ensures \result.changed ==> Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), \result.start, \result.end)
+//@ ensures \result.changed ==> forall(e2: int, \result.end < e2 ==> !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), \result.start, e2))
+//@ ensures \result.changed ==> forall(s2: int, forall(e2: int, s2 < \result.start ==> !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), s2, e2)))
 //@ ensures \result.changed ==> 0 <= \result.start && \result.start < \result.end && \result.end + window <= roles.length
 //@ ensures \result.changed ==> \result.roles.length === roles.length - (\result.end - \result.start) + 1
 //@ ensures \result.changed ==> \result.roles[\result.start] === "summary"
@@ -39,8 +42,11 @@ export function compactRolesOnce(
   ongoing: readonly boolean[],
   window: number,
 ): RoleStep {
-  const st = selectStretch(roles, callOf, lastAnswer, ongoing, window);
+  // selectStretch is selectStretchFrom from 0 (plus CoherentIsLawful); calling the latter here
+  // keeps the start position in view, so a selection that skips the earliest stretch is refuted.
+  const st = selectStretchFrom(roles, callOf, lastAnswer, ongoing, window, 0);
   if (!st.found) return { changed: false, roles: roles, start: 0, end: 0 };
+  //@ use CoherentIsLawful(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), st.start, st.end)
   const out = spliceRoles(roles, st.start, st.end, window);
   return { changed: true, roles: out, start: st.start, end: st.end };
 }

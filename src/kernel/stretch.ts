@@ -183,11 +183,16 @@ export function selectStretch(
 //@ requires prev.found
 //@ requires Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), prev.start, prev.end)
 //@ requires forall(s2: int, forall(e2: int, s2 < prev.start ==> !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), s2, e2)))
-//@ requires SplicedView(roles, callOf, lastAnswer, ongoing, prev.start, prev.end, roles2, callOf2, lastAnswer2, ongoing2)
+//@ requires callOf2.length === roles2.length && lastAnswer2.length === roles2.length && ongoing2.length === roles2.length
+//@ requires SplicedViewSealed(roles, callOf, lastAnswer, ongoing, prev.start, prev.end, roles2, callOf2, lastAnswer2, ongoing2)
 //@ ensures \result.found ==> \result.start >= prev.start
 //@ ensures \result.found ==> Eligible(roles2, callOf2, lastAnswer2, ongoing2, retentionCutoff(roles2.length, window), \result.start, \result.end)
+//@ ensures \result.found ==> forall(e2: int, \result.end < e2 ==> !Eligible(roles2, callOf2, lastAnswer2, ongoing2, retentionCutoff(roles2.length, window), \result.start, e2))
+//@ ensures \result.found ==> forall(s2: int, forall(e2: int, s2 < \result.start ==> !Eligible(roles2, callOf2, lastAnswer2, ongoing2, retentionCutoff(roles2.length, window), s2, e2)))
+//@ ensures !\result.found ==> forall(s2: int, forall(e2: int, !Eligible(roles2, callOf2, lastAnswer2, ongoing2, retentionCutoff(roles2.length, window), s2, e2)))
 /**
- * Selection on the conversation after `prev` was spliced: well-formed again, and never earlier than prev (L4 forward progress).
+ * Selection on the conversation after `prev` was spliced: well-formed again, the earliest maximal eligible stretch of the new
+ * conversation (or none), and never earlier than prev (L4 forward progress).
  * @model
  */
 export function selectAfterSplice(
@@ -202,10 +207,10 @@ export function selectAfterSplice(
   lastAnswer2: readonly number[],
   ongoing2: readonly boolean[],
 ): Stretch {
-  // A proof-carrying model of two compaction rounds: the lemmas show the spliced views satisfy
-  // selectStretch's requires and that nothing eligible starts before prev.start any more.
-  //@ use SplicePreservesPairing(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), prev.start, prev.end, roles2, callOf2, lastAnswer2, ongoing2)
-  //@ use ForwardProgress(roles, callOf, lastAnswer, ongoing, window, prev.start, prev.end, roles2, callOf2, lastAnswer2, ongoing2)
-  const next = selectStretch(roles2, callOf2, lastAnswer2, ongoing2, window);
+  // A proof-carrying model of two compaction rounds: the lemma shows the spliced views satisfy
+  // the selection's requires and that nothing eligible starts before prev.start any more, so the
+  // selection may resume at prev.start and still return the earliest maximal stretch (or none).
+  //@ use AfterSplice(roles, callOf, lastAnswer, ongoing, window, prev.start, prev.end, roles2, callOf2, lastAnswer2, ongoing2)
+  const next = selectStretchFrom(roles2, callOf2, lastAnswer2, ongoing2, window, prev.start);
   return next;
 }

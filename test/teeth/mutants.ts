@@ -173,6 +173,20 @@ export const mutants: Mutant[] = [
     why: "after a failed start, every later start holding a tool call is skipped, even one whose answers come before the scan stopped, so the earliest stretch may be missed",
   },
   {
+    module: "stretch.ts",
+    law: "L4",
+    find: `  return next;`,
+    replace: `  return { found: false, start: 0, end: 0 };`,
+    why: "the selection after a splice reports nothing to compact although an eligible stretch remains",
+  },
+  {
+    module: "stretch.ts",
+    law: "L4",
+    find: `window, prev.start);`,
+    replace: `window, prev.start + 1);`,
+    why: "the selection after a splice skips the new summary's position, so a stretch starting at the summary is not chosen although it is the earliest",
+  },
+  {
     module: "keeprecent.ts",
     law: "L7",
     find: `if (need < k && work && rest >= keepRecentTokens) best = k;`,
@@ -339,6 +353,17 @@ export const mutants: Mutant[] = [
     find: `if (!st.found) return { changed: false, roles: roles, start: 0, end: 0 };`,
     replace: `if (!st.found || st.start >= 0) return { changed: false, roles: roles, start: 0, end: 0 };`,
     why: "nothing is ever compacted, although an eligible stretch exists",
+  },
+  {
+    module: "compaction.ts",
+    law: "L4",
+    find: `  const st = selectStretchFrom(roles, callOf, lastAnswer, ongoing, window, 0);
+  if (!st.found) return { changed: false, roles: roles, start: 0, end: 0 };`,
+    replace: `  const first = selectStretchFrom(roles, callOf, lastAnswer, ongoing, window, 0);
+  if (!first.found) return { changed: false, roles: roles, start: 0, end: 0 };
+  const later = selectStretchFrom(roles, callOf, lastAnswer, ongoing, window, first.end);
+  const st = later.found ? later : first;`,
+    why: "when a second eligible stretch follows the earliest one, the step compacts the second: an eligible stretch, but not the earliest",
   },
   {
     module: "progress.ts",
