@@ -161,6 +161,7 @@ method selectAfterSplice(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int
   requires Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), prev.start, prev.end)
   requires forall s2: int :: forall e2: int :: (s2 < prev.start) ==> (!Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), s2, e2))
   requires ((|callOf2| == |roles2|) && (|lastAnswer2| == |roles2|)) && (|ongoing2| == |roles2|)
+  requires |roles2| <= 9007199254740991
   requires SplicedViewSealed(roles, callOf, lastAnswer, ongoing, prev.start, prev.end, roles2, callOf2, lastAnswer2, ongoing2)
   ensures result.found ==> (result.start >= prev.start)
   ensures result.found ==> Eligible(roles2, callOf2, lastAnswer2, ongoing2, retentionCutoff(|roles2|, window), result.start, result.end)

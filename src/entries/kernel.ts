@@ -972,6 +972,7 @@ export const selectStretch: (roles: readonly Role[], callOf: readonly number[], 
  * - `Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), prev.start, prev.end)`
  * - `forall(s2: int, forall(e2: int, s2 < prev.start ==> !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), s2, e2)))`
  * - `callOf2.length === roles2.length && lastAnswer2.length === roles2.length && ongoing2.length === roles2.length`
+ * - `roles2.length <= 9007199254740991`
  * - `SplicedViewSealed(roles, callOf, lastAnswer, ongoing, prev.start, prev.end, roles2, callOf2, lastAnswer2, ongoing2)`
  *
  * Ensures:

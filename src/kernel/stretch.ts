@@ -184,6 +184,7 @@ export function selectStretch(
 //@ requires Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), prev.start, prev.end)
 //@ requires forall(s2: int, forall(e2: int, s2 < prev.start ==> !Eligible(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), s2, e2)))
 //@ requires callOf2.length === roles2.length && lastAnswer2.length === roles2.length && ongoing2.length === roles2.length
+//@ requires roles2.length <= 9007199254740991
 //@ requires SplicedViewSealed(roles, callOf, lastAnswer, ongoing, prev.start, prev.end, roles2, callOf2, lastAnswer2, ongoing2)
 //@ ensures \result.found ==> \result.start >= prev.start
 //@ ensures \result.found ==> Eligible(roles2, callOf2, lastAnswer2, ongoing2, retentionCutoff(roles2.length, window), \result.start, \result.end)

@@ -23,7 +23,8 @@ describe.each(backends)("agents on a session: $name", (backend) => {
     const [, ...history] = modelMessagesConversation({ turns: 10 });
     const model = toolThenTextModel("live-1", "ls", "all done");
     const s = await openSession(at, { format: "ai-sdk" });
-    const hook = sessionBeforeStep(s, { token_threshold: 3000 });
+    // summarizing only: the test looks for the summary a compaction step persisted
+    const hook = sessionBeforeStep(s, { token_threshold: 3000, strategy: "summarize" });
     const messages = await hook.start(history);
     const result = await generateText({
       model,

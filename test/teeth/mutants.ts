@@ -375,9 +375,9 @@ export const mutants: Mutant[] = [
   {
     module: "trigger.ts",
     law: "L1",
-    find: `if (th.messageThreshold > 0 && messages >= th.messageThreshold) return "messages";`,
-    replace: `if (th.messageThreshold > 0 && messages >= th.messageThreshold) return "turns";`,
-    why: "the report says the turn threshold fired when the message threshold did",
+    find: `if (th.turnThreshold > 0 && userTurns >= th.turnThreshold) return "turns";`,
+    replace: `if (th.turnThreshold > 0 && userTurns >= th.turnThreshold) return "messages";`,
+    why: "the report says the message threshold fired when the turn threshold did",
   },
   {
     module: "clearing.ts",

@@ -199,16 +199,20 @@ describe.skipIf(dafny23.length === 0)("every file is verified, every item accoun
     expect(r.log).toMatch(/says up\.dfy: 2; Dafny 2\.3[\d.]* verified 1 items: change it to "up\.dfy: 1"/);
   }, 120_000);
 
-  it("ensures false on SplicePreservesPairing: Z3 gives up, Dafny 2.3 reports 0 errors, the check fails", () => {
+  it("a mutated thresholdFired: Z3 gives up, Dafny 2.3 reports 0 errors, the check fails", () => {
+    // returning "turns" where the message threshold fired breaks thresholdFired's ensures; Dafny 2.3
+    // proves neither it nor its negation (its summary says 0 errors) and names the item as not
+    // verified. (The earlier probe, ensures false on SplicePreservesPairing, now gets a plain error.)
     const root = copyRepo();
-    const path = join(root, "proofs", "dafny", "stretch.dfy");
+    const path = join(root, "src", "kernel", "trigger.ts");
     const src = readFileSync(path, "utf8");
-    const at = "  ensures Pairing(roles2, callOf2, lastAnswer2, ongoing2)\n{\n  KeptPairingAvoidsStretch(";
+    const at = 'if (th.messageThreshold > 0 && messages >= th.messageThreshold) return "messages";';
     expect(src.split(at).length - 1).toBe(1);
-    writeFileSync(path, src.replace(at, at.replace("\n{", "\n  ensures false\n{")));
-    const r = check(root, ["stretch"]);
+    writeFileSync(path, src.replace(at, at.replace('return "messages"', 'return "turns"')));
+    const r = check(root, ["trigger"]);
     expect(r.exitCode, r.log).toBe(1);
-    expect(r.log).toMatch(/SplicePreservesPairing \(correctness\): errors, not verified/);
+    expect(r.log).toMatch(/finished with \d+ verified, 0 errors/);
+    expect(r.log).toMatch(/thresholdFired \(well-formedness\): errors, not verified/);
   }, 600_000);
 });
 
