@@ -409,6 +409,9 @@ describe("safecut compact (in process)", () => {
         "recap",
         "--model",
         "gpt-4.1-mini",
+        // one stretch per call: the first request is one stretch's prompt (batches: test/engine/batch-run.test.ts)
+        "--batch-tokens",
+        "0",
       ],
       { cwd: dir },
     );
@@ -423,7 +426,19 @@ describe("safecut compact (in process)", () => {
   it("uses the OpenAI imitation for a full compaction", async () => {
     server = await startImitation("openai", (_n, req) => ({ kind: "summary", text: factfulAnswer(req) }));
     const r = await runInProcess(
-      ["compact", "conv.json", "--provider", "openai", "--base-url", server.url, "--token-threshold", "3000"],
+      // one stretch per call: the first request asks max_tokens for one summary
+      [
+        "compact",
+        "conv.json",
+        "--provider",
+        "openai",
+        "--base-url",
+        server.url,
+        "--token-threshold",
+        "3000",
+        "--batch-tokens",
+        "0",
+      ],
       { cwd: dir, env: { OPENAI_API_KEY: "sk-x" } },
     );
     expect(r.code).toBe(0);
