@@ -635,8 +635,8 @@ export const mutants: Mutant[] = [
   {
     module: "batch.ts",
     law: "L8",
-    find: `freed = freed + (size - allowance);`,
-    replace: `freed = freed + (size - allowance) - 1;`,
-    why: "a planned stretch is counted as freeing one token less, so stretches are planned although the ones before them already free the need",
+    find: `let freed = 0;`,
+    replace: `let freed = -1;`,
+    why: "the freed count starts one token short, so a stretch is planned although the ones before it already free the need",
   },
 ];
