@@ -17,7 +17,7 @@ import { CLEARING_SESSION_MESSAGES, clearingRuns, clearingSection } from "./clea
 import { callsAnsweredAfterUser, generateConversation, summariesRun } from "./conversation.ts";
 import { dafnyModules, dafnySection, timeDafny } from "./dafny.ts";
 import { FRESH_SIZES as FRESH_FULL_SIZES, FRESH_REPS, freshBySize, freshSection } from "./fresh.ts";
-import { loopSectionIn } from "./loop/section.ts";
+import { LOOP_BEFORE_AFTER_HEADING, LOOP_HEADING } from "./loop/section.ts";
 import { type Repetitions, sinkValue } from "./measure.ts";
 import { planningSection, timeBySize, warmUpPlanning } from "./planning.ts";
 import { BACKGROUND_HEADING, STEP_CHECK_HEADING, sectionIn } from "./section-file.ts";
@@ -114,15 +114,12 @@ async function main(): Promise<void> {
   if (!ci) out.push(...wholeRunSection(log));
   if (!ci) out.push(...(await import("./startup.ts")).startupSection());
   // the sections of npm run bench:loop, bench:step, bench:background and bench/session.ts are
-  // written by those; a full run keeps them
+  // written by those, the loop's before/after table by hand; a full run keeps them
   const resultsFile = join(import.meta.dirname, "RESULTS.md");
   const kept = existsSync(resultsFile)
-    ? [
-        loopSectionIn(resultsFile),
-        sectionIn(resultsFile, STEP_CHECK_HEADING),
-        sectionIn(resultsFile, BACKGROUND_HEADING),
-        sectionIn(resultsFile, SESSION_HEADING),
-      ].filter((s) => s !== "")
+    ? [LOOP_HEADING, LOOP_BEFORE_AFTER_HEADING, STEP_CHECK_HEADING, BACKGROUND_HEADING, SESSION_HEADING]
+        .map((h) => sectionIn(resultsFile, h))
+        .filter((s) => s !== "")
     : [];
   const text = [out.join("\n").trimEnd(), ...kept.map((s) => s.trimEnd())].join("\n\n") + (kept.length > 0 ? "\n" : "");
   process.stdout.write(`${text}\n`);

@@ -24,7 +24,7 @@ import { withLock } from "../src/session/lock.ts";
 import { openSession } from "../src/session/open.ts";
 import { questionCounts, turn } from "../test/session/conversation.ts";
 import { bundleWorker, startWorker } from "../test/session/worker-process.ts";
-import { writeLoopSection } from "./loop/section.ts";
+import { writeSection } from "./section-file.ts";
 import { SESSION_HEADING, sessionSection } from "./session-section.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "safecut-session-bench-"));
@@ -187,7 +187,7 @@ try {
   ];
   console.log(tables.join("\n"));
   const lines = sessionSection(tables, new Date().toISOString());
-  writeLoopSection(join(import.meta.dirname, "RESULTS.md"), lines, SESSION_HEADING);
+  writeSection(join(import.meta.dirname, "RESULTS.md"), SESSION_HEADING, lines);
 } finally {
   await sql.end();
   server.stop();

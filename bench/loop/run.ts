@@ -6,9 +6,10 @@
 // min_stretch_tokens values (exploratory: printed only);
 // `--messages <n>` sets the generated session's length.
 import { join } from "node:path";
+import { writeSection } from "../section-file.ts";
 import { baselineCompactor, type Compactor, type SafecutVariant, safecutCompactor } from "./compactors.ts";
 import { replay } from "./replay.ts";
-import { type LoopRow, loopSection, writeLoopSection } from "./section.ts";
+import { LOOP_HEADING, type LoopRow, loopSection } from "./section.ts";
 import { codingSession, exampleSessions } from "./sessions.ts";
 import { startSummarizerServer } from "./summarizer-server.ts";
 
@@ -54,7 +55,7 @@ async function main(): Promise<void> {
   process.stdout.write(`${lines.join("\n")}\n`);
   // the committed table is the plain comparison at full size; CI-size and exploratory runs only print
   if (!ci && variants.length === 0 && messagesAt < 0)
-    writeLoopSection(join(import.meta.dirname, "../RESULTS.md"), lines);
+    writeSection(join(import.meta.dirname, "../RESULTS.md"), LOOP_HEADING, lines);
 }
 
 await main();

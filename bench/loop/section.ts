@@ -1,6 +1,5 @@
 // The agent-loop replay's section of bench/RESULTS.md: one row per session, trigger and
 // compactor, then safecut's figures over the baseline's per trigger (all sessions summed).
-import { sectionIn, writeSection } from "../section-file.ts";
 import { fmt, fmtN, fmtRatio, table } from "../table.ts";
 import { BASELINE_KEEP_SHARE } from "./compactors.ts";
 import { emptyStats, type ReplayStats } from "./replay.ts";
@@ -8,6 +7,8 @@ import { LATENCY, SUMMARY_BASE, SUMMARY_RATE } from "./summarizer-server.ts";
 
 /** The section's heading: bench:loop replaces the section under it in RESULTS.md. */
 export const LOOP_HEADING = "## Agent loop replay";
+/** The before/after table of the economy settings, written by hand from bench:loop runs; a full bench keeps it. */
+export const LOOP_BEFORE_AFTER_HEADING = "## Agent loop replay: before and after the economy settings (CI size)";
 
 /** One replay's result with what it was a replay of. */
 export interface LoopRow {
@@ -132,14 +133,4 @@ export function loopSection(rows: readonly LoopRow[], command: string, scale: nu
     ),
     "",
   ];
-}
-
-/** Replaces the section under `heading` (LOOP_HEADING by default) in `file` (up to the next "## " heading), or appends it. */
-export function writeLoopSection(file: string, lines: readonly string[], heading = LOOP_HEADING): void {
-  writeSection(file, heading, lines);
-}
-
-/** The section under `heading` (LOOP_HEADING by default) in `file` as it stands (empty when there is none), for a writer of the whole file. */
-export function loopSectionIn(file: string, heading = LOOP_HEADING): string {
-  return sectionIn(file, heading);
 }
