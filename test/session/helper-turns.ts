@@ -13,8 +13,8 @@ import type { Session } from "../../src/session/session.ts";
 export const HELPER_KINDS = ["openai", "anthropic", "responses"] as const;
 export type HelperKind = (typeof HELPER_KINDS)[number];
 
-/** One turn's four items in `kind`'s format; every text carries `id`. */
-export function helperTurn(kind: HelperKind, id: string, size = 12): JsonObject[] {
+/** One turn's four items in `kind`'s format; every text carries `id`; `args`: the call's arguments (JSON text). */
+export function helperTurn(kind: HelperKind, id: string, size = 12, args = "{}"): JsonObject[] {
   const question = { role: "user", content: `question ${id} ${"q ".repeat(size)}` };
   const result = `result ${id} ${"r ".repeat(size * 3)}`;
   const answer = { role: "assistant", content: `answer ${id} ${"a ".repeat(size * 2)}` };
@@ -24,7 +24,7 @@ export function helperTurn(kind: HelperKind, id: string, size = 12): JsonObject[
       {
         role: "assistant",
         content: null,
-        tool_calls: [{ id: `call-${id}`, type: "function", function: { name: "look", arguments: "{}" } }],
+        tool_calls: [{ id: `call-${id}`, type: "function", function: { name: "look", arguments: args } }],
       },
       { role: "tool", tool_call_id: `call-${id}`, content: result },
       answer,
@@ -32,13 +32,16 @@ export function helperTurn(kind: HelperKind, id: string, size = 12): JsonObject[
   if (kind === "anthropic")
     return [
       question,
-      { role: "assistant", content: [{ type: "tool_use", id: `call-${id}`, name: "look", input: {} }] },
+      {
+        role: "assistant",
+        content: [{ type: "tool_use", id: `call-${id}`, name: "look", input: JSON.parse(args) as Json }],
+      },
       { role: "user", content: [{ type: "tool_result", tool_use_id: `call-${id}`, content: result }] },
       answer,
     ];
   return [
     question,
-    { type: "function_call", call_id: `call-${id}`, name: "look", arguments: "{}" },
+    { type: "function_call", call_id: `call-${id}`, name: "look", arguments: args },
     { type: "function_call_output", call_id: `call-${id}`, output: result },
     answer,
   ];
