@@ -16,35 +16,50 @@ import type { Config, ConfigInput } from "../model/config.ts";
 import { InputError } from "../model/errors.ts";
 import { describeJson, isJsonObject, type Json, type JsonObject } from "../model/json.ts";
 import { assertValueNesting } from "../model/json-depth.ts";
-import { assertMessageList, assertOptions, type CompactMessagesOptions } from "./compact-messages.ts";
+import { assertMessageList, assertOptions } from "./compact-messages.ts";
 import { compactReading, sourcedReading } from "./compact-reading.ts";
+import { compactOnSession, type WireOptions } from "./session-option.ts";
 
 /**
  * Compacts an OpenAI `messages` array; returns the new array and the report. Takes the `openai`
  * package's ChatCompletionMessageParam[] (and gives the same type back: untouched messages are
  * the caller's own objects, a summary is an assistant message) or JSON read from a file; the
- * core does not depend on that package (see sdk-shapes.ts).
+ * core does not depend on that package (see sdk-shapes.ts). With the `session` option, the
+ * array is the agent's whole history as it holds it (what the last call returned, then the new
+ * messages): the new ones are appended to the session, which is compacted when due, and the
+ * messages returned are the session's context (session-option.ts).
  */
 export async function compactOpenAIMessages<M extends OpenAIChatMessageLike>(
   messages: readonly M[],
   config?: ConfigInput | Config,
-  options?: CompactMessagesOptions,
+  options?: WireOptions,
 ): Promise<{ messages: (M | OpenAISummaryMessage)[]; report: CompactionReport }>;
 export async function compactOpenAIMessages(
   messages: readonly Json[],
   config?: ConfigInput | Config,
-  options?: CompactMessagesOptions,
+  options?: WireOptions,
 ): Promise<{ messages: JsonObject[]; report: CompactionReport }>;
 export async function compactOpenAIMessages(
   messages: readonly (Json | OpenAIChatMessageLike)[],
   config: ConfigInput | Config = {},
-  options: CompactMessagesOptions = {},
+  options: WireOptions = {},
 ): Promise<{ messages: (JsonObject | OpenAIChatMessageLike)[]; report: CompactionReport }> {
   // bad arguments are SafecutErrors, and nesting is checked before the adapter reads (and copies) anything
   assertOptions(options);
   const c = parseConfig(config);
   assertMessageList(messages);
   assertValueNesting(messages, "messages");
+  if (options.session !== undefined) {
+    const items = messages as readonly Json[];
+    const r = await compactOnSession(
+      "compactOpenAIMessages",
+      "openai",
+      { items, pathOf: (i) => `messages[${i}]` },
+      c,
+      options,
+    );
+    return { messages: r.context as JsonObject[], report: r.report };
+  }
   // the SDK's message types are JSON data; the reader checks every field it reads
   const tag = { summaryTag: c.summary_tag };
   const read = readOpenAIMessages([...messages] as Json[], "messages", tag);
@@ -59,21 +74,23 @@ export async function compactOpenAIMessages(
 /**
  * Compacts an Anthropic conversation ({system?, messages}); returns the new one and the report.
  * Takes the `@anthropic-ai/sdk` package's MessageParam[] (and gives the same types back) or JSON.
+ * With the `session` option, as compactOpenAIMessages: the session keeps the system as its first
+ * item (`{"system": ...}`), and the conversation returned is the session's context.
  */
 export async function compactAnthropicMessages<M extends AnthropicMessageLike, S extends AnthropicSystemLike = string>(
   conversation: { system?: S; messages: readonly M[] },
   config?: ConfigInput | Config,
-  options?: CompactMessagesOptions,
+  options?: WireOptions,
 ): Promise<{ system?: S | string; messages: AnthropicWritten<M>[]; report: CompactionReport }>;
 export async function compactAnthropicMessages(
   conversation: { system?: Json; messages: readonly Json[] },
   config?: ConfigInput | Config,
-  options?: CompactMessagesOptions,
+  options?: WireOptions,
 ): Promise<AnthropicConversation & { report: CompactionReport }>;
 export async function compactAnthropicMessages(
   conversation: { system?: Json | AnthropicSystemLike; messages: readonly (Json | AnthropicMessageLike)[] },
   config: ConfigInput | Config = {},
-  options: CompactMessagesOptions = {},
+  options: WireOptions = {},
 ): Promise<{
   system?: Json | AnthropicSystemLike;
   messages: (JsonObject | AnthropicWritten<AnthropicMessageLike>)[];
@@ -86,6 +103,7 @@ export async function compactAnthropicMessages(
   assertMessageList(conversation.messages);
   assertValueNesting(conversation.messages, "messages");
   assertValueNesting(conversation.system, "system");
+  if (options.session !== undefined) return anthropicOnSession(conversation, c, options);
   // the SDK's message types are JSON data; the reader checks every field it reads
   const tag = { summaryTag: c.summary_tag };
   const read = readAnthropicMessages(
@@ -100,4 +118,21 @@ export async function compactAnthropicMessages(
     options,
   );
   return { ...r.written, report: r.report };
+}
+
+/** compactAnthropicMessages with a session: the system (if any) is the session's first item. */
+async function anthropicOnSession(
+  conversation: { system?: Json | AnthropicSystemLike; messages: readonly (Json | AnthropicMessageLike)[] },
+  c: Config,
+  options: WireOptions,
+): Promise<AnthropicConversation & { report: CompactionReport }> {
+  const messages = conversation.messages as readonly Json[];
+  const system = conversation.system as Json | undefined;
+  const items = system === undefined ? messages : [{ system }, ...messages];
+  const pathOf = (i: number) => (system === undefined ? `messages[${i}]` : i === 0 ? "system" : `messages[${i - 1}]`);
+  const r = await compactOnSession("compactAnthropicMessages", "anthropic", { items, pathOf }, c, options);
+  const [first, ...rest] = r.context;
+  if (isJsonObject(first) && first.role === undefined && first.system !== undefined)
+    return { system: first.system, messages: rest as JsonObject[], report: r.report };
+  return { messages: r.context as JsonObject[], report: r.report };
 }

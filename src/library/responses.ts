@@ -5,16 +5,34 @@ import { readResponsesItems, writeResponsesItems } from "../adapters/responses.t
 import { parseConfig } from "../engine/boundary/config-rules.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
-import type { CompactMessagesOptions } from "./compact-messages.ts";
+import type { Json } from "../model/json.ts";
+import { assertMessageList } from "./compact-messages.ts";
 import { compactReading } from "./compact-reading.ts";
+import { compactOnSession, type WireOptions } from "./session-option.ts";
 
-/** Compacts Responses input items; `retention_window` and the report's positions count these items. */
+/**
+ * Compacts Responses input items; `retention_window` and the report's positions count these items.
+ * With the `session` option, as compactOpenAIMessages: `input` is the agent's whole history as it
+ * holds it, the new items are appended to the session, and the input returned is its context.
+ */
 export async function compactResponsesItems(
   input: readonly ResponseInputItem[],
   config: ConfigInput | Config = {},
-  options: CompactMessagesOptions = {},
+  options: WireOptions = {},
 ): Promise<{ input: ResponseInputItem[]; report: CompactionReport }> {
   const c = parseConfig(config);
+  if (options.session !== undefined) {
+    assertMessageList(input, "input");
+    const items = input as unknown as readonly Json[];
+    const r = await compactOnSession(
+      "compactResponsesItems",
+      "responses",
+      { items, pathOf: (i) => `input[${i}]` },
+      c,
+      options,
+    );
+    return { input: r.context as unknown as ResponseInputItem[], report: r.report };
+  }
   const tag = c.summary_tag;
   const reading = readResponsesItems(input, "input", { summaryTag: tag });
   const r = await compactReading(

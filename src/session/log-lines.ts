@@ -8,7 +8,7 @@ import { FORMAT_NAMES } from "../adapters/detect.ts";
 import { InputError } from "../model/errors.ts";
 import type { Json, JsonObject } from "../model/json.ts";
 import { isJsonObject } from "../model/json.ts";
-import type { ClearedEntry, ClearingRecord, CompactionRecord, RestoreRecord } from "./record.ts";
+import type { ClearedEntry, ClearedInputs, ClearingRecord, CompactionRecord, RestoreRecord } from "./record.ts";
 
 /** The log format this safecut writes and reads; an older one would be migrated on open (none exists yet). */
 export const LOG_VERSION = 1;
@@ -197,14 +197,30 @@ function clearedOf(x: Json, at: string): ClearedEntry {
   };
 }
 
-/** A clearing record read from its JSON object; `at` names where. */
+function clearedInputsOf(x: Json, at: string): ClearedInputs {
+  if (!isJsonObject(x)) throw new InputError(at, `field "inputs": expected objects`);
+  const ids = x.toolCallIds;
+  if (!Array.isArray(ids) || ids.length === 0 || !ids.every((id) => typeof id === "string"))
+    throw new InputError(at, `field "inputs": expected a non-empty array of call ids in "toolCallIds"`);
+  return {
+    index: nat(x, "index", at),
+    toolCallIds: ids as string[],
+    tokensBefore: nat(x, "tokensBefore", at),
+    tokensAfter: nat(x, "tokensAfter", at),
+  };
+}
+
+/** A clearing record read from its JSON object (`inputs` optional: absent in records without cleared arguments); `at` names where. */
 export function clearingOf(o: JsonObject, at: string): ClearingRecord {
   const results = o.results;
   if (!Array.isArray(results) || results.length === 0)
     throw new InputError(at, `field "results": expected a non-empty array`);
+  const inputs = o.inputs;
+  if (inputs !== undefined && !Array.isArray(inputs)) throw new InputError(at, `field "inputs": expected an array`);
   return {
     items: nat(o, "items", at),
     results: results.map((r) => clearedOf(r, at)),
+    ...(inputs === undefined ? {} : { inputs: inputs.map((x) => clearedInputsOf(x, at)) }),
     tokensBefore: nat(o, "tokensBefore", at),
     tokensAfter: nat(o, "tokensAfter", at),
     plannedVersion: nat(o, "plannedVersion", at),
@@ -220,6 +236,7 @@ export function restoreOf(o: JsonObject, at: string): RestoreRecord {
     items: nat(o, "items", at),
     toolCallId: str(o, "toolCallId", at),
     index: nat(o, "index", at),
+    ...(o.call === undefined ? {} : { call: nat(o, "call", at) }),
     committedVersion: nat(o, "committedVersion", at),
     time: str(o, "time", at),
   };

@@ -50,11 +50,30 @@ export interface ClearedEntry {
   readonly tokensAfter: number;
 }
 
-/** One committed clearing step (L13): tool results' contents replaced by placeholders, nothing else changed. */
+/**
+ * The calls of one assistant message whose arguments a clearing step replaced by `{}`
+ * (clear_inputs: the calls of the results it cleared); the originals stay in the session's items.
+ */
+export interface ClearedInputs {
+  /** the assistant message's position in the context when the step was committed */
+  readonly index: number;
+  /** the calls whose arguments were replaced, in the message's order */
+  readonly toolCallIds: readonly string[];
+  /** the message's tokens just before and just after the step */
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+}
+
+/**
+ * One committed clearing step (L13): tool results' contents replaced by placeholders and, with
+ * clear_inputs, their calls' arguments by `{}`; nothing else changed.
+ */
 export interface ClearingRecord {
   /** how many items the session held when the step was committed */
   readonly items: number;
   readonly results: readonly ClearedEntry[];
+  /** the calls whose arguments were cleared (clear_inputs); absent when none were (every record written without it) */
+  readonly inputs?: readonly ClearedInputs[];
   /** the context's token total just before and just after the step */
   readonly tokensBefore: number;
   readonly tokensAfter: number;
@@ -71,6 +90,8 @@ export interface RestoreRecord {
   readonly toolCallId: string;
   /** its position in the context */
   readonly index: number;
+  /** the position of the assistant message whose call's arguments came back with it; absent when they were not cleared */
+  readonly call?: number;
   readonly committedVersion: number;
   readonly time: string;
 }

@@ -1,15 +1,16 @@
 // The context of a session, rebuilt from its log: every item read by the format's adapter, each
 // compaction record's stretch replaced by its summary where and when it was committed, each
-// clearing record's results by their placeholders, each restore's result by its original. One
+// clearing record's results by their placeholders (and its calls' arguments by `{}`, as the
+// engine's clearing does), each restore's result (and its call's arguments) by its original. One
 // pass over the items plus the records. Applying a record replays a decision the kernel made at the
 // commit; nothing is decided here, and a record that does not fit the context is refused.
 
 import { type ConversationFile, readConversationFile } from "../adapters/conversation-file.ts";
 import type { FormatName } from "../adapters/detect.ts";
-import { clearedWith } from "../engine/run/clearing.ts";
+import { clearedArguments, clearedWith } from "../engine/run/clearing.ts";
 import { itemMapOf } from "../engine/run/item-map.ts";
 import { InputError } from "../model/errors.ts";
-import { type Message, summaryMessage } from "../model/message.ts";
+import { type AssistantMessage, type Message, summaryMessage } from "../model/message.ts";
 import type { Entry } from "./session-state.ts";
 
 /**
@@ -38,6 +39,22 @@ export function itemOfMessage(file: ConversationFile): (j: number) => number {
   };
 }
 
+/**
+ * The assistant message with the arguments of call `id` back as read (`clearedFrom`), the other
+ * calls as they are; the message as read once none differs. Undefined when that call's arguments
+ * are not cleared.
+ */
+export function restoredArguments(m: AssistantMessage, id: string): AssistantMessage | undefined {
+  const read = m.clearedFrom?.toolCalls.find((c) => c.id === id);
+  const now = m.toolCalls.find((c) => c.id === id);
+  if (m.clearedFrom === undefined || read === undefined || now === undefined || read.arguments === now.arguments)
+    return undefined;
+  const toolCalls = m.toolCalls.map((c) => (c.id === id ? { ...c, arguments: read.arguments } : c));
+  const from = m.clearedFrom.toolCalls;
+  const back = toolCalls.every((c, k) => c.arguments === from[k]?.arguments && c.id === from[k]?.id);
+  return back ? m.clearedFrom : { ...m, toolCalls };
+}
+
 /** The rebuilt context, and the file it was read from (for writing it back in the session's layout). */
 export interface Replayed {
   readonly messages: Message[];
@@ -61,6 +78,17 @@ export function replay(items: readonly string[], entries: readonly Entry[], form
           throw new InputError(e.where, `message ${c.index} of the context is not the result of ${c.toolCallId}`);
         context[c.index] = clearedWith(m, c.placeholder);
       }
+      for (const c of e.record.inputs ?? []) {
+        const m = context[c.index];
+        const cleared = m?.role === "assistant" ? clearedArguments(m, new Set(c.toolCallIds)) : undefined;
+        const ids = cleared === undefined ? [] : [...clearedCallIds(m, cleared)];
+        if (cleared === undefined || ids.join("\n") !== c.toolCallIds.join("\n"))
+          throw new InputError(
+            e.where,
+            `message ${c.index} of the context does not hold the calls ${c.toolCallIds.join(", ")} with arguments to clear`,
+          );
+        context[c.index] = cleared;
+      }
       continue;
     }
     if (e.kind === "restore") {
@@ -71,6 +99,16 @@ export function replay(items: readonly string[], entries: readonly Entry[], form
           `message ${e.record.index} of the context is not the cleared result of ${e.record.toolCallId}`,
         );
       context[e.record.index] = m.clearedFrom;
+      if (e.record.call !== undefined) {
+        const a = context[e.record.call];
+        const back = a?.role === "assistant" ? restoredArguments(a, e.record.toolCallId) : undefined;
+        if (back === undefined)
+          throw new InputError(
+            e.where,
+            `message ${e.record.call} of the context does not hold the call ${e.record.toolCallId} with cleared arguments`,
+          );
+        context[e.record.call] = back;
+      }
       continue;
     }
     const r = e.record;
@@ -83,4 +121,10 @@ export function replay(items: readonly string[], entries: readonly Entry[], form
   }
   while (next < all.length) context.push(all[next++]);
   return { messages: context, file };
+}
+
+/** The calls whose arguments differ between `was` and `now` (the same calls, in order). */
+export function clearedCallIds(was: Message | undefined, now: AssistantMessage): string[] {
+  if (was?.role !== "assistant") return [];
+  return now.toolCalls.filter((c, k) => was.toolCalls[k]?.arguments !== c.arguments).map((c) => c.id);
 }

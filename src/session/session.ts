@@ -50,7 +50,7 @@ export interface Session {
   clearings(): Promise<(ClearingRecord | RestoreRecord)[]>;
   /**
    * Brings the cleared result of tool call `toolCallId` back into the context (its original text,
-   * kept in the session), as one guarded write; refused when the context holds no cleared result
+   * kept in the session), and the call's arguments if clear_inputs cleared them, as one guarded write; refused when the context holds no cleared result
    * of that call. Returns the session's version after it.
    */
   restore(toolCallId: string): Promise<number>;

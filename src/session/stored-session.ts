@@ -16,15 +16,15 @@ import type { CompactionReport } from "../engine/run/report.ts";
 import type { CommitOutcome, PlannedAgainst } from "../engine/store/store.ts";
 import type { CommitDecision } from "../kernel/commit.ts";
 import { type Config, type ConfigInput, summaryModel } from "../model/config.ts";
-import { ConfigError, InputError, SafecutError } from "../model/errors.ts";
+import { InputError, SafecutError } from "../model/errors.ts";
 import { isJsonObject, type Json } from "../model/json.ts";
 import type { Message, SummaryMessage } from "../model/message.ts";
 import { tokenCounter } from "../model/tokens.ts";
 import { summarizerFromConfig } from "../providers/from-config.ts";
 import { SessionPairing } from "./pairing.ts";
 import { PersistingStore, type Replacements } from "./persisting-store.ts";
-import type { ClearedEntry, ClearingRecord, CompactionRecord, RestoreRecord } from "./record.ts";
-import { itemOfMessage, messagesOf, readItems, replay } from "./replay.ts";
+import type { ClearedEntry, ClearedInputs, ClearingRecord, CompactionRecord, RestoreRecord } from "./record.ts";
+import { clearedCallIds, itemOfMessage, messagesOf, readItems, replay, restoredArguments } from "./replay.ts";
 import type { Session, SessionCompactOptions } from "./session.ts";
 import type { SessionState } from "./session-state.ts";
 
@@ -172,9 +172,6 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
 
   async compact(config: ConfigInput | Config, options: SessionCompactOptions = {}): Promise<CompactionReport> {
     const c = parseConfig(config);
-    // a clearing record holds results, not their calls' arguments: refused before anything is read
-    if (c.clear_inputs)
-      throw new ConfigError("clear_inputs", "a session does not record cleared call arguments yet; leave it off");
     const { messages } = await this.replayed();
     const counter = options.counter ?? tokenCounter(c.tokenizer);
     const summarizer =
@@ -285,22 +282,26 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
     if (decision === "reject" || replaced.length === 0) return { outcome: { decision, version: store.version } };
     const tokensBefore = store.totalTokens;
     const before = store.tokenCounts();
+    const prior = replaced.map((r) => store.messages[r.index]);
     const out = store.applyClearing(planned, replaced);
     if (out.decision !== decision)
       throw new SafecutError("internal", `the session decided ${decision}, its store ${out.decision}`);
-    const results: ClearedEntry[] = replaced.map((r) => {
-      if (r.message.role !== "tool") throw new SafecutError("internal", "a cleared message that is not a tool result");
-      return {
-        index: r.index,
-        toolCallId: r.message.toolCallId,
-        placeholder: r.message.content,
-        tokensBefore: before[r.index],
-        tokensAfter: r.tokens,
-      };
+    const results: ClearedEntry[] = [];
+    // clear_inputs: the calls whose arguments the run replaced, by assistant message
+    const inputs: ClearedInputs[] = [];
+    replaced.forEach((r, k) => {
+      const m = r.message;
+      const counts = { tokensBefore: before[r.index], tokensAfter: r.tokens };
+      if (m.role === "tool")
+        results.push({ index: r.index, toolCallId: m.toolCallId, placeholder: m.content, ...counts });
+      else if (m.role === "assistant")
+        inputs.push({ index: r.index, toolCallIds: clearedCallIds(prior[k], m), ...counts });
+      else throw new SafecutError("internal", `a cleared ${m.role} message`);
     });
     const record: ClearingRecord = {
       items: s.items.length,
       results,
+      ...(inputs.length === 0 ? {} : { inputs }),
       tokensBefore,
       tokensAfter: store.totalTokens,
       plannedVersion,
@@ -319,7 +320,8 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
 
   /**
    * Brings the cleared result of the tool call `toolCallId` back into the context (its original
-   * text, kept in the session), as one guarded write. Refused when the context holds no cleared
+   * text, kept in the session), and its call's arguments when clear_inputs cleared them, as one
+   * guarded write. Refused when the context holds no cleared
    * result of that call (never cleared, restored already, or summarized away since). Resolves to
    * the session's version after it.
    */
@@ -337,10 +339,13 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
           `the context holds no result of ${toolCallId} (never appended, or summarized)`,
         );
       if (m.clearedFrom === undefined) throw new InputError("toolCallId", `the result of ${toolCallId} is not cleared`);
+      // the call's arguments come back too when clear_inputs cleared them
+      const call = messages.findIndex((a) => a.role === "assistant" && restoredArguments(a, toolCallId) !== undefined);
       const record: RestoreRecord = {
         items: s.items.length,
         toolCallId,
         index,
+        ...(call < 0 ? {} : { call }),
         committedVersion: s.version + 1,
         time: new Date().toISOString(),
       };

@@ -3,8 +3,9 @@
 // of src/session/replay.ts), and after every compaction: the stretch held no user or system
 // message (L2), kept tool calls and results together (L5) and left a well-formed context, the
 // step lowered the tokens (L8), the watermark did not move back (L10); after every clearing:
-// only tool results' contents changed, to a placeholder, and the tokens dropped (L13); a restore
-// gives back the original; at the end the session's own context is this replay's.
+// only tool results' contents changed, to a placeholder, and (clear_inputs) the named calls'
+// arguments, to {}, and the tokens dropped (L13); a restore gives back the original result and
+// call arguments; at the end the session's own context is this replay's, call arguments included.
 import { readConversationFile } from "../../src/adapters/conversation-file.ts";
 import { assertWellFormed } from "../../src/engine/boundary/wellformed.ts";
 import { itemMapOf } from "../../src/engine/run/item-map.ts";
@@ -22,6 +23,11 @@ function toolIds(ms: readonly Message[]): { calls: Set<string>; results: string[
   return { calls, results };
 }
 
+/** An assistant message's calls and their arguments, as one comparable text ("" for any other message). */
+function callArguments(m: Message): string {
+  return m.role === "assistant" ? JSON.stringify(m.toolCalls.map((c) => [c.id, c.arguments])) : "";
+}
+
 /** Every law violation found on the session (empty: all hold). */
 export async function sessionLawProblems(s: Session): Promise<string[]> {
   const full = await s.history({ full: true });
@@ -33,6 +39,18 @@ export async function sessionLawProblems(s: Session): Promise<string[]> {
   const all = file?.messages ?? [];
   const originals = new Map<string, Message>();
   for (const m of all) if (m.role === "tool") originals.set(m.toolCallId, m);
+  const originalArguments = new Map<string, string>();
+  for (const m of all)
+    if (m.role === "assistant") for (const c of m.toolCalls) originalArguments.set(c.id, c.arguments);
+  /** message `at` with call `id`'s arguments set to `to`, or a problem */
+  const withArguments = (at: number, id: string, to: string | undefined, k: number): void => {
+    const m = context[at];
+    if (m?.role !== "assistant" || to === undefined || !m.toolCalls.some((c) => c.id === id)) {
+      problems.push(`record ${k}: ${at} is not the assistant message of ${id}`);
+      return;
+    }
+    context[at] = { ...m, toolCalls: m.toolCalls.map((c) => (c.id === id ? { ...c, arguments: to } : c)) };
+  };
   const spans = file === undefined ? [] : (file.items ?? itemMapOf(file.messages)).spans;
   const itemOf = (j: number) => spans[j].last;
   const problems: string[] = [];
@@ -50,6 +68,12 @@ export async function sessionLawProblems(s: Session): Promise<string[]> {
         if (c.tokensAfter >= c.tokensBefore)
           problems.push(`record ${k}: L13: ${c.toolCallId} ${c.tokensBefore} -> ${c.tokensAfter} tokens`);
       }
+      // clear_inputs: only the named calls' arguments change, to {}, each message's tokens drop
+      for (const c of r.inputs ?? []) {
+        for (const id of c.toolCallIds) withArguments(c.index, id, "{}", k);
+        if (c.tokensAfter >= c.tokensBefore)
+          problems.push(`record ${k}: L13: the arguments at ${c.index} ${c.tokensBefore} -> ${c.tokensAfter} tokens`);
+      }
       if (r.tokensAfter >= r.tokensBefore)
         problems.push(`record ${k}: L13: ${r.tokensBefore} -> ${r.tokensAfter} tokens`);
       continue;
@@ -59,6 +83,7 @@ export async function sessionLawProblems(s: Session): Promise<string[]> {
       if (context[r.index]?.role !== "tool" || original === undefined)
         problems.push(`record ${k}: restore of a missing result`);
       else context[r.index] = original;
+      if (r.call !== undefined) withArguments(r.call, r.toolCallId, originalArguments.get(r.toolCallId), k);
       continue;
     }
     if (r.end > context.length) {
@@ -89,7 +114,12 @@ export async function sessionLawProblems(s: Session): Promise<string[]> {
   if (got.length !== context.length) problems.push(`context has ${got.length} messages, the replay ${context.length}`);
   else
     for (let j = 0; j < got.length; j++)
-      if (context[j].role !== "summary" && (got[j].role !== context[j].role || got[j].content !== context[j].content))
+      if (
+        context[j].role !== "summary" &&
+        (got[j].role !== context[j].role ||
+          got[j].content !== context[j].content ||
+          callArguments(got[j]) !== callArguments(context[j]))
+      )
         problems.push(`context message ${j} differs from the replay`);
   return problems;
 }

@@ -1,0 +1,103 @@
+// The `session` option of the wire helpers (compactOpenAIMessages, compactAnthropicMessages,
+// compactResponsesItems): the agent keeps passing the array it holds (what the last call
+// returned, plus what happened since); the helper checks that the session's context is a prefix
+// of it, appends the rest durably, compacts the session when due and returns its context. The
+// session is described here by what the helpers use of it (the session layer's `Session` has
+// all of it): the library builds on no session backend.
+
+import { isDeepStrictEqual } from "node:util";
+import type { FormatName } from "../adapters/detect.ts";
+import type { CompactionReport } from "../engine/run/report.ts";
+import type { Config } from "../model/config.ts";
+import { InputError } from "../model/errors.ts";
+import { describeJson, type Json } from "../model/json.ts";
+import type { CompactMessagesOptions } from "./compact-messages.ts";
+
+/** The options a session's compaction takes (the rest of CompactMessagesOptions is refused with a session). */
+type SessionRunOptions = Pick<
+  CompactMessagesOptions,
+  "summarizer" | "counter" | "agentModel" | "env" | "signal" | "onProgress"
+>;
+
+/** What a wire helper uses of a session (openSession's `Session`). */
+export interface HelperSession {
+  /** the conversation format, fixed at the session's creation: the helper's own */
+  readonly format: FormatName;
+  /** Appends items of the session's format; resolves once they are durable. */
+  append(items: readonly Json[]): Promise<number>;
+  /** The context as JSONL text, one item per line (kept items in their original text). */
+  contextText(): Promise<string>;
+  /** The context's items. */
+  context(): Promise<Json[]>;
+  /** Runs the engine on the session (each committed step one guarded write). */
+  compact(config: Config, options?: SessionRunOptions): Promise<CompactionReport>;
+}
+
+/** Options of a wire helper: compactMessages' options, and the session that keeps the history. */
+export interface WireOptions extends CompactMessagesOptions {
+  /**
+   * the session (openSession) that keeps the agent's history, of the helper's format: the array
+   * given must start with the session's context (the items the last call returned), what follows
+   * is appended, the session is compacted when due, and its context is returned
+   */
+  readonly session?: HelperSession;
+}
+
+/** CompactMessagesOptions a session's compaction does not take: each refused with a session. */
+const NOT_WITH_A_SESSION = ["usage", "unshrinkable", "dryRun", "items", "hooks"] as const;
+
+/** The items a helper holds, one path per item for its errors (`messages[3]`, Anthropic's `system`). */
+export interface HeldItems {
+  readonly items: readonly Json[];
+  readonly pathOf: (i: number) => string;
+}
+
+/** Whether an item the agent holds is the context's item: its original text, or the same JSON value. */
+function sameItem(held: Json, text: string): boolean {
+  const own = JSON.stringify(held);
+  return own === text || isDeepStrictEqual(JSON.parse(own), JSON.parse(text));
+}
+
+/**
+ * A helper's call with a session: refuses a session of another format (naming both) and options
+ * a session does not take; checks that the session's context is a prefix of `held` (refused at
+ * the first differing index, nothing written); appends the rest (durable when this resolves);
+ * compacts under `c`. Returns the session's context and the run's report.
+ */
+export async function compactOnSession(
+  helper: string,
+  format: FormatName,
+  held: HeldItems,
+  c: Config,
+  options: WireOptions,
+): Promise<{ context: Json[]; report: CompactionReport }> {
+  const { session } = options;
+  if (session === undefined || session === null || typeof session !== "object")
+    throw new InputError("options.session", `expected a session (openSession), got ${describeJson(session)}`);
+  if (session.format !== format)
+    throw new InputError(
+      "options.session",
+      `${helper} keeps ${format} items; the session is of format ${String(session.format)}`,
+    );
+  for (const k of NOT_WITH_A_SESSION)
+    if (options[k] !== undefined)
+      throw new InputError(`options.${k}`, "not with a session: a session's compaction reads its own context");
+  const lines = (await session.contextText()).split("\n").filter((l) => l.trim() !== "");
+  const { items, pathOf } = held;
+  for (let i = 0; i < lines.length; i++) {
+    if (i >= items.length)
+      throw new InputError(
+        pathOf(i),
+        `missing: the session's context has ${lines.length} items, the array ${items.length}; pass the items the last call returned, then the new ones (nothing was written)`,
+      );
+    if (!sameItem(items[i], lines[i]))
+      throw new InputError(
+        pathOf(i),
+        `differs from item ${i} of the session's context: pass the items the last call returned, then the new ones (nothing was written)`,
+      );
+  }
+  if (items.length > lines.length) await session.append(items.slice(lines.length));
+  const { summarizer, counter, agentModel, env, signal, onProgress } = options;
+  const report = await session.compact(c, { summarizer, counter, agentModel, env, signal, onProgress });
+  return { context: await session.context(), report };
+}
