@@ -8,7 +8,7 @@ import { FORMAT_NAMES } from "../adapters/detect.ts";
 import { InputError } from "../model/errors.ts";
 import type { Json, JsonObject } from "../model/json.ts";
 import { isJsonObject } from "../model/json.ts";
-import type { ClearedEntry, ClearingRecord, CompactionRecord, RestoreRecord } from "./record.ts";
+import type { CallRef, ClearedEntry, ClearingRecord, CompactionRecord, RecordedCall, RestoreRecord } from "./record.ts";
 
 /** The log format this safecut writes and reads; an older one would be migrated on open (none exists yet). */
 export const LOG_VERSION = 1;
@@ -159,7 +159,9 @@ export function recordOf(o: JsonObject, at: string): CompactionRecord {
       at,
       `field "trigger": expected one of ${RECORD_TRIGGERS.map((t) => JSON.stringify(t)).join(", ")}`,
     );
-  const usage = o.usage;
+  const calls = o.calls;
+  const shared = o.sharedCalls;
+  const committedVersion = nat(o, "committedVersion", at);
   return {
     items: nat(o, "items", at),
     start,
@@ -170,13 +172,46 @@ export function recordOf(o: JsonObject, at: string): CompactionRecord {
     tokensAfter: nat(o, "tokensAfter", at),
     summarizer: str(o, "summarizer", at),
     ...(optStr(o, "model") === undefined ? {} : { model: optStr(o, "model") }),
-    ...(isJsonObject(usage) ? { usage } : {}),
+    ...(calls === undefined ? {} : { calls: listOf(calls, "calls", at).map((c) => callOf(c, at)) }),
+    ...(shared === undefined
+      ? {}
+      : { sharedCalls: listOf(shared, "sharedCalls", at).map((r) => callRefOf(r, committedVersion, at)) }),
     plannedVersion: nat(o, "plannedVersion", at),
-    committedVersion: nat(o, "committedVersion", at),
+    committedVersion,
     decision,
     watermark: nat(o, "watermark", at),
     time: str(o, "time", at),
   };
+}
+
+function listOf(x: Json, key: string, at: string): JsonObject[] {
+  if (!Array.isArray(x) || !x.every(isJsonObject))
+    throw new InputError(at, `field "${key}": expected an array of objects`);
+  return x as JsonObject[];
+}
+
+/** The usage counts a provider may report, each a natural number when present. */
+const USAGE_KEYS = ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens"] as const;
+
+function callOf(o: JsonObject, at: string): RecordedCall {
+  const d = o.durationMs;
+  if (typeof d !== "number" || !Number.isFinite(d) || d < 0)
+    throw new InputError(at, `field "calls": durationMs ${JSON.stringify(d)} is not a duration`);
+  if (typeof o.answered !== "boolean") throw new InputError(at, `field "calls": answered is not a boolean`);
+  const u = o.usage;
+  if (u !== undefined && !isJsonObject(u)) throw new InputError(at, `field "calls": usage is not an object`);
+  const usage: Record<string, number> = {};
+  if (u !== undefined) for (const k of USAGE_KEYS) if (u[k] !== undefined) usage[k] = nat(u, k, at);
+  const stretches = nat(o, "stretches", at);
+  if (stretches < 1) throw new InputError(at, `field "calls": a call asks for at least one stretch`);
+  return { durationMs: d, answered: o.answered, ...(u === undefined ? {} : { usage }), stretches };
+}
+
+function callRefOf(o: JsonObject, committedVersion: number, at: string): CallRef {
+  const record = nat(o, "record", at);
+  if (record >= committedVersion)
+    throw new InputError(at, `field "sharedCalls": record ${record} is not an earlier record`);
+  return { record, call: nat(o, "call", at) };
 }
 
 function decisionOf(o: JsonObject, at: string): CompactionRecord["decision"] {

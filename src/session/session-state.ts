@@ -29,6 +29,8 @@ export class SessionState {
   /** every entry in order (items and records) */
   readonly entries: Entry[] = [];
   watermark = 0;
+  /** the compaction records by committed version (the calls a later record shares are found there) */
+  private readonly byVersion = new Map<number, CompactionRecord>();
 
   /** The session's version: its number of entries (the last sequence number). */
   get version(): number {
@@ -67,7 +69,11 @@ export class SessionState {
       throw new InputError(at, `planned against version ${r.plannedVersion}, after the version it follows`);
     if (r.watermark < this.watermark)
       throw new InputError(at, `the watermark moves back from ${this.watermark} to ${r.watermark}`);
+    for (const ref of r.sharedCalls ?? [])
+      if (this.byVersion.get(ref.record)?.calls?.[ref.call] === undefined)
+        throw new InputError(at, `shares call ${ref.call} of record ${ref.record}, which holds no such call`);
     this.records.push(r);
+    this.byVersion.set(r.committedVersion, r);
     this.rewrites.push(true);
     this.watermark = r.watermark;
     const e: Entry = { kind: "compaction", record: r, where: at };

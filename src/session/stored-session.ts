@@ -21,6 +21,7 @@ import { isJsonObject, type Json } from "../model/json.ts";
 import type { Message, SummaryMessage } from "../model/message.ts";
 import { tokenCounter } from "../model/tokens.ts";
 import { summarizerFromConfig } from "../providers/from-config.ts";
+import { CallLedger } from "./call-ledger.ts";
 import { SessionPairing } from "./pairing.ts";
 import { PersistingStore, type Replacements } from "./persisting-store.ts";
 import type { ClearedEntry, ClearingRecord, CompactionRecord, RestoreRecord } from "./record.ts";
@@ -34,6 +35,8 @@ export interface StepAccount {
   readonly model?: string;
   /** the trigger reached, read on the store just before the splice */
   readonly trigger: () => Plan["trigger"];
+  /** the run's summarizer calls, accounted to its steps */
+  readonly ledger: CallLedger;
 }
 
 /** A record to write, of its kind. */
@@ -180,7 +183,8 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
     const summarizer =
       options.summarizer ?? summarizerFromConfig(c, counter, options.env ?? process.env, options.agentModel);
     const model = summaryModel(c.model, options.agentModel);
-    const account = { summarizer: summarizer.name, ...(model === undefined ? {} : { model }) };
+    const ledger = new CallLedger();
+    const account = { summarizer: summarizer.name, ...(model === undefined ? {} : { model }), ledger };
     const store = new PersistingStore(counter, messages, this.state.version, this.state.items.length, {
       splice: (st, p, s, e, sum) =>
         this.commitStep(() =>
@@ -197,6 +201,7 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
       signal: options.signal,
       onProgress: options.onProgress,
       maxSteps: options.maxSteps,
+      hooks: { call: ledger.onCall },
     });
   }
 
@@ -221,6 +226,7 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
     // the engine starts a run only when due, on at most this many items (one per message, or fewer
     // for Anthropic), and appends since can only add to every count a trigger reads; a step under
     // every trigger is one of a run that was due going on down to its low-water target
+    const calls = account.ledger.forStep(store.messages.slice(start, end), s.version + 1);
     const fired = account.trigger();
     const trigger = fired === "none" ? "low-water" : fired;
     const out = store.applySplice(planned, start, end, summary);
@@ -240,6 +246,7 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
       tokensAfter: store.totalTokens,
       summarizer: account.summarizer,
       ...(account.model === undefined ? {} : { model: account.model }),
+      ...calls,
       plannedVersion,
       committedVersion: s.version + 1,
       decision,
