@@ -10,8 +10,14 @@ import type { Json, JsonObject } from "../model/json.ts";
 import { isJsonObject } from "../model/json.ts";
 import type { CallRef, ClearedEntry, ClearingRecord, CompactionRecord, RecordedCall, RestoreRecord } from "./record.ts";
 
-/** The log format this safecut writes and reads; an older one would be migrated on open (none exists yet). */
-export const LOG_VERSION = 1;
+/**
+ * The log format this safecut writes and reads. 1: items, compaction, clearing and restore
+ * records; 2: compaction records carry their summarizer calls. A log of an older format is read
+ * as it is (opening never rewrites it); the first write to it starts with a format line that
+ * raises the log's version, under the lock, so that an older safecut refuses the log from that
+ * line on rather than misreading what follows.
+ */
+export const LOG_VERSION = 2;
 /** The header's marker field and value: a file without it is not a safecut session log. */
 const MAGIC = "safecut-session";
 
@@ -55,8 +61,13 @@ export interface SetAsideLine {
   readonly line: number;
   readonly bytes: number;
 }
+/** The log's format version from this line on (written before the first write to an older log). */
+export interface FormatLine {
+  readonly kind: "format";
+  readonly version: number;
+}
 /** Any line of the log. */
-export type LogLine = HeaderLine | EntryLine | SetAsideLine;
+export type LogLine = HeaderLine | EntryLine | SetAsideLine | FormatLine;
 
 /** Where a log line is, for errors: `FILE line N`. */
 export function lineAt(file: string, line: number): string {
@@ -88,9 +99,23 @@ export function rewriteText(seq: number, kind: "clearing" | "restore", record: C
   return JSON.stringify({ seq, t: kind, ...record });
 }
 
+/** A format line's text: the log is of this safecut's format from here on. */
+export function formatText(): string {
+  return JSON.stringify({ t: "format", version: LOG_VERSION });
+}
+
 /** A set-aside marker's text. */
 export function setAsideText(line: number, bytes: number): string {
   return JSON.stringify({ t: "set-aside", line, bytes });
+}
+
+/** A log format version read at `at`; refuses one newer than this safecut reads. */
+function versionOf(version: Json | undefined, at: string): number {
+  if (typeof version !== "number" || !Number.isSafeInteger(version) || version < 1)
+    throw new InputError(at, `invalid log version ${JSON.stringify(version)}`);
+  if (version > LOG_VERSION)
+    throw new InputError(at, `the log has format version ${version}, newer than this safecut reads (${LOG_VERSION})`);
+  return version;
 }
 
 /** Parses the header (line 1): refuses a foreign file, a newer log version or an unknown format. */
@@ -103,11 +128,7 @@ export function parseHeader(text: string, file: string): HeaderLine {
     throw new InputError(at, "not a safecut session log (the first line is not JSON)");
   }
   if (!isJsonObject(v) || !(MAGIC in v)) throw new InputError(at, `not a safecut session log (no "${MAGIC}" field)`);
-  const version = v[MAGIC];
-  if (typeof version !== "number" || !Number.isSafeInteger(version) || version < 1)
-    throw new InputError(at, `invalid log version ${JSON.stringify(version)}`);
-  if (version > LOG_VERSION)
-    throw new InputError(at, `the log has format version ${version}, newer than this safecut reads (${LOG_VERSION})`);
+  const version = versionOf(v[MAGIC], at);
   const format = v.format;
   if (typeof format !== "string" || !(FORMAT_NAMES as readonly string[]).includes(format))
     throw new InputError(at, `unknown conversation format ${JSON.stringify(format)}`);
@@ -281,6 +302,7 @@ export function parseLine(text: string, file: string, line: number): LogLine {
   }
   if (!isJsonObject(v)) throw new InputError(at, "corrupt line (not a JSON object)");
   if (v.t === "set-aside") return { kind: "set-aside", line: nat(v, "line", at), bytes: nat(v, "bytes", at) };
+  if (v.t === "format") return { kind: "format", version: versionOf(v.version, at) };
   const seq = nat(v, "seq", at);
   if (v.t === "item") {
     if (typeof v.text === "string") return { kind: "item", seq, text: v.text };
