@@ -56,13 +56,21 @@ export class CallLedger {
    * those counted on its record and those counted on an earlier one; marks them accounted.
    */
   forStep(stretch: readonly Message[], version: number): Pick<CompactionRecord, "calls" | "sharedCalls"> {
-    const key = keyOf(stretch);
+    return this.forStretches([stretch], version);
+  }
+
+  /** As forStep, for a record of several stretches (an unshrinkable record). */
+  forStretches(
+    stretches: readonly (readonly Message[])[],
+    version: number,
+  ): Pick<CompactionRecord, "calls" | "sharedCalls"> {
+    const keys = new Set(stretches.map(keyOf));
     const calls: RecordedCall[] = [];
     const sharedCalls: CallRef[] = [];
     for (const c of this.calls) {
       let used = false;
       c.keys.forEach((k, i) => {
-        if (k === key && !c.done[i]) {
+        if (keys.has(k) && !c.done[i]) {
           c.done[i] = true;
           used = true;
         }

@@ -8,11 +8,20 @@ import { FORMAT_NAMES } from "../adapters/detect.ts";
 import { InputError } from "../model/errors.ts";
 import type { Json, JsonObject } from "../model/json.ts";
 import { isJsonObject } from "../model/json.ts";
-import type { CallRef, ClearedEntry, ClearingRecord, CompactionRecord, RecordedCall, RestoreRecord } from "./record.ts";
+import type {
+  CallRef,
+  ClearedEntry,
+  ClearingRecord,
+  CompactionRecord,
+  RecordedCall,
+  RestoreRecord,
+  UnshrinkableRecord,
+} from "./record.ts";
 
 /**
  * The log format this safecut writes and reads. 1: items, compaction, clearing and restore
- * records; 2: compaction records carry their summarizer calls. A log of an older format is read
+ * records; 2: compaction records carry their summarizer calls, and unshrinkable records (stretches
+ * found not to shrink) are written. A log of an older format is read
  * as it is (opening never rewrites it); the first write to it starts with a format line that
  * raises the log's version, under the lock, so that an older safecut refuses the log from that
  * line on rather than misreading what follows.
@@ -52,8 +61,14 @@ export interface RestoreLine {
   readonly seq: number;
   readonly record: RestoreRecord;
 }
+/** Stretches found not to shrink (log format 2). */
+export interface UnshrinkableLine {
+  readonly kind: "unshrinkable";
+  readonly seq: number;
+  readonly record: UnshrinkableRecord;
+}
 /** An entry of a session: what a line after the header (or a database row) stands for. */
-export type EntryLine = ItemLine | CompactionLine | ClearingLine | RestoreLine;
+export type EntryLine = ItemLine | CompactionLine | ClearingLine | RestoreLine | UnshrinkableLine;
 /** A torn line (a write cut short by a crash) set aside by the next writer: never read as data. */
 export interface SetAsideLine {
   readonly kind: "set-aside";
@@ -94,8 +109,12 @@ export function compactionText(seq: number, record: CompactionRecord): string {
   return JSON.stringify({ seq, t: "compaction", ...record });
 }
 
-/** A clearing or restore line's text. */
-export function rewriteText(seq: number, kind: "clearing" | "restore", record: ClearingRecord | RestoreRecord): string {
+/** A clearing, restore or unshrinkable line's text. */
+export function rewriteText(
+  seq: number,
+  kind: "clearing" | "restore" | "unshrinkable",
+  record: ClearingRecord | RestoreRecord | UnshrinkableRecord,
+): string {
   return JSON.stringify({ seq, t: kind, ...record });
 }
 
@@ -180,8 +199,6 @@ export function recordOf(o: JsonObject, at: string): CompactionRecord {
       at,
       `field "trigger": expected one of ${RECORD_TRIGGERS.map((t) => JSON.stringify(t)).join(", ")}`,
     );
-  const calls = o.calls;
-  const shared = o.sharedCalls;
   const committedVersion = nat(o, "committedVersion", at);
   return {
     items: nat(o, "items", at),
@@ -193,10 +210,7 @@ export function recordOf(o: JsonObject, at: string): CompactionRecord {
     tokensAfter: nat(o, "tokensAfter", at),
     summarizer: str(o, "summarizer", at),
     ...(optStr(o, "model") === undefined ? {} : { model: optStr(o, "model") }),
-    ...(calls === undefined ? {} : { calls: listOf(calls, "calls", at).map((c) => callOf(c, at)) }),
-    ...(shared === undefined
-      ? {}
-      : { sharedCalls: listOf(shared, "sharedCalls", at).map((r) => callRefOf(r, committedVersion, at)) }),
+    ...callsOf(o, committedVersion, at),
     plannedVersion: nat(o, "plannedVersion", at),
     committedVersion,
     decision,
@@ -226,6 +240,18 @@ function callOf(o: JsonObject, at: string): RecordedCall {
   const stretches = nat(o, "stretches", at);
   if (stretches < 1) throw new InputError(at, `field "calls": a call asks for at least one stretch`);
   return { durationMs: d, answered: o.answered, ...(u === undefined ? {} : { usage }), stretches };
+}
+
+/** A record's calls and sharedCalls, when present. */
+function callsOf(o: JsonObject, committedVersion: number, at: string): Pick<CompactionRecord, "calls" | "sharedCalls"> {
+  const calls = o.calls;
+  const shared = o.sharedCalls;
+  return {
+    ...(calls === undefined ? {} : { calls: listOf(calls, "calls", at).map((c) => callOf(c, at)) }),
+    ...(shared === undefined
+      ? {}
+      : { sharedCalls: listOf(shared, "sharedCalls", at).map((r) => callRefOf(r, committedVersion, at)) }),
+  };
 }
 
 function callRefOf(o: JsonObject, committedVersion: number, at: string): CallRef {
@@ -281,13 +307,33 @@ export function restoreOf(o: JsonObject, at: string): RestoreRecord {
   };
 }
 
-/** An entry of kind `kind` (compaction, clearing, restore) read from its record object; refuses a record whose committedVersion is not `seq`. */
+/** An unshrinkable record read from its JSON object; `at` names where. */
+export function unshrinkableOf(o: JsonObject, at: string): UnshrinkableRecord {
+  const stretches = listOf(o.stretches ?? null, "stretches", at).map((x) => {
+    const start = nat(x, "start", at);
+    const end = nat(x, "end", at);
+    if (end <= start) throw new InputError(at, `the stretch ${start}..${end} is empty`);
+    return { start, end };
+  });
+  if (stretches.length === 0) throw new InputError(at, `field "stretches": expected a non-empty array`);
+  const committedVersion = nat(o, "committedVersion", at);
+  return {
+    items: nat(o, "items", at),
+    stretches,
+    ...callsOf(o, committedVersion, at),
+    committedVersion,
+    time: str(o, "time", at),
+  };
+}
+
+/** An entry of kind `kind` (compaction, clearing, restore, unshrinkable) read from its record object; refuses a record whose committedVersion is not `seq`. */
 export function rewriteLine(kind: string, seq: number, o: JsonObject, at: string): EntryLine {
   if (nat(o, "committedVersion", at) !== seq)
     throw new InputError(at, `the record's committedVersion is not its sequence number ${seq}`);
   if (kind === "compaction") return { kind, seq, record: recordOf(o, at) };
   if (kind === "clearing") return { kind, seq, record: clearingOf(o, at) };
   if (kind === "restore") return { kind, seq, record: restoreOf(o, at) };
+  if (kind === "unshrinkable") return { kind, seq, record: unshrinkableOf(o, at) };
   throw new InputError(at, `unknown entry kind ${JSON.stringify(kind)}`);
 }
 
@@ -312,6 +358,7 @@ export function parseLine(text: string, file: string, line: number): LogLine {
       throw new InputError(at, "corrupt item line (expected the item object right after its prefix)");
     return { kind: "item", seq, text: text.slice(prefix.length, -1) };
   }
-  if (v.t === "compaction" || v.t === "clearing" || v.t === "restore") return rewriteLine(v.t, seq, v, at);
+  if (v.t === "compaction" || v.t === "clearing" || v.t === "restore" || v.t === "unshrinkable")
+    return rewriteLine(v.t, seq, v, at);
   throw new InputError(at, `unknown line kind ${JSON.stringify(v.t)}`);
 }

@@ -68,6 +68,8 @@ export class LogState extends SessionState {
       this.logVersion = l.version;
       return undefined;
     }
+    if (l.kind === "unshrinkable" && this.logVersion < 2)
+      throw new InputError(at, `an unshrinkable record in a log at format version ${this.logVersion} (from 2 on)`);
     return this.add(l, at);
   }
 }

@@ -104,3 +104,28 @@ export interface RestoreRecord {
   readonly committedVersion: number;
   readonly time: string;
 }
+
+/** A stretch [start, end) of the context. */
+export interface StretchBounds {
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * Stretches a compaction run found not to shrink (every summary of them rejected only for not
+ * being shorter, L8), at their positions in the context when the record was committed. A later
+ * run, in any process, reads them into its store's memory of stretches known not to shrink
+ * (UnshrinkableMemory): moved by the compaction records after this one, dropped once a stretch's
+ * messages change, as the kernel's recordAfterSplice and the memory's fingerprint say. Not a
+ * change of the context: the kernel's log commit rule reads it as it reads an append.
+ */
+export interface UnshrinkableRecord {
+  /** how many items the session held when it was committed */
+  readonly items: number;
+  readonly stretches: readonly StretchBounds[];
+  /** the summarizer calls spent on them, counted as in a compaction record (CompactionRecord.calls) */
+  readonly calls?: readonly RecordedCall[];
+  readonly sharedCalls?: readonly CallRef[];
+  readonly committedVersion: number;
+  readonly time: string;
+}

@@ -22,9 +22,17 @@ import type { Message, SummaryMessage } from "../model/message.ts";
 import { tokenCounter } from "../model/tokens.ts";
 import { summarizerFromConfig } from "../providers/from-config.ts";
 import { CallLedger } from "./call-ledger.ts";
+import { FoundMemory } from "./found-memory.ts";
 import { SessionPairing } from "./pairing.ts";
 import { PersistingStore, type Replacements } from "./persisting-store.ts";
-import type { ClearedEntry, ClearingRecord, CompactionRecord, RestoreRecord } from "./record.ts";
+import type {
+  ClearedEntry,
+  ClearingRecord,
+  CompactionRecord,
+  RestoreRecord,
+  StretchBounds,
+  UnshrinkableRecord,
+} from "./record.ts";
 import { itemOfMessage, messagesOf, readItems, replay } from "./replay.ts";
 import type { Session, SessionCompactOptions } from "./session.ts";
 import type { SessionState } from "./session-state.ts";
@@ -43,7 +51,8 @@ export interface StepAccount {
 export type NewEntry =
   | { readonly kind: "compaction"; readonly record: CompactionRecord }
   | { readonly kind: "clearing"; readonly record: ClearingRecord }
-  | { readonly kind: "restore"; readonly record: RestoreRecord };
+  | { readonly kind: "restore"; readonly record: RestoreRecord }
+  | { readonly kind: "unshrinkable"; readonly record: UnshrinkableRecord };
 
 /** A step's decision at the commit: rejected, or applied to the store with the entry to write. */
 export interface StepDecision {
@@ -178,24 +187,35 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
     // a clearing record holds results, not their calls' arguments: refused before anything is read
     if (c.clear_inputs)
       throw new ConfigError("clear_inputs", "a session does not record cleared call arguments yet; leave it off");
-    const { messages } = await this.replayed();
+    await this.sync();
+    // the stretches known not to shrink, as the session's records say; what this run finds is kept apart
+    const memory = new FoundMemory();
+    const { messages } = replay(this.state.items, this.state.entries, this.format, memory);
+    memory.track();
     const counter = options.counter ?? tokenCounter(c.tokenizer);
     const summarizer =
       options.summarizer ?? summarizerFromConfig(c, counter, options.env ?? process.env, options.agentModel);
     const model = summaryModel(c.model, options.agentModel);
     const ledger = new CallLedger();
     const account = { summarizer: summarizer.name, ...(model === undefined ? {} : { model }), ledger };
-    const store = new PersistingStore(counter, messages, this.state.version, this.state.items.length, {
-      splice: (st, p, s, e, sum) =>
-        this.commitStep(() =>
-          this.decideStep(st, p, s, e, sum, {
-            ...account,
-            trigger: () => dueBy(c, st.totalTokens, st.messages.length, st.userTurns),
-          }),
-        ),
-      clearing: (st, p, replaced) => this.commitStep(() => this.decideClearing(st, p, replaced)),
-    });
-    return compactStore(store, c, {
+    const store = new PersistingStore(
+      counter,
+      messages,
+      this.state.version,
+      this.state.items.length,
+      {
+        splice: (st, p, s, e, sum) =>
+          this.commitStep(() =>
+            this.decideStep(st, p, s, e, sum, {
+              ...account,
+              trigger: () => dueBy(c, st.totalTokens, st.messages.length, st.userTurns),
+            }),
+          ),
+        clearing: (st, p, replaced) => this.commitStep(() => this.decideClearing(st, p, replaced)),
+      },
+      memory,
+    );
+    const report = await compactStore(store, c, {
       summarizer,
       agentModel: options.agentModel,
       signal: options.signal,
@@ -203,6 +223,39 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
       maxSteps: options.maxSteps,
       hooks: { call: ledger.onCall },
     });
+    const found = memory.foundIn(store.messages);
+    if (found.length > 0) await this.commitStep(() => this.decideUnshrinkable(store, found, ledger));
+    return report;
+  }
+
+  /**
+   * The stretches the run found not to shrink, as one record, against the session as read now:
+   * written only if the kernel's log commit rule says their positions in the store still name them
+   * in the session (nothing but appends since the store last reflected it), else dropped (a later
+   * run may pay for them again, nothing else is lost).
+   */
+  private decideUnshrinkable(
+    store: PersistingStore,
+    found: readonly StretchBounds[],
+    ledger: CallLedger,
+  ): StepDecision {
+    const s = this.state;
+    const last = found.reduce((m, x) => Math.max(m, x.end), 0);
+    const { decision } = this.decideOnLog(store, store.view(), last);
+    if (decision === "reject") return { outcome: { decision, version: store.version } };
+    const version = s.version + 1;
+    const calls = ledger.forStretches(
+      found.map((x) => store.messages.slice(x.start, x.end)),
+      version,
+    );
+    const record: UnshrinkableRecord = {
+      items: s.items.length,
+      stretches: found,
+      ...calls,
+      committedVersion: version,
+      time: new Date().toISOString(),
+    };
+    return { outcome: { decision, version }, entry: { kind: "unshrinkable", record } };
   }
 
   /**

@@ -5,7 +5,7 @@
 // reads it as that one did and writes nothing on open; its first write to it starts with a format
 // line raising the log's version. A log of a version newer than this safecut reads is refused
 // naming the line, whether the header or a format line says so.
-import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { LOG_VERSION } from "../../src/session/log-lines.ts";
@@ -114,6 +114,27 @@ describe("session log format version", () => {
       raised,
       new RegExp(`line ${n}: the log has format version ${LOG_VERSION + 1}, newer than this safecut reads`),
     );
+  });
+
+  it("refuses an unshrinkable record in the part of a log at version 1, naming its line", async () => {
+    const at = v1Log();
+    const s = await openSession(at);
+    const seq = (await s.version()) + 1;
+    await s.close();
+    const items = readFileSync(at, "utf8")
+      .split("\n")
+      .filter((l) => l.includes('"t":"item"')).length;
+    const record = { items, stretches: [{ start: 1, end: 2 }], committedVersion: seq, time: "t" };
+    const line = `${JSON.stringify({ seq, t: "unshrinkable", ...record })}\n`;
+    const n = readFileSync(at, "utf8").split("\n").length;
+    appendFileSync(at, line);
+    await refused(at, new RegExp(`line ${n}: an unshrinkable record in a log at format version 1 \\(from 2 on\\)`));
+    // after a format line raising the log to 2, the same record is read
+    const upgraded = v1Log();
+    appendFileSync(upgraded, `${JSON.stringify({ t: "format", version: 2 })}\n${line}`);
+    const read = await openSession(upgraded);
+    expect(await read.version()).toBe(seq);
+    await read.close();
   });
 
   it("refuses a format line that does not raise the version, naming it", async () => {

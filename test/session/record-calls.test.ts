@@ -8,7 +8,6 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { CompactionReport } from "../../src/engine/run/report.ts";
 import { callTotals } from "../../src/engine/run/run-hooks.ts";
 import type { ConfigInput } from "../../src/model/config.ts";
-import { batchPartHeading, batchPartTag } from "../../src/model/prompt-template.ts";
 import { openSession } from "../../src/session/open.ts";
 import type { CompactionRecord } from "../../src/session/record.ts";
 import {
@@ -20,6 +19,7 @@ import {
 } from "../support/http-imitation.ts";
 import { backends, logBackend, removeFresh } from "./backends.ts";
 import { SMALL_CONFIG, turn } from "./conversation.ts";
+import { answer, factsSummary, partsOf } from "./imitation-answers.ts";
 import { sessionLawProblems } from "./session-laws.ts";
 
 let server: Imitation | undefined;
@@ -32,42 +32,6 @@ afterAll(removeFresh);
 const USAGE = { prompt_tokens: 1200, completion_tokens: 80, prompt_tokens_details: { cached_tokens: 1000 } };
 const REPORTED = { inputTokens: 1200, outputTokens: 80, cacheReadTokens: 1000 };
 const MODEL = "gpt-4o-mini";
-
-/** The facts a stretch's prompt asks to keep, joined into a short summary. */
-function factsOf(prompt: string): string {
-  const start = prompt.indexOf("These facts must appear verbatim in the summary:\n");
-  const end = prompt.indexOf("\n\nConversation excerpt:", start);
-  if (start < 0 || end < 0) return "the agent worked";
-  const facts = prompt
-    .slice(start, end)
-    .split("\n")
-    .filter((l) => l.startsWith("- "))
-    .map((l) => l.slice(2));
-  return `the agent worked on: ${facts.join("; ")}`;
-}
-
-/** How many excerpts a batch prompt holds (1: a single stretch's prompt). */
-function partsOf(prompt: string): string[] {
-  const m = /^=== excerpt 1 of (\d+) ===$/m.exec(prompt);
-  if (m === null) return [prompt];
-  const n = Number(m[1]);
-  return Array.from({ length: n }, (_, i) => {
-    const from = prompt.indexOf(batchPartHeading(i + 1, n));
-    const to = i + 1 < n ? prompt.indexOf(batchPartHeading(i + 2, n)) : prompt.length;
-    return prompt.slice(from, to);
-  });
-}
-
-/** An answer to the request: one summary per excerpt, each in its tag; `omit` leaves out a batch's k-th (1-based). */
-function answer(req: RecordedRequest, omit?: number): string {
-  const parts = partsOf(promptOf(req));
-  if (parts.length === 1) return `<summary>${factsOf(parts[0])}</summary>`;
-  return parts
-    .map((p, i) =>
-      i + 1 === omit ? "" : `<${batchPartTag("summary", i + 1)}>${factsOf(p)}</${batchPartTag("summary", i + 1)}>`,
-    )
-    .join("\n");
-}
 
 function config(url: string, extra: ConfigInput = {}): ConfigInput {
   return { ...SMALL_CONFIG, provider: "openai", base_url: url, model: MODEL, timeout_ms: 5_000, ...extra };
@@ -126,7 +90,11 @@ describe.each(backends)("compaction records carry their summarizer calls: $name"
       const batch = partsOf(promptOf(req)).length > 1;
       // the first batch answer leaves out its second summary: that stretch is asked for alone
       const omit = batch && batches++ === 0 ? 2 : undefined;
-      return { kind: "summary", text: answer(req, omit), usage: USAGE };
+      return {
+        kind: "summary",
+        text: answer(req, (p, k) => (k === omit ? undefined : factsSummary(p))),
+        usage: USAGE,
+      };
     });
     const at = backend.fresh();
     const s = await openSession(at, { format: "openai" });
