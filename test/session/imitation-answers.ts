@@ -1,8 +1,38 @@
-// Answers the HTTP imitation (test/support/http-imitation.ts) gives to the session tests'
-// prompts: one summary per excerpt of a prompt (a batch prompt holds several), each in its tag,
+// The HTTP imitation (test/support/http-imitation.ts) for the session tests, one per test, and
+// the answers it gives to their prompts: one summary per excerpt of a prompt (a batch prompt holds several), each in its tag,
 // made of the facts the excerpt's prompt asks to keep, or what the test says for that excerpt.
+
+import { afterEach } from "vitest";
 import { batchPartHeading, batchPartTag } from "../../src/model/prompt-template.ts";
-import { promptOf, type RecordedRequest } from "../support/http-imitation.ts";
+import {
+  type Imitation,
+  promptOf,
+  type RecordedRequest,
+  type Script,
+  startImitation,
+} from "../support/http-imitation.ts";
+
+/** The OpenAI imitation a test starts with `start`, closed after each test. */
+export interface ImitationSlot {
+  server: Imitation | undefined;
+  start(script: Script): Promise<Imitation>;
+}
+
+/** A slot for each test's imitation, closed after each test of the file that calls it. */
+export function imitationPerTest(): ImitationSlot {
+  const slot: ImitationSlot = {
+    server: undefined,
+    async start(script) {
+      slot.server = await startImitation("openai", script);
+      return slot.server;
+    },
+  };
+  afterEach(async () => {
+    await slot.server?.close();
+    slot.server = undefined;
+  });
+  return slot;
+}
 
 /** The facts a stretch's prompt asks to keep, joined into a short summary. */
 function factsOf(prompt: string): string {

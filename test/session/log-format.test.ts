@@ -12,6 +12,7 @@ import { LOG_VERSION } from "../../src/session/log-lines.ts";
 import { openSession } from "../../src/session/open.ts";
 import { freshDir, removeFresh } from "./backends.ts";
 import { questionCounts, turn } from "./conversation.ts";
+import { refused } from "./refused.ts";
 import { sessionLawProblems } from "./session-laws.ts";
 
 afterAll(removeFresh);
@@ -23,13 +24,6 @@ function v1Log(): string {
   const at = join(freshDir(), "v1-session.jsonl");
   copyFileSync(fixture("v1-session.jsonl"), at);
   return at;
-}
-
-/** Opening `at` fails with `pattern`, and leaves the file as it was. */
-async function refused(at: string, pattern: RegExp): Promise<void> {
-  const before = readFileSync(at);
-  await expect(openSession(at)).rejects.toThrow(pattern);
-  expect(readFileSync(at).equals(before)).toBe(true);
 }
 
 describe("session log format version", () => {

@@ -7,6 +7,7 @@ import { LOG_VERSION } from "../../src/session/log-lines.ts";
 import { openSession } from "../../src/session/open.ts";
 import { logBackend, removeFresh } from "./backends.ts";
 import { questionCounts, turn } from "./conversation.ts";
+import { refused } from "./refused.ts";
 import { sessionLawProblems } from "./session-laws.ts";
 
 afterAll(removeFresh);
@@ -17,13 +18,6 @@ async function sessionWithTurns(n: number): Promise<string> {
   for (let i = 0; i < n; i++) await s.append(turn(`t${i}`));
   await s.close();
   return at;
-}
-
-/** Opening `at` fails with `pattern`, and leaves the file as it was. */
-async function refused(at: string, pattern: RegExp): Promise<void> {
-  const before = readFileSync(at);
-  await expect(openSession(at)).rejects.toThrow(pattern);
-  expect(readFileSync(at).equals(before)).toBe(true);
 }
 
 describe("session log recovery", () => {

@@ -41,7 +41,7 @@ const longSummaries: Summarizer = {
   summarize: async () => "a summary longer than what it replaces ".repeat(40),
 };
 
-/** Writes a session "old" of 12 turns with `sql` (a database at schema version 2); its full history. */
+/** Writes a session "old" of 12 turns with `sql` (a database at schema version 1 or 2); its full history. */
 async function seedOldSession(sql: postgres.Sql): Promise<string> {
   await sql`insert into safecut_sessions (id, format, version) values ('old', 'openai', 48)`;
   const items = Array.from({ length: 12 }, (_, i) => turn(`m${i}`)).flat();
@@ -101,15 +101,7 @@ describe("postgresql session recovery", () => {
       await sql.unsafe(MIGRATIONS[0]);
       await sql`create table safecut_schema_version (version integer not null)`;
       await sql`insert into safecut_schema_version values (1)`;
-      await sql`insert into safecut_sessions (id, format, version) values ('old', 'openai', 48)`;
-      const items = Array.from({ length: 12 }, (_, i) => turn(`m${i}`)).flat();
-      await sql`insert into safecut_entries ${sql(
-        items.map((it, k) => ({ session: "old", seq: k + 1, kind: "item", text: JSON.stringify(it) })),
-        "session",
-        "seq",
-        "kind",
-        "text",
-      )}`;
+      await seedOldSession(sql);
       const s = await openSession(`${db}?session=old`);
       expect(await sql`select version from safecut_schema_version`).toEqual([{ version: SCHEMA_VERSION }]);
       expect((await s.history({ full: true })).split("\n").filter((l) => l !== "")).toHaveLength(48);

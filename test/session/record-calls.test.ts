@@ -4,29 +4,19 @@
 // Every call is counted on one record (a batch call on the first of its stretches, named by the
 // others), so the sums over a run's records are the report's call totals.
 import { readFileSync, writeFileSync } from "node:fs";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { CompactionReport } from "../../src/engine/run/report.ts";
 import { callTotals } from "../../src/engine/run/run-hooks.ts";
 import type { ConfigInput } from "../../src/model/config.ts";
 import { openSession } from "../../src/session/open.ts";
 import type { CompactionRecord } from "../../src/session/record.ts";
-import {
-  type Behavior,
-  type Imitation,
-  promptOf,
-  type RecordedRequest,
-  startImitation,
-} from "../support/http-imitation.ts";
+import { type Behavior, promptOf, type RecordedRequest } from "../support/http-imitation.ts";
 import { backends, logBackend, removeFresh } from "./backends.ts";
 import { SMALL_CONFIG, turn } from "./conversation.ts";
-import { answer, factsSummary, partsOf } from "./imitation-answers.ts";
+import { answer, factsSummary, imitationPerTest, partsOf } from "./imitation-answers.ts";
 import { sessionLawProblems } from "./session-laws.ts";
 
-let server: Imitation | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const imitation = imitationPerTest();
 afterAll(removeFresh);
 
 const USAGE = { prompt_tokens: 1200, completion_tokens: 80, prompt_tokens_details: { cached_tokens: 1000 } };
@@ -57,7 +47,7 @@ function expectAccounted(records: readonly CompactionRecord[], report: Compactio
 
 describe.each(backends)("compaction records carry their summarizer calls: $name", (backend) => {
   it("one call per step; a rejected summary's retry is counted on the same record", async () => {
-    server = await startImitation("openai", (n: number, req: RecordedRequest): Behavior => {
+    const server = await imitation.start((n: number, req: RecordedRequest): Behavior => {
       // the first answer is longer than the stretch (rejected), its retry is good
       if (n === 0)
         return { kind: "summary", text: `<summary>${"longer ".repeat(200)}</summary>`, usage: USAGE, delayMs: 5 };
@@ -86,7 +76,7 @@ describe.each(backends)("compaction records carry their summarizer calls: $name"
 
   it("a batch call is counted on its first stretch's record and named by the others; a part asked alone is its own", async () => {
     let batches = 0;
-    server = await startImitation("openai", (_n: number, req: RecordedRequest): Behavior => {
+    const server = await imitation.start((_n: number, req: RecordedRequest): Behavior => {
       const batch = partsOf(promptOf(req)).length > 1;
       // the first batch answer leaves out its second summary: that stretch is asked for alone
       const omit = batch && batches++ === 0 ? 2 : undefined;
@@ -125,8 +115,7 @@ describe.each(backends)("compaction records carry their summarizer calls: $name"
 
 describe("a record's calls as read back", () => {
   it("refuses a record sharing a call no earlier record holds, naming its line, and leaves the log as it is", async () => {
-    server = await startImitation(
-      "openai",
+    const server = await imitation.start(
       (_n: number, req: RecordedRequest): Behavior => ({
         kind: "summary",
         text: answer(req),

@@ -6,30 +6,20 @@
 // are counted at the server.
 import { readFileSync } from "node:fs";
 import postgres from "postgres";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { callTotals } from "../../src/engine/run/run-hooks.ts";
 import type { ConfigInput } from "../../src/model/config.ts";
 import type { JsonObject } from "../../src/model/json.ts";
 import { openSession } from "../../src/session/open.ts";
 import type { UnshrinkableRecord } from "../../src/session/record.ts";
 import type { Session } from "../../src/session/session.ts";
-import {
-  type Behavior,
-  type Imitation,
-  promptOf,
-  type RecordedRequest,
-  startImitation,
-} from "../support/http-imitation.ts";
+import { type Behavior, promptOf, type RecordedRequest } from "../support/http-imitation.ts";
 import { backends, removeFresh } from "./backends.ts";
 import { SMALL_CONFIG, turn } from "./conversation.ts";
-import { answer, factsSummary } from "./imitation-answers.ts";
+import { answer, factsSummary, imitationPerTest } from "./imitation-answers.ts";
 import { sessionLawProblems } from "./session-laws.ts";
 
-let server: Imitation | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const slot = imitationPerTest();
 afterAll(removeFresh);
 
 /** A lone short reply between two user messages: no summary of it is shorter. */
@@ -47,15 +37,15 @@ function config(url: string, extra: ConfigInput = {}): ConfigInput {
 
 /** Requests since the `from`-th whose prompt holds `text`. */
 function asked(text: string, from = 0): number {
-  return (server?.requests ?? []).slice(from).filter((r) => promptOf(r).includes(text)).length;
+  return (slot.server?.requests ?? []).slice(from).filter((r) => promptOf(r).includes(text)).length;
 }
 
 /** Opens `at` in a new session object, appends `turns` turns named `name`, compacts, closes; the number of requests it made. */
 async function runInNewProcess(at: string, name: string, turns: number, extra: ConfigInput = {}): Promise<number> {
-  const from = server?.requests.length ?? 0;
+  const from = slot.server?.requests.length ?? 0;
   const s = await openSession(at);
   for (let i = 0; i < turns; i++) await s.append(turn(`${name}${i}`));
-  await s.compact(config(server?.url ?? "", extra), { env: {} });
+  await s.compact(config(slot.server?.url ?? "", extra), { env: {} });
   expect(await sessionLawProblems(s)).toEqual([]);
   await s.close();
   return from;
@@ -63,7 +53,7 @@ async function runInNewProcess(at: string, name: string, turns: number, extra: C
 
 /** The imitation: every summary of a stretch holding one of `stubborn` is longer than it; `fail` answers 400. */
 async function imitation(stubborn: readonly string[], fail: () => string | undefined = () => undefined) {
-  server = await startImitation("openai", (_n: number, req: RecordedRequest): Behavior => {
+  await slot.start((_n: number, req: RecordedRequest): Behavior => {
     const f = fail();
     if (f !== undefined && promptOf(req).includes(f)) return { kind: "raw", status: 400, body: "{}" };
     return {
@@ -107,7 +97,7 @@ describe.each(backends)("stretches known not to shrink, kept in the session: $na
     for (let i = 0; i < 2; i++) await s.append(turn(`a${i}`));
     await s.append(tinyTurn());
     for (let i = 2; i < 12; i++) await s.append(turn(`a${i}`));
-    const first = await s.compact(config(server?.url ?? ""), { env: {} });
+    const first = await s.compact(config(slot.server?.url ?? ""), { env: {} });
     expect(asked(TINY)).toBeGreaterThan(0);
     expect(first.skipped.some((x) => x.reason.includes("not shorter"))).toBe(true);
     // one record of the stretches found not to shrink, holding the calls spent on them: with the
@@ -121,7 +111,7 @@ describe.each(backends)("stretches known not to shrink, kept in the session: $na
     expect(callTotals(counted).durationMs).toBeCloseTo(first.callTotals.durationMs, 6);
     await s.close();
     const from = await runInNewProcess(at, "b", 8);
-    expect(server?.requests.length).toBeGreaterThan(from);
+    expect(slot.server?.requests.length).toBeGreaterThan(from);
     expect(asked(TINY, from)).toBe(0);
     expect(await contextHolds(at, TINY)).toBe(true);
   });
@@ -138,7 +128,7 @@ describe.each(backends)("stretches known not to shrink, kept in the session: $na
     await s.append(tinyTurn());
     for (let i = 2; i < 12; i++) await s.append(turn(`a${i}`));
     // one stretch per call: the failed one does not keep the others from being asked
-    const first = await s.compact(config(server?.url ?? "", { batch_tokens: 1 }), { env: {} });
+    const first = await s.compact(config(slot.server?.url ?? "", { batch_tokens: 1 }), { env: {} });
     await s.close();
     expect(first.outcome).toBe("degraded");
     expect(asked(TINY)).toBeGreaterThan(0);
@@ -149,7 +139,7 @@ describe.each(backends)("stretches known not to shrink, kept in the session: $na
     expect(await contextHolds(at, "answer a1 ")).toBe(false);
     expect(asked(TINY, second)).toBe(0);
     const third = await runInNewProcess(at, "c", 8);
-    expect(server?.requests.length).toBeGreaterThan(third);
+    expect(slot.server?.requests.length).toBeGreaterThan(third);
     expect(asked(TINY, third)).toBe(0);
     expect(await contextHolds(at, TINY)).toBe(true);
   });
@@ -160,7 +150,7 @@ describe.each(backends)("stretches known not to shrink, kept in the session: $na
     const at = backend.fresh();
     const s = await openSession(at, { format: "openai" });
     for (let i = 0; i < 12; i++) await s.append(turn(`a${i}`));
-    await s.compact(config(server?.url ?? ""), { env: {} });
+    await s.compact(config(slot.server?.url ?? ""), { env: {} });
     expect(asked(stubborn)).toBeGreaterThan(0);
     await s.close();
     // unchanged: not asked again
