@@ -118,9 +118,13 @@ export function rewriteText(
   return JSON.stringify({ seq, t: kind, ...record });
 }
 
-/** A format line's text: the log is of this safecut's format from here on. */
+/**
+ * A format line's text: the log is of this safecut's format from here on. Its `seq` 0 is no
+ * entry's: it is there so that a reader of format 1, which reads every line's seq before its kind,
+ * refuses the line as an unknown line kind.
+ */
 export function formatText(): string {
-  return JSON.stringify({ t: "format", version: LOG_VERSION });
+  return JSON.stringify({ seq: 0, t: "format", version: LOG_VERSION });
 }
 
 /** A set-aside marker's text. */

@@ -68,12 +68,12 @@ describe("session log format version", () => {
     const after = readFileSync(at);
     expect(after.subarray(0, bytes.length).equals(bytes)).toBe(true);
     const added = after.subarray(bytes.length).toString("utf8").split("\n");
-    expect(JSON.parse(added[0])).toEqual({ t: "format", version: LOG_VERSION });
+    expect(JSON.parse(added[0])).toEqual({ seq: 0, t: "format", version: LOG_VERSION });
     expect(added.slice(1).filter((l) => l !== "")).toHaveLength(4);
     await s.append(turn("w2"));
     const formatLines = readFileSync(at, "utf8")
       .split("\n")
-      .filter((l) => l.startsWith('{"t":"format"'));
+      .filter((l) => l.includes('"t":"format"'));
     expect(formatLines).toHaveLength(1);
     // a new process reads the upgraded log: the old entries as before, the new ones after them
     const again = await openSession(at);
