@@ -34,7 +34,13 @@ export type {
   SummarizerCallTotals,
   UsageReport,
 } from "./engine/run/report.ts";
-export type { BeforeRunAnswer, BeforeRunInfo, RunFailure, RunHooks } from "./engine/run/run-hooks.ts";
+export type {
+  BeforeRunAnswer,
+  BeforeRunInfo,
+  RunFailure,
+  RunHooks,
+  SummarizerCallEvent,
+} from "./engine/run/run-hooks.ts";
 export { ConversationStore, type StoreOptions, type StoreSnapshot, type StoreView } from "./engine/store/store.ts";
 export { type ShunBounds, UnshrinkableMemory } from "./engine/store/unshrinkable.ts";
 export { requiredFacts } from "./engine/summarize/facts.ts";
@@ -74,7 +80,7 @@ export { type OpenAISummarizerOptions, openAISummarizer } from "./providers/open
 export { type SessionStep, sessionStep } from "./session/agent-step.ts";
 export { type SessionHook, sessionBeforeStep } from "./session/ai-sdk-session.ts";
 export { openSession } from "./session/open.ts";
-export type { ClearingRecord, CompactionRecord, RestoreRecord } from "./session/record.ts";
+export type { CallRef, ClearingRecord, CompactionRecord, RecordedCall, RestoreRecord } from "./session/record.ts";
 export type { Session, SessionCompactOptions, SessionOptions } from "./session/session.ts";
 
 import { type CompactMessagesOptions, type CompactResult, compactMessages } from "./library/compact-messages.ts";

@@ -8,10 +8,26 @@ import { FORMAT_NAMES } from "../adapters/detect.ts";
 import { InputError } from "../model/errors.ts";
 import type { Json, JsonObject } from "../model/json.ts";
 import { isJsonObject } from "../model/json.ts";
-import type { ClearedEntry, ClearedInputs, ClearingRecord, CompactionRecord, RestoreRecord } from "./record.ts";
+import type {
+  CallRef,
+  ClearedEntry,
+  ClearedInputs,
+  ClearingRecord,
+  CompactionRecord,
+  RecordedCall,
+  RestoreRecord,
+  UnshrinkableRecord,
+} from "./record.ts";
 
-/** The log format this safecut writes and reads; an older one would be migrated on open (none exists yet). */
-export const LOG_VERSION = 1;
+/**
+ * The log format this safecut writes and reads. 1: items, compaction, clearing and restore
+ * records; 2: compaction records carry their summarizer calls, and unshrinkable records (stretches
+ * found not to shrink) are written. A log of an older format is read
+ * as it is (opening never rewrites it); the first write to it starts with a format line that
+ * raises the log's version, under the lock, so that an older safecut refuses the log from that
+ * line on rather than misreading what follows.
+ */
+export const LOG_VERSION = 2;
 /** The header's marker field and value: a file without it is not a safecut session log. */
 const MAGIC = "safecut-session";
 
@@ -46,8 +62,14 @@ export interface RestoreLine {
   readonly seq: number;
   readonly record: RestoreRecord;
 }
+/** Stretches found not to shrink (log format 2). */
+export interface UnshrinkableLine {
+  readonly kind: "unshrinkable";
+  readonly seq: number;
+  readonly record: UnshrinkableRecord;
+}
 /** An entry of a session: what a line after the header (or a database row) stands for. */
-export type EntryLine = ItemLine | CompactionLine | ClearingLine | RestoreLine;
+export type EntryLine = ItemLine | CompactionLine | ClearingLine | RestoreLine | UnshrinkableLine;
 /** A torn line (a write cut short by a crash) set aside by the next writer: never read as data. */
 export interface SetAsideLine {
   readonly kind: "set-aside";
@@ -55,8 +77,13 @@ export interface SetAsideLine {
   readonly line: number;
   readonly bytes: number;
 }
+/** The log's format version from this line on (written before the first write to an older log). */
+export interface FormatLine {
+  readonly kind: "format";
+  readonly version: number;
+}
 /** Any line of the log. */
-export type LogLine = HeaderLine | EntryLine | SetAsideLine;
+export type LogLine = HeaderLine | EntryLine | SetAsideLine | FormatLine;
 
 /** Where a log line is, for errors: `FILE line N`. */
 export function lineAt(file: string, line: number): string {
@@ -83,14 +110,36 @@ export function compactionText(seq: number, record: CompactionRecord): string {
   return JSON.stringify({ seq, t: "compaction", ...record });
 }
 
-/** A clearing or restore line's text. */
-export function rewriteText(seq: number, kind: "clearing" | "restore", record: ClearingRecord | RestoreRecord): string {
+/** A clearing, restore or unshrinkable line's text. */
+export function rewriteText(
+  seq: number,
+  kind: "clearing" | "restore" | "unshrinkable",
+  record: ClearingRecord | RestoreRecord | UnshrinkableRecord,
+): string {
   return JSON.stringify({ seq, t: kind, ...record });
+}
+
+/**
+ * A format line's text: the log is of this safecut's format from here on. Its `seq` 0 is no
+ * entry's: it is there so that a reader of format 1, which reads every line's seq before its kind,
+ * refuses the line as an unknown line kind.
+ */
+export function formatText(): string {
+  return JSON.stringify({ seq: 0, t: "format", version: LOG_VERSION });
 }
 
 /** A set-aside marker's text. */
 export function setAsideText(line: number, bytes: number): string {
   return JSON.stringify({ t: "set-aside", line, bytes });
+}
+
+/** A log format version read at `at`; refuses one newer than this safecut reads. */
+function versionOf(version: Json | undefined, at: string): number {
+  if (typeof version !== "number" || !Number.isSafeInteger(version) || version < 1)
+    throw new InputError(at, `invalid log version ${JSON.stringify(version)}`);
+  if (version > LOG_VERSION)
+    throw new InputError(at, `the log has format version ${version}, newer than this safecut reads (${LOG_VERSION})`);
+  return version;
 }
 
 /** Parses the header (line 1): refuses a foreign file, a newer log version or an unknown format. */
@@ -103,11 +152,7 @@ export function parseHeader(text: string, file: string): HeaderLine {
     throw new InputError(at, "not a safecut session log (the first line is not JSON)");
   }
   if (!isJsonObject(v) || !(MAGIC in v)) throw new InputError(at, `not a safecut session log (no "${MAGIC}" field)`);
-  const version = v[MAGIC];
-  if (typeof version !== "number" || !Number.isSafeInteger(version) || version < 1)
-    throw new InputError(at, `invalid log version ${JSON.stringify(version)}`);
-  if (version > LOG_VERSION)
-    throw new InputError(at, `the log has format version ${version}, newer than this safecut reads (${LOG_VERSION})`);
+  const version = versionOf(v[MAGIC], at);
   const format = v.format;
   if (typeof format !== "string" || !(FORMAT_NAMES as readonly string[]).includes(format))
     throw new InputError(at, `unknown conversation format ${JSON.stringify(format)}`);
@@ -159,7 +204,7 @@ export function recordOf(o: JsonObject, at: string): CompactionRecord {
       at,
       `field "trigger": expected one of ${RECORD_TRIGGERS.map((t) => JSON.stringify(t)).join(", ")}`,
     );
-  const usage = o.usage;
+  const committedVersion = nat(o, "committedVersion", at);
   return {
     items: nat(o, "items", at),
     start,
@@ -170,13 +215,55 @@ export function recordOf(o: JsonObject, at: string): CompactionRecord {
     tokensAfter: nat(o, "tokensAfter", at),
     summarizer: str(o, "summarizer", at),
     ...(optStr(o, "model") === undefined ? {} : { model: optStr(o, "model") }),
-    ...(isJsonObject(usage) ? { usage } : {}),
+    ...callsOf(o, committedVersion, at),
     plannedVersion: nat(o, "plannedVersion", at),
-    committedVersion: nat(o, "committedVersion", at),
+    committedVersion,
     decision,
     watermark: nat(o, "watermark", at),
     time: str(o, "time", at),
   };
+}
+
+function listOf(x: Json, key: string, at: string): JsonObject[] {
+  if (!Array.isArray(x) || !x.every(isJsonObject))
+    throw new InputError(at, `field "${key}": expected an array of objects`);
+  return x as JsonObject[];
+}
+
+/** The usage counts a provider may report, each a natural number when present. */
+const USAGE_KEYS = ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens"] as const;
+
+function callOf(o: JsonObject, at: string): RecordedCall {
+  const d = o.durationMs;
+  if (typeof d !== "number" || !Number.isFinite(d) || d < 0)
+    throw new InputError(at, `field "calls": durationMs ${JSON.stringify(d)} is not a duration`);
+  if (typeof o.answered !== "boolean") throw new InputError(at, `field "calls": answered is not a boolean`);
+  const u = o.usage;
+  if (u !== undefined && !isJsonObject(u)) throw new InputError(at, `field "calls": usage is not an object`);
+  const usage: Record<string, number> = {};
+  if (u !== undefined) for (const k of USAGE_KEYS) if (u[k] !== undefined) usage[k] = nat(u, k, at);
+  const stretches = nat(o, "stretches", at);
+  if (stretches < 1) throw new InputError(at, `field "calls": a call asks for at least one stretch`);
+  return { durationMs: d, answered: o.answered, ...(u === undefined ? {} : { usage }), stretches };
+}
+
+/** A record's calls and sharedCalls, when present. */
+function callsOf(o: JsonObject, committedVersion: number, at: string): Pick<CompactionRecord, "calls" | "sharedCalls"> {
+  const calls = o.calls;
+  const shared = o.sharedCalls;
+  return {
+    ...(calls === undefined ? {} : { calls: listOf(calls, "calls", at).map((c) => callOf(c, at)) }),
+    ...(shared === undefined
+      ? {}
+      : { sharedCalls: listOf(shared, "sharedCalls", at).map((r) => callRefOf(r, committedVersion, at)) }),
+  };
+}
+
+function callRefOf(o: JsonObject, committedVersion: number, at: string): CallRef {
+  const record = nat(o, "record", at);
+  if (record >= committedVersion)
+    throw new InputError(at, `field "sharedCalls": record ${record} is not an earlier record`);
+  return { record, call: nat(o, "call", at) };
 }
 
 function decisionOf(o: JsonObject, at: string): CompactionRecord["decision"] {
@@ -242,13 +329,33 @@ export function restoreOf(o: JsonObject, at: string): RestoreRecord {
   };
 }
 
-/** An entry of kind `kind` (compaction, clearing, restore) read from its record object; refuses a record whose committedVersion is not `seq`. */
+/** An unshrinkable record read from its JSON object; `at` names where. */
+export function unshrinkableOf(o: JsonObject, at: string): UnshrinkableRecord {
+  const stretches = listOf(o.stretches ?? null, "stretches", at).map((x) => {
+    const start = nat(x, "start", at);
+    const end = nat(x, "end", at);
+    if (end <= start) throw new InputError(at, `the stretch ${start}..${end} is empty`);
+    return { start, end };
+  });
+  if (stretches.length === 0) throw new InputError(at, `field "stretches": expected a non-empty array`);
+  const committedVersion = nat(o, "committedVersion", at);
+  return {
+    items: nat(o, "items", at),
+    stretches,
+    ...callsOf(o, committedVersion, at),
+    committedVersion,
+    time: str(o, "time", at),
+  };
+}
+
+/** An entry of kind `kind` (compaction, clearing, restore, unshrinkable) read from its record object; refuses a record whose committedVersion is not `seq`. */
 export function rewriteLine(kind: string, seq: number, o: JsonObject, at: string): EntryLine {
   if (nat(o, "committedVersion", at) !== seq)
     throw new InputError(at, `the record's committedVersion is not its sequence number ${seq}`);
   if (kind === "compaction") return { kind, seq, record: recordOf(o, at) };
   if (kind === "clearing") return { kind, seq, record: clearingOf(o, at) };
   if (kind === "restore") return { kind, seq, record: restoreOf(o, at) };
+  if (kind === "unshrinkable") return { kind, seq, record: unshrinkableOf(o, at) };
   throw new InputError(at, `unknown entry kind ${JSON.stringify(kind)}`);
 }
 
@@ -263,6 +370,7 @@ export function parseLine(text: string, file: string, line: number): LogLine {
   }
   if (!isJsonObject(v)) throw new InputError(at, "corrupt line (not a JSON object)");
   if (v.t === "set-aside") return { kind: "set-aside", line: nat(v, "line", at), bytes: nat(v, "bytes", at) };
+  if (v.t === "format") return { kind: "format", version: versionOf(v.version, at) };
   const seq = nat(v, "seq", at);
   if (v.t === "item") {
     if (typeof v.text === "string") return { kind: "item", seq, text: v.text };
@@ -272,6 +380,7 @@ export function parseLine(text: string, file: string, line: number): LogLine {
       throw new InputError(at, "corrupt item line (expected the item object right after its prefix)");
     return { kind: "item", seq, text: text.slice(prefix.length, -1) };
   }
-  if (v.t === "compaction" || v.t === "clearing" || v.t === "restore") return rewriteLine(v.t, seq, v, at);
+  if (v.t === "compaction" || v.t === "clearing" || v.t === "restore" || v.t === "unshrinkable")
+    return rewriteLine(v.t, seq, v, at);
   throw new InputError(at, `unknown line kind ${JSON.stringify(v.t)}`);
 }

@@ -12,7 +12,16 @@ import type { CommitOutcome } from "../engine/store/store.ts";
 import { InputError, SafecutError } from "../model/errors.ts";
 import { withLock } from "./lock.ts";
 import { readChunk, writeDurably } from "./log-file.ts";
-import { compactionText, headerText, itemText, lineAt, rewriteText, setAsideText } from "./log-lines.ts";
+import {
+  compactionText,
+  formatText,
+  headerText,
+  itemText,
+  LOG_VERSION,
+  lineAt,
+  rewriteText,
+  setAsideText,
+} from "./log-lines.ts";
 import { LogState } from "./log-state.ts";
 import type { SessionOptions } from "./session.ts";
 import { type StepDecision, StoredSession } from "./stored-session.ts";
@@ -98,11 +107,15 @@ export class LogSession extends StoredSession<LogState> {
     this.read();
   }
 
-  /** Writes lines at the end of the log; the caller holds the lock and has read. A torn tail is set aside first. */
+  /**
+   * Writes lines at the end of the log; the caller holds the lock and has read. A torn tail is
+   * set aside first; a log of an older format gets a format line first (LOG_VERSION).
+   */
   private writeLines(lines: readonly string[]): void {
     const s = this.state;
-    const prefix = s.tornBytes > 0 ? `\n${setAsideText(s.lines + 1, s.tornBytes)}\n` : "";
-    writeDurably(this.fd, `${prefix}${lines.join("\n")}\n`);
+    const setAside = s.tornBytes > 0 ? `\n${setAsideText(s.lines + 1, s.tornBytes)}\n` : "";
+    const upgrade = s.logVersion < LOG_VERSION ? `${formatText()}\n` : "";
+    writeDurably(this.fd, `${setAside}${upgrade}${lines.join("\n")}\n`);
     this.read();
   }
 

@@ -12,6 +12,8 @@ import { type Entry, SessionState } from "./session-state.ts";
 export class LogState extends SessionState {
   /** complete lines read (the header included) */
   lines = 0;
+  /** the log's format version as read so far (the header's, raised by format lines) */
+  logVersion = 0;
   /** byte offset just after the last complete line read */
   offset = 0;
   /** byte length of a torn tail after `offset` at the last read (0: none) */
@@ -30,7 +32,9 @@ export class LogState extends SessionState {
     for (let i = 0; i < ls.length; i++) {
       const line = this.lines + 1;
       if (line === 1) {
-        this.format = parseHeader(ls[i], this.file).format;
+        const header = parseHeader(ls[i], this.file);
+        this.format = header.format;
+        this.logVersion = header.version;
         this.lines = 1;
         continue;
       }
@@ -44,18 +48,28 @@ export class LogState extends SessionState {
       }
       const l = parseLine(ls[i], this.file, line);
       this.lines = line;
-      added.push(this.entry(l, line));
+      const e = this.entry(l, line);
+      if (e !== undefined) added.push(e);
     }
     this.offset = chunk.end;
     this.tornBytes = chunk.tornBytes;
     return added;
   }
 
-  private entry(l: LogLine, line: number): Entry {
+  /** The entry a line stands for; undefined for a format line. */
+  private entry(l: LogLine, line: number): Entry | undefined {
     const at = lineAt(this.file, line);
     if (l.kind === "set-aside")
       throw new InputError(at, `a set-aside marker for line ${l.line}, which is not the line before it`);
     if (l.kind === "header") throw new InputError(at, "a second header");
+    if (l.kind === "format") {
+      if (l.version <= this.logVersion)
+        throw new InputError(at, `a format line for version ${l.version} in a log at version ${this.logVersion}`);
+      this.logVersion = l.version;
+      return undefined;
+    }
+    if (l.kind === "unshrinkable" && this.logVersion < 2)
+      throw new InputError(at, `an unshrinkable record in a log at format version ${this.logVersion} (from 2 on)`);
     return this.add(l, at);
   }
 }

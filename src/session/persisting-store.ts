@@ -6,6 +6,7 @@
 
 import type { PlannedAgainst } from "../engine/store/store.ts";
 import { type CommitOutcome, ConversationStore } from "../engine/store/store.ts";
+import type { UnshrinkableMemory } from "../engine/store/unshrinkable.ts";
 import { SafecutError } from "../model/errors.ts";
 import type { Message, SummaryMessage } from "../model/message.ts";
 import type { TokenCounter } from "../model/tokens.ts";
@@ -37,8 +38,10 @@ export class PersistingStore extends ConversationStore {
     /** how many of the session's items the store holds */
     public items: number,
     private readonly guards: CommitGuards,
+    /** the stretches known not to shrink, as the session's records say */
+    unshrinkable?: UnshrinkableMemory,
   ) {
-    super(counter, messages);
+    super(counter, messages, unshrinkable === undefined ? {} : { unshrinkable });
     this.sessionVersions.set(this.version, sessionVersion);
   }
 

@@ -2,9 +2,9 @@
 // the version it is at (safecut_schema_version); opening applies the migrations it lacks, in
 // one transaction serialized by an advisory lock, and refuses a database at a newer version.
 // Sessions: one row each (format, version = entry count, watermark); entries: items (original
-// text) and compaction records by (session, seq), the primary key that makes reading one
-// session's entries in order a range read. Entries are append-only: a trigger refuses any
-// UPDATE or DELETE of them.
+// text) and records (compaction, clearing, restore, unshrinkable) by (session, seq), the primary
+// key that makes reading one session's entries in order a range read. Entries are append-only: a
+// trigger refuses any UPDATE or DELETE of them.
 
 import type { Sql } from "postgres";
 import { InputError } from "../model/errors.ts";
@@ -38,6 +38,10 @@ export const MIGRATIONS: readonly string[] = [
      check (kind in ('item', 'compaction', 'clearing', 'restore'));
    alter table safecut_entries add constraint safecut_entries_body
      check ((kind = 'item') = (text is not null) and (kind <> 'item') = (record is not null));`,
+  // 3: unshrinkable records (stretches a run found not to shrink, kept for later runs)
+  `alter table safecut_entries drop constraint safecut_entries_kind;
+   alter table safecut_entries add constraint safecut_entries_kind
+     check (kind in ('item', 'compaction', 'clearing', 'restore', 'unshrinkable'));`,
 ];
 
 /** The schema version this safecut writes and reads. */

@@ -1,10 +1,29 @@
 // What a session keeps of each committed compaction step: enough to replay it (the stretch, in
 // the context's message positions when it was committed, and the summary), and the account of
-// it (tokens before and after, the summarizer, the planned and committed versions, the time).
+// it (tokens before and after, the summarizer and the calls that produced the summary, the
+// planned and committed versions, the time).
 
 import type { Plan } from "../engine/run/plan.ts";
 import type { CommitDecision } from "../kernel/commit.ts";
-import type { JsonObject } from "../model/json.ts";
+import type { SummarizerUsage } from "../model/summarizer.ts";
+
+/** One summarizer call, as the run's report lists it (its duration, the usage its provider reported), and how many stretches it asked for. */
+export interface RecordedCall {
+  /** wall-clock milliseconds from the call to its answer or failure */
+  readonly durationMs: number;
+  /** false when the call threw (no answer) */
+  readonly answered: boolean;
+  /** what the provider reported for it (absent: the summarizer reported nothing) */
+  readonly usage?: SummarizerUsage;
+  /** the stretches it asked for: 1, or a batch call's count */
+  readonly stretches: number;
+}
+
+/** A call counted on an earlier record of the same run: that record's committedVersion and the call's index in its `calls`. */
+export interface CallRef {
+  readonly record: number;
+  readonly call: number;
+}
 
 /** One committed compaction step. */
 export interface CompactionRecord {
@@ -26,8 +45,19 @@ export interface CompactionRecord {
   /** the summarizer's name, and the model summaries were requested from */
   readonly summarizer: string;
   readonly model?: string;
-  /** the summarizer's reported usage, when it gave one */
-  readonly usage?: JsonObject;
+  /**
+   * The summarizer calls that produced this summary and are counted here: the call that answered
+   * it, and the calls whose answers for this stretch were rejected (a retry is another call).
+   * Each call of a run is counted on exactly one record, the first committed one it produced a
+   * summary for; a batch call that answered several stretches is counted on the first of them
+   * and named in `sharedCalls` by the others. So the sums of `durationMs` and usage over the
+   * `calls` of a run's records are the report's callTotals over the calls that produced a
+   * committed summary (calls for stretches left unchanged produced no record). Absent on records
+   * written before (log format 1).
+   */
+  readonly calls?: readonly RecordedCall[];
+  /** calls that produced this summary too but are counted on an earlier record of the run (a batch call) */
+  readonly sharedCalls?: readonly CallRef[];
   /** the session version (entry count) the step was planned against, and the one it created */
   readonly plannedVersion: number;
   readonly committedVersion: number;
@@ -92,6 +122,31 @@ export interface RestoreRecord {
   readonly index: number;
   /** the position of the assistant message whose call's arguments came back with it; absent when they were not cleared */
   readonly call?: number;
+  readonly committedVersion: number;
+  readonly time: string;
+}
+
+/** A stretch [start, end) of the context. */
+export interface StretchBounds {
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * Stretches a compaction run found not to shrink (every summary of them rejected only for not
+ * being shorter, L8), at their positions in the context when the record was committed. A later
+ * run, in any process, reads them into its store's memory of stretches known not to shrink
+ * (UnshrinkableMemory): moved by the compaction records after this one, dropped once a stretch's
+ * messages change, as the kernel's recordAfterSplice and the memory's fingerprint say. Not a
+ * change of the context: the kernel's log commit rule reads it as it reads an append.
+ */
+export interface UnshrinkableRecord {
+  /** how many items the session held when it was committed */
+  readonly items: number;
+  readonly stretches: readonly StretchBounds[];
+  /** the summarizer calls spent on them, counted as in a compaction record (CompactionRecord.calls) */
+  readonly calls?: readonly RecordedCall[];
+  readonly sharedCalls?: readonly CallRef[];
   readonly committedVersion: number;
   readonly time: string;
 }

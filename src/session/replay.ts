@@ -1,7 +1,8 @@
 // The context of a session, rebuilt from its log: every item read by the format's adapter, each
 // compaction record's stretch replaced by its summary where and when it was committed, each
 // clearing record's results by their placeholders (and its calls' arguments by `{}`, as the
-// engine's clearing does), each restore's result (and its call's arguments) by its original. One
+// engine's clearing does), each restore's result (and its call's arguments) by its original (and,
+// for a compaction, the stretches known not to shrink, as the store would have kept them). One
 // pass over the items plus the records. Applying a record replays a decision the kernel made at the
 // commit; nothing is decided here, and a record that does not fit the context is refused.
 
@@ -9,6 +10,7 @@ import { type ConversationFile, readConversationFile } from "../adapters/convers
 import type { FormatName } from "../adapters/detect.ts";
 import { clearedArguments, clearedWith } from "../engine/run/clearing.ts";
 import { itemMapOf } from "../engine/run/item-map.ts";
+import type { UnshrinkableMemory } from "../engine/store/unshrinkable.ts";
 import { InputError } from "../model/errors.ts";
 import { type AssistantMessage, type Message, summaryMessage } from "../model/message.ts";
 import type { Entry } from "./session-state.ts";
@@ -61,8 +63,17 @@ export interface Replayed {
   readonly file: ConversationFile | undefined;
 }
 
-/** Rebuilds the context from the log's entries; a record that does not fit is refused naming its place. */
-export function replay(items: readonly string[], entries: readonly Entry[], format: FormatName): Replayed {
+/**
+ * Rebuilds the context from the log's entries; a record that does not fit is refused naming its
+ * place. `memory`, when given, takes the unshrinkable records' stretches as the context was then
+ * and follows every later compaction record as a store's memory follows its splices.
+ */
+export function replay(
+  items: readonly string[],
+  entries: readonly Entry[],
+  format: FormatName,
+  memory?: UnshrinkableMemory,
+): Replayed {
   const file = readItems(items, format);
   const all = file?.messages ?? [];
   const itemOf = file === undefined ? () => 0 : itemOfMessage(file);
@@ -88,6 +99,17 @@ export function replay(items: readonly string[], entries: readonly Entry[], form
             `message ${c.index} of the context does not hold the calls ${c.toolCallIds.join(", ")} with arguments to clear`,
           );
         context[c.index] = cleared;
+      }
+      continue;
+    }
+    if (e.kind === "unshrinkable") {
+      for (const x of e.record.stretches) {
+        if (x.end > context.length)
+          throw new InputError(
+            e.where,
+            `the stretch ${x.start}..${x.end} lies outside the ${context.length}-message context`,
+          );
+        memory?.add(x.start, x.end, context.slice(x.start, x.end));
       }
       continue;
     }
@@ -118,6 +140,7 @@ export function replay(items: readonly string[], entries: readonly Entry[], form
         `the stretch ${r.start}..${r.end} lies outside the ${context.length}-message context`,
       );
     context.splice(r.start, r.end - r.start, summaryMessage(r.summary));
+    memory?.afterSplice(r.start, r.end);
   }
   while (next < all.length) context.push(all[next++]);
   return { messages: context, file };

@@ -7,14 +7,15 @@
 import type { FormatName } from "../adapters/detect.ts";
 import { InputError } from "../model/errors.ts";
 import type { EntryLine } from "./log-lines.ts";
-import type { ClearingRecord, CompactionRecord, RestoreRecord } from "./record.ts";
+import type { ClearingRecord, CompactionRecord, RestoreRecord, UnshrinkableRecord } from "./record.ts";
 
 /** An item or a record, in order: an item's index among items, a record's place (`FILE line N`, a row). */
 export type Entry =
   | { readonly kind: "item"; readonly index: number }
   | { readonly kind: "compaction"; readonly record: CompactionRecord; readonly where: string }
   | { readonly kind: "clearing"; readonly record: ClearingRecord; readonly where: string }
-  | { readonly kind: "restore"; readonly record: RestoreRecord; readonly where: string };
+  | { readonly kind: "restore"; readonly record: RestoreRecord; readonly where: string }
+  | { readonly kind: "unshrinkable"; readonly record: UnshrinkableRecord; readonly where: string };
 
 /** The in-memory reading of one session. */
 export class SessionState {
@@ -29,10 +30,19 @@ export class SessionState {
   /** every entry in order (items and records) */
   readonly entries: Entry[] = [];
   watermark = 0;
+  /** the records holding calls by committed version (the calls a later record shares are found there) */
+  private readonly byVersion = new Map<number, CompactionRecord | UnshrinkableRecord>();
 
   /** The session's version: its number of entries (the last sequence number). */
   get version(): number {
     return this.rewrites.length;
+  }
+
+  /** Refuses a shared call no earlier record holds. */
+  private checkShared(refs: UnshrinkableRecord["sharedCalls"], at: string): void {
+    for (const ref of refs ?? [])
+      if (this.byVersion.get(ref.record)?.calls?.[ref.call] === undefined)
+        throw new InputError(at, `shares call ${ref.call} of record ${ref.record}, which holds no such call`);
   }
 
   /** Adds the next entry, read at `at`; refuses one out of sequence or inconsistent with those before it. */
@@ -50,6 +60,14 @@ export class SessionState {
         at,
         `the record counts ${l.record.items} items before it, the session has ${this.items.length}`,
       );
+    if (l.kind === "unshrinkable") {
+      this.checkShared(l.record.sharedCalls, at);
+      // not a change of the context: the log commit rule reads it as an append
+      this.rewrites.push(false);
+      const e: Entry = { kind: "unshrinkable", record: l.record, where: at };
+      this.entries.push(e);
+      return e;
+    }
     if (l.kind !== "compaction") {
       if (l.kind === "clearing" && l.record.plannedVersion > l.seq - 1)
         throw new InputError(at, `planned against version ${l.record.plannedVersion}, after the version it follows`);
@@ -67,7 +85,9 @@ export class SessionState {
       throw new InputError(at, `planned against version ${r.plannedVersion}, after the version it follows`);
     if (r.watermark < this.watermark)
       throw new InputError(at, `the watermark moves back from ${this.watermark} to ${r.watermark}`);
+    this.checkShared(r.sharedCalls, at);
     this.records.push(r);
+    this.byVersion.set(r.committedVersion, r);
     this.rewrites.push(true);
     this.watermark = r.watermark;
     const e: Entry = { kind: "compaction", record: r, where: at };

@@ -21,9 +21,19 @@ import { isJsonObject, type Json } from "../model/json.ts";
 import type { Message, SummaryMessage } from "../model/message.ts";
 import { tokenCounter } from "../model/tokens.ts";
 import { summarizerFromConfig } from "../providers/from-config.ts";
+import { CallLedger } from "./call-ledger.ts";
+import { FoundMemory } from "./found-memory.ts";
 import { SessionPairing } from "./pairing.ts";
 import { PersistingStore, type Replacements } from "./persisting-store.ts";
-import type { ClearedEntry, ClearedInputs, ClearingRecord, CompactionRecord, RestoreRecord } from "./record.ts";
+import type {
+  ClearedEntry,
+  ClearedInputs,
+  ClearingRecord,
+  CompactionRecord,
+  RestoreRecord,
+  StretchBounds,
+  UnshrinkableRecord,
+} from "./record.ts";
 import { clearedCallIds, itemOfMessage, messagesOf, readItems, replay, restoredArguments } from "./replay.ts";
 import type { Session, SessionCompactOptions } from "./session.ts";
 import type { SessionState } from "./session-state.ts";
@@ -34,13 +44,16 @@ export interface StepAccount {
   readonly model?: string;
   /** the trigger reached, read on the store just before the splice */
   readonly trigger: () => Plan["trigger"];
+  /** the run's summarizer calls, accounted to its steps */
+  readonly ledger: CallLedger;
 }
 
 /** A record to write, of its kind. */
 export type NewEntry =
   | { readonly kind: "compaction"; readonly record: CompactionRecord }
   | { readonly kind: "clearing"; readonly record: ClearingRecord }
-  | { readonly kind: "restore"; readonly record: RestoreRecord };
+  | { readonly kind: "restore"; readonly record: RestoreRecord }
+  | { readonly kind: "unshrinkable"; readonly record: UnshrinkableRecord };
 
 /** A step's decision at the commit: rejected, or applied to the store with the entry to write. */
 export interface StepDecision {
@@ -172,29 +185,75 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
 
   async compact(config: ConfigInput | Config, options: SessionCompactOptions = {}): Promise<CompactionReport> {
     const c = parseConfig(config);
-    const { messages } = await this.replayed();
+    await this.sync();
+    // the stretches known not to shrink, as the session's records say; what this run finds is kept apart
+    const memory = new FoundMemory();
+    const { messages } = replay(this.state.items, this.state.entries, this.format, memory);
+    memory.track();
     const counter = options.counter ?? tokenCounter(c.tokenizer);
     const summarizer =
       options.summarizer ?? summarizerFromConfig(c, counter, options.env ?? process.env, options.agentModel);
     const model = summaryModel(c.model, options.agentModel);
-    const account = { summarizer: summarizer.name, ...(model === undefined ? {} : { model }) };
-    const store = new PersistingStore(counter, messages, this.state.version, this.state.items.length, {
-      splice: (st, p, s, e, sum) =>
-        this.commitStep(() =>
-          this.decideStep(st, p, s, e, sum, {
-            ...account,
-            trigger: () => dueBy(c, st.totalTokens, st.messages.length, st.userTurns),
-          }),
-        ),
-      clearing: (st, p, replaced) => this.commitStep(() => this.decideClearing(st, p, replaced)),
-    });
-    return compactStore(store, c, {
+    const ledger = new CallLedger();
+    const account = { summarizer: summarizer.name, ...(model === undefined ? {} : { model }), ledger };
+    const store = new PersistingStore(
+      counter,
+      messages,
+      this.state.version,
+      this.state.items.length,
+      {
+        splice: (st, p, s, e, sum) =>
+          this.commitStep(() =>
+            this.decideStep(st, p, s, e, sum, {
+              ...account,
+              trigger: () => dueBy(c, st.totalTokens, st.messages.length, st.userTurns),
+            }),
+          ),
+        clearing: (st, p, replaced) => this.commitStep(() => this.decideClearing(st, p, replaced)),
+      },
+      memory,
+    );
+    const report = await compactStore(store, c, {
       summarizer,
       agentModel: options.agentModel,
       signal: options.signal,
       onProgress: options.onProgress,
       maxSteps: options.maxSteps,
+      hooks: { call: ledger.onCall },
     });
+    const found = memory.foundIn(store.messages);
+    if (found.length > 0) await this.commitStep(() => this.decideUnshrinkable(store, found, ledger));
+    return report;
+  }
+
+  /**
+   * The stretches the run found not to shrink, as one record, against the session as read now:
+   * written only if the kernel's log commit rule says their positions in the store still name them
+   * in the session (nothing but appends since the store last reflected it), else dropped (a later
+   * run may pay for them again, nothing else is lost).
+   */
+  private decideUnshrinkable(
+    store: PersistingStore,
+    found: readonly StretchBounds[],
+    ledger: CallLedger,
+  ): StepDecision {
+    const s = this.state;
+    const last = found.reduce((m, x) => Math.max(m, x.end), 0);
+    const { decision } = this.decideOnLog(store, store.view(), last);
+    if (decision === "reject") return { outcome: { decision, version: store.version } };
+    const version = s.version + 1;
+    const calls = ledger.forStretches(
+      found.map((x) => store.messages.slice(x.start, x.end)),
+      version,
+    );
+    const record: UnshrinkableRecord = {
+      items: s.items.length,
+      stretches: found,
+      ...calls,
+      committedVersion: version,
+      time: new Date().toISOString(),
+    };
+    return { outcome: { decision, version }, entry: { kind: "unshrinkable", record } };
   }
 
   /**
@@ -218,6 +277,7 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
     // the engine starts a run only when due, on at most this many items (one per message, or fewer
     // for Anthropic), and appends since can only add to every count a trigger reads; a step under
     // every trigger is one of a run that was due going on down to its low-water target
+    const calls = account.ledger.forStep(store.messages.slice(start, end), s.version + 1);
     const fired = account.trigger();
     const trigger = fired === "none" ? "low-water" : fired;
     const out = store.applySplice(planned, start, end, summary);
@@ -237,6 +297,7 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
       tokensAfter: store.totalTokens,
       summarizer: account.summarizer,
       ...(account.model === undefined ? {} : { model: account.model }),
+      ...calls,
       plannedVersion,
       committedVersion: s.version + 1,
       decision,

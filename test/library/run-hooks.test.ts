@@ -5,7 +5,7 @@
 // are options of the library entries.
 import { afterEach, describe, expect, it } from "vitest";
 import type { CompactionReport } from "../../src/engine/run/report.ts";
-import type { RunFailure } from "../../src/engine/run/run-hooks.ts";
+import type { RunFailure, SummarizerCallEvent } from "../../src/engine/run/run-hooks.ts";
 import { compactAnthropicMessages, compactOpenAIMessages } from "../../src/library/compact-wire.ts";
 import type { ConfigInput } from "../../src/model/config.ts";
 import { anthropicConversation, openAIConversation } from "../support/generate.ts";
@@ -179,5 +179,27 @@ describe("hooks around a run", () => {
       }),
     ).rejects.toBe(boom);
     expect(failures[1]).toEqual({ error: boom });
+  });
+
+  it("call is told of each summarizer call: the record the report lists, and the stretches it asked for", async () => {
+    server = await startImitation("openai", (_n: number, req: RecordedRequest): Behavior => {
+      return { kind: "summary", text: factfulAnswer(req), usage: OPENAI_USAGE };
+    });
+    const events: SummarizerCallEvent[] = [];
+    const out = await compactOpenAIMessages(
+      messages(),
+      { ...config("openai", server.url), batch_tokens: 0 },
+      {
+        env: {},
+        hooks: { call: (e) => events.push(e) },
+      },
+    );
+    expect(out.report.calls.length).toBeGreaterThan(0);
+    expect(events.map((e) => e.record)).toEqual(out.report.calls);
+    events.forEach((e, k) => {
+      expect(e.record).toBe(out.report.calls[k]);
+      expect(e.parts).toHaveLength(1);
+      expect(e.parts[0].stretch.length).toBeGreaterThan(0);
+    });
   });
 });

@@ -3,9 +3,11 @@
 // or the documented recovery; opening changes no byte of the file.
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
+import { LOG_VERSION } from "../../src/session/log-lines.ts";
 import { openSession } from "../../src/session/open.ts";
 import { logBackend, removeFresh } from "./backends.ts";
 import { questionCounts, turn } from "./conversation.ts";
+import { refused } from "./refused.ts";
 import { sessionLawProblems } from "./session-laws.ts";
 
 afterAll(removeFresh);
@@ -16,13 +18,6 @@ async function sessionWithTurns(n: number): Promise<string> {
   for (let i = 0; i < n; i++) await s.append(turn(`t${i}`));
   await s.close();
   return at;
-}
-
-/** Opening `at` fails with `pattern`, and leaves the file as it was. */
-async function refused(at: string, pattern: RegExp): Promise<void> {
-  const before = readFileSync(at);
-  await expect(openSession(at)).rejects.toThrow(pattern);
-  expect(readFileSync(at).equals(before)).toBe(true);
 }
 
 describe("session log recovery", () => {
@@ -81,8 +76,15 @@ describe("session log recovery", () => {
     writeFileSync(foreign, '{"role":"user","content":"hi"}\n');
     await refused(foreign, /line 1: not a safecut session log/);
     const newer = await sessionWithTurns(1);
-    writeFileSync(newer, readFileSync(newer, "utf8").replace('"safecut-session":1', '"safecut-session":2'));
-    await refused(newer, /line 1: the log has format version 2, newer than this safecut reads \(1\)/);
+    const next = LOG_VERSION + 1;
+    writeFileSync(
+      newer,
+      readFileSync(newer, "utf8").replace(`"safecut-session":${LOG_VERSION}`, `"safecut-session":${next}`),
+    );
+    await refused(
+      newer,
+      new RegExp(`line 1: the log has format version ${next}, newer than this safecut reads \\(${LOG_VERSION}\\)`),
+    );
   });
 
   it("breaks a lock left by a process that no longer exists", async () => {

@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import postgres from "postgres";
 import { afterAll, describe, expect, it } from "vitest";
+import type { Summarizer } from "../../src/model/summarizer.ts";
 import { openSession } from "../../src/session/open.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "../../src/session/pg-schema.ts";
 import { pgBackend, testDatabaseUrl } from "./backends.ts";
@@ -32,6 +33,26 @@ async function rowsOf(at: string): Promise<string> {
     await admin`select seq, kind, text, record::text from safecut_entries where session = ${idOf(at)} order by seq`;
   const [s] = await admin`select version, watermark from safecut_sessions where id = ${idOf(at)}`;
   return JSON.stringify([rows, s]);
+}
+
+/** A summarizer whose every summary is longer than any stretch here. */
+const longSummaries: Summarizer = {
+  name: "long",
+  summarize: async () => "a summary longer than what it replaces ".repeat(40),
+};
+
+/** Writes a session "old" of 12 turns with `sql` (a database at schema version 1 or 2); its full history. */
+async function seedOldSession(sql: postgres.Sql): Promise<string> {
+  await sql`insert into safecut_sessions (id, format, version) values ('old', 'openai', 48)`;
+  const items = Array.from({ length: 12 }, (_, i) => turn(`m${i}`)).flat();
+  await sql`insert into safecut_entries ${sql(
+    items.map((it, k) => ({ session: "old", seq: k + 1, kind: "item", text: JSON.stringify(it) })),
+    "session",
+    "seq",
+    "kind",
+    "text",
+  )}`;
+  return `${items.map((it) => JSON.stringify(it)).join("\n")}\n`;
 }
 
 describe("postgresql session recovery", () => {
@@ -80,21 +101,42 @@ describe("postgresql session recovery", () => {
       await sql.unsafe(MIGRATIONS[0]);
       await sql`create table safecut_schema_version (version integer not null)`;
       await sql`insert into safecut_schema_version values (1)`;
-      await sql`insert into safecut_sessions (id, format, version) values ('old', 'openai', 48)`;
-      const items = Array.from({ length: 12 }, (_, i) => turn(`m${i}`)).flat();
-      await sql`insert into safecut_entries ${sql(
-        items.map((it, k) => ({ session: "old", seq: k + 1, kind: "item", text: JSON.stringify(it) })),
-        "session",
-        "seq",
-        "kind",
-        "text",
-      )}`;
+      await seedOldSession(sql);
       const s = await openSession(`${db}?session=old`);
       expect(await sql`select version from safecut_schema_version`).toEqual([{ version: SCHEMA_VERSION }]);
       expect((await s.history({ full: true })).split("\n").filter((l) => l !== "")).toHaveLength(48);
       const report = await s.compact({ ...SMALL_CONFIG, strategy: "clear", clear_at_least: 0 });
       expect(report.clearing?.results).toBeGreaterThan(0);
       expect(await s.clearings()).toHaveLength(1);
+      expect(await sessionLawProblems(s)).toEqual([]);
+      await s.close();
+    } finally {
+      await sql.end();
+    }
+  });
+
+  it("migrates a database at schema version 2 on open, keeping its sessions, and records unshrinkable stretches in it", async () => {
+    const db = await freshDatabase();
+    const sql = postgres(db, { max: 1, onnotice: () => {} });
+    try {
+      await sql.unsafe(MIGRATIONS[0]);
+      await sql.unsafe(MIGRATIONS[1]);
+      await sql`create table safecut_schema_version (version integer not null)`;
+      await sql`insert into safecut_schema_version values (2)`;
+      const before = await seedOldSession(sql);
+      // schema 2 refuses the new kind of entry
+      await expect(
+        sql`insert into safecut_entries (session, seq, kind, record) values ('old', 49, 'unshrinkable', '{}')`,
+      ).rejects.toThrow(/safecut_entries_kind/);
+      const s = await openSession(`${db}?session=old`);
+      expect(await sql`select version from safecut_schema_version`).toEqual([{ version: SCHEMA_VERSION }]);
+      expect(SCHEMA_VERSION).toBe(3);
+      expect(await s.history({ full: true })).toBe(before);
+      // every stretch's summary is longer than it: the run records them as not shrinking
+      const report = await s.compact(SMALL_CONFIG, { summarizer: longSummaries });
+      expect(report.skipped.length).toBeGreaterThan(0);
+      const rows = await sql`select kind from safecut_entries where session = 'old' and seq > 48`;
+      expect(rows.map((r) => r.kind)).toEqual(["unshrinkable"]);
       expect(await sessionLawProblems(s)).toEqual([]);
       await s.close();
     } finally {

@@ -648,7 +648,7 @@ export async function compactStore(
   config: Config,
   o: CompactOptions,
 ): Promise<CompactionReport> {
-  const recording = recordingSummarizer(o.summarizer);
+  const recording = recordingSummarizer(o.summarizer, o.hooks?.call);
   let report: CompactionReport;
   try {
     report = await runSteps(store, config, { ...o, summarizer: recording.summarizer }, recording);

@@ -35,6 +35,15 @@ export interface RunHooks {
   readonly after?: (report: CompactionReport) => void;
   /** called when a run throws (then the error is thrown on) or ends degraded (after `after`) */
   readonly failure?: (failure: RunFailure) => void;
+  /** called after each summarizer call, once it answered or failed (before the run uses its answer) */
+  readonly call?: (call: SummarizerCallEvent) => void;
+}
+
+/** One summarizer call as the call hook is told of it: its record (the object the report lists) and what it asked for. */
+export interface SummarizerCallEvent {
+  readonly record: SummarizerCallRecord;
+  /** the stretches' requests: a single call's own, or a batch call's parts, in order */
+  readonly parts: readonly SummaryRequest[];
 }
 
 /** A summarizer around the caller's that records each call and adds the run's instructions to each prompt. */
@@ -45,14 +54,18 @@ export interface RecordingSummarizer {
   instruct(instructions: string): void;
 }
 
-/** Wraps `inner`: same name, same answers; see RecordingSummarizer. */
-export function recordingSummarizer(inner: Summarizer): RecordingSummarizer {
+/** Wraps `inner`: same name, same answers; see RecordingSummarizer. `onCall` is told of each call once it is recorded. */
+export function recordingSummarizer(
+  inner: Summarizer,
+  onCall?: (call: SummarizerCallEvent) => void,
+): RecordingSummarizer {
   const calls: SummarizerCallRecord[] = [];
   let extra = "";
   const prompt = (p: string) => (extra === "" ? p : `${p}\n\n${extra}`);
   // one call of either kind, timed, with the usage its provider reported
   const recorded = async <T>(
     call: (onUsage: (u: SummarizerUsage) => void) => Promise<T>,
+    parts: readonly SummaryRequest[],
     outer?: (u: SummarizerUsage) => void,
   ): Promise<T> => {
     let usage: SummarizerUsage | undefined;
@@ -67,21 +80,23 @@ export function recordingSummarizer(inner: Summarizer): RecordingSummarizer {
       return got;
     } finally {
       const durationMs = performance.now() - started;
-      calls.push({ durationMs, answered, ...(usage === undefined ? {} : { usage }) });
+      const record = { durationMs, answered, ...(usage === undefined ? {} : { usage }) };
+      calls.push(record);
+      onCall?.({ record, parts });
     }
   };
   const batch = inner.summarizeBatch?.bind(inner);
   const summarizer: Summarizer = {
     name: inner.name,
     summarize: (req: SummaryRequest) =>
-      recorded((onUsage) => inner.summarize({ ...req, prompt: prompt(req.prompt), onUsage }), req.onUsage),
+      recorded((onUsage) => inner.summarize({ ...req, prompt: prompt(req.prompt), onUsage }), [req], req.onUsage),
     // a batch is one call too: forwarded only when the caller's summarizer has it (else each
     // stretch is its own call, as without the wrapper)
     ...(batch === undefined
       ? {}
       : {
           summarizeBatch: (req: BatchSummaryRequest) =>
-            recorded((onUsage) => batch({ ...req, prompt: prompt(req.prompt), onUsage }), req.onUsage),
+            recorded((onUsage) => batch({ ...req, prompt: prompt(req.prompt), onUsage }), req.parts, req.onUsage),
         }),
   };
   return {

@@ -51,6 +51,18 @@ export interface StepContext {
 /** Summaries of one stretch that may be rejected: a rejected one is asked for again once, with the reason. */
 const ANSWERS = 2;
 
+/** What a stretch's request holds of it: its earlier summaries (joined, the summary it continues) and its other messages. */
+export function stretchParts(stretch: readonly Message[]): {
+  readonly previousSummary: string | undefined;
+  readonly fresh: readonly Message[];
+} {
+  const earlier = stretch.filter((m) => m.role === "summary").map((m) => m.content);
+  return {
+    previousSummary: earlier.length === 0 ? undefined : earlier.join("\n\n"),
+    fresh: stretch.filter((m) => m.role !== "summary"),
+  };
+}
+
 /**
  * The request for one stretch's summary: its prompt (the template with the transcript, the
  * earlier summary it starts with, the facts to keep), asking for the summary inside `tag`.
@@ -62,9 +74,7 @@ export function stretchRequest(
   tag = ctx.config.summary_tag,
 ): SummaryRequest {
   const c = ctx.config;
-  const earlier = stretch.filter((m) => m.role === "summary").map((m) => m.content);
-  const previousSummary = earlier.length === 0 ? undefined : earlier.join("\n\n");
-  const fresh = stretch.filter((m) => m.role !== "summary");
+  const { previousSummary, fresh } = stretchParts(stretch);
   const facts = requiredFacts(stretch, c.anchors);
   const prompt = renderPrompt(c.prompt, {
     conversation: renderTranscript(fresh),
