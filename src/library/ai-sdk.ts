@@ -7,6 +7,7 @@ import { parseConfig } from "../engine/boundary/config-rules.ts";
 import { decideOverAppends, softConfig } from "../engine/run/background.ts";
 import { DueTracker, type ItemMeasurer } from "../engine/run/due-tracker.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
+import { UnshrinkableMemory } from "../engine/store/unshrinkable.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
 import { messageTokens, type TokenCounter, tokenCounter } from "../model/tokens.ts";
 import { ToolPairing } from "../model/tool-pairing.ts";
@@ -103,12 +104,21 @@ const changedBy = (r: CompactionReport) => r.stretches.length > 0 || (r.clearing
  * agent appended meanwhile after it, when the kernel's commit rule allows (L9: the run's
  * messages are still the first ones, by identity; otherwise the result is dropped). A step
  * waits for the run only when a trigger fires. A run that threw is thrown at the next step.
+ *
+ * The hook keeps one memory of the stretches known not to shrink across the agent's steps (the
+ * `unshrinkable` option's, or its own): a stretch whose every summary was rejected as not shorter
+ * is not sent to the summarizer again while it is unchanged.
  */
 export function compactBeforeStep(
   config: ConfigInput | Config = {},
   options: BeforeStepOptions = {},
 ): (step: PrepareStepMessages) => Promise<{ messages: ModelMessage[] } | undefined> {
   const c = parseConfig(config); // a bad configuration fails when the agent is built, not at its first step
+  // one memory for every run of this agent: its runs compact the same conversation, one at a time
+  const runOptions: CompactMessagesOptions = {
+    ...options,
+    unshrinkable: options.unshrinkable ?? new UnshrinkableMemory(),
+  };
   // a fixed usage report judges every step the same way: the full run decides then
   const tracker =
     options.usage === undefined
@@ -122,7 +132,7 @@ export function compactBeforeStep(
     const planned = [...messages];
     const run: BackgroundRun = {
       planned,
-      ended: modelMessagesUnder(planned, under, options).then(
+      ended: modelMessagesUnder(planned, under, runOptions).then(
         (r) => {
           options.onReport?.(r.report);
           run.result = { messages: r.messages, changed: changedBy(r.report) };
@@ -158,7 +168,7 @@ export function compactBeforeStep(
         background = start(messages, soft);
       return changed ? { messages } : undefined;
     }
-    const r = await modelMessagesUnder(messages, c, options);
+    const r = await modelMessagesUnder(messages, c, runOptions);
     options.onReport?.(r.report);
     // the next step most likely starts with these messages: seen now, its check measures only what it adds
     if (changedBy(r.report)) tracker?.check(r.messages);
