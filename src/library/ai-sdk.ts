@@ -4,7 +4,7 @@
 import type { ModelMessage } from "ai";
 import { readModelMessage, readModelMessages, writeModelMessages } from "../adapters/ai-sdk.ts";
 import { parseConfig } from "../engine/boundary/config-rules.ts";
-import { decideOverAppends, softConfig } from "../engine/run/background.ts";
+import { decideOverAppends, laterTurn, softConfig } from "../engine/run/background.ts";
 import { DueTracker, type ItemMeasurer } from "../engine/run/due-tracker.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import { UnshrinkableMemory } from "../engine/store/unshrinkable.ts";
@@ -84,7 +84,15 @@ export interface BeforeStepOptions extends CompactMessagesOptions {
 interface BackgroundRun {
   readonly planned: readonly ModelMessage[];
   readonly ended: Promise<void>;
-  result?: { readonly messages: ModelMessage[]; readonly changed: boolean };
+  /**
+   * the result's messages, and a due tracker that has measured them (when the run ended, off the
+   * agent's path): the step that takes the result measures only what was appended after it
+   */
+  result?: {
+    readonly messages: ModelMessage[];
+    readonly changed: boolean;
+    readonly tracker?: DueTracker<ModelMessage>;
+  };
   failure?: { readonly error: unknown };
 }
 
@@ -120,11 +128,22 @@ export function compactBeforeStep(
     unshrinkable: options.unshrinkable ?? new UnshrinkableMemory(),
   };
   // a fixed usage report judges every step the same way: the full run decides then
-  const tracker =
+  const newTracker = () =>
     options.usage === undefined
       ? new DueTracker(c, modelMessageMeasurer(options.counter ?? tokenCounter(c.tokenizer), c.summary_tag))
       : undefined;
+  let tracker = newTracker();
   const soft = tracker === undefined ? undefined : softConfig(c);
+  /** a tracker that has measured `messages` (none when they cannot be judged: the step measures them then) */
+  const measuredTracker = (messages: ModelMessage[] | undefined): { tracker?: DueTracker<ModelMessage> } => {
+    const t = newTracker();
+    if (messages === undefined || t === undefined) return {};
+    try {
+      return t.check(messages) === undefined ? {} : { tracker: t };
+    } catch {
+      return {};
+    }
+  };
   let background: BackgroundRun | undefined;
   const hardDue = (messages: ModelMessage[]) =>
     !Array.isArray(messages) || tracker === undefined || tracker.check(messages) !== "none";
@@ -132,15 +151,19 @@ export function compactBeforeStep(
     const planned = [...messages];
     const run: BackgroundRun = {
       planned,
-      ended: modelMessagesUnder(planned, under, runOptions).then(
-        (r) => {
-          options.onReport?.(r.report);
-          run.result = { messages: r.messages, changed: changedBy(r.report) };
-        },
-        (error: unknown) => {
-          run.failure = { error };
-        },
-      ),
+      // the run reads and counts the messages on a later turn: the step returns first
+      ended: laterTurn()
+        .then(() => modelMessagesUnder(planned, under, runOptions))
+        .then(
+          (r) => {
+            options.onReport?.(r.report);
+            const changed = changedBy(r.report);
+            run.result = { messages: r.messages, changed, ...measuredTracker(changed ? r.messages : undefined) };
+          },
+          (error: unknown) => {
+            run.failure = { error };
+          },
+        ),
     };
     return run;
   };
@@ -160,6 +183,7 @@ export function compactBeforeStep(
         if (b.result.changed && decideOverAppends(b.planned, messages) !== "reject") {
           messages = [...b.result.messages, ...messages.slice(b.planned.length)];
           changed = true;
+          if (b.result.tracker !== undefined) tracker = b.result.tracker;
         }
       }
     }

@@ -57,7 +57,8 @@ export interface BackgroundOptions extends CompactOptions {
  * call (after appending the step's messages). At the soft threshold it starts a run and returns
  * at once; the agent keeps appending (the store rebases the run's commits over them, L9). It
  * waits only when a trigger of the configuration fires: for the run in flight, then, if still
- * due, for a blocking run. `settle()` waits for the run in flight. Without soft_token_threshold
+ * due, for a blocking run. A check that starts a run does none of the run's work: the run begins
+ * on a later turn of the event loop. `settle()` waits for the run in flight. Without soft_token_threshold
  * every run blocks, as compactStore does.
  */
 export class BackgroundCompaction {
@@ -106,16 +107,28 @@ export class BackgroundCompaction {
     const soft = this.soft;
     if (soft === undefined || storeDueBy(this.store, soft, items ?? this.store.messages.length) === "none")
       return { waited, started: false };
-    this.running = compactStore(this.store, soft, this.o).then(
-      (r) => {
-        this.running = undefined;
-        this.report(r);
-      },
-      (error: unknown) => {
-        this.running = undefined;
-        this.failed = { error };
-      },
-    );
+    // the run does its work (reading, planning) after this check returned, while the agent's model call is out
+    this.running = laterTurn()
+      .then(() => compactStore(this.store, soft, this.o))
+      .then(
+        (r) => {
+          this.running = undefined;
+          this.report(r);
+        },
+        (error: unknown) => {
+          this.running = undefined;
+          this.failed = { error };
+        },
+      );
     return { waited, started: true };
   }
+}
+
+/**
+ * Resolves on a later turn of the event loop (a timer), after the caller's synchronous work and
+ * every microtask it queued: a background run started behind it does none of its work (reading,
+ * counting, planning) inside the check that started it, but while the agent's model call is out.
+ */
+export function laterTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
