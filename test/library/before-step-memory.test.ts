@@ -6,23 +6,7 @@ import type { ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import type { CompactionReport } from "../../src/engine/run/report.ts";
 import { compactBeforeStep } from "../../src/library/ai-sdk.ts";
-import type { Summarizer, SummaryRequest } from "../../src/model/summarizer.ts";
-import { charCounter } from "../../src/model/tokens.ts";
-import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
-
-/** The offline summarizer, counting its calls. */
-function counting(): Summarizer & { requests: SummaryRequest[] } {
-  const inner = offlineSummarizer(charCounter());
-  const requests: SummaryRequest[] = [];
-  return {
-    name: "counting",
-    requests,
-    summarize: (r) => {
-      requests.push(r);
-      return inner.summarize(r);
-    },
-  };
-}
+import { counting } from "../support/counting-summarizer.ts";
 
 // the only stretch the kernel may take is a two-word reply: no summary of it is shorter
 const history: ModelMessage[] = [

@@ -53,6 +53,61 @@ export interface BackgroundOptions extends CompactOptions {
 }
 
 /**
+ * The one background run of an owner at a time: started on a later turn of the event loop (the
+ * check that starts it returns first), its failure kept for `settle()` to throw.
+ */
+export class BackgroundSlot {
+  private running: Promise<void> | undefined;
+  private failed: { error: unknown } | undefined;
+
+  /** Whether a run is in flight. */
+  get inFlight(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** Whether a run failed and its failure was not thrown yet. */
+  get hasFailed(): boolean {
+    return this.failed !== undefined;
+  }
+
+  /** Waits for the run in flight, if any; a failure of it is thrown here. */
+  async settle(): Promise<void> {
+    if (this.running !== undefined) await this.running;
+    const failed = this.failed;
+    this.failed = undefined;
+    if (failed !== undefined) throw failed.error;
+  }
+
+  /**
+   * Starts `run` on a later turn; `done` receives its result (undefined when it threw) and runs
+   * before the slot is free again (what it throws is kept for settle() too).
+   */
+  start<T>(run: () => Promise<T>, done: (result: T | undefined) => void | Promise<void>): void {
+    let result: T | undefined;
+    this.running = laterTurn()
+      .then(run)
+      .then(
+        (r) => {
+          result = r;
+        },
+        (error: unknown) => {
+          this.failed = { error };
+        },
+      )
+      .then(async () => {
+        try {
+          await done(result);
+        } catch (error) {
+          this.failed ??= { error };
+        }
+      })
+      .finally(() => {
+        this.running = undefined;
+      });
+  }
+}
+
+/**
  * Background compaction of an agent's ConversationStore: call `beforeStep()` before each model
  * call (after appending the step's messages). At the soft threshold it starts a run and returns
  * at once; the agent keeps appending (the store rebases the run's commits over them, L9). It
@@ -62,8 +117,7 @@ export interface BackgroundOptions extends CompactOptions {
  * every run blocks, as compactStore does.
  */
 export class BackgroundCompaction {
-  private running: Promise<void> | undefined;
-  private failed: { error: unknown } | undefined;
+  private readonly slot = new BackgroundSlot();
   private readonly soft: Config | undefined;
 
   constructor(
@@ -76,15 +130,12 @@ export class BackgroundCompaction {
 
   /** Whether a background run is in flight. */
   get inFlight(): boolean {
-    return this.running !== undefined;
+    return this.slot.inFlight;
   }
 
   /** Waits for the run in flight, if any; a failure of it is thrown here. */
-  async settle(): Promise<void> {
-    if (this.running !== undefined) await this.running;
-    const failed = this.failed;
-    this.failed = undefined;
-    if (failed !== undefined) throw failed.error;
+  settle(): Promise<void> {
+    return this.slot.settle();
   }
 
   private report(r: CompactionReport): void {
@@ -95,11 +146,11 @@ export class BackgroundCompaction {
   async beforeStep(items?: number): Promise<BackgroundStep> {
     const dueNow = () => storeDueBy(this.store, this.c, items ?? this.store.messages.length) !== "none";
     let waited = false;
-    if (this.running !== undefined) {
+    if (this.slot.inFlight) {
       if (!dueNow()) return { waited: false, started: false };
       await this.settle();
       waited = true;
-    } else if (this.failed !== undefined) await this.settle();
+    } else if (this.slot.hasFailed) await this.settle();
     if (dueNow()) {
       this.report(await compactStore(this.store, this.c, this.o));
       return { waited: true, started: false };
@@ -108,18 +159,12 @@ export class BackgroundCompaction {
     if (soft === undefined || storeDueBy(this.store, soft, items ?? this.store.messages.length) === "none")
       return { waited, started: false };
     // the run does its work (reading, planning) after this check returned, while the agent's model call is out
-    this.running = laterTurn()
-      .then(() => compactStore(this.store, soft, this.o))
-      .then(
-        (r) => {
-          this.running = undefined;
-          this.report(r);
-        },
-        (error: unknown) => {
-          this.running = undefined;
-          this.failed = { error };
-        },
-      );
+    this.slot.start(
+      () => compactStore(this.store, soft, this.o),
+      (r) => {
+        if (r !== undefined) this.report(r);
+      },
+    );
     return { waited, started: true };
   }
 }
