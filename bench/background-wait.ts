@@ -143,6 +143,7 @@ function section(rows: readonly WaitRow[], command: string): string[] {
       ]),
     ),
     "",
+    "", // a blank line before the next section
   ];
 }
 
