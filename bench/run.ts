@@ -20,7 +20,7 @@ import { FRESH_SIZES as FRESH_FULL_SIZES, FRESH_REPS, freshBySize, freshSection 
 import { LOOP_BEFORE_AFTER_HEADING, LOOP_HEADING } from "./loop/section.ts";
 import { type Repetitions, sinkValue } from "./measure.ts";
 import { planningSection, timeBySize, warmUpPlanning } from "./planning.ts";
-import { BACKGROUND_HEADING, STEP_CHECK_HEADING, sectionIn } from "./section-file.ts";
+import { BACKGROUND_HEADING, SESSION_BACKGROUND_HEADING, STEP_CHECK_HEADING, sectionIn } from "./section-file.ts";
 import { SESSION_HEADING } from "./session-section.ts";
 import { compactionStepsBySize, stepsSection } from "./steps.ts";
 import { fmt, fmtN } from "./table.ts";
@@ -113,11 +113,18 @@ async function main(): Promise<void> {
   if (dafny.length > 0) out.push(...dafnySection(dafny, DAFNY_REPS));
   if (!ci) out.push(...wholeRunSection(log));
   if (!ci) out.push(...(await import("./startup.ts")).startupSection());
-  // the sections of npm run bench:loop, bench:step, bench:background and bench/session.ts are
+  // the sections of npm run bench:loop, bench:step, bench:background, bench:session-background and bench/session.ts are
   // written by those, the loop's before/after table by hand; a full run keeps them
   const resultsFile = join(import.meta.dirname, "RESULTS.md");
   const kept = existsSync(resultsFile)
-    ? [LOOP_HEADING, LOOP_BEFORE_AFTER_HEADING, STEP_CHECK_HEADING, BACKGROUND_HEADING, SESSION_HEADING]
+    ? [
+        LOOP_HEADING,
+        LOOP_BEFORE_AFTER_HEADING,
+        STEP_CHECK_HEADING,
+        BACKGROUND_HEADING,
+        SESSION_BACKGROUND_HEADING,
+        SESSION_HEADING,
+      ]
         .map((h) => sectionIn(resultsFile, h))
         .filter((s) => s !== "")
     : [];

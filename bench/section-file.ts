@@ -28,3 +28,5 @@ export function sectionIn(file: string, heading: string): string {
 export const STEP_CHECK_HEADING = "## The per-step check of an agent";
 /** The section `npm run bench:background` writes (background-wait.ts). */
 export const BACKGROUND_HEADING = "## Background mode: the agent's wait";
+/** The section `npm run bench:session-background` writes (session-background.ts). */
+export const SESSION_BACKGROUND_HEADING = "## Background mode on a session: the agent's wait";

@@ -77,8 +77,14 @@ export { type AnthropicSummarizerOptions, anthropicSummarizer } from "./provider
 export { summarizerFromConfig } from "./providers/from-config.ts";
 export { offlineSummarizer } from "./providers/offline-summarizer.ts";
 export { type OpenAISummarizerOptions, openAISummarizer } from "./providers/openai-summarizer.ts";
-export { type SessionStep, sessionStep } from "./session/agent-step.ts";
+export { type SessionStep, sessionSettle, sessionStep } from "./session/agent-step.ts";
 export { type SessionHook, sessionBeforeStep } from "./session/ai-sdk-session.ts";
+export {
+  type BackgroundEvent,
+  BackgroundSession,
+  type BackgroundSessionOptions,
+  type BackgroundSessionStep,
+} from "./session/background-session.ts";
 export { openSession } from "./session/open.ts";
 export type { CallRef, ClearingRecord, CompactionRecord, RecordedCall, RestoreRecord } from "./session/record.ts";
 export type { Session, SessionCompactOptions, SessionOptions } from "./session/session.ts";

@@ -4,9 +4,10 @@
 import type { ModelMessage } from "ai";
 import { readModelMessage, readModelMessages, writeModelMessages } from "../adapters/ai-sdk.ts";
 import { parseConfig } from "../engine/boundary/config-rules.ts";
-import { decideOverAppends, softConfig } from "../engine/run/background.ts";
+import { decideOverAppends, laterTurn, softConfig } from "../engine/run/background.ts";
 import { DueTracker, type ItemMeasurer } from "../engine/run/due-tracker.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
+import { UnshrinkableMemory } from "../engine/store/unshrinkable.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
 import { messageTokens, type TokenCounter, tokenCounter } from "../model/tokens.ts";
 import { ToolPairing } from "../model/tool-pairing.ts";
@@ -83,7 +84,15 @@ export interface BeforeStepOptions extends CompactMessagesOptions {
 interface BackgroundRun {
   readonly planned: readonly ModelMessage[];
   readonly ended: Promise<void>;
-  result?: { readonly messages: ModelMessage[]; readonly changed: boolean };
+  /**
+   * the result's messages, and a due tracker that has measured them (when the run ended, off the
+   * agent's path): the step that takes the result measures only what was appended after it
+   */
+  result?: {
+    readonly messages: ModelMessage[];
+    readonly changed: boolean;
+    readonly tracker?: DueTracker<ModelMessage>;
+  };
   failure?: { readonly error: unknown };
 }
 
@@ -103,18 +112,38 @@ const changedBy = (r: CompactionReport) => r.stretches.length > 0 || (r.clearing
  * agent appended meanwhile after it, when the kernel's commit rule allows (L9: the run's
  * messages are still the first ones, by identity; otherwise the result is dropped). A step
  * waits for the run only when a trigger fires. A run that threw is thrown at the next step.
+ *
+ * The hook keeps one memory of the stretches known not to shrink across the agent's steps (the
+ * `unshrinkable` option's, or its own): a stretch whose every summary was rejected as not shorter
+ * is not sent to the summarizer again while it is unchanged.
  */
 export function compactBeforeStep(
   config: ConfigInput | Config = {},
   options: BeforeStepOptions = {},
 ): (step: PrepareStepMessages) => Promise<{ messages: ModelMessage[] } | undefined> {
   const c = parseConfig(config); // a bad configuration fails when the agent is built, not at its first step
+  // one memory for every run of this agent: its runs compact the same conversation, one at a time
+  const runOptions: CompactMessagesOptions = {
+    ...options,
+    unshrinkable: options.unshrinkable ?? new UnshrinkableMemory(),
+  };
   // a fixed usage report judges every step the same way: the full run decides then
-  const tracker =
+  const newTracker = () =>
     options.usage === undefined
       ? new DueTracker(c, modelMessageMeasurer(options.counter ?? tokenCounter(c.tokenizer), c.summary_tag))
       : undefined;
+  let tracker = newTracker();
   const soft = tracker === undefined ? undefined : softConfig(c);
+  /** a tracker that has measured `messages` (none when they cannot be judged: the step measures them then) */
+  const measuredTracker = (messages: ModelMessage[] | undefined): { tracker?: DueTracker<ModelMessage> } => {
+    const t = newTracker();
+    if (messages === undefined || t === undefined) return {};
+    try {
+      return t.check(messages) === undefined ? {} : { tracker: t };
+    } catch {
+      return {};
+    }
+  };
   let background: BackgroundRun | undefined;
   const hardDue = (messages: ModelMessage[]) =>
     !Array.isArray(messages) || tracker === undefined || tracker.check(messages) !== "none";
@@ -122,15 +151,19 @@ export function compactBeforeStep(
     const planned = [...messages];
     const run: BackgroundRun = {
       planned,
-      ended: modelMessagesUnder(planned, under, options).then(
-        (r) => {
-          options.onReport?.(r.report);
-          run.result = { messages: r.messages, changed: changedBy(r.report) };
-        },
-        (error: unknown) => {
-          run.failure = { error };
-        },
-      ),
+      // the run reads and counts the messages on a later turn: the step returns first
+      ended: laterTurn()
+        .then(() => modelMessagesUnder(planned, under, runOptions))
+        .then(
+          (r) => {
+            options.onReport?.(r.report);
+            const changed = changedBy(r.report);
+            run.result = { messages: r.messages, changed, ...measuredTracker(changed ? r.messages : undefined) };
+          },
+          (error: unknown) => {
+            run.failure = { error };
+          },
+        ),
     };
     return run;
   };
@@ -150,6 +183,7 @@ export function compactBeforeStep(
         if (b.result.changed && decideOverAppends(b.planned, messages) !== "reject") {
           messages = [...b.result.messages, ...messages.slice(b.planned.length)];
           changed = true;
+          if (b.result.tracker !== undefined) tracker = b.result.tracker;
         }
       }
     }
@@ -158,7 +192,7 @@ export function compactBeforeStep(
         background = start(messages, soft);
       return changed ? { messages } : undefined;
     }
-    const r = await modelMessagesUnder(messages, c, options);
+    const r = await modelMessagesUnder(messages, c, runOptions);
     options.onReport?.(r.report);
     // the next step most likely starts with these messages: seen now, its check measures only what it adds
     if (changedBy(r.report)) tracker?.check(r.messages);

@@ -108,7 +108,7 @@ export const SETTINGS = {
     default: null,
     // no flag: every CLI run is one-shot (no agent goes on while it compacts), so it has no use for it
     help: "background mode of an agent's hooks: start compacting at this many tokens while the agent goes on; wait only when a trigger fires",
-    more: " (compactBeforeStep and BackgroundCompaction; a one-shot run and the CLI ignore it, so it has no flag)",
+    more: " (compactBeforeStep, BackgroundCompaction, and on a session sessionStep, sessionBeforeStep and BackgroundSession, one background run per session across processes; a one-shot run and the CLI ignore it, so it has no flag)",
     rule: {
       by: "kernel",
       says: "must be > 0 when set (null unsets it), below token_threshold and below context_window - reserve_tokens",

@@ -3,11 +3,15 @@
 // is the SDK's: openai for Chat Completions, anthropic for Messages, responses for the Responses
 // API, ai-sdk for the AI SDK) is appended durably, the session is compacted when a trigger fires,
 // and the context to send next is returned. A process killed at any instant resumes from the
-// session with every acknowledged item, lawful.
+// session with every acknowledged item, lawful. With soft_token_threshold set, compaction starts
+// in the background at the soft threshold (background-session.ts) and a step blocks only when a
+// trigger fires.
 
+import { parseConfig } from "../engine/boundary/config-rules.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
 import type { Json } from "../model/json.ts";
+import { BackgroundSession } from "./background-session.ts";
 import type { Session, SessionCompactOptions } from "./session.ts";
 
 /** The context to send the model next, and the compaction run's report. */
@@ -16,10 +20,16 @@ export interface SessionStep {
   readonly report: CompactionReport;
 }
 
+/** The background session of each session sessionStep was called on in background mode, with its configuration. */
+const backgrounds = new WeakMap<Session, { readonly key: string; readonly bg: BackgroundSession }>();
+
 /**
  * Appends `newItems` to the session (durable when this resolves), compacts it under `config`
  * (a summarizer failure leaves the session as it was: the report says so), and returns the
- * session's context in its format.
+ * session's context in its format. With soft_token_threshold set, a step at the soft threshold
+ * starts a compaction in the background (one per session across processes) and returns; a step
+ * waits only when a trigger fires; the report is the one of the run the step ran (nothing-to-do
+ * when none was due). Call sessionSettle before closing the session.
  */
 export async function sessionStep(
   session: Session,
@@ -27,7 +37,25 @@ export async function sessionStep(
   config: ConfigInput | Config = {},
   options: SessionCompactOptions = {},
 ): Promise<SessionStep> {
+  const c = parseConfig(config);
+  if (c.soft_token_threshold !== null) {
+    const key = JSON.stringify(c);
+    let entry = backgrounds.get(session);
+    if (entry === undefined || entry.key !== key) {
+      await entry?.bg.settle();
+      entry = { key, bg: new BackgroundSession(session, c, options) };
+      backgrounds.set(session, entry);
+    }
+    const r = await entry.bg.step(newItems);
+    // under the hard trigger no run was due: the report says so (a run that is not due changes nothing)
+    return { items: r.items, report: r.report ?? (await session.compact(c, options)) };
+  }
   if (newItems.length > 0) await session.append(newItems);
-  const report = await session.compact(config, options);
+  const report = await session.compact(c, options);
   return { items: await session.context(), report };
+}
+
+/** Waits for the background compaction sessionStep started on `session`, if any (its failure is thrown here). */
+export async function sessionSettle(session: Session): Promise<void> {
+  await backgrounds.get(session)?.bg.settle();
 }

@@ -2,7 +2,9 @@
 // `start` appends the user's new messages and gives the messages to start generateText,
 // streamText or a ToolLoopAgent with; before each step, `prepareStep` appends what the SDK added
 // since (the previous step's response messages), compacts the session when due and hands the
-// SDK the session's context. A killed agent resumes by opening the same session.
+// SDK the session's context. A killed agent resumes by opening the same session. With
+// soft_token_threshold set, compaction starts in the background at the soft threshold
+// (background-session.ts); `finish` waits for a run still in flight.
 
 import type { ModelMessage } from "ai";
 import { parseConfig } from "../engine/boundary/config-rules.ts";
@@ -12,6 +14,7 @@ import type { Config, ConfigInput } from "../model/config.ts";
 import { InputError } from "../model/errors.ts";
 import type { Json } from "../model/json.ts";
 import { sessionStep } from "./agent-step.ts";
+import { BackgroundSession } from "./background-session.ts";
 import type { Session, SessionCompactOptions } from "./session.ts";
 
 /** The hook and its start. */
@@ -20,7 +23,10 @@ export interface SessionHook {
   start(newMessages: readonly ModelMessage[]): Promise<ModelMessage[]>;
   /** For the AI SDK's `prepareStep`: persists the step's new messages and returns the session's context. */
   prepareStep(step: PrepareStepMessages): Promise<{ messages: ModelMessage[] }>;
-  /** After the run: persists the last step's response messages (`result.response.messages`; prepareStep persisted the earlier steps'). */
+  /**
+   * After the run: persists the last step's response messages (`result.response.messages`;
+   * prepareStep persisted the earlier steps') and waits for a background run still in flight.
+   */
   finish(responseMessages: readonly ModelMessage[]): Promise<void>;
 }
 
@@ -29,7 +35,10 @@ function asJson(ms: readonly ModelMessage[]): Json[] {
   return JSON.parse(JSON.stringify(ms)) as Json[];
 }
 
-/** A prepareStep hook keeping the agent's history in `session` (format "ai-sdk"); `onReport` receives each run's report. */
+/**
+ * A prepareStep hook keeping the agent's history in `session` (format "ai-sdk"); `onReport`
+ * receives each step's report (in background mode: each run's, background or blocking).
+ */
 export function sessionBeforeStep(
   session: Session,
   config: ConfigInput | Config = {},
@@ -40,11 +49,17 @@ export function sessionBeforeStep(
   const c = parseConfig(config); // a bad configuration fails when the agent is built
   /** how many of the SDK's messages the session holds: those it was last given */
   let known: number | undefined;
+  const background = c.soft_token_threshold === null ? undefined : new BackgroundSession(session, c, options);
   const step = async (added: readonly ModelMessage[]) => {
-    const r = await sessionStep(session, asJson(added), c, options);
-    options.onReport?.(r.report);
-    known = r.items.length;
-    return r.items as unknown as ModelMessage[];
+    let items: Json[];
+    if (background !== undefined) items = (await background.step(asJson(added))).items;
+    else {
+      const r = await sessionStep(session, asJson(added), c, options);
+      options.onReport?.(r.report);
+      items = r.items;
+    }
+    known = items.length;
+    return items as unknown as ModelMessage[];
   };
   return {
     start: (newMessages) => step(newMessages),
@@ -54,6 +69,7 @@ export function sessionBeforeStep(
     },
     async finish(responseMessages) {
       if (responseMessages.length > 0) await session.append(asJson(responseMessages));
+      await background?.settle();
     },
   };
 }

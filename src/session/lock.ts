@@ -103,3 +103,16 @@ export function withLock<T>(path: string, f: () => T): T {
     removeIfOwnedBy(path, process.pid);
   }
 }
+
+/**
+ * Takes the lock file `path` if it is free (or stale: its owner is dead, and it is broken as
+ * withLock breaks it), without waiting; returns its release, or undefined when a live process
+ * holds it. For a lock held across awaits (a background compaction's lease), not one write.
+ */
+export function tryLock(path: string): (() => void) | undefined {
+  if (!tryCreate(path)) {
+    breakIfStale(path);
+    if (!tryCreate(path)) return undefined;
+  }
+  return () => removeIfOwnedBy(path, process.pid);
+}

@@ -11,29 +11,14 @@ import { UnshrinkableMemory } from "../../src/engine/store/unshrinkable.ts";
 import { compactMessages } from "../../src/library/compact-messages.ts";
 import { ConfigError } from "../../src/model/errors.ts";
 import { type Message, summaryMessage } from "../../src/model/message.ts";
-import type { Summarizer, SummaryRequest } from "../../src/model/summarizer.ts";
 import { charCounter } from "../../src/model/tokens.ts";
-import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
+import { counting } from "../support/counting-summarizer.ts";
 import { openAIConversation } from "../support/generate.ts";
 import { expectLawsHold } from "../support/laws.ts";
 
 const conversation = (turns: number) => readOpenAIMessages(openAIConversation({ turns }));
 // summarizing only: these tests are about the summarize path (a clearing run before it has its own)
 const chars = { tokenizer: "chars" as const, strategy: "summarize" as const };
-
-/** The offline summarizer, counting its calls. */
-function counting(): Summarizer & { requests: SummaryRequest[] } {
-  const inner = offlineSummarizer(charCounter());
-  const requests: SummaryRequest[] = [];
-  return {
-    name: "counting",
-    requests,
-    summarize: (r) => {
-      requests.push(r);
-      return inner.summarize(r);
-    },
-  };
-}
 
 // the only stretch the kernel may take is a two-word reply: no summary of it is shorter
 const twoWords: Message[] = [

@@ -5,11 +5,11 @@ import { join, resolve } from "node:path";
 import { buildSync } from "esbuild";
 import { freshDir } from "./backends.ts";
 
-/** Bundles worker.ts; returns the path of the bundle. */
-export function bundleWorker(): string {
+/** Bundles `entry` (default worker.ts) of this folder; returns the path of the bundle. */
+export function bundleWorker(entry = "worker.ts"): string {
   const out = join(freshDir(), "worker.mjs");
   buildSync({
-    entryPoints: [resolve(import.meta.dirname, "worker.ts")],
+    entryPoints: [resolve(import.meta.dirname, entry)],
     bundle: true,
     platform: "node",
     format: "esm",
@@ -30,6 +30,8 @@ export interface Worker {
   /** resolves when the first compaction step starts (or when the worker exits) */
   readonly firstStep: Promise<void>;
   readonly exited: Promise<number | null>;
+  /** every line it wrote to stdout */
+  readonly lines: string[];
   /** everything it wrote to stderr */
   stderr: string;
 }
@@ -58,6 +60,7 @@ export function startWorker(bundle: string, args: readonly string[]): Worker {
     firstAck,
     firstStep,
     exited: new Promise((r) => child.on("exit", (code) => r(code))),
+    lines: [],
     stderr: "",
   };
   child.stdout?.setEncoding("utf8");
@@ -66,6 +69,7 @@ export function startWorker(bundle: string, args: readonly string[]): Worker {
     const lines = rest.split("\n");
     rest = lines.pop() ?? "";
     for (const l of lines) {
+      w.lines.push(l);
       if (l === "ready") onReady();
       else if (l === "step") onStep();
       else if (l.startsWith("ack ")) {
