@@ -78,20 +78,14 @@ method planBatch(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoi
     var worth: bool := worthACall(tokens, st.start, st.end, floorTokens, shunStarts, shunEnds);
     if worth {
       var size: int := rangeTokens(tokens, st.start, st.end);
-      var before: seq<int> := out[0..|out|];
-      assert before == out;
       assert Plannable(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), tokens, floorTokens, shunStarts, shunEnds, st.start, st.end);
+      AppendPairFrees(tokens, out, |out| / 2, st.start, st.end, allowance, need);
       out := out + [st.start];
       out := out + [st.end];
-      BatchFreedAgree(tokens, before, out, allowance, |before| / 2);
-      assert (|out| / 2) == ((|before| / 2) + 1);
-      assert (out[2 * (|before| / 2)] == st.start) && (out[(2 * (|before| / 2)) + 1] == st.end);
-      assert batchFreed(tokens, out, allowance, (|before| / 2) + 1) == ((batchFreed(tokens, before, allowance, |before| / 2) + size) - allowance);
-      assert forall k: nat :: (((2 * k) + 1) < |out|) ==> (batchFreed(tokens, out, allowance, k) == batchFreed(tokens, before, allowance, k));
       freed := SafeInteger_batch(freed + SafeInteger_batch(size - allowance));
       from := st.end;
     } else {
-      from := SafeInteger_batch(st.start + 1);
+      from := st.end;
     }
   }
   return out;

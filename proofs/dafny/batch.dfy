@@ -19,9 +19,30 @@ lemma MovedEntry(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoi
   assert lastAnswer[k] >= 0 ==> lastAnswer[k] > k;
 }
 
+// MovedEntry named by the moved position k2 of a message of an eligible stretch [s1, e1) after the spliced [s, e).
+lemma MovedEntryAt(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, s: int, e: int,
+                   roles2: seq<Role>, callOf2: seq<int>, lastAnswer2: seq<int>, ongoing2: seq<bool>,
+                   cutoff: int, s1: int, e1: int, k2: int)
+  requires Pairing(roles, callOf, lastAnswer, ongoing)
+  requires SplicedView(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2)
+  requires e <= s1
+  requires Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s1, e1)
+  requires s1 - (e - s - 1) <= k2 < e1 - (e - s - 1)
+  ensures 0 <= k2 < |roles2|
+  ensures movable(roles2, callOf2, ongoing2, s1 - (e - s - 1), k2)
+  ensures lastAnswer2[k2] < e1 - (e - s - 1)
+{
+  var k := k2 + (e - s - 1);
+  assert s1 <= k < e1 && k - (e - s) + 1 == k2;
+  assert movable(roles, callOf, ongoing, s1, k) && lastAnswer[k] < e1;
+  MovedEntry(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2, s1, e1, k);
+}
+
 // Committing in order: after [s, e) is spliced into one summary, an eligible stretch [s1, e1) at or
 // after e is still eligible, moved back by e - s - 1 (the same messages, the same pairing, shifted),
 // under any cutoff that still covers it (the retention cutoff moves back by the same amount).
+// Split in three lemmas (each message movable, each last answer inside, some work left), each
+// proven on its own: Dafny 2.3 timed out on the whole in one piece.
 lemma EligibleAfterEarlierSplice(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, s: int, e: int,
                                  roles2: seq<Role>, callOf2: seq<int>, lastAnswer2: seq<int>, ongoing2: seq<bool>,
                                  cutoff: int, cutoff2: int, s1: int, e1: int)
@@ -32,24 +53,62 @@ lemma EligibleAfterEarlierSplice(roles: seq<Role>, callOf: seq<int>, lastAnswer:
   requires e1 - (e - s - 1) <= cutoff2 <= |roles2|
   ensures Eligible(roles2, callOf2, lastAnswer2, ongoing2, cutoff2, s1 - (e - s - 1), e1 - (e - s - 1))
 {
-  var d := e - s - 1;
-  forall k2 | s1 - d <= k2 < e1 - d
-    ensures movable(roles2, callOf2, ongoing2, s1 - d, k2)
+  MovedStretchMovable(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2, cutoff, s1, e1);
+  MovedStretchAnswers(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2, cutoff, s1, e1);
+  MovedStretchWork(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2, cutoff, s1, e1);
+  assert Coherent(roles2, callOf2, lastAnswer2, ongoing2, cutoff2, s1 - (e - s - 1), e1 - (e - s - 1));
+}
+
+// EligibleAfterEarlierSplice's first part: every message of the moved stretch is movable from its moved start.
+lemma MovedStretchMovable(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, s: int, e: int,
+                          roles2: seq<Role>, callOf2: seq<int>, lastAnswer2: seq<int>, ongoing2: seq<bool>,
+                          cutoff: int, s1: int, e1: int)
+  requires Pairing(roles, callOf, lastAnswer, ongoing)
+  requires SplicedView(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2)
+  requires e <= s1
+  requires Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s1, e1)
+  ensures forall k2 :: s1 - (e - s - 1) <= k2 < e1 - (e - s - 1) ==> movable(roles2, callOf2, ongoing2, s1 - (e - s - 1), k2)
+{
+  forall k2 | s1 - (e - s - 1) <= k2 < e1 - (e - s - 1)
+    ensures movable(roles2, callOf2, ongoing2, s1 - (e - s - 1), k2)
   {
-    assert s1 <= k2 + d < e1 && (k2 + d) - (e - s) + 1 == k2;
-    MovedEntry(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2, s1, e1, k2 + d);
+    MovedEntryAt(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2, cutoff, s1, e1, k2);
   }
-  forall k2 | s1 - d <= k2 < e1 - d
-    ensures lastAnswer2[k2] < e1 - d
+}
+
+// EligibleAfterEarlierSplice's second part: every last answer of the moved stretch lies before its moved end.
+lemma MovedStretchAnswers(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, s: int, e: int,
+                          roles2: seq<Role>, callOf2: seq<int>, lastAnswer2: seq<int>, ongoing2: seq<bool>,
+                          cutoff: int, s1: int, e1: int)
+  requires Pairing(roles, callOf, lastAnswer, ongoing)
+  requires SplicedView(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2)
+  requires e <= s1
+  requires Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s1, e1)
+  ensures forall k2 :: s1 - (e - s - 1) <= k2 < e1 - (e - s - 1) ==> lastAnswer2[k2] < e1 - (e - s - 1)
+{
+  forall k2 | s1 - (e - s - 1) <= k2 < e1 - (e - s - 1)
+    ensures lastAnswer2[k2] < e1 - (e - s - 1)
   {
-    assert s1 <= k2 + d < e1 && (k2 + d) - (e - s) + 1 == k2;
-    MovedEntry(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2, s1, e1, k2 + d);
+    MovedEntryAt(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2, cutoff, s1, e1, k2);
   }
+}
+
+// EligibleAfterEarlierSplice's third part: the moved stretch still holds a message that is not a summary.
+lemma MovedStretchWork(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, s: int, e: int,
+                       roles2: seq<Role>, callOf2: seq<int>, lastAnswer2: seq<int>, ongoing2: seq<bool>,
+                       cutoff: int, s1: int, e1: int)
+  requires Pairing(roles, callOf, lastAnswer, ongoing)
+  requires SplicedView(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2)
+  requires e <= s1
+  requires Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s1, e1)
+  ensures 0 <= s1 - (e - s - 1) <= e1 - (e - s - 1) <= |roles2|
+  ensures HasWork(roles2, s1 - (e - s - 1), e1 - (e - s - 1))
+{
   var w :| s1 <= w < e1 && roles[w] != Summary;
   MovedEntry(roles, callOf, lastAnswer, ongoing, s, e, roles2, callOf2, lastAnswer2, ongoing2, s1, e1, w);
-  assert s1 - d <= w - d < e1 - d && w - (e - s) + 1 == w - d && roles2[w - d] != Summary;
-  assert HasWork(roles2, s1 - d, e1 - d);
-  assert Coherent(roles2, callOf2, lastAnswer2, ongoing2, cutoff2, s1 - d, e1 - d);
+  var w2 := w - (e - s) + 1;
+  assert roles2[w2] != Summary;
+  assert s1 - (e - s - 1) <= w2 < e1 - (e - s - 1);
 }
 
 // A plan's freed tokens over its first i <= k pairs are the same in any plan with the same first k pairs.
@@ -62,6 +121,114 @@ lemma BatchFreedAgree(tokens: seq<int>, plan: seq<int>, plan2: seq<int>, allowan
   decreases k
 {
   if k > 0 { BatchFreedAgree(tokens, plan, plan2, allowance, k - 1); }
+}
+
+// Two entries pushed onto a plan of ordered pairs within the tokens, the second pair ordered too:
+// every pair of the longer plan is ordered and within the tokens.
+lemma AppendPairInRange(tokens: seq<int>, plan: seq<int>, a: int, b: int)
+  requires |plan| == 2 * (|plan| / 2)
+  requires forall j: nat :: 2 * j + 1 < |plan| ==> 0 <= plan[2 * j] && plan[2 * j] <= plan[2 * j + 1] && plan[2 * j + 1] <= |tokens|
+  requires 0 <= a <= b <= |tokens|
+  ensures forall j: nat :: 2 * j + 1 < |plan + [a] + [b]| ==> 0 <= (plan + [a] + [b])[2 * j] && (plan + [a] + [b])[2 * j] <= (plan + [a] + [b])[2 * j + 1] && (plan + [a] + [b])[2 * j + 1] <= |tokens|
+{
+  var p2 := plan + [a] + [b];
+  forall j: nat | 2 * j + 1 < |p2|
+    ensures 0 <= p2[2 * j] && p2[2 * j] <= p2[2 * j + 1] && p2[2 * j + 1] <= |tokens|
+  {
+    if 2 * j + 1 < |plan| {
+      assert p2[2 * j] == plan[2 * j] && p2[2 * j + 1] == plan[2 * j + 1];
+    } else {
+      assert 2 * j == |plan| && p2[2 * j] == a && p2[2 * j + 1] == b;
+    }
+  }
+}
+
+// The first k <= m pairs of a plan of m pairs free the same with two entries pushed onto it.
+lemma BatchFreedAppend(tokens: seq<int>, plan: seq<int>, m: int, a: int, b: int, allowance: int, k: int)
+  requires |plan| == 2 * m
+  requires forall j: nat :: 2 * j + 1 < |plan| ==> 0 <= plan[2 * j] && plan[2 * j] <= plan[2 * j + 1] && plan[2 * j + 1] <= |tokens|
+  requires 0 <= a <= b <= |tokens|
+  requires 0 <= k <= m
+  ensures forall j: nat :: 2 * j + 1 < |plan + [a] + [b]| ==> 0 <= (plan + [a] + [b])[2 * j] && (plan + [a] + [b])[2 * j] <= (plan + [a] + [b])[2 * j + 1] && (plan + [a] + [b])[2 * j + 1] <= |tokens|
+  ensures batchFreed(tokens, plan + [a] + [b], allowance, k) == batchFreed(tokens, plan, allowance, k)
+  decreases k
+{
+  AppendPairInRange(tokens, plan, a, b);
+  if k > 0 {
+    BatchFreedAppend(tokens, plan, m, a, b, allowance, k - 1);
+    assert (plan + [a] + [b])[2 * k - 2] == plan[2 * k - 2] && (plan + [a] + [b])[2 * k - 1] == plan[2 * k - 1];
+  }
+}
+
+// Two entries pushed onto a plan of m pairs that frees less than `need` before each of its pairs
+// and in all: the longer plan still frees less than `need` before each of its pairs, and its new
+// pair adds its tokens less the allowance (planBatch's step, without a copy of the plan before it).
+lemma AppendPairFrees(tokens: seq<int>, plan: seq<int>, m: int, a: int, b: int, allowance: int, need: int)
+  requires |plan| == 2 * m
+  requires forall j: nat :: 2 * j + 1 < |plan| ==> 0 <= plan[2 * j] && plan[2 * j] <= plan[2 * j + 1] && plan[2 * j + 1] <= |tokens|
+  requires 0 <= a <= b <= |tokens|
+  requires forall k: nat :: 2 * k + 1 < |plan| ==> batchFreed(tokens, plan, allowance, k) < need
+  requires batchFreed(tokens, plan, allowance, m) < need
+  ensures forall j: nat :: 2 * j + 1 < |plan + [a] + [b]| ==> 0 <= (plan + [a] + [b])[2 * j] && (plan + [a] + [b])[2 * j] <= (plan + [a] + [b])[2 * j + 1] && (plan + [a] + [b])[2 * j + 1] <= |tokens|
+  ensures forall k: nat :: 2 * k + 1 < |plan + [a] + [b]| ==> batchFreed(tokens, plan + [a] + [b], allowance, k) < need
+  ensures batchFreed(tokens, plan + [a] + [b], allowance, m + 1) == batchFreed(tokens, plan, allowance, m) + sumTokens(tokens, a, b) - allowance
+{
+  BatchFreedAppend(tokens, plan, m, a, b, allowance, m);
+  BatchFreedAppendLast(tokens, plan, m, a, b, allowance);
+  assert |plan + [a] + [b]| == 2 * m + 2;
+  forall k: nat | 2 * k + 1 < |plan + [a] + [b]|
+    ensures batchFreed(tokens, plan + [a] + [b], allowance, k) < need
+  {
+    HalfBelow(k, m);
+    AppendPairFreesAt(tokens, plan, m, a, b, allowance, need, k);
+  }
+}
+
+// 2k + 1 < 2m + 2 ==> k <= m, proven alone (integer reasoning the solver may miss in a large context).
+lemma HalfBelow(k: int, m: int)
+  requires 2 * k + 1 < 2 * m + 2
+  ensures k <= m
+{
+}
+
+// The new pair pushed onto a plan of m pairs frees its tokens less the allowance.
+lemma BatchFreedAppendLast(tokens: seq<int>, plan: seq<int>, m: int, a: int, b: int, allowance: int)
+  requires |plan| == 2 * m
+  requires forall j: nat :: 2 * j + 1 < |plan| ==> 0 <= plan[2 * j] && plan[2 * j] <= plan[2 * j + 1] && plan[2 * j + 1] <= |tokens|
+  requires 0 <= a <= b <= |tokens|
+  ensures forall j: nat :: 2 * j + 1 < |plan + [a] + [b]| ==> 0 <= (plan + [a] + [b])[2 * j] && (plan + [a] + [b])[2 * j] <= (plan + [a] + [b])[2 * j + 1] && (plan + [a] + [b])[2 * j + 1] <= |tokens|
+  ensures batchFreed(tokens, plan + [a] + [b], allowance, m + 1) == batchFreed(tokens, plan, allowance, m) + sumTokens(tokens, a, b) - allowance
+{
+  BatchFreedAppend(tokens, plan, m, a, b, allowance, m);
+  assert (plan + [a] + [b])[2 * m] == a && (plan + [a] + [b])[2 * m + 1] == b;
+  BatchFreedLast(tokens, plan + [a] + [b], allowance, m + 1, m, 2 * m, 2 * m + 1);
+}
+
+// batchFreed's last step, its indices named (k = k0 + 1, its pair at [i, i1)): the solver then
+// matches the terms of a caller's plan without arithmetic on them.
+lemma BatchFreedLast(tokens: seq<int>, plan: seq<int>, allowance: int, k: int, k0: int, i: int, i1: int)
+  requires forall j: nat :: 2 * j + 1 < |plan| ==> 0 <= plan[2 * j] && plan[2 * j] <= plan[2 * j + 1] && plan[2 * j + 1] <= |tokens|
+  requires 0 <= k0 && k == k0 + 1 && i == 2 * k0 && i1 == i + 1 && 2 * k <= |plan|
+  ensures batchFreed(tokens, plan, allowance, k) == batchFreed(tokens, plan, allowance, k0) + sumTokens(tokens, plan[i], plan[i1]) - allowance
+{
+  assert 2 * k - 2 == i && 2 * k - 1 == i1 && k - 1 == k0;
+}
+
+// AppendPairFrees at one pair k <= m of the longer plan.
+lemma AppendPairFreesAt(tokens: seq<int>, plan: seq<int>, m: int, a: int, b: int, allowance: int, need: int, k: int)
+  requires |plan| == 2 * m
+  requires forall j: nat :: 2 * j + 1 < |plan| ==> 0 <= plan[2 * j] && plan[2 * j] <= plan[2 * j + 1] && plan[2 * j + 1] <= |tokens|
+  requires 0 <= a <= b <= |tokens|
+  requires forall k: nat :: 2 * k + 1 < |plan| ==> batchFreed(tokens, plan, allowance, k) < need
+  requires batchFreed(tokens, plan, allowance, m) < need
+  requires 0 <= k <= m
+  ensures forall j: nat :: 2 * j + 1 < |plan + [a] + [b]| ==> 0 <= (plan + [a] + [b])[2 * j] && (plan + [a] + [b])[2 * j] <= (plan + [a] + [b])[2 * j + 1] && (plan + [a] + [b])[2 * j + 1] <= |tokens|
+  ensures batchFreed(tokens, plan + [a] + [b], allowance, k) < need
+{
+  BatchFreedAppend(tokens, plan, m, a, b, allowance, k);
+  if k < m {
+    assert 2 * k + 1 < 2 * m;
+  }
 }
 
 // A stretch a batch may plan: eligible (L4, L5), above the floor and not recorded as not

@@ -2,11 +2,12 @@
 //      allowance): number[] -- the stretches one run summarizes (L4, L5, with the floor).
 // One run plans the disjoint stretches it needs to free `need` tokens, earliest first: each is the
 // earliest eligible stretch (selectStretchFrom) at or after the end of the one before that is worth
-// a summarizer call (worthACall); a stretch that is not worth one is passed over from its next
-// position. Each planned stretch frees at least its tokens less `allowance` (the summary it is
-// allowed); the plan stops once those reach `need`. The stretches come back flat: stretch k is
-// [result[2k], result[2k + 1]). Committed in order, each stays eligible (lemma
-// EligibleAfterEarlierSplice, proofs/dafny/batch.dfy): a splice before a stretch only moves it.
+// a summarizer call (worthACall); a stretch that is not worth one is passed over whole, as the
+// engine's planStep does, so the scan is linear (and the plan is never copied). Each planned
+// stretch frees at least its tokens less `allowance` (the summary it is allowed); the plan stops
+// once those reach `need`. The stretches come back flat: stretch k is [result[2k], result[2k + 1]).
+// Committed in order, each stays eligible (lemma EligibleAfterEarlierSplice,
+// proofs/dafny/batch.dfy): a splice before a stretch only moves it.
 import { worthACall } from "./floor.ts";
 import { rangeTokens, sumTokens } from "./progress.ts";
 import type { Role } from "./roles.ts";
@@ -85,20 +86,17 @@ export function planBatch(
     const worth = worthACall(tokens, st.start, st.end, floorTokens, shunStarts, shunEnds);
     if (worth) {
       const size = rangeTokens(tokens, st.start, st.end);
-      const before = out.slice(0, out.length);
-      //@ assert equal(before, out)
       //@ assert Plannable(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), tokens, floorTokens, shunStarts, shunEnds, st.start, st.end)
+      // what the plan frees after the two pushes, stated of the plan before them (no copy is made)
+      //@ use AppendPairFrees(tokens, out, Math.floor(out.length / 2), st.start, st.end, allowance, need)
       out.push(st.start);
       out.push(st.end);
-      //@ use BatchFreedAgree(tokens, before, out, allowance, Math.floor(before.length / 2))
-      //@ assert Math.floor(out.length / 2) === Math.floor(before.length / 2) + 1
-      //@ assert out[2 * Math.floor(before.length / 2)] === st.start && out[2 * Math.floor(before.length / 2) + 1] === st.end
-      //@ assert batchFreed(tokens, out, allowance, Math.floor(before.length / 2) + 1) === batchFreed(tokens, before, allowance, Math.floor(before.length / 2)) + size - allowance
-      //@ assert forall(k: nat, 2 * k + 1 < out.length ==> batchFreed(tokens, out, allowance, k) === batchFreed(tokens, before, allowance, k))
       freed = freed + (size - allowance);
       from = st.end;
     } else {
-      from = st.start + 1;
+      // passed over whole, as the engine's planStep does: a part of a stretch under the floor is
+      // under it too, and one known not to shrink would cost a call to learn the same
+      from = st.end;
     }
   }
   return out;

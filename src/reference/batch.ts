@@ -33,10 +33,9 @@ export function planBatch(
     if (!st.found) break;
     if (worthACall(tokens, st.start, st.end, floorTokens, shunStarts, shunEnds)) {
       plan.push(st.start, st.end);
-      from = st.end;
-    } else {
-      from = st.start + 1;
     }
+    // a stretch not worth a call is passed over whole, as a planned one is
+    from = st.end;
   }
   return plan;
 }

@@ -143,10 +143,9 @@ const ARGS: Record<string, () => unknown[]> = {
   runContinues: () => [true, N, N / 2],
   // one token saved per step: the run goes down to the target in N / 2 steps
   lowWaterRun: () => [N, true, N / 2, tokens],
-  // a need of 1,000 tokens: a few hundred stretches over the million messages. planBatch copies
-  // its plan once per planned stretch (the copy its proof reads), quadratic in the stretches it
-  // plans: a need of N / 2 (250,000 stretches) took minutes, which the engine must not meet.
-  planBatch: () => [roles, callOf, lastAnswer, ongoing, WINDOW, tokens, 0, [], [], 1000, 0],
+  // a need of N / 2 tokens: hundreds of thousands of stretches planned in one linear scan (the
+  // plan is never copied)
+  planBatch: () => [roles, callOf, lastAnswer, ongoing, WINDOW, tokens, 0, [], [], N / 2, 0],
 };
 
 type Fn = (...args: unknown[]) => unknown;

@@ -628,8 +628,10 @@ export const mutants: Mutant[] = [
   {
     module: "batch.ts",
     law: "L4",
-    find: `      from = st.end;`,
-    replace: `      from = st.start;`,
+    find: `freed = freed + (size - allowance);
+      from = st.end;`,
+    replace: `freed = freed + (size - allowance);
+      from = st.start;`,
     why: "the scan goes on from the planned stretch's start, so the next planned stretch overlaps it",
   },
   {
