@@ -147,6 +147,22 @@ const ARGS: Record<string, () => unknown[]> = {
   // its plan once per planned stretch (the copy its proof reads), quadratic in the stretches it
   // plans: a need of N / 2 (250,000 stretches) took minutes, which the engine must not meet.
   planBatch: () => [roles, callOf, lastAnswer, ongoing, WINDOW, tokens, 0, [], [], 1000, 0],
+  agingDue: () => [N / 2, N, 50, 0, N],
+  agedBudget: () => [N, 50],
+  // a flat plan of N / 2 pairs (every count is 1: each pair [1, 1) is empty)
+  inPlan: () => [tokens, 5],
+  // every assistant reply a summary: a need of 1,000 tokens ages 1,000 of them (the same bound as planBatch's)
+  planAging: () => [
+    roles.map((r) => (r === "assistant" ? "summary" : r)),
+    tokens,
+    WINDOW,
+    0,
+    [],
+    [],
+    [],
+    1000,
+    50,
+  ],
 };
 
 type Fn = (...args: unknown[]) => unknown;
