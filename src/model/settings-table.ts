@@ -228,6 +228,23 @@ export const SETTINGS = {
     flag: "--batch-calls <n>",
     help: "most summarizer calls of one batch in flight at once",
   },
+  age_percent: {
+    type: "count",
+    default: 50,
+    min: 0,
+    max: 99,
+    flag: "--age-percent <n>",
+    help: "a run whose stretches cannot reach its target re-summarizes the oldest summaries in place, each to this percentage of its size (0: summaries are never aged)",
+    more: "; only in batches (batch_tokens > 0), only summaries before the retention window and above min_stretch_tokens, each validated as strictly shorter (L8), one message for one (the order around user messages is kept, L2)",
+  },
+  age_share_percent: {
+    type: "count",
+    default: 50,
+    min: 0,
+    max: 100,
+    flag: "--age-share-percent <n>",
+    help: "summaries are aged only while they hold at least this percentage of the context's tokens",
+  },
   strategy: {
     type: "choice",
     choices: ["summarize", "clear", "clear-then-summarize"],

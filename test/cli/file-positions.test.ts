@@ -77,6 +77,9 @@ describe("positions and the retention window in the file's own messages", () => 
         "4",
         "--strategy",
         "summarize",
+        // no summary aging: an aged summary's range is the range of the summary it re-summarizes
+        "--age-percent",
+        "0",
         "--report",
         "r.json",
       ],
@@ -91,7 +94,18 @@ describe("positions and the retention window in the file's own messages", () => 
     expect(ranges.length).toBeGreaterThan(1);
     // the text report (on stderr without --report) says the same
     const text = await runInProcess(
-      ["compact", "c.jsonl", "--token-threshold", "3000", "--retention-window", "4", "--strategy", "summarize"],
+      [
+        "compact",
+        "c.jsonl",
+        "--token-threshold",
+        "3000",
+        "--retention-window",
+        "4",
+        "--strategy",
+        "summarize",
+        "--age-percent",
+        "0",
+      ],
       {
         cwd: dir,
       },

@@ -152,17 +152,7 @@ const ARGS: Record<string, () => unknown[]> = {
   // a flat plan of N / 2 pairs (every count is 1: each pair [1, 1) is empty)
   inPlan: () => [tokens, 5],
   // every assistant reply a summary: a need of 1,000 tokens ages 1,000 of them (the same bound as planBatch's)
-  planAging: () => [
-    roles.map((r) => (r === "assistant" ? "summary" : r)),
-    tokens,
-    WINDOW,
-    0,
-    [],
-    [],
-    [],
-    1000,
-    50,
-  ],
+  planAging: () => [roles.map((r) => (r === "assistant" ? "summary" : r)), tokens, WINDOW, 0, [], [], [], 1000, 50],
 };
 
 type Fn = (...args: unknown[]) => unknown;

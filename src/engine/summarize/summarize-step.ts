@@ -53,13 +53,15 @@ const ANSWERS = 2;
 
 /**
  * The request for one stretch's summary: its prompt (the template with the transcript, the
- * earlier summary it starts with, the facts to keep), asking for the summary inside `tag`.
+ * earlier summary it starts with, the facts to keep), asking for the summary inside `tag` in at
+ * most `maxTokens` tokens (max_tokens, or an aged summary's tighter budget).
  */
 export function stretchRequest(
   stretch: readonly Message[],
   replacedTokens: number,
   ctx: StepContext,
   tag = ctx.config.summary_tag,
+  maxTokens = ctx.config.max_tokens,
 ): SummaryRequest {
   const c = ctx.config;
   const earlier = stretch.filter((m) => m.role === "summary").map((m) => m.content);
@@ -70,7 +72,7 @@ export function stretchRequest(
     conversation: renderTranscript(fresh),
     previousSummary,
     requiredFacts: facts,
-    maxTokens: c.max_tokens,
+    maxTokens,
     summaryTag: tag,
   });
   return {
@@ -78,7 +80,7 @@ export function stretchRequest(
     stretch: fresh,
     previousSummary,
     requiredFacts: facts,
-    maxTokens: c.max_tokens,
+    maxTokens,
     replacedTokens,
     summaryTag: tag,
     model: ctx.model,
@@ -86,14 +88,19 @@ export function stretchRequest(
   };
 }
 
-/** Summarizes `stretch` (replacing replacedTokens tokens) and validates the answer. */
+/**
+ * Summarizes `stretch` (replacing replacedTokens tokens) and validates the answer; an aged
+ * summary (agedBudget set) is asked for within its budget, below its size, and validated as any
+ * summary is (strictly shorter than what it replaces, within max_tokens: L8).
+ */
 export async function summarizeStretch(
   stretch: readonly Message[],
   replacedTokens: number,
   ctx: StepContext,
+  agedBudget?: number,
 ): Promise<StepResult> {
   const c = ctx.config;
-  const request = stretchRequest(stretch, replacedTokens, ctx);
+  const request = stretchRequest(stretch, replacedTokens, ctx, c.summary_tag, agedBudget ?? c.max_tokens);
   const basePrompt = request.prompt;
   const facts = request.requiredFacts;
   const reasons: string[] = [];
