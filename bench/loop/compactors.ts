@@ -46,6 +46,7 @@ export interface SafecutVariant {
   readonly minStretchTokens?: number;
   readonly agePercent?: number;
   readonly ageSharePercent?: number;
+  readonly ageFloorTokens?: number;
   readonly batchTokens?: number;
   readonly batchCalls?: number;
   /** every setting at its default, the strategy too (clear-then-summarize); else the strategy is summarize */
@@ -58,6 +59,7 @@ const VARIED = [
   ["minStretchTokens", "floor", "min_stretch_tokens", ""],
   ["agePercent", "age", "age_percent", "%"],
   ["ageSharePercent", "age share", "age_share_percent", "%"],
+  ["ageFloorTokens", "age floor", "age_floor_tokens", ""],
   ["batchTokens", "batch tokens", "batch_tokens", ""],
   ["batchCalls", "batch calls", "batch_calls", ""],
 ] as const;

@@ -4,7 +4,7 @@
 // replays one example and a short generated session at 15k only and prints without writing.
 // Besides safecut pinned to the summarize strategy, every run replays it without summary aging
 // (age_percent 0: the summary share before aging) and with every setting at its default.
-// `--target-percent`, `--floor`, `--age-percent`, `--age-share`, `--batch-tokens` and
+// `--target-percent`, `--floor`, `--age-percent`, `--age-share`, `--age-floor`, `--batch-tokens` and
 // `--batch-calls` (each `<n,...>`) add safecut with other values of that setting (exploratory:
 // printed only); `--messages <n>` sets the generated session's length.
 import { join } from "node:path";
@@ -26,6 +26,7 @@ const variants: SafecutVariant[] = [
   ...listAfter("--floor").map((minStretchTokens) => ({ minStretchTokens })),
   ...listAfter("--age-percent").map((agePercent) => ({ agePercent })),
   ...listAfter("--age-share").map((ageSharePercent) => ({ ageSharePercent })),
+  ...listAfter("--age-floor").map((ageFloorTokens) => ({ ageFloorTokens })),
   ...listAfter("--batch-tokens").map((batchTokens) => ({ batchTokens })),
   ...listAfter("--batch-calls").map((batchCalls) => ({ batchCalls })),
 ];

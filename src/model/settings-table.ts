@@ -235,7 +235,14 @@ export const SETTINGS = {
     max: 99,
     flag: "--age-percent <n>",
     help: "a run whose stretches cannot reach its target re-summarizes the oldest summaries in place, each to this percentage of its size (0: summaries are never aged)",
-    more: "; only in batches (batch_tokens > 0), only summaries before the retention window and above min_stretch_tokens, each validated as strictly shorter (L8), one message for one (the order around user messages is kept, L2)",
+    more: "; only in batches (batch_tokens > 0), only summaries before the retention window and above age_floor_tokens, each validated as strictly shorter (L8), one message for one (the order around user messages is kept, L2)",
+  },
+  age_floor_tokens: {
+    type: "count",
+    default: 24,
+    min: 0,
+    flag: "--age-floor-tokens <n>",
+    help: "a summary of at most this many tokens is never aged (L2 keeps one summary between two user messages: this is the least each one costs)",
   },
   age_share_percent: {
     type: "count",

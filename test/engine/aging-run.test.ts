@@ -108,3 +108,34 @@ describe("summary aging", () => {
     expect(calls.batch.length + calls.single.length).toBe(asked);
   });
 });
+
+describe("an aged summary that fails validation", () => {
+  it("is asked for once, does not count toward the stop rule, and is remembered", async () => {
+    // each summary names a file path (a required fact); the summarizer drops it from aged summaries
+    const input = history().map((m) =>
+      m.role === "summary" ? summaryMessage(`src/mod${/turn(\d+)/.exec(m.content)?.[1]}.ts ${m.content}`) : m,
+    );
+    const calls = { parts: 0, single: 0 };
+    const summarizer: Summarizer = {
+      name: "drops facts",
+      summarize: async (r) => {
+        calls.single++;
+        return text("lost", r.maxTokens - 4);
+      },
+      summarizeBatch: async (r) => {
+        calls.parts += r.parts.length;
+        return r.parts.map((p) => text("lost", p.maxTokens - 4));
+      },
+    };
+    const unshrinkable = new UnshrinkableMemory();
+    const first = await compactMessages(input, { ...config, max_rejected_summaries: 1 }, { summarizer, unshrinkable });
+    expect(first.report.stretches).toEqual([]);
+    expect(first.report.outcome).not.toBe("degraded");
+    expect(first.report.skipped.length).toBe(calls.parts);
+    expect(first.report.skipped.every((s) => s.reason.includes("dropped required facts"))).toBe(true);
+    expect(calls.single).toBe(0);
+    const asked = calls.parts;
+    await compactMessages(input, { ...config, max_rejected_summaries: 1 }, { summarizer, unshrinkable });
+    expect(calls.parts).toBe(asked);
+  });
+});

@@ -392,8 +392,8 @@ function usesBatches(run: RunState): boolean {
 /**
  * The summaries a batch ages besides its work stretches (kernel: agingDue, planAging, agedBudget):
  * when age_percent > 0, the work plan `flat` frees `freed` of the `need` and summaries hold at
- * least age_share_percent of the context, the oldest summaries outside the plan that free the
- * rest, each [i, i + 1) with its budget (at most max_tokens).
+ * least age_share_percent of the context, the oldest summaries above age_floor_tokens outside the
+ * plan that free the rest (not known not to shrink), each [i, i + 1) with its budget (at most max_tokens).
  */
 function agedParts(
   run: RunState,
@@ -415,7 +415,7 @@ function agedParts(
     roles,
     tokens,
     window,
-    floor.floorTokens,
+    c.age_floor_tokens,
     floor.shun.starts,
     floor.shun.ends,
     flat,

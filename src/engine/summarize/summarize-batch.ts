@@ -136,6 +136,20 @@ export async function summarizeBatch(stretches: readonly BatchStretch[], ctx: St
         out.push({ ok: true, text: answer, tokens: verdict.tokens, attempts: shared, rejectedInARow: streak });
         continue;
       }
+      // an aged summary rejected in the batch cannot shrink that far: it is not asked again, and
+      // (as in a step) does not count toward the stop rule
+      if (s.agedBudget !== undefined) {
+        out.push({
+          ok: false,
+          reason: verdict.reason,
+          failure: "rejected",
+          stopsRun: false,
+          cannotShrink: true,
+          attempts: shared,
+          rejectedInARow: streak,
+        });
+        continue;
+      }
       // a rejected summary counts toward the stop rule as in a step (not one that is only not shorter)
       if (!verdict.notShorter) streak = gateRejectionStreak(streak, false);
       if (gateStopAfterRejections(streak, ctx.config.max_rejected_summaries)) {

@@ -163,15 +163,19 @@ export async function summarizeStretch(
     // An answer rejected only for not being shorter says the stretch cannot shrink, not that the
     // summarizer is unusable: it leaves the streak as it is (a run of small stretches must not
     // stop a healthy run; the stop rule is for answers that fail validation otherwise).
-    if (verdict.ok || !verdict.notShorter) streak = gateRejectionStreak(streak, verdict.ok);
+    // an aged summary's rejection (not shorter, over its budget, a fact that does not fit it) says
+    // the summary cannot shrink that far: like "not shorter", it leaves the streak as it is
+    const cannot = verdict.ok ? false : verdict.notShorter || agedBudget !== undefined;
+    if (verdict.ok || !cannot) streak = gateRejectionStreak(streak, verdict.ok);
     if (verdict.ok) return { ok: true, text, tokens: verdict.tokens, attempts: attempt, rejectedInARow: streak };
     rejection = verdict.reason;
     reasons.push(rejection);
     failure = "rejected";
-    cannotShrink &&= verdict.notShorter;
+    cannotShrink &&= cannot;
     rejected++;
     stopsRun = gateStopAfterRejections(streak, c.max_rejected_summaries);
-    if (stopsRun || rejected >= ANSWERS) break;
+    // an aged summary is asked for once: it is already a summary, kept as it is when it cannot shrink
+    if (stopsRun || rejected >= ANSWERS || agedBudget !== undefined) break;
   }
   const unique = Array.from(new Set(reasons));
   return {
