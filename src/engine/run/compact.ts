@@ -544,7 +544,13 @@ async function commitBatch(
     const end = x.end - shift;
     const step: PlannedStep = {
       snap: planned ?? run.store.view(),
-      plan: { ...b.plan, stretch: { start, end, replacedTokens: x.replacedTokens } },
+      // after a commit, the trigger is read on the store as it stands (a session records the same):
+      // "none" once the batch has brought the run under it (a low-water step)
+      plan: {
+        ...b.plan,
+        trigger: planned === undefined ? stepTrigger(run) : b.plan.trigger,
+        stretch: { start, end, replacedTokens: x.replacedTokens },
+      },
       input: run.positions.range(start, end),
       messages: b.messages[k],
       aged: x.maxTokens !== undefined,
@@ -557,6 +563,18 @@ async function commitBatch(
     } else failed ??= stop;
   }
   return failed;
+}
+
+/** The trigger reached on the store as it stands (the judged count, the caller's items), "none" under every one. */
+function stepTrigger(run: RunState): Plan["trigger"] {
+  const { store } = run;
+  return dueBy(
+    run.c,
+    judgedTokens(store, run.usage),
+    run.positions.items(store.messages.length),
+    store.userTurns,
+    run.usage !== undefined,
+  );
 }
 
 /** The batch loop: plan a batch → summarize it → commit it in order, until a plan or a commit ends the run. */
