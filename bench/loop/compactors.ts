@@ -44,7 +44,25 @@ export function contextTokens(context: readonly Message[]): number {
 export interface SafecutVariant {
   readonly targetPercent?: number;
   readonly minStretchTokens?: number;
+  readonly agePercent?: number;
+  readonly ageSharePercent?: number;
+  readonly ageFloorTokens?: number;
+  readonly batchTokens?: number;
+  readonly batchCalls?: number;
+  /** every setting at its default, the strategy too (clear-then-summarize); else the strategy is summarize */
+  readonly defaults?: boolean;
 }
+
+/** Each varied setting: its name in a compactor's name and in the configuration. */
+const VARIED = [
+  ["targetPercent", "target", "target_percent", "%"],
+  ["minStretchTokens", "floor", "min_stretch_tokens", ""],
+  ["agePercent", "age", "age_percent", "%"],
+  ["ageSharePercent", "age share", "age_share_percent", "%"],
+  ["ageFloorTokens", "age floor", "age_floor_tokens", ""],
+  ["batchTokens", "batch tokens", "batch_tokens", ""],
+  ["batchCalls", "batch calls", "batch_calls", ""],
+] as const;
 
 /** The skipped stretches of a report whose every answer was rejected only for not being shorter. */
 const NOT_SHORTER = /^(the summary is not shorter than what it replaces \([^)]*\)(; then: )?)+$/;
@@ -59,23 +77,25 @@ export function safecutCompactor(baseUrl: string, trigger: number, v: SafecutVar
   const unshrinkable = new UnshrinkableMemory();
   const seen = new Set<string>();
   const named = [
-    v.targetPercent === undefined ? "" : `target ${v.targetPercent}%`,
-    v.minStretchTokens === undefined ? "" : `floor ${v.minStretchTokens}`,
-  ].filter((x) => x !== "");
+    ...(v.defaults === true ? ["defaults"] : []),
+    ...VARIED.filter(([key]) => v[key] !== undefined).map(([key, label, , unit]) => `${label} ${v[key]}${unit}`),
+  ];
+  const varied = Object.fromEntries(
+    VARIED.filter(([key]) => v[key] !== undefined).map(([key, , setting]) => [setting, v[key]]),
+  );
   return {
     name: named.length === 0 ? "safecut" : `safecut, ${named.join(", ")}`,
     async compact(context) {
       const { messages, report } = await compactMessages(
         context,
-        // summarizing against the baseline's summarizing: the strategy that only summarizes
+        // summarizing against the baseline's summarizing: the strategy that only summarizes (or the default one)
         {
-          strategy: "summarize",
+          ...(v.defaults === true ? {} : { strategy: "summarize" as const }),
           token_threshold: trigger,
           tokenizer: "chars",
           provider: "openai",
           base_url: baseUrl,
-          ...(v.targetPercent === undefined ? {} : { target_percent: v.targetPercent }),
-          ...(v.minStretchTokens === undefined ? {} : { min_stretch_tokens: v.minStretchTokens }),
+          ...varied,
         },
         { summarizer, agentModel: AGENT_MODEL, unshrinkable },
       );

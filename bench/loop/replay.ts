@@ -1,11 +1,13 @@
 // The agent-loop replay: a recorded session played as a live agent. Before each model call (each
 // assistant message of the session) the compactor runs on the context; the context is then sent
 // (its tokens are the main model's input), and the recorded reply joins it, as do the tool results
-// that follow. Summarizer calls are read from the loopback server's records, per compaction.
+// that follow. Summarizer calls are read from the loopback server's records, per compaction; the
+// agent's wait on one compaction is modelled from them (compactionWait): calls the library had in
+// flight together overlap, calls one after another add up.
 import type { Message } from "../../src/model/message.ts";
 import { type Compactor, contextTokens } from "./compactors.ts";
 import type { Session } from "./sessions.ts";
-import type { SummarizerServer } from "./summarizer-server.ts";
+import type { CallRecord, SummarizerServer } from "./summarizer-server.ts";
 
 /** What one replay of one session with one compactor cost and kept. */
 export interface ReplayStats {
@@ -23,8 +25,10 @@ export interface ReplayStats {
   readonly summarizerOutput: number;
   /** the tokens of every context sent, summed */
   readonly mainInput: number;
-  /** modelled seconds the agent waited on compaction (the calls of one compaction in sequence) */
+  /** modelled seconds the agent waited on compaction (compactionWait) */
   readonly waitSeconds: number;
+  /** the same calls' modelled seconds added up, as if every call waited for the one before */
+  readonly sequentialSeconds: number;
   /** model calls whose context held every user message of the session so far */
   readonly callsWithEveryUser: number;
   /** the least share of the user messages so far that one context held */
@@ -32,6 +36,9 @@ export interface ReplayStats {
   /** summary messages in the last context sent, and their share of its tokens */
   readonly finalSummaries: number;
   readonly finalSummaryShare: number;
+  /** the last context's tokens, and those of its user and system messages (which L2 keeps) */
+  readonly finalTokens: number;
+  readonly finalUserSystem: number;
 }
 
 /** Stats with nothing counted yet (every user message present: a least share of 1). */
@@ -47,11 +54,40 @@ export function emptyStats(): { -readonly [K in keyof ReplayStats]: number } {
     summarizerOutput: 0,
     mainInput: 0,
     waitSeconds: 0,
+    sequentialSeconds: 0,
     callsWithEveryUser: 0,
     leastUserShare: 1,
     finalSummaries: 0,
     finalSummaryShare: 0,
+    finalTokens: 0,
+    finalUserSystem: 0,
   };
+}
+
+/**
+ * The modelled seconds the agent waits on one compaction's calls: a call starts (in modelled time)
+ * when the last call that had finished before it really started has finished, and the wait is
+ * when the last one ends. Calls the library issued together (a batch's calls in flight at once)
+ * overlap; calls it made one after another add up. Real and modelled times are proportional (the
+ * server sleeps the modelled latency, scaled), so the order of real starts and ends is the order
+ * the modelled calls would have.
+ */
+export function compactionWait(calls: readonly CallRecord[]): number {
+  const end: number[] = [];
+  let last = 0;
+  for (let i = 0; i < calls.length; i++) last = Math.max(last, modelledEnd(calls, i, end));
+  return last;
+}
+
+/** The modelled end of call j: its seconds after the latest modelled end of the calls that really ended before it started (memoized in `end`). */
+function modelledEnd(calls: readonly CallRecord[], j: number, end: number[]): number {
+  if (end[j] !== undefined) return end[j];
+  let start = 0;
+  calls.forEach((d, k) => {
+    if (k !== j && d.endMs <= calls[j].startMs) start = Math.max(start, modelledEnd(calls, k, end));
+  });
+  end[j] = start + calls[j].seconds;
+  return end[j];
 }
 
 /** Replays `session` with `compactor`, reading its summarizer calls from `server`. */
@@ -74,8 +110,9 @@ export async function replay(session: Session, compactor: Compactor, server: Sum
       for (const c of calls) {
         s.summarizerInput += c.inputTokens;
         s.summarizerOutput += c.outputTokens;
-        s.waitSeconds += c.seconds;
+        s.sequentialSeconds += c.seconds;
       }
+      s.waitSeconds += compactionWait(calls);
       s.modelCalls++;
       const tokens = contextTokens(context);
       s.mainInput += tokens;
@@ -85,6 +122,8 @@ export async function replay(session: Session, compactor: Compactor, server: Sum
       const summaries = context.filter((x) => x.role === "summary");
       s.finalSummaries = summaries.length;
       s.finalSummaryShare = tokens === 0 ? 0 : contextTokens(summaries) / tokens;
+      s.finalTokens = tokens;
+      s.finalUserSystem = contextTokens(context.filter((x) => x.role === "user" || x.role === "system"));
     }
     if (m.role === "user") users++;
     context = [...context, m];

@@ -2,9 +2,11 @@
 // long coding session, at triggers of 15k, 30k and 60k tokens, with safecut and the baseline in the
 // same run against one loopback summarizer; writes its section into bench/RESULTS.md. `--ci`
 // replays one example and a short generated session at 15k only and prints without writing.
-// `--target-percent <p,...>` and `--floor <n,...>` add safecut with other target_percent and
-// min_stretch_tokens values (exploratory: printed only);
-// `--messages <n>` sets the generated session's length.
+// Besides safecut pinned to the summarize strategy, every run replays it without summary aging
+// (age_percent 0: the summary share before aging) and with every setting at its default.
+// `--target-percent`, `--floor`, `--age-percent`, `--age-share`, `--age-floor`, `--batch-tokens` and
+// `--batch-calls` (each `<n,...>`) add safecut with other values of that setting (exploratory:
+// printed only); `--messages <n>` sets the generated session's length.
 import { join } from "node:path";
 import { writeSection } from "../section-file.ts";
 import { baselineCompactor, type Compactor, type SafecutVariant, safecutCompactor } from "./compactors.ts";
@@ -22,7 +24,14 @@ function listAfter(flag: string): number[] {
 const variants: SafecutVariant[] = [
   ...listAfter("--target-percent").map((targetPercent) => ({ targetPercent })),
   ...listAfter("--floor").map((minStretchTokens) => ({ minStretchTokens })),
+  ...listAfter("--age-percent").map((agePercent) => ({ agePercent })),
+  ...listAfter("--age-share").map((ageSharePercent) => ({ ageSharePercent })),
+  ...listAfter("--age-floor").map((ageFloorTokens) => ({ ageFloorTokens })),
+  ...listAfter("--batch-tokens").map((batchTokens) => ({ batchTokens })),
+  ...listAfter("--batch-calls").map((batchCalls) => ({ batchCalls })),
 ];
+/** Replayed in every run: the summary share before aging, and safecut as it ships. */
+const ALWAYS: SafecutVariant[] = [{ agePercent: 0 }, { defaults: true }];
 const TRIGGERS = ci ? [15_000] : [15_000, 30_000, 60_000];
 const messagesAt = process.argv.indexOf("--messages");
 const GENERATED = messagesAt >= 0 ? Number(process.argv[messagesAt + 1]) : ci ? 400 : 3_000;
@@ -40,7 +49,7 @@ async function main(): Promise<void> {
         const compactors: Compactor[] = [
           baselineCompactor(server.baseUrl, trigger),
           safecutCompactor(server.baseUrl, trigger),
-          ...variants.map((v) => safecutCompactor(server.baseUrl, trigger, v)),
+          ...[...ALWAYS, ...variants].map((v) => safecutCompactor(server.baseUrl, trigger, v)),
         ];
         for (const c of compactors) {
           log(`${session.name}, ${trigger} tokens, ${c.name}...`);

@@ -3,22 +3,27 @@
 // it answers after a modelled latency (1 s + 0.1 s per 1k input tokens + 0.02 s per output token),
 // divided by a scale so the bench's wall time stays short; the records keep the modelled seconds.
 // The answer's length follows a simple model of an LLM summary: a fixed part plus a share of the
-// excerpt, at most max_tokens, holding the facts the prompt lists verbatim, filled with the
-// excerpt's own words; a batch prompt (several excerpts) is answered with one summary per excerpt.
+// excerpt and of the earlier summary it folds in, at most the budget the prompt states (or
+// max_tokens), holding the facts the prompt lists verbatim, filled with the excerpt's own words; a
+// batch prompt (several excerpts) is answered with one summary per excerpt, each within its own
+// stated budget. Each record keeps the call's wall-clock start and end, so the replay can tell which
+// calls the library really had in flight together.
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** Seconds a call waits for: a fixed part, a part per 1k input tokens, a part per output token. */
 export const LATENCY = { baseS: 1, perKInputS: 0.1, perOutputS: 0.02 } as const;
-/** A summary's modelled length: SUMMARY_BASE tokens plus SUMMARY_RATE of the excerpt's tokens, at most max_tokens. */
+/** A summary's modelled length: SUMMARY_BASE tokens plus SUMMARY_RATE of the tokens summarized (excerpt and earlier summary), at most the budget. */
 export const SUMMARY_BASE = 40;
 export const SUMMARY_RATE = 0.1;
 
-/** One request the server answered: its prompt and answer sizes (chars / 4) and its modelled latency. */
+/** One request the server answered: its prompt and answer sizes (chars / 4), its modelled latency, and when it ran (performance.now() ms). */
 export interface CallRecord {
   readonly inputTokens: number;
   readonly outputTokens: number;
   readonly seconds: number;
+  readonly startMs: number;
+  readonly endMs: number;
 }
 
 /** The running server: its base URL (for the provider's base_url) and every call so far. */
@@ -45,7 +50,9 @@ function between(text: string, open: string, close: string): string {
 
 /** The summary an LLM following the default prompt might write, by the length model above. */
 export function modelSummary(prompt: string, maxTokens: number): string {
-  const excerpt = between(prompt, "Conversation excerpt:\n", "\n\nAnswer with the summary only");
+  const conversation = between(prompt, "Conversation excerpt:\n", "\n\nAnswer with the summary only");
+  const previous = between(prompt, "<previous_summary>\n", "\n</previous_summary>");
+  const excerpt = previous === "" ? conversation : `${previous}\n${conversation}`;
   const facts = between(prompt, "These facts must appear verbatim in the summary:\n", "\n\nConversation excerpt:")
     .split("\n")
     .filter((l) => l.startsWith("- "))
@@ -76,7 +83,9 @@ export function modelAnswer(prompt: string, maxTokens: number): string {
   const parts = prompt.split(/^=== excerpt \d+ of \d+ ===$/m).slice(1);
   if (parts.length === 0) return taggedSummary(prompt, maxTokens);
   const each = Math.max(1, Math.floor(maxTokens / parts.length));
-  return parts.map((p) => taggedSummary(p, each)).join("\n");
+  // each excerpt within the budget its own prompt states (an aged summary's is tighter)
+  const stated = (p: string) => Number(/Use at most (\d+) tokens/.exec(p)?.[1] ?? each);
+  return parts.map((p) => taggedSummary(p, Math.min(maxTokens, stated(p)))).join("\n");
 }
 
 async function bodyOf(req: IncomingMessage): Promise<string> {
@@ -92,18 +101,20 @@ async function bodyOf(req: IncomingMessage): Promise<string> {
 export async function startSummarizerServer(scale: number): Promise<SummarizerServer> {
   const calls: CallRecord[] = [];
   const server = createServer(async (req, res) => {
+    const startMs = performance.now();
     const body = JSON.parse(await bodyOf(req)) as { max_tokens: number; messages: { content: string }[] };
     const prompt = body.messages.map((m) => m.content).join("\n");
     const content = modelAnswer(prompt, body.max_tokens);
-    const record: CallRecord = { inputTokens: tokensOf(prompt), outputTokens: tokensOf(content), seconds: 0 };
-    const seconds = modelledSeconds(record.inputTokens, record.outputTokens);
-    calls.push({ ...record, seconds });
+    const inputTokens = tokensOf(prompt);
+    const outputTokens = tokensOf(content);
+    const seconds = modelledSeconds(inputTokens, outputTokens);
     await new Promise((r) => setTimeout(r, (seconds * 1000) / scale));
+    calls.push({ inputTokens, outputTokens, seconds, startMs, endMs: performance.now() });
     res.writeHead(200, { "content-type": "application/json" });
     res.end(
       JSON.stringify({
         choices: [{ message: { role: "assistant", content } }],
-        usage: { prompt_tokens: record.inputTokens, completion_tokens: record.outputTokens },
+        usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens },
       }),
     );
   });

@@ -58,6 +58,9 @@ const window = fc.oneof(
   fc.integer({ min: 1, max: 8 }),
   wideNat.map((w) => Math.max(1, w)),
 );
+/** Token counts whose sum times 100 stays <= 2^53 - 1 (planAging's requires): large entries scaled down. */
+const agingTokens = (minLength: number, maxLength: number) =>
+  exactNats(minLength, maxLength).map((xs) => xs.map((x) => (x > 50 ? Math.floor(x / 101) : x)));
 /** A start position: mostly inside the conversation, sometimes past it or huge. */
 const from = (n: number) => fc.oneof({ arbitrary: fc.nat(n + 2), weight: 4 }, { arbitrary: wideNat, weight: 1 });
 
@@ -436,6 +439,50 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
         allowance,
       ]),
   ),
+  // aging.ts
+  agingDue: fc
+    .tuple(wideNat, wideNat, fc.integer({ min: 0, max: 100 }), anyInt, anyInt)
+    .map(([a, b, share, freed, need]) => [Math.min(a, b), Math.max(a, b), share, freed, need]),
+  agedBudget: fc.tuple(
+    fc.oneof(
+      fc.nat(200),
+      wideNat.map((x) => Math.floor(x / 100)),
+    ),
+    fc.integer({ min: 0, max: 99 }),
+  ),
+  agingFreed: agingTokens(0, 30).chain((t) =>
+    fc
+      .tuple(
+        fc.array(fc.nat(Math.max(0, t.length - 1)), { maxLength: t.length === 0 ? 0 : 10 }),
+        fc.integer({ min: 0, max: 99 }),
+      )
+      .chain(([aged, percent]) => fc.nat(aged.length).map((k) => [t, aged, percent, k])),
+  ),
+  inPlan: fc.tuple(fc.array(anyInt, { maxLength: 10 }), anyInt),
+  planAging: conversation()
+    .chain((c) => agingTokens(c.roles.length, c.roles.length).map((tokens) => ({ c, tokens })))
+    .chain(({ c, tokens }) =>
+      fc
+        .tuple(
+          window,
+          anyInt,
+          fc.array(fc.tuple(fc.nat(c.roles.length + 1), fc.nat(2)), { maxLength: 4 }),
+          fc.array(fc.nat(c.roles.length + 1), { maxLength: 8 }).map((xs) => xs.sort((a, b) => a - b)),
+          fc.oneof(anyInt, budget(tokens)),
+          fc.integer({ min: 0, max: 99 }),
+        )
+        .map(([w, floor, recs, plan, need, percent]) => [
+          c.roles,
+          tokens,
+          w,
+          floor,
+          recs.map((r) => r[0]),
+          recs.map((r) => r[0] + r[1]),
+          plan,
+          need,
+          percent,
+        ]),
+    ),
   // floor.ts
   worthACall: exactNats(0, 30).chain((t) =>
     fc

@@ -4,7 +4,7 @@
 // in every context it sends.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baselineCompactor, contextTokens, safecutCompactor } from "../../bench/loop/compactors.ts";
-import { replay } from "../../bench/loop/replay.ts";
+import { compactionWait, replay } from "../../bench/loop/replay.ts";
 import { codingSession } from "../../bench/loop/sessions.ts";
 import { modelledSeconds, type SummarizerServer, startSummarizerServer } from "../../bench/loop/summarizer-server.ts";
 
@@ -64,5 +64,22 @@ describe("agent-loop replay", () => {
     const s = await replay(session, safecutCompactor(server.baseUrl, TRIGGER, { minStretchTokens: 0 }), server);
     expect(s.summarizerCalls).toBeGreaterThan(s.events);
     expect(s.repeatedUnshrinkable).toBe(0);
+  });
+});
+
+describe("the modelled wait of one compaction", () => {
+  const call = (startMs: number, endMs: number, seconds: number) => ({
+    inputTokens: 0,
+    outputTokens: 0,
+    seconds,
+    startMs,
+    endMs,
+  });
+  it("calls in flight together overlap; a call made after another ended waits for it", () => {
+    // two calls at once (a batch's calls), then one after both
+    expect(compactionWait([call(0, 10, 10), call(1, 6, 5), call(12, 15, 3)])).toBe(13);
+    // three calls one after another add up
+    expect(compactionWait([call(0, 2, 2), call(3, 6, 3), call(7, 11, 4)])).toBe(9);
+    expect(compactionWait([])).toBe(0);
   });
 });

@@ -66,22 +66,11 @@ describe("positions and the retention window in the file's own messages", () => 
     const conv = openAIConversation({ turns: 12 });
     const lines = conv.map((m) => JSON.stringify(m));
     writeFileSync(join(dir, "c.jsonl"), `${lines.join("\n")}\n`);
-    const r = await runInProcess(
-      // the stretches' positions: a summarizing run
-      [
-        "compact",
-        "c.jsonl",
-        "--token-threshold",
-        "3000",
-        "--retention-window",
-        "4",
-        "--strategy",
-        "summarize",
-        "--report",
-        "r.json",
-      ],
-      { cwd: dir },
-    );
+    // the stretches' positions: a summarizing run; no summary aging (an aged summary's range is
+    // the range of the summary it re-summarizes)
+    const args = ["compact", "c.jsonl", "--token-threshold", "3000", "--retention-window", "4"];
+    const summarizing = [...args, "--strategy", "summarize", "--age-percent", "0"];
+    const r = await runInProcess([...summarizing, "--report", "r.json"], { cwd: dir });
     expect([0, 5], r.stderr).toContain(r.code);
     const report = JSON.parse(readFileSync(join(dir, "r.json"), "utf8"));
     const ranges: number[][] = report.stretches.map((s: { input: { first: number; last: number } }) => [
@@ -90,12 +79,7 @@ describe("positions and the retention window in the file's own messages", () => 
     ]);
     expect(ranges.length).toBeGreaterThan(1);
     // the text report (on stderr without --report) says the same
-    const text = await runInProcess(
-      ["compact", "c.jsonl", "--token-threshold", "3000", "--retention-window", "4", "--strategy", "summarize"],
-      {
-        cwd: dir,
-      },
-    );
+    const text = await runInProcess(summarizing, { cwd: dir });
     const shown = Array.from(text.stderr.matchAll(/replaced messages (\d+)\.\.(\d+)/g), (m) => [
       Number(m[1]),
       Number(m[2]),

@@ -146,6 +146,12 @@ const ARGS: Record<string, () => unknown[]> = {
   // a need of N / 2 tokens: hundreds of thousands of stretches planned in one linear scan (the
   // plan is never copied)
   planBatch: () => [roles, callOf, lastAnswer, ongoing, WINDOW, tokens, 0, [], [], N / 2, 0],
+  agingDue: () => [N / 2, N, 50, 0, N],
+  agedBudget: () => [N, 50],
+  // a flat plan of N / 2 pairs (every count is 1: each pair [1, 1) is empty)
+  inPlan: () => [tokens, 5],
+  // every assistant reply a summary: a need of 1,000 tokens ages 1,000 of them (the same bound as planBatch's)
+  planAging: () => [roles.map((r) => (r === "assistant" ? "summary" : r)), tokens, WINDOW, 0, [], [], [], 1000, 50],
 };
 
 type Fn = (...args: unknown[]) => unknown;

@@ -4,6 +4,7 @@
 // is a clear error, never an unproven path. Stateless: it keeps nothing between calls and
 // changes nothing it is given; it knows the kernel's types, not the store's.
 
+import { agedBudget, agingDue, planAging } from "../../kernel/aging.ts";
 import { planBatch } from "../../kernel/batch.ts";
 import { callsToClear, clearedTokens, selectClearing } from "../../kernel/clearing.ts";
 import { type CommitDecision, type CurrentStamp, decideCommit, type PlanStamp } from "../../kernel/commit.ts";
@@ -32,6 +33,8 @@ import { advanceWatermark } from "../../kernel/watermark.ts";
 import {
   guardAcceptSummary,
   guardAdvanceWatermark,
+  guardAgedBudget,
+  guardAgingDue,
   guardCallsToClear,
   guardClearedTokens,
   guardDecideCommit,
@@ -42,6 +45,7 @@ import {
   guardMovable,
   guardNotShrinkable,
   guardPairingAt,
+  guardPlanAging,
   guardPlanBatch,
   guardRangeTokens,
   guardRecordAfterSplice,
@@ -347,6 +351,40 @@ export function gatePlanBatch(
     need,
     allowance,
   );
+}
+
+/** Does a run age summaries: its work plan frees `freed` of the `need`, and summaries hold at least sharePercent of the total? */
+export function gateAgingDue(
+  summaryTokens: number,
+  totalTokens: number,
+  sharePercent: number,
+  freed: number,
+  need: number,
+): boolean {
+  guardAgingDue(summaryTokens, totalTokens, sharePercent, freed, need);
+  return agingDue(summaryTokens, totalTokens, sharePercent, freed, need);
+}
+
+/** An aged summary's budget: percent of its size, strictly below it. */
+export function gateAgedBudget(size: number, percent: number): number {
+  guardAgedBudget(size, percent);
+  return agedBudget(size, percent);
+}
+
+/** The summaries a run ages, oldest first, outside the flat work plan, to free `need` tokens (their positions). */
+export function gatePlanAging(
+  roles: readonly Role[],
+  tokens: readonly number[],
+  window: number,
+  floorTokens: number,
+  shunStarts: readonly number[],
+  shunEnds: readonly number[],
+  plan: readonly number[],
+  need: number,
+  percent: number,
+): number[] {
+  guardPlanAging(roles, tokens, window, floorTokens, shunStarts, shunEnds, plan, need, percent);
+  return planAging(roles, tokens, window, floorTokens, shunStarts, shunEnds, plan, need, percent);
 }
 
 /** L9: may a planned compaction still be applied (commit, rebase) or not (reject)? */

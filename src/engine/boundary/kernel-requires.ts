@@ -12,7 +12,7 @@ import type { ConfigView } from "../../kernel/config.ts";
 import type { Role } from "../../kernel/roles.ts";
 import type { ReportedPrefix, Thresholds, TriggerKind } from "../../kernel/trigger.ts";
 import { KernelBoundaryError } from "../../model/errors.ts";
-import { EXACT_LIMIT_NAME, natsSumExactly } from "./exact.ts";
+import { EXACT_LIMIT, EXACT_LIMIT_NAME, natsSumExactly } from "./exact.ts";
 import { allBelow } from "./guard-helpers.ts";
 
 /** Preconditions a caller keeps itself and vouches for, instead of a full check here. */
@@ -65,6 +65,44 @@ function integersThresholds(fn: string, name: string, x: Thresholds): void {
   if (!Number.isSafeInteger(x.tokenThreshold)) fail(fn, `${name}.tokenThreshold a safe integer`);
   if (!Number.isSafeInteger(x.messageThreshold)) fail(fn, `${name}.messageThreshold a safe integer`);
   if (!Number.isSafeInteger(x.turnThreshold)) fail(fn, `${name}.turnThreshold a safe integer`);
+}
+
+/** agingDue (src/kernel/aging.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardAgingDue(summaryTokens: number, totalTokens: number, sharePercent: number, freed: number, need: number): void {
+  if (!Number.isSafeInteger(summaryTokens)) fail("agingDue", "summaryTokens a safe integer");
+  if (!Number.isSafeInteger(totalTokens)) fail("agingDue", "totalTokens a safe integer");
+  if (!Number.isSafeInteger(sharePercent)) fail("agingDue", "sharePercent a safe integer");
+  if (!Number.isSafeInteger(freed)) fail("agingDue", "freed a safe integer");
+  if (!Number.isSafeInteger(need)) fail("agingDue", "need a safe integer");
+  if (!(0 <= summaryTokens && summaryTokens <= totalTokens)) fail("agingDue", "0 <= summaryTokens && summaryTokens <= totalTokens");
+  if (!(0 <= sharePercent && sharePercent <= 100)) fail("agingDue", "0 <= sharePercent && sharePercent <= 100");
+}
+
+/** agedBudget (src/kernel/aging.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardAgedBudget(size: number, percent: number): void {
+  if (!Number.isSafeInteger(size)) fail("agedBudget", "size a safe integer");
+  if (!Number.isSafeInteger(percent)) fail("agedBudget", "percent a safe integer");
+  if (!(0 <= size && size * 100 <= 9007199254740991)) fail("agedBudget", "0 <= size && size * 100 <= 9007199254740991");
+  if (!(0 <= percent && percent < 100)) fail("agedBudget", "0 <= percent && percent < 100");
+}
+
+/** inPlan (src/kernel/aging.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardInPlan(plan: readonly number[], j: number): void {
+  if (!Number.isSafeInteger(j)) fail("inPlan", "j a safe integer");
+  if (!(plan.length < 9007199254740991)) fail("inPlan", "plan.length < 9007199254740991");
+}
+
+/** planAging (src/kernel/aging.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardPlanAging(roles: readonly Role[], tokens: readonly number[], window: number, floorTokens: number, shunStarts: readonly number[], shunEnds: readonly number[], plan: readonly number[], need: number, percent: number): void {
+  if (!Number.isSafeInteger(window)) fail("planAging", "window a safe integer");
+  if (!Number.isSafeInteger(floorTokens)) fail("planAging", "floorTokens a safe integer");
+  if (!Number.isSafeInteger(need)) fail("planAging", "need a safe integer");
+  if (!Number.isSafeInteger(percent)) fail("planAging", "percent a safe integer");
+  if (!(window >= 1 && tokens.length === roles.length && roles.length <= 9007199254740991)) fail("planAging", "window >= 1 && tokens.length === roles.length && roles.length <= 9007199254740991");
+  if (!(natsSumExactly(tokens, EXACT_LIMIT - Math.floor(EXACT_LIMIT / 100)))) fail("planAging", `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME} / 100`);
+  if (!(shunStarts.length === shunEnds.length && shunStarts.length <= 9007199254740991)) fail("planAging", "shunStarts.length === shunEnds.length && shunStarts.length <= 9007199254740991");
+  if (!(plan.length < 9007199254740991)) fail("planAging", "plan.length < 9007199254740991");
+  if (!(0 <= percent && percent < 100)) fail("planAging", "0 <= percent && percent < 100");
 }
 
 /** planBatch (src/kernel/batch.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */

@@ -16,6 +16,9 @@ import type { Summarizer } from "../../model/summarizer.ts";
 import { messageTokens } from "../../model/tokens.ts";
 import { assertParsedConfig } from "../boundary/config-rules.ts";
 import {
+  gateAgedBudget,
+  gateAgingDue,
+  gatePlanAging,
   gatePlanBatch,
   gateRangeTokens,
   gateRetentionCutoff,
@@ -23,6 +26,7 @@ import {
   gateUsageAfterSplice,
   gateUsageTokens,
 } from "../boundary/kernel-gate.ts";
+import { plainArray } from "../store/gap-array.ts";
 import type { ConversationStore, StoreView } from "../store/store.ts";
 import { UnshrinkableMemory } from "../store/unshrinkable.ts";
 import { summarizeBatch } from "../summarize/summarize-batch.ts";
@@ -169,6 +173,8 @@ interface PlannedStep {
   readonly input: InputRange;
   /** the stretch's messages, copied when planned */
   readonly messages: readonly Message[];
+  /** an aging step: one old summary re-summarized in place under a tighter budget (aging.ts) */
+  readonly aged?: boolean;
 }
 
 /**
@@ -206,6 +212,15 @@ const span = (r: InputRange) => `${r.first}..${r.last}`;
 
 /** A plan against a fresh view of the store, with its first stretch; or why the run ends here. */
 function planFirst(run: RunState, from: number): { snap: StoreView; plan: PlannedStep["plan"] } | RunEnd {
+  const head = planHead(run, from);
+  if (!("plan" in head)) return head;
+  const stretch = head.plan.stretch;
+  if (stretch === undefined) return { reason: noStretchReason(run, head.plan) };
+  return { snap: head.snap, plan: { ...head.plan, stretch } };
+}
+
+/** A plan against a fresh view of the store, with or without a stretch worth a call; or why the run ends here (not going on). */
+function planHead(run: RunState, from: number): { snap: StoreView; plan: Plan } | RunEnd {
   const { store, c, positions } = run;
   // a read-only view, not a copy: it is used before the await and stamped for the commit
   const snap = store.view();
@@ -233,9 +248,7 @@ function planFirst(run: RunState, from: number): { snap: StoreView; plan: Planne
             ? "under the trigger"
             : `at or under the low-water target (${run.target} tokens)`,
     };
-  const stretch = plan.stretch;
-  if (stretch === undefined) return { reason: noStretchReason(run, plan) };
-  return { snap, plan: { ...plan, stretch } };
+  return { snap, plan };
 }
 
 /** Plan: the next stretch to summarize, or why the run ends here. */
@@ -336,6 +349,7 @@ async function commitAndRecord(run: RunState, p: PlannedStep, res: StepResult): 
     summary: res.text,
     input: run.positions.splice(start, end),
     trigger: p.plan.trigger,
+    ...(p.aged === true ? { aged: true as const } : {}),
   });
   run.progress(
     `step ${step}: replaced ${replacedTokens} tokens by a ${res.tokens}-token summary; total now ${run.store.totalTokens}`,
@@ -343,11 +357,20 @@ async function commitAndRecord(run: RunState, p: PlannedStep, res: StepResult): 
   return undefined;
 }
 
+/** One stretch of a planned batch: a work stretch, or an aged summary [i, i + 1) with its tighter budget. */
+interface BatchPart {
+  readonly start: number;
+  readonly end: number;
+  readonly replacedTokens: number;
+  /** an aged summary's budget (undefined: a work stretch, max_tokens) */
+  readonly maxTokens?: number;
+}
+
 /** A batch planned against a view of the store: the disjoint stretches, earliest first, one call (or a few) summarizes. */
 interface PlannedBatch {
   readonly snap: StoreView;
-  readonly plan: PlannedStep["plan"];
-  readonly stretches: readonly { readonly start: number; readonly end: number; readonly replacedTokens: number }[];
+  readonly plan: Plan;
+  readonly stretches: readonly BatchPart[];
   readonly messages: readonly (readonly Message[])[];
 }
 
@@ -367,39 +390,94 @@ function usesBatches(run: RunState): boolean {
 }
 
 /**
+ * The summaries a batch ages besides its work stretches (kernel: agingDue, planAging, agedBudget):
+ * when age_percent > 0, the work plan `flat` frees `freed` of the `need` and summaries hold at
+ * least age_share_percent of the context, the oldest summaries above age_floor_tokens outside the
+ * plan that free the rest (not known not to shrink), each [i, i + 1) with its budget (at most max_tokens).
+ */
+function agedParts(
+  run: RunState,
+  snap: StoreView,
+  window: number,
+  floor: CallFloor,
+  flat: readonly number[],
+  need: number,
+  freed: number,
+): BatchPart[] {
+  const c = run.c;
+  if (c.age_percent === 0) return [];
+  const roles = snap.views.roles;
+  const tokens = plainArray(snap.tokens);
+  let summaryTokens = 0;
+  for (let i = 0; i < roles.length; i++) if (roles[i] === "summary") summaryTokens += tokens[i];
+  if (!gateAgingDue(summaryTokens, snap.totalTokens, c.age_share_percent, freed, need)) return [];
+  const at = gatePlanAging(
+    roles,
+    tokens,
+    window,
+    c.age_floor_tokens,
+    floor.shun.starts,
+    floor.shun.ends,
+    flat,
+    need - freed,
+    c.age_percent,
+  );
+  // a budget under one token (a tiny summary at a low age_percent) asks for no summary: left as it is
+  return at
+    .map((i) => ({
+      start: i,
+      end: i + 1,
+      replacedTokens: tokens[i],
+      maxTokens: Math.min(c.max_tokens, gateAgedBudget(tokens[i], c.age_percent)),
+    }))
+    .filter((x) => x.maxTokens >= 1);
+}
+
+/**
  * Plan a batch: the kernel's planBatch over the stretches worth a call, to free what lies between
- * the judged total and the target (at least one stretch: the run is going on). Each planned
- * stretch is counted as freeing its tokens less min_stretch_tokens (the least a summary takes).
+ * the judged total and the target, and the old summaries aging adds when those stretches fall
+ * short (agedParts); at least one of either, or the run ends. Each planned stretch is counted as
+ * freeing its tokens less min_stretch_tokens (the least a summary takes: planBatch's batchFreed).
  */
 function planBatchNext(run: RunState): PlannedBatch | RunEnd {
-  const first = planFirst(run, 0);
-  if (!("plan" in first)) return first;
-  const { snap, plan } = first;
+  const head = planHead(run, 0);
+  if (!("plan" in head)) return head;
+  const { snap, plan } = head;
   const window = run.positions.window(snap.messages.length, run.c.retention_window);
   const floor = callFloor(run, snap);
   const need = Math.max(1, plan.triggerTokens - (run.target ?? 0));
-  const flat = gatePlanBatch(
-    snap.views,
-    window,
-    snap.tokens,
-    floor.floorTokens,
-    floor.shun.starts,
-    floor.shun.ends,
-    need,
-    run.c.min_stretch_tokens,
-  );
-  const stretches = [];
+  // no stretch worth a call from 0 (planStep): planBatch would plan none either
+  const flat =
+    plan.stretch === undefined
+      ? []
+      : gatePlanBatch(
+          snap.views,
+          window,
+          snap.tokens,
+          floor.floorTokens,
+          floor.shun.starts,
+          floor.shun.ends,
+          need,
+          run.c.min_stretch_tokens,
+        );
+  const work: BatchPart[] = [];
   for (let k = 0; k + 1 < flat.length; k += 2)
-    stretches.push({
+    work.push({
       start: flat[k],
       end: flat[k + 1],
       replacedTokens: gateRangeTokens(snap.tokens, flat[k], flat[k + 1]),
     });
   // planStep found a stretch worth a call from 0, which planBatch plans first: never empty
-  if (stretches.length === 0) throw new Error("internal: planBatch planned nothing where planStep found a stretch");
+  if (plan.stretch !== undefined && work.length === 0)
+    throw new Error("internal: planBatch planned nothing where planStep found a stretch");
+  const freed = work.reduce((t, x) => t + x.replacedTokens - run.c.min_stretch_tokens, 0);
+  const aged = agedParts(run, snap, window, floor, flat, need, freed);
+  if (work.length === 0 && aged.length === 0) return { reason: noStretchReason(run, plan) };
+  // disjoint (planAging leaves the work stretches out): committed in order of position
+  const stretches = [...work, ...aged].sort((a, b) => a.start - b.start);
   const replaced = stretches.reduce((t, x) => t + x.replacedTokens, 0);
   run.progress(
-    `step ${run.step}: summarizing ${countOf(stretches.length, "stretch", "stretches")} together (${countOf(replaced, "token")}; total ${snap.totalTokens}; trigger: ${plan.trigger})`,
+    `step ${run.step}: summarizing ${countOf(stretches.length, "stretch", "stretches")} together${aged.length === 0 ? "" : `, ${countOf(aged.length, "aged summary", "aged summaries")} among them`} (${countOf(replaced, "token")}; total ${snap.totalTokens}; trigger: ${plan.trigger})`,
   );
   return { snap, plan, stretches, messages: stretches.map((x) => snap.messages.slice(x.start, x.end)) };
 }
@@ -426,7 +504,11 @@ async function summarizeBatchOf(run: RunState, b: PlannedBatch): Promise<(StepRe
     while (next < groups.length) {
       const g = groups[next++];
       const got = await summarizeBatch(
-        g.map((k) => ({ messages: b.messages[k], replacedTokens: b.stretches[k].replacedTokens })),
+        g.map((k) => ({
+          messages: b.messages[k],
+          replacedTokens: b.stretches[k].replacedTokens,
+          ...(b.stretches[k].maxTokens === undefined ? {} : { agedBudget: b.stretches[k].maxTokens }),
+        })),
         ctx,
       );
       got.forEach((r, i) => {
@@ -462,9 +544,16 @@ async function commitBatch(
     const end = x.end - shift;
     const step: PlannedStep = {
       snap: planned ?? run.store.view(),
-      plan: { ...b.plan, stretch: { start, end, replacedTokens: x.replacedTokens } },
+      // after a commit, the trigger is read on the store as it stands (a session records the same):
+      // "none" once the batch has brought the run under it (a low-water step)
+      plan: {
+        ...b.plan,
+        trigger: planned === undefined ? stepTrigger(run) : b.plan.trigger,
+        stretch: { start, end, replacedTokens: x.replacedTokens },
+      },
       input: run.positions.range(start, end),
       messages: b.messages[k],
+      aged: x.maxTokens !== undefined,
     };
     const stop = await commitAndRecord(run, step, res);
     if (res.ok && stop !== undefined) return stop;
@@ -474,6 +563,18 @@ async function commitBatch(
     } else failed ??= stop;
   }
   return failed;
+}
+
+/** The trigger reached on the store as it stands (the judged count, the caller's items), "none" under every one. */
+function stepTrigger(run: RunState): Plan["trigger"] {
+  const { store } = run;
+  return dueBy(
+    run.c,
+    judgedTokens(store, run.usage),
+    run.positions.items(store.messages.length),
+    store.userTurns,
+    run.usage !== undefined,
+  );
 }
 
 /** The batch loop: plan a batch → summarize it → commit it in order, until a plan or a commit ends the run. */

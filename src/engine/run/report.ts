@@ -24,6 +24,8 @@ export interface ReplacedStretch {
   readonly input: InputRange;
   /** the trigger that made compaction due at this step */
   readonly trigger: Plan["trigger"];
+  /** an aging step: one earlier summary re-summarized in place under a tighter budget (age_percent) */
+  readonly aged?: true;
 }
 
 /** A stretch left as it was because no summary of it passed validation; the run went on after it. */

@@ -21,10 +21,12 @@ import {
 } from "./summarize-step.ts";
 import { validateSummary } from "./validate-summary.ts";
 
-/** One stretch of a batch: its messages and the tokens they hold. */
+/** One stretch of a batch: its messages, the tokens they hold, and for an aged summary its budget. */
 export interface BatchStretch {
   readonly messages: readonly Message[];
   readonly replacedTokens: number;
+  /** an aged summary's budget (aging.ts), below its size, asked for instead of max_tokens */
+  readonly agedBudget?: number;
 }
 
 /** The answers of one batch call, or why the call failed, and the calls it took. */
@@ -50,7 +52,11 @@ async function callBatch(parts: readonly SummaryRequest[], ctx: StepContext): Pr
   const request = {
     prompt: renderBatchPrompt(parts.map((p) => p.prompt)),
     parts,
-    maxTokens: Math.min(gateMaxTokensLimit(), c.max_tokens * parts.length),
+    // each part's own budget (max_tokens, or an aged summary's tighter one), summed
+    maxTokens: Math.min(
+      gateMaxTokensLimit(),
+      parts.reduce((t, p) => t + p.maxTokens, 0),
+    ),
     summaryTag: c.summary_tag,
     model: ctx.model,
     signal: ctx.signal,
@@ -85,7 +91,12 @@ export async function summarizeBatch(stretches: readonly BatchStretch[], ctx: St
   if (stretches.length === 1 || ctx.summarizer.summarizeBatch === undefined) {
     const out: StepResult[] = [];
     for (const s of stretches) {
-      const res = await summarizeStretch(s.messages, s.replacedTokens, { ...ctx, rejectedInARow: streak });
+      const res = await summarizeStretch(
+        s.messages,
+        s.replacedTokens,
+        { ...ctx, rejectedInARow: streak },
+        s.agedBudget,
+      );
       out.push(res);
       streak = res.rejectedInARow;
       // a summarizer that failed to answer, or the stop rule: the stretches after it are not asked
@@ -94,7 +105,7 @@ export async function summarizeBatch(stretches: readonly BatchStretch[], ctx: St
     return out;
   }
   const parts = stretches.map((s, i) =>
-    stretchRequest(s.messages, s.replacedTokens, ctx, batchPartTag(ctx.config.summary_tag, i + 1)),
+    stretchRequest(s.messages, s.replacedTokens, ctx, batchPartTag(ctx.config.summary_tag, i + 1), s.agedBudget),
   );
   const call = await callBatch(parts, ctx);
   if (!call.ok)
@@ -125,6 +136,20 @@ export async function summarizeBatch(stretches: readonly BatchStretch[], ctx: St
         out.push({ ok: true, text: answer, tokens: verdict.tokens, attempts: shared, rejectedInARow: streak });
         continue;
       }
+      // an aged summary rejected in the batch cannot shrink that far: it is not asked again, and
+      // (as in a step) does not count toward the stop rule
+      if (s.agedBudget !== undefined) {
+        out.push({
+          ok: false,
+          reason: verdict.reason,
+          failure: "rejected",
+          stopsRun: false,
+          cannotShrink: true,
+          attempts: shared,
+          rejectedInARow: streak,
+        });
+        continue;
+      }
       // a rejected summary counts toward the stop rule as in a step (not one that is only not shorter)
       if (!verdict.notShorter) streak = gateRejectionStreak(streak, false);
       if (gateStopAfterRejections(streak, ctx.config.max_rejected_summaries)) {
@@ -141,7 +166,12 @@ export async function summarizeBatch(stretches: readonly BatchStretch[], ctx: St
       }
     }
     // missing or rejected: this stretch alone, as one step asks for it
-    const alone = await summarizeStretch(s.messages, s.replacedTokens, { ...ctx, rejectedInARow: streak });
+    const alone = await summarizeStretch(
+      s.messages,
+      s.replacedTokens,
+      { ...ctx, rejectedInARow: streak },
+      s.agedBudget,
+    );
     streak = alone.rejectedInARow;
     out.push({ ...alone, attempts: alone.attempts + shared });
     if (!alone.ok && (alone.stopsRun || alone.failure === "summarizer")) break;

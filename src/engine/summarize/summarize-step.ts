@@ -65,13 +65,15 @@ export function stretchParts(stretch: readonly Message[]): {
 
 /**
  * The request for one stretch's summary: its prompt (the template with the transcript, the
- * earlier summary it starts with, the facts to keep), asking for the summary inside `tag`.
+ * earlier summary it starts with, the facts to keep), asking for the summary inside `tag` in at
+ * most `maxTokens` tokens (max_tokens, or an aged summary's tighter budget).
  */
 export function stretchRequest(
   stretch: readonly Message[],
   replacedTokens: number,
   ctx: StepContext,
   tag = ctx.config.summary_tag,
+  maxTokens = ctx.config.max_tokens,
 ): SummaryRequest {
   const c = ctx.config;
   const { previousSummary, fresh } = stretchParts(stretch);
@@ -80,7 +82,7 @@ export function stretchRequest(
     conversation: renderTranscript(fresh),
     previousSummary,
     requiredFacts: facts,
-    maxTokens: c.max_tokens,
+    maxTokens,
     summaryTag: tag,
   });
   return {
@@ -88,7 +90,7 @@ export function stretchRequest(
     stretch: fresh,
     previousSummary,
     requiredFacts: facts,
-    maxTokens: c.max_tokens,
+    maxTokens,
     replacedTokens,
     summaryTag: tag,
     model: ctx.model,
@@ -96,14 +98,19 @@ export function stretchRequest(
   };
 }
 
-/** Summarizes `stretch` (replacing replacedTokens tokens) and validates the answer. */
+/**
+ * Summarizes `stretch` (replacing replacedTokens tokens) and validates the answer; an aged
+ * summary (agedBudget set) is asked for within its budget, below its size, and validated as any
+ * summary is (strictly shorter than what it replaces, within max_tokens: L8).
+ */
 export async function summarizeStretch(
   stretch: readonly Message[],
   replacedTokens: number,
   ctx: StepContext,
+  agedBudget?: number,
 ): Promise<StepResult> {
   const c = ctx.config;
-  const request = stretchRequest(stretch, replacedTokens, ctx);
+  const request = stretchRequest(stretch, replacedTokens, ctx, c.summary_tag, agedBudget ?? c.max_tokens);
   const basePrompt = request.prompt;
   const facts = request.requiredFacts;
   const reasons: string[] = [];
@@ -166,15 +173,19 @@ export async function summarizeStretch(
     // An answer rejected only for not being shorter says the stretch cannot shrink, not that the
     // summarizer is unusable: it leaves the streak as it is (a run of small stretches must not
     // stop a healthy run; the stop rule is for answers that fail validation otherwise).
-    if (verdict.ok || !verdict.notShorter) streak = gateRejectionStreak(streak, verdict.ok);
+    // an aged summary's rejection (not shorter, over its budget, a fact that does not fit it) says
+    // the summary cannot shrink that far: like "not shorter", it leaves the streak as it is
+    const cannot = verdict.ok ? false : verdict.notShorter || agedBudget !== undefined;
+    if (verdict.ok || !cannot) streak = gateRejectionStreak(streak, verdict.ok);
     if (verdict.ok) return { ok: true, text, tokens: verdict.tokens, attempts: attempt, rejectedInARow: streak };
     rejection = verdict.reason;
     reasons.push(rejection);
     failure = "rejected";
-    cannotShrink &&= verdict.notShorter;
+    cannotShrink &&= cannot;
     rejected++;
     stopsRun = gateStopAfterRejections(streak, c.max_rejected_summaries);
-    if (stopsRun || rejected >= ANSWERS) break;
+    // an aged summary is asked for once: it is already a summary, kept as it is when it cannot shrink
+    if (stopsRun || rejected >= ANSWERS || agedBudget !== undefined) break;
   }
   const unique = Array.from(new Set(reasons));
   return {

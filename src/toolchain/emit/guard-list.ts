@@ -134,6 +134,13 @@ export const HAND_CHECKS: readonly HandCheck[] = [
     says: TOKENS_EXACT,
   },
   {
+    fn: "planAging",
+    clause:
+      "forall(k: nat, k < tokens.length ==> tokens[k] >= 0) && sumTokens(tokens, 0, tokens.length) * 100 <= 9007199254740991",
+    check: "natsSumExactly(tokens, EXACT_LIMIT - Math.floor(EXACT_LIMIT / 100))",
+    says: "token counts >= 0 with a sum <= $LIMIT / 100",
+  },
+  {
     fn: "totalTokens",
     clause: "forall(k: nat, k < xs.length ==> xs[k] >= 0) && sumTokens(xs, 0, xs.length) <= 9007199254740991",
     check: "natsSumExactly(xs)",

@@ -1,0 +1,141 @@
+// API: agingDue(summaryTokens, totalTokens, sharePercent, freed, need): boolean; agedBudget(size, percent): number;
+//      agingFreed(tokens, aged, percent, k): number (spec); inPlan(plan, j): boolean;
+//      planAging(roles, tokens, window, floorTokens, shunStarts, shunEnds, plan, need, percent): number[]
+//      -- which old summaries a run re-summarizes under a tighter budget (L2, L3, L6, L8).
+// L2 keeps every user message and L6 puts one summary where its stretch began, so each gap
+// between two user messages keeps a summary, and a stretch made only of summaries is not
+// eligible (HasWork): without aging those summaries stay at the size they were first written.
+// Aging re-summarizes one summary message in place (one message for one message, so no position
+// moves and the order around user messages is kept), oldest first, each to a budget strictly
+// below its current size (so L8's "strictly shorter" can hold). It is due only when the run's
+// work stretches cannot free what the run needs and summaries hold at least a share of the context.
+import { worthACall } from "./floor.ts";
+import { retentionCutoff } from "./retention.ts";
+import type { Role } from "./roles.ts";
+
+//@ verify
+//@ requires 0 <= summaryTokens && summaryTokens <= totalTokens
+//@ requires 0 <= sharePercent && sharePercent <= 100
+//@ ensures \result <==> (totalTokens <= 90071992547409 && freed < need && summaryTokens * 100 >= sharePercent * totalTokens)
+/**
+ * Whether a run ages summaries: the work stretches it planned free `freed` tokens, short of the
+ * `need`, and summaries hold at least sharePercent of the total (counts up to 2^53 / 100: beyond
+ * that, never).
+ */
+export function agingDue(
+  summaryTokens: number,
+  totalTokens: number,
+  sharePercent: number,
+  freed: number,
+  need: number,
+): boolean {
+  if (totalTokens > 90071992547409) return false;
+  if (freed >= need) return false;
+  return summaryTokens * 100 >= sharePercent * totalTokens;
+}
+
+//@ verify
+//@ requires 0 <= size && size * 100 <= 9007199254740991
+//@ requires 0 <= percent && percent < 100
+//@ ensures \result === Math.floor((size * percent) / 100)
+//@ ensures 0 <= \result && (size >= 1 ==> \result < size)
+/** The budget of an aged summary of `size` tokens: percent of it, rounded down, so strictly below it (L8). */
+export function agedBudget(size: number, percent: number): number {
+  //@ use AgingMulMono(size, percent, 99)
+  return Math.floor((size * percent) / 100);
+}
+
+//@ spec
+//@ requires 0 <= k && k <= aged.length
+//@ requires forall(i: nat, i < aged.length ==> 0 <= aged[i] && aged[i] < tokens.length)
+//@ decreases k
+/** The tokens the first k aged summaries free at least: each its size less its budget (a specification). */
+export function agingFreed(tokens: readonly number[], aged: readonly number[], percent: number, k: number): number {
+  if (k === 0) return 0;
+  return (
+    agingFreed(tokens, aged, percent, k - 1) + tokens[aged[k - 1]] - Math.floor((tokens[aged[k - 1]] * percent) / 100)
+  );
+}
+
+//@ verify
+//@ requires plan.length < 9007199254740991
+//@ ensures \result <==> exists(k: nat, 2 * k + 1 < plan.length && plan[2 * k] <= j && j < plan[2 * k + 1])
+/** Whether message j lies in one of a flat plan's stretches [plan[2k], plan[2k + 1]). */
+export function inPlan(plan: readonly number[], j: number): boolean {
+  let k = 0;
+  while (2 * k + 1 < plan.length) {
+    //@ invariant 0 <= k && 2 * k <= plan.length
+    //@ invariant forall(i: nat, i < k ==> !(plan[2 * i] <= j && j < plan[2 * i + 1]))
+    //@ decreases plan.length - 2 * k
+    if (plan[2 * k] <= j && j < plan[2 * k + 1]) return true;
+    k = k + 1;
+  }
+  return false;
+}
+
+//@ verify
+//@ requires window >= 1 && tokens.length === roles.length && roles.length <= 9007199254740991
+//@ requires forall(k: nat, k < tokens.length ==> tokens[k] >= 0) && sumTokens(tokens, 0, tokens.length) * 100 <= 9007199254740991
+//@ requires shunStarts.length === shunEnds.length && shunStarts.length <= 9007199254740991
+//@ requires plan.length < 9007199254740991
+//@ requires 0 <= percent && percent < 100
+//@ ensures forall(k: nat, k < \result.length ==> 0 <= \result[k] && \result[k] < tokens.length)
+//@ ensures forall(k: nat, k < \result.length ==> Agable(roles, tokens, retentionCutoff(roles.length, window), floorTokens, shunStarts, shunEnds, plan, \result[k]))
+//@ ensures forall(k: nat, k + 1 < \result.length ==> \result[k] < \result[k + 1])
+//@ ensures forall(k: nat, k < \result.length ==> agingFreed(tokens, \result, percent, k) < need)
+//@ ensures forall(i: int, Agable(roles, tokens, retentionCutoff(roles.length, window), floorTokens, shunStarts, shunEnds, plan, i) && \result.length > 0 && i < \result[\result.length - 1] ==> exists(k: nat, k < \result.length && \result[k] === i))
+//@ ensures agingFreed(tokens, \result, percent, \result.length) < need ==> forall(i: int, Agable(roles, tokens, retentionCutoff(roles.length, window), floorTokens, shunStarts, shunEnds, plan, i) ==> exists(k: nat, k < \result.length && \result[k] === i))
+/**
+ * The summaries a run ages, oldest first, to free `need` tokens: summary messages before the
+ * retention cutoff (L3), above the floor and not known not to shrink (worthACall on the one
+ * message), outside the plan's work stretches; each frees its size less its budget (agedBudget).
+ * Every such summary before the last one taken is taken, and all of them when they free less
+ * than the need. The indices come back increasing (one message each, so disjoint).
+ */
+export function planAging(
+  roles: readonly Role[],
+  tokens: readonly number[],
+  window: number,
+  floorTokens: number,
+  shunStarts: readonly number[],
+  shunEnds: readonly number[],
+  plan: readonly number[],
+  need: number,
+  percent: number,
+): number[] {
+  const cutoff = retentionCutoff(roles.length, window);
+  const out: number[] = [];
+  let freed = 0;
+  let j = 0;
+  while (j < cutoff && freed < need) {
+    //@ invariant 0 <= j && j <= cutoff && cutoff <= roles.length
+    //@ invariant forall(k: nat, k < out.length ==> 0 <= out[k] && out[k] < j)
+    //@ invariant forall(k: nat, k < out.length ==> Agable(roles, tokens, cutoff, floorTokens, shunStarts, shunEnds, plan, out[k]))
+    //@ invariant forall(k: nat, k + 1 < out.length ==> out[k] < out[k + 1])
+    //@ invariant freed === agingFreed(tokens, out, percent, out.length)
+    //@ invariant 0 <= freed && freed <= sumTokens(tokens, 0, j)
+    //@ invariant forall(k: nat, k < out.length ==> agingFreed(tokens, out, percent, k) < need)
+    //@ invariant forall(i: int, 0 <= i && i < j && Agable(roles, tokens, cutoff, floorTokens, shunStarts, shunEnds, plan, i) ==> exists(k: nat, k < out.length && out[k] === i))
+    //@ decreases cutoff - j
+    //@ use SumTokensSplit(tokens, 0, j + 1, tokens.length)
+    //@ use SumTokensNonNeg(tokens, j + 1, tokens.length)
+    //@ use SumTokensNonNeg(tokens, 0, j)
+    //@ assert sumTokens(tokens, 0, j + 1) === sumTokens(tokens, 0, j) + tokens[j]
+    //@ assert sumTokens(tokens, j, j + 1) === tokens[j]
+    const inside = inPlan(plan, j);
+    if (roles[j] === "summary" && !inside) {
+      const worth = worthACall(tokens, j, j + 1, floorTokens, shunStarts, shunEnds);
+      if (worth) {
+        const budget = agedBudget(tokens[j], percent);
+        const before = out.slice(0, out.length);
+        //@ assert equal(before, out)
+        out.push(j);
+        //@ use AgingFreedAgree(tokens, before, out, percent, before.length)
+        //@ assert forall(k: nat, k < before.length ==> out[k] === before[k])
+        freed = freed + (tokens[j] - budget);
+      }
+    }
+    j = j + 1;
+  }
+  return out;
+}

@@ -1,0 +1,141 @@
+// A run whose work stretches cannot reach its target ages old summaries: each summary between two
+// user messages (L2 keeps the user messages, L6 one summary per stretch) is re-summarized in place
+// under a budget below its size, in the same batch call as the work stretches, validated on its
+// own; one that cannot fit its budget goes to the memory of stretches known not to shrink.
+import { describe, expect, it } from "vitest";
+import { UnshrinkableMemory } from "../../src/engine/store/unshrinkable.ts";
+import { compactMessages } from "../../src/library/compact-messages.ts";
+import { type Message, summaryMessage } from "../../src/model/message.ts";
+import type { BatchSummaryRequest, Summarizer, SummaryRequest } from "../../src/model/summarizer.ts";
+import { charCounter, messageTokens } from "../../src/model/tokens.ts";
+import { expectLawsHold } from "../support/laws.ts";
+
+const counter = charCounter();
+/** A summary text of about `tokens` tokens (chars / 4) that names `fact`. */
+const text = (fact: string, tokens: number) => `${fact} ${"x".repeat(Math.max(0, tokens * 4 - fact.length - 12))}`;
+
+/** 20 turns: a user message, then an earlier summary of ~400 tokens; then a recent tail. */
+function history(): Message[] {
+  const out: Message[] = [{ role: "system", content: "You are a coding agent." }];
+  for (let t = 0; t < 20; t++) {
+    out.push({ role: "user", content: `step ${t}: go on` });
+    out.push(summaryMessage(text(`turn${t}`, 400)));
+  }
+  out.push({ role: "user", content: "last question" });
+  out.push({ role: "assistant", content: "last answer", toolCalls: [] });
+  return out;
+}
+
+/** A summarizer that answers each request within its budget (maxTokens, less a summary message's own overhead), or `over` tokens over it. */
+function budgeted(over = -4) {
+  const calls = { single: [] as SummaryRequest[], batch: [] as BatchSummaryRequest[] };
+  const answer = (r: SummaryRequest) => text(r.previousSummary?.split(" ")[0] ?? "new", r.maxTokens + over);
+  const summarizer: Summarizer = {
+    name: "budgeted",
+    summarize: async (r) => {
+      calls.single.push(r);
+      return answer(r);
+    },
+    summarizeBatch: async (r) => {
+      calls.batch.push(r);
+      return r.parts.map(answer);
+    },
+  };
+  return { summarizer, calls };
+}
+
+const config = {
+  tokenizer: "chars" as const,
+  strategy: "summarize" as const,
+  token_threshold: 8_000,
+  target_percent: 60,
+  retention_window: 2,
+};
+
+describe("summary aging", () => {
+  it("ages the oldest summaries in one batch call, each under its budget, down to the target; every law holds", async () => {
+    const input = history();
+    const before = input.reduce((t, m) => t + messageTokens(counter, m), 0);
+    expect(before).toBeGreaterThan(8_000);
+    const { summarizer, calls } = budgeted();
+    const r = await compactMessages(input, config, { summarizer });
+    expect(r.report.tokensAfter).toBeLessThanOrEqual(4_800);
+    const aged = r.report.stretches.filter((s) => s.aged === true);
+    expect(aged.length).toBe(r.report.stretches.length);
+    // each frees about half of ~400 tokens: 18 of the 20 reach the target
+    expect(aged.length).toBe(18);
+    // in place: one message for one, the oldest first, each strictly shorter and within half its size
+    for (const s of aged) {
+      expect(s.replacedMessages).toBe(1);
+      expect(s.summaryTokens).toBeLessThanOrEqual(Math.floor(s.replacedTokens / 2));
+    }
+    expect(aged.map((s) => s.start)).toEqual(aged.map((_, k) => 2 + 2 * k));
+    expect(calls.batch.length).toBe(1);
+    expect(calls.single.length).toBe(0);
+    expect(calls.batch[0].parts.every((p) => p.maxTokens < 400)).toBe(true);
+    expect(r.messages.length).toBe(input.length);
+    expect(r.messages.filter((m) => m.role === "user")).toEqual(input.filter((m) => m.role === "user"));
+    expect(r.report.laws.every((l) => l.ok)).toBe(true);
+    expectLawsHold(input, r.messages, 2, { before: r.report.tokensBefore, after: r.report.tokensAfter });
+  });
+
+  it("ages nothing with age_percent 0: the run finds no stretch (summary-only gaps are not eligible)", async () => {
+    const { summarizer, calls } = budgeted();
+    const r = await compactMessages(history(), { ...config, age_percent: 0 }, { summarizer });
+    expect(r.report.stretches).toEqual([]);
+    expect(r.report.outcome).toBe("still-due");
+    expect(calls.batch.length + calls.single.length).toBe(0);
+  });
+
+  it("ages nothing while summaries hold less than age_share_percent of the context", async () => {
+    const { summarizer } = budgeted();
+    const r = await compactMessages(history(), { ...config, age_share_percent: 100 }, { summarizer });
+    expect(r.report.stretches).toEqual([]);
+  });
+
+  it("a summary whose new summary is not shorter is left as it is and remembered: the next run does not ask again", async () => {
+    // answers at least as long as the 400-token summaries they would replace
+    const { summarizer, calls } = budgeted(250);
+    const unshrinkable = new UnshrinkableMemory();
+    const first = await compactMessages(history(), config, { summarizer, unshrinkable });
+    expect(first.report.stretches).toEqual([]);
+    expect(first.report.skipped.length).toBeGreaterThan(0);
+    // rejected as not shorter (it cannot shrink), not as a failed summary: the stop rule did not end the run
+    expect(first.report.outcome).not.toBe("degraded");
+    const asked = calls.batch.length + calls.single.length;
+    const second = await compactMessages(history(), config, { summarizer, unshrinkable });
+    expect(second.report.stretches).toEqual([]);
+    expect(calls.batch.length + calls.single.length).toBe(asked);
+  });
+});
+
+describe("an aged summary that fails validation", () => {
+  it("is asked for once, does not count toward the stop rule, and is remembered", async () => {
+    // each summary names a file path (a required fact); the summarizer drops it from aged summaries
+    const input = history().map((m) =>
+      m.role === "summary" ? summaryMessage(`src/mod${/turn(\d+)/.exec(m.content)?.[1]}.ts ${m.content}`) : m,
+    );
+    const calls = { parts: 0, single: 0 };
+    const summarizer: Summarizer = {
+      name: "drops facts",
+      summarize: async (r) => {
+        calls.single++;
+        return text("lost", r.maxTokens - 4);
+      },
+      summarizeBatch: async (r) => {
+        calls.parts += r.parts.length;
+        return r.parts.map((p) => text("lost", p.maxTokens - 4));
+      },
+    };
+    const unshrinkable = new UnshrinkableMemory();
+    const first = await compactMessages(input, { ...config, max_rejected_summaries: 1 }, { summarizer, unshrinkable });
+    expect(first.report.stretches).toEqual([]);
+    expect(first.report.outcome).not.toBe("degraded");
+    expect(first.report.skipped.length).toBe(calls.parts);
+    expect(first.report.skipped.every((s) => s.reason.includes("dropped required facts"))).toBe(true);
+    expect(calls.single).toBe(0);
+    const asked = calls.parts;
+    await compactMessages(input, { ...config, max_rejected_summaries: 1 }, { summarizer, unshrinkable });
+    expect(calls.parts).toBe(asked);
+  });
+});

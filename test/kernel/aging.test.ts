@@ -1,0 +1,96 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { agedBudget, agingDue, inPlan, planAging } from "../../src/kernel/aging.ts";
+import * as ref from "../../src/reference/aging.ts";
+import { int, nat, RUNS, role } from "./gen.ts";
+
+/** Roles with summaries common, their token counts, a window, a floor, records and a flat plan of sorted pairs. */
+const input = fc.array(fc.oneof(role, fc.constant("summary" as const)), { maxLength: 30 }).chain((roles) =>
+  fc.tuple(
+    fc.constant(roles),
+    fc.array(fc.oneof(fc.nat(120), fc.nat(4)), { minLength: roles.length, maxLength: roles.length }),
+    fc.integer({ min: 1, max: 8 }),
+    fc.oneof(fc.constant(0), fc.nat(60), int),
+    fc.array(fc.tuple(fc.nat(roles.length + 1), fc.nat(2)), { maxLength: 5 }),
+    fc.array(fc.nat(roles.length + 1), { maxLength: 8 }).map((xs) => xs.sort((a, b) => a - b)),
+    fc.oneof(fc.nat(400), int),
+    fc.integer({ min: 0, max: 99 }),
+  ),
+);
+
+describe("summary aging", () => {
+  it("agingDue agrees with the reference and its ensures", () => {
+    fc.assert(
+      fc.property(nat, nat, fc.integer({ min: 0, max: 100 }), int, int, (a, b, share, freed, need) => {
+        const [summary, total] = a <= b ? [a, b] : [b, a];
+        const got = agingDue(summary, total, share, freed, need);
+        const spec = total <= 90071992547409 && freed < need && summary * 100 >= share * total;
+        return got === ref.agingDue(summary, total, share, freed, need) && got === spec;
+      }),
+      { numRuns: RUNS },
+    );
+  });
+  it("agedBudget agrees with the reference and stays below the size", () => {
+    fc.assert(
+      fc.property(fc.nat(90071992547409), fc.integer({ min: 0, max: 99 }), (size, percent) => {
+        const got = agedBudget(size, percent);
+        return got === ref.agedBudget(size, percent) && got >= 0 && (size === 0 || got < size);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+  it("inPlan agrees with the reference", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: -2, max: 30 }), { maxLength: 9 }),
+        fc.integer({ min: -2, max: 32 }),
+        (p, j) => {
+          return inPlan(p, j) === ref.inPlan(p, j);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+  it("planAging agrees with the reference and its ensures", () => {
+    fc.assert(
+      fc.property(input, ([roles, tokens, window, floor, recs, plan, need, percent]) => {
+        const starts = recs.map((r) => r[0]);
+        const ends = recs.map((r) => r[0] + r[1]);
+        const got = planAging(roles, tokens, window, floor, starts, ends, plan, need, percent);
+        expect(got).toEqual(ref.planAging(roles, tokens, window, floor, starts, ends, plan, need, percent));
+        const cutoff = Math.max(0, roles.length - window);
+        let freed = 0;
+        got.forEach((j, k) => {
+          expect(freed).toBeLessThan(need);
+          expect(roles[j]).toBe("summary");
+          expect(j).toBeLessThan(cutoff);
+          if (k > 0) expect(got[k - 1]).toBeLessThan(j);
+          freed += tokens[j] - agedBudget(tokens[j], percent);
+        });
+      }),
+      { numRuns: RUNS },
+    );
+  });
+  it("ages the oldest summaries of summary-only gaps first, outside the work plan, and leaves user messages alone", () => {
+    const roles = [
+      "system",
+      "user",
+      "summary",
+      "user",
+      "summary",
+      "user",
+      "summary",
+      "assistant",
+      "user",
+      "assistant",
+    ] as const;
+    const tokens = [10, 5, 300, 5, 200, 5, 100, 400, 5, 50];
+    // the work plan holds [6, 8); summaries at 2 and 4 free 150 and 100 at 50%
+    expect(planAging([...roles], tokens, 2, 64, [], [], [6, 8], 120, 50)).toEqual([2]);
+    expect(planAging([...roles], tokens, 2, 64, [], [], [6, 8], 151, 50)).toEqual([2, 4]);
+    expect(planAging([...roles], tokens, 2, 64, [], [], [6, 8], 10_000, 50)).toEqual([2, 4]);
+    // the summary at 2 is known not to shrink; at or under the floor is not worth a call
+    expect(planAging([...roles], tokens, 2, 64, [2], [3], [], 10_000, 50)).toEqual([4, 6]);
+    expect(planAging([...roles], tokens, 2, 250, [], [], [], 10_000, 50)).toEqual([2]);
+  });
+});
