@@ -91,7 +91,10 @@ describe.each(backends)("session conformance: $name", (backend) => {
     expect(await sessionLawProblems(s)).toEqual([]);
     const other = await openSession(at);
     expect(await other.contextText()).toBe(await s.contextText());
-    expect(await other.version()).toBe(48 + records.length);
+    // entries: the items, one record per step, and one unshrinkable record when the run found
+    // stretches not to shrink (here the aged summaries: the offline summarizer's are no shorter)
+    const found = report.skipped.some((x) => x.reason.startsWith("the summary is not shorter")) ? 1 : 0;
+    expect(await other.version()).toBe(48 + records.length + found);
   });
 
   it("rebases a step over items another writer appended during the summarizer call, losing none", async () => {
