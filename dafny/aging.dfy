@@ -71,6 +71,7 @@ method planAging(roles: seq<Role>, tokens: seq<int>, window: int, floorTokens: i
   requires (forall k: nat :: (k < |tokens|) ==> (tokens[k] >= 0)) && ((sumTokens(tokens, 0, |tokens|) * 100) <= 9007199254740991)
   requires (|shunStarts| == |shunEnds|) && (|shunStarts| <= 9007199254740991)
   requires |plan| < 9007199254740991
+  requires forall i: nat :: ((i + 1) < |plan|) ==> (plan[i] <= plan[i + 1])
   requires (0 <= percent) && (percent < 100)
   ensures forall k: nat :: (k < |result|) ==> ((0 <= result[k]) && (result[k] < |tokens|))
   ensures forall k: nat :: (k < |result|) ==> Agable(roles, tokens, retentionCutoff(|roles|, window), floorTokens, shunStarts, shunEnds, plan, result[k])
@@ -83,8 +84,11 @@ method planAging(roles: seq<Role>, tokens: seq<int>, window: int, floorTokens: i
   var out: seq<int> := [];
   var freed: int := 0;
   var j: int := 0;
+  var p: int := 0;
   while (j < cutoff) && (freed < need)
     invariant ((0 <= j) && (j <= cutoff)) && (cutoff <= |roles|)
+    invariant (0 <= p) && ((2 * p) <= |plan|)
+    invariant forall i: nat :: (i < p) ==> (plan[(2 * i) + 1] <= j)
     invariant forall k: nat :: (k < |out|) ==> ((0 <= out[k]) && (out[k] < j))
     invariant forall k: nat :: (k < |out|) ==> Agable(roles, tokens, cutoff, floorTokens, shunStarts, shunEnds, plan, out[k])
     invariant forall k: nat :: ((k + 1) < |out|) ==> (out[k] < out[k + 1])
@@ -99,16 +103,21 @@ method planAging(roles: seq<Role>, tokens: seq<int>, window: int, floorTokens: i
     SumTokensNonNeg(tokens, 0, j);
     assert sumTokens(tokens, 0, j + 1) == (sumTokens(tokens, 0, j) + tokens[j]);
     assert sumTokens(tokens, j, j + 1) == tokens[j];
-    var inside: bool := inPlan(plan, j);
+    while (SafeInteger_aging(SafeInteger_aging(2 * p) + 1) < |plan|) && (plan[SafeInteger_aging(SafeInteger_aging(2 * p) + 1)] <= j)
+      invariant (0 <= p) && ((2 * p) <= |plan|)
+      invariant forall i: nat :: (i < p) ==> (plan[(2 * i) + 1] <= j)
+      decreases |plan| - (2 * p)
+    {
+      p := SafeInteger_aging(p + 1);
+    }
+    OutsidePlan(plan, p, j);
+    var inside: bool := (SafeInteger_aging(SafeInteger_aging(2 * p) + 1) < |plan|) && (plan[SafeInteger_aging(2 * p)] <= j);
     if (roles[j] == Role.Summary) && (!inside) {
       var worth: bool := worthACall(tokens, j, SafeInteger_aging(j + 1), floorTokens, shunStarts, shunEnds);
       if worth {
         var budget: int := agedBudget(tokens[j], percent);
-        var before: seq<int> := out[0..|out|];
-        assert before == out;
+        AgingAppendFrees(tokens, out, j, percent, need);
         out := out + [j];
-        AgingFreedAgree(tokens, before, out, percent, |before|);
-        assert forall k: nat :: (k < |before|) ==> (out[k] == before[k]);
         freed := SafeInteger_aging(freed + SafeInteger_aging(tokens[j] - budget));
       }
     }

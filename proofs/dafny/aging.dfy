@@ -29,3 +29,61 @@ lemma AgingMulMono(a: int, x: int, y: int)
   ensures a * x <= a * y
 {
 }
+
+// One summary j pushed onto an aging plan that frees less than `need` before each of its entries
+// and in all: the longer plan still frees less than `need` before each of its entries, and j adds
+// its size less its budget (planAging's step, stated of the plan before the push: no copy is made).
+lemma AgingAppendFrees(tokens: seq<int>, aged: seq<int>, j: int, percent: int, need: int)
+  requires forall i: nat :: i < |aged| ==> 0 <= aged[i] && aged[i] < |tokens|
+  requires 0 <= j < |tokens|
+  requires forall k: nat :: k < |aged| ==> agingFreed(tokens, aged, percent, k) < need
+  requires agingFreed(tokens, aged, percent, |aged|) < need
+  ensures forall i: nat :: i < |aged + [j]| ==> 0 <= (aged + [j])[i] && (aged + [j])[i] < |tokens|
+  ensures forall i: nat :: i < |aged| ==> (aged + [j])[i] == aged[i]
+  ensures (aged + [j])[|aged|] == j
+  ensures forall k: nat :: k < |aged + [j]| ==> agingFreed(tokens, aged + [j], percent, k) < need
+  ensures agingFreed(tokens, aged + [j], percent, |aged| + 1) == agingFreed(tokens, aged, percent, |aged|) + tokens[j] - (tokens[j] * percent) / 100
+{
+  AgingFreedAgree(tokens, aged, aged + [j], percent, |aged|);
+  assert (aged + [j])[|aged|] == j;
+}
+
+// A flat plan whose entries never decrease (planBatch's pairs: each ordered, ascending and
+// disjoint): an entry is at most every later one.
+lemma PlanAscends(plan: seq<int>, a: int, b: int)
+  requires forall i: nat :: i + 1 < |plan| ==> plan[i] <= plan[i + 1]
+  requires 0 <= a <= b < |plan|
+  ensures plan[a] <= plan[b]
+  decreases b - a
+{
+  if a < b {
+    PlanAscends(plan, a, b - 1);
+    assert plan[b - 1] <= plan[b];
+  }
+}
+
+// planAging's walk over the work plan: once the pairs before p end at or before j and pair p (if
+// any) ends after it, j lies in some pair of the plan exactly when pair p starts at or before it.
+lemma OutsidePlan(plan: seq<int>, p: int, j: int)
+  requires forall i: nat :: i + 1 < |plan| ==> plan[i] <= plan[i + 1]
+  requires 0 <= p && 2 * p <= |plan|
+  requires forall i: nat :: i < p ==> plan[2 * i + 1] <= j
+  requires 2 * p + 1 < |plan| ==> j < plan[2 * p + 1]
+  ensures (2 * p + 1 < |plan| && plan[2 * p] <= j) <==> (exists k: nat :: 2 * k + 1 < |plan| && plan[2 * k] <= j && j < plan[2 * k + 1])
+  ensures !(2 * p + 1 < |plan| && plan[2 * p] <= j) ==> (forall k: nat :: 2 * k + 1 < |plan| ==> !(plan[2 * k] <= j && j < plan[2 * k + 1]))
+{
+  if 2 * p + 1 < |plan| && plan[2 * p] <= j {
+    var k: nat := p;
+    assert 2 * k + 1 < |plan| && plan[2 * k] <= j && j < plan[2 * k + 1];
+  } else {
+    forall k: nat | 2 * k + 1 < |plan|
+      ensures !(plan[2 * k] <= j && j < plan[2 * k + 1])
+    {
+      if k < p {
+        assert plan[2 * k + 1] <= j;
+      } else {
+        PlanAscends(plan, 2 * p, 2 * k);
+      }
+    }
+  }
+}

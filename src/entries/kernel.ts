@@ -84,7 +84,9 @@ export const inPlan: (plan: readonly number[], j: number) => boolean = agingModu
  * retention cutoff (L3), above the floor and not known not to shrink (worthACall on the one
  * message), outside the plan's work stretches; each frees its size less its budget (agedBudget).
  * Every such summary before the last one taken is taken, and all of them when they free less
- * than the need. The indices come back increasing (one message each, so disjoint).
+ * than the need. The indices come back increasing (one message each, so disjoint). The work plan's
+ * entries never decrease (planBatch's ordered, ascending, disjoint pairs), so one scan walks the
+ * messages and the plan together, and the list of aged summaries is never copied: linear in both.
  *
  * Proven by Dafny (`scripts/check.sh dafny`), laws L2, L3, L6, L8; see docs/kernel.md.
  *
@@ -93,6 +95,7 @@ export const inPlan: (plan: readonly number[], j: number) => boolean = agingModu
  * - `forall(k: nat, k < tokens.length ==> tokens[k] >= 0) && sumTokens(tokens, 0, tokens.length) * 100 <= 9007199254740991`
  * - `shunStarts.length === shunEnds.length && shunStarts.length <= 9007199254740991`
  * - `plan.length < 9007199254740991`
+ * - `forall(i: nat, i + 1 < plan.length ==> plan[i] <= plan[i + 1])`
  * - `0 <= percent && percent < 100`
  *
  * Ensures:

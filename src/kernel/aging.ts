@@ -78,6 +78,7 @@ export function inPlan(plan: readonly number[], j: number): boolean {
 //@ requires forall(k: nat, k < tokens.length ==> tokens[k] >= 0) && sumTokens(tokens, 0, tokens.length) * 100 <= 9007199254740991
 //@ requires shunStarts.length === shunEnds.length && shunStarts.length <= 9007199254740991
 //@ requires plan.length < 9007199254740991
+//@ requires forall(i: nat, i + 1 < plan.length ==> plan[i] <= plan[i + 1])
 //@ requires 0 <= percent && percent < 100
 //@ ensures forall(k: nat, k < \result.length ==> 0 <= \result[k] && \result[k] < tokens.length)
 //@ ensures forall(k: nat, k < \result.length ==> Agable(roles, tokens, retentionCutoff(roles.length, window), floorTokens, shunStarts, shunEnds, plan, \result[k]))
@@ -90,7 +91,9 @@ export function inPlan(plan: readonly number[], j: number): boolean {
  * retention cutoff (L3), above the floor and not known not to shrink (worthACall on the one
  * message), outside the plan's work stretches; each frees its size less its budget (agedBudget).
  * Every such summary before the last one taken is taken, and all of them when they free less
- * than the need. The indices come back increasing (one message each, so disjoint).
+ * than the need. The indices come back increasing (one message each, so disjoint). The work plan's
+ * entries never decrease (planBatch's ordered, ascending, disjoint pairs), so one scan walks the
+ * messages and the plan together, and the list of aged summaries is never copied: linear in both.
  */
 export function planAging(
   roles: readonly Role[],
@@ -107,8 +110,11 @@ export function planAging(
   const out: number[] = [];
   let freed = 0;
   let j = 0;
+  let p = 0;
   while (j < cutoff && freed < need) {
     //@ invariant 0 <= j && j <= cutoff && cutoff <= roles.length
+    //@ invariant 0 <= p && 2 * p <= plan.length
+    //@ invariant forall(i: nat, i < p ==> plan[2 * i + 1] <= j)
     //@ invariant forall(k: nat, k < out.length ==> 0 <= out[k] && out[k] < j)
     //@ invariant forall(k: nat, k < out.length ==> Agable(roles, tokens, cutoff, floorTokens, shunStarts, shunEnds, plan, out[k]))
     //@ invariant forall(k: nat, k + 1 < out.length ==> out[k] < out[k + 1])
@@ -122,16 +128,23 @@ export function planAging(
     //@ use SumTokensNonNeg(tokens, 0, j)
     //@ assert sumTokens(tokens, 0, j + 1) === sumTokens(tokens, 0, j) + tokens[j]
     //@ assert sumTokens(tokens, j, j + 1) === tokens[j]
-    const inside = inPlan(plan, j);
+    // the work plan's pairs ending at or before j are passed: the plan ascends, so none of them
+    // holds j or a later message, and p walks the plan once over the whole scan (linear)
+    while (2 * p + 1 < plan.length && plan[2 * p + 1] <= j) {
+      //@ invariant 0 <= p && 2 * p <= plan.length
+      //@ invariant forall(i: nat, i < p ==> plan[2 * i + 1] <= j)
+      //@ decreases plan.length - 2 * p
+      p = p + 1;
+    }
+    //@ use OutsidePlan(plan, p, j)
+    const inside = 2 * p + 1 < plan.length && plan[2 * p] <= j;
     if (roles[j] === "summary" && !inside) {
       const worth = worthACall(tokens, j, j + 1, floorTokens, shunStarts, shunEnds);
       if (worth) {
         const budget = agedBudget(tokens[j], percent);
-        const before = out.slice(0, out.length);
-        //@ assert equal(before, out)
+        // what the plan frees after the push, stated of the plan before it (no copy is made)
+        //@ use AgingAppendFrees(tokens, out, j, percent, need)
         out.push(j);
-        //@ use AgingFreedAgree(tokens, before, out, percent, before.length)
-        //@ assert forall(k: nat, k < before.length ==> out[k] === before[k])
         freed = freed + (tokens[j] - budget);
       }
     }

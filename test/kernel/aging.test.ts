@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { guardPlanAging } from "../../src/engine/boundary/kernel-requires.ts";
 import { agedBudget, agingDue, inPlan, planAging } from "../../src/kernel/aging.ts";
+import { KernelBoundaryError } from "../../src/model/errors.ts";
 import * as ref from "../../src/reference/aging.ts";
 import { int, nat, RUNS, role } from "./gen.ts";
 
@@ -92,5 +94,30 @@ describe("summary aging", () => {
     // the summary at 2 is known not to shrink; at or under the floor is not worth a call
     expect(planAging([...roles], tokens, 2, 64, [2], [3], [], 10_000, 50)).toEqual([4, 6]);
     expect(planAging([...roles], tokens, 2, 250, [], [], [], 10_000, 50)).toEqual([2]);
+  });
+  it("walks a work plan of several pairs once: a summary between, before and after them, and in empty pairs", () => {
+    const roles = [
+      "user",
+      "summary",
+      "summary",
+      "user",
+      "summary",
+      "summary",
+      "summary",
+      "user",
+      "user",
+      "user",
+    ] as const;
+    const tokens = [5, 100, 100, 5, 100, 100, 100, 5, 5, 5];
+    // pairs [2, 2) (empty), [2, 3), [4, 4) (empty), [5, 6): the summaries at 1, 4 and 6 lie outside
+    expect(planAging([...roles], tokens, 2, 0, [], [], [2, 2, 2, 3, 4, 4, 5, 6], 10_000, 50)).toEqual([1, 4, 6]);
+    // a trailing odd entry starts no pair
+    expect(planAging([...roles], tokens, 2, 0, [], [], [2, 3, 4], 10_000, 50)).toEqual([1, 4, 5, 6]);
+  });
+  it("the boundary refuses a work plan whose entries decrease (planAging's requires)", () => {
+    const roles = ["user", "summary", "summary", "user"] as const;
+    const args = [[...roles], [5, 100, 100, 5], 1, 0, [], [], [2, 3, 0, 1], 10_000, 50] as const;
+    expect(() => guardPlanAging(...args)).toThrow(KernelBoundaryError);
+    expect(() => guardPlanAging(args[0], args[1], 1, 0, [], [], [0, 1, 2, 3], 10_000, 50)).not.toThrow();
   });
 });

@@ -50,6 +50,10 @@ const { roles, callOf, lastAnswer, ongoing } = h;
 const none = roles.map(() => false);
 const zeros = roles.map(() => 0);
 const toolMask = roles.map((r) => r === "tool");
+// summary aging's facts: every assistant reply a summary, and a work plan of N / 8 ascending pairs
+// [8m + 1, 8m + 4) that holds half of them (the summaries at 8m + 5 and 8m + 7 lie outside it)
+const agingRoles = roles.map((r): Role => (r === "assistant" ? "summary" : r));
+const agingPlan = Array.from({ length: N / 4 }, (_, i) => 8 * Math.floor(i / 2) + (i % 2 === 0 ? 1 : 4));
 
 /** Arguments for each exported function, over the one history (each satisfies the function's requires). */
 const ARGS: Record<string, () => unknown[]> = {
@@ -150,8 +154,9 @@ const ARGS: Record<string, () => unknown[]> = {
   agedBudget: () => [N, 50],
   // a flat plan of N / 2 pairs (every count is 1: each pair [1, 1) is empty)
   inPlan: () => [tokens, 5],
-  // every assistant reply a summary: a need of 1,000 tokens ages 1,000 of them (the same bound as planBatch's)
-  planAging: () => [roles.map((r) => (r === "assistant" ? "summary" : r)), tokens, WINDOW, 0, [], [], [], 1000, 50],
+  // a need of N / 2 tokens (as planBatch's): every summary outside the work plan is aged, in one
+  // scan of the messages and the plan together (the aged list is never copied)
+  planAging: () => [agingRoles, tokens, WINDOW, 0, [], [], agingPlan, N / 2, 50],
 };
 
 type Fn = (...args: unknown[]) => unknown;
@@ -174,6 +179,14 @@ describe(`every function safecut/kernel exports, on a ${N.toLocaleString("en")}-
     const args = ARGS[name];
     expect(args, `no arguments for ${name}`).toBeDefined();
     expect(() => fn(...(args?.() ?? []))).not.toThrow();
+  });
+
+  it("planAging ages every summary outside the work plan and before the retention window", () => {
+    const aged = kernel.planAging(agingRoles, tokens, WINDOW, 0, [], [], agingPlan, N / 2, 50);
+    // 8m + 5 and 8m + 7 for each of the N / 8 pairs, less the three in the last WINDOW messages
+    expect(aged.length).toBe(N / 4 - 3);
+    expect(aged.slice(0, 4)).toEqual([5, 7, 13, 15]);
+    expect(aged[aged.length - 1]).toBe(N - 11);
   });
 
   it("sums over the whole history are exact", () => {

@@ -593,6 +593,20 @@ export const mutants: Mutant[] = [
     why: "the first message of a planned stretch counts as outside it",
   },
   {
+    module: "aging.ts",
+    law: "L6",
+    find: `const inside = 2 * p + 1 < plan.length && plan[2 * p] <= j;`,
+    replace: `const inside = 2 * p + 1 < plan.length && plan[2 * p] < j;`,
+    why: "planAging's walk reads the first message of a planned stretch as outside it, so a summary there is aged too",
+  },
+  {
+    module: "aging.ts",
+    law: "L6",
+    find: `while (2 * p + 1 < plan.length && plan[2 * p + 1] <= j) {`,
+    replace: `while (2 * p + 1 < plan.length && plan[2 * p + 1] <= j + 1) {`,
+    why: "planAging's walk passes a planned stretch whose last message is j, so a summary there is aged too",
+  },
+  {
     module: "lowwater.ts",
     law: "L1",
     find: `if (!dueAtStart) return false;`,

@@ -102,6 +102,7 @@ export function guardPlanAging(roles: readonly Role[], tokens: readonly number[]
   if (!(natsSumExactly(tokens, EXACT_LIMIT - Math.floor(EXACT_LIMIT / 100)))) fail("planAging", `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME} / 100`);
   if (!(shunStarts.length === shunEnds.length && shunStarts.length <= 9007199254740991)) fail("planAging", "shunStarts.length === shunEnds.length && shunStarts.length <= 9007199254740991");
   if (!(plan.length < 9007199254740991)) fail("planAging", "plan.length < 9007199254740991");
+  if (!(allBelow(plan.length - 1, (i) => plan[i] <= plan[i + 1]))) fail("planAging", `plan's entries never decrease (ordered, ascending, disjoint pairs)`);
   if (!(0 <= percent && percent < 100)) fail("planAging", "0 <= percent && percent < 100");
 }
 

@@ -140,6 +140,13 @@ export const HAND_CHECKS: readonly HandCheck[] = [
     check: "natsSumExactly(tokens, EXACT_LIMIT - Math.floor(EXACT_LIMIT / 100))",
     says: "token counts >= 0 with a sum <= $LIMIT / 100",
   },
+  // planAging walks the work plan once alongside the messages: planBatch's flat pairs, which ascend
+  {
+    fn: "planAging",
+    clause: "forall(i: nat, i + 1 < plan.length ==> plan[i] <= plan[i + 1])",
+    check: "allBelow(plan.length - 1, (i) => plan[i] <= plan[i + 1])",
+    says: "plan's entries never decrease (ordered, ascending, disjoint pairs)",
+  },
   {
     fn: "totalTokens",
     clause: "forall(k: nat, k < xs.length ==> xs[k] >= 0) && sumTokens(xs, 0, xs.length) <= 9007199254740991",
