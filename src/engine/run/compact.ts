@@ -565,16 +565,14 @@ async function commitBatch(
   return failed;
 }
 
-/** The trigger reached on the store as it stands (the judged count, the caller's items), "none" under every one. */
-function stepTrigger(run: RunState): Plan["trigger"] {
+/**
+ * The trigger reached on the store as it stands (the judged count, the caller's items), "none"
+ * under every one: after a batch's commit, for the before hook, and for the report's end state.
+ * `judged`: the store's judged total, when the caller has it already.
+ */
+function stepTrigger(run: RunState, judged = judgedTokens(run.store, run.usage)): Plan["trigger"] {
   const { store } = run;
-  return dueBy(
-    run.c,
-    judgedTokens(store, run.usage),
-    run.positions.items(store.messages.length),
-    store.userTurns,
-    run.usage !== undefined,
-  );
+  return dueBy(run.c, judged, run.positions.items(store.messages.length), store.userTurns, run.usage !== undefined);
 }
 
 /** The batch loop: plan a batch → summarize it → commit it in order, until a plan or a commit ends the run. */
@@ -702,7 +700,7 @@ function runReport(s: RunStart, end: RunEnd): CompactionReport {
   const { store, c, o, positions } = run;
   const judgedAfter = judgedTokens(store, run.usage);
   const itemsAfter = positions.items(store.messages.length);
-  const dueAfter = dueBy(c, judgedAfter, itemsAfter, store.userTurns) !== "none";
+  const dueAfter = stepTrigger(run, judgedAfter) !== "none";
   const { outcome, reason } = classifyRun({
     planned: end.planned !== undefined,
     ...(end.stopped === undefined ? {} : { stopped: end.stopped }),
@@ -767,9 +765,8 @@ export async function compactStore(
 async function askBefore(run: RunState, judged: number, recording: RecordingSummarizer): Promise<RunEnd | undefined> {
   const before = run.o.hooks?.before;
   if (before === undefined || !run.dueBefore || run.o.dryRun) return undefined;
-  const length = run.store.messages.length;
-  const items = run.positions.items(length);
-  const trigger = dueBy(run.c, judged, items, run.store.userTurns, run.usage !== undefined);
+  const items = run.positions.items(run.store.messages.length);
+  const trigger = stepTrigger(run, judged);
   const answer = await before({ trigger, tokens: judged, messages: items });
   if (answer?.cancel !== undefined) return { reason: `cancelled before it began by the before hook: ${answer.cancel}` };
   if (answer?.instructions !== undefined) recording.instruct(answer.instructions);
