@@ -5,11 +5,11 @@
 // log under its lock file, PostgreSQL in a transaction holding the session's row.
 
 import type { ConversationFile } from "../adapters/conversation-file.ts";
-import { writeConversationFile } from "../adapters/conversation-file.ts";
 import type { FormatName } from "../adapters/detect.ts";
 import { parseConfig } from "../engine/boundary/config-rules.ts";
 import { gateAdvanceWatermark, gateDecideLogCommit } from "../engine/boundary/kernel-gate.ts";
 import { compactStore } from "../engine/run/compact.ts";
+import { notDueReport } from "../engine/run/not-due-report.ts";
 import type { Plan } from "../engine/run/plan.ts";
 import { dueBy } from "../engine/run/plan.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
@@ -19,7 +19,7 @@ import { type Config, type ConfigInput, summaryModel } from "../model/config.ts"
 import { InputError, SafecutError } from "../model/errors.ts";
 import { isJsonObject, type Json } from "../model/json.ts";
 import type { Message, SummaryMessage } from "../model/message.ts";
-import { tokenCounter } from "../model/tokens.ts";
+import { type TokenCounter, tokenCounter } from "../model/tokens.ts";
 import { summarizerFromConfig } from "../providers/from-config.ts";
 import { CallLedger } from "./call-ledger.ts";
 import { FoundMemory } from "./found-memory.ts";
@@ -36,6 +36,7 @@ import type {
 } from "./record.ts";
 import { clearedCallIds, itemOfMessage, messagesOf, readItems, replay, restoredArguments } from "./replay.ts";
 import type { Session, SessionCompactOptions } from "./session.ts";
+import { type ContextCounts, SessionContext } from "./session-context.ts";
 import type { SessionState } from "./session-state.ts";
 
 /** The account of a compaction run, written into each of its records. */
@@ -71,12 +72,16 @@ function newestUser(ms: readonly Message[]): number {
 export abstract class StoredSession<S extends SessionState = SessionState> implements Session {
   /** the tool pairing of the full history, read at the first append (pairing.ts) */
   private pairing: SessionPairing | undefined;
+  /** the context as read so far, with the counts the triggers read */
+  private readonly ctx: SessionContext;
 
   protected constructor(
     readonly location: string,
     protected readonly state: S,
     readonly format: FormatName,
-  ) {}
+  ) {
+    this.ctx = new SessionContext(format);
+  }
 
   /** Reads what was written since the last read. */
   protected abstract sync(): Promise<void>;
@@ -143,28 +148,23 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
     return this.pairing;
   }
 
-  private async replayed() {
+  /** The context as read now: what was written since is read, and followed (session-context.ts). */
+  private async current(): Promise<SessionContext> {
     await this.sync();
-    return replay(this.state.items, this.state.entries, this.format);
+    this.ctx.follow(this.state);
+    return this.ctx;
   }
 
   async contextText(): Promise<string> {
-    const { messages, file } = await this.replayed();
-    if (file === undefined) return "";
-    return writeConversationFile(messages, {
-      format: this.format,
-      container: "jsonl",
-      layout: file.layout,
-      writeItems: file.writeItems,
-    });
+    return (await this.current()).text();
   }
 
   async context(): Promise<Json[]> {
-    const text = await this.contextText();
-    return text
-      .split("\n")
-      .filter((l) => l.trim() !== "")
-      .map((l) => JSON.parse(l) as Json);
+    return (await this.current()).itemValues();
+  }
+
+  async contextCounts(counter: TokenCounter): Promise<ContextCounts> {
+    return (await this.current()).counts(counter);
   }
 
   async history(options: { readonly full?: boolean } = {}): Promise<string> {
@@ -185,14 +185,23 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
 
   async compact(config: ConfigInput | Config, options: SessionCompactOptions = {}): Promise<CompactionReport> {
     const c = parseConfig(config);
-    await this.sync();
+    const counter = options.counter ?? tokenCounter(c.tokenizer);
+    const summarizer =
+      options.summarizer ?? summarizerFromConfig(c, counter, options.env ?? process.env, options.agentModel);
+    // not due by the context's running counts (the kernel's trigger): the report of a run that changes
+    // nothing, without loading a store or reading the history
+    const notDue = notDueReport(c, {
+      ...(await this.contextCounts(counter)),
+      // the store a run loads starts at watermark 0
+      watermark: 0,
+      summarizer: summarizer.name,
+      tokenizer: counter.name,
+    });
+    if (notDue !== undefined) return notDue;
     // the stretches known not to shrink, as the session's records say; what this run finds is kept apart
     const memory = new FoundMemory();
     const { messages } = replay(this.state.items, this.state.entries, this.format, memory);
     memory.track();
-    const counter = options.counter ?? tokenCounter(c.tokenizer);
-    const summarizer =
-      options.summarizer ?? summarizerFromConfig(c, counter, options.env ?? process.env, options.agentModel);
     const model = summaryModel(c.model, options.agentModel);
     const ledger = new CallLedger();
     const account = { summarizer: summarizer.name, ...(model === undefined ? {} : { model }), ledger };
