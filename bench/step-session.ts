@@ -134,8 +134,8 @@ export function sessionStepLines(rows: readonly SessionStepRow[]): string[] {
     `reached either). Wall time per step (ms; PostgreSQL's server work is part of it), median of ${REPS.reps} samples of`,
     `${STEPS} steps. "main" = the same bench on main's code before the running counts${was === undefined ? "" : ` (commit ${was.commit.slice(0, 7)}, run ${was.run})`}:`,
     "each step rebuilt the store from the whole session (blocking) or re-read and re-counted the whole context",
-    "(background), and re-parsed the context it returned. Ratio = main / now; growth = this run's time per step",
-    "at 10k / at 1k (the history grows 10x).",
+    "(background), and re-parsed the context it returned. Ratio = main / now (two runs on one machine); growth =",
+    "this run's time per step at 10k / at 1k (the history grows 10x).",
     "",
     table(
       [
@@ -163,6 +163,7 @@ export function sessionStepLines(rows: readonly SessionStepRow[]): string[] {
         growth(r, "background"),
       ]),
     ),
+    "",
     "",
   ];
 }
