@@ -38,6 +38,13 @@ export interface Session {
   append(items: readonly Json[]): Promise<number>;
   /** Appends items given as their JSON text, kept byte for byte (one item per string). */
   appendTexts(texts: readonly string[]): Promise<number>;
+  /**
+   * Appends items only if no item was appended after session version `version`, checked in the
+   * same guarded write (records written since, a compaction's, a clearing's, do not refuse it:
+   * they change the context, not the history the items continue). Resolves to the version after
+   * them, or undefined when an item was appended since (nothing written: read again, decide again).
+   */
+  appendSince(version: number, items: readonly Json[]): Promise<number | undefined>;
   /** What the model is sent now: kept items (their original text) and summaries in place, in the session's format; the items are frozen (shared with later calls). */
   context(): Promise<Json[]>;
   /** The context as JSONL text, one item per line. */

@@ -62,6 +62,9 @@ export interface StepDecision {
   readonly entry?: NewEntry;
 }
 
+/** An append refused because items were appended since the version it was checked against. */
+class AppendedSince extends Error {}
+
 /** The index of the newest user message, or -1. */
 function newestUser(ms: readonly Message[]): number {
   for (let i = ms.length - 1; i >= 0; i--) if (ms[i].role === "user") return i;
@@ -101,6 +104,24 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
   }
 
   async appendTexts(texts: readonly string[]): Promise<number> {
+    return (await this.appendChecked(texts, undefined)) as number;
+  }
+
+  async appendSince(version: number, items: readonly Json[]): Promise<number | undefined> {
+    if (!Number.isSafeInteger(version) || version < 0)
+      throw new InputError("version", `expected a session version (an integer >= 0), got ${String(version)}`);
+    if (!Array.isArray(items)) throw new InputError("items", "expected an array of items");
+    return this.appendChecked(
+      items.map((it) => JSON.stringify(it)),
+      version,
+    );
+  }
+
+  /**
+   * Appends the items in one guarded write; with `since`, refused (undefined, nothing written)
+   * when an item was appended after session version `since`, as read under the writers' exclusion.
+   */
+  private async appendChecked(texts: readonly string[], since: number | undefined): Promise<number | undefined> {
     if (!Array.isArray(texts)) throw new InputError("texts", "expected an array of item texts");
     texts.forEach((t, i) => {
       let v: Json;
@@ -117,7 +138,23 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
       await this.sync();
       return this.state.version;
     }
-    return this.writeItems(texts, () => this.checkPairing(batch, texts.length));
+    try {
+      return await this.writeItems(texts, () => {
+        if (since !== undefined && this.appendedSince(since)) throw new AppendedSince();
+        this.checkPairing(batch, texts.length);
+      });
+    } catch (e) {
+      if (e instanceof AppendedSince) return undefined;
+      throw e;
+    }
+  }
+
+  /** Whether an item was appended after session version `v` (the caller has read everything written). */
+  private appendedSince(v: number): boolean {
+    const es = this.state.entries;
+    if (v > es.length) throw new InputError("version", `the session is at version ${es.length}, not yet ${v}`);
+    for (let k = v; k < es.length; k++) if (es[k].kind === "item") return true;
+    return false;
   }
 
   /** Checks a batch's tool pairing against everything the session holds now, whoever appended it. */
