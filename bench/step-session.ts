@@ -12,6 +12,7 @@ import { parseConfig } from "../src/engine/boundary/config-rules.ts";
 import type { JsonObject } from "../src/model/json.ts";
 import { sessionSettle, sessionStep } from "../src/session/agent-step.ts";
 import { openSession } from "../src/session/open.ts";
+import { stepItems } from "../test/session/conversation.ts";
 import { collect, median, type Repetitions } from "./measure.ts";
 import { fmt, fmtN, fmtRatio, table } from "./table.ts";
 
@@ -44,18 +45,6 @@ function historyItems(n: number): JsonObject[] {
   }
   // whole turns: the last item answers, so that the steps' tool calls may follow it
   return out.slice(0, n - (n % 4));
-}
-
-/** The two items one agent step appends. */
-function stepItems(tag: string): JsonObject[] {
-  return [
-    {
-      role: "assistant",
-      content: null,
-      tool_calls: [{ id: `s-${tag}`, type: "function", function: { name: "ls", arguments: "{}" } }],
-    },
-    { role: "tool", tool_call_id: `s-${tag}`, content: "a.ts\nb.ts\nc.ts" },
-  ];
 }
 
 /** Milliseconds per step of `STEPS` sessionSteps on a session at `location` holding `n` items. */

@@ -7,16 +7,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readConversationFile } from "../../src/adapters/conversation-file.ts";
 import { itemMapOf } from "../../src/engine/run/item-map.ts";
-import type { Json, JsonObject } from "../../src/model/json.ts";
+import type { Json } from "../../src/model/json.ts";
 import { messageTokens, type TokenCounter } from "../../src/model/tokens.ts";
 import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
 import { sessionSettle, sessionStep } from "../../src/session/agent-step.ts";
 import { openSession } from "../../src/session/open.ts";
 import type { Session } from "../../src/session/session.ts";
+import { countingCounter } from "../support/counting-counter.ts";
 import { anthropicConversation, openAIConversation } from "../support/generate.ts";
 import { modelMessagesConversation, responsesConversation } from "../support/generate-sdk.ts";
 import { backends, removeFresh } from "./backends.ts";
-import { turn } from "./conversation.ts";
+import { stepItems, turn } from "./conversation.ts";
 import { bundleWorker, startWorker } from "./worker-process.ts";
 
 let bundle = "";
@@ -24,31 +25,6 @@ beforeAll(() => {
   bundle = bundleWorker();
 });
 afterAll(removeFresh);
-
-/** A character counter (ceil(chars / 4)) that counts the texts it was asked to count. */
-function countingCounter(): TokenCounter & { calls: number } {
-  const c = {
-    name: "chars" as const,
-    calls: 0,
-    count(text: string) {
-      c.calls++;
-      return Math.ceil(text.length / 4);
-    },
-  };
-  return c;
-}
-
-/** The two items one agent step appends. */
-function stepItems(tag: string): JsonObject[] {
-  return [
-    {
-      role: "assistant",
-      content: null,
-      tool_calls: [{ id: `s-${tag}`, type: "function", function: { name: "ls", arguments: "{}" } }],
-    },
-    { role: "tool", tool_call_id: `s-${tag}`, content: "a.ts\nb.ts" },
-  ];
-}
 
 /** The counts of a session's context read from scratch by a new open (as a fresh process would). */
 async function freshCounts(at: string, counter: TokenCounter) {
