@@ -18,6 +18,9 @@ import { messageTokens, type TokenCounter } from "../model/tokens.ts";
 import { readItems, replay } from "./replay.ts";
 import type { SessionState } from "./session-state.ts";
 
+/** How many counters' token totals are kept (the oldest asked for is dropped first). */
+const KEPT_COUNTERS = 4;
+
 /** The counts the triggers read, of a session's context. */
 export interface ContextCounts {
   /** the token total under the counter asked for */
@@ -136,6 +139,9 @@ export class SessionContext {
     let tokens = this.tokens.get(counter);
     if (tokens === undefined) {
       tokens = tokensOf(counter, this.messages);
+      // a caller making a new counter object at every call is counted in full every time; only the
+      // last few counters' counts are kept, so such a caller does not make this grow
+      if (this.tokens.size >= KEPT_COUNTERS) this.tokens.delete(this.tokens.keys().next().value as TokenCounter);
       this.tokens.set(counter, tokens);
     }
     return { tokens, items: this.items, userTurns: this.userTurns, protectedMessages: this.protectedMessages };
