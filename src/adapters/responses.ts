@@ -177,6 +177,14 @@ function readItem(item: Fields, p: string, tag: string | undefined, pairing: Pai
 }
 
 /** Reads Responses API input items into the engine's model; `path` names the array in errors. */
+/**
+ * Whether an item is read with the item after it (a reasoning item: one message, two items), so
+ * that items read apart from the ones after them may not read as they do together.
+ */
+export function travelsWithNext(item: Readonly<Record<string, unknown>>): boolean {
+  return item.type === "reasoning";
+}
+
 export function readResponsesItems(
   input: readonly ResponseInputItem[],
   path = "input",
@@ -192,7 +200,7 @@ export function readResponsesItems(
   for (let i = 0; i < input.length; i++) {
     const p = `${path}[${i}]`;
     const item = fields(input[i], p, "an item object");
-    if (item.type === "reasoning" && i + 1 < input.length) continue;
+    if (travelsWithNext(item) && i + 1 < input.length) continue;
     const m = readItem(item, p, tag, pairing);
     const span = { first, last: i };
     messages.push(m);

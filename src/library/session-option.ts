@@ -1,7 +1,8 @@
 // The `session` option of the wire helpers (compactOpenAIMessages, compactAnthropicMessages,
 // compactResponsesItems): the agent keeps passing the array it holds (what the last call
 // returned, plus what happened since); the helper checks that the session's context is a prefix
-// of it, appends the rest durably, compacts the session when due and returns its context. The
+// of it and appends the rest durably in one guarded write (refused and checked again when another
+// process appended in between), compacts the session when due and returns its context. The
 // session is described here by what the helpers use of it (the session layer's `Session` has
 // all of it): the library builds on no session backend.
 
@@ -23,8 +24,14 @@ type SessionRunOptions = Pick<
 export interface HelperSession {
   /** the conversation format, fixed at the session's creation: the helper's own */
   readonly format: FormatName;
-  /** Appends items of the session's format; resolves once they are durable. */
-  append(items: readonly Json[]): Promise<number>;
+  /** The session's version (its number of entries). */
+  version(): Promise<number>;
+  /**
+   * Appends items of the session's format unless an item was appended after `version`, checked in
+   * the same guarded write; resolves once they are durable (to the version after them), or to
+   * undefined, with nothing written, when one was.
+   */
+  appendSince(version: number, items: readonly Json[]): Promise<number | undefined>;
   /** The context as JSONL text, one item per line (kept items in their original text). */
   contextText(): Promise<string>;
   /** The context's items. */
@@ -61,8 +68,10 @@ function sameItem(held: Json, text: string): boolean {
 /**
  * A helper's call with a session: refuses a session of another format (naming both) and options
  * a session does not take; checks that the session's context is a prefix of `held` (refused at
- * the first differing index, nothing written); appends the rest (durable when this resolves);
- * compacts under `c`. Returns the session's context and the run's report.
+ * the first differing index, nothing written) and appends the rest (durable when this resolves)
+ * as one guarded write: an append refused because another process appended after the version the
+ * check read is checked again on the session as it is then (each retry follows another writer's
+ * append); compacts under `c`. Returns the session's context and the run's report.
  */
 export async function compactOnSession(
   helper: string,
@@ -82,6 +91,24 @@ export async function compactOnSession(
   for (const k of NOT_WITH_A_SESSION)
     if (options[k] !== undefined)
       throw new InputError(`options.${k}`, "not with a session: a session's compaction reads its own context");
+  // the check and the append are one guarded write: the append is refused when another process
+  // appended after the version the check read, and the check is made again on the session as it is then
+  for (;;) {
+    const version = await session.version();
+    const context = await contextPrefixOf(session, held);
+    if (held.items.length === context) break;
+    if ((await session.appendSince(version, held.items.slice(context))) !== undefined) break;
+  }
+  const { summarizer, counter, agentModel, env, signal, onProgress } = options;
+  const report = await session.compact(c, { summarizer, counter, agentModel, env, signal, onProgress });
+  return { context: await session.context(), report };
+}
+
+/**
+ * Checks that the session's context (read now) is a prefix of the held items, refusing at the
+ * first differing index (nothing written); returns the context's length.
+ */
+async function contextPrefixOf(session: HelperSession, held: HeldItems): Promise<number> {
   const lines = (await session.contextText()).split("\n").filter((l) => l.trim() !== "");
   const { items, pathOf } = held;
   for (let i = 0; i < lines.length; i++) {
@@ -96,8 +123,5 @@ export async function compactOnSession(
         `differs from item ${i} of the session's context: pass the items the last call returned, then the new ones (nothing was written)`,
       );
   }
-  if (items.length > lines.length) await session.append(items.slice(lines.length));
-  const { summarizer, counter, agentModel, env, signal, onProgress } = options;
-  const report = await session.compact(c, { summarizer, counter, agentModel, env, signal, onProgress });
-  return { context: await session.context(), report };
+  return lines.length;
 }

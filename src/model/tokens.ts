@@ -108,21 +108,24 @@ function mayHaveLongRun(text: string): boolean {
  * (test/engine/tokens.test.ts checks the 2-per-cut bound).
  */
 export function bpeCounter(): TokenCounter {
-  const fallback = charCounter();
-  return {
-    name: "bpe",
-    count(text) {
-      try {
-        if (!mayHaveLongRun(text)) return countO200k(text);
-        let total = 0;
-        for (const piece of bpePieces(text)) total += countO200k(piece);
-        return total;
-      } catch {
-        return fallback.count(text);
-      }
-    },
-  };
+  return BPE;
 }
+
+// One shared, frozen instance, as CHARS: a session keeps its running counts per counter object
+// (session-context.ts), so the counter a configuration names must be the same object at every step.
+const BPE: TokenCounter = Object.freeze({
+  name: "bpe",
+  count(text: string) {
+    try {
+      if (!mayHaveLongRun(text)) return countO200k(text);
+      let total = 0;
+      for (const piece of bpePieces(text)) total += countO200k(piece);
+      return total;
+    } catch {
+      return CHARS.count(text);
+    }
+  },
+});
 
 /** The counter a configuration names. */
 export function tokenCounter(kind: "bpe" | "chars"): TokenCounter {

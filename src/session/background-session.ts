@@ -7,15 +7,13 @@
 // hard trigger fires while another holds the lease waits, bounded, for that run to bring the
 // session under the trigger or to end, then compacts itself if it is still due.
 
-import { readConversationFile } from "../adapters/conversation-file.ts";
 import { parseConfig } from "../engine/boundary/config-rules.ts";
 import { BackgroundSlot, softConfig } from "../engine/run/background.ts";
-import { itemMapOf } from "../engine/run/item-map.ts";
 import { dueBy, type Plan } from "../engine/run/plan.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
 import type { Json } from "../model/json.ts";
-import { messageTokens, type TokenCounter, tokenCounter } from "../model/tokens.ts";
+import { type TokenCounter, tokenCounter } from "../model/tokens.ts";
 import { type Lease, tryLease } from "./lease.ts";
 import type { Session, SessionCompactOptions } from "./session.ts";
 
@@ -54,48 +52,13 @@ export interface BackgroundSessionStep {
   readonly started: boolean;
 }
 
-/** The counts the triggers read, of a session's context, and the context they were read from. */
-export interface SessionCounts {
-  readonly tokens: number;
-  readonly items: number;
-  readonly userTurns: number;
-  /** the context's text, one item per line */
-  readonly text: string;
-}
-
-/** Reads the session's context and counts what the triggers read (as compact() counts them). */
-export async function sessionCounts(session: Session, counter: TokenCounter): Promise<SessionCounts> {
-  const text = await session.contextText();
-  if (text.trim() === "") return { tokens: 0, items: 0, userTurns: 0, text };
-  const { messages } = readConversationFile(text, { format: session.format });
-  let tokens = 0;
-  let userTurns = 0;
-  for (const m of messages) {
-    tokens += messageTokens(counter, m);
-    if (m.role === "user") userTurns++;
-  }
-  return { tokens, items: itemMapOf(messages).items, userTurns, text };
-}
-
-/** The trigger of `c` that fires for these counts (the kernel's, through dueBy), or "none". */
-export function dueFor(c: Config, n: SessionCounts): Plan["trigger"] {
+/** The trigger of `c` for the session's context (what compact() judges), from its running counts (the kernel's, through dueBy). */
+export async function sessionDue(session: Session, c: Config, counter: TokenCounter): Promise<Plan["trigger"]> {
+  const n = await session.contextCounts(counter);
   return dueBy(c, n.tokens, n.items, n.userTurns);
 }
 
-/** The trigger of `c` for the session's context (what compact() would judge, read from the context). */
-export async function sessionDue(session: Session, c: Config, counter: TokenCounter): Promise<Plan["trigger"]> {
-  return dueFor(c, await sessionCounts(session, counter));
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The items of a context's text (one JSON item per line). */
-function itemsOf(text: string): Json[] {
-  return text
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l) as Json);
-}
 
 /**
  * An agent's session in background mode: call `step(newItems)` before each model call; see the
@@ -169,8 +132,8 @@ export class BackgroundSession {
 
   /**
    * Appends `newItems` (durable when this resolves), compacts as the file comment says, and
-   * returns the context. A step under the hard trigger reads the context once (its counts and the
-   * items it returns) and runs nothing.
+   * returns the context. A step under the hard trigger reads what was written since the last step
+   * (the session's running counts and context follow it) and runs nothing.
    */
   async step(newItems: readonly Json[]): Promise<BackgroundSessionStep> {
     if (newItems.length > 0) await this.session.append(newItems);
@@ -182,20 +145,16 @@ export class BackgroundSession {
       if (report.dueBefore) this.o.onReport?.(report);
       return { items: await this.session.context(), report, waited: report.dueBefore, started: false };
     }
-    const version = await this.session.version();
-    let counts = await sessionCounts(this.session, this.counter);
-    if (dueFor(this.c, counts) === "none") {
+    if ((await sessionDue(this.session, this.c, this.counter)) === "none") {
       let started = false;
-      if (!this.slot.inFlight && dueFor(soft, counts) !== "none") {
+      if (!this.slot.inFlight && (await sessionDue(this.session, soft, this.counter)) !== "none") {
         const taken = await tryLease(this.session.location);
         if (taken !== undefined) {
           this.start(taken, soft);
           started = true;
         }
       }
-      // the context read for the counts is the one to send, unless something was written since
-      if ((await this.session.version()) !== version) counts = await sessionCounts(this.session, this.counter);
-      return { items: itemsOf(counts.text), waited: false, started };
+      return { items: await this.session.context(), waited: false, started };
     }
     // the hard trigger fired: wait for this worker's run, then (bounded) for another worker's
     const t0 = performance.now();

@@ -9,7 +9,9 @@ import type { CompactionReport } from "../engine/run/report.ts";
 import type { CompactMessagesOptions } from "../library/compact-messages.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
 import type { Json } from "../model/json.ts";
+import type { TokenCounter } from "../model/tokens.ts";
 import type { ClearingRecord, CompactionRecord, RestoreRecord } from "./record.ts";
+import type { ContextCounts } from "./session-context.ts";
 
 /** Options of openSession. */
 export interface SessionOptions {
@@ -36,10 +38,22 @@ export interface Session {
   append(items: readonly Json[]): Promise<number>;
   /** Appends items given as their JSON text, kept byte for byte (one item per string). */
   appendTexts(texts: readonly string[]): Promise<number>;
-  /** What the model is sent now: kept items (their original text) and summaries in place, in the session's format. */
+  /**
+   * Appends items only if no item was appended after session version `version`, checked in the
+   * same guarded write (records written since, a compaction's, a clearing's, do not refuse it:
+   * they change the context, not the history the items continue). Resolves to the version after
+   * them, or undefined when an item was appended since (nothing written: read again, decide again).
+   */
+  appendSince(version: number, items: readonly Json[]): Promise<number | undefined>;
+  /** What the model is sent now: kept items (their original text) and summaries in place, in the session's format; the items are frozen (shared with later calls). */
   context(): Promise<Json[]>;
   /** The context as JSONL text, one item per line. */
   contextText(): Promise<string>;
+  /**
+   * The counts the triggers read, of the context now (tokens under `counter`): kept as entries are
+   * read, so that a check costs what was written since the last one.
+   */
+  contextCounts(counter: TokenCounter): Promise<ContextCounts>;
   /** Runs the engine on the session; each committed step is one guarded write. */
   compact(config: ConfigInput | Config, options?: SessionCompactOptions): Promise<CompactionReport>;
   /** `full`: every item ever appended, original text, one per line; otherwise the context's text. */

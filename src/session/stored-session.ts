@@ -5,11 +5,11 @@
 // log under its lock file, PostgreSQL in a transaction holding the session's row.
 
 import type { ConversationFile } from "../adapters/conversation-file.ts";
-import { writeConversationFile } from "../adapters/conversation-file.ts";
 import type { FormatName } from "../adapters/detect.ts";
 import { parseConfig } from "../engine/boundary/config-rules.ts";
 import { gateAdvanceWatermark, gateDecideLogCommit } from "../engine/boundary/kernel-gate.ts";
 import { compactStore } from "../engine/run/compact.ts";
+import { notDueReport } from "../engine/run/not-due-report.ts";
 import type { Plan } from "../engine/run/plan.ts";
 import { dueBy } from "../engine/run/plan.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
@@ -19,7 +19,7 @@ import { type Config, type ConfigInput, summaryModel } from "../model/config.ts"
 import { InputError, SafecutError } from "../model/errors.ts";
 import { isJsonObject, type Json } from "../model/json.ts";
 import type { Message, SummaryMessage } from "../model/message.ts";
-import { tokenCounter } from "../model/tokens.ts";
+import { type TokenCounter, tokenCounter } from "../model/tokens.ts";
 import { summarizerFromConfig } from "../providers/from-config.ts";
 import { CallLedger } from "./call-ledger.ts";
 import { FoundMemory } from "./found-memory.ts";
@@ -36,6 +36,7 @@ import type {
 } from "./record.ts";
 import { clearedCallIds, itemOfMessage, messagesOf, readItems, replay, restoredArguments } from "./replay.ts";
 import type { Session, SessionCompactOptions } from "./session.ts";
+import { type ContextCounts, SessionContext } from "./session-context.ts";
 import type { SessionState } from "./session-state.ts";
 
 /** The account of a compaction run, written into each of its records. */
@@ -61,6 +62,9 @@ export interface StepDecision {
   readonly entry?: NewEntry;
 }
 
+/** An append refused because items were appended since the version it was checked against. */
+class AppendedSince extends Error {}
+
 /** The index of the newest user message, or -1. */
 function newestUser(ms: readonly Message[]): number {
   for (let i = ms.length - 1; i >= 0; i--) if (ms[i].role === "user") return i;
@@ -71,12 +75,16 @@ function newestUser(ms: readonly Message[]): number {
 export abstract class StoredSession<S extends SessionState = SessionState> implements Session {
   /** the tool pairing of the full history, read at the first append (pairing.ts) */
   private pairing: SessionPairing | undefined;
+  /** the context as read so far, with the counts the triggers read */
+  private readonly ctx: SessionContext;
 
   protected constructor(
     readonly location: string,
     protected readonly state: S,
     readonly format: FormatName,
-  ) {}
+  ) {
+    this.ctx = new SessionContext(format);
+  }
 
   /** Reads what was written since the last read. */
   protected abstract sync(): Promise<void>;
@@ -96,6 +104,24 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
   }
 
   async appendTexts(texts: readonly string[]): Promise<number> {
+    return (await this.appendChecked(texts, undefined)) as number;
+  }
+
+  async appendSince(version: number, items: readonly Json[]): Promise<number | undefined> {
+    if (!Number.isSafeInteger(version) || version < 0)
+      throw new InputError("version", `expected a session version (an integer >= 0), got ${String(version)}`);
+    if (!Array.isArray(items)) throw new InputError("items", "expected an array of items");
+    return this.appendChecked(
+      items.map((it) => JSON.stringify(it)),
+      version,
+    );
+  }
+
+  /**
+   * Appends the items in one guarded write; with `since`, refused (undefined, nothing written)
+   * when an item was appended after session version `since`, as read under the writers' exclusion.
+   */
+  private async appendChecked(texts: readonly string[], since: number | undefined): Promise<number | undefined> {
     if (!Array.isArray(texts)) throw new InputError("texts", "expected an array of item texts");
     texts.forEach((t, i) => {
       let v: Json;
@@ -112,7 +138,23 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
       await this.sync();
       return this.state.version;
     }
-    return this.writeItems(texts, () => this.checkPairing(batch, texts.length));
+    try {
+      return await this.writeItems(texts, () => {
+        if (since !== undefined && this.appendedSince(since)) throw new AppendedSince();
+        this.checkPairing(batch, texts.length);
+      });
+    } catch (e) {
+      if (e instanceof AppendedSince) return undefined;
+      throw e;
+    }
+  }
+
+  /** Whether an item was appended after session version `v` (the caller has read everything written). */
+  private appendedSince(v: number): boolean {
+    const es = this.state.entries;
+    if (v > es.length) throw new InputError("version", `the session is at version ${es.length}, not yet ${v}`);
+    for (let k = v; k < es.length; k++) if (es[k].kind === "item") return true;
+    return false;
   }
 
   /** Checks a batch's tool pairing against everything the session holds now, whoever appended it. */
@@ -143,28 +185,23 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
     return this.pairing;
   }
 
-  private async replayed() {
+  /** The context as read now: what was written since is read, and followed (session-context.ts). */
+  private async current(): Promise<SessionContext> {
     await this.sync();
-    return replay(this.state.items, this.state.entries, this.format);
+    this.ctx.follow(this.state);
+    return this.ctx;
   }
 
   async contextText(): Promise<string> {
-    const { messages, file } = await this.replayed();
-    if (file === undefined) return "";
-    return writeConversationFile(messages, {
-      format: this.format,
-      container: "jsonl",
-      layout: file.layout,
-      writeItems: file.writeItems,
-    });
+    return (await this.current()).text();
   }
 
   async context(): Promise<Json[]> {
-    const text = await this.contextText();
-    return text
-      .split("\n")
-      .filter((l) => l.trim() !== "")
-      .map((l) => JSON.parse(l) as Json);
+    return (await this.current()).itemValues();
+  }
+
+  async contextCounts(counter: TokenCounter): Promise<ContextCounts> {
+    return (await this.current()).counts(counter);
   }
 
   async history(options: { readonly full?: boolean } = {}): Promise<string> {
@@ -185,14 +222,23 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
 
   async compact(config: ConfigInput | Config, options: SessionCompactOptions = {}): Promise<CompactionReport> {
     const c = parseConfig(config);
-    await this.sync();
+    const counter = options.counter ?? tokenCounter(c.tokenizer);
+    const summarizer =
+      options.summarizer ?? summarizerFromConfig(c, counter, options.env ?? process.env, options.agentModel);
+    // not due by the context's running counts (the kernel's trigger): the report of a run that changes
+    // nothing, without loading a store or reading the history
+    const notDue = notDueReport(c, {
+      ...(await this.contextCounts(counter)),
+      // the store a run loads starts at watermark 0
+      watermark: 0,
+      summarizer: summarizer.name,
+      tokenizer: counter.name,
+    });
+    if (notDue !== undefined) return notDue;
     // the stretches known not to shrink, as the session's records say; what this run finds is kept apart
     const memory = new FoundMemory();
     const { messages } = replay(this.state.items, this.state.entries, this.format, memory);
     memory.track();
-    const counter = options.counter ?? tokenCounter(c.tokenizer);
-    const summarizer =
-      options.summarizer ?? summarizerFromConfig(c, counter, options.env ?? process.env, options.agentModel);
     const model = summaryModel(c.model, options.agentModel);
     const ledger = new CallLedger();
     const account = { summarizer: summarizer.name, ...(model === undefined ? {} : { model }), ledger };

@@ -13,23 +13,11 @@ import type { CompactionReport } from "../../src/engine/run/report.ts";
 import { ConversationStore } from "../../src/engine/store/store.ts";
 import { compactBeforeStep } from "../../src/library/ai-sdk.ts";
 import type { BatchSummaryRequest, Summarizer, SummaryRequest } from "../../src/model/summarizer.ts";
-import { charCounter, type TokenCounter } from "../../src/model/tokens.ts";
+import { charCounter } from "../../src/model/tokens.ts";
 import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
+import { countingCounter } from "../support/counting-counter.ts";
 import { openAIConversation } from "../support/generate.ts";
 import { modelMessagesConversation } from "../support/generate-sdk.ts";
-
-/** A character counter that counts its calls (not the shared instance: every message goes through count). */
-function countingCounter(): TokenCounter & { calls: number } {
-  const c = {
-    name: "chars" as const,
-    calls: 0,
-    count(text: string) {
-      c.calls++;
-      return Math.ceil(text.length / 4);
-    },
-  };
-  return c;
-}
 
 /** The offline summarizer, answering only once `open()` was called. */
 function gatedSummarizer(): Summarizer & { open(): void } {

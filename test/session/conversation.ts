@@ -17,6 +17,18 @@ export function turn(id: string, size = 12): JsonObject[] {
   ];
 }
 
+/** The two items one agent step appends: an assistant tool call and its result. */
+export function stepItems(tag: string): JsonObject[] {
+  return [
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: `s-${tag}`, type: "function", function: { name: "ls", arguments: "{}" } }],
+    },
+    { role: "tool", tool_call_id: `s-${tag}`, content: "a.ts\nb.ts\nc.ts" },
+  ];
+}
+
 /** The ids of the turns whose question is in `historyText`, with how often each occurs. */
 export function questionCounts(historyText: string): Map<string, number> {
   const counts = new Map<string, number>();

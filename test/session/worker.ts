@@ -1,6 +1,7 @@
 // A session writer run as a separate process by the crash and concurrency tests (bundled by
 // worker-process.ts): `append LOCATION TAG N` appends N turns (N = 0: until killed), `compact
-// LOCATION STOPFILE` compacts until the file STOPFILE exists, `mixed LOCATION TAG` appends three turns
+// LOCATION STOPFILE` compacts until the file STOPFILE exists, `compact-once LOCATION` compacts once
+// (reporting `compacted N`, the stretches replaced), `mixed LOCATION TAG` appends three turns
 // and compacts, until killed. Each acknowledged append is reported on stdout as `ack ID` once it
 // has resolved (durable), `ready` once the session is open, and `step` as each
 // compaction step starts (mixed).
@@ -31,6 +32,9 @@ if (mode === "append") {
     say(`compacted ${r.stretches.length}`);
     await pause(5);
   }
+} else if (mode === "compact-once") {
+  const r = await s.compact(SMALL_CONFIG, { summarizer });
+  say(`compacted ${r.stretches.length}`);
 } else if (mode === "mixed") {
   // three turns, then a compaction (reporting `step` as each step starts), and again
   for (let k = 0; ; k += 3) {

@@ -110,7 +110,7 @@ export async function clearFirst(
   const judged = usage === undefined ? snap.totalTokens : gateUsageTokens(usage, snap.tokens);
   const due = triggerKindOf(c, judged, items, snap.views.userTurns);
   const only = c.strategy === "clear";
-  if (due === "notDue") return { report: none("clearing is not due: under every configured trigger"), usage, only };
+  if (due === "notDue") return notDueClearing(c, usage);
   const names = new Map<string, string>();
   for (const m of ms) if (m.role === "assistant") for (const call of m.toolCalls) names.set(call.id, call.name);
   const excludedTools = new Set(c.clear_exclude_tools);
@@ -249,6 +249,12 @@ function clearedCalls(
     if (next !== undefined) out.set(j, next);
   }
   return out;
+}
+
+/** The clearing tier's step in a run that is not due (nothing cleared); undefined under strategy "summarize". */
+export function notDueClearing(c: Config, usage?: ReportedPrefix): ClearingStep {
+  if (c.strategy === "summarize") return { report: undefined, usage, only: false };
+  return { report: none("clearing is not due: under every configured trigger"), usage, only: c.strategy === "clear" };
 }
 
 function none(reason: string): ClearingReport {

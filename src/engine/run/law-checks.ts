@@ -115,16 +115,35 @@ function compactedOnlyWhenDue(r: Compared, dueBefore: boolean): LawCheck {
   };
 }
 
+/** L2's verdict: `kept` of the input's `of` user and system messages are the result's, equal and in order. */
+function protectedVerdict(ok: boolean, kept: number, of: number): LawCheck {
+  return {
+    law: "L2",
+    title: "user and system messages intact and in order",
+    ok,
+    detail: `${kept} of ${of} kept unchanged`,
+  };
+}
+
 /** L2: the user and system messages of the input are those of the result, equal and in order. */
 function protectedMessagesKept(r: Compared): LawCheck {
-  const title = "user and system messages intact and in order";
   if (r.unchanged) {
     const kept = protectedCount(r.before);
-    return { law: "L2", title, ok: true, detail: `${kept} of ${kept} kept unchanged` };
+    return protectedVerdict(true, kept, kept);
   }
   const pb = protectedOnes(r.before);
   const pa = protectedOnes(r.after);
-  return { law: "L2", title, ok: isDeepStrictEqual(pb, pa), detail: `${pa.length} of ${pb.length} kept unchanged` };
+  return protectedVerdict(isDeepStrictEqual(pb, pa), pa.length, pb.length);
+}
+
+/** L3's verdict on a window of `items` items (the retention window, or all of them when fewer). */
+function windowVerdict(ok: boolean, c: Config, items: number): LawCheck {
+  return {
+    law: "L3",
+    title: "retention window identical",
+    ok,
+    detail: `last ${countOf(Math.min(c.retention_window, items), "message")}`,
+  };
 }
 
 /** L3: the last `retention_window` items (the caller's, through `items`) end the result unchanged. */
@@ -136,12 +155,7 @@ function retentionWindowKept(r: Compared, c: Config, items: ItemMap): LawCheck {
     r.unchanged ||
     (after.length >= inner &&
       isDeepStrictEqual(before.slice(before.length - inner), after.slice(after.length - inner)));
-  return {
-    law: "L3",
-    title: "retention window identical",
-    ok: tailSame,
-    detail: `last ${countOf(Math.min(c.retention_window, items.items), "message")}`,
-  };
+  return windowVerdict(tailSame, c, items.items);
 }
 
 /** The last tool call of `after` whose result `before` held and `after` lost, if any. */
@@ -227,6 +241,15 @@ export function checkLaws(
 ): LawCheck[] {
   const cleared = input.cleared ?? [];
   const unchanged = stretches.length === 0 && cleared.length === 0 && sameMessages(before, after);
+  // nothing changed on a well-formed input: every verdict follows from counts
+  if (unchanged && input.wellFormed === true)
+    return unchangedLaws(c, {
+      protectedMessages: protectedCount(before),
+      items: (input.items ?? itemMapOf(before)).items,
+      tokensBefore: tokens.before,
+      tokensAfter: tokens.after,
+      dueBefore: tokens.dueBefore,
+    });
   const r: Compared = { before, after, stretches, cleared, unchanged };
   return [
     compactedOnlyWhenDue(r, tokens.dueBefore),
@@ -235,5 +258,34 @@ export function checkLaws(
     toolCallsCoherent(r, input.wellFormed === true),
     splicesReplayed(r),
     tokensReduced(r, tokens.before, tokens.after),
+  ];
+}
+
+/** What the law checks of a run that changed nothing read: counts of its well-formed input. */
+export interface UnchangedRun {
+  /** the input's user and system messages */
+  readonly protectedMessages: number;
+  /** the input's items (the caller's, as retention_window counts them) */
+  readonly items: number;
+  readonly tokensBefore: number | null;
+  readonly tokensAfter: number | null;
+  readonly dueBefore: boolean;
+}
+
+/**
+ * checkLaws' verdicts for a run that spliced and cleared nothing and returned its well-formed
+ * input's own messages: L2, L3, L5 and L6 hold by identity, L1 and L8 read the counts. O(1), for a
+ * caller that knows the counts without the messages (a session's run that is not due).
+ */
+export function unchangedLaws(c: Config, u: UnchangedRun): LawCheck[] {
+  const none: ReplacedStretch[] = [];
+  const r = { before: [], after: [], stretches: none, cleared: [], unchanged: true } as const;
+  return [
+    compactedOnlyWhenDue(r, u.dueBefore),
+    protectedVerdict(true, u.protectedMessages, u.protectedMessages),
+    windowVerdict(true, c, u.items),
+    toolCallsCoherent(r, true),
+    splicesReplayed(r),
+    tokensReduced(r, u.tokensBefore, u.tokensAfter),
   ];
 }

@@ -1,0 +1,64 @@
+// The report of a run that is not due, from the counts the trigger reads, for a caller that keeps
+// those counts without the messages (a session's running counts). Whether it is due is the
+// kernel's trigger (dueBy); the report is the one compactStore gives for a store with those
+// counts that is not due (a run that changes nothing: its laws hold by identity), field for field.
+import type { Config } from "../../model/config.ts";
+import { notDueClearing, withClearing } from "./clearing.ts";
+import { unchangedLaws } from "./law-checks.ts";
+import { dueBy } from "./plan.ts";
+import type { CompactionReport } from "./report.ts";
+import { callTotals } from "./run-hooks.ts";
+
+/** What a run that is not due reports, besides the configuration. */
+export interface NotDueFacts {
+  /** the counted token total (under the run's counter) */
+  readonly tokens: number;
+  /** the caller's items (message_threshold counts them) */
+  readonly items: number;
+  readonly userTurns: number;
+  /** the user and system messages */
+  readonly protectedMessages: number;
+  /** the store's watermark */
+  readonly watermark: number;
+  /** the summarizer's name */
+  readonly summarizer: string;
+  /** the counter's name */
+  readonly tokenizer: string;
+}
+
+/** Why a run that is not due ends (compactStore's words). */
+export const NOT_DUE_REASON = "compaction is not due: under every configured trigger";
+
+/**
+ * The report of compactStore on a store with these counts (no usage report, not a dry run) when
+ * the kernel's trigger says it is not due; undefined when it is due (the run must run).
+ */
+export function notDueReport(c: Config, f: NotDueFacts): CompactionReport | undefined {
+  if (dueBy(c, f.tokens, f.items, f.userTurns) !== "none") return undefined;
+  const report: CompactionReport = {
+    outcome: "nothing-to-do",
+    reason: NOT_DUE_REASON,
+    tokensBefore: f.tokens,
+    tokensAfter: f.tokens,
+    messagesBefore: f.items,
+    messagesAfter: f.items,
+    dueBefore: false,
+    dueAfter: false,
+    stretches: [],
+    skipped: [],
+    watermark: f.watermark,
+    summarizer: f.summarizer,
+    summarizerCalls: 0,
+    calls: [],
+    callTotals: callTotals([]),
+    tokenizer: f.tokenizer,
+    laws: unchangedLaws(c, {
+      protectedMessages: f.protectedMessages,
+      items: f.items,
+      tokensBefore: f.tokens,
+      tokensAfter: f.tokens,
+      dueBefore: false,
+    }),
+  };
+  return withClearing(report, notDueClearing(c));
+}
