@@ -230,7 +230,7 @@ export const SETTINGS = {
   },
   summary_percent: {
     type: "count",
-    default: 5,
+    default: 3,
     min: 0,
     max: 100,
     flag: "--summary-percent <n>",
