@@ -5,7 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { compactMessages } from "../../src/library/compact-messages.ts";
 import type { Message } from "../../src/model/message.ts";
-import type { BatchSummaryRequest, Summarizer, SummaryRequest } from "../../src/model/summarizer.ts";
+import type { SummaryRequest } from "../../src/model/summarizer.ts";
+import { recordingSummarizer } from "../support/recording-summarizer.ts";
 
 /** A conversation of `turns` turns: a user message, then one assistant message of about `tokens` tokens (chars / 4). */
 function turns(sizes: readonly number[]): Message[] {
@@ -24,20 +25,7 @@ const stated = (prompt: string) => Number(/Use at most (\d+) tokens/.exec(prompt
 
 /** A summarizer answering `tokens(r)` tokens naming the stretch's facts, recording every request. */
 function recording(tokens: (r: SummaryRequest) => number = () => 20) {
-  const calls = { single: [] as SummaryRequest[], batch: [] as BatchSummaryRequest[] };
-  const answer = (r: SummaryRequest) => `${r.requiredFacts.join(" ")} ${"z".repeat(tokens(r) * 4)}`;
-  const summarizer: Summarizer = {
-    name: "recording",
-    summarize: async (r) => {
-      calls.single.push(r);
-      return answer(r);
-    },
-    summarizeBatch: async (r) => {
-      calls.batch.push(r);
-      return r.parts.map(answer);
-    },
-  };
-  return { summarizer, calls };
+  return recordingSummarizer((r) => `${r.requiredFacts.join(" ")} ${"z".repeat(tokens(r) * 4)}`);
 }
 
 // one stretch per step (batch_tokens 0): each request is one stretch's
