@@ -10,6 +10,7 @@ import { compactMessages } from "../../src/library/compact-messages.ts";
 import { type Message, summaryMessage } from "../../src/model/message.ts";
 import { DEFAULT_PROMPT, renderPrompt } from "../../src/model/prompt-template.ts";
 import { SETTINGS } from "../../src/model/settings-table.ts";
+import type { BatchSummaryRequest, Summarizer } from "../../src/model/summarizer.ts";
 import { charCounter, messageTokens } from "../../src/model/tokens.ts";
 import { openAISummarizer } from "../../src/providers/openai-summarizer.ts";
 
@@ -25,6 +26,8 @@ export interface Compaction {
   readonly accepted: number;
   /** stretches tried again though an earlier compaction found they could not shrink */
   readonly repeated: number;
+  /** summaries asked for (one per stretch of a batch call) whose answer was not used: rejected by validation */
+  readonly rejected: number;
 }
 
 /** A compactor the replay calls before each model call. */
@@ -49,6 +52,8 @@ export interface SafecutVariant {
   readonly ageFloorTokens?: number;
   readonly batchTokens?: number;
   readonly batchCalls?: number;
+  readonly summaryPercent?: number;
+  readonly summaryFloorTokens?: number;
   /** every setting at its default, the strategy too (clear-then-summarize); else the strategy is summarize */
   readonly defaults?: boolean;
 }
@@ -62,10 +67,34 @@ const VARIED = [
   ["ageFloorTokens", "age floor", "age_floor_tokens", ""],
   ["batchTokens", "batch tokens", "batch_tokens", ""],
   ["batchCalls", "batch calls", "batch_calls", ""],
+  ["summaryPercent", "summary", "summary_percent", "%"],
+  ["summaryFloorTokens", "summary floor", "summary_floor_tokens", ""],
 ] as const;
 
 /** The skipped stretches of a report whose every answer was rejected only for not being shorter. */
 const NOT_SHORTER = /^(the summary is not shorter than what it replaces \([^)]*\)(; then: )?)+$/;
+
+/** A summarizer that counts the summaries asked of it: one per call, one per stretch of a batch call. */
+function counting(inner: Summarizer): Summarizer & { asked: number } {
+  const batch = inner.summarizeBatch;
+  const out: Summarizer & { asked: number } = {
+    name: inner.name,
+    asked: 0,
+    summarize(r) {
+      out.asked++;
+      return inner.summarize(r);
+    },
+    ...(batch === undefined
+      ? {}
+      : {
+          summarizeBatch(r: BatchSummaryRequest) {
+            out.asked += r.parts.length;
+            return batch.call(inner, r);
+          },
+        }),
+  };
+  return out;
+}
 
 /**
  * safecut's library at `trigger` tokens, with one memory of unshrinkable stretches for the whole
@@ -73,7 +102,7 @@ const NOT_SHORTER = /^(the summary is not shorter than what it replaces \([^)]*\
  * some earlier compaction already found could not shrink (same messages): the repeats.
  */
 export function safecutCompactor(baseUrl: string, trigger: number, v: SafecutVariant = {}): Compactor {
-  const summarizer = openAISummarizer({ baseUrl, apiKey: "bench" });
+  const summarizer = counting(openAISummarizer({ baseUrl, apiKey: "bench" }));
   const unshrinkable = new UnshrinkableMemory();
   const seen = new Set<string>();
   const named = [
@@ -86,6 +115,7 @@ export function safecutCompactor(baseUrl: string, trigger: number, v: SafecutVar
   return {
     name: named.length === 0 ? "safecut" : `safecut, ${named.join(", ")}`,
     async compact(context) {
+      const askedBefore = summarizer.asked;
       const { messages, report } = await compactMessages(
         context,
         // summarizing against the baseline's summarizing: the strategy that only summarizes (or the default one)
@@ -106,7 +136,8 @@ export function safecutCompactor(baseUrl: string, trigger: number, v: SafecutVar
         if (seen.has(key)) repeated++;
         else seen.add(key);
       }
-      return { messages, accepted: report.stretches.length, repeated };
+      const rejected = summarizer.asked - askedBefore - report.stretches.length;
+      return { messages, accepted: report.stretches.length, repeated, rejected };
     },
   };
 }
@@ -132,10 +163,10 @@ export function baselineCompactor(baseUrl: string, trigger: number): Compactor {
   return {
     name: "baseline",
     async compact(context) {
-      if (contextTokens(context) < trigger) return { messages: context, accepted: 0, repeated: 0 };
+      if (contextTokens(context) < trigger) return { messages: context, accepted: 0, repeated: 0, rejected: 0 };
       const head = context.findIndex((m) => m.role !== "system");
       const cut = baselineCut(context, keep);
-      if (head < 0 || cut <= head) return { messages: context, accepted: 0, repeated: 0 };
+      if (head < 0 || cut <= head) return { messages: context, accepted: 0, repeated: 0, rejected: 0 };
       const prefix = context.slice(head, cut);
       const previous = prefix[0].role === "summary" ? prefix[0].content : undefined;
       const stretch = previous === undefined ? prefix : prefix.slice(1);
@@ -161,6 +192,7 @@ export function baselineCompactor(baseUrl: string, trigger: number): Compactor {
         messages: [...context.slice(0, head), summaryMessage(summary), ...context.slice(cut)],
         accepted: 1,
         repeated: 0,
+        rejected: 0,
       };
     },
   };

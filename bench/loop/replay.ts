@@ -21,6 +21,8 @@ export interface ReplayStats {
   readonly summarizerCalls: number;
   /** attempts at a stretch an earlier compaction already found could not shrink */
   readonly repeatedUnshrinkable: number;
+  /** summaries asked for whose answer was not used (rejected by validation) */
+  readonly rejectedAnswers: number;
   readonly summarizerInput: number;
   readonly summarizerOutput: number;
   /** the tokens of every context sent, summed */
@@ -50,6 +52,7 @@ export function emptyStats(): { -readonly [K in keyof ReplayStats]: number } {
     summaries: 0,
     summarizerCalls: 0,
     repeatedUnshrinkable: 0,
+    rejectedAnswers: 0,
     summarizerInput: 0,
     summarizerOutput: 0,
     mainInput: 0,
@@ -106,6 +109,7 @@ export async function replay(session: Session, compactor: Compactor, server: Sum
       context = done.messages;
       s.summaries += done.accepted;
       s.repeatedUnshrinkable += done.repeated;
+      s.rejectedAnswers += done.rejected;
       s.summarizerCalls += calls.length;
       for (const c of calls) {
         s.summarizerInput += c.inputTokens;

@@ -4,14 +4,15 @@
 // replays one example and a short generated session at 15k only and prints without writing.
 // Besides safecut pinned to the summarize strategy, every run replays it without summary aging
 // (age_percent 0: the summary share before aging) and with every setting at its default.
-// `--target-percent`, `--floor`, `--age-percent`, `--age-share`, `--age-floor`, `--batch-tokens` and
-// `--batch-calls` (each `<n,...>`) add safecut with other values of that setting (exploratory:
-// printed only); `--messages <n>` sets the generated session's length.
+// `--target-percent`, `--floor`, `--age-percent`, `--age-share`, `--age-floor`, `--batch-tokens`,
+// `--batch-calls`, `--summary-percent` and `--summary-floor` (each `<n,...>`) add safecut with other
+// values of that setting (exploratory: printed only, with a sweep table of absolute figures);
+// `--messages <n>` sets the generated session's length.
 import { join } from "node:path";
 import { writeSection } from "../section-file.ts";
 import { baselineCompactor, type Compactor, type SafecutVariant, safecutCompactor } from "./compactors.ts";
 import { replay } from "./replay.ts";
-import { LOOP_HEADING, type LoopRow, loopSection } from "./section.ts";
+import { LOOP_HEADING, type LoopRow, loopSection, sweepLines } from "./section.ts";
 import { codingSession, exampleSessions } from "./sessions.ts";
 import { startSummarizerServer } from "./summarizer-server.ts";
 
@@ -29,6 +30,8 @@ const variants: SafecutVariant[] = [
   ...listAfter("--age-floor").map((ageFloorTokens) => ({ ageFloorTokens })),
   ...listAfter("--batch-tokens").map((batchTokens) => ({ batchTokens })),
   ...listAfter("--batch-calls").map((batchCalls) => ({ batchCalls })),
+  ...listAfter("--summary-percent").map((summaryPercent) => ({ summaryPercent })),
+  ...listAfter("--summary-floor").map((summaryFloorTokens) => ({ summaryFloorTokens })),
 ];
 /** Replayed in every run: the summary share before aging, and safecut as it ships. */
 const ALWAYS: SafecutVariant[] = [{ agePercent: 0 }, { defaults: true }];
@@ -62,6 +65,8 @@ async function main(): Promise<void> {
   const command = `npm run bench:loop -- ${process.argv.slice(2).join(" ")}`.trimEnd().replace(/ --$/, "");
   const lines = loopSection(rows, command, SCALE);
   process.stdout.write(`${lines.join("\n")}\n`);
+  if (variants.length > 0)
+    process.stdout.write(`\nSweep (all sessions, per trigger):\n\n${sweepLines(rows).join("\n")}\n`);
   // the committed table is the plain comparison at full size; CI-size and exploratory runs only print
   if (!ci && variants.length === 0 && messagesAt < 0)
     writeSection(join(import.meta.dirname, "../RESULTS.md"), LOOP_HEADING, lines);

@@ -141,3 +141,46 @@ export function loopSection(rows: readonly LoopRow[], command: string, scale: nu
     "",
   ];
 }
+
+/**
+ * An exploratory run's sweep: per trigger and compactor, over all sessions, what each cost in
+ * absolute figures and against the baseline (events, calls, summaries used and rejected answers,
+ * summarizer input and output, the agent's wait, main-model input).
+ */
+export function sweepLines(rows: readonly LoopRow[]): string[] {
+  const out: string[][] = [];
+  for (const t of [...new Set(rows.map((r) => r.trigger))]) {
+    const base = sum(rows.filter((r) => r.trigger === t && r.compactor === "baseline"));
+    for (const c of [...new Set(rows.map((r) => r.compactor))]) {
+      const x = sum(rows.filter((r) => r.trigger === t && r.compactor === c));
+      const vs = (a: number, b: number) => `${k(a)} (${fmtRatio(ratio(a, b))})`;
+      out.push([
+        fmtN(t),
+        c,
+        String(x.events),
+        `${x.summarizerCalls} (${x.summaries})`,
+        String(x.rejectedAnswers),
+        vs(x.summarizerInput, base.summarizerInput),
+        vs(x.summarizerOutput, base.summarizerOutput),
+        `${fmt(x.waitSeconds, 0)} (${fmtRatio(ratio(x.waitSeconds, base.waitSeconds))})`,
+        vs(x.mainInput, base.mainInput),
+      ]);
+    }
+  }
+  return [
+    table(
+      [
+        "trigger",
+        "compactor",
+        "events",
+        "summarizer calls (summaries used)",
+        "rejected answers",
+        "summarizer input (vs baseline)",
+        "summarizer output (vs baseline)",
+        "wait, modelled s (vs baseline)",
+        "main-model input (vs baseline)",
+      ],
+      out,
+    ),
+  ];
+}

@@ -75,17 +75,21 @@ function taggedSummary(prompt: string, maxTokens: number): string {
   return `<${tag}>${modelSummary(prompt, maxTokens)}</${tag}>`;
 }
 
+/** The budget a prompt states ("Use at most N tokens"), or `otherwise` when it states none. */
+function statedBudget(prompt: string, otherwise: number): number {
+  return Number(/Use at most (\d+) tokens/.exec(prompt)?.[1] ?? otherwise);
+}
+
 /**
- * The answer to a prompt: one tagged summary, or for a batch prompt (excerpts under the headings
- * renderBatchPrompt writes) one per excerpt, each within max_tokens over the number of excerpts.
+ * The answer to a prompt: one tagged summary within the budget it states (and max_tokens), or for
+ * a batch prompt (excerpts under the headings renderBatchPrompt writes) one per excerpt, each
+ * within the budget its own prompt states (or max_tokens over the number of excerpts).
  */
 export function modelAnswer(prompt: string, maxTokens: number): string {
   const parts = prompt.split(/^=== excerpt \d+ of \d+ ===$/m).slice(1);
-  if (parts.length === 0) return taggedSummary(prompt, maxTokens);
+  if (parts.length === 0) return taggedSummary(prompt, Math.min(maxTokens, statedBudget(prompt, maxTokens)));
   const each = Math.max(1, Math.floor(maxTokens / parts.length));
-  // each excerpt within the budget its own prompt states (an aged summary's is tighter)
-  const stated = (p: string) => Number(/Use at most (\d+) tokens/.exec(p)?.[1] ?? each);
-  return parts.map((p) => taggedSummary(p, Math.min(maxTokens, stated(p)))).join("\n");
+  return parts.map((p) => taggedSummary(p, Math.min(maxTokens, statedBudget(p, each)))).join("\n");
 }
 
 async function bodyOf(req: IncomingMessage): Promise<string> {

@@ -4,6 +4,7 @@
 
 import * as agingModule from "../kernel/aging.ts";
 import * as batchModule from "../kernel/batch.ts";
+import * as budgetModule from "../kernel/budget.ts";
 import * as clearingModule from "../kernel/clearing.ts";
 import * as commitModule from "../kernel/commit.ts";
 import * as compactionModule from "../kernel/compaction.ts";
@@ -129,6 +130,25 @@ export const planAging: (roles: readonly Role[], tokens: readonly number[], wind
  * - `forall(k: nat, 2 * k + 1 < result.length ==> batchFreed(tokens, result, allowance, k) < need)`
  */
 export const planBatch: (roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], window: number, tokens: readonly number[], floorTokens: number, shunStarts: readonly number[], shunEnds: readonly number[], need: number, allowance: number) => number[] = batchModule.planBatch;
+
+/**
+ * The budget stated in the prompt of a stretch of `size` tokens: `percent` of it, rounded down,
+ * at least `floorTokens`, at most `maxTokens`; percent 0 is "off": maxTokens.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), law L8; see docs/kernel.md.
+ *
+ * Requires:
+ * - `0 <= size && size * 100 <= 9007199254740991`
+ * - `0 <= percent && percent <= 100`
+ * - `0 <= floorTokens && 1 <= maxTokens`
+ *
+ * Ensures:
+ * - `result <= maxTokens`
+ * - `result >= Math.min(floorTokens, maxTokens)`
+ * - `percent === 0 ==> result === maxTokens`
+ * - `percent > 0 ==> result === Math.min(maxTokens, Math.max(floorTokens, Math.floor((size * percent) / 100)))`
+ */
+export const summaryBudget: (size: number, percent: number, floorTokens: number, maxTokens: number) => number = budgetModule.summaryBudget;
 
 /**
  * First index of the kept tail of tool uses: a tool result before it has at least `keep` tool results after it.

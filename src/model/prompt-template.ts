@@ -21,6 +21,7 @@ export interface PromptValues {
   readonly conversation: string;
   readonly previousSummary: string | undefined;
   readonly requiredFacts: readonly string[];
+  /** the budget the prompt states ({{max_tokens}}): the stretch's share (summary_percent) within max_tokens, or an aged summary's budget */
   readonly maxTokens: number;
   readonly summaryTag: string;
 }

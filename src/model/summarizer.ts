@@ -12,8 +12,15 @@ export interface SummaryRequest {
   readonly previousSummary: string | undefined;
   /** facts the summary must contain verbatim */
   readonly requiredFacts: readonly string[];
-  /** max_tokens: the most tokens the summary may have (passed to the model) */
+  /** max_tokens: the most tokens the summary may have (passed to the model); an aged summary's budget for an aged one */
   readonly maxTokens: number;
+  /**
+   * the tokens the prompt asks the summary to fit in (at most maxTokens): a share of the stretch
+   * (summary_percent, at least summary_floor_tokens), or an aged summary's budget. A request: a
+   * summary over it is still accepted when strictly shorter than the stretch and within maxTokens.
+   * The engine always sets it; absent (a request built by hand) it is maxTokens
+   */
+  readonly budgetTokens?: number;
   /** tokens the whole summary message must stay strictly under (what it replaces) */
   readonly replacedTokens: number;
   readonly summaryTag: string;

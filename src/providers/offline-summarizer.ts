@@ -1,6 +1,6 @@
 // The offline default: a deterministic extractive summary, so the CLI works with no key and no
 // network. It lists the required facts verbatim (so it passes validation), then adds first lines
-// of the stretch's messages while the summary stays under its budget.
+// of the stretch's messages while the summary stays under the budget its request states.
 import type { Message } from "../model/message.ts";
 import type { BatchSummaryRequest, Summarizer, SummaryRequest } from "../model/summarizer.ts";
 import { MESSAGE_OVERHEAD, type TokenCounter } from "../model/tokens.ts";
@@ -51,7 +51,9 @@ export function offlineSummarizer(counter: TokenCounter): Summarizer {
       return Promise.all(req.parts.map((part) => summarizer.summarize(part)));
     },
     async summarize(req: SummaryRequest): Promise<string> {
-      const budget = Math.min(req.maxTokens, req.replacedTokens - 1) - MESSAGE_OVERHEAD;
+      // the budget the prompt states (a share of the stretch: summary_percent), within maxTokens
+      const budget =
+        Math.min(req.budgetTokens ?? req.maxTokens, req.maxTokens, req.replacedTokens - 1) - MESSAGE_OVERHEAD;
       const n = req.stretch.length;
       const head = `Earlier work (${n} message${n === 1 ? "" : "s"}, ${toolTally(req.stretch)}).`;
       const lines = [head];

@@ -483,6 +483,19 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
           percent,
         ]),
     ),
+  // budget.ts
+  summaryBudget: fc.tuple(
+    fc.oneof(
+      fc.nat(100_000),
+      wideNat.map((x) => Math.floor(x / 100)),
+    ),
+    fc.integer({ min: 0, max: 100 }),
+    fc.oneof(fc.nat(1000), wideNat),
+    fc.oneof(
+      fc.integer({ min: 1, max: 5000 }),
+      wideNat.map((x) => Math.max(1, x)),
+    ),
+  ),
   // floor.ts
   worthACall: exactNats(0, 30).chain((t) =>
     fc

@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baselineCompactor, contextTokens, safecutCompactor } from "../../bench/loop/compactors.ts";
 import { compactionWait, replay } from "../../bench/loop/replay.ts";
 import { codingSession } from "../../bench/loop/sessions.ts";
-import { modelledSeconds, type SummarizerServer, startSummarizerServer } from "../../bench/loop/summarizer-server.ts";
+import {
+  modelAnswer,
+  modelledSeconds,
+  type SummarizerServer,
+  startSummarizerServer,
+} from "../../bench/loop/summarizer-server.ts";
+import { DEFAULT_PROMPT, renderBatchPrompt, renderPrompt } from "../../src/model/prompt-template.ts";
 
 let server: SummarizerServer;
 beforeAll(async () => {
@@ -75,6 +81,24 @@ describe("the modelled wait of one compaction", () => {
     startMs,
     endMs,
   });
+  it("the loopback summarizer writes within the budget a prompt states, a single prompt's as a batch part's", () => {
+    const excerpt = Array.from({ length: 2000 }, (_, i) => `word${i}`).join(" ");
+    const prompt = (budget: number) =>
+      renderPrompt(DEFAULT_PROMPT, {
+        conversation: excerpt,
+        previousSummary: undefined,
+        requiredFacts: [],
+        maxTokens: budget,
+        summaryTag: "summary",
+      });
+    const tokens = (answer: string) => Math.ceil(answer.replace(/<\/?summary(_\d+)?>/g, "").length / 4);
+    // about 40 + 0.1 of the excerpt's ~4k tokens when the budget does not bind
+    expect(tokens(modelAnswer(prompt(2000), 2000))).toBeGreaterThan(300);
+    expect(tokens(modelAnswer(prompt(100), 2000))).toBeLessThanOrEqual(100);
+    expect(tokens(modelAnswer(renderBatchPrompt([prompt(100), prompt(2000)]), 4000))).toBeGreaterThan(300);
+    expect(tokens(modelAnswer(renderBatchPrompt([prompt(100)]), 4000))).toBeLessThanOrEqual(100);
+  });
+
   it("calls in flight together overlap; a call made after another ended waits for it", () => {
     // two calls at once (a batch's calls), then one after both
     expect(compactionWait([call(0, 10, 10), call(1, 6, 5), call(12, 15, 3)])).toBe(13);

@@ -455,7 +455,7 @@ describe("safecut compact (in process)", () => {
 
 describe("how a run ends, and the smaller options", () => {
   it("a run that ends still above its trigger exits 5 and says where the tokens are, --quiet or not", async () => {
-    const r = await runInProcess(["compact", "conv.json", "--token-threshold", "3000"], { cwd: dir });
+    const r = await runInProcess(["compact", "conv.json", "--token-threshold", "2000"], { cwd: dir });
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/compacted-still-due: 97 -> \d+ messages/);
     expect(r.stderr).toMatch(
@@ -463,7 +463,7 @@ describe("how a run ends, and the smaller options", () => {
     );
     expect(readConversationFile(r.stdout).messages.length).toBeLessThan(conv.length);
     const q = await runInProcess(
-      ["compact", "conv.json", "--token-threshold", "3000", "--quiet", "--report", "still.json"],
+      ["compact", "conv.json", "--token-threshold", "2000", "--quiet", "--report", "still.json"],
       { cwd: dir },
     );
     expect(q.code).toBe(5);

@@ -6,9 +6,10 @@ import { describe, expect, it } from "vitest";
 import { UnshrinkableMemory } from "../../src/engine/store/unshrinkable.ts";
 import { compactMessages } from "../../src/library/compact-messages.ts";
 import { type Message, summaryMessage } from "../../src/model/message.ts";
-import type { BatchSummaryRequest, Summarizer, SummaryRequest } from "../../src/model/summarizer.ts";
+import type { Summarizer } from "../../src/model/summarizer.ts";
 import { charCounter, messageTokens } from "../../src/model/tokens.ts";
 import { expectLawsHold } from "../support/laws.ts";
+import { recordingSummarizer } from "../support/recording-summarizer.ts";
 
 const counter = charCounter();
 /** A summary text of about `tokens` tokens (chars / 4) that names `fact`. */
@@ -28,20 +29,7 @@ function history(): Message[] {
 
 /** A summarizer that answers each request within its budget (maxTokens, less a summary message's own overhead), or `over` tokens over it. */
 function budgeted(over = -4) {
-  const calls = { single: [] as SummaryRequest[], batch: [] as BatchSummaryRequest[] };
-  const answer = (r: SummaryRequest) => text(r.previousSummary?.split(" ")[0] ?? "new", r.maxTokens + over);
-  const summarizer: Summarizer = {
-    name: "budgeted",
-    summarize: async (r) => {
-      calls.single.push(r);
-      return answer(r);
-    },
-    summarizeBatch: async (r) => {
-      calls.batch.push(r);
-      return r.parts.map(answer);
-    },
-  };
-  return { summarizer, calls };
+  return recordingSummarizer((r) => text(r.previousSummary?.split(" ")[0] ?? "new", r.maxTokens + over));
 }
 
 const config = {

@@ -39,4 +39,15 @@ describe("offline extractive summarizer", () => {
     for (const f of facts) expect(a).toContain(f);
     expect(counter.count(a) + 4).toBeLessThanOrEqual(150);
   });
+
+  it("fits the budget its request states (a share of the stretch), within maxTokens", async () => {
+    const s = offlineSummarizer(counter);
+    const full = await s.summarize(req);
+    expect(counter.count(full) + 4).toBeGreaterThan(150);
+    const asked = await s.summarize({ ...req, budgetTokens: 150 });
+    for (const f of facts) expect(asked).toContain(f);
+    expect(counter.count(asked) + 4).toBeLessThanOrEqual(150);
+    // a stated budget over maxTokens: maxTokens caps it
+    expect(await s.summarize({ ...req, maxTokens: 150, budgetTokens: 5000 })).toBe(asked);
+  });
 });

@@ -6,6 +6,7 @@
 
 import { agedBudget, agingDue, planAging } from "../../kernel/aging.ts";
 import { planBatch } from "../../kernel/batch.ts";
+import { summaryBudget } from "../../kernel/budget.ts";
 import { callsToClear, clearedTokens, selectClearing } from "../../kernel/clearing.ts";
 import { type CommitDecision, type CurrentStamp, decideCommit, type PlanStamp } from "../../kernel/commit.ts";
 import { type ConfigField, type ConfigView, maxTokensLimit, validateConfig } from "../../kernel/config.ts";
@@ -58,6 +59,7 @@ import {
   guardSelectStretchFrom,
   guardSplice,
   guardStopAfterRejections,
+  guardSummaryBudget,
   guardThresholdFired,
   guardTriggerFired,
   guardUsageAfterSplice,
@@ -369,6 +371,12 @@ export function gateAgingDue(
 export function gateAgedBudget(size: number, percent: number): number {
   guardAgedBudget(size, percent);
   return agedBudget(size, percent);
+}
+
+/** An ordinary stretch's stated summary budget: percent of its size, at least the floor, at most max_tokens (percent 0: max_tokens). */
+export function gateSummaryBudget(size: number, percent: number, floorTokens: number, maxTokens: number): number {
+  guardSummaryBudget(size, percent, floorTokens, maxTokens);
+  return summaryBudget(size, percent, floorTokens, maxTokens);
 }
 
 /** The summaries a run ages, oldest first, outside the flat work plan, to free `need` tokens (their positions). */

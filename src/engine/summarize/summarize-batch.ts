@@ -52,7 +52,8 @@ async function callBatch(parts: readonly SummaryRequest[], ctx: StepContext): Pr
   const request = {
     prompt: renderBatchPrompt(parts.map((p) => p.prompt)),
     parts,
-    // each part's own budget (max_tokens, or an aged summary's tighter one), summed
+    // each part's own cap (max_tokens, or an aged summary's tighter budget), summed; each part's
+    // prompt states its own budget (summaryBudget), a request within that cap
     maxTokens: Math.min(
       gateMaxTokensLimit(),
       parts.reduce((t, p) => t + p.maxTokens, 0),

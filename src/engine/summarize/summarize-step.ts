@@ -11,7 +11,7 @@ import type { Message } from "../../model/message.ts";
 import { renderPrompt } from "../../model/prompt-template.ts";
 import type { Summarizer, SummaryRequest } from "../../model/summarizer.ts";
 import type { TokenCounter } from "../../model/tokens.ts";
-import { gateRejectionStreak, gateStopAfterRejections } from "../boundary/kernel-gate.ts";
+import { gateRejectionStreak, gateStopAfterRejections, gateSummaryBudget } from "../boundary/kernel-gate.ts";
 import { requiredFacts } from "./facts.ts";
 import { type RetryVerdict, retryVerdict, waitToRetry } from "./retry-policy.ts";
 import { renderTranscript } from "./transcript.ts";
@@ -65,24 +65,29 @@ export function stretchParts(stretch: readonly Message[]): {
 
 /**
  * The request for one stretch's summary: its prompt (the template with the transcript, the
- * earlier summary it starts with, the facts to keep), asking for the summary inside `tag` in at
- * most `maxTokens` tokens (max_tokens, or an aged summary's tighter budget).
+ * earlier summary it starts with, the facts to keep), asking for the summary inside `tag`. An
+ * ordinary stretch's prompt states the kernel's summaryBudget of its tokens (summary_percent, at
+ * least summary_floor_tokens, at most max_tokens) while the model's cap stays max_tokens: the
+ * budget is a request, validation stays L8's. An aged summary's (agedBudget set) states its
+ * tighter budget, which is its cap too.
  */
 export function stretchRequest(
   stretch: readonly Message[],
   replacedTokens: number,
   ctx: StepContext,
   tag = ctx.config.summary_tag,
-  maxTokens = ctx.config.max_tokens,
+  agedBudget?: number,
 ): SummaryRequest {
   const c = ctx.config;
   const { previousSummary, fresh } = stretchParts(stretch);
   const facts = requiredFacts(stretch, c.anchors);
+  const budgetTokens =
+    agedBudget ?? gateSummaryBudget(replacedTokens, c.summary_percent, c.summary_floor_tokens, c.max_tokens);
   const prompt = renderPrompt(c.prompt, {
     conversation: renderTranscript(fresh),
     previousSummary,
     requiredFacts: facts,
-    maxTokens,
+    maxTokens: budgetTokens,
     summaryTag: tag,
   });
   return {
@@ -90,7 +95,8 @@ export function stretchRequest(
     stretch: fresh,
     previousSummary,
     requiredFacts: facts,
-    maxTokens,
+    maxTokens: agedBudget ?? c.max_tokens,
+    budgetTokens,
     replacedTokens,
     summaryTag: tag,
     model: ctx.model,
@@ -110,7 +116,7 @@ export async function summarizeStretch(
   agedBudget?: number,
 ): Promise<StepResult> {
   const c = ctx.config;
-  const request = stretchRequest(stretch, replacedTokens, ctx, c.summary_tag, agedBudget ?? c.max_tokens);
+  const request = stretchRequest(stretch, replacedTokens, ctx, c.summary_tag, agedBudget);
   const basePrompt = request.prompt;
   const facts = request.requiredFacts;
   const reasons: string[] = [];
