@@ -49,6 +49,7 @@ export interface SafecutVariant {
   readonly ageFloorTokens?: number;
   readonly batchTokens?: number;
   readonly batchCalls?: number;
+  readonly batchKeepPercent?: number;
   /** every setting at its default, the strategy too (clear-then-summarize); else the strategy is summarize */
   readonly defaults?: boolean;
 }
@@ -62,6 +63,7 @@ const VARIED = [
   ["ageFloorTokens", "age floor", "age_floor_tokens", ""],
   ["batchTokens", "batch tokens", "batch_tokens", ""],
   ["batchCalls", "batch calls", "batch_calls", ""],
+  ["batchKeepPercent", "keep", "batch_keep_percent", "%"],
 ] as const;
 
 /** The skipped stretches of a report whose every answer was rejected only for not being shorter. */

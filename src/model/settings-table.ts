@@ -221,6 +221,15 @@ export const SETTINGS = {
     help: "a run plans the stretches it needs to reach its target and asks for their summaries together, one call per this many tokens of stretches (0: one call per stretch, one after another)",
     more: "; each summary is validated on its own, a rejected or missing one is asked for alone, and the summaries are committed in order",
   },
+  batch_keep_percent: {
+    type: "count",
+    default: 10,
+    min: 0,
+    max: 100,
+    flag: "--batch-keep-percent <n>",
+    help: "a planning estimate: the share of a stretch (percent, beside min_stretch_tokens) its summary is expected to keep, so a batch plans enough stretches to reach its target in one go",
+    more: "; used only to plan a batch, never a limit on the summarizer or its summaries",
+  },
   batch_calls: {
     type: "count",
     default: 4,
@@ -250,7 +259,7 @@ export const SETTINGS = {
     min: 0,
     max: 100,
     flag: "--age-share-percent <n>",
-    help: "summaries are aged only while they hold at least this percentage of the context's tokens",
+    help: "summaries are aged only while they hold at least this percentage of the context's tokens, judged on the context the run's planned work stretches leave (their own summaries counted as the plan expects)",
   },
   strategy: {
     type: "choice",
