@@ -15,7 +15,9 @@ export function agingDue(
 ): boolean {
   const inRange = totalTokens <= Math.floor(Number.MAX_SAFE_INTEGER / 300);
   const summariesAfter = BigInt(summaryTokens) + BigInt(planned) - BigInt(freed);
-  return inRange && freed < need && summariesAfter * 100n >= BigInt(sharePercent) * (BigInt(totalTokens) - BigInt(freed));
+  return (
+    inRange && freed < need && summariesAfter * 100n >= BigInt(sharePercent) * (BigInt(totalTokens) - BigInt(freed))
+  );
 }
 
 /** Plain reference of agedBudget: percent of the size, rounded down. */
