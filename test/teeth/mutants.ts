@@ -732,8 +732,10 @@ export const mutants: Mutant[] = [
   {
     module: "batch.ts",
     law: "L8",
-    find: `freed = freed + (size - allowance - Math.floor((size * keepPercent) / 100));`,
-    replace: `freed = freed + (size - allowance - Math.floor((size * keepPercent) / 100) - 1);`,
-    why: "each stretch is counted as keeping one token more than its allowance and expected share, so a stretch is planned although the ones before it already free the need",
+    find: `let freed = 0;
+  let k = 0;`,
+    replace: `let freed = 1;
+  let k = 0;`,
+    why: "planFreed counts one token the plan does not free, so the engine's aging sees a plan nearer its need than it is",
   },
 ];
