@@ -13,18 +13,20 @@ function SafeInteger_aging(x: int): int
   x
 }
 
-function agingDue(summaryTokens: int, totalTokens: int, sharePercent: int, freed: int, need: int): bool
+method agingDue(summaryTokens: int, totalTokens: int, sharePercent: int, freed: int, need: int, planned: int) returns (result: bool)
   requires (0 <= summaryTokens) && (summaryTokens <= totalTokens)
   requires (0 <= sharePercent) && (sharePercent <= 100)
-  ensures agingDue(summaryTokens, totalTokens, sharePercent, freed, need) <==> (((totalTokens <= 90071992547409) && (freed < need)) && ((summaryTokens * 100) >= (sharePercent * totalTokens)))
+  requires (((0 <= planned) && (planned <= totalTokens)) && ((-planned) <= freed)) && (freed <= planned)
+  ensures result <==> (((totalTokens <= 30023997515803) && (freed < need)) && ((((summaryTokens + planned) - freed) * 100) >= (sharePercent * (totalTokens - freed))))
 {
-  if totalTokens > 90071992547409 then
-    false
-  else
-    if freed >= need then
-      false
-    else
-      SafeInteger_aging(summaryTokens * 100) >= SafeInteger_aging(sharePercent * totalTokens)
+  if totalTokens > 30023997515803 {
+    return false;
+  }
+  if freed >= need {
+    return false;
+  }
+  AgingMulMono(totalTokens - freed, sharePercent, 100);
+  return SafeInteger_aging(SafeInteger_aging(SafeInteger_aging(summaryTokens + planned) - freed) * 100) >= SafeInteger_aging(sharePercent * SafeInteger_aging(totalTokens - freed));
 }
 
 method agedBudget(size: int, percent: int) returns (result: int)

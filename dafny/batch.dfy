@@ -14,7 +14,7 @@ function SafeInteger_batch(x: int): int
   x
 }
 
-function batchFreed(tokens: seq<int>, plan: seq<int>, allowance: int, k: int): int
+function batchFreed(tokens: seq<int>, plan: seq<int>, allowance: int, keepPercent: int, k: int): int
   requires (0 <= k) && ((2 * k) <= |plan|)
   requires forall j: nat :: (((2 * j) + 1) < |plan|) ==> (((0 <= plan[2 * j]) && (plan[2 * j] <= plan[(2 * j) + 1])) && (plan[(2 * j) + 1] <= |tokens|))
   decreases k
@@ -22,21 +22,22 @@ function batchFreed(tokens: seq<int>, plan: seq<int>, allowance: int, k: int): i
   if k == 0 then
     0
   else
-    (batchFreed(tokens, plan, allowance, k - 1) + sumTokens(tokens, plan[(2 * k) - 2], plan[(2 * k) - 1])) - allowance
+    ((batchFreed(tokens, plan, allowance, keepPercent, k - 1) + sumTokens(tokens, plan[(2 * k) - 2], plan[(2 * k) - 1])) - allowance) - ((sumTokens(tokens, plan[(2 * k) - 2], plan[(2 * k) - 1]) * keepPercent) / 100)
 }
 
-method planBatch(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, window: int, tokens: seq<int>, floorTokens: int, shunStarts: seq<int>, shunEnds: seq<int>, need: int, allowance: int) returns (result: seq<int>)
+method planBatch(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, window: int, tokens: seq<int>, floorTokens: int, shunStarts: seq<int>, shunEnds: seq<int>, need: int, allowance: int, keepPercent: int) returns (result: seq<int>)
   requires window >= 1
   requires Pairing(roles, callOf, lastAnswer, ongoing)
   requires |tokens| == |roles|
-  requires (forall k: nat :: (k < |tokens|) ==> (tokens[k] >= 0)) && (sumTokens(tokens, 0, |tokens|) <= 9007199254740991)
+  requires (forall k: nat :: (k < |tokens|) ==> (tokens[k] >= 0)) && ((sumTokens(tokens, 0, |tokens|) * 100) <= 9007199254740991)
   requires (|shunStarts| == |shunEnds|) && (|shunStarts| <= 9007199254740991)
   requires (0 <= allowance) && ((allowance * |roles|) <= 9007199254740991)
+  requires (0 <= keepPercent) && (keepPercent <= 100)
   ensures |result| == (2 * (|result| / 2))
   ensures forall k: nat :: (((2 * k) + 1) < |result|) ==> Plannable(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), tokens, floorTokens, shunStarts, shunEnds, result[2 * k], result[(2 * k) + 1])
   ensures forall k: nat :: (((2 * k) + 1) < |result|) ==> (((0 <= result[2 * k]) && (result[2 * k] <= result[(2 * k) + 1])) && (result[(2 * k) + 1] <= |tokens|))
   ensures forall k: nat :: (((2 * k) + 3) < |result|) ==> (result[(2 * k) + 1] <= result[(2 * k) + 2])
-  ensures forall k: nat :: (((2 * k) + 1) < |result|) ==> (batchFreed(tokens, result, allowance, k) < need)
+  ensures forall k: nat :: (((2 * k) + 1) < |result|) ==> (batchFreed(tokens, result, allowance, keepPercent, k) < need)
 {
   var out: seq<int> := [];
   var from: int := 0;
@@ -48,10 +49,10 @@ method planBatch(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoi
     invariant forall k: nat :: (((2 * k) + 1) < |out|) ==> (((0 <= out[2 * k]) && (out[2 * k] <= out[(2 * k) + 1])) && (out[(2 * k) + 1] <= |tokens|))
     invariant forall k: nat :: (((2 * k) + 3) < |out|) ==> (out[(2 * k) + 1] <= out[(2 * k) + 2])
     invariant (|out| == 0) || (out[|out| - 1] <= from)
-    invariant freed == batchFreed(tokens, out, allowance, |out| / 2)
+    invariant freed == batchFreed(tokens, out, allowance, keepPercent, |out| / 2)
     invariant ((-(allowance * from)) <= freed) && (freed <= sumTokens(tokens, 0, from))
     invariant (allowance * from) <= (allowance * |roles|)
-    invariant forall k: nat :: (((2 * k) + 1) < |out|) ==> (batchFreed(tokens, out, allowance, k) < need)
+    invariant forall k: nat :: (((2 * k) + 1) < |out|) ==> (batchFreed(tokens, out, allowance, keepPercent, k) < need)
     decreases |roles| - from
   {
     var st: Stretch := selectStretchFrom(roles, callOf, lastAnswer, ongoing, window, from);
@@ -78,15 +79,45 @@ method planBatch(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoi
     var worth: bool := worthACall(tokens, st.start, st.end, floorTokens, shunStarts, shunEnds);
     if worth {
       var size: int := rangeTokens(tokens, st.start, st.end);
+      KeepShareBounds(size, keepPercent, sumTokens(tokens, 0, |tokens|));
       assert Plannable(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), tokens, floorTokens, shunStarts, shunEnds, st.start, st.end);
-      AppendPairFrees(tokens, out, |out| / 2, st.start, st.end, allowance, need);
+      AppendPairFrees(tokens, out, |out| / 2, st.start, st.end, allowance, keepPercent, need);
       out := out + [st.start];
       out := out + [st.end];
-      freed := SafeInteger_batch(freed + SafeInteger_batch(size - allowance));
+      freed := SafeInteger_batch(freed + SafeInteger_batch(SafeInteger_batch(size - allowance) - (SafeInteger_batch(SafeInteger_batch(size * keepPercent)) / 100)));
       from := st.end;
     } else {
       from := st.end;
     }
   }
   return out;
+}
+
+method planFreed(tokens: seq<int>, plan: seq<int>, allowance: int, keepPercent: int) returns (result: int)
+  requires (forall k: nat :: (k < |tokens|) ==> (tokens[k] >= 0)) && ((sumTokens(tokens, 0, |tokens|) * 100) <= 9007199254740991)
+  requires (|tokens| <= 9007199254740991) && (|plan| < 9007199254740991)
+  requires forall i: nat :: (i < |plan|) ==> ((0 <= plan[i]) && (plan[i] <= |tokens|))
+  requires forall i: nat :: ((i + 1) < |plan|) ==> (plan[i] <= plan[i + 1])
+  requires (0 <= allowance) && ((allowance * |plan|) <= 9007199254740991)
+  requires (0 <= keepPercent) && (keepPercent <= 100)
+  ensures PairsWithin(tokens, plan) && (result == batchFreed(tokens, plan, allowance, keepPercent, |plan| / 2))
+{
+  PairsWithinOf(tokens, plan);
+  var freed: int := 0;
+  var k: int := 0;
+  var end: int := 0;
+  while SafeInteger_batch(SafeInteger_batch(2 * k) + 1) < |plan|
+    invariant (0 <= k) && ((2 * k) <= |plan|)
+    invariant (((0 <= end) && (end <= |tokens|)) && ((k > 0) ==> (end == plan[(2 * k) - 1]))) && ((k == 0) ==> (end == 0))
+    invariant freed == batchFreed(tokens, plan, allowance, keepPercent, k)
+    invariant ((-(allowance * k)) <= freed) && (freed <= sumTokens(tokens, 0, end))
+    decreases |plan| - (2 * k)
+  {
+    PlanFreedStep(tokens, plan, allowance, keepPercent, k, end, freed);
+    var size: int := rangeTokens(tokens, plan[SafeInteger_batch(2 * k)], plan[SafeInteger_batch(SafeInteger_batch(2 * k) + 1)]);
+    freed := SafeInteger_batch(freed + SafeInteger_batch(SafeInteger_batch(size - allowance) - (SafeInteger_batch(SafeInteger_batch(size * keepPercent)) / 100)));
+    end := plan[SafeInteger_batch(SafeInteger_batch(2 * k) + 1)];
+    k := SafeInteger_batch(k + 1);
+  }
+  return freed;
 }

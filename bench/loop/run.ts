@@ -6,8 +6,10 @@
 // (age_percent 0: the summary share before aging) and with every setting at its default.
 // `--target-percent`, `--floor`, `--age-percent`, `--age-share`, `--age-floor`, `--batch-tokens`,
 // `--batch-calls`, `--summary-percent` and `--summary-floor` (each `<n,...>`) add safecut with other
-// values of that setting (exploratory: printed only, with a sweep table of absolute figures);
-// `--messages <n>` sets the generated session's length.
+// values of that setting, `--defaults-target-percent <n,...>` safecut at its defaults with other
+// targets (exploratory: printed only, with a sweep table of absolute figures); `--messages <n>`
+// sets the generated session's length and `--summary-rate <r>` the share of an excerpt the
+// loopback summarizer's summaries keep.
 import { join } from "node:path";
 import { writeSection } from "../section-file.ts";
 import { baselineCompactor, type Compactor, type SafecutVariant, safecutCompactor } from "./compactors.ts";
@@ -32,6 +34,7 @@ const variants: SafecutVariant[] = [
   ...listAfter("--batch-calls").map((batchCalls) => ({ batchCalls })),
   ...listAfter("--summary-percent").map((summaryPercent) => ({ summaryPercent })),
   ...listAfter("--summary-floor").map((summaryFloorTokens) => ({ summaryFloorTokens })),
+  ...listAfter("--defaults-target-percent").map((targetPercent) => ({ targetPercent, defaults: true })),
 ];
 /** Replayed in every run: the summary share before aging, and safecut as it ships. */
 const ALWAYS: SafecutVariant[] = [{ agePercent: 0 }, { defaults: true }];
@@ -39,11 +42,13 @@ const TRIGGERS = ci ? [15_000] : [15_000, 30_000, 60_000];
 const messagesAt = process.argv.indexOf("--messages");
 const GENERATED = messagesAt >= 0 ? Number(process.argv[messagesAt + 1]) : ci ? 400 : 3_000;
 const SCALE = ci ? 10_000 : 1_000;
+const rateAt = process.argv.indexOf("--summary-rate");
+const RATE = rateAt >= 0 ? Number(process.argv[rateAt + 1]) : undefined;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 async function main(): Promise<void> {
-  const server = await startSummarizerServer(SCALE);
+  const server = await startSummarizerServer(SCALE, RATE);
   const sessions = [...exampleSessions().slice(0, ci ? 1 : 2), codingSession(GENERATED)];
   const rows: LoopRow[] = [];
   try {
@@ -68,7 +73,7 @@ async function main(): Promise<void> {
   if (variants.length > 0)
     process.stdout.write(`\nSweep (all sessions, per trigger):\n\n${sweepLines(rows).join("\n")}\n`);
   // the committed table is the plain comparison at full size; CI-size and exploratory runs only print
-  if (!ci && variants.length === 0 && messagesAt < 0)
+  if (!ci && variants.length === 0 && messagesAt < 0 && RATE === undefined)
     writeSection(join(import.meta.dirname, "../RESULTS.md"), LOOP_HEADING, lines);
 }
 

@@ -48,8 +48,8 @@ function between(text: string, open: string, close: string): string {
   return text.slice(a + open.length, b < 0 ? undefined : b);
 }
 
-/** The summary an LLM following the default prompt might write, by the length model above. */
-export function modelSummary(prompt: string, maxTokens: number): string {
+/** The summary an LLM following the default prompt might write, by the length model above (`rate`: the share of the excerpt it keeps). */
+export function modelSummary(prompt: string, maxTokens: number, rate = SUMMARY_RATE): string {
   const conversation = between(prompt, "Conversation excerpt:\n", "\n\nAnswer with the summary only");
   const previous = between(prompt, "<previous_summary>\n", "\n</previous_summary>");
   const excerpt = previous === "" ? conversation : `${previous}\n${conversation}`;
@@ -57,7 +57,7 @@ export function modelSummary(prompt: string, maxTokens: number): string {
     .split("\n")
     .filter((l) => l.startsWith("- "))
     .map((l) => l.slice(2));
-  const chars = 4 * Math.min(maxTokens, SUMMARY_BASE + Math.round(SUMMARY_RATE * tokensOf(excerpt)));
+  const chars = 4 * Math.min(maxTokens, SUMMARY_BASE + Math.round(rate * tokensOf(excerpt)));
   const words = excerpt.split(/\s+/).filter((w) => w !== "" && !w.startsWith("["));
   const parts = [...facts];
   let length = parts.join(" ").length;
@@ -70,9 +70,9 @@ export function modelSummary(prompt: string, maxTokens: number): string {
 }
 
 /** The summary of one prompt inside the tag it asks for. */
-function taggedSummary(prompt: string, maxTokens: number): string {
+function taggedSummary(prompt: string, maxTokens: number, rate: number): string {
   const tag = /inside <([\w-]+)><\/\1>/.exec(prompt)?.[1] ?? "summary";
-  return `<${tag}>${modelSummary(prompt, maxTokens)}</${tag}>`;
+  return `<${tag}>${modelSummary(prompt, maxTokens, rate)}</${tag}>`;
 }
 
 /** The budget a prompt states ("Use at most N tokens"), or `otherwise` when it states none. */
@@ -85,11 +85,12 @@ function statedBudget(prompt: string, otherwise: number): number {
  * a batch prompt (excerpts under the headings renderBatchPrompt writes) one per excerpt, each
  * within the budget its own prompt states (or max_tokens over the number of excerpts).
  */
-export function modelAnswer(prompt: string, maxTokens: number): string {
+export function modelAnswer(prompt: string, maxTokens: number, rate = SUMMARY_RATE): string {
   const parts = prompt.split(/^=== excerpt \d+ of \d+ ===$/m).slice(1);
-  if (parts.length === 0) return taggedSummary(prompt, Math.min(maxTokens, statedBudget(prompt, maxTokens)));
+  if (parts.length === 0) return taggedSummary(prompt, Math.min(maxTokens, statedBudget(prompt, maxTokens)), rate);
   const each = Math.max(1, Math.floor(maxTokens / parts.length));
-  return parts.map((p) => taggedSummary(p, Math.min(maxTokens, statedBudget(p, each)))).join("\n");
+  // each excerpt within the budget its own prompt states (an aged summary's is tighter)
+  return parts.map((p) => taggedSummary(p, Math.min(maxTokens, statedBudget(p, each)), rate)).join("\n");
 }
 
 async function bodyOf(req: IncomingMessage): Promise<string> {
@@ -100,15 +101,16 @@ async function bodyOf(req: IncomingMessage): Promise<string> {
 
 /**
  * Starts the server on 127.0.0.1 (a free port). `scale` divides every modelled latency for the
- * wall-clock wait (1000: a modelled second is a millisecond).
+ * wall-clock wait (1000: a modelled second is a millisecond); `rate` the share of an excerpt a
+ * summary keeps beside SUMMARY_BASE (SUMMARY_RATE unless a bench varies it).
  */
-export async function startSummarizerServer(scale: number): Promise<SummarizerServer> {
+export async function startSummarizerServer(scale: number, rate = SUMMARY_RATE): Promise<SummarizerServer> {
   const calls: CallRecord[] = [];
   const server = createServer(async (req, res) => {
     const startMs = performance.now();
     const body = JSON.parse(await bodyOf(req)) as { max_tokens: number; messages: { content: string }[] };
     const prompt = body.messages.map((m) => m.content).join("\n");
-    const content = modelAnswer(prompt, body.max_tokens);
+    const content = modelAnswer(prompt, body.max_tokens, rate);
     const inputTokens = tokensOf(prompt);
     const outputTokens = tokensOf(content);
     const seconds = modelledSeconds(inputTokens, outputTokens);

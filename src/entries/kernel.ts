@@ -37,20 +37,22 @@ import type { Thresholds, TriggerKind, ThresholdKind, ReportedPrefix } from "../
 export type { PlanStamp, CurrentStamp, CommitDecision, RaceOutcome, RoleStep, ConfigView, ConfigField, CutPoint, ShunnedStretch, LowWaterRun, Proposal, CompactionRun, Role, Stretch, Thresholds, TriggerKind, ThresholdKind, ReportedPrefix };
 
 /**
- * Whether a run ages summaries: the work stretches it planned free `freed` tokens, short of the
- * `need`, and summaries hold at least sharePercent of the total (counts up to 2^53 / 100: beyond
- * that, never).
+ * Whether a run ages summaries: the work stretches it planned (`planned` tokens, expected to free
+ * `freed` of them) fall short of the `need`, and summaries hold at least sharePercent of the
+ * context those stretches leave: the summaries there, and the planned stretches' summaries (what
+ * they keep), of the total less what they free (counts up to 2^53 / 300: beyond that, never).
  *
  * Proven by Dafny (`scripts/check.sh dafny`), laws L2, L3, L6, L8; see docs/kernel.md.
  *
  * Requires:
  * - `0 <= summaryTokens && summaryTokens <= totalTokens`
  * - `0 <= sharePercent && sharePercent <= 100`
+ * - `0 <= planned && planned <= totalTokens && -planned <= freed && freed <= planned`
  *
  * Ensures:
- * - `result <==> (totalTokens <= 90071992547409 && freed < need && summaryTokens * 100 >= sharePercent * totalTokens)`
+ * - `result <==> (totalTokens <= 30023997515803 && freed < need && (summaryTokens + planned - freed) * 100 >= sharePercent * (totalTokens - freed))`
  */
-export const agingDue: (summaryTokens: number, totalTokens: number, sharePercent: number, freed: number, need: number) => boolean = agingModule.agingDue;
+export const agingDue: (summaryTokens: number, totalTokens: number, sharePercent: number, freed: number, need: number, planned: number) => boolean = agingModule.agingDue;
 
 /**
  * The budget of an aged summary of `size` tokens: percent of it, rounded down, so strictly below it (L8).
@@ -118,18 +120,38 @@ export const planAging: (roles: readonly Role[], tokens: readonly number[], wind
  * - `window >= 1`
  * - `Pairing(roles, callOf, lastAnswer, ongoing)`
  * - `tokens.length === roles.length`
- * - `forall(k: nat, k < tokens.length ==> tokens[k] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991`
+ * - `forall(k: nat, k < tokens.length ==> tokens[k] >= 0) && sumTokens(tokens, 0, tokens.length) * 100 <= 9007199254740991`
  * - `shunStarts.length === shunEnds.length && shunStarts.length <= 9007199254740991`
  * - `0 <= allowance && allowance * roles.length <= 9007199254740991`
+ * - `0 <= keepPercent && keepPercent <= 100`
  *
  * Ensures:
  * - `result.length === 2 * Math.floor(result.length / 2)`
  * - `forall(k: nat, 2 * k + 1 < result.length ==> Plannable(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), tokens, floorTokens, shunStarts, shunEnds, result[2 * k], result[2 * k + 1]))`
  * - `forall(k: nat, 2 * k + 1 < result.length ==> 0 <= result[2 * k] && result[2 * k] <= result[2 * k + 1] && result[2 * k + 1] <= tokens.length)`
  * - `forall(k: nat, 2 * k + 3 < result.length ==> result[2 * k + 1] <= result[2 * k + 2])`
- * - `forall(k: nat, 2 * k + 1 < result.length ==> batchFreed(tokens, result, allowance, k) < need)`
+ * - `forall(k: nat, 2 * k + 1 < result.length ==> batchFreed(tokens, result, allowance, keepPercent, k) < need)`
  */
-export const planBatch: (roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], window: number, tokens: readonly number[], floorTokens: number, shunStarts: readonly number[], shunEnds: readonly number[], need: number, allowance: number) => number[] = batchModule.planBatch;
+export const planBatch: (roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], window: number, tokens: readonly number[], floorTokens: number, shunStarts: readonly number[], shunEnds: readonly number[], need: number, allowance: number, keepPercent: number) => number[] = batchModule.planBatch;
+
+/**
+ * What a flat plan of ascending [start, end) pairs (planBatch's) is expected to free: batchFreed
+ * over all its pairs, each stretch's tokens less the allowance and keepPercent percent of them.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L4, L5; see docs/kernel.md.
+ *
+ * Requires:
+ * - `forall(k: nat, k < tokens.length ==> tokens[k] >= 0) && sumTokens(tokens, 0, tokens.length) * 100 <= 9007199254740991`
+ * - `tokens.length <= 9007199254740991 && plan.length < 9007199254740991`
+ * - `forall(i: nat, i < plan.length ==> 0 <= plan[i] && plan[i] <= tokens.length)`
+ * - `forall(i: nat, i + 1 < plan.length ==> plan[i] <= plan[i + 1])`
+ * - `0 <= allowance && allowance * plan.length <= 9007199254740991`
+ * - `0 <= keepPercent && keepPercent <= 100`
+ *
+ * Ensures:
+ * - `PairsWithin(tokens, plan) && result === batchFreed(tokens, plan, allowance, keepPercent, Math.floor(plan.length / 2))`
+ */
+export const planFreed: (tokens: readonly number[], plan: readonly number[], allowance: number, keepPercent: number) => number = batchModule.planFreed;
 
 /**
  * The budget stated in the prompt of a stretch of `size` tokens: `percent` of it, rounded down,

@@ -1,4 +1,4 @@
-// API: agingDue(summaryTokens, totalTokens, sharePercent, freed, need): boolean; agedBudget(size, percent): number;
+// API: agingDue(summaryTokens, totalTokens, sharePercent, freed, need, planned): boolean; agedBudget(size, percent): number;
 //      agingFreed(tokens, aged, percent, k): number (spec); inPlan(plan, j): boolean;
 //      planAging(roles, tokens, window, floorTokens, shunStarts, shunEnds, plan, need, percent): number[]
 //      -- which old summaries a run re-summarizes under a tighter budget (L2, L3, L6, L8).
@@ -16,11 +16,13 @@ import type { Role } from "./roles.ts";
 //@ verify
 //@ requires 0 <= summaryTokens && summaryTokens <= totalTokens
 //@ requires 0 <= sharePercent && sharePercent <= 100
-//@ ensures \result <==> (totalTokens <= 90071992547409 && freed < need && summaryTokens * 100 >= sharePercent * totalTokens)
+//@ requires 0 <= planned && planned <= totalTokens && -planned <= freed && freed <= planned
+//@ ensures \result <==> (totalTokens <= 30023997515803 && freed < need && (summaryTokens + planned - freed) * 100 >= sharePercent * (totalTokens - freed))
 /**
- * Whether a run ages summaries: the work stretches it planned free `freed` tokens, short of the
- * `need`, and summaries hold at least sharePercent of the total (counts up to 2^53 / 100: beyond
- * that, never).
+ * Whether a run ages summaries: the work stretches it planned (`planned` tokens, expected to free
+ * `freed` of them) fall short of the `need`, and summaries hold at least sharePercent of the
+ * context those stretches leave: the summaries there, and the planned stretches' summaries (what
+ * they keep), of the total less what they free (counts up to 2^53 / 300: beyond that, never).
  */
 export function agingDue(
   summaryTokens: number,
@@ -28,10 +30,12 @@ export function agingDue(
   sharePercent: number,
   freed: number,
   need: number,
+  planned: number,
 ): boolean {
-  if (totalTokens > 90071992547409) return false;
+  if (totalTokens > 30023997515803) return false;
   if (freed >= need) return false;
-  return summaryTokens * 100 >= sharePercent * totalTokens;
+  //@ use AgingMulMono(totalTokens - freed, sharePercent, 100)
+  return (summaryTokens + planned - freed) * 100 >= sharePercent * (totalTokens - freed);
 }
 
 //@ verify

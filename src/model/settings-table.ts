@@ -266,7 +266,7 @@ export const SETTINGS = {
     min: 0,
     max: 100,
     flag: "--age-share-percent <n>",
-    help: "summaries are aged only while they hold at least this percentage of the context's tokens",
+    help: "summaries are aged only while they hold at least this percentage of the context's tokens, judged on the context the run's planned work stretches leave (their own summaries counted as the plan expects)",
   },
   strategy: {
     type: "choice",

@@ -1,16 +1,23 @@
 // Reference for src/kernel/aging.ts.
 import type { Role } from "../kernel/roles.ts";
 
-/** Plain reference of agingDue: the work falls short of the need and summaries hold the share (counts up to 2^53 / 100). */
+/**
+ * Plain reference of agingDue: the work falls short of the need and summaries hold the share of
+ * the context the work leaves (its summaries kept, the rest freed; counts up to 2^53 / 300).
+ */
 export function agingDue(
   summaryTokens: number,
   totalTokens: number,
   sharePercent: number,
   freed: number,
   need: number,
+  planned: number,
 ): boolean {
-  const inRange = totalTokens <= Math.floor(Number.MAX_SAFE_INTEGER / 100);
-  return inRange && freed < need && BigInt(summaryTokens) * 100n >= BigInt(sharePercent) * BigInt(totalTokens);
+  const inRange = totalTokens <= Math.floor(Number.MAX_SAFE_INTEGER / 300);
+  const summariesAfter = BigInt(summaryTokens) + BigInt(planned) - BigInt(freed);
+  return (
+    inRange && freed < need && summariesAfter * 100n >= BigInt(sharePercent) * (BigInt(totalTokens) - BigInt(freed))
+  );
 }
 
 /** Plain reference of agedBudget: percent of the size, rounded down. */

@@ -5,10 +5,19 @@ import { selectStretchFrom } from "./stretch.ts";
 
 const sum = (xs: readonly number[], a: number, b: number) => xs.slice(a, b).reduce((x, y) => x + y, 0);
 
-/** Plain reference of batchFreed: the first k pairs' tokens, each less the allowance. */
-export function batchFreed(tokens: readonly number[], plan: readonly number[], allowance: number, k: number): number {
+/** Plain reference of batchFreed: the first k pairs' tokens, each less the allowance and keepPercent percent of it (rounded down). */
+export function batchFreed(
+  tokens: readonly number[],
+  plan: readonly number[],
+  allowance: number,
+  keepPercent: number,
+  k: number,
+): number {
   let freed = 0;
-  for (let j = 0; j < k; j++) freed += sum(tokens, plan[2 * j], plan[2 * j + 1]) - allowance;
+  for (let j = 0; j < k; j++) {
+    const size = sum(tokens, plan[2 * j], plan[2 * j + 1]);
+    freed += size - allowance - Math.floor((size * keepPercent) / 100);
+  }
   return freed;
 }
 
@@ -25,10 +34,11 @@ export function planBatch(
   shunEnds: readonly number[],
   need: number,
   allowance: number,
+  keepPercent: number,
 ): number[] {
   const plan: number[] = [];
   let from = 0;
-  while (batchFreed(tokens, plan, allowance, plan.length / 2) < need) {
+  while (batchFreed(tokens, plan, allowance, keepPercent, plan.length / 2) < need) {
     const st = selectStretchFrom(roles, callOf, lastAnswer, ongoing, window, from);
     if (!st.found) break;
     if (worthACall(tokens, st.start, st.end, floorTokens, shunStarts, shunEnds)) {
@@ -38,4 +48,14 @@ export function planBatch(
     from = st.end;
   }
   return plan;
+}
+
+/** Plain reference of planFreed: batchFreed over every pair of the plan. */
+export function planFreed(
+  tokens: readonly number[],
+  plan: readonly number[],
+  allowance: number,
+  keepPercent: number,
+): number {
+  return batchFreed(tokens, plan, allowance, keepPercent, Math.floor(plan.length / 2));
 }

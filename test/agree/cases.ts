@@ -58,7 +58,7 @@ const window = fc.oneof(
   fc.integer({ min: 1, max: 8 }),
   wideNat.map((w) => Math.max(1, w)),
 );
-/** Token counts whose sum times 100 stays <= 2^53 - 1 (planAging's requires): large entries scaled down. */
+/** Token counts whose sum times 100 stays <= 2^53 - 1 (planAging's and planBatch's requires): large entries scaled down. */
 const agingTokens = (minLength: number, maxLength: number) =>
   exactNats(minLength, maxLength).map((xs) => xs.map((x) => (x > 50 ? Math.floor(x / 101) : x)));
 /** A start position: mostly inside the conversation, sometimes past it or huge. */
@@ -395,7 +395,8 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
   keepTailLines: fc.tuple(exactNats(0, 20, 1), fc.oneof(fc.nat(25), wideNat), fc.oneof(fc.nat(200), wideNat)),
   // batch.ts
   // disjoint ascending pairs, as a plan has them (overlapping pairs would count tokens twice, past 2^53)
-  batchFreed: exactNats(0, 30).chain((t) =>
+  // token counts whose sum times 100 is exact, as planBatch's requires them (a stretch's share)
+  batchFreed: agingTokens(0, 30).chain((t) =>
     fc
       .tuple(
         fc.array(fc.nat(t.length), { maxLength: 12 }),
@@ -405,44 +406,69 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
           fc.nat(30),
           wideNat.map((x) => Math.floor(x / 64)),
         ),
+        fc.integer({ min: 0, max: 100 }),
       )
-      .chain(([cuts, allowance]) => {
+      .chain(([cuts, allowance, keep]) => {
         const plan = [...cuts].sort((a, b) => a - b).slice(0, cuts.length - (cuts.length % 2));
-        return fc.nat(plan.length / 2).map((k) => [t, plan, allowance, k]);
+        return fc.nat(plan.length / 2).map((k) => [t, plan, allowance, keep, k]);
       }),
   ),
-  planBatch: withTokens.chain(({ c, tokens }) =>
+  // entries within the tokens that never decrease (planBatch's pairs), odd lengths too
+  planFreed: agingTokens(0, 30).chain((t) =>
     fc
       .tuple(
-        window,
-        anyInt,
-        fc.array(fc.tuple(fc.nat(c.roles.length + 1), fc.nat(c.roles.length + 1)), { maxLength: 4 }),
-        anyInt,
-        // a summary's allowance of tokens, a natural whose product with the message count is at
-        // most 2^53 - 1 (planBatch's requires: the allowances the freed sum takes off stay exact)
+        fc.array(fc.nat(t.length), { maxLength: 12 }),
         fc.oneof(
           fc.nat(30),
-          wideNat.map((x) => Math.floor(x / Math.max(1, c.roles.length))),
+          wideNat.map((x) => Math.floor(x / 64)),
         ),
+        fc.integer({ min: 0, max: 100 }),
       )
-      .map(([w, floor, recs, need, allowance]) => [
-        c.roles,
-        c.callOf,
-        c.lastAnswer,
-        c.ongoing,
-        w,
-        tokens,
-        floor,
-        recs.map((r) => r[0]),
-        recs.map((r) => r[1]),
-        need,
-        allowance,
-      ]),
+      .map(([cuts, allowance, keep]) => [t, [...cuts].sort((a, b) => a - b), allowance, keep]),
   ),
+  planBatch: conversation()
+    .chain((c) => agingTokens(c.roles.length, c.roles.length).map((tokens) => ({ c, tokens })))
+    .chain(({ c, tokens }) =>
+      fc
+        .tuple(
+          window,
+          anyInt,
+          fc.array(fc.tuple(fc.nat(c.roles.length + 1), fc.nat(c.roles.length + 1)), { maxLength: 4 }),
+          anyInt,
+          // a summary's allowance of tokens, a natural whose product with the message count is at
+          // most 2^53 - 1 (planBatch's requires: the allowances the freed sum takes off stay exact)
+          fc.oneof(
+            fc.nat(30),
+            wideNat.map((x) => Math.floor(x / Math.max(1, c.roles.length))),
+          ),
+          // the share of a stretch its summary is expected to keep, a percent
+          fc.integer({ min: 0, max: 100 }),
+        )
+        .map(([w, floor, recs, need, allowance, keep]) => [
+          c.roles,
+          c.callOf,
+          c.lastAnswer,
+          c.ongoing,
+          w,
+          tokens,
+          floor,
+          recs.map((r) => r[0]),
+          recs.map((r) => r[1]),
+          need,
+          allowance,
+          keep,
+        ]),
+    ),
   // aging.ts
+  // planned work within the total, expected to free between minus and plus its tokens
   agingDue: fc
-    .tuple(wideNat, wideNat, fc.integer({ min: 0, max: 100 }), anyInt, anyInt)
-    .map(([a, b, share, freed, need]) => [Math.min(a, b), Math.max(a, b), share, freed, need]),
+    .tuple(wideNat, wideNat, fc.integer({ min: 0, max: 100 }), wideNat, wideNat, fc.boolean(), anyInt)
+    .map(([a, b, share, p, f, neg, need]) => {
+      const total = Math.max(a, b);
+      const planned = total === 0 ? 0 : p % (total + 1);
+      const freed = planned === 0 ? 0 : (neg ? -1 : 1) * (f % (planned + 1));
+      return [Math.min(a, b), total, share, freed, need, planned];
+    }),
   agedBudget: fc.tuple(
     fc.oneof(
       fc.nat(200),

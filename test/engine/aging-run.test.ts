@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { UnshrinkableMemory } from "../../src/engine/store/unshrinkable.ts";
 import { compactMessages } from "../../src/library/compact-messages.ts";
 import { type Message, summaryMessage } from "../../src/model/message.ts";
-import type { Summarizer } from "../../src/model/summarizer.ts";
+import type { Summarizer, SummaryRequest } from "../../src/model/summarizer.ts";
 import { charCounter, messageTokens } from "../../src/model/tokens.ts";
 import { expectLawsHold } from "../support/laws.ts";
 import { recordingSummarizer } from "../support/recording-summarizer.ts";
@@ -125,5 +125,63 @@ describe("an aged summary that fails validation", () => {
     const asked = calls.parts;
     await compactMessages(input, { ...config, max_rejected_summaries: 1 }, { summarizer, unshrinkable });
     expect(calls.parts).toBe(asked);
+  });
+});
+
+/**
+ * Old turns holding ~300-token summaries, then three turns of work (a 2,500-token answer each),
+ * then a short recent turn: summaries hold under half the context before a run.
+ */
+function workAfterSummaries(): Message[] {
+  const out: Message[] = [{ role: "system", content: "You are a coding agent." }];
+  for (let t = 0; t < 20; t++) {
+    out.push({ role: "user", content: `step ${t}: go on` });
+    out.push(summaryMessage(text(`turn${t}`, 300)));
+  }
+  for (let t = 0; t < 3; t++) {
+    out.push({ role: "user", content: `work ${t}: do it` });
+    out.push({ role: "assistant", content: text(`work${t}`, 2_500), toolCalls: [] });
+  }
+  out.push({ role: "user", content: "last question" });
+  out.push({ role: "assistant", content: "last answer", toolCalls: [] });
+  return out;
+}
+
+/** A summarizer whose summaries keep 40 tokens and a tenth of what they replace (at most their budget), counting calls. */
+function keepsATenth() {
+  const calls = { single: 0, batch: 0 };
+  const answer = (r: SummaryRequest) => text("kept", Math.min(r.maxTokens - 4, 40 + Math.ceil(r.replacedTokens / 10)));
+  const summarizer: Summarizer = {
+    name: "keeps a tenth",
+    summarize: async (r) => {
+      calls.single++;
+      return answer(r);
+    },
+    summarizeBatch: async (r) => {
+      calls.batch++;
+      return r.parts.map(answer);
+    },
+  };
+  return { summarizer, calls };
+}
+
+describe("a batch whose work stretches fall short of the target", () => {
+  it("ages old summaries in the same call: the share is judged on the context the work leaves, and the plan counts what summaries keep", async () => {
+    const input = workAfterSummaries();
+    const total = input.reduce((t, m) => t + messageTokens(counter, m), 0);
+    const summaries = input.filter((m) => m.role === "summary").reduce((t, m) => t + messageTokens(counter, m), 0);
+    // under half the context before the run, though the work's own summaries will push it over
+    expect(summaries * 2).toBeLessThan(total);
+    const { summarizer, calls } = keepsATenth();
+    const r = await compactMessages(input, { ...config, token_threshold: 12_000, target_percent: 50 }, { summarizer });
+    // one call: the three work stretches and the aged summaries together (before: the work alone,
+    // then a second call for the aged summaries once the first fell short of the target)
+    expect(calls).toEqual({ single: 0, batch: 1 });
+    expect(r.report.summarizerCalls).toBe(1);
+    expect(r.report.stretches.filter((s) => s.aged !== true).length).toBe(3);
+    expect(r.report.stretches.filter((s) => s.aged === true).length).toBeGreaterThan(0);
+    expect(r.report.tokensAfter).toBeLessThanOrEqual(6_000);
+    expect(r.report.laws.every((l) => l.ok)).toBe(true);
+    expectLawsHold(input, r.messages, 2, { before: r.report.tokensBefore, after: r.report.tokensAfter });
   });
 });

@@ -98,15 +98,12 @@ describe("what clearing keeps", () => {
     expect(r.report.outcome).toBe("still-due");
   });
 
-  it("clear_at_least raises how much one run frees beyond what the trigger needs", async () => {
+  it("clear_at_least raises how much one run frees beyond what the low-water target needs", async () => {
     const input = conversation(20);
-    const small = await compactMessages(input, { ...base, token_threshold: 20_000, strategy: "clear" });
-    const big = await compactMessages(input, {
-      ...base,
-      token_threshold: 20_000,
-      strategy: "clear",
-      clear_at_least: 8000,
-    });
+    // a target just under the trigger (95%): reaching it takes little
+    const near = { ...base, token_threshold: 20_000, target_percent: 95, strategy: "clear" as const };
+    const small = await compactMessages(input, near);
+    const big = await compactMessages(input, { ...near, clear_at_least: 8000 });
     expect(small.report.clearing?.tokensFreed).toBeLessThan(8000);
     expect(big.report.clearing?.tokensFreed).toBeGreaterThanOrEqual(8000);
   });
@@ -126,6 +123,14 @@ describe("what clearing keeps", () => {
     const second = await compactMessages(again, { ...base, token_threshold: 2000, strategy: "clear" });
     const before = new Set(first.report.clearing?.records.map((c) => c.toolCallId));
     for (const c of second.report.clearing?.records ?? []) expect(before.has(c.toolCallId)).toBe(false);
+  });
+
+  it("a clearing run frees down to the low-water target, as a summarizing run would", async () => {
+    const input = conversation(20);
+    const r = await compactMessages(input, { ...base, token_threshold: 20_000, strategy: "clear" });
+    // target_percent 50 of the trigger: 10,000 tokens
+    expect(r.report.tokensBefore).toBeGreaterThan(20_000);
+    expect(r.report.tokensAfter).toBeLessThanOrEqual(10_000);
   });
 
   it("a dry run says what it would clear and changes nothing", async () => {

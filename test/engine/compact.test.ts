@@ -213,7 +213,14 @@ describe("compaction loop", () => {
 
   it("keep_recent_tokens keeps at least that many recent tokens", async () => {
     const input = conversation(12);
-    const r = await compactMessages(input, { tokenizer: "chars", token_threshold: 7000, keep_recent_tokens: 4000 });
+    // summarizing only: keep_recent_tokens is where a summary's cut may fall (clearing, which
+    // frees down to the target, has clear_keep and its own tests)
+    const r = await compactMessages(input, {
+      tokenizer: "chars",
+      token_threshold: 7000,
+      keep_recent_tokens: 4000,
+      strategy: "summarize",
+    });
     expect(r.report.outcome).toBe("compacted");
     // the messages after the last summary hold at least keep_recent_tokens
     const last = r.messages.map((m) => m.role).lastIndexOf("summary");

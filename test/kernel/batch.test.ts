@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { batchFreed, planBatch } from "../../src/kernel/batch.ts";
+import { batchFreed, planBatch, planFreed } from "../../src/kernel/batch.ts";
 import { sumTokens } from "../../src/kernel/progress.ts";
 import { retentionCutoff } from "../../src/kernel/retention.ts";
 import * as ref from "../../src/reference/batch.ts";
@@ -15,6 +15,7 @@ interface Case {
   ends: number[];
   need: number;
   allowance: number;
+  keep: number;
 }
 
 const cases: fc.Arbitrary<Case> = conversation().chain((c) => {
@@ -27,8 +28,9 @@ const cases: fc.Arbitrary<Case> = conversation().chain((c) => {
       fc.array(fc.tuple(fc.nat(n), fc.nat(n + 1)), { maxLength: 4 }),
       fc.integer({ min: -10, max: 600 }),
       fc.oneof(fc.constant(0), fc.integer({ min: -5, max: 40 })),
+      fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 100 })),
     )
-    .map(([tokens, window, floor, recs, need, allowance]) => ({
+    .map(([tokens, window, floor, recs, need, allowance, keep]) => ({
       c,
       tokens,
       window,
@@ -37,6 +39,7 @@ const cases: fc.Arbitrary<Case> = conversation().chain((c) => {
       ends: recs.map((r) => r[1]),
       need,
       allowance,
+      keep,
     }));
 });
 
@@ -54,6 +57,7 @@ const args = (x: Case) =>
     x.ends,
     x.need,
     x.allowance,
+    x.keep,
   ] as const;
 const plan = (x: Case) => planBatch(...args(x));
 
@@ -79,9 +83,15 @@ describe("batch plan", () => {
           expect(sumTokens(x.tokens, s, e)).toBeGreaterThan(x.floor);
           expect(x.starts.some((a, j) => a === s && x.ends[j] === e)).toBe(false);
           if (2 * k + 3 < p.length) expect(e).toBeLessThanOrEqual(p[2 * k + 2]);
-          expect(batchFreed(x.tokens, p, x.allowance, k)).toBeLessThan(x.need);
-          expect(batchFreed(x.tokens, p, x.allowance, k)).toBe(ref.batchFreed(x.tokens, p, x.allowance, k));
+          expect(batchFreed(x.tokens, p, x.allowance, x.keep, k)).toBeLessThan(x.need);
+          expect(batchFreed(x.tokens, p, x.allowance, x.keep, k)).toBe(
+            ref.batchFreed(x.tokens, p, x.allowance, x.keep, k),
+          );
         }
+        // what the whole plan is expected to free: the kernel's planFreed, as the reference counts it
+        expect(planFreed(x.tokens, p, Math.max(0, x.allowance), x.keep)).toBe(
+          ref.planFreed(x.tokens, p, Math.max(0, x.allowance), x.keep),
+        );
       }),
       { numRuns: RUNS },
     );
@@ -112,13 +122,47 @@ describe("batch plan", () => {
     const tokens = [10, 7, 10, 900, 800, 10, 1200, 10, 50];
     const args = [c.roles, c.callOf, c.lastAnswer, c.ongoing, 1] as const;
     // "Hello! 👋" at 1 (7 tokens) is under the floor; [3, 5) and [6, 7) are planned
-    expect(planBatch(...args, tokens, 64, [], [], 10_000, 100)).toEqual([3, 5, 6, 7]);
+    expect(planBatch(...args, tokens, 64, [], [], 10_000, 100, 0)).toEqual([3, 5, 6, 7]);
     // [3, 5) alone frees the need
-    expect(planBatch(...args, tokens, 64, [], [], 1_000, 100)).toEqual([3, 5]);
+    expect(planBatch(...args, tokens, 64, [], [], 1_000, 100, 0)).toEqual([3, 5]);
     // [3, 5) recorded as not shrinkable: passed over whole (as the engine's planStep does), not
     // retried from its next message as [4, 5); the scan goes on after it, to [6, 7)
-    expect(planBatch(...args, tokens, 64, [3], [5], 1_000, 100)).toEqual([6, 7]);
+    expect(planBatch(...args, tokens, 64, [3], [5], 1_000, 100, 0)).toEqual([6, 7]);
     // nothing worth a call: an empty plan
-    expect(planBatch(...args, tokens, 5_000, [], [], 1_000, 100)).toEqual([]);
+    expect(planBatch(...args, tokens, 5_000, [], [], 1_000, 100, 0)).toEqual([]);
+  });
+  it("counts each stretch as keeping its allowance and its expected share, so it plans enough to meet the need", () => {
+    const c: Conversation = {
+      roles: ["user", "assistant", "user", "assistant", "user", "assistant", "user", "assistant"],
+      callOf: [-1, -1, -1, -1, -1, -1, -1, -1],
+      lastAnswer: [-1, -1, -1, -1, -1, -1, -1, -1],
+      ongoing: [false, false, false, false, false, false, false, false],
+    };
+    const tokens = [10, 1000, 10, 1000, 10, 1000, 10, 50];
+    const args = [c.roles, c.callOf, c.lastAnswer, c.ongoing, 1, tokens, 64, [], []] as const;
+    // a need of 1,800: two stretches of 1,000 free 2 * (1000 - 40) = 1,920 when summaries keep 40
+    expect(planBatch(...args, 1_800, 40, 0)).toEqual([1, 2, 3, 4]);
+    // summaries keeping 40 + 10% (100) of each: two free 1,720, short of the need; a third is planned
+    expect(planBatch(...args, 1_800, 40, 10)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(batchFreed(tokens, [1, 2, 3, 4], 40, 10, 2)).toBe(1_720);
+    expect(planFreed(tokens, [1, 2, 3, 4, 5, 6], 40, 10)).toBe(2_580);
+  });
+  it("planFreed agrees with the reference on any ascending plan within the tokens", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.nat(500), { maxLength: 30 }).chain((t) =>
+          fc.tuple(
+            fc.constant(t),
+            fc.array(fc.nat(t.length), { maxLength: 12 }).map((cuts) => [...cuts].sort((a, b) => a - b)),
+            fc.nat(100),
+            fc.nat(100),
+          ),
+        ),
+        ([t, p, allowance, keep]) => {
+          expect(planFreed(t, p, allowance, keep)).toBe(ref.planFreed(t, p, allowance, keep));
+        },
+      ),
+      { numRuns: RUNS },
+    );
   });
 });

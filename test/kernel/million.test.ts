@@ -149,8 +149,10 @@ const ARGS: Record<string, () => unknown[]> = {
   lowWaterRun: () => [N, true, N / 2, tokens],
   // a need of N / 2 tokens: hundreds of thousands of stretches planned in one linear scan (the
   // plan is never copied)
-  planBatch: () => [roles, callOf, lastAnswer, ongoing, WINDOW, tokens, 0, [], [], N / 2, 0],
-  agingDue: () => [N / 2, N, 50, 0, N],
+  planBatch: () => [roles, callOf, lastAnswer, ongoing, WINDOW, tokens, 0, [], [], N / 2, 0, 10],
+  // what a plan of N / 8 pairs is expected to free, in one pass over its pairs
+  planFreed: () => [tokens, agingPlan, 64, 10],
+  agingDue: () => [N / 2, N, 50, 0, N, N / 4],
   agedBudget: () => [N, 50],
   summaryBudget: () => [N, 5, 200, 2000],
   // a flat plan of N / 2 pairs (every count is 1: each pair [1, 1) is empty)

@@ -536,6 +536,13 @@ export const mutants: Mutant[] = [
   },
   {
     module: "aging.ts",
+    law: "L2",
+    find: `return (summaryTokens + planned - freed) * 100 >= sharePercent * (totalTokens - freed);`,
+    replace: `return summaryTokens * 100 >= sharePercent * (totalTokens - freed);`,
+    why: "the share leaves out the planned stretches' own summaries, so aging is judged on a context with fewer summaries than the batch leaves",
+  },
+  {
+    module: "aging.ts",
     law: "L8",
     find: `return Math.floor((size * percent) / 100);`,
     replace: `return size;`,
@@ -735,17 +742,28 @@ export const mutants: Mutant[] = [
   {
     module: "batch.ts",
     law: "L4",
-    find: `freed = freed + (size - allowance);
+    find: `freed = freed + (size - allowance - Math.floor((size * keepPercent) / 100));
       from = st.end;`,
-    replace: `freed = freed + (size - allowance);
+    replace: `freed = freed + (size - allowance - Math.floor((size * keepPercent) / 100));
       from = st.start;`,
     why: "the scan goes on from the planned stretch's start, so the next planned stretch overlaps it",
   },
   {
     module: "batch.ts",
     law: "L8",
-    find: `let freed = 0;`,
-    replace: `let freed = -1;`,
+    find: `let from = 0;
+  let freed = 0;`,
+    replace: `let from = 0;
+  let freed = -1;`,
     why: "the freed count starts one token short, so a stretch is planned although the ones before it already free the need",
+  },
+  {
+    module: "batch.ts",
+    law: "L8",
+    find: `let freed = 0;
+  let k = 0;`,
+    replace: `let freed = 1;
+  let k = 0;`,
+    why: "planFreed counts one token the plan does not free, so the engine's aging sees a plan nearer its need than it is",
   },
 ];

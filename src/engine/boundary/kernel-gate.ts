@@ -5,7 +5,7 @@
 // changes nothing it is given; it knows the kernel's types, not the store's.
 
 import { agedBudget, agingDue, planAging } from "../../kernel/aging.ts";
-import { planBatch } from "../../kernel/batch.ts";
+import { planBatch, planFreed } from "../../kernel/batch.ts";
 import { summaryBudget } from "../../kernel/budget.ts";
 import { callsToClear, clearedTokens, selectClearing } from "../../kernel/clearing.ts";
 import { type CommitDecision, type CurrentStamp, decideCommit, type PlanStamp } from "../../kernel/commit.ts";
@@ -48,6 +48,7 @@ import {
   guardPairingAt,
   guardPlanAging,
   guardPlanBatch,
+  guardPlanFreed,
   guardRangeTokens,
   guardRecordAfterSplice,
   guardRejectionStreak,
@@ -323,6 +324,7 @@ export function gatePlanBatch(
   shunEnds: readonly number[],
   need: number,
   allowance: number,
+  keepPercent: number,
 ): number[] {
   guardPlanBatch(
     v.roles,
@@ -336,6 +338,7 @@ export function gatePlanBatch(
     shunEnds,
     need,
     allowance,
+    keepPercent,
     {
       Pairing: v.paired === true,
     },
@@ -352,19 +355,35 @@ export function gatePlanBatch(
     shunEnds,
     need,
     allowance,
+    keepPercent,
   );
 }
 
-/** Does a run age summaries: its work plan frees `freed` of the `need`, and summaries hold at least sharePercent of the total? */
+/** What a flat plan (planBatch's) is expected to free: each stretch less its allowance and its expected share. */
+export function gatePlanFreed(
+  tokens: readonly number[],
+  plan: readonly number[],
+  allowance: number,
+  keepPercent: number,
+): number {
+  guardPlanFreed(tokens, plan, allowance, keepPercent);
+  return planFreed(tokens, plan, allowance, keepPercent);
+}
+
+/**
+ * Does a run age summaries: its work plan (`planned` tokens) frees `freed` of the `need`, and
+ * summaries hold at least sharePercent of the context the plan leaves?
+ */
 export function gateAgingDue(
   summaryTokens: number,
   totalTokens: number,
   sharePercent: number,
   freed: number,
   need: number,
+  planned: number,
 ): boolean {
-  guardAgingDue(summaryTokens, totalTokens, sharePercent, freed, need);
-  return agingDue(summaryTokens, totalTokens, sharePercent, freed, need);
+  guardAgingDue(summaryTokens, totalTokens, sharePercent, freed, need, planned);
+  return agingDue(summaryTokens, totalTokens, sharePercent, freed, need, planned);
 }
 
 /** An aged summary's budget: percent of its size, strictly below it. */

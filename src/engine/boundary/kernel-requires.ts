@@ -68,14 +68,16 @@ function integersThresholds(fn: string, name: string, x: Thresholds): void {
 }
 
 /** agingDue (src/kernel/aging.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
-export function guardAgingDue(summaryTokens: number, totalTokens: number, sharePercent: number, freed: number, need: number): void {
+export function guardAgingDue(summaryTokens: number, totalTokens: number, sharePercent: number, freed: number, need: number, planned: number): void {
   if (!Number.isSafeInteger(summaryTokens)) fail("agingDue", "summaryTokens a safe integer");
   if (!Number.isSafeInteger(totalTokens)) fail("agingDue", "totalTokens a safe integer");
   if (!Number.isSafeInteger(sharePercent)) fail("agingDue", "sharePercent a safe integer");
   if (!Number.isSafeInteger(freed)) fail("agingDue", "freed a safe integer");
   if (!Number.isSafeInteger(need)) fail("agingDue", "need a safe integer");
+  if (!Number.isSafeInteger(planned)) fail("agingDue", "planned a safe integer");
   if (!(0 <= summaryTokens && summaryTokens <= totalTokens)) fail("agingDue", "0 <= summaryTokens && summaryTokens <= totalTokens");
   if (!(0 <= sharePercent && sharePercent <= 100)) fail("agingDue", "0 <= sharePercent && sharePercent <= 100");
+  if (!(0 <= planned && planned <= totalTokens && -planned <= freed && freed <= planned)) fail("agingDue", "0 <= planned && planned <= totalTokens && -planned <= freed && freed <= planned");
 }
 
 /** agedBudget (src/kernel/aging.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
@@ -107,17 +109,31 @@ export function guardPlanAging(roles: readonly Role[], tokens: readonly number[]
 }
 
 /** planBatch (src/kernel/batch.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
-export function guardPlanBatch(roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], window: number, tokens: readonly number[], floorTokens: number, shunStarts: readonly number[], shunEnds: readonly number[], need: number, allowance: number, vouched: Vouched = NOTHING_VOUCHED): void {
+export function guardPlanBatch(roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], window: number, tokens: readonly number[], floorTokens: number, shunStarts: readonly number[], shunEnds: readonly number[], need: number, allowance: number, keepPercent: number, vouched: Vouched = NOTHING_VOUCHED): void {
   if (!Number.isSafeInteger(window)) fail("planBatch", "window a safe integer");
   if (!Number.isSafeInteger(floorTokens)) fail("planBatch", "floorTokens a safe integer");
   if (!Number.isSafeInteger(need)) fail("planBatch", "need a safe integer");
   if (!Number.isSafeInteger(allowance)) fail("planBatch", "allowance a safe integer");
+  if (!Number.isSafeInteger(keepPercent)) fail("planBatch", "keepPercent a safe integer");
   if (!(window >= 1)) fail("planBatch", "window >= 1");
   if (!(vouched.Pairing === true || pairingOk(roles, callOf, lastAnswer, ongoing))) fail("planBatch", `Pairing(roles, callOf, lastAnswer, ongoing): every tool result answers an earlier call`);
   if (!(tokens.length === roles.length)) fail("planBatch", "tokens.length === roles.length");
-  if (!natsSumExactly(tokens)) fail("planBatch", `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME}`);
+  if (!(natsSumExactly(tokens, EXACT_LIMIT - Math.floor(EXACT_LIMIT / 100)))) fail("planBatch", `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME} / 100`);
   if (!(shunStarts.length === shunEnds.length && shunStarts.length <= 9007199254740991)) fail("planBatch", "shunStarts.length === shunEnds.length && shunStarts.length <= 9007199254740991");
   if (!(0 <= allowance && allowance * roles.length <= 9007199254740991)) fail("planBatch", "0 <= allowance && allowance * roles.length <= 9007199254740991");
+  if (!(0 <= keepPercent && keepPercent <= 100)) fail("planBatch", "0 <= keepPercent && keepPercent <= 100");
+}
+
+/** planFreed (src/kernel/batch.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardPlanFreed(tokens: readonly number[], plan: readonly number[], allowance: number, keepPercent: number): void {
+  if (!Number.isSafeInteger(allowance)) fail("planFreed", "allowance a safe integer");
+  if (!Number.isSafeInteger(keepPercent)) fail("planFreed", "keepPercent a safe integer");
+  if (!(natsSumExactly(tokens, EXACT_LIMIT - Math.floor(EXACT_LIMIT / 100)))) fail("planFreed", `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME} / 100`);
+  if (!(tokens.length <= 9007199254740991 && plan.length < 9007199254740991)) fail("planFreed", "tokens.length <= 9007199254740991 && plan.length < 9007199254740991");
+  if (!(allBelow(plan.length, (i) => 0 <= plan[i] && plan[i] <= tokens.length))) fail("planFreed", `plan's entries lie within the tokens`);
+  if (!(allBelow(plan.length - 1, (i) => plan[i] <= plan[i + 1]))) fail("planFreed", `plan's entries never decrease (ordered, ascending, disjoint pairs)`);
+  if (!(0 <= allowance && allowance * plan.length <= 9007199254740991)) fail("planFreed", "0 <= allowance && allowance * plan.length <= 9007199254740991");
+  if (!(0 <= keepPercent && keepPercent <= 100)) fail("planFreed", "0 <= keepPercent && keepPercent <= 100");
 }
 
 /** summaryBudget (src/kernel/budget.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */

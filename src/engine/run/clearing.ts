@@ -17,7 +17,7 @@ import {
   gateUsageTokens,
 } from "../boundary/kernel-gate.ts";
 import type { ConversationStore } from "../store/store.ts";
-import { triggerKindOf } from "./plan.ts";
+import { targetTokens, triggerKindOf } from "./plan.ts";
 import { countOf } from "./plural.ts";
 import type { InputPositions } from "./positions.ts";
 import type { ClearedResult, ClearingReport, CompactionReport } from "./report.ts";
@@ -67,14 +67,16 @@ export function clearedMessage(m: ToolMessage, template: string): ToolMessage {
 }
 
 /**
- * The tokens a clearing run aims to free: what takes the judged count back under the token
- * forms of the trigger that fired (token_threshold, the context window), and never less than
- * clear_at_least. Under a message or turn trigger alone clearing cannot help: 0 (nothing cleared).
+ * The tokens a clearing run aims to free: what takes the judged count down to the run's
+ * low-water target (targetTokens: target_tokens, or target_percent of the trigger) once
+ * token_threshold fired, as a summarizing run would, or back under the context window; never
+ * less than clear_at_least. Under a message or turn trigger alone clearing cannot help: 0 (nothing cleared).
  */
 function goalOf(c: Config, judged: number): number {
   const v = settingsView(c);
+  const target = Math.min(targetTokens(c) ?? v.tokenThreshold - 1, v.tokenThreshold - 1);
   let need = 0;
-  if (v.tokenThreshold > 0 && judged >= v.tokenThreshold) need = judged - v.tokenThreshold + 1;
+  if (v.tokenThreshold > 0 && judged >= v.tokenThreshold) need = judged - target;
   if (v.contextWindow > 0 && judged + v.reserveTokens > v.contextWindow)
     need = Math.max(need, judged + v.reserveTokens - v.contextWindow);
   return need === 0 ? 0 : Math.max(need, c.clear_at_least);

@@ -20,6 +20,7 @@ import {
   gateAgingDue,
   gatePlanAging,
   gatePlanBatch,
+  gatePlanFreed,
   gateRangeTokens,
   gateRetentionCutoff,
   gateRunContinues,
@@ -35,7 +36,7 @@ import { type ClearingStep, clearFirst, withClearing } from "./clearing.ts";
 import { type ItemMap, itemMapOf } from "./item-map.ts";
 import { checkLaws } from "./law-checks.ts";
 import { classifyRun, type LeftStretch } from "./outcome.ts";
-import { type CallFloor, dueBy, type Plan, planStep, targetTokens } from "./plan.ts";
+import { type CallFloor, dueBy, type Plan, planKeep, planStep, targetTokens } from "./plan.ts";
 import { countOf } from "./plural.ts";
 import { InputPositions, type InputRange } from "./positions.ts";
 import type {
@@ -391,8 +392,8 @@ function usesBatches(run: RunState): boolean {
 
 /**
  * The summaries a batch ages besides its work stretches (kernel: agingDue, planAging, agedBudget):
- * when age_percent > 0, the work plan `flat` frees `freed` of the `need` and summaries hold at
- * least age_share_percent of the context, the oldest summaries above age_floor_tokens outside the
+ * when age_percent > 0, the work plan `flat` (`planned` tokens) frees `freed` of the `need` and
+ * summaries hold at least age_share_percent of the context it leaves, the oldest summaries above age_floor_tokens outside the
  * plan that free the rest (not known not to shrink), each [i, i + 1) with its budget (at most max_tokens).
  */
 function agedParts(
@@ -402,15 +403,16 @@ function agedParts(
   floor: CallFloor,
   flat: readonly number[],
   need: number,
-  freed: number,
+  work: { readonly planned: number; readonly freed: number },
 ): BatchPart[] {
+  const { planned, freed } = work;
   const c = run.c;
   if (c.age_percent === 0) return [];
   const roles = snap.views.roles;
   const tokens = plainArray(snap.tokens);
   let summaryTokens = 0;
   for (let i = 0; i < roles.length; i++) if (roles[i] === "summary") summaryTokens += tokens[i];
-  if (!gateAgingDue(summaryTokens, snap.totalTokens, c.age_share_percent, freed, need)) return [];
+  if (!gateAgingDue(summaryTokens, snap.totalTokens, c.age_share_percent, freed, need, planned)) return [];
   const at = gatePlanAging(
     roles,
     tokens,
@@ -437,7 +439,8 @@ function agedParts(
  * Plan a batch: the kernel's planBatch over the stretches worth a call, to free what lies between
  * the judged total and the target, and the old summaries aging adds when those stretches fall
  * short (agedParts); at least one of either, or the run ends. Each planned stretch is counted as
- * freeing its tokens less min_stretch_tokens (the least a summary takes: planBatch's batchFreed).
+ * freeing its tokens less what its summary is expected to keep (planKeep: the budget its prompt
+ * states; planBatch's batchFreed, summed by the kernel's planFreed).
  */
 function planBatchNext(run: RunState): PlannedBatch | RunEnd {
   const head = planHead(run, 0);
@@ -446,6 +449,7 @@ function planBatchNext(run: RunState): PlannedBatch | RunEnd {
   const window = run.positions.window(snap.messages.length, run.c.retention_window);
   const floor = callFloor(run, snap);
   const need = Math.max(1, plan.triggerTokens - (run.target ?? 0));
+  const keep = planKeep(run.c);
   // no stretch worth a call from 0 (planStep): planBatch would plan none either
   const flat =
     plan.stretch === undefined
@@ -458,7 +462,8 @@ function planBatchNext(run: RunState): PlannedBatch | RunEnd {
           floor.shun.starts,
           floor.shun.ends,
           need,
-          run.c.min_stretch_tokens,
+          keep.allowance,
+          keep.percent,
         );
   const work: BatchPart[] = [];
   for (let k = 0; k + 1 < flat.length; k += 2)
@@ -470,8 +475,9 @@ function planBatchNext(run: RunState): PlannedBatch | RunEnd {
   // planStep found a stretch worth a call from 0, which planBatch plans first: never empty
   if (plan.stretch !== undefined && work.length === 0)
     throw new Error("internal: planBatch planned nothing where planStep found a stretch");
-  const freed = work.reduce((t, x) => t + x.replacedTokens - run.c.min_stretch_tokens, 0);
-  const aged = agedParts(run, snap, window, floor, flat, need, freed);
+  const freed = gatePlanFreed(snap.tokens, flat, keep.allowance, keep.percent);
+  const planned = work.reduce((t, x) => t + x.replacedTokens, 0);
+  const aged = agedParts(run, snap, window, floor, flat, need, { planned, freed });
   if (work.length === 0 && aged.length === 0) return { reason: noStretchReason(run, plan) };
   // disjoint (planAging leaves the work stretches out): committed in order of position
   const stretches = [...work, ...aged].sort((a, b) => a.start - b.start);

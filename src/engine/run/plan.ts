@@ -155,3 +155,24 @@ export function targetTokens(c: Config): number | undefined {
   const of = c.token_threshold ?? (c.context_window === null ? null : c.context_window - c.reserve_tokens);
   return of === null ? undefined : Math.floor((of * c.target_percent) / 100);
 }
+
+/** What a batch plan counts each stretch's summary as keeping: `allowance` tokens plus `percent` of the stretch (the kernel's batchFreed). */
+export interface PlanKeep {
+  readonly allowance: number;
+  readonly percent: number;
+}
+
+/**
+ * The batch plan's estimate of a summary: the budget its prompt states (summaryBudget:
+ * summary_percent of the stretch, at least summary_floor_tokens), counted as percent plus an
+ * allowance of that floor but at most min_stretch_tokens, so a planned stretch (above
+ * min_stretch_tokens) is never counted as freeing less than nothing; with summary_percent 0 the
+ * prompt states max_tokens, which says nothing of the summary's size, and the plan counts
+ * min_stretch_tokens. An estimate to plan with, never a limit on the summarizer.
+ */
+export function planKeep(c: Config): PlanKeep {
+  const allowance = Math.min(c.summary_floor_tokens, c.min_stretch_tokens);
+  return c.summary_percent === 0
+    ? { allowance: c.min_stretch_tokens, percent: 0 }
+    : { allowance, percent: c.summary_percent };
+}

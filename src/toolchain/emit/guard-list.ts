@@ -129,9 +129,9 @@ export const HAND_CHECKS: readonly HandCheck[] = [
   {
     fn: "planBatch",
     clause:
-      "forall(k: nat, k < tokens.length ==> tokens[k] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991",
-    check: "natsSumExactly(tokens)",
-    says: TOKENS_EXACT,
+      "forall(k: nat, k < tokens.length ==> tokens[k] >= 0) && sumTokens(tokens, 0, tokens.length) * 100 <= 9007199254740991",
+    check: "natsSumExactly(tokens, EXACT_LIMIT - Math.floor(EXACT_LIMIT / 100))",
+    says: "token counts >= 0 with a sum <= $LIMIT / 100",
   },
   {
     fn: "planAging",
@@ -143,6 +143,25 @@ export const HAND_CHECKS: readonly HandCheck[] = [
   // planAging walks the work plan once alongside the messages: planBatch's flat pairs, which ascend
   {
     fn: "planAging",
+    clause: "forall(i: nat, i + 1 < plan.length ==> plan[i] <= plan[i + 1])",
+    check: "allBelow(plan.length - 1, (i) => plan[i] <= plan[i + 1])",
+    says: "plan's entries never decrease (ordered, ascending, disjoint pairs)",
+  },
+  {
+    fn: "planFreed",
+    clause:
+      "forall(k: nat, k < tokens.length ==> tokens[k] >= 0) && sumTokens(tokens, 0, tokens.length) * 100 <= 9007199254740991",
+    check: "natsSumExactly(tokens, EXACT_LIMIT - Math.floor(EXACT_LIMIT / 100))",
+    says: "token counts >= 0 with a sum <= $LIMIT / 100",
+  },
+  {
+    fn: "planFreed",
+    clause: "forall(i: nat, i < plan.length ==> 0 <= plan[i] && plan[i] <= tokens.length)",
+    check: "allBelow(plan.length, (i) => 0 <= plan[i] && plan[i] <= tokens.length)",
+    says: "plan's entries lie within the tokens",
+  },
+  {
+    fn: "planFreed",
     clause: "forall(i: nat, i + 1 < plan.length ==> plan[i] <= plan[i + 1])",
     check: "allBelow(plan.length - 1, (i) => plan[i] <= plan[i + 1])",
     says: "plan's entries never decrease (ordered, ascending, disjoint pairs)",
