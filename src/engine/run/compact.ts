@@ -35,6 +35,7 @@ import { type StepContext, type StepResult, summarizeStretch } from "../summariz
 import { type ClearingStep, clearFirst, withClearing } from "./clearing.ts";
 import { type ItemMap, itemMapOf } from "./item-map.ts";
 import { checkLaws } from "./law-checks.ts";
+import { NOT_DUE_REASON } from "./not-due-report.ts";
 import { classifyRun, type LeftStretch } from "./outcome.ts";
 import { type CallFloor, dueBy, type Plan, planKeep, planStep, targetTokens } from "./plan.ts";
 import { countOf } from "./plural.ts";
@@ -244,7 +245,7 @@ function planHead(run: RunState, from: number): { snap: StoreView; plan: Plan } 
     return {
       reason:
         run.stretches.length === 0
-          ? "compaction is not due: under every configured trigger"
+          ? NOT_DUE_REASON
           : run.target === undefined
             ? "under the trigger"
             : `at or under the low-water target (${run.target} tokens)`,

@@ -26,7 +26,7 @@ export interface NotDueFacts {
   readonly tokenizer: string;
 }
 
-/** Why a run that is not due ends (compactStore's words). */
+/** Why a run that is not due ends: compactStore says the same (one owner of the words). */
 export const NOT_DUE_REASON = "compaction is not due: under every configured trigger";
 
 /**
