@@ -751,6 +751,15 @@ export const mutants: Mutant[] = [
   {
     module: "batch.ts",
     law: "L8",
+    find: `freed = freed + (size - allowance - Math.floor((size * keepPercent) / 100));
+      from = st.end;`,
+    replace: `freed = freed + (size - allowance);
+      from = st.end;`,
+    why: "the plan forgets the share of a stretch its summary keeps, so it stops before its stretches are expected to free the need",
+  },
+  {
+    module: "batch.ts",
+    law: "L8",
     find: `let from = 0;
   let freed = 0;`,
     replace: `let from = 0;
