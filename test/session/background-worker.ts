@@ -1,7 +1,7 @@
 // A worker of a session in background mode, run as a separate process by
 // background-session.test.ts (bundled by worker-process.ts): `loop LOCATION TAG N DELAY HARD SOFT
-// WAIT` appends N turns, one BackgroundSession step each, with a summarizer that answers after
-// DELAY ms; `hold LOCATION DELAY HARD SOFT` takes one step (the session is over the soft threshold:
+// WAIT` appends N turns, one BackgroundSession step each (halfway, it waits for its own run), with a
+// summarizer that answers after DELAY ms; `hold LOCATION DELAY HARD SOFT` takes one step (the session is over the soft threshold:
 // it starts a background run) and waits for the run. Each acknowledged step is reported on stdout
 // as `ack ID`; the background session's events as `started T`, `ended T` (T: Date.now()) and
 // `waited MS other|own`; `ready` once the session is open.
@@ -38,6 +38,10 @@ if (mode === "loop") {
   for (let k = 0; k < Number(count); k++) {
     await bg.step(turn(`${tag}-${k}`));
     say(`ack ${tag}-${k}`);
+    // halfway, the agent waits for its own run if one is in flight (as one pausing for its user
+    // would): the turns after it then meet a session that is due again with the lease free, so
+    // the session sees a later run however fast the appends outran the first one
+    if (k === Math.floor(Number(count) / 2)) await bg.settle();
     await pause(5); // the model call
   }
 } else {
