@@ -30,7 +30,7 @@ import { attempt, corrupt, corruption, deepFreeze, expectClearError, expectLawfu
 const CONFIG: ConfigInput = { token_threshold: 60, tokenizer: "chars", retention_window: 2, max_tokens: 400 };
 const RUNS = 2_000;
 // The corpus must exercise both verdicts. Most broken histories are refused, and few of the
-// valid Anthropic ones compact: over 10 runs of 2,000 it compacted 54-71 (OpenAI 144-174); the
+// valid Anthropic ones compact: over 10 runs of 2,000 it compacted 54-71 (OpenAI, 4 runs: 144-174); the
 // wire corpora refused over 1,550 and the file corpus 1,260-1,276 (3 runs). Each floor sits about five standard deviations under what was seen, so it
 // flags a corpus that stopped compacting (or refusing), not chance: at RUNS / 40 the Anthropic
 // count fell under its floor once in CI (47 of 2,000).
