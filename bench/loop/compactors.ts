@@ -59,7 +59,7 @@ export interface SafecutVariant {
 }
 
 /** Each varied setting: its name in a compactor's name and in the configuration. */
-const VARIED = [
+export const VARIED = [
   ["targetPercent", "target", "target_percent", "%"],
   ["minStretchTokens", "floor", "min_stretch_tokens", ""],
   ["agePercent", "age", "age_percent", "%"],

@@ -7,12 +7,14 @@
 // `--target-percent`, `--floor`, `--age-percent`, `--age-share`, `--age-floor`, `--batch-tokens`,
 // `--batch-calls`, `--summary-percent` and `--summary-floor` (each `<n,...>`) add safecut with other
 // values of that setting, `--defaults-target-percent <n,...>` safecut at its defaults with other
-// targets (exploratory: printed only, with a sweep table of absolute figures); `--messages <n>`
+// targets (exploratory: printed only, with a sweep table of absolute figures); `--set
+// <setting=n,...>` (repeatable) adds safecut with several settings changed together (`defaults=1`:
+// on top of every default, the strategy too); `--messages <n>`
 // sets the generated session's length and `--summary-rate <r>` the share of an excerpt the
 // loopback summarizer's summaries keep.
 import { join } from "node:path";
 import { writeSection } from "../section-file.ts";
-import { baselineCompactor, type Compactor, type SafecutVariant, safecutCompactor } from "./compactors.ts";
+import { baselineCompactor, type Compactor, type SafecutVariant, safecutCompactor, VARIED } from "./compactors.ts";
 import { replay } from "./replay.ts";
 import { LOOP_HEADING, type LoopRow, loopSection, sweepLines } from "./section.ts";
 import { codingSession, exampleSessions } from "./sessions.ts";
@@ -24,7 +26,24 @@ function listAfter(flag: string): number[] {
   const at = process.argv.indexOf(flag);
   return at < 0 ? [] : process.argv[at + 1].split(",").map(Number);
 }
+/** Each `--set a=1,b=2`: one variant with those settings (named as in the configuration) changed together. */
+function combos(): SafecutVariant[] {
+  const out: SafecutVariant[] = [];
+  process.argv.forEach((arg, at) => {
+    if (arg !== "--set") return;
+    const pairs = process.argv[at + 1].split(",").map((pair) => {
+      const [setting, value] = pair.split("=");
+      if (setting === "defaults") return ["defaults", value === "1"];
+      const varied = VARIED.find(([, , name]) => name === setting);
+      if (varied === undefined) throw new Error(`--set: ${setting} is not a setting the replay varies`);
+      return [varied[0], Number(value)];
+    });
+    out.push(Object.fromEntries(pairs));
+  });
+  return out;
+}
 const variants: SafecutVariant[] = [
+  ...combos(),
   ...listAfter("--target-percent").map((targetPercent) => ({ targetPercent })),
   ...listAfter("--floor").map((minStretchTokens) => ({ minStretchTokens })),
   ...listAfter("--age-percent").map((agePercent) => ({ agePercent })),
