@@ -16,6 +16,7 @@ import type { Json } from "../model/json.ts";
 import { type TokenCounter, tokenCounter } from "../model/tokens.ts";
 import { type Lease, tryLease } from "./lease.ts";
 import type { Session, SessionCompactOptions } from "./session.ts";
+import type { ContextCounts } from "./session-context.ts";
 
 /** How long a worker whose hard trigger fires waits, at most, for another worker's background run. */
 export const LEASE_WAIT_MS = 30_000;
@@ -52,10 +53,14 @@ export interface BackgroundSessionStep {
   readonly started: boolean;
 }
 
-/** The trigger of `c` for the session's context (what compact() judges), from its running counts (the kernel's, through dueBy). */
-export async function sessionDue(session: Session, c: Config, counter: TokenCounter): Promise<Plan["trigger"]> {
-  const n = await session.contextCounts(counter);
+/** The trigger of `c` for these counts of a session's context (the kernel's, through dueBy), or "none". */
+function dueOn(c: Config, n: ContextCounts): Plan["trigger"] {
   return dueBy(c, n.tokens, n.items, n.userTurns);
+}
+
+/** The trigger of `c` for the session's context (what compact() judges), from its running counts. */
+export async function sessionDue(session: Session, c: Config, counter: TokenCounter): Promise<Plan["trigger"]> {
+  return dueOn(c, await session.contextCounts(counter));
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -145,9 +150,11 @@ export class BackgroundSession {
       if (report.dueBefore) this.o.onReport?.(report);
       return { items: await this.session.context(), report, waited: report.dueBefore, started: false };
     }
-    if ((await sessionDue(this.session, this.c, this.counter)) === "none") {
+    // one reading of the counts judges both thresholds
+    const counts = await this.session.contextCounts(this.counter);
+    if (dueOn(this.c, counts) === "none") {
       let started = false;
-      if (!this.slot.inFlight && (await sessionDue(this.session, soft, this.counter)) !== "none") {
+      if (!this.slot.inFlight && dueOn(soft, counts) !== "none") {
         const taken = await tryLease(this.session.location);
         if (taken !== undefined) {
           this.start(taken, soft);
