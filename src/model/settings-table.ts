@@ -191,7 +191,7 @@ export const SETTINGS = {
   },
   target_percent: {
     type: "count",
-    default: 50,
+    default: 35,
     min: 1,
     max: 100,
     flag: "--target-percent <n>",
@@ -215,7 +215,7 @@ export const SETTINGS = {
   },
   batch_tokens: {
     type: "count",
-    default: 40000,
+    default: 80000,
     min: 0,
     flag: "--batch-tokens <n>",
     help: "a run plans the stretches it needs to reach its target and asks for their summaries together, one call per this many tokens of stretches (0: one call per stretch, one after another)",
