@@ -5,8 +5,9 @@
 // The answer's length follows a simple model of an LLM summary: a fixed part plus a share of the
 // excerpt and of the earlier summary it folds in, at most the budget the prompt states (or
 // max_tokens), holding the facts the prompt lists verbatim, filled with the excerpt's own words; a
-// batch prompt (several excerpts) is answered with one summary per excerpt, each within its own
-// stated budget. Each record keeps the call's wall-clock start and end, so the replay can tell which
+// batch prompt (several excerpts, the shared instructions stated once before them with the
+// built-in prompt) is answered with one summary per excerpt, each within the budget, with the
+// facts and in the tag its own part states. Each record keeps the call's wall-clock start and end, so the replay can tell which
 // calls the library really had in flight together.
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -82,14 +83,15 @@ function statedBudget(prompt: string, otherwise: number): number {
 
 /**
  * The answer to a prompt: one tagged summary within the budget it states (and max_tokens), or for
- * a batch prompt (excerpts under the headings renderBatchPrompt writes) one per excerpt, each
- * within the budget its own prompt states (or max_tokens over the number of excerpts).
+ * a batch prompt (excerpts under the headings renderBatchPrompt writes, after the instructions
+ * they share) one per excerpt, read from its own part as an LLM would: the budget the part states
+ * (or max_tokens over the number of excerpts), its facts, its excerpt and earlier summary, its tag.
  */
 export function modelAnswer(prompt: string, maxTokens: number, rate = SUMMARY_RATE): string {
   const parts = prompt.split(/^=== excerpt \d+ of \d+ ===$/m).slice(1);
   if (parts.length === 0) return taggedSummary(prompt, Math.min(maxTokens, statedBudget(prompt, maxTokens)), rate);
   const each = Math.max(1, Math.floor(maxTokens / parts.length));
-  // each excerpt within the budget its own prompt states (an aged summary's is tighter)
+  // each excerpt within the budget its own part states (an aged summary's is tighter)
   return parts.map((p) => taggedSummary(p, Math.min(maxTokens, statedBudget(p, each)), rate)).join("\n");
 }
 

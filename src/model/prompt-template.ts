@@ -1,11 +1,19 @@
 // The default summarization prompt and the template placeholders. The summarizer sees the
 // stretch as plain text, the previous summary (rolling summary), and the facts it must keep.
 
-/** The default prompt template (placeholders in double braces). */
-export const DEFAULT_PROMPT = [
+/**
+ * The built-in prompt's instructions, the same for every stretch: a batch prompt states them once
+ * (renderBatchPrompt). Part of DEFAULT_PROMPT, its one source.
+ */
+const DEFAULT_INSTRUCTIONS = [
   "You are compacting the history of an AI agent's conversation so the agent can continue its work without the original messages.",
   "Write a concise summary of the conversation excerpt below: what was asked, what was done, which tools were called and what they returned, decisions taken, and what is still open.",
-  "Keep every file path, identifier and error message verbatim. Use at most {{max_tokens}} tokens.",
+  "Keep every file path, identifier and error message verbatim.",
+].join("\n");
+
+/** The built-in prompt's part that differs per stretch: its budget, earlier summary, facts, excerpt and tag. */
+const DEFAULT_TASK = [
+  "Use at most {{max_tokens}} tokens.",
   "{{previous_summary}}",
   "These facts must appear verbatim in the summary:",
   "{{required_facts}}",
@@ -15,6 +23,9 @@ export const DEFAULT_PROMPT = [
   "",
   "Answer with the summary only, inside <{{summary_tag}}></{{summary_tag}}>.",
 ].join("\n");
+
+/** The default prompt template (placeholders in double braces): the instructions, then the stretch's task. */
+export const DEFAULT_PROMPT = `${DEFAULT_INSTRUCTIONS} ${DEFAULT_TASK}`;
 
 /** Values substituted into a prompt template. */
 export interface PromptValues {
@@ -54,13 +65,24 @@ export function batchPartHeading(k: number, n: number): string {
 }
 
 /**
- * One prompt asking for the summaries of several stretches: each stretch's own prompt (the
- * template rendered with its tag numbered, batchPartTag), under a heading, one after the other.
+ * One prompt asking for the summaries of several stretches (`parts`: each stretch's values, its
+ * tag numbered with batchPartTag), each under its heading. With the built-in prompt (`template`
+ * is DEFAULT_PROMPT) the instructions every stretch shares are stated once, and each part holds
+ * only what differs: its budget, the earlier summary it folds in, its facts, its excerpt, its tag.
+ * A custom template is rendered whole for each part, since which of its lines are shared cannot
+ * be known.
  */
-export function renderBatchPrompt(parts: readonly string[]): string {
+export function renderBatchPrompt(template: string, parts: readonly PromptValues[]): string {
   const n = parts.length;
-  return [
-    `Below are ${n} separate tasks, each on a different excerpt of one conversation. Do each task on its own, with only its own excerpt, and answer all ${n}, each summary inside its own numbered tag.`,
-    ...parts.flatMap((p, i) => ["", batchPartHeading(i + 1, n), p]),
-  ].join("\n");
+  const intro = `Below are ${n} separate tasks, each on a different excerpt of one conversation. Do each task on its own, with only its own excerpt, and answer all ${n}, each summary inside its own numbered tag.`;
+  const shared = template === DEFAULT_PROMPT;
+  const head = shared
+    ? [
+        intro,
+        "These instructions apply to every task; each task states its own budget, facts, excerpt and tag:",
+        DEFAULT_INSTRUCTIONS,
+      ]
+    : [intro];
+  const part = shared ? DEFAULT_TASK : template;
+  return [...head, ...parts.flatMap((v, i) => ["", batchPartHeading(i + 1, n), renderPrompt(part, v)])].join("\n");
 }

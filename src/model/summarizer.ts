@@ -48,9 +48,13 @@ export interface SummarizerUsage {
 
 /** Several stretches summarized in one call: one request per stretch, and the prompt that asks for all of them. */
 export interface BatchSummaryRequest {
-  /** renderBatchPrompt of the stretches' prompts, the k-th (1-based) answered inside batchPartTag(summaryTag, k) */
+  /**
+   * renderBatchPrompt of the stretches, the k-th (1-based) answered inside batchPartTag(summaryTag,
+   * k): with the built-in prompt its instructions once and per stretch only what differs, with a
+   * custom template each stretch's whole prompt
+   */
   readonly prompt: string;
-  /** the stretches' own requests, in order (their prompts are the parts of `prompt`) */
+  /** the stretches' own requests, in order (each prompt whole, as the stretch would be asked alone) */
   readonly parts: readonly SummaryRequest[];
   /** the most tokens the whole answer may have */
   readonly maxTokens: number;

@@ -13,6 +13,7 @@ import {
   startSummarizerServer,
 } from "../../bench/loop/summarizer-server.ts";
 import { DEFAULT_PROMPT, renderBatchPrompt, renderPrompt } from "../../src/model/prompt-template.ts";
+import { extractEachTagged } from "../../src/providers/extract-tag.ts";
 
 let server: SummarizerServer;
 beforeAll(async () => {
@@ -83,20 +84,35 @@ describe("the modelled wait of one compaction", () => {
   });
   it("the loopback summarizer writes within the budget a prompt states, a single prompt's as a batch part's", () => {
     const excerpt = Array.from({ length: 2000 }, (_, i) => `word${i}`).join(" ");
-    const prompt = (budget: number) =>
-      renderPrompt(DEFAULT_PROMPT, {
-        conversation: excerpt,
-        previousSummary: undefined,
-        requiredFacts: [],
-        maxTokens: budget,
-        summaryTag: "summary",
-      });
+    const values = (budget: number, tag = "summary", requiredFacts: string[] = []) => ({
+      conversation: excerpt,
+      previousSummary: undefined,
+      requiredFacts,
+      maxTokens: budget,
+      summaryTag: tag,
+    });
+    const prompt = (budget: number) => renderPrompt(DEFAULT_PROMPT, values(budget));
     const tokens = (answer: string) => Math.ceil(answer.replace(/<\/?summary(_\d+)?>/g, "").length / 4);
     // about 40 + 0.1 of the excerpt's ~4k tokens when the budget does not bind
     expect(tokens(modelAnswer(prompt(2000), 2000))).toBeGreaterThan(300);
     expect(tokens(modelAnswer(prompt(100), 2000))).toBeLessThanOrEqual(100);
-    expect(tokens(modelAnswer(renderBatchPrompt([prompt(100), prompt(2000)]), 4000))).toBeGreaterThan(300);
-    expect(tokens(modelAnswer(renderBatchPrompt([prompt(100)]), 4000))).toBeLessThanOrEqual(100);
+    // a batch prompt of the built-in prompt (instructions once): each part within its own budget,
+    // with its own facts, in its own tag
+    const batch = renderBatchPrompt(DEFAULT_PROMPT, [
+      values(100, "summary_1", ["FACT_ONE"]),
+      values(2000, "summary_2", ["FACT_TWO", "src/two.ts"]),
+    ]);
+    const answers = extractEachTagged(modelAnswer(batch, 4000), "summary", 2);
+    expect(answers.map((a) => (a === undefined ? 0 : tokens(a)))).toEqual([
+      expect.toSatisfy((t: number) => t > 0 && t <= 100),
+      expect.toSatisfy((t: number) => t > 300 && t <= 2000),
+    ]);
+    expect(answers[0]).toContain("FACT_ONE");
+    expect(answers[0]).not.toContain("FACT_TWO");
+    expect(answers[1]).toContain("FACT_TWO");
+    expect(answers[1]).toContain("src/two.ts");
+    const one = renderBatchPrompt(DEFAULT_PROMPT, [values(100, "summary_1")]);
+    expect(tokens(modelAnswer(one, 4000))).toBeLessThanOrEqual(100);
   });
 
   it("calls in flight together overlap; a call made after another ended waits for it", () => {

@@ -56,11 +56,14 @@ describe("batch run", () => {
     expect(r.report.tokensAfter).toBeLessThanOrEqual(10_000);
     expect(r.report.laws.every((l) => l.ok)).toBe(true);
     expectLawsHold(input, r.messages, 6, { before: r.report.tokensBefore, after: r.report.tokensAfter });
-    // one prompt: each stretch's own prompt under its heading, asking for its numbered tag
+    // one prompt: the built-in instructions once, each stretch's task under its heading, asking
+    // for its numbered tag; each part's own request keeps its whole prompt
     const prompt = calls.batch[0].prompt;
     const n = calls.batch[0].parts.length;
     expect(prompt).toContain(batchPartHeading(n, n));
     expect(prompt).toContain(`<${batchPartTag("summary", n)}>`);
+    expect(prompt.split("You are compacting the history").length - 1).toBe(1);
+    for (const p of calls.batch[0].parts) expect(p.prompt).toContain("You are compacting the history");
   });
 
   it("asks for a missing or rejected summary alone; the others are used as they came", async () => {
@@ -104,6 +107,13 @@ describe("batch run", () => {
   it("a batch answer is read tag by tag: a missing or empty tag is undefined", () => {
     const answer = `<summary_1>one</summary_1>\n<summary_3> </summary_3><summary_2>two</summary_2>`;
     expect(extractEachTagged(answer, "summary", 4)).toEqual(["one", "two", undefined, undefined]);
-    expect(renderBatchPrompt(["a", "b"])).toContain(`${batchPartHeading(2, 2)}\nb`);
+    const part = (conversation: string) => ({
+      conversation,
+      previousSummary: undefined,
+      requiredFacts: [],
+      maxTokens: 9,
+      summaryTag: "s",
+    });
+    expect(renderBatchPrompt("{{conversation}}", [part("a"), part("b")])).toContain(`${batchPartHeading(2, 2)}\nb`);
   });
 });

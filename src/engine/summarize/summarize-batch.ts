@@ -1,5 +1,6 @@
 // Several stretches summarized together (a batch): each stretch's request is built as for one
-// step (stretchRequest) with its tag numbered, the requests are joined into one batch prompt, and
+// step (stretchAsk) with its tag numbered, their values are rendered into one batch prompt (the
+// built-in prompt's shared instructions stated once: renderBatchPrompt), and
 // the summarizer's summarizeBatch answers one summary per stretch, each validated on its own. A
 // call that fails as a whole is retried as the retry policy says, and then fails every stretch of
 // it; a stretch whose summary is missing or rejected is asked for alone (summarizeStretch), so it
@@ -8,17 +9,11 @@
 // leaves the stretches after it in its call untried.
 import { SummarizerError } from "../../model/errors.ts";
 import type { Message } from "../../model/message.ts";
-import { batchPartTag, renderBatchPrompt } from "../../model/prompt-template.ts";
+import { batchPartTag, type PromptValues, renderBatchPrompt } from "../../model/prompt-template.ts";
 import type { SummaryRequest } from "../../model/summarizer.ts";
 import { gateMaxTokensLimit, gateRejectionStreak, gateStopAfterRejections } from "../boundary/kernel-gate.ts";
 import { retryVerdict, waitToRetry } from "./retry-policy.ts";
-import {
-  failedCallReason,
-  type StepContext,
-  type StepResult,
-  stretchRequest,
-  summarizeStretch,
-} from "./summarize-step.ts";
+import { failedCallReason, type StepContext, type StepResult, stretchAsk, summarizeStretch } from "./summarize-step.ts";
 import { validateSummary } from "./validate-summary.ts";
 
 /** One stretch of a batch: its messages, the tokens they hold, and for an aged summary its budget. */
@@ -45,12 +40,16 @@ async function waited(ms: number, signal: AbortSignal | undefined): Promise<stri
 }
 
 /** One batch call for the stretches' requests, retried as the retry policy says. */
-async function callBatch(parts: readonly SummaryRequest[], ctx: StepContext): Promise<BatchAnswers> {
+async function callBatch(
+  parts: readonly SummaryRequest[],
+  values: readonly PromptValues[],
+  ctx: StepContext,
+): Promise<BatchAnswers> {
   const c = ctx.config;
   const batch = ctx.summarizer.summarizeBatch;
   if (batch === undefined) throw new Error("internal: callBatch needs a summarizer with summarizeBatch");
   const request = {
-    prompt: renderBatchPrompt(parts.map((p) => p.prompt)),
+    prompt: renderBatchPrompt(c.prompt, values),
     parts,
     // each part's own cap (max_tokens, or an aged summary's tighter budget), summed; each part's
     // prompt states its own budget (summaryBudget), a request within that cap
@@ -105,10 +104,15 @@ export async function summarizeBatch(stretches: readonly BatchStretch[], ctx: St
     }
     return out;
   }
-  const parts = stretches.map((s, i) =>
-    stretchRequest(s.messages, s.replacedTokens, ctx, batchPartTag(ctx.config.summary_tag, i + 1), s.agedBudget),
+  const asks = stretches.map((s, i) =>
+    stretchAsk(s.messages, s.replacedTokens, ctx, batchPartTag(ctx.config.summary_tag, i + 1), s.agedBudget),
   );
-  const call = await callBatch(parts, ctx);
+  const parts = asks.map((a) => a.request);
+  const call = await callBatch(
+    parts,
+    asks.map((a) => a.values),
+    ctx,
+  );
   if (!call.ok)
     return stretches.map((_, i) => ({
       ok: false,

@@ -8,7 +8,7 @@
 import type { Config } from "../../model/config.ts";
 import { SummarizerError } from "../../model/errors.ts";
 import type { Message } from "../../model/message.ts";
-import { renderPrompt } from "../../model/prompt-template.ts";
+import { type PromptValues, renderPrompt } from "../../model/prompt-template.ts";
 import type { Summarizer, SummaryRequest } from "../../model/summarizer.ts";
 import type { TokenCounter } from "../../model/tokens.ts";
 import { gateRejectionStreak, gateStopAfterRejections, gateSummaryBudget } from "../boundary/kernel-gate.ts";
@@ -63,35 +63,41 @@ export function stretchParts(stretch: readonly Message[]): {
   };
 }
 
+/** A stretch's request and the values its prompt was rendered from (a batch prompt renders them again in its own form). */
+export interface StretchAsk {
+  readonly request: SummaryRequest;
+  readonly values: PromptValues;
+}
+
 /**
  * The request for one stretch's summary: its prompt (the template with the transcript, the
  * earlier summary it starts with, the facts to keep), asking for the summary inside `tag`. An
  * ordinary stretch's prompt states the kernel's summaryBudget of its tokens (summary_percent, at
  * least summary_floor_tokens, at most max_tokens) while the model's cap stays max_tokens: the
  * budget is a request, validation stays L8's. An aged summary's (agedBudget set) states its
- * tighter budget, which is its cap too.
+ * tighter budget, which is its cap too. Also returns the prompt's values.
  */
-export function stretchRequest(
+export function stretchAsk(
   stretch: readonly Message[],
   replacedTokens: number,
   ctx: StepContext,
   tag = ctx.config.summary_tag,
   agedBudget?: number,
-): SummaryRequest {
+): StretchAsk {
   const c = ctx.config;
   const { previousSummary, fresh } = stretchParts(stretch);
   const facts = requiredFacts(stretch, c.anchors);
   const budgetTokens =
     agedBudget ?? gateSummaryBudget(replacedTokens, c.summary_percent, c.summary_floor_tokens, c.max_tokens);
-  const prompt = renderPrompt(c.prompt, {
+  const values: PromptValues = {
     conversation: renderTranscript(fresh),
     previousSummary,
     requiredFacts: facts,
     maxTokens: budgetTokens,
     summaryTag: tag,
-  });
-  return {
-    prompt,
+  };
+  const request: SummaryRequest = {
+    prompt: renderPrompt(c.prompt, values),
     stretch: fresh,
     previousSummary,
     requiredFacts: facts,
@@ -102,6 +108,18 @@ export function stretchRequest(
     model: ctx.model,
     signal: ctx.signal,
   };
+  return { request, values };
+}
+
+/** The request for one stretch's summary (stretchAsk's request). */
+export function stretchRequest(
+  stretch: readonly Message[],
+  replacedTokens: number,
+  ctx: StepContext,
+  tag = ctx.config.summary_tag,
+  agedBudget?: number,
+): SummaryRequest {
+  return stretchAsk(stretch, replacedTokens, ctx, tag, agedBudget).request;
 }
 
 /**
