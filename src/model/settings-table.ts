@@ -239,7 +239,7 @@ export const SETTINGS = {
   },
   summary_floor_tokens: {
     type: "count",
-    default: 100,
+    default: 40,
     min: 1,
     flag: "--summary-floor-tokens <n>",
     help: "the room a short stretch's summary is asked to have beyond the facts it must keep verbatim (paths, identifiers, error messages): its stated budget is at least those facts' tokens plus this",

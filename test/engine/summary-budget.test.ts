@@ -1,7 +1,8 @@
 // The budget an ordinary stretch's prompt states follows the stretch (kernel summaryBudget):
 // summary_percent of its tokens, at least the tokens of the facts it must keep verbatim plus
-// summary_floor_tokens, at most max_tokens; 0 asks for max_tokens. It is a request, not a rule: the model's own cap (maxTokens) stays max_tokens and a
-// summary over the stated budget that is strictly shorter and within max_tokens is accepted.
+// summary_floor_tokens, at most max_tokens; 0 asks for max_tokens. It is a request, not a rule:
+// the model's own cap (maxTokens) stays max_tokens and a summary over the stated budget that is
+// strictly shorter and within max_tokens is accepted.
 import { describe, expect, it } from "vitest";
 import { compactMessages } from "../../src/library/compact-messages.ts";
 import type { Message } from "../../src/model/message.ts";
