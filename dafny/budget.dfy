@@ -10,19 +10,21 @@ function SafeInteger_budget(x: int): int
   x
 }
 
-method summaryBudget(size: int, percent: int, floorTokens: int, maxTokens: int) returns (result: int)
+method summaryBudget(size: int, factTokens: int, percent: int, floorTokens: int, maxTokens: int) returns (result: int)
   requires (0 <= size) && ((size * 100) <= 9007199254740991)
   requires (0 <= percent) && (percent <= 100)
-  requires (0 <= floorTokens) && (1 <= maxTokens)
+  requires ((0 <= factTokens) && (0 <= floorTokens)) && ((factTokens + floorTokens) <= 9007199254740991)
+  requires 1 <= maxTokens
   ensures result <= maxTokens
-  ensures result >= (if floorTokens <= maxTokens then floorTokens else maxTokens)
+  ensures result >= (if (factTokens + floorTokens) <= maxTokens then (factTokens + floorTokens) else maxTokens)
   ensures (percent == 0) ==> (result == maxTokens)
-  ensures (percent > 0) ==> (result == (if maxTokens <= (if floorTokens >= ((size * percent) / 100) then floorTokens else ((size * percent) / 100)) then maxTokens else (if floorTokens >= ((size * percent) / 100) then floorTokens else ((size * percent) / 100))))
+  ensures (percent > 0) ==> (result == (if maxTokens <= (if (factTokens + floorTokens) >= ((size * percent) / 100) then (factTokens + floorTokens) else ((size * percent) / 100)) then maxTokens else (if (factTokens + floorTokens) >= ((size * percent) / 100) then (factTokens + floorTokens) else ((size * percent) / 100))))
 {
   if percent == 0 {
     return maxTokens;
   }
   BudgetMulMono(size, percent, 100);
   var share: int := SafeInteger_budget(SafeInteger_budget(size * percent)) / 100;
-  return if maxTokens <= (if floorTokens >= share then floorTokens else share) then maxTokens else (if floorTokens >= share then floorTokens else share);
+  var least_: int := SafeInteger_budget(factTokens + floorTokens);
+  return if maxTokens <= (if least_ >= share then least_ else share) then maxTokens else (if least_ >= share then least_ else share);
 }

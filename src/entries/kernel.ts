@@ -154,23 +154,25 @@ export const planBatch: (roles: readonly Role[], callOf: readonly number[], last
 export const planFreed: (tokens: readonly number[], plan: readonly number[], allowance: number, keepPercent: number) => number = batchModule.planFreed;
 
 /**
- * The budget stated in the prompt of a stretch of `size` tokens: `percent` of it, rounded down,
- * at least `floorTokens`, at most `maxTokens`; percent 0 is "off": maxTokens.
+ * The budget stated in the prompt of a stretch of `size` tokens whose required facts take
+ * `factTokens`: `percent` of the stretch, rounded down, at least the facts plus `floorTokens`, at
+ * most `maxTokens`; percent 0 is "off": maxTokens.
  *
  * Proven by Dafny (`scripts/check.sh dafny`), law L8; see docs/kernel.md.
  *
  * Requires:
  * - `0 <= size && size * 100 <= 9007199254740991`
  * - `0 <= percent && percent <= 100`
- * - `0 <= floorTokens && 1 <= maxTokens`
+ * - `0 <= factTokens && 0 <= floorTokens && factTokens + floorTokens <= 9007199254740991`
+ * - `1 <= maxTokens`
  *
  * Ensures:
  * - `result <= maxTokens`
- * - `result >= Math.min(floorTokens, maxTokens)`
+ * - `result >= Math.min(factTokens + floorTokens, maxTokens)`
  * - `percent === 0 ==> result === maxTokens`
- * - `percent > 0 ==> result === Math.min(maxTokens, Math.max(floorTokens, Math.floor((size * percent) / 100)))`
+ * - `percent > 0 ==> result === Math.min(maxTokens, Math.max(factTokens + floorTokens, Math.floor((size * percent) / 100)))`
  */
-export const summaryBudget: (size: number, percent: number, floorTokens: number, maxTokens: number) => number = budgetModule.summaryBudget;
+export const summaryBudget: (size: number, factTokens: number, percent: number, floorTokens: number, maxTokens: number) => number = budgetModule.summaryBudget;
 
 /**
  * First index of the kept tail of tool uses: a tool result before it has at least `keep` tool results after it.

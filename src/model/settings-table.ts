@@ -234,15 +234,15 @@ export const SETTINGS = {
     min: 0,
     max: 100,
     flag: "--summary-percent <n>",
-    help: "the budget a stretch's summary is asked to fit in: this percentage of the stretch's tokens, at least summary_floor_tokens, at most max_tokens (0: max_tokens for every stretch)",
+    help: "the budget a stretch's summary is asked to fit in: this percentage of the stretch's tokens, at least the facts it must keep verbatim plus summary_floor_tokens, at most max_tokens (0: max_tokens for every stretch)",
     more: "; stated in the prompt ({{max_tokens}} of the template) as a request, not a rule: a summary is accepted when strictly shorter than its stretch and within max_tokens (L8), which stays the model's cap; an aged summary states its own budget (age_percent)",
   },
   summary_floor_tokens: {
     type: "count",
-    default: 100,
+    default: 40,
     min: 1,
     flag: "--summary-floor-tokens <n>",
-    help: "the least budget a stretch's summary is asked to fit in: room for the facts it must keep verbatim (paths, identifiers, error messages) in a short stretch",
+    help: "the room a short stretch's summary is asked to have beyond the facts it must keep verbatim (paths, identifiers, error messages): its stated budget is at least those facts' tokens plus this",
   },
   age_percent: {
     type: "count",

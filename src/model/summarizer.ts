@@ -16,7 +16,7 @@ export interface SummaryRequest {
   readonly maxTokens: number;
   /**
    * the tokens the prompt asks the summary to fit in (at most maxTokens): a share of the stretch
-   * (summary_percent, at least summary_floor_tokens), or an aged summary's budget. A request: a
+   * (summary_percent, at least its facts' tokens plus summary_floor_tokens), or an aged summary's budget. A request: a
    * summary over it is still accepted when strictly shorter than the stretch and within maxTokens.
    * The engine always sets it; absent (a request built by hand) it is maxTokens
    */

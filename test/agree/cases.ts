@@ -515,8 +515,15 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
       fc.nat(100_000),
       wideNat.map((x) => Math.floor(x / 100)),
     ),
+    fc.oneof(
+      fc.nat(500),
+      wideNat.map((x) => Math.floor(x / 2)),
+    ),
     fc.integer({ min: 0, max: 100 }),
-    fc.oneof(fc.nat(1000), wideNat),
+    fc.oneof(
+      fc.nat(1000),
+      wideNat.map((x) => Math.floor(x / 2)),
+    ),
     fc.oneof(
       fc.integer({ min: 1, max: 5000 }),
       wideNat.map((x) => Math.max(1, x)),

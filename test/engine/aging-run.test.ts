@@ -147,10 +147,14 @@ function workAfterSummaries(): Message[] {
   return out;
 }
 
-/** A summarizer whose summaries keep 40 tokens and a tenth of what they replace (at most their budget), counting calls. */
+/**
+ * A summarizer whose summaries keep 40 tokens and a tenth of what they replace, at most the
+ * budget their prompt states (as the bench's loopback summarizer), counting calls.
+ */
 function keepsATenth() {
   const calls = { single: 0, batch: 0 };
-  const answer = (r: SummaryRequest) => text("kept", Math.min(r.maxTokens - 4, 40 + Math.ceil(r.replacedTokens / 10)));
+  const answer = (r: SummaryRequest) =>
+    text("kept", Math.min((r.budgetTokens ?? r.maxTokens) - 4, 40 + Math.ceil(r.replacedTokens / 10)));
   const summarizer: Summarizer = {
     name: "keeps a tenth",
     summarize: async (r) => {

@@ -49,7 +49,8 @@ describe("batch run", () => {
     const { summarizer, calls } = batching();
     const r = await compactMessages(input, config, { summarizer });
     // the plan counts each stretch as keeping the budget its prompt states (summary_floor_tokens
-    // plus summary_percent of it; the offline summarizer keeps to it): one batch reaches the target
+    // plus summary_percent of it, its facts left out; the offline summarizer keeps to it): one
+    // batch reaches the target
     expect(calls.batch.length).toBe(1);
     expect(r.report.stretches.length).toBeGreaterThan(3 * calls.batch.length);
     expect(r.report.summarizerCalls).toBe(calls.batch.length + calls.single.length);

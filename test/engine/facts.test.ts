@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorMessages, filePaths, identifiers, requiredFacts } from "../../src/engine/summarize/facts.ts";
+import { errorMessages, factTokens, filePaths, identifiers, requiredFacts } from "../../src/engine/summarize/facts.ts";
 import { validateSummary } from "../../src/engine/summarize/validate-summary.ts";
 import type { Message } from "../../src/model/message.ts";
 import { charCounter } from "../../src/model/tokens.ts";
@@ -9,6 +9,12 @@ describe("required facts", () => {
     "Reading src/engine/tokens.ts, ./bin/safecut.js and package.json (see https://example.com/a/b.html, and/or docs). Calling readConversationFile with MAX_RETRIES and token_threshold on TokenLedger.";
   it("finds file paths, not URLs or prose", () => {
     expect(filePaths(text)).toEqual(["src/engine/tokens.ts", "./bin/safecut.js", "package.json"]);
+  });
+  it("counts the tokens the facts take in a summary: none for none, else the facts as one text by the counter", () => {
+    expect(factTokens([], charCounter())).toBe(0);
+    // "src/a.ts readConfig" is 19 characters: ceil(19 / 4) with the chars counter
+    expect(factTokens(["src/a.ts", "readConfig"], charCounter())).toBe(5);
+    expect(factTokens(["src/a.ts"], { name: "chars", count: () => 7 })).toBe(7);
   });
   it("finds identifiers", () => {
     expect(identifiers(text)).toEqual(["readConversationFile", "MAX_RETRIES", "token_threshold", "TokenLedger"]);

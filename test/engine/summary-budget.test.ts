@@ -1,7 +1,8 @@
 // The budget an ordinary stretch's prompt states follows the stretch (kernel summaryBudget):
-// summary_percent of its tokens, at least summary_floor_tokens, at most max_tokens; 0 asks for
-// max_tokens. It is a request, not a rule: the model's own cap (maxTokens) stays max_tokens and a
-// summary over the stated budget that is strictly shorter and within max_tokens is accepted.
+// summary_percent of its tokens, at least the tokens of the facts it must keep verbatim plus
+// summary_floor_tokens, at most max_tokens; 0 asks for max_tokens. It is a request, not a rule:
+// the model's own cap (maxTokens) stays max_tokens and a summary over the stated budget that is
+// strictly shorter and within max_tokens is accepted.
 import { describe, expect, it } from "vitest";
 import { compactMessages } from "../../src/library/compact-messages.ts";
 import type { Message } from "../../src/model/message.ts";
@@ -96,6 +97,25 @@ describe("a stretch's summary budget", () => {
     );
     expect(off.calls.single.length).toBeGreaterThan(0);
     for (const q of off.calls.single) expect(stated(q.prompt)).toBe(2000);
+  });
+
+  it("a short stretch's budget holds its facts (by the run's counter) plus the floor", async () => {
+    const { summarizer, calls } = recording();
+    // each turn's assistant names 20 identifiers of its own: facts its summary must keep
+    const sizes = [1_000, 1_000, 1_000, 30_000];
+    const messages = turns(sizes).map((m, i) =>
+      m.role === "assistant" && i < 2 * sizes.length
+        ? { ...m, content: `${Array.from({ length: 20 }, (_, k) => `someHelper${i}x${k}y`).join(" ")} ${m.content}` }
+        : m,
+    );
+    await compactMessages(messages, { ...steps, summary_percent: 5, summary_floor_tokens: 40 }, { summarizer });
+    const short = calls.single.filter((q) => q.replacedTokens < 2_000);
+    expect(short.length).toBeGreaterThan(0);
+    for (const q of short) {
+      expect(q.requiredFacts.length).toBeGreaterThanOrEqual(20);
+      // the chars counter: ceil(chars / 4) of the facts, a space between two
+      expect(stated(q.prompt)).toBe(Math.ceil(q.requiredFacts.join(" ").length / 4) + 40);
+    }
   });
 
   it("a summary over its stated budget, strictly shorter and within max_tokens, is accepted at the first answer", async () => {

@@ -154,7 +154,7 @@ const ARGS: Record<string, () => unknown[]> = {
   planFreed: () => [tokens, agingPlan, 64, 10],
   agingDue: () => [N / 2, N, 50, 0, N, N / 4],
   agedBudget: () => [N, 50],
-  summaryBudget: () => [N, 5, 200, 2000],
+  summaryBudget: () => [N, 60, 5, 40, 2000],
   // a flat plan of N / 2 pairs (every count is 1: each pair [1, 1) is empty)
   inPlan: () => [tokens, 5],
   // a need of N / 2 tokens (as planBatch's): every summary outside the work plan is aged, in one

@@ -392,10 +392,19 @@ export function gateAgedBudget(size: number, percent: number): number {
   return agedBudget(size, percent);
 }
 
-/** An ordinary stretch's stated summary budget: percent of its size, at least the floor, at most max_tokens (percent 0: max_tokens). */
-export function gateSummaryBudget(size: number, percent: number, floorTokens: number, maxTokens: number): number {
-  guardSummaryBudget(size, percent, floorTokens, maxTokens);
-  return summaryBudget(size, percent, floorTokens, maxTokens);
+/**
+ * An ordinary stretch's stated summary budget: percent of its size, at least its facts' tokens
+ * plus the floor, at most max_tokens (percent 0: max_tokens).
+ */
+export function gateSummaryBudget(
+  size: number,
+  factTokens: number,
+  percent: number,
+  floorTokens: number,
+  maxTokens: number,
+): number {
+  guardSummaryBudget(size, factTokens, percent, floorTokens, maxTokens);
+  return summaryBudget(size, factTokens, percent, floorTokens, maxTokens);
 }
 
 /** The summaries a run ages, oldest first, outside the flat work plan, to free `need` tokens (their positions). */

@@ -137,14 +137,16 @@ export function guardPlanFreed(tokens: readonly number[], plan: readonly number[
 }
 
 /** summaryBudget (src/kernel/budget.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
-export function guardSummaryBudget(size: number, percent: number, floorTokens: number, maxTokens: number): void {
+export function guardSummaryBudget(size: number, factTokens: number, percent: number, floorTokens: number, maxTokens: number): void {
   if (!Number.isSafeInteger(size)) fail("summaryBudget", "size a safe integer");
+  if (!Number.isSafeInteger(factTokens)) fail("summaryBudget", "factTokens a safe integer");
   if (!Number.isSafeInteger(percent)) fail("summaryBudget", "percent a safe integer");
   if (!Number.isSafeInteger(floorTokens)) fail("summaryBudget", "floorTokens a safe integer");
   if (!Number.isSafeInteger(maxTokens)) fail("summaryBudget", "maxTokens a safe integer");
   if (!(0 <= size && size * 100 <= 9007199254740991)) fail("summaryBudget", "0 <= size && size * 100 <= 9007199254740991");
   if (!(0 <= percent && percent <= 100)) fail("summaryBudget", "0 <= percent && percent <= 100");
-  if (!(0 <= floorTokens && 1 <= maxTokens)) fail("summaryBudget", "0 <= floorTokens && 1 <= maxTokens");
+  if (!(0 <= factTokens && 0 <= floorTokens && factTokens + floorTokens <= 9007199254740991)) fail("summaryBudget", "0 <= factTokens && 0 <= floorTokens && factTokens + floorTokens <= 9007199254740991");
+  if (!(1 <= maxTokens)) fail("summaryBudget", "1 <= maxTokens");
 }
 
 /** keptCutoff (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */

@@ -5,6 +5,7 @@
 // messages are taken from everywhere, tool output included.
 import type { Message } from "../../model/message.ts";
 import { assertMessages } from "../../model/message-shape.ts";
+import type { TokenCounter } from "../../model/tokens.ts";
 
 const URL = /\bhttps?:\/\/\S+/g;
 const EXT =
@@ -66,4 +67,9 @@ export function requiredFacts(stretch: readonly Message[], anchors: readonly str
 /** The required facts missing from a summary text. */
 export function missingFacts(summary: string, facts: readonly string[]): string[] {
   return facts.filter((f) => !summary.includes(f));
+}
+
+/** The tokens a summary spends on keeping `facts` verbatim: the facts as one text, a space between two, by `counter`. */
+export function factTokens(facts: readonly string[], counter: TokenCounter): number {
+  return facts.length === 0 ? 0 : counter.count(facts.join(" "));
 }

@@ -12,7 +12,7 @@ import { type PromptValues, renderPrompt } from "../../model/prompt-template.ts"
 import type { Summarizer, SummaryRequest } from "../../model/summarizer.ts";
 import type { TokenCounter } from "../../model/tokens.ts";
 import { gateRejectionStreak, gateStopAfterRejections, gateSummaryBudget } from "../boundary/kernel-gate.ts";
-import { requiredFacts } from "./facts.ts";
+import { factTokens, requiredFacts } from "./facts.ts";
 import { type RetryVerdict, retryVerdict, waitToRetry } from "./retry-policy.ts";
 import { renderTranscript } from "./transcript.ts";
 import { validateSummary } from "./validate-summary.ts";
@@ -73,9 +73,10 @@ export interface StretchAsk {
  * The request for one stretch's summary: its prompt (the template with the transcript, the
  * earlier summary it starts with, the facts to keep), asking for the summary inside `tag`. An
  * ordinary stretch's prompt states the kernel's summaryBudget of its tokens (summary_percent, at
- * least summary_floor_tokens, at most max_tokens) while the model's cap stays max_tokens: the
- * budget is a request, validation stays L8's. An aged summary's (agedBudget set) states its
- * tighter budget, which is its cap too. Also returns the prompt's values.
+ * least its facts' tokens by the run's counter plus summary_floor_tokens, at most max_tokens)
+ * while the model's cap stays max_tokens: the budget is a request, validation stays L8's. An
+ * aged summary's (agedBudget set) states its tighter budget, which is its cap too. Also returns
+ * the prompt's values.
  */
 export function stretchAsk(
   stretch: readonly Message[],
@@ -88,7 +89,14 @@ export function stretchAsk(
   const { previousSummary, fresh } = stretchParts(stretch);
   const facts = requiredFacts(stretch, c.anchors);
   const budgetTokens =
-    agedBudget ?? gateSummaryBudget(replacedTokens, c.summary_percent, c.summary_floor_tokens, c.max_tokens);
+    agedBudget ??
+    gateSummaryBudget(
+      replacedTokens,
+      factTokens(facts, ctx.counter),
+      c.summary_percent,
+      c.summary_floor_tokens,
+      c.max_tokens,
+    );
   const values: PromptValues = {
     conversation: renderTranscript(fresh),
     previousSummary,
