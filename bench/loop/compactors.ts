@@ -56,6 +56,8 @@ export interface SafecutVariant {
   readonly batchCalls?: number;
   readonly summaryPercent?: number;
   readonly summaryFloorTokens?: number;
+  readonly clearKeep?: number;
+  readonly clearAtLeast?: number;
   /** every setting at its default, the strategy too (clear-then-summarize); else the strategy is summarize */
   readonly defaults?: boolean;
 }
@@ -71,6 +73,8 @@ export const VARIED = [
   ["batchCalls", "batch calls", "batch_calls", ""],
   ["summaryPercent", "summary", "summary_percent", "%"],
   ["summaryFloorTokens", "summary floor", "summary_floor_tokens", ""],
+  ["clearKeep", "clear keep", "clear_keep", ""],
+  ["clearAtLeast", "clear at least", "clear_at_least", ""],
 ] as const;
 
 /** The skipped stretches of a report whose every answer was rejected only for not being shorter. */
