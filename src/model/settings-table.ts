@@ -191,7 +191,7 @@ export const SETTINGS = {
   },
   target_percent: {
     type: "count",
-    default: 35,
+    default: 30,
     min: 1,
     max: 100,
     flag: "--target-percent <n>",
