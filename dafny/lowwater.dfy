@@ -19,6 +19,16 @@ function runContinues(dueAtStart: bool, total: int, target: int): bool
     total > target
 }
 
+function summarizesAfterClearing(dueAtStart: bool, dueAfterClearing: bool, total: int, target: int): bool
+  ensures summarizesAfterClearing(dueAtStart, dueAfterClearing, total, target) <==> (dueAtStart && (dueAfterClearing || (total > target)))
+  ensures summarizesAfterClearing(dueAtStart, dueAfterClearing, total, target) ==> dueAtStart
+{
+  if dueAfterClearing then
+    dueAtStart
+  else
+    runContinues(dueAtStart, total, target)
+}
+
 method lowWaterRun(total: int, due: bool, target: int, savings: seq<int>) returns (result: LowWaterRun)
   requires forall k: nat :: (k < |savings|) ==> ((savings[k] >= 1) && (savings[k] <= 9007199254740991))
   requires ((|savings| <= 9007199254740991) && (total <= 9007199254740991)) && (target >= 0)

@@ -26,8 +26,10 @@ export interface Compaction {
   readonly accepted: number;
   /** stretches tried again though an earlier compaction found they could not shrink */
   readonly repeated: number;
-  /** summaries asked for (one per stretch of a batch call) whose answer was not used: rejected by validation */
+  /** summaries answered (one per stretch of a batch call) whose answer was not used: rejected by validation */
   readonly rejected: number;
+  /** summarizer calls that failed (a network error: no answer), each retried or given up by the engine */
+  readonly failed: number;
 }
 
 /** A compactor the replay calls before each model call. */
@@ -54,6 +56,8 @@ export interface SafecutVariant {
   readonly batchCalls?: number;
   readonly summaryPercent?: number;
   readonly summaryFloorTokens?: number;
+  readonly clearKeep?: number;
+  readonly clearAtLeast?: number;
   /** every setting at its default, the strategy too (clear-then-summarize); else the strategy is summarize */
   readonly defaults?: boolean;
 }
@@ -69,30 +73,48 @@ export const VARIED = [
   ["batchCalls", "batch calls", "batch_calls", ""],
   ["summaryPercent", "summary", "summary_percent", "%"],
   ["summaryFloorTokens", "summary floor", "summary_floor_tokens", ""],
+  ["clearKeep", "clear keep", "clear_keep", ""],
+  ["clearAtLeast", "clear at least", "clear_at_least", ""],
 ] as const;
 
 /** The skipped stretches of a report whose every answer was rejected only for not being shorter. */
 const NOT_SHORTER = /^(the summary is not shorter than what it replaces \([^)]*\)(; then: )?)+$/;
 
-/** A summarizer that counts the summaries asked of it: one per call, one per stretch of a batch call. */
-function counting(inner: Summarizer): Summarizer & { asked: number } {
+/**
+ * A summarizer that counts the summaries it answered (one per call, one per stretch of a batch
+ * call) and the calls that failed (a network error, then retried by the engine): a failed call's
+ * stretches got no answer, so none of them was rejected.
+ */
+function counting(inner: Summarizer): Summarizer & { answered: number; failed: number } {
   const batch = inner.summarizeBatch;
-  const out: Summarizer & { asked: number } = {
+  const out: Summarizer & { answered: number; failed: number } = {
     name: inner.name,
-    asked: 0,
-    summarize(r) {
-      out.asked++;
-      return inner.summarize(r);
+    answered: 0,
+    failed: 0,
+    async summarize(r) {
+      const got = await counted(inner.summarize(r));
+      out.answered++;
+      return got;
     },
     ...(batch === undefined
       ? {}
       : {
-          summarizeBatch(r: BatchSummaryRequest) {
-            out.asked += r.parts.length;
-            return batch.call(inner, r);
+          async summarizeBatch(r: BatchSummaryRequest) {
+            const got = await counted(batch.call(inner, r));
+            out.answered += r.parts.length;
+            return got;
           },
         }),
   };
+  /** The call's answer; a failure is counted and passed on. */
+  async function counted<T>(call: Promise<T>): Promise<T> {
+    try {
+      return await call;
+    } catch (e) {
+      out.failed++;
+      throw e;
+    }
+  }
   return out;
 }
 
@@ -115,7 +137,8 @@ export function safecutCompactor(baseUrl: string, trigger: number, v: SafecutVar
   return {
     name: named.length === 0 ? "safecut" : `safecut, ${named.join(", ")}`,
     async compact(context) {
-      const askedBefore = summarizer.asked;
+      const answeredBefore = summarizer.answered;
+      const failedBefore = summarizer.failed;
       const { messages, report } = await compactMessages(
         context,
         // summarizing against the baseline's summarizing: the strategy that only summarizes (or the default one)
@@ -136,8 +159,9 @@ export function safecutCompactor(baseUrl: string, trigger: number, v: SafecutVar
         if (seen.has(key)) repeated++;
         else seen.add(key);
       }
-      const rejected = summarizer.asked - askedBefore - report.stretches.length;
-      return { messages, accepted: report.stretches.length, repeated, rejected };
+      const rejected = summarizer.answered - answeredBefore - report.stretches.length;
+      const failed = summarizer.failed - failedBefore;
+      return { messages, accepted: report.stretches.length, repeated, rejected, failed };
     },
   };
 }
@@ -163,10 +187,11 @@ export function baselineCompactor(baseUrl: string, trigger: number): Compactor {
   return {
     name: "baseline",
     async compact(context) {
-      if (contextTokens(context) < trigger) return { messages: context, accepted: 0, repeated: 0, rejected: 0 };
+      if (contextTokens(context) < trigger)
+        return { messages: context, accepted: 0, repeated: 0, rejected: 0, failed: 0 };
       const head = context.findIndex((m) => m.role !== "system");
       const cut = baselineCut(context, keep);
-      if (head < 0 || cut <= head) return { messages: context, accepted: 0, repeated: 0, rejected: 0 };
+      if (head < 0 || cut <= head) return { messages: context, accepted: 0, repeated: 0, rejected: 0, failed: 0 };
       const prefix = context.slice(head, cut);
       const previous = prefix[0].role === "summary" ? prefix[0].content : undefined;
       const stretch = previous === undefined ? prefix : prefix.slice(1);
@@ -193,6 +218,7 @@ export function baselineCompactor(baseUrl: string, trigger: number): Compactor {
         accepted: 1,
         repeated: 0,
         rejected: 0,
+        failed: 0,
       };
     },
   };

@@ -21,8 +21,10 @@ export interface ReplayStats {
   readonly summarizerCalls: number;
   /** attempts at a stretch an earlier compaction already found could not shrink */
   readonly repeatedUnshrinkable: number;
-  /** summaries asked for whose answer was not used (rejected by validation) */
+  /** summaries answered whose answer was not used (rejected by validation) */
   readonly rejectedAnswers: number;
+  /** summarizer calls that failed without an answer (the server never answered them: not in summarizerCalls) */
+  readonly failedCalls: number;
   readonly summarizerInput: number;
   readonly summarizerOutput: number;
   /** the tokens of every context sent, summed */
@@ -53,6 +55,7 @@ export function emptyStats(): { -readonly [K in keyof ReplayStats]: number } {
     summarizerCalls: 0,
     repeatedUnshrinkable: 0,
     rejectedAnswers: 0,
+    failedCalls: 0,
     summarizerInput: 0,
     summarizerOutput: 0,
     mainInput: 0,
@@ -101,6 +104,10 @@ export async function replay(session: Session, compactor: Compactor, server: Sum
 
   for (const m of session.messages) {
     if (m.role === "assistant") {
+      // the agent's model call lies between two compactions: the event loop runs (timers, idle
+      // keep-alive sockets closing) as it would in an agent; a replay that never yielded would
+      // reuse sockets the server has already timed out, and see them reset
+      await new Promise((resolve) => setImmediate(resolve));
       const firstCall = server.calls.length;
       const done = await compactor.compact(context);
       const calls = server.calls.slice(firstCall);
@@ -110,6 +117,7 @@ export async function replay(session: Session, compactor: Compactor, server: Sum
       s.summaries += done.accepted;
       s.repeatedUnshrinkable += done.repeated;
       s.rejectedAnswers += done.rejected;
+      s.failedCalls += done.failed;
       s.summarizerCalls += calls.length;
       for (const c of calls) {
         s.summarizerInput += c.inputTokens;

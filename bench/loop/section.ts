@@ -144,7 +144,7 @@ export function loopSection(rows: readonly LoopRow[], command: string, scale: nu
 
 /**
  * An exploratory run's sweep: per trigger and compactor, over all sessions, what each cost in
- * absolute figures and against the baseline (events, calls, summaries used and rejected answers,
+ * absolute figures and against the baseline (events, calls, summaries used, rejected answers and failed calls,
  * summarizer input and output, the agent's wait, main-model input).
  */
 export function sweepLines(rows: readonly LoopRow[]): string[] {
@@ -159,7 +159,7 @@ export function sweepLines(rows: readonly LoopRow[]): string[] {
         c,
         String(x.events),
         `${x.summarizerCalls} (${x.summaries})`,
-        String(x.rejectedAnswers),
+        `${x.rejectedAnswers} (${x.failedCalls})`,
         vs(x.summarizerInput, base.summarizerInput),
         vs(x.summarizerOutput, base.summarizerOutput),
         `${fmt(x.waitSeconds, 0)} (${fmtRatio(ratio(x.waitSeconds, base.waitSeconds))})`,
@@ -174,7 +174,7 @@ export function sweepLines(rows: readonly LoopRow[]): string[] {
         "compactor",
         "events",
         "summarizer calls (summaries used)",
-        "rejected answers",
+        "rejected answers (failed calls)",
         "summarizer input (vs baseline)",
         "summarizer output (vs baseline)",
         "wait, modelled s (vs baseline)",

@@ -795,7 +795,7 @@ export const decideLogCommit: (plan: PlanStamp, tail: boolean[], nowLength: numb
 /**
  * Whether a run takes another step: only a run that was due when it started (L1), and only while the total is above the target.
  *
- * Proven by Dafny (`scripts/check.sh dafny`), laws L1, L8; see docs/kernel.md.
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L1, L8, L13; see docs/kernel.md.
  *
  * Requires:
  * - none: every input
@@ -806,6 +806,22 @@ export const decideLogCommit: (plan: PlanStamp, tail: boolean[], nowLength: numb
 export const runContinues: (dueAtStart: boolean, total: number, target: number) => boolean = lowwaterModule.runContinues;
 
 /**
+ * Whether a run summarizes after its clearing tier: only a run that was due when it started,
+ * before clearing (L1), and then when clearing left it still due or above its low-water target
+ * (the rest of the way down is summarized, as runContinues goes on below the trigger).
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L1, L8, L13; see docs/kernel.md.
+ *
+ * Requires:
+ * - none: every input
+ *
+ * Ensures:
+ * - `result <==> (dueAtStart && (dueAfterClearing || total > target))`
+ * - `result ==> dueAtStart`
+ */
+export const summarizesAfterClearing: (dueAtStart: boolean, dueAfterClearing: boolean, total: number, target: number) => boolean = lowwaterModule.summarizesAfterClearing;
+
+/**
  * Progress model of the low-water rule: step k lowers the total by savings[k] >= 1 (an accepted
  * summary, L8); the run takes steps while runContinues. A run that is not due takes none; one that
  * is due ends at or below the target unless the steps run out, and never takes more than
@@ -813,7 +829,7 @@ export const runContinues: (dueAtStart: boolean, total: number, target: number) 
  *
  * Proof-only model: it proves a property of the engine's loop or discipline; the engine never calls it.
  *
- * Proven by Dafny (`scripts/check.sh dafny`), laws L1, L8; see docs/kernel.md.
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L1, L8, L13; see docs/kernel.md.
  *
  * Requires:
  * - `forall(k: nat, k < savings.length ==> savings[k] >= 1 && savings[k] <= 9007199254740991)`

@@ -1,10 +1,14 @@
-// API: runContinues(dueAtStart, total, target): boolean; lowWaterRun(total, due, target, savings): LowWaterRun
+// API: runContinues(dueAtStart, total, target): boolean;
+//      summarizesAfterClearing(dueAtStart, dueAfterClearing, total, target): boolean;
+//      lowWaterRun(total, due, target, savings): LowWaterRun
 //      -- the low-water stop rule of a run (L1 unchanged, L8's progress).
 // A run starts only when compaction is due (L1 decides that, as before); once started it goes on
 // while the total is above a lower target, so one run frees down to the target instead of just
-// under the trigger. lowWaterRun is the progress model: with every step lowering the total by at
-// least one token (L8's acceptSummary), a run ends within total - target steps, at or below the
-// target unless it ran out of steps.
+// under the trigger. A run that clears tool results first (L13) has started when it was due
+// before clearing: it summarizes afterwards when clearing left it due or above its target.
+// lowWaterRun is the progress model: with every step lowering the total by at least one token
+// (L8's acceptSummary), a run ends within total - target steps, at or below the target unless it
+// ran out of steps.
 
 /** The end of a run in the low-water progress model: the total it ends at and the steps it took. */
 export interface LowWaterRun {
@@ -18,6 +22,24 @@ export interface LowWaterRun {
 export function runContinues(dueAtStart: boolean, total: number, target: number): boolean {
   if (!dueAtStart) return false;
   return total > target;
+}
+
+//@ verify
+//@ ensures \result <==> (dueAtStart && (dueAfterClearing || total > target))
+//@ ensures \result ==> dueAtStart
+/**
+ * Whether a run summarizes after its clearing tier: only a run that was due when it started,
+ * before clearing (L1), and then when clearing left it still due or above its low-water target
+ * (the rest of the way down is summarized, as runContinues goes on below the trigger).
+ */
+export function summarizesAfterClearing(
+  dueAtStart: boolean,
+  dueAfterClearing: boolean,
+  total: number,
+  target: number,
+): boolean {
+  if (dueAfterClearing) return dueAtStart;
+  return runContinues(dueAtStart, total, target);
 }
 
 //@ verify

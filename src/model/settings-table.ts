@@ -191,7 +191,7 @@ export const SETTINGS = {
   },
   target_percent: {
     type: "count",
-    default: 35,
+    default: 30,
     min: 1,
     max: 100,
     flag: "--target-percent <n>",
@@ -273,7 +273,7 @@ export const SETTINGS = {
     choices: ["summarize", "clear", "clear-then-summarize"],
     default: "clear-then-summarize",
     flag: "--strategy <name>",
-    help: "summarize; clear (replace old tool results by a placeholder, no model call, L13); or clear-then-summarize (summarize only if still due)",
+    help: "summarize; clear (replace old tool results by a placeholder, no model call, L13); or clear-then-summarize (clear first; a run that was due then summarizes down to the low-water target if clearing stopped above it)",
   },
   clear_keep: {
     type: "count",

@@ -5,6 +5,16 @@ export function runContinues(dueAtStart: boolean, total: number, target: number)
   return dueAtStart && total > target;
 }
 
+/** Plain reference of summarizesAfterClearing: due before clearing, and still due after it or above the target. */
+export function summarizesAfterClearing(
+  dueAtStart: boolean,
+  dueAfterClearing: boolean,
+  total: number,
+  target: number,
+): boolean {
+  return dueAtStart && (dueAfterClearing || total > target);
+}
+
 /** Plain reference of lowWaterRun: subtract savings in order while due and above the target. */
 export function lowWaterRun(
   total: number,

@@ -557,6 +557,7 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
     .map(([x, y, s, len]) => [Math.min(x, y), Math.max(x, y), s, s + len]),
   // lowwater.ts
   runContinues: fc.tuple(fc.boolean(), anyInt, anyInt),
+  summarizesAfterClearing: fc.tuple(fc.boolean(), fc.boolean(), anyInt, anyInt),
   lowWaterRun: fc
     // a target >= 0 (the model's requires: the total stays above it, so each step's difference is exact)
     .tuple(wideNat, fc.boolean(), fc.oneof(fc.nat(40), wideNat), exactNats(0, 30, 1))

@@ -1,7 +1,9 @@
 // The agent-loop replay (npm run bench:loop) at CI size: the loopback summarizer answers through
 // safecut's OpenAI provider, the replay's accounting agrees with the server's records, the
-// baseline makes one call per event and loses user messages, and safecut keeps every user message
-// in every context it sends.
+// baseline makes one call per event and loses user messages, safecut keeps every user message
+// in every context it sends, and a call that failed on the network counts as failed, not rejected.
+import { createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baselineCompactor, contextTokens, safecutCompactor } from "../../bench/loop/compactors.ts";
 import { compactionWait, replay } from "../../bench/loop/replay.ts";
@@ -65,6 +67,40 @@ describe("agent-loop replay", () => {
     const low = await replay(session, safecutCompactor(server.baseUrl, TRIGGER, { targetPercent: 50 }), server);
     expect(low.events).toBeLessThan(atTrigger.events);
     expect(low.callsWithEveryUser).toBe(low.modelCalls);
+  });
+
+  it("a call that fails on the network and is retried is a failed call, not rejected answers", async () => {
+    // a loopback proxy in front of the summarizer that resets the first request's connection (as a
+    // stale keep-alive socket does) and forwards the rest
+    let reset = false;
+    const target = new URL(server.baseUrl);
+    const proxy = createServer((req, res) => {
+      if (!reset) {
+        reset = true;
+        req.socket.destroy();
+        return;
+      }
+      const forward = request(
+        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      req.pipe(forward);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = proxy.address() as AddressInfo;
+      const s = await replay(session, safecutCompactor(`http://127.0.0.1:${port}/v1`, TRIGGER), server);
+      expect(reset).toBe(true);
+      expect(s.summaries).toBeGreaterThan(1);
+      // the retried call's summaries were used: none was rejected
+      expect(s.rejectedAnswers).toBe(0);
+      expect(s.failedCalls).toBe(1);
+    } finally {
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
   });
 
   it("no stretch known not to shrink is tried again, even with no floor", async () => {

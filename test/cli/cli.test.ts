@@ -82,7 +82,18 @@ describe("safecut compact (in process)", () => {
 
   it("reads stdin, writes --output and a JSON --report", async () => {
     const r = await runInProcess(
-      ["compact", "-", "--token-threshold", "5000", "-o", "out.json", "--report", "report.json"],
+      [
+        "compact",
+        "-",
+        "--token-threshold",
+        "5000",
+        "--target-percent",
+        "90",
+        "-o",
+        "out.json",
+        "--report",
+        "report.json",
+      ],
       { cwd: dir, stdin: JSON.stringify(conv) },
     );
     expect(r.code).toBe(0);
@@ -91,8 +102,9 @@ describe("safecut compact (in process)", () => {
     expect(report.outcome).toBe("compacted");
     expect(report.laws.every((l: { ok: boolean }) => l.ok)).toBe(true);
     expect(report.tokensAfter).toBeLessThan(report.tokensBefore);
-    // the default clear-then-summarize: clearing alone brought it under the trigger, and -o holds
-    // the cleared conversation (every message kept, the reported results cleared)
+    // the default clear-then-summarize with a target clearing reaches (90% of the trigger): clearing
+    // alone brought it there, and -o holds the cleared conversation (every message kept, the
+    // reported results cleared)
     expect(report.stretches).toEqual([]);
     const out = readConversationFile(readFileSync(join(dir, "out.json"), "utf8")).messages;
     expect(out.length).toBe(conv.length);

@@ -110,12 +110,12 @@ describe("outputs never destroy the input", () => {
   it("stdin has no file identity: -o and --report are free", async () => {
     const { d } = input("stdin");
     const r = await runInProcess(
-      ["compact", "-", "--token-threshold", "5000", "-o", "conv.json", "--report", "r.json"],
+      ["compact", "-", "--token-threshold", "5000", "--target-percent", "90", "-o", "conv.json", "--report", "r.json"],
       { cwd: d, stdin: content },
     );
     expect(r.code).toBe(0);
     // -o holds the compacted conversation: under the default clear-then-summarize, the reported
-    // results cleared (clearing alone brought it under the trigger: every message kept)
+    // results cleared (clearing alone brought it to the target, 90% of the trigger: every message kept)
     const report = JSON.parse(readFileSync(join(d, "r.json"), "utf8"));
     const out = readConversationFile(readFileSync(join(d, "conv.json"), "utf8")).messages;
     expect(report.clearing.results).toBeGreaterThan(0);
@@ -268,6 +268,8 @@ describe("a kill mid-write", () => {
         join(d, "conv.json"),
         "--token-threshold",
         "5000",
+        "--target-percent",
+        "90",
         "-o",
         target,
       ],
@@ -287,6 +289,7 @@ describe("a kill mid-write", () => {
     expect(join(paused.temp, "..")).toBe(d);
     const complete = readConversationFile(readFileSync(paused.temp, "utf8"));
     // the compacted conversation: under the default clear-then-summarize, old results cleared
+    // (clearing alone reaches the target, 90% of the trigger: every message kept)
     expect(complete.messages.length).toBe(conv.length);
     expect(clearedResults(complete.messages)).toBeGreaterThan(0);
     expect(readFileSync(target, "utf8")).toBe("OLD CONTENT\n");
@@ -297,7 +300,10 @@ describe("a kill mid-write", () => {
     // SIGKILL cannot be handled: the temporary file stays until the next run beside it sweeps it
     // (its process is dead), and that run leaves the complete new file and no temporary file
     const killedText = readFileSync(paused.temp, "utf8");
-    const r = await runInProcess(["compact", "conv.json", "--token-threshold", "5000", "-o", "out.json"], { cwd: d });
+    const r = await runInProcess(
+      ["compact", "conv.json", "--token-threshold", "5000", "--target-percent", "90", "-o", "out.json"],
+      { cwd: d },
+    );
     expect(r.code).toBe(0);
     expect(readFileSync(target, "utf8")).toBe(killedText);
     expect(existsSync(paused.temp)).toBe(false);

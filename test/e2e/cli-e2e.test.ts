@@ -103,11 +103,14 @@ describe("safecut compact, end to end", () => {
     expect(report.tokensAfter).toBeLessThan(20000);
   });
 
-  it("compacts OpenAI JSON under the defaults: clear-then-summarize, clearing alone enough here, no summarizer call", async () => {
+  it("compacts OpenAI JSON under the defaults: clear-then-summarize, clearing alone reaching a target of 90% here, no summarizer call", async () => {
     const input = files.openaiJson;
     const h = hash(input);
     const report = join(dir, "defaults.report.json");
-    const r = await runProcess(["compact", input, "--token-threshold", "20000", "--report", report], { cwd: dir });
+    const r = await runProcess(
+      ["compact", input, "--token-threshold", "20000", "--target-percent", "90", "--report", report],
+      { cwd: dir },
+    );
     expect(r.code).toBe(0);
     expect(hash(input)).toBe(h);
     const k = JSON.parse(readFileSync(report, "utf8"));

@@ -41,7 +41,13 @@ describe("strategy", () => {
     const spelled = await compactMessages(input, { ...base, strategy: "clear-then-summarize", clear_at_least: 2000 });
     expect(byDefault.report.clearing?.results).toBeGreaterThan(0);
     expect(byDefault.report.clearing?.tokensFreed).toBeGreaterThanOrEqual(2000);
-    expect(byDefault.report).toEqual(spelled.report);
+    // the same run (the summarizer calls' wall-clock durations apart)
+    const untimed = (r: typeof byDefault.report) => ({
+      ...r,
+      calls: r.calls.map((c) => ({ ...c, durationMs: 0 })),
+      callTotals: { ...r.callTotals, durationMs: 0 },
+    });
+    expect(untimed(byDefault.report)).toEqual(untimed(spelled.report));
     expect(byDefault.messages).toEqual(spelled.messages);
   });
 
@@ -133,6 +139,29 @@ describe("what clearing keeps", () => {
     // target_percent 50 of the trigger: 10,000 tokens
     expect(r.report.tokensBefore).toBeGreaterThan(20_000);
     expect(r.report.tokensAfter).toBeLessThanOrEqual(10_000);
+  });
+
+  it('"clear-then-summarize" summarizes the rest of the way down when clearing stops above the target', async () => {
+    const input = conversation(20);
+    // about 21k tokens; clearing alone reaches about 4k: under the trigger (8000), above the target (35%: 2800)
+    const near = { ...base, target_percent: 35 };
+    const cleared = await compactMessages(input, { ...near, strategy: "clear" });
+    expect(cleared.report.dueAfter).toBe(false);
+    expect(cleared.report.tokensAfter).toBeGreaterThan(2800);
+    const s = counting();
+    const r = await compactMessages(input, { ...near, strategy: "clear-then-summarize" }, { summarizer: s });
+    expect(r.report.clearing?.results).toBe(cleared.report.clearing?.results);
+    expect(r.report.stretches.length).toBeGreaterThan(0);
+    expect(r.report.tokensAfter).toBeLessThan(cleared.report.tokensAfter ?? 0);
+    expect(r.report.laws.every((l) => l.ok)).toBe(true);
+    // where clearing alone reaches the target (35% of 20000: 7000), no summarizer call
+    const far = { ...near, token_threshold: 20_000 };
+    const alone = await compactMessages(input, { ...far, strategy: "clear" });
+    expect(alone.report.tokensAfter).toBeLessThanOrEqual(7000);
+    const none = counting();
+    const both = await compactMessages(input, { ...far, strategy: "clear-then-summarize" }, { summarizer: none });
+    expect(none.requests).toHaveLength(0);
+    expect(both.messages).toEqual(alone.messages);
   });
 
   it("a dry run says what it would clear and changes nothing", async () => {

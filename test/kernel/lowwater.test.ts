@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { lowWaterRun, runContinues } from "../../src/kernel/lowwater.ts";
+import { lowWaterRun, runContinues, summarizesAfterClearing } from "../../src/kernel/lowwater.ts";
 import * as ref from "../../src/reference/lowwater.ts";
 import { int, nat, RUNS } from "./gen.ts";
 
@@ -23,6 +23,22 @@ describe("low-water stop rule", () => {
       }),
       { numRuns: RUNS },
     );
+  });
+  it("summarizesAfterClearing agrees with the reference and its ensures", () => {
+    fc.assert(
+      fc.property(fc.boolean(), fc.boolean(), int, int, (d, after, t, g) => {
+        const got = summarizesAfterClearing(d, after, t, g);
+        return got === ref.summarizesAfterClearing(d, after, t, g) && got === (d && (after || t > g)) && (!got || d);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+  it("after clearing: a run due at its start summarizes while still due or above the target, never one that was not due", () => {
+    // trigger 30k, target 10.5k: clearing left 14k (under the trigger, above the target)
+    expect(summarizesAfterClearing(true, false, 14_000, 10_500)).toBe(true);
+    expect(summarizesAfterClearing(true, false, 10_500, 10_500)).toBe(false);
+    expect(summarizesAfterClearing(true, true, 31_000, 10_500)).toBe(true);
+    expect(summarizesAfterClearing(false, false, 14_000, 10_500)).toBe(false);
   });
   it("lowWaterRun agrees with the reference and its ensures", () => {
     fc.assert(

@@ -145,6 +145,7 @@ const ARGS: Record<string, () => unknown[]> = {
   notShrinkable: () => [10, N],
   recordAfterSplice: () => [N - 10, N - 5, 1, N / 2],
   runContinues: () => [true, N, N / 2],
+  summarizesAfterClearing: () => [true, false, N, N / 2],
   // one token saved per step: the run goes down to the target in N / 2 steps
   lowWaterRun: () => [N, true, N / 2, tokens],
   // a need of N / 2 tokens: hundreds of thousands of stretches planned in one linear scan (the

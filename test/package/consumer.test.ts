@@ -164,7 +164,7 @@ import { readFileSync } from "node:fs";
 import { compact, readConversationFile } from "safecut";
 import { findCutPoint, selectStretch } from "safecut/kernel";
 const file = readConversationFile(readFileSync("${EXAMPLE}", "utf8"));
-const { messages, report } = await compact(file.messages, { token_threshold: 8000 });
+const { messages, report } = await compact(file.messages, { token_threshold: 8000, target_percent: 90 });
 const cut = findCutPoint(["user", "assistant", "tool", "user", "assistant"], [5, 5, 50, 5, 5], [-1, -1, 1, -1, -1], [-1, 2, -1, -1, -1], 0, 5, 10);
 const stretch = selectStretch(["user", "assistant", "tool", "user", "assistant"], [-1, -1, 1, -1, -1], [-1, 2, -1, -1, -1], [false, false, false, false, false], 1);
 console.log(JSON.stringify({ before: file.messages.length, after: messages.length, cleared: report.clearing?.results ?? 0, tokensBefore: report.tokensBefore, tokensAfter: report.tokensAfter, outcome: report.outcome, laws: report.laws.every((l) => l.ok), cut, stretch }));
@@ -181,8 +181,8 @@ console.log(JSON.stringify({ before: file.messages.length, after: messages.lengt
       cut: unknown;
       stretch: unknown;
     };
-    // the default clear-then-summarize: clearing old tool results alone brings the example under
-    // 8000 tokens (every message kept, fewer tokens), no summarizer call
+    // the default clear-then-summarize: clearing old tool results alone brings the example to its
+    // target, 90% of 8000 tokens (every message kept, fewer tokens), no summarizer call
     expect(out.outcome).toBe("compacted");
     expect(out.cleared).toBeGreaterThan(0);
     expect(out.after).toBe(out.before);
@@ -312,10 +312,11 @@ describe("the installed bin", { timeout: 180_000 }, () => {
     const help = run(bin(), ["--help"]);
     expect(ok(help)).toContain("Usage: safecut");
     expect(help.stderr).toBe("");
-    const out = ok(run(bin(), ["compact", "--quiet", "--token-threshold", "8000", EXAMPLE]));
+    const out = ok(run(bin(), ["compact", "--quiet", "--token-threshold", "8000", "--target-percent", "90", EXAMPLE]));
     const written = JSON.parse(out) as { messages: Array<{ role: string; content: unknown }> };
     const before = JSON.parse(readFileSync(join(app, EXAMPLE), "utf8")) as { messages: unknown[] };
-    // the default clear-then-summarize: old tool results cleared in place, every message kept
+    // the default clear-then-summarize, clearing alone reaching the target (90%): old tool results
+    // cleared in place, every message kept
     expect(written.messages.length).toBe(before.messages.length);
     const cleared = written.messages.filter(
       (m) =>

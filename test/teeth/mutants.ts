@@ -665,6 +665,20 @@ export const mutants: Mutant[] = [
   {
     module: "lowwater.ts",
     law: "L1",
+    find: `if (dueAfterClearing) return dueAtStart;`,
+    replace: `if (dueAfterClearing) return true;`,
+    why: "a run that was not due when it started summarizes when due after clearing (L1 judges the run's start)",
+  },
+  {
+    module: "lowwater.ts",
+    law: "L1",
+    find: `return runContinues(dueAtStart, total, target);`,
+    replace: `return dueAtStart;`,
+    why: "a run that clearing brought to or under its target summarizes on: a call no rule asks for",
+  },
+  {
+    module: "lowwater.ts",
+    law: "L1",
     find: `while (steps < savings.length && runContinues(due, cur, target)) {`,
     replace: `while (steps < savings.length && runContinues(true, cur, target)) {`,
     why: "a run that is not due takes steps",

@@ -14,7 +14,7 @@ import { type CutPoint, findCutPoint } from "../../kernel/cutpoint.ts";
 import { notShrinkable, recordAfterSplice, type ShunnedStretch, worthACall } from "../../kernel/floor.ts";
 import { selectKeepRecent } from "../../kernel/keeprecent.ts";
 import { decideLogCommit } from "../../kernel/logcommit.ts";
-import { runContinues } from "../../kernel/lowwater.ts";
+import { runContinues, summarizesAfterClearing } from "../../kernel/lowwater.ts";
 import { acceptSummary, rangeTokens, rejectionStreak, stopAfterRejections } from "../../kernel/progress.ts";
 import { retentionCutoff } from "../../kernel/retention.ts";
 import type { Role } from "../../kernel/roles.ts";
@@ -60,6 +60,7 @@ import {
   guardSelectStretchFrom,
   guardSplice,
   guardStopAfterRejections,
+  guardSummarizesAfterClearing,
   guardSummaryBudget,
   guardThresholdFired,
   guardTriggerFired,
@@ -282,6 +283,17 @@ export function gateStopAfterRejections(rejectedInARow: number, limit: number): 
 export function gateRunContinues(dueAtStart: boolean, total: number, target: number): boolean {
   guardRunContinues(dueAtStart, total, target);
   return runContinues(dueAtStart, total, target);
+}
+
+/** The low-water rule after clearing: does a run due when it started (before clearing) summarize, given where clearing left it? */
+export function gateSummarizesAfterClearing(
+  dueAtStart: boolean,
+  dueAfterClearing: boolean,
+  total: number,
+  target: number,
+): boolean {
+  guardSummarizesAfterClearing(dueAtStart, dueAfterClearing, total, target);
+  return summarizesAfterClearing(dueAtStart, dueAfterClearing, total, target);
 }
 
 /** Is the stretch [start, end) worth a summarizer call: above the floor, and not recorded as not shrinkable? */

@@ -385,6 +385,12 @@ export function guardRunContinues(_dueAtStart: boolean, total: number, target: n
   if (!Number.isSafeInteger(target)) fail("runContinues", "target a safe integer");
 }
 
+/** summarizesAfterClearing (src/kernel/lowwater.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardSummarizesAfterClearing(_dueAtStart: boolean, _dueAfterClearing: boolean, total: number, target: number): void {
+  if (!Number.isSafeInteger(total)) fail("summarizesAfterClearing", "total a safe integer");
+  if (!Number.isSafeInteger(target)) fail("summarizesAfterClearing", "target a safe integer");
+}
+
 /** acceptSummary (src/kernel/progress.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardAcceptSummary(summaryTokens: number, replacedTokens: number, maxTokens: number): void {
   if (!Number.isSafeInteger(summaryTokens)) fail("acceptSummary", "summaryTokens a safe integer");

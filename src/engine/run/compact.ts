@@ -24,6 +24,7 @@ import {
   gateRangeTokens,
   gateRetentionCutoff,
   gateRunContinues,
+  gateSummarizesAfterClearing,
   gateUsageAfterSplice,
   gateUsageTokens,
 } from "../boundary/kernel-gate.ts";
@@ -134,10 +135,11 @@ interface RunState {
   /** the low-water target: a run that was due goes on while the judged total is above it (undefined: while due) */
   readonly target: number | undefined;
   /**
-   * whether the first plan found compaction due: the low-water rule's start (the clearing tier
-   * may have brought a due run under the trigger before it: then nothing is summarized)
+   * whether the run summarizes, decided at its first plan: the low-water rule's start. Due then;
+   * or, after the clearing tier brought a due run under the trigger, the kernel's
+   * summarizesAfterClearing (still above the target: summarized the rest of the way down)
    */
-  dueAtFirstPlan: boolean;
+  summarizes: boolean;
   /** the report the trigger judges (undefined: the counted total); carried across every step */
   usage: ReportedPrefix | undefined;
   step: number;
@@ -194,13 +196,19 @@ function callFloor(run: RunState, snap: StoreView): CallFloor {
 
 /**
  * The low-water rule: does the run take another step? While it is due, always (L1); below the
- * trigger, while the kernel's runContinues says so (it was due at its first plan, the total judged
- * is above the target).
+ * trigger, while the kernel's runContinues says so (the run summarizes, the total judged is above
+ * the target). Whether it summarizes is decided at the first plan: when due then, or by the
+ * kernel's summarizesAfterClearing from the run's start (before the clearing tier) and the total
+ * clearing left.
  */
 function runGoesOn(run: RunState, plan: Plan): boolean {
-  if (run.step === 1) run.dueAtFirstPlan = plan.due;
+  if (run.step === 1)
+    run.summarizes =
+      run.target === undefined
+        ? plan.due
+        : gateSummarizesAfterClearing(run.dueBefore, plan.due, plan.triggerTokens, run.target);
   if (plan.due) return true;
-  return run.target !== undefined && gateRunContinues(run.dueAtFirstPlan, plan.triggerTokens, run.target);
+  return run.target !== undefined && gateRunContinues(run.summarizes, plan.triggerTokens, run.target);
 }
 
 /** Why a run that planned `plan` ends without a stretch to summarize. */
@@ -678,7 +686,7 @@ function startRun(store: ConversationStore, config: Config, o: CompactOptions): 
     positions,
     dueBefore,
     target: targetTokens(c),
-    dueAtFirstPlan: false,
+    summarizes: false,
     usage: o.usage,
     step: 1,
     rejectedInARow: 0,
