@@ -147,16 +147,26 @@ describe("safecut compact, end to end", () => {
     expect(r.code).toBe(0);
     expectCompacted(files.openaiJson, r.stdout, 10);
     expect(server.requests.length).toBeGreaterThan(5);
-    // a batch request (several stretches' prompts under their headings) allows max_tokens per stretch
-    const batch = (q: { body: Record<string, unknown> }) =>
-      JSON.stringify(q.body.messages).includes("=== excerpt 1 of ");
-    expect(
-      server.requests.every(
-        (q) =>
-          q.body.model === "gpt-4o-mini" &&
-          (batch(q) ? (q.body.max_tokens as number) > 2000 : q.body.max_tokens === 2000),
-      ),
-    ).toBe(true);
+    // max_tokens is the cap of what is asked: max_tokens for an ordinary stretch, an aged
+    // summary's budget for an aged one (its excerpt is empty: the stretch is only that summary),
+    // their sum for a batch (several stretches under their headings). This imitation answers one
+    // summary per request, so a batch's parts are then asked for alone.
+    type Request = { body: Record<string, unknown> };
+    const prompt = (q: Request) => (q.body.messages as { content: string }[]).map((m) => m.content).join("\n");
+    const parts = (q: Request) => prompt(q).split(/^=== excerpt \d+ of \d+ ===$/m);
+    const batch = (q: Request) => parts(q).length > 1;
+    const capOf = (part: string) =>
+      part.includes("<previous_summary>") && part.includes("Conversation excerpt:\n\n\n")
+        ? Number(/Use at most (\d+) tokens/.exec(part)?.[1])
+        : 2000;
+    const cap = (q: Request) =>
+      batch(q)
+        ? parts(q)
+            .slice(1)
+            .reduce((sum, p) => sum + capOf(p), 0)
+        : capOf(prompt(q));
+    expect(server.requests.filter((q) => q.body.model !== "gpt-4o-mini" || q.body.max_tokens !== cap(q))).toEqual([]);
+    expect(server.requests.some(batch)).toBe(true);
   });
 
   it("compacts Anthropic JSONL through the Anthropic HTTP imitation", async () => {
