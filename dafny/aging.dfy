@@ -68,19 +68,21 @@ method inPlan(plan: seq<int>, j: int) returns (result: bool)
   return false;
 }
 
-method planAging(roles: seq<Role>, tokens: seq<int>, window: int, floorTokens: int, shunStarts: seq<int>, shunEnds: seq<int>, plan: seq<int>, need: int, percent: int) returns (result: seq<int>)
+method planAging(roles: seq<Role>, tokens: seq<int>, facts: seq<int>, window: int, floorTokens: int, shunStarts: seq<int>, shunEnds: seq<int>, plan: seq<int>, need: int, percent: int) returns (result: seq<int>)
   requires ((window >= 1) && (|tokens| == |roles|)) && (|roles| <= 9007199254740991)
+  requires |facts| == |tokens|
   requires (forall k: nat :: (k < |tokens|) ==> (tokens[k] >= 0)) && ((sumTokens(tokens, 0, |tokens|) * 100) <= 9007199254740991)
   requires (|shunStarts| == |shunEnds|) && (|shunStarts| <= 9007199254740991)
   requires |plan| < 9007199254740991
   requires forall i: nat :: ((i + 1) < |plan|) ==> (plan[i] <= plan[i + 1])
   requires (0 <= percent) && (percent < 100)
   ensures forall k: nat :: (k < |result|) ==> ((0 <= result[k]) && (result[k] < |tokens|))
-  ensures forall k: nat :: (k < |result|) ==> Agable(roles, tokens, retentionCutoff(|roles|, window), floorTokens, shunStarts, shunEnds, plan, result[k])
+  ensures forall k: nat :: (k < |result|) ==> Agable(roles, tokens, facts, percent, retentionCutoff(|roles|, window), floorTokens, shunStarts, shunEnds, plan, result[k])
+  ensures forall k: nat :: (k < |result|) ==> (facts[result[k]] < ((tokens[result[k]] * percent) / 100))
   ensures forall k: nat :: ((k + 1) < |result|) ==> (result[k] < result[k + 1])
   ensures forall k: nat :: (k < |result|) ==> (agingFreed(tokens, result, percent, k) < need)
-  ensures forall i: int :: ((Agable(roles, tokens, retentionCutoff(|roles|, window), floorTokens, shunStarts, shunEnds, plan, i) && (|result| > 0)) && (i < result[|result| - 1])) ==> (exists k: nat :: (k < |result|) && (result[k] == i))
-  ensures (agingFreed(tokens, result, percent, |result|) < need) ==> (forall i: int :: Agable(roles, tokens, retentionCutoff(|roles|, window), floorTokens, shunStarts, shunEnds, plan, i) ==> (exists k: nat :: (k < |result|) && (result[k] == i)))
+  ensures forall i: int :: ((Agable(roles, tokens, facts, percent, retentionCutoff(|roles|, window), floorTokens, shunStarts, shunEnds, plan, i) && (|result| > 0)) && (i < result[|result| - 1])) ==> (exists k: nat :: (k < |result|) && (result[k] == i))
+  ensures (agingFreed(tokens, result, percent, |result|) < need) ==> (forall i: int :: Agable(roles, tokens, facts, percent, retentionCutoff(|roles|, window), floorTokens, shunStarts, shunEnds, plan, i) ==> (exists k: nat :: (k < |result|) && (result[k] == i)))
 {
   var cutoff: nat := retentionCutoff(|roles|, window);
   var out: seq<int> := [];
@@ -92,12 +94,12 @@ method planAging(roles: seq<Role>, tokens: seq<int>, window: int, floorTokens: i
     invariant (0 <= p) && ((2 * p) <= |plan|)
     invariant forall i: nat :: (i < p) ==> (plan[(2 * i) + 1] <= j)
     invariant forall k: nat :: (k < |out|) ==> ((0 <= out[k]) && (out[k] < j))
-    invariant forall k: nat :: (k < |out|) ==> Agable(roles, tokens, cutoff, floorTokens, shunStarts, shunEnds, plan, out[k])
+    invariant forall k: nat :: (k < |out|) ==> Agable(roles, tokens, facts, percent, cutoff, floorTokens, shunStarts, shunEnds, plan, out[k])
     invariant forall k: nat :: ((k + 1) < |out|) ==> (out[k] < out[k + 1])
     invariant freed == agingFreed(tokens, out, percent, |out|)
     invariant (0 <= freed) && (freed <= sumTokens(tokens, 0, j))
     invariant forall k: nat :: (k < |out|) ==> (agingFreed(tokens, out, percent, k) < need)
-    invariant forall i: int :: (((0 <= i) && (i < j)) && Agable(roles, tokens, cutoff, floorTokens, shunStarts, shunEnds, plan, i)) ==> (exists k: nat :: (k < |out|) && (out[k] == i))
+    invariant forall i: int :: (((0 <= i) && (i < j)) && Agable(roles, tokens, facts, percent, cutoff, floorTokens, shunStarts, shunEnds, plan, i)) ==> (exists k: nat :: (k < |out|) && (out[k] == i))
     decreases cutoff - j
   {
     SumTokensSplit(tokens, 0, j + 1, |tokens|);
@@ -116,8 +118,8 @@ method planAging(roles: seq<Role>, tokens: seq<int>, window: int, floorTokens: i
     var inside: bool := (SafeInteger_aging(SafeInteger_aging(2 * p) + 1) < |plan|) && (plan[SafeInteger_aging(2 * p)] <= j);
     if (roles[j] == Role.Summary) && (!inside) {
       var worth: bool := worthACall(tokens, j, SafeInteger_aging(j + 1), floorTokens, shunStarts, shunEnds);
-      if worth {
-        var budget: int := agedBudget(tokens[j], percent);
+      var budget: int := agedBudget(tokens[j], percent);
+      if worth && (facts[j] < budget) {
         AgingAppendFrees(tokens, out, j, percent, need);
         out := out + [j];
         freed := SafeInteger_aging(freed + SafeInteger_aging(tokens[j] - budget));

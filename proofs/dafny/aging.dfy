@@ -2,11 +2,13 @@
 // of an aging plan depends only on the summaries it covers.
 
 // A summary a run may age: a summary message before the cutoff (L3), above the floor and not
-// recorded as not shrinkable (worthACall's terms on [j, j + 1)), outside the plan's work stretches.
-ghost predicate Agable(roles: seq<Role>, tokens: seq<int>, cutoff: int, floorTokens: int, shunStarts: seq<int>,
-                       shunEnds: seq<int>, plan: seq<int>, j: int)
+// recorded as not shrinkable (worthACall's terms on [j, j + 1)), outside the plan's work stretches,
+// whose facts' tokens fit strictly under its aged budget (percent of its size, rounded down).
+ghost predicate Agable(roles: seq<Role>, tokens: seq<int>, facts: seq<int>, percent: int, cutoff: int, floorTokens: int,
+                       shunStarts: seq<int>, shunEnds: seq<int>, plan: seq<int>, j: int)
 {
-  0 <= j < cutoff && j < |roles| && j < |tokens| && roles[j] == Summary && sumTokens(tokens, j, j + 1) > floorTokens &&
+  0 <= j < cutoff && j < |roles| && j < |tokens| && j < |facts| && roles[j] == Summary && sumTokens(tokens, j, j + 1) > floorTokens &&
+  facts[j] < (tokens[j] * percent) / 100 &&
   (forall i: nat :: i < |shunStarts| && i < |shunEnds| ==> !(shunStarts[i] == j && shunEnds[i] == j + 1)) &&
   (forall k: nat :: 2 * k + 1 < |plan| ==> !(plan[2 * k] <= j && j < plan[2 * k + 1]))
 }

@@ -85,7 +85,10 @@ export const inPlan: (plan: readonly number[], j: number) => boolean = agingModu
 /**
  * The summaries a run ages, oldest first, to free `need` tokens: summary messages before the
  * retention cutoff (L3), above the floor and not known not to shrink (worthACall on the one
- * message), outside the plan's work stretches; each frees its size less its budget (agedBudget).
+ * message), outside the plan's work stretches, whose facts (`facts`, the tokens of the facts its
+ * answer must keep, parallel to `tokens`) fit strictly under its budget (agedBudget): the answer
+ * must hold them, so one whose facts fill its budget is never asked for. Each frees its size less
+ * its budget.
  * Every such summary before the last one taken is taken, and all of them when they free less
  * than the need. The indices come back increasing (one message each, so disjoint). The work plan's
  * entries never decrease (planBatch's ordered, ascending, disjoint pairs), so one scan walks the
@@ -95,6 +98,7 @@ export const inPlan: (plan: readonly number[], j: number) => boolean = agingModu
  *
  * Requires:
  * - `window >= 1 && tokens.length === roles.length && roles.length <= 9007199254740991`
+ * - `facts.length === tokens.length`
  * - `forall(k: nat, k < tokens.length ==> tokens[k] >= 0) && sumTokens(tokens, 0, tokens.length) * 100 <= 9007199254740991`
  * - `shunStarts.length === shunEnds.length && shunStarts.length <= 9007199254740991`
  * - `plan.length < 9007199254740991`
@@ -103,13 +107,14 @@ export const inPlan: (plan: readonly number[], j: number) => boolean = agingModu
  *
  * Ensures:
  * - `forall(k: nat, k < result.length ==> 0 <= result[k] && result[k] < tokens.length)`
- * - `forall(k: nat, k < result.length ==> Agable(roles, tokens, retentionCutoff(roles.length, window), floorTokens, shunStarts, shunEnds, plan, result[k]))`
+ * - `forall(k: nat, k < result.length ==> Agable(roles, tokens, facts, percent, retentionCutoff(roles.length, window), floorTokens, shunStarts, shunEnds, plan, result[k]))`
+ * - `forall(k: nat, k < result.length ==> facts[result[k]] < Math.floor((tokens[result[k]] * percent) / 100))`
  * - `forall(k: nat, k + 1 < result.length ==> result[k] < result[k + 1])`
  * - `forall(k: nat, k < result.length ==> agingFreed(tokens, result, percent, k) < need)`
- * - `forall(i: int, Agable(roles, tokens, retentionCutoff(roles.length, window), floorTokens, shunStarts, shunEnds, plan, i) && result.length > 0 && i < result[result.length - 1] ==> exists(k: nat, k < result.length && result[k] === i))`
- * - `agingFreed(tokens, result, percent, result.length) < need ==> forall(i: int, Agable(roles, tokens, retentionCutoff(roles.length, window), floorTokens, shunStarts, shunEnds, plan, i) ==> exists(k: nat, k < result.length && result[k] === i))`
+ * - `forall(i: int, Agable(roles, tokens, facts, percent, retentionCutoff(roles.length, window), floorTokens, shunStarts, shunEnds, plan, i) && result.length > 0 && i < result[result.length - 1] ==> exists(k: nat, k < result.length && result[k] === i))`
+ * - `agingFreed(tokens, result, percent, result.length) < need ==> forall(i: int, Agable(roles, tokens, facts, percent, retentionCutoff(roles.length, window), floorTokens, shunStarts, shunEnds, plan, i) ==> exists(k: nat, k < result.length && result[k] === i))`
  */
-export const planAging: (roles: readonly Role[], tokens: readonly number[], window: number, floorTokens: number, shunStarts: readonly number[], shunEnds: readonly number[], plan: readonly number[], need: number, percent: number) => number[] = agingModule.planAging;
+export const planAging: (roles: readonly Role[], tokens: readonly number[], facts: readonly number[], window: number, floorTokens: number, shunStarts: readonly number[], shunEnds: readonly number[], plan: readonly number[], need: number, percent: number) => number[] = agingModule.planAging;
 
 /**
  * The disjoint stretches, earliest first, that one run summarizes to free `need` tokens (flat [start, end) pairs).

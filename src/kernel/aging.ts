@@ -1,13 +1,14 @@
 // API: agingDue(summaryTokens, totalTokens, sharePercent, freed, need, planned): boolean; agedBudget(size, percent): number;
 //      agingFreed(tokens, aged, percent, k): number (spec); inPlan(plan, j): boolean;
-//      planAging(roles, tokens, window, floorTokens, shunStarts, shunEnds, plan, need, percent): number[]
+//      planAging(roles, tokens, facts, window, floorTokens, shunStarts, shunEnds, plan, need, percent): number[]
 //      -- which old summaries a run re-summarizes under a tighter budget (L2, L3, L6, L8).
 // L2 keeps every user message and L6 puts one summary where its stretch began, so each gap
 // between two user messages keeps a summary, and a stretch made only of summaries is not
 // eligible (HasWork): without aging those summaries stay at the size they were first written.
 // Aging re-summarizes one summary message in place (one message for one message, so no position
 // moves and the order around user messages is kept), oldest first, each to a budget strictly
-// below its current size (so L8's "strictly shorter" can hold). It is due only when the run's
+// below its current size (so L8's "strictly shorter" can hold), and only when the tokens of the
+// facts its answer must keep fit strictly under that budget (else every answer is rejected). It is due only when the run's
 // work stretches cannot free what the run needs and summaries hold at least a share of the context.
 import { worthACall } from "./floor.ts";
 import { retentionCutoff } from "./retention.ts";
@@ -79,21 +80,26 @@ export function inPlan(plan: readonly number[], j: number): boolean {
 
 //@ verify
 //@ requires window >= 1 && tokens.length === roles.length && roles.length <= 9007199254740991
+//@ requires facts.length === tokens.length
 //@ requires forall(k: nat, k < tokens.length ==> tokens[k] >= 0) && sumTokens(tokens, 0, tokens.length) * 100 <= 9007199254740991
 //@ requires shunStarts.length === shunEnds.length && shunStarts.length <= 9007199254740991
 //@ requires plan.length < 9007199254740991
 //@ requires forall(i: nat, i + 1 < plan.length ==> plan[i] <= plan[i + 1])
 //@ requires 0 <= percent && percent < 100
 //@ ensures forall(k: nat, k < \result.length ==> 0 <= \result[k] && \result[k] < tokens.length)
-//@ ensures forall(k: nat, k < \result.length ==> Agable(roles, tokens, retentionCutoff(roles.length, window), floorTokens, shunStarts, shunEnds, plan, \result[k]))
+//@ ensures forall(k: nat, k < \result.length ==> Agable(roles, tokens, facts, percent, retentionCutoff(roles.length, window), floorTokens, shunStarts, shunEnds, plan, \result[k]))
+//@ ensures forall(k: nat, k < \result.length ==> facts[\result[k]] < Math.floor((tokens[\result[k]] * percent) / 100))
 //@ ensures forall(k: nat, k + 1 < \result.length ==> \result[k] < \result[k + 1])
 //@ ensures forall(k: nat, k < \result.length ==> agingFreed(tokens, \result, percent, k) < need)
-//@ ensures forall(i: int, Agable(roles, tokens, retentionCutoff(roles.length, window), floorTokens, shunStarts, shunEnds, plan, i) && \result.length > 0 && i < \result[\result.length - 1] ==> exists(k: nat, k < \result.length && \result[k] === i))
-//@ ensures agingFreed(tokens, \result, percent, \result.length) < need ==> forall(i: int, Agable(roles, tokens, retentionCutoff(roles.length, window), floorTokens, shunStarts, shunEnds, plan, i) ==> exists(k: nat, k < \result.length && \result[k] === i))
+//@ ensures forall(i: int, Agable(roles, tokens, facts, percent, retentionCutoff(roles.length, window), floorTokens, shunStarts, shunEnds, plan, i) && \result.length > 0 && i < \result[\result.length - 1] ==> exists(k: nat, k < \result.length && \result[k] === i))
+//@ ensures agingFreed(tokens, \result, percent, \result.length) < need ==> forall(i: int, Agable(roles, tokens, facts, percent, retentionCutoff(roles.length, window), floorTokens, shunStarts, shunEnds, plan, i) ==> exists(k: nat, k < \result.length && \result[k] === i))
 /**
  * The summaries a run ages, oldest first, to free `need` tokens: summary messages before the
  * retention cutoff (L3), above the floor and not known not to shrink (worthACall on the one
- * message), outside the plan's work stretches; each frees its size less its budget (agedBudget).
+ * message), outside the plan's work stretches, whose facts (`facts`, the tokens of the facts its
+ * answer must keep, parallel to `tokens`) fit strictly under its budget (agedBudget): the answer
+ * must hold them, so one whose facts fill its budget is never asked for. Each frees its size less
+ * its budget.
  * Every such summary before the last one taken is taken, and all of them when they free less
  * than the need. The indices come back increasing (one message each, so disjoint). The work plan's
  * entries never decrease (planBatch's ordered, ascending, disjoint pairs), so one scan walks the
@@ -102,6 +108,7 @@ export function inPlan(plan: readonly number[], j: number): boolean {
 export function planAging(
   roles: readonly Role[],
   tokens: readonly number[],
+  facts: readonly number[],
   window: number,
   floorTokens: number,
   shunStarts: readonly number[],
@@ -120,12 +127,12 @@ export function planAging(
     //@ invariant 0 <= p && 2 * p <= plan.length
     //@ invariant forall(i: nat, i < p ==> plan[2 * i + 1] <= j)
     //@ invariant forall(k: nat, k < out.length ==> 0 <= out[k] && out[k] < j)
-    //@ invariant forall(k: nat, k < out.length ==> Agable(roles, tokens, cutoff, floorTokens, shunStarts, shunEnds, plan, out[k]))
+    //@ invariant forall(k: nat, k < out.length ==> Agable(roles, tokens, facts, percent, cutoff, floorTokens, shunStarts, shunEnds, plan, out[k]))
     //@ invariant forall(k: nat, k + 1 < out.length ==> out[k] < out[k + 1])
     //@ invariant freed === agingFreed(tokens, out, percent, out.length)
     //@ invariant 0 <= freed && freed <= sumTokens(tokens, 0, j)
     //@ invariant forall(k: nat, k < out.length ==> agingFreed(tokens, out, percent, k) < need)
-    //@ invariant forall(i: int, 0 <= i && i < j && Agable(roles, tokens, cutoff, floorTokens, shunStarts, shunEnds, plan, i) ==> exists(k: nat, k < out.length && out[k] === i))
+    //@ invariant forall(i: int, 0 <= i && i < j && Agable(roles, tokens, facts, percent, cutoff, floorTokens, shunStarts, shunEnds, plan, i) ==> exists(k: nat, k < out.length && out[k] === i))
     //@ decreases cutoff - j
     //@ use SumTokensSplit(tokens, 0, j + 1, tokens.length)
     //@ use SumTokensNonNeg(tokens, j + 1, tokens.length)
@@ -144,8 +151,9 @@ export function planAging(
     const inside = 2 * p + 1 < plan.length && plan[2 * p] <= j;
     if (roles[j] === "summary" && !inside) {
       const worth = worthACall(tokens, j, j + 1, floorTokens, shunStarts, shunEnds);
-      if (worth) {
-        const budget = agedBudget(tokens[j], percent);
+      const budget = agedBudget(tokens[j], percent);
+      // its answer must keep its facts: when they take the whole budget, every answer is rejected
+      if (worth && facts[j] < budget) {
         // what the plan frees after the push, stated of the plan before it (no copy is made)
         //@ use AgingAppendFrees(tokens, out, j, percent, need)
         out.push(j);

@@ -31,10 +31,14 @@ export function inPlan(plan: readonly number[], j: number): boolean {
   return false;
 }
 
-/** Plain reference of planAging: every agable summary in order, until what they free reaches the need. */
+/**
+ * Plain reference of planAging: every agable summary (its facts strictly under its aged budget)
+ * in order, until what they free reaches the need.
+ */
 export function planAging(
   roles: readonly Role[],
   tokens: readonly number[],
+  facts: readonly number[],
   window: number,
   floorTokens: number,
   shunStarts: readonly number[],
@@ -52,7 +56,8 @@ export function planAging(
         roles[j] === "summary" &&
         tokens[j] > floorTokens &&
         !shunStarts.some((s, k) => s === j && shunEnds[k] === j + 1) &&
-        !inPlan(plan, j),
+        !inPlan(plan, j) &&
+        facts[j] < agedBudget(tokens[j], percent),
     );
   const out: number[] = [];
   let freed = 0;

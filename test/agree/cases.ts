@@ -496,10 +496,15 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
           fc.array(fc.nat(c.roles.length + 1), { maxLength: 8 }).map((xs) => xs.sort((a, b) => a - b)),
           fc.oneof(anyInt, budget(tokens)),
           fc.integer({ min: 0, max: 99 }),
+          fc.array(fc.oneof(fc.constant(0), fc.nat(70), anyInt), {
+            minLength: tokens.length,
+            maxLength: tokens.length,
+          }),
         )
-        .map(([w, floor, recs, plan, need, percent]) => [
+        .map(([w, floor, recs, plan, need, percent, facts]) => [
           c.roles,
           tokens,
+          facts,
           w,
           floor,
           recs.map((r) => r[0]),

@@ -189,3 +189,28 @@ describe("a batch whose work stretches fall short of the target", () => {
     expectLawsHold(input, r.messages, 2, { before: r.report.tokensBefore, after: r.report.tokensAfter });
   });
 });
+
+describe("a summary whose required facts fill its aged budget", () => {
+  it("is never asked for (no answer could keep its facts); a summary with room is still aged", async () => {
+    // the even turns' summaries list 50 file paths (~250 tokens of facts) in ~400 tokens: over
+    // the aged budget of half their size; the odd turns' name one fact
+    const dense = (t: number) => Array.from({ length: 50 }, (_, k) => `src/pkg${t}/file${k}.ts`).join(" ");
+    const input = history().map((m, i) => {
+      const t = (i - 2) / 2;
+      return m.role === "summary" && t % 2 === 0 ? summaryMessage(`${dense(t)} ${text("dense", 400 - 250)}`) : m;
+    });
+    const { summarizer, calls } = budgeted();
+    const r = await compactMessages(input, config, { summarizer });
+    const parts = calls.batch.flatMap((b) => b.parts);
+    // on main every dense summary was asked for and every answer rejected (facts do not fit)
+    expect(parts.filter((p) => p.previousSummary?.includes("src/pkg") === true)).toEqual([]);
+    expect(r.report.skipped).toEqual([]);
+    const aged = r.report.stretches.filter((s) => s.aged === true);
+    expect(aged.length).toBeGreaterThan(0);
+    expect(aged.length).toBe(parts.length);
+    // only the odd turns' summaries (at 4, 8, 12, ...) are aged
+    expect(aged.every((s) => s.start % 4 === 0)).toBe(true);
+    expect(calls.single.length).toBe(0);
+    expect(r.report.laws.every((l) => l.ok)).toBe(true);
+  });
+});

@@ -53,6 +53,8 @@ const toolMask = roles.map((r) => r === "tool");
 // summary aging's facts: every assistant reply a summary, and a work plan of N / 8 ascending pairs
 // [8m + 1, 8m + 4) that holds half of them (the summaries at 8m + 5 and 8m + 7 lie outside it)
 const agingRoles = roles.map((r): Role => (r === "assistant" ? "summary" : r));
+// aged summaries of 4 tokens (budget 2 at 50%) whose facts take none (zeros): each fits, each frees 2
+const agingTokens = tokens.map(() => 4);
 const agingPlan = Array.from({ length: N / 4 }, (_, i) => 8 * Math.floor(i / 2) + (i % 2 === 0 ? 1 : 4));
 
 /** Arguments for each exported function, over the one history (each satisfies the function's requires). */
@@ -160,7 +162,7 @@ const ARGS: Record<string, () => unknown[]> = {
   inPlan: () => [tokens, 5],
   // a need of N / 2 tokens (as planBatch's): every summary outside the work plan is aged, in one
   // scan of the messages and the plan together (the aged list is never copied)
-  planAging: () => [agingRoles, tokens, WINDOW, 0, [], [], agingPlan, N / 2, 50],
+  planAging: () => [agingRoles, agingTokens, zeros, WINDOW, 0, [], [], agingPlan, N / 2, 50],
 };
 
 type Fn = (...args: unknown[]) => unknown;
@@ -186,7 +188,7 @@ describe(`every function safecut/kernel exports, on a ${N.toLocaleString("en")}-
   });
 
   it("planAging ages every summary outside the work plan and before the retention window", () => {
-    const aged = kernel.planAging(agingRoles, tokens, WINDOW, 0, [], [], agingPlan, N / 2, 50);
+    const aged = kernel.planAging(agingRoles, agingTokens, zeros, WINDOW, 0, [], [], agingPlan, N / 2, 50);
     // 8m + 5 and 8m + 7 for each of the N / 8 pairs, less the three in the last WINDOW messages
     expect(aged.length).toBe(N / 4 - 3);
     expect(aged.slice(0, 4)).toEqual([5, 7, 13, 15]);

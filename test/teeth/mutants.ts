@@ -594,6 +594,20 @@ export const mutants: Mutant[] = [
   },
   {
     module: "aging.ts",
+    law: "L8",
+    find: `if (worth && facts[j] < budget) {`,
+    replace: `if (worth) {`,
+    why: "a summary whose facts fill its aged budget is aged: no answer can keep them, so every one is rejected",
+  },
+  {
+    module: "aging.ts",
+    law: "L8",
+    find: `if (worth && facts[j] < budget) {`,
+    replace: `if (worth && facts[j] <= budget) {`,
+    why: "a summary whose facts take exactly its aged budget is aged, with no room left for anything else",
+  },
+  {
+    module: "aging.ts",
     law: "L6",
     find: `if (plan[2 * k] <= j && j < plan[2 * k + 1]) return true;`,
     replace: `if (plan[2 * k] < j && j < plan[2 * k + 1]) return true;`,

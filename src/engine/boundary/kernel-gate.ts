@@ -419,10 +419,14 @@ export function gateSummaryBudget(
   return summaryBudget(size, factTokens, percent, floorTokens, maxTokens);
 }
 
-/** The summaries a run ages, oldest first, outside the flat work plan, to free `need` tokens (their positions). */
+/**
+ * The summaries a run ages, oldest first, outside the flat work plan, whose facts' tokens (`facts`,
+ * parallel to `tokens`) fit strictly under their aged budget, to free `need` tokens (their positions).
+ */
 export function gatePlanAging(
   roles: readonly Role[],
   tokens: readonly number[],
+  facts: readonly number[],
   window: number,
   floorTokens: number,
   shunStarts: readonly number[],
@@ -431,8 +435,8 @@ export function gatePlanAging(
   need: number,
   percent: number,
 ): number[] {
-  guardPlanAging(roles, tokens, window, floorTokens, shunStarts, shunEnds, plan, need, percent);
-  return planAging(roles, tokens, window, floorTokens, shunStarts, shunEnds, plan, need, percent);
+  guardPlanAging(roles, tokens, facts, window, floorTokens, shunStarts, shunEnds, plan, need, percent);
+  return planAging(roles, tokens, facts, window, floorTokens, shunStarts, shunEnds, plan, need, percent);
 }
 
 /** L9: may a planned compaction still be applied (commit, rebase) or not (reject)? */

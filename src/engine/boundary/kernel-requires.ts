@@ -95,12 +95,13 @@ export function guardInPlan(plan: readonly number[], j: number): void {
 }
 
 /** planAging (src/kernel/aging.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
-export function guardPlanAging(roles: readonly Role[], tokens: readonly number[], window: number, floorTokens: number, shunStarts: readonly number[], shunEnds: readonly number[], plan: readonly number[], need: number, percent: number): void {
+export function guardPlanAging(roles: readonly Role[], tokens: readonly number[], facts: readonly number[], window: number, floorTokens: number, shunStarts: readonly number[], shunEnds: readonly number[], plan: readonly number[], need: number, percent: number): void {
   if (!Number.isSafeInteger(window)) fail("planAging", "window a safe integer");
   if (!Number.isSafeInteger(floorTokens)) fail("planAging", "floorTokens a safe integer");
   if (!Number.isSafeInteger(need)) fail("planAging", "need a safe integer");
   if (!Number.isSafeInteger(percent)) fail("planAging", "percent a safe integer");
   if (!(window >= 1 && tokens.length === roles.length && roles.length <= 9007199254740991)) fail("planAging", "window >= 1 && tokens.length === roles.length && roles.length <= 9007199254740991");
+  if (!(facts.length === tokens.length)) fail("planAging", "facts.length === tokens.length");
   if (!(natsSumExactly(tokens, EXACT_LIMIT - Math.floor(EXACT_LIMIT / 100)))) fail("planAging", `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME} / 100`);
   if (!(shunStarts.length === shunEnds.length && shunStarts.length <= 9007199254740991)) fail("planAging", "shunStarts.length === shunEnds.length && shunStarts.length <= 9007199254740991");
   if (!(plan.length < 9007199254740991)) fail("planAging", "plan.length < 9007199254740991");

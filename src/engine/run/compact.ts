@@ -31,6 +31,7 @@ import {
 import { plainArray } from "../store/gap-array.ts";
 import type { ConversationStore, StoreView } from "../store/store.ts";
 import { UnshrinkableMemory } from "../store/unshrinkable.ts";
+import { factTokens, requiredFacts } from "../summarize/facts.ts";
 import { summarizeBatch } from "../summarize/summarize-batch.ts";
 import { type StepContext, type StepResult, summarizeStretch } from "../summarize/summarize-step.ts";
 import { type ClearingStep, clearFirst, withClearing } from "./clearing.ts";
@@ -403,7 +404,8 @@ function usesBatches(run: RunState): boolean {
  * The summaries a batch ages besides its work stretches (kernel: agingDue, planAging, agedBudget):
  * when age_percent > 0, the work plan `flat` (`planned` tokens) frees `freed` of the `need` and
  * summaries hold at least age_share_percent of the context it leaves, the oldest summaries above age_floor_tokens outside the
- * plan that free the rest (not known not to shrink), each [i, i + 1) with its budget (at most max_tokens).
+ * plan that free the rest (not known not to shrink, their required facts strictly under their aged
+ * budget: an answer must keep them), each [i, i + 1) with its budget (at most max_tokens).
  */
 function agedParts(
   run: RunState,
@@ -422,9 +424,15 @@ function agedParts(
   let summaryTokens = 0;
   for (let i = 0; i < roles.length; i++) if (roles[i] === "summary") summaryTokens += tokens[i];
   if (!gateAgingDue(summaryTokens, snap.totalTokens, c.age_share_percent, freed, need, planned)) return [];
+  // the tokens of each summary's required facts, as its aged answer must keep them (summaries only:
+  // planAging ages nothing else)
+  const facts = roles.map((r, i) =>
+    r === "summary" ? factTokens(requiredFacts([snap.messages[i]], c.anchors), run.store.counter) : 0,
+  );
   const at = gatePlanAging(
     roles,
     tokens,
+    facts,
     window,
     c.age_floor_tokens,
     floor.shun.starts,
