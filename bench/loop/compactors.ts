@@ -178,6 +178,11 @@ function baselineCut(context: readonly Message[], keep: number): number {
   return cut;
 }
 
+/** A compaction that sent the context as it was: no summarizer call. */
+function untouched(context: Message[]): Compaction {
+  return { messages: context, accepted: 0, repeated: 0, rejected: 0, failed: 0 };
+}
+
 /** The baseline at `trigger` tokens: one summary of everything before a keep-recent cut, in one call. */
 export function baselineCompactor(baseUrl: string, trigger: number): Compactor {
   const summarizer = openAISummarizer({ baseUrl, apiKey: "bench" });
@@ -187,11 +192,10 @@ export function baselineCompactor(baseUrl: string, trigger: number): Compactor {
   return {
     name: "baseline",
     async compact(context) {
-      if (contextTokens(context) < trigger)
-        return { messages: context, accepted: 0, repeated: 0, rejected: 0, failed: 0 };
+      if (contextTokens(context) < trigger) return untouched(context);
       const head = context.findIndex((m) => m.role !== "system");
       const cut = baselineCut(context, keep);
-      if (head < 0 || cut <= head) return { messages: context, accepted: 0, repeated: 0, rejected: 0, failed: 0 };
+      if (head < 0 || cut <= head) return untouched(context);
       const prefix = context.slice(head, cut);
       const previous = prefix[0].role === "summary" ? prefix[0].content : undefined;
       const stretch = previous === undefined ? prefix : prefix.slice(1);
