@@ -67,6 +67,20 @@ describe("summary aging", () => {
     expectLawsHold(input, r.messages, 2, { before: r.report.tokensBefore, after: r.report.tokensAfter });
   });
 
+  it("never ages again, in the same run, a summary that run wrote: a target out of reach ends after one batch", async () => {
+    // 10% of the trigger is under what 21 user messages and 20 summaries at their aged size hold
+    const { summarizer, calls } = budgeted();
+    const r = await compactMessages(history(), { ...config, target_percent: 10 }, { summarizer });
+    const starts = r.report.stretches.map((s) => s.start);
+    // every old summary aged once, none twice (before: each batch re-aged the summaries the one
+    // before had just written, halving them again: four batch calls and 74 aging steps here)
+    expect(starts).toEqual(Array.from({ length: 20 }, (_, k) => 2 + 2 * k));
+    expect(calls.batch.length).toBe(1);
+    expect(calls.single.length).toBe(0);
+    expect(r.report.tokensAfter).toBeGreaterThan(800);
+    expect(r.report.laws.every((l) => l.ok)).toBe(true);
+  });
+
   it("ages nothing with age_percent 0: the run finds no stretch (summary-only gaps are not eligible)", async () => {
     const { summarizer, calls } = budgeted();
     const r = await compactMessages(history(), { ...config, age_percent: 0 }, { summarizer });

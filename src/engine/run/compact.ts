@@ -337,13 +337,17 @@ async function commitAndRecord(run: RunState, p: PlannedStep, res: StepResult): 
   const nextUsage =
     run.usage === undefined ? undefined : gateUsageAfterSplice(run.usage, p.snap.tokens, start, end, res.tokens);
   // awaited: a session's store decides and writes where its data lives
-  const commit = await run.store.commitSpliceAsync(p.snap, start, end, summaryMessage(res.text));
+  const summary = summaryMessage(res.text);
+  const commit = await run.store.commitSpliceAsync(p.snap, start, end, summary);
   if (commit.decision === "reject")
     return {
       reason: "",
       stopped: "the conversation was edited (not only appended to) while summarizing: the step was not applied",
     };
   run.passed.afterSplice(start, end);
+  // the summary this run just wrote is not asked for again in this run: aging it now would
+  // re-summarize what the same run wrote a moment ago (a call that frees a few tokens of churn)
+  run.passed.add(start, start + 1, [summary]);
   // {0, 0}: no reported tokens are left in the judged count, which is then the counted total
   run.usage = nextUsage !== undefined && (nextUsage.reported > 0 || nextUsage.end > 0) ? nextUsage : undefined;
   // "rebase": messages were appended while summarizing and may have answered an ongoing call
