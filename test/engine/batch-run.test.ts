@@ -6,11 +6,13 @@ import { readOpenAIMessages } from "../../src/adapters/openai.ts";
 import { compactMessages } from "../../src/library/compact-messages.ts";
 import { batchPartHeading, batchPartTag, renderBatchPrompt } from "../../src/model/prompt-template.ts";
 import type { BatchSummaryRequest, Summarizer, SummaryRequest } from "../../src/model/summarizer.ts";
-import { charCounter } from "../../src/model/tokens.ts";
+import type { Message } from "../../src/model/message.ts";
+import { charCounter, messageTokens } from "../../src/model/tokens.ts";
 import { extractEachTagged } from "../../src/providers/extract-tag.ts";
 import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
 import { openAIConversation } from "../support/generate.ts";
 import { expectLawsHold } from "../support/laws.ts";
+import { recordingSummarizer } from "../support/recording-summarizer.ts";
 
 const input = readOpenAIMessages(openAIConversation({ turns: 30 }));
 // summarizing only: batches are the summarize path (a clearing run before it has its own tests)
@@ -48,9 +50,8 @@ describe("batch run", () => {
   it("summarizes the stretches it needs in one call, commits them in order, reaches the target, keeps every law", async () => {
     const { summarizer, calls } = batching();
     const r = await compactMessages(input, config, { summarizer });
-    // the plan counts each stretch as keeping the budget its prompt states (summary_floor_tokens
-    // plus summary_percent of it, its facts left out; the offline summarizer keeps to it): one
-    // batch reaches the target
+    // the plan counts each stretch as keeping min_stretch_tokens plus summary_percent of it (at
+    // least the budget its prompt states; the offline summarizer keeps to it): one batch reaches the target
     expect(calls.batch.length).toBe(1);
     expect(r.report.stretches.length).toBeGreaterThan(3 * calls.batch.length);
     expect(r.report.summarizerCalls).toBe(calls.batch.length + calls.single.length);
@@ -65,6 +66,28 @@ describe("batch run", () => {
     expect(prompt).toContain(`<${batchPartTag("summary", n)}>`);
     expect(prompt.split("You are compacting the history").length - 1).toBe(1);
     for (const p of calls.batch[0].parts) expect(p.prompt).toContain("You are compacting the history");
+  });
+
+  it("summaries that fill their stated budget, facts and framing included: one batch still reaches the target", async () => {
+    // 30 turns: a user message and an answer of ~150 tokens naming two files (required facts)
+    const turns: Message[] = [{ role: "system", content: "You are a coding agent." }];
+    for (let t = 0; t < 30; t++) {
+      turns.push({ role: "user", content: `turn ${t}: go on` });
+      const text = `Edited src/module${t}/handler${t}.ts and test/module${t}/handler${t}.test.ts. ${"n".repeat(560)}`;
+      turns.push({ role: "assistant", content: text, toolCalls: [] });
+    }
+    // each answer: its facts, then filler up to the budget its prompt states
+    const { summarizer, calls } = recordingSummarizer((r) => {
+      const facts = r.requiredFacts.join(" ");
+      return `${facts} ${"s".repeat(Math.max(0, (r.budgetTokens ?? r.maxTokens) * 4 - facts.length - 1))}`;
+    });
+    const total = turns.reduce((t, m) => t + messageTokens(charCounter(), m), 0);
+    const r = await compactMessages(turns, { ...config, token_threshold: total, target_percent: 60 }, { summarizer });
+    // before, counting only summary_floor_tokens per summary, the batch fell short and a second call followed
+    expect(calls.batch.length).toBe(1);
+    expect(calls.single.length).toBe(0);
+    expect(r.report.tokensAfter).toBeLessThanOrEqual(Math.floor((total * 60) / 100));
+    expect(r.report.laws.every((l) => l.ok)).toBe(true);
   });
 
   it("asks for a missing or rejected summary alone; the others are used as they came", async () => {

@@ -163,20 +163,18 @@ export interface PlanKeep {
 }
 
 /**
- * The batch plan's estimate of a summary: the budget its prompt states (summaryBudget:
- * summary_percent of the stretch, at least its facts' tokens plus summary_floor_tokens), counted
- * as percent plus an allowance of that floor but at most min_stretch_tokens, so a planned stretch
- * (above min_stretch_tokens) is never counted as freeing less than nothing. The estimate leaves
- * the facts out: they are known only once a stretch is chosen (the plan takes one allowance for
- * all), and they are few (at most about 60 tokens a stretch in the replayed sessions), so a
- * stretch whose budget is its facts plus the floor is counted as keeping up to its facts' tokens
- * less than it is asked for. With summary_percent 0 the prompt states max_tokens, which says
- * nothing of the summary's size, and the plan counts min_stretch_tokens. An estimate to plan
- * with, never a limit on the summarizer.
+ * The batch plan's estimate of a summary: min_stretch_tokens plus summary_percent of its stretch.
+ * The budget its prompt states (summaryBudget) is summary_percent of the stretch, at least its
+ * facts' tokens plus summary_floor_tokens, and the summary message adds its framing; the facts
+ * are known only once a stretch is chosen (the plan takes one allowance for all). Counting the
+ * floor alone (40) undercounted: the replayed summaries came back at 50–57 tokens, so a batch fell
+ * a few hundred tokens short of its target and the run paid a second call for them. The plan
+ * counts what a stretch must exceed to be worth a call instead (min_stretch_tokens, 64 by
+ * default), so a planned stretch is never counted as freeing less than
+ * nothing and a batch overshoots its target a little rather than falling short. With
+ * summary_percent 0 the prompt states max_tokens, which says nothing of the summary's size, and
+ * the plan counts min_stretch_tokens alone. An estimate to plan with, never a limit on the summarizer.
  */
 export function planKeep(c: Config): PlanKeep {
-  const allowance = Math.min(c.summary_floor_tokens, c.min_stretch_tokens);
-  return c.summary_percent === 0
-    ? { allowance: c.min_stretch_tokens, percent: 0 }
-    : { allowance, percent: c.summary_percent };
+  return { allowance: c.min_stretch_tokens, percent: c.summary_percent };
 }
