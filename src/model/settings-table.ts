@@ -262,7 +262,7 @@ export const SETTINGS = {
   },
   age_share_percent: {
     type: "count",
-    default: 50,
+    default: 30,
     min: 0,
     max: 100,
     flag: "--age-share-percent <n>",

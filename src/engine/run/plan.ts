@@ -171,7 +171,7 @@ export interface PlanKeep {
  * a few hundred tokens short of its target and the run paid a second call for them. The plan
  * counts what a stretch must exceed to be worth a call instead (min_stretch_tokens, 64 by
  * default), so a planned stretch is never counted as freeing less than
- * nothing and a batch overshoots its target a little rather than falling short. With
+ * nothing and a batch whose facts are few overshoots its target a little rather than falling short. With
  * summary_percent 0 the prompt states max_tokens, which says nothing of the summary's size, and
  * the plan counts min_stretch_tokens alone. An estimate to plan with, never a limit on the summarizer.
  */
