@@ -4,9 +4,9 @@
 import { describe, expect, it } from "vitest";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
 import { compactMessages } from "../../src/library/compact-messages.ts";
+import type { Message } from "../../src/model/message.ts";
 import { batchPartHeading, batchPartTag, renderBatchPrompt } from "../../src/model/prompt-template.ts";
 import type { BatchSummaryRequest, Summarizer, SummaryRequest } from "../../src/model/summarizer.ts";
-import type { Message } from "../../src/model/message.ts";
 import { charCounter, messageTokens } from "../../src/model/tokens.ts";
 import { extractEachTagged } from "../../src/providers/extract-tag.ts";
 import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
