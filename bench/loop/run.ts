@@ -15,8 +15,9 @@
 import { join } from "node:path";
 import { writeSection } from "../section-file.ts";
 import { baselineCompactor, type Compactor, type SafecutVariant, safecutCompactor, VARIED } from "./compactors.ts";
+import { type FloorPolicy, floorReplay } from "./lawful-floor.ts";
 import { replay } from "./replay.ts";
-import { LOOP_HEADING, type LoopRow, loopSection, sweepLines } from "./section.ts";
+import { type FloorRow, LOOP_HEADING, type LoopRow, loopSection, sweepLines } from "./section.ts";
 import { codingSession, exampleSessions } from "./sessions.ts";
 import { startSummarizerServer } from "./summarizer-server.ts";
 
@@ -65,11 +66,26 @@ const rateAt = process.argv.indexOf("--summary-rate");
 const RATE = rateAt >= 0 ? Number(process.argv[rateAt + 1]) : undefined;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
+/** The ideal lawful compactor's policies: summarizing to the floor whenever due, and clearing first at three shares. */
+const FLOOR_POLICIES: FloorPolicy[] = [
+  { clearing: false },
+  ...[0.5, 0.8, 1].map((summarizeFrom) => ({ clearing: true as const, summarizeFrom })),
+];
 
 async function main(): Promise<void> {
   const server = await startSummarizerServer(SCALE, RATE);
   const sessions = [...exampleSessions().slice(0, ci ? 1 : 2), codingSession(GENERATED)];
   const rows: LoopRow[] = [];
+  const floors: FloorRow[] = sessions.flatMap((session) =>
+    TRIGGERS.flatMap((trigger) =>
+      FLOOR_POLICIES.map((policy) => ({
+        session: session.name,
+        trigger,
+        policy,
+        stats: floorReplay(session, trigger, policy),
+      })),
+    ),
+  );
   try {
     for (const session of sessions)
       for (const trigger of TRIGGERS) {
@@ -87,7 +103,7 @@ async function main(): Promise<void> {
     await server.close();
   }
   const command = `npm run bench:loop -- ${process.argv.slice(2).join(" ")}`.trimEnd().replace(/ --$/, "");
-  const lines = loopSection(rows, command, SCALE);
+  const lines = loopSection(rows, command, SCALE, floors);
   process.stdout.write(`${lines.join("\n")}\n`);
   if (variants.length > 0)
     process.stdout.write(`\nSweep (all sessions, per trigger):\n\n${sweepLines(rows).join("\n")}\n`);

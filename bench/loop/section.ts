@@ -2,6 +2,7 @@
 // compactor, then safecut's figures over the baseline's per trigger (all sessions summed).
 import { fmt, fmtN, fmtRatio, table } from "../table.ts";
 import { BASELINE_KEEP_SHARE } from "./compactors.ts";
+import type { FloorPolicy, FloorStats } from "./lawful-floor.ts";
 import { emptyStats, type ReplayStats } from "./replay.ts";
 import { LATENCY, SUMMARY_BASE, SUMMARY_RATE } from "./summarizer-server.ts";
 
@@ -37,8 +38,49 @@ function sum(rows: readonly LoopRow[]): Totals {
 
 const ratio = (a: number, b: number) => (b === 0 ? undefined : a / b);
 
+/** One replay of one session with the ideal lawful compactor (lawful-floor.ts) under one policy. */
+export interface FloorRow {
+  readonly session: string;
+  readonly trigger: number;
+  readonly policy: FloorPolicy;
+  readonly stats: FloorStats;
+}
+
+/** A floor policy as the table names it. */
+function policyName(p: FloorPolicy): string {
+  return p.clearing ? `clear, then summarize from ${fmt(100 * p.summarizeFrom, 0)}% of the trigger` : "summarize";
+}
+
+/** The ideal compactor's calls and main-model input per trigger and policy, all sessions, against the baseline's and safecut's at its defaults. */
+function floorTable(rows: readonly LoopRow[], floors: readonly FloorRow[]): string {
+  const out: string[][] = [];
+  for (const t of [...new Set(floors.map((r) => r.trigger))]) {
+    const base = sum(rows.filter((r) => r.trigger === t && r.compactor === "baseline"));
+    const shipped = sum(rows.filter((r) => r.trigger === t && r.compactor === "safecut, defaults"));
+    const of = (x: number, b: number) => `${x} (${fmtRatio(ratio(x, b))})`;
+    out.push([
+      fmtN(t),
+      "safecut, defaults",
+      of(shipped.summarizerCalls, base.summarizerCalls),
+      fmtRatio(ratio(shipped.mainInput, base.mainInput)),
+    ]);
+    for (const name of [...new Set(floors.map((r) => policyName(r.policy)))]) {
+      const mine = floors.filter((r) => r.trigger === t && policyName(r.policy) === name);
+      const calls = mine.reduce((a, r) => a + r.stats.calls, 0);
+      const main = mine.reduce((a, r) => a + r.stats.mainInput, 0);
+      out.push([fmtN(t), `ideal: ${name}`, of(calls, base.summarizerCalls), fmtRatio(ratio(main, base.mainInput))]);
+    }
+  }
+  return table(["trigger", "compactor", "summarizer calls (vs baseline)", "main-model input (vs baseline)"], out);
+}
+
 /** The section's lines. */
-export function loopSection(rows: readonly LoopRow[], command: string, scale: number): string[] {
+export function loopSection(
+  rows: readonly LoopRow[],
+  command: string,
+  scale: number,
+  floors: readonly FloorRow[] = [],
+): string[] {
   const detail = rows.map(({ session, trigger, compactor, stats: s }) => [
     session,
     fmtN(trigger),
@@ -139,6 +181,20 @@ export function loopSection(rows: readonly LoopRow[], command: string, scale: nu
       ratios,
     ),
     "",
+    ...(floors.length === 0
+      ? []
+      : [
+          "The least the laws allow (bench/loop/lawful-floor.ts): an ideal compactor replayed on the same sessions, with no",
+          "summarizer, that whenever the context reaches the trigger keeps only what the laws keep (every user and system",
+          "message, the retention window) and one summary per gap between them holding nothing but that gap's required facts",
+          "(the shortest summary safecut's validation accepts), in one call; with clearing, it first clears every tool result",
+          "before the retention window (no call) and summarizes only when that leaves at least the share named. One call",
+          "frees no more than its summarizing does, so a compactor that only summarizes is due at least as often (up to a few",
+          "tokens of rounding per summary); clearing trades calls for main-model input:",
+          "",
+          floorTable(rows, floors),
+          "",
+        ]),
   ];
 }
 

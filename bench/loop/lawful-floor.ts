@@ -1,0 +1,93 @@
+// The least the laws allow, replayed: an ideal compactor that, whenever the context reaches the
+// trigger, shrinks it in one summarizer call as far as any lawful compactor could. Every user and
+// system message stays (L2), the last retention_window messages stay (L3), and each gap between
+// them (a run of other messages) becomes one summary (L6) holding nothing but the facts a summary
+// of it must keep verbatim (paths, identifiers, error lines: what safecut's validation asks for).
+// No summarizer writes shorter summaries, so no lawful compactor that summarizes when due frees
+// more in one call. It is replayed without a summarizer (its calls are counted, not made), to set
+// safecut's events and main-model input beside the floor the laws put under them. What it does not
+// do: keep tool calls paired across the retention window's edge (L5), which only lets it free more.
+import { requiredFacts } from "../../src/engine/summarize/facts.ts";
+import { type Message, summaryMessage } from "../../src/model/message.ts";
+import { SETTINGS } from "../../src/model/settings-table.ts";
+import { contextTokens } from "./compactors.ts";
+import type { Session } from "./sessions.ts";
+
+/** What the ideal compactor's replay of one session cost: its calls (one per event) and the main model's input. */
+export interface FloorStats {
+  readonly modelCalls: number;
+  readonly calls: number;
+  readonly mainInput: number;
+  /** the last context's tokens */
+  readonly finalTokens: number;
+}
+
+/** A gap's least summary: its required facts, one per line (a single character when it has none). */
+function leastSummary(gap: readonly Message[]): Message {
+  const facts = requiredFacts(gap, []);
+  return summaryMessage(facts.length === 0 ? "." : facts.join("\n"));
+}
+
+/** The context shrunk to the least the laws allow: user and system messages, the retention window, one least summary per gap before it. */
+export function shrinkToFloor(context: readonly Message[], window: number): Message[] {
+  const cutoff = Math.max(0, context.length - window);
+  const out: Message[] = [];
+  let gap: Message[] = [];
+  for (let i = 0; i < cutoff; i++) {
+    const m = context[i];
+    if (m.role === "user" || m.role === "system") {
+      if (gap.length > 0) out.push(leastSummary(gap));
+      gap = [];
+      out.push(m);
+    } else gap.push(m);
+  }
+  if (gap.length > 0) out.push(leastSummary(gap));
+  return [...out, ...context.slice(cutoff)];
+}
+
+/** The context with every tool result before the retention window cleared to the default placeholder (L13: no model call). */
+export function clearAll(context: readonly Message[], window: number): Message[] {
+  const cutoff = Math.max(0, context.length - window);
+  const placeholder = SETTINGS.clear_placeholder.default;
+  return context.map((m, i) =>
+    i >= cutoff || m.role !== "tool" || m.clearedFrom !== undefined
+      ? m
+      : { ...m, content: placeholder.replace("{chars}", String(m.content.length)), clearedFrom: m },
+  );
+}
+
+/**
+ * How the ideal compactor spends its calls when due: summarize-only shrinks to the floor at once;
+ * with clearing it first clears every tool result before the retention window (no call) and
+ * shrinks to the floor (one call) only when that leaves at least `summarizeFrom` of the trigger.
+ */
+export type FloorPolicy = { readonly clearing: false } | { readonly clearing: true; readonly summarizeFrom: number };
+
+/** Replays `session` as replay.ts does (a compaction before each assistant message), with the ideal compactor at `trigger` tokens. */
+export function floorReplay(session: Session, trigger: number, policy: FloorPolicy): FloorStats {
+  const window = SETTINGS.retention_window.default;
+  let context: Message[] = [];
+  let tokens = 0;
+  const s = { modelCalls: 0, calls: 0, mainInput: 0, finalTokens: 0 };
+  for (const m of session.messages) {
+    if (m.role === "assistant" && tokens >= trigger) {
+      if (policy.clearing) {
+        context = clearAll(context, window);
+        tokens = contextTokens(context);
+      }
+      if (!policy.clearing || tokens >= policy.summarizeFrom * trigger) {
+        context = shrinkToFloor(context, window);
+        tokens = contextTokens(context);
+        s.calls++;
+      }
+    }
+    if (m.role === "assistant") {
+      s.modelCalls++;
+      s.mainInput += tokens;
+      s.finalTokens = tokens;
+    }
+    context.push(m);
+    tokens += contextTokens([m]);
+  }
+  return s;
+}
