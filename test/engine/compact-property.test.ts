@@ -1,7 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compactMessages } from "../../src/library/compact-messages.ts";
+import type { Summarizer, SummaryRequest } from "../../src/model/summarizer.ts";
 import { charCounter, messageTokens } from "../../src/model/tokens.ts";
+import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
 import { buildConversation, event } from "../support/event-conversations.ts";
 import { counted, expectLawsHold } from "../support/laws.ts";
 
@@ -37,6 +39,62 @@ describe("compaction on random conversations", () => {
             const kept = r.messages.slice(last.start + 1).reduce((t, m) => t + messageTokens(counter, m), 0);
             expect(kept).toBeGreaterThanOrEqual(keepRecent);
           }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("a run never ages again a summary it wrote, whatever the conversation and target", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(event, { maxLength: 60 }),
+        fc.integer({ min: 50, max: 3000 }),
+        fc.integer({ min: 1, max: 60 }),
+        fc.integer({ min: 0, max: 64 }),
+        async (events, threshold, target, floor) => {
+          const input = buildConversation(events);
+          // the offline summarizer, recording what each call re-summarizes and what it answered
+          const inner = offlineSummarizer(counter);
+          const written = new Set<string>();
+          const again: string[] = [];
+          const ask = (parts: readonly SummaryRequest[]) => {
+            // an aging request: one summary, nothing else (its text is the summary it continues)
+            for (const p of parts)
+              if (p.stretch.length === 0 && p.previousSummary !== undefined && written.has(p.previousSummary))
+                again.push(p.previousSummary);
+          };
+          const summarizer: Summarizer = {
+            name: "recording offline",
+            summarize: async (r) => {
+              ask([r]);
+              const out = await inner.summarize(r);
+              written.add(out);
+              return out;
+            },
+            summarizeBatch: async (r) => {
+              ask(r.parts);
+              const out = await Promise.all(r.parts.map((p) => inner.summarize(p)));
+              for (const x of out) written.add(x);
+              return out;
+            },
+          };
+          const r = await compactMessages(
+            input,
+            {
+              tokenizer: "chars",
+              strategy: "summarize",
+              token_threshold: threshold,
+              target_percent: target,
+              age_share_percent: 0,
+              age_floor_tokens: floor,
+              min_stretch_tokens: floor,
+              retention_window: 2,
+            },
+            { summarizer },
+          );
+          expect(again).toEqual([]);
+          expect(r.report.laws.filter((l) => !l.ok)).toEqual([]);
         },
       ),
       { numRuns: 200 },
