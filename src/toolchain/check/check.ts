@@ -58,6 +58,8 @@ export interface CheckOptions {
   log: (line: string) => void;
   /** the provers to run; every installed Dafny when absent */
   provers?: Prover[];
+  /** prove one item at a time (verifyJobs): slower, but the same run gives the same outcome */
+  sequential?: boolean;
 }
 
 /** The verdicts of one prover on every module it was given. */
@@ -128,7 +130,7 @@ export function checkDafny(l: Layout, opts: CheckOptions): CheckResult {
       "note: no Dafny 4 installed (bash scripts/setup-provers.sh installs it where dotnet exists): verifying with Dafny 2.3 only",
     );
   }
-  const runs = provers.map((p) => runProver(l, p, jobs, plan.scans, origins, log));
+  const runs = provers.map((p) => runProver(l, p, jobs, plan.scans, origins, log, opts.sequential === true));
   const first23 = runs.find((r) => r.prover.generation === "dafny23");
   if (md !== null && first23 && first23.problems.length === 0) {
     const counts = new Map(first23.verdicts.map((v) => [v.file, v.verified]));
@@ -154,55 +156,62 @@ function runProver(
   scans: Map<string, DafnyScan>,
   origins: ReadonlyMap<string, readonly Origin[]>,
   log: (line: string) => void,
+  sequential: boolean,
 ): ProverRun {
   log(
     `prover: ${proverName(prover)} (${prover.command}${prover.generation === "dafny23" ? ", Dafny 2.3 rendering" : ""}${prover.z3 ? `, solver ${prover.z3}` : ""})`,
   );
   const problems: string[] = [];
   const located: string[] = [];
-  const verdicts = verifyJobs(l, jobs, prover, (v) => {
-    const job = jobs.find((j) => j.file === v.file) as Job;
-    const decls = job.paths.flatMap((p) => (scans.get(p)?.decls ?? []).map((d) => ({ ...d, file: p })));
-    const own: string[] = [];
-    if (v.status === "invalid") own.push(`did not resolve or crashed (exit ${v.exitCode})`);
-    else own.push(...accountItems(decls, v.items));
-    const proven = v.items.filter((it) => isProof(it.outcome)).length;
-    if (
-      prover.generation === "dafny23" &&
-      v.status !== "invalid" &&
-      (proven !== v.verified || v.items.length !== v.verified + v.errors + v.timeouts)
-    ) {
-      own.push(
-        `the prover's summary (${v.verified} verified, ${v.errors} errors, ${v.timeouts} time outs) does not match its ${v.items.length} reported items (${proven} proven)`,
-      );
-    }
-    if (v.status === "rejected" || (v.status === "verified" && v.exitCode !== 0))
-      own.push(`${v.errors} errors, ${v.timeouts} time outs (exit ${v.exitCode})`);
-    const callables = decls.filter((d) => d.kind !== "type" && !isTrustedDecl(d));
-    if (proven === 0 && v.status !== "invalid" && (callables.length > 0 || decls.length === 0)) {
-      own.push(
-        decls.length === 0
-          ? "declares nothing: nothing was verified"
-          : "verified 0 items although it declares functions, methods or lemmas",
-      );
-    }
-    const paths = job.paths.length > 1 ? ` (with ${job.paths.slice(1).join(", ")})` : "";
-    const what =
-      v.status === "invalid" ? " (did not resolve)" : proven === 0 && own.length === 0 ? " (types only)" : "";
-    log(`${v.file}: ${proven} of ${v.items.length} items verified${what}${paths}`);
-    for (const p of own) log(`  ${v.file}: ${p}`);
-    if (own.length > 0) {
-      const here = locateErrors(v.output, origins);
-      for (const line of here) log(`  ${line}`);
-      located.push(...here);
-      for (const line of v.output
-        .split("\n")
-        .filter((x) => /Error|error/.test(x))
-        .slice(0, 20))
-        log(`  ${line.trim()}`);
-    }
-    problems.push(...own.map((p) => `${v.file}: ${p}`));
-  });
+  const verdicts = verifyJobs(
+    l,
+    jobs,
+    prover,
+    (v) => {
+      const job = jobs.find((j) => j.file === v.file) as Job;
+      const decls = job.paths.flatMap((p) => (scans.get(p)?.decls ?? []).map((d) => ({ ...d, file: p })));
+      const own: string[] = [];
+      if (v.status === "invalid") own.push(`did not resolve or crashed (exit ${v.exitCode})`);
+      else own.push(...accountItems(decls, v.items));
+      const proven = v.items.filter((it) => isProof(it.outcome)).length;
+      if (
+        prover.generation === "dafny23" &&
+        v.status !== "invalid" &&
+        (proven !== v.verified || v.items.length !== v.verified + v.errors + v.timeouts)
+      ) {
+        own.push(
+          `the prover's summary (${v.verified} verified, ${v.errors} errors, ${v.timeouts} time outs) does not match its ${v.items.length} reported items (${proven} proven)`,
+        );
+      }
+      if (v.status === "rejected" || (v.status === "verified" && v.exitCode !== 0))
+        own.push(`${v.errors} errors, ${v.timeouts} time outs (exit ${v.exitCode})`);
+      const callables = decls.filter((d) => d.kind !== "type" && !isTrustedDecl(d));
+      if (proven === 0 && v.status !== "invalid" && (callables.length > 0 || decls.length === 0)) {
+        own.push(
+          decls.length === 0
+            ? "declares nothing: nothing was verified"
+            : "verified 0 items although it declares functions, methods or lemmas",
+        );
+      }
+      const paths = job.paths.length > 1 ? ` (with ${job.paths.slice(1).join(", ")})` : "";
+      const what =
+        v.status === "invalid" ? " (did not resolve)" : proven === 0 && own.length === 0 ? " (types only)" : "";
+      log(`${v.file}: ${proven} of ${v.items.length} items verified${what}${paths}`);
+      for (const p of own) log(`  ${v.file}: ${p}`);
+      if (own.length > 0) {
+        const here = locateErrors(v.output, origins);
+        for (const line of here) log(`  ${line}`);
+        located.push(...here);
+        for (const line of v.output
+          .split("\n")
+          .filter((x) => /Error|error/.test(x))
+          .slice(0, 20))
+          log(`  ${line.trim()}`);
+      }
+      problems.push(...own.map((p) => `${v.file}: ${p}`));
+    },
+    sequential,
+  );
   const proven = verdicts.reduce((a, v) => a + v.items.filter((it) => isProof(it.outcome)).length, 0);
   log(`total (${proverName(prover)}): ${verdicts.length} files, ${proven} items verified, ${problems.length} problems`);
   return { prover, verdicts, problems, located };

@@ -114,8 +114,20 @@ export interface Job {
   paths: string[];
 }
 
-/** Verifies each job's files together, so that the proof files' lemmas are checked too (an included file is otherwise not verified). */
-export function verifyJobs(l: Layout, jobs: Job[], prover: Prover, onDone?: (v: FileVerdict) => void): FileVerdict[] {
+/**
+ * Verifies each job's files together, so that the proof files' lemmas are checked too (an included
+ * file is otherwise not verified). `sequential`: Dafny 4 proves one item at a time (`--cores 1`), so
+ * each solver process meets the same items in the same order from run to run; with several in
+ * parallel, which items share a solver process varies, and a proof search that usually ends in
+ * seconds sometimes runs into the time limit.
+ */
+export function verifyJobs(
+  l: Layout,
+  jobs: Job[],
+  prover: Prover,
+  onDone?: (v: FileVerdict) => void,
+  sequential = false,
+): FileVerdict[] {
   const stage = mkdtempSync(join(tmpdir(), "safecut-dafny-"));
   try {
     const dir = prover.generation === "dafny23" ? stage : l.root;
@@ -139,6 +151,7 @@ export function verifyJobs(l: Layout, jobs: Job[], prover: Prover, onDone?: (v: 
                 "--show-snippets",
                 "false",
                 "--allow-warnings",
+                ...(sequential ? ["--cores", "1"] : []),
                 ...(prover.z3 ? ["--solver-path", prover.z3] : []),
                 "--log-format",
                 `csv;LogFileName=${csv}`,
