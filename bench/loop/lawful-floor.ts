@@ -7,6 +7,7 @@
 // more in one call. It is replayed without a summarizer (its calls are counted, not made), to set
 // safecut's events and main-model input beside the floor the laws put under them. What it does not
 // do: keep tool calls paired across the retention window's edge (L5), which only lets it free more.
+import { clearedMessage } from "../../src/engine/run/clearing.ts";
 import { requiredFacts } from "../../src/engine/summarize/facts.ts";
 import { type Message, summaryMessage } from "../../src/model/message.ts";
 import { SETTINGS } from "../../src/model/settings-table.ts";
@@ -18,8 +19,6 @@ export interface FloorStats {
   readonly modelCalls: number;
   readonly calls: number;
   readonly mainInput: number;
-  /** the last context's tokens */
-  readonly finalTokens: number;
 }
 
 /** A gap's least summary: its required facts, one per line (a single character when it has none). */
@@ -45,14 +44,12 @@ export function shrinkToFloor(context: readonly Message[], window: number): Mess
   return [...out, ...context.slice(cutoff)];
 }
 
-/** The context with every tool result before the retention window cleared to the default placeholder (L13: no model call). */
+/** The context with every tool result before the retention window cleared to the default placeholder, as the clearing tier writes it (L13: no model call). */
 export function clearAll(context: readonly Message[], window: number): Message[] {
   const cutoff = Math.max(0, context.length - window);
-  const placeholder = SETTINGS.clear_placeholder.default;
+  const template = SETTINGS.clear_placeholder.default;
   return context.map((m, i) =>
-    i >= cutoff || m.role !== "tool" || m.clearedFrom !== undefined
-      ? m
-      : { ...m, content: placeholder.replace("{chars}", String(m.content.length)), clearedFrom: m },
+    i >= cutoff || m.role !== "tool" || m.clearedFrom !== undefined ? m : clearedMessage(m, template),
   );
 }
 
@@ -68,23 +65,22 @@ export function floorReplay(session: Session, trigger: number, policy: FloorPoli
   const window = SETTINGS.retention_window.default;
   let context: Message[] = [];
   let tokens = 0;
-  const s = { modelCalls: 0, calls: 0, mainInput: 0, finalTokens: 0 };
+  const s = { modelCalls: 0, calls: 0, mainInput: 0 };
   for (const m of session.messages) {
-    if (m.role === "assistant" && tokens >= trigger) {
-      if (policy.clearing) {
+    if (m.role === "assistant") {
+      // due before clearing (L1); clearing may then leave it under the trigger
+      const due = tokens >= trigger;
+      if (due && policy.clearing) {
         context = clearAll(context, window);
         tokens = contextTokens(context);
       }
-      if (!policy.clearing || tokens >= policy.summarizeFrom * trigger) {
+      if (due && (!policy.clearing || tokens >= policy.summarizeFrom * trigger)) {
         context = shrinkToFloor(context, window);
         tokens = contextTokens(context);
         s.calls++;
       }
-    }
-    if (m.role === "assistant") {
       s.modelCalls++;
       s.mainInput += tokens;
-      s.finalTokens = tokens;
     }
     context.push(m);
     tokens += contextTokens([m]);

@@ -6,8 +6,10 @@ import { describe, expect, it } from "vitest";
 import { contextTokens } from "../../bench/loop/compactors.ts";
 import { clearAll, floorReplay, shrinkToFloor } from "../../bench/loop/lawful-floor.ts";
 import { codingSession } from "../../bench/loop/sessions.ts";
+import { placeholderPattern, placeholderText } from "../../src/engine/run/clearing.ts";
 import { missingFacts, requiredFacts } from "../../src/engine/summarize/facts.ts";
 import type { Message } from "../../src/model/message.ts";
+import { SETTINGS } from "../../src/model/settings-table.ts";
 
 const session = codingSession(300);
 const TRIGGER = 15_000;
@@ -48,8 +50,11 @@ describe("the least the laws allow", () => {
     const cleared = clearAll(context, 6);
     expect(cleared.slice(-6)).toEqual(context.slice(-6));
     cleared.slice(0, -6).forEach((m, i) => {
-      if (m.role === "tool") expect(m.content).toMatch(/^\[tool result cleared: \d+ chars\]$/);
-      else expect(m).toBe(context[i]);
+      // the placeholder the clearing tier writes: "[tool result cleared: 1,234 chars]"
+      if (m.role === "tool") {
+        expect(m.content).toMatch(placeholderPattern(SETTINGS.clear_placeholder.default));
+        expect(m.content).toBe(placeholderText(SETTINGS.clear_placeholder.default, context[i].content.length));
+      } else expect(m).toBe(context[i]);
     });
   });
 
