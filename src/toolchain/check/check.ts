@@ -58,7 +58,7 @@ export interface CheckOptions {
   log: (line: string) => void;
   /** the provers to run; every installed Dafny when absent */
   provers?: Prover[];
-  /** prove one item at a time (verifyJobs): slower, but the same run gives the same outcome */
+  /** prove one item at a time (VerifyOptions.sequential): each run meets its items in the same order */
   sequential?: boolean;
 }
 
@@ -163,11 +163,9 @@ function runProver(
   );
   const problems: string[] = [];
   const located: string[] = [];
-  const verdicts = verifyJobs(
-    l,
-    jobs,
-    prover,
-    (v) => {
+  const verdicts = verifyJobs(l, jobs, prover, {
+    sequential,
+    onDone: (v) => {
       const job = jobs.find((j) => j.file === v.file) as Job;
       const decls = job.paths.flatMap((p) => (scans.get(p)?.decls ?? []).map((d) => ({ ...d, file: p })));
       const own: string[] = [];
@@ -210,8 +208,7 @@ function runProver(
       }
       problems.push(...own.map((p) => `${v.file}: ${p}`));
     },
-    sequential,
-  );
+  });
   const proven = verdicts.reduce((a, v) => a + v.items.filter((it) => isProof(it.outcome)).length, 0);
   log(`total (${proverName(prover)}): ${verdicts.length} files, ${proven} items verified, ${problems.length} problems`);
   return { prover, verdicts, problems, located };

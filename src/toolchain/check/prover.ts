@@ -114,20 +114,21 @@ export interface Job {
   paths: string[];
 }
 
-/**
- * Verifies each job's files together, so that the proof files' lemmas are checked too (an included
- * file is otherwise not verified). `sequential`: Dafny 4 proves one item at a time (`--cores 1`), so
- * each solver process meets the same items in the same order from run to run; with several in
- * parallel, which items share a solver process varies, and a proof search that usually ends in
- * seconds sometimes runs into the time limit.
- */
-export function verifyJobs(
-  l: Layout,
-  jobs: Job[],
-  prover: Prover,
-  onDone?: (v: FileVerdict) => void,
-  sequential = false,
-): FileVerdict[] {
+/** How verifyJobs runs the prover. */
+export interface VerifyOptions {
+  /** called with each job's verdict as soon as it is known */
+  readonly onDone?: (v: FileVerdict) => void;
+  /**
+   * Dafny 4 proves one item at a time (`--cores 1`), so each solver process meets the same items
+   * in the same order from run to run; with several in parallel, which items share a solver
+   * process varies, and a proof search that usually ends in seconds sometimes runs into the time limit
+   */
+  readonly sequential?: boolean;
+}
+
+/** Verifies each job's files together, so that the proof files' lemmas are checked too (an included file is otherwise not verified). */
+export function verifyJobs(l: Layout, jobs: Job[], prover: Prover, options: VerifyOptions = {}): FileVerdict[] {
+  const { onDone, sequential = false } = options;
   const stage = mkdtempSync(join(tmpdir(), "safecut-dafny-"));
   try {
     const dir = prover.generation === "dafny23" ? stage : l.root;
