@@ -1,13 +1,14 @@
 // The public library API of safecut (the package's main entry). The verified kernel has its own
 // entry, `safecut/kernel` (src/entries/kernel.ts); `safecut/adapters` and `safecut/providers`
-// load less for code that needs only those.
+// load less for code that needs only those. Nothing here names a type of an optional peer (`ai`,
+// `openai`, `@anthropic-ai/sdk`), so a project without them type-checks against this entry: what
+// needs the AI SDK's or the Responses API's own types lives behind `safecut/ai-sdk` and
+// `safecut/responses`.
 
-export { type ModelMessagesReading, readModelMessages, writeModelMessages } from "./adapters/ai-sdk.ts";
 export { readAnthropicMessages, writeAnthropicMessages } from "./adapters/anthropic.ts";
 export { type ConversationFile, readConversationFile, writeConversationFile } from "./adapters/conversation-file.ts";
 export { detectFormat, type FormatName } from "./adapters/detect.ts";
 export { readOpenAIMessages, writeOpenAIMessages } from "./adapters/openai.ts";
-export { type ResponsesReading, readResponsesItems, writeResponsesItems } from "./adapters/responses.ts";
 export type {
   AnthropicMessageLike,
   AnthropicSystemLike,
@@ -46,10 +47,8 @@ export { type ShunBounds, UnshrinkableMemory } from "./engine/store/unshrinkable
 export { requiredFacts } from "./engine/summarize/facts.ts";
 export { type SummaryVerdict, validateSummary } from "./engine/summarize/validate-summary.ts";
 export { type Truncated, type TruncateOptions, truncateToolOutput } from "./engine/tool-output/truncate.ts";
-export { type BeforeStepOptions, compactBeforeStep, compactModelMessages } from "./library/ai-sdk.ts";
 export { type CompactMessagesOptions, type CompactResult, compactMessages } from "./library/compact-messages.ts";
 export { compactAnthropicMessages, compactOpenAIMessages } from "./library/compact-wire.ts";
-export { compactResponsesItems } from "./library/responses.ts";
 export type { ReportedUsage } from "./library/usage.ts";
 export type { Config, ConfigInput, ProviderName } from "./model/config.ts";
 export {
@@ -78,7 +77,6 @@ export { summarizerFromConfig } from "./providers/from-config.ts";
 export { offlineSummarizer } from "./providers/offline-summarizer.ts";
 export { type OpenAISummarizerOptions, openAISummarizer } from "./providers/openai-summarizer.ts";
 export { type SessionStep, sessionSettle, sessionStep } from "./session/agent-step.ts";
-export { type SessionHook, sessionBeforeStep } from "./session/ai-sdk-session.ts";
 export {
   type BackgroundEvent,
   BackgroundSession,

@@ -267,6 +267,44 @@ export { cut, s, fine, result, compactStore };
   }
 });
 
+describe("a TypeScript consumer without the optional peers", { timeout: 180_000 }, () => {
+  const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+
+  it("type-checks every entry but the frameworks' own with skipLibCheck off, ai, openai and @anthropic-ai/sdk absent", () => {
+    // the README says the core needs none of them: their types live behind safecut/ai-sdk and safecut/responses only
+    for (const peer of ["ai", "openai", "@anthropic-ai/sdk"])
+      expect(existsSync(join(app, "node_modules", peer))).toBe(false);
+    writeFileSync(
+      join(app, "core.ts"),
+      `
+import * as main from "safecut";
+import * as kernel from "safecut/kernel";
+import * as adapters from "safecut/adapters";
+import * as providers from "safecut/providers";
+const loaded: string[] = [typeof main.compact, typeof main.openSession, typeof kernel.findCutPoint, typeof adapters.readConversationFile, typeof providers.offlineSummarizer];
+export { loaded };
+`,
+    );
+    writeFileSync(
+      join(app, "tsconfig.core.json"),
+      JSON.stringify({
+        compilerOptions: {
+          module: "node16",
+          moduleResolution: "node16",
+          target: "es2022",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: ["node"],
+          typeRoots: [join(ROOT, "node_modules", "@types")],
+        },
+        files: ["core.ts"],
+      }),
+    );
+    ok(run("node", [tsc, "-p", "tsconfig.core.json"]));
+  });
+});
+
 const LIBRARY = "### Library";
 const KERNEL = "### The kernel entry (`safecut/kernel`)";
 
