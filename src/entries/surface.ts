@@ -184,6 +184,10 @@ export const SURFACE: Readonly<Record<string, EntrySurface>> = {
       "writeModelMessages",
     ],
   },
+  "safecut/langchain": {
+    file: "src/entries/langchain.ts",
+    names: ["LangChainMiddlewareOptions", "safecutMiddleware"],
+  },
   "safecut/responses": {
     file: "src/entries/responses.ts",
     names: ["ResponsesReading", "compactResponsesItems", "readResponsesItems", "writeResponsesItems"],

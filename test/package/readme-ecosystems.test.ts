@@ -1,4 +1,4 @@
-// The README's examples for each ecosystem (AI SDK, Responses, the OpenAI and Anthropic SDK
+// The README's examples for each ecosystem (AI SDK, LangChain, Responses, the OpenAI and Anthropic SDK
 // types) run as written, offline, with only their `safecut` imports pointed at this checkout's
 // sources: each compacts its history and prints the outcome and the counts before and after.
 import { spawnSync } from "node:child_process";
@@ -12,6 +12,7 @@ const SECTION = "### Agent frameworks and SDK types";
 const ENTRIES: Record<string, string> = {
   safecut: "src/index.ts",
   "safecut/ai-sdk": "src/entries/ai-sdk.ts",
+  "safecut/langchain": "src/entries/langchain.ts",
   "safecut/responses": "src/entries/responses.ts",
 };
 
@@ -28,7 +29,7 @@ describe("the README's ecosystem examples", { timeout: 120_000 }, () => {
   const blocks = snippets();
 
   it("has one per ecosystem", () => {
-    expect(blocks.length).toBe(4);
+    expect(blocks.length).toBe(5);
   });
 
   it.each(blocks.map((b, k) => [k, b] as const))("example %i runs and compacts", (k, block) => {
