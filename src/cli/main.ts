@@ -10,6 +10,7 @@ import type { CompactResult } from "../library/compact-messages.ts";
 import { SafecutError } from "../model/errors.ts";
 import { assertTextNesting } from "../model/json-depth.ts";
 import { EXIT, EXIT_CODES_HELP, EXIT_INTERRUPTED, exitCodeFor, exitCodeForOutcome } from "./exit-codes.ts";
+import { addInspectCommand } from "./inspect-command.ts";
 import {
   abandonAllOutputs,
   type BeforeRename,
@@ -263,6 +264,7 @@ function program(
     .addHelpText("after", `\n${EXIT_CODES_HELP}\n`)
     .action(async (file: string, flags: FlagValues) => run(file, flags));
   addSessionCommand(p, io, setCode);
+  addInspectCommand(p, io, setCode);
   return p;
 }
 

@@ -95,6 +95,17 @@ export function headerText(format: FormatName, created: string): string {
   return JSON.stringify({ [MAGIC]: LOG_VERSION, format, created });
 }
 
+/** Whether a file's text opens with a session log's header line (the inspector tells a session from a conversation file by it). */
+export function looksLikeSessionLog(text: string): boolean {
+  const end = text.indexOf("\n");
+  try {
+    const first: unknown = JSON.parse(end < 0 ? text : text.slice(0, end));
+    return typeof first === "object" && first !== null && MAGIC in first;
+  } catch {
+    return false;
+  }
+}
+
 function itemPrefix(seq: number): string {
   return `{"seq":${seq},"t":"item","item":`;
 }
