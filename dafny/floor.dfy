@@ -57,3 +57,12 @@ function recordAfterSplice(shunStart: int, shunEnd: int, spliceStart: int, splic
     else
       ShunnedStretch(-1, -1)
 }
+
+function markedNotShrinkable(size: int, floorAt: int): bool
+  ensures markedNotShrinkable(size, floorAt) <==> ((floorAt >= 0) && (size <= floorAt))
+{
+  if floorAt < 0 then
+    false
+  else
+    size <= floorAt
+}

@@ -704,6 +704,22 @@ export const notShrinkable: (summaryTokens: number, replacedTokens: number) => b
 export const recordAfterSplice: (shunStart: number, shunEnd: number, spliceStart: number, spliceEnd: number) => ShunnedStretch = floorModule.recordAfterSplice;
 
 /**
+ * Whether a summary of `size` tokens is known not to shrink by its marker: the marker records
+ * `floorAt`, the tokens it held when an aged summary of it was rejected (-1: no record), and a
+ * summary no larger than that is not worth another aging call; a larger one (its text grew, or
+ * the tokenizer changed) is worth one again.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L4, L8; see docs/kernel.md.
+ *
+ * Requires:
+ * - none: every input
+ *
+ * Ensures:
+ * - `result <==> (floorAt >= 0 && size <= floorAt)`
+ */
+export const markedNotShrinkable: (size: number, floorAt: number) => boolean = floorModule.markedNotShrinkable;
+
+/**
  * Sum of tokens[from..n), by a loop (sumTokens is //@ spec: it recurses once per element).
  *
  * Proven by Dafny (`scripts/check.sh dafny`), laws L7, L4, L5; see docs/kernel.md.

@@ -4,7 +4,9 @@
 // A stretch is worth a call only above a floor of tokens, and not when its summary was already
 // rejected as not shorter (L8) while the stretch is unchanged: such stretches are recorded by
 // their bounds, and a record is kept across a splice only where the splice did not touch it
-// (shifted when the splice lies before it), so a changed stretch is worth a call again.
+// (shifted when the splice lies before it), so a changed stretch is worth a call again. A summary
+// carries its own record in its marker (the tokens it held when its aged summary was rejected), so
+// the memory travels with the conversation through calls that keep nothing between them.
 import { rangeTokens } from "./progress.ts";
 
 /** A recorded stretch [start, end) whose summary was rejected as not shorter; -1, -1: a record dropped. */
@@ -69,4 +71,17 @@ export function recordAfterSplice(
     return { start: shunStart - (spliceEnd - spliceStart - 1), end: shunEnd - (spliceEnd - spliceStart - 1) };
   }
   return { start: -1, end: -1 };
+}
+
+//@ verify
+//@ ensures \result <==> (floorAt >= 0 && size <= floorAt)
+/**
+ * Whether a summary of `size` tokens is known not to shrink by its marker: the marker records
+ * `floorAt`, the tokens it held when an aged summary of it was rejected (-1: no record), and a
+ * summary no larger than that is not worth another aging call; a larger one (its text grew, or
+ * the tokenizer changed) is worth one again.
+ */
+export function markedNotShrinkable(size: number, floorAt: number): boolean {
+  if (floorAt < 0) return false;
+  return size <= floorAt;
 }

@@ -31,3 +31,8 @@ export function recordAfterSplice(
   if (!disjointBefore && !disjointAfter) return { start: -1, end: -1 };
   return disjointBefore ? { start: shunStart, end: shunEnd } : { start: shunStart - removed, end: shunEnd - removed };
 }
+
+/** Plain reference of markedNotShrinkable: a record exists and the summary has not grown past it. */
+export function markedNotShrinkable(size: number, floorAt: number): boolean {
+  return !(floorAt === -1 || floorAt < -1 || size > floorAt);
+}

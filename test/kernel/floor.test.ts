@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { notShrinkable, recordAfterSplice, worthACall } from "../../src/kernel/floor.ts";
+import { markedNotShrinkable, notShrinkable, recordAfterSplice, worthACall } from "../../src/kernel/floor.ts";
 import { sumTokens } from "../../src/kernel/progress.ts";
 import * as ref from "../../src/reference/floor.ts";
 import { int, RUNS } from "./gen.ts";
@@ -51,6 +51,19 @@ describe("floor and unshrinkable records", () => {
       }),
       { numRuns: RUNS },
     );
+  });
+  it("markedNotShrinkable agrees with the reference and its ensures", () => {
+    fc.assert(
+      fc.property(int, fc.integer({ min: -3, max: 1_000 }), (size, at) => {
+        const got = markedNotShrinkable(size, at);
+        return got === ref.markedNotShrinkable(size, at) && got === (at >= 0 && size <= at);
+      }),
+      { numRuns: RUNS },
+    );
+    // a summary at the size its marker records is not asked again; one that grew past it is
+    expect(markedNotShrinkable(400, 400)).toBe(true);
+    expect(markedNotShrinkable(401, 400)).toBe(false);
+    expect(markedNotShrinkable(400, -1)).toBe(false);
   });
   it("recordAfterSplice agrees with the reference and its ensures", () => {
     const args = fc

@@ -735,6 +735,13 @@ export const mutants: Mutant[] = [
   {
     module: "floor.ts",
     law: "L8",
+    find: `return size <= floorAt;`,
+    replace: `return size < floorAt;`,
+    why: "a summary exactly at the size its marker records as not shrinking is asked for again (a repeated hopeless call)",
+  },
+  {
+    module: "floor.ts",
+    law: "L8",
     find: `return summaryTokens >= replacedTokens;`,
     replace: `return summaryTokens > replacedTokens;`,
     why: "a summary exactly as long as its stretch does not record the stretch as not shrinkable",

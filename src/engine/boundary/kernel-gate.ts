@@ -11,7 +11,13 @@ import { callsToClear, clearedTokens, selectClearing } from "../../kernel/cleari
 import { type CommitDecision, type CurrentStamp, decideCommit, type PlanStamp } from "../../kernel/commit.ts";
 import { type ConfigField, type ConfigView, maxTokensLimit, validateConfig } from "../../kernel/config.ts";
 import { type CutPoint, findCutPoint } from "../../kernel/cutpoint.ts";
-import { notShrinkable, recordAfterSplice, type ShunnedStretch, worthACall } from "../../kernel/floor.ts";
+import {
+  markedNotShrinkable,
+  notShrinkable,
+  recordAfterSplice,
+  type ShunnedStretch,
+  worthACall,
+} from "../../kernel/floor.ts";
 import { selectKeepRecent } from "../../kernel/keeprecent.ts";
 import { decideLogCommit } from "../../kernel/logcommit.ts";
 import { runContinues, summarizesAfterClearing } from "../../kernel/lowwater.ts";
@@ -43,6 +49,7 @@ import {
   guardFindCutPoint,
   guardKeepHeadLines,
   guardKeepTailLines,
+  guardMarkedNotShrinkable,
   guardMovable,
   guardNotShrinkable,
   guardPairingAt,
@@ -307,6 +314,12 @@ export function gateWorthACall(
 ): boolean {
   guardWorthACall(tokens, start, end, floorTokens, shunStarts, shunEnds);
   return worthACall(tokens, start, end, floorTokens, shunStarts, shunEnds);
+}
+
+/** Is a summary of `size` tokens known not to shrink by its marker's record (`floorAt`, -1: none)? */
+export function gateMarkedNotShrinkable(size: number, floorAt: number): boolean {
+  guardMarkedNotShrinkable(size, floorAt);
+  return markedNotShrinkable(size, floorAt);
 }
 
 /** Does a rejected summary of summaryTokens show that its stretch of replacedTokens cannot shrink? */

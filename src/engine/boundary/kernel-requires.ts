@@ -345,6 +345,12 @@ export function guardRecordAfterSplice(shunStart: number, shunEnd: number, splic
   if (!(0 <= spliceStart && spliceStart < spliceEnd)) fail("recordAfterSplice", "0 <= spliceStart && spliceStart < spliceEnd");
 }
 
+/** markedNotShrinkable (src/kernel/floor.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardMarkedNotShrinkable(size: number, floorAt: number): void {
+  if (!Number.isSafeInteger(size)) fail("markedNotShrinkable", "size a safe integer");
+  if (!Number.isSafeInteger(floorAt)) fail("markedNotShrinkable", "floorAt a safe integer");
+}
+
 /** suffixTokens (src/kernel/keeprecent.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardSuffixTokens(tokens: readonly number[], from: number): void {
   if (!Number.isSafeInteger(from)) fail("suffixTokens", "from a safe integer");

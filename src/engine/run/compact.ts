@@ -30,6 +30,7 @@ import {
 } from "../boundary/kernel-gate.ts";
 import { plainArray } from "../store/gap-array.ts";
 import type { ConversationStore, StoreView } from "../store/store.ts";
+import { agedMarker, rememberMarkers } from "../store/summary-marks.ts";
 import { UnshrinkableMemory } from "../store/unshrinkable.ts";
 import { factTokens, requiredFacts } from "../summarize/facts.ts";
 import { summarizeBatch } from "../summarize/summarize-batch.ts";
@@ -336,8 +337,10 @@ async function commitAndRecord(run: RunState, p: PlannedStep, res: StepResult): 
   // summary message's count with the store's counter, as the store will count it
   const nextUsage =
     run.usage === undefined ? undefined : gateUsageAfterSplice(run.usage, p.snap.tokens, start, end, res.tokens);
-  // awaited: a session's store decides and writes where its data lives
-  const summary = summaryMessage(res.text);
+  // awaited: a session's store decides and writes where its data lives; an aged summary's marker
+  // counts how often it was aged, and travels with it
+  const marker = p.aged === true ? agedMarker(p.messages[0]) : undefined;
+  const summary = summaryMessage(res.text, marker);
   const commit = await run.store.commitSpliceAsync(p.snap, start, end, summary);
   if (commit.decision === "reject")
     return {
@@ -365,6 +368,7 @@ async function commitAndRecord(run: RunState, p: PlannedStep, res: StepResult): 
     input: run.positions.splice(start, end),
     trigger: p.plan.trigger,
     ...(p.aged === true ? { aged: true as const } : {}),
+    ...(marker === undefined ? {} : { marker }),
   });
   run.progress(
     `step ${step}: replaced ${replacedTokens} tokens by a ${res.tokens}-token summary; total now ${run.store.totalTokens}`,
@@ -683,6 +687,8 @@ function startRun(store: ConversationStore, config: Config, o: CompactOptions): 
   const judgedBefore = judgedTokens(store, o.usage);
   const positions = new InputPositions(o.items ?? itemMapOf(store.messageList()));
   const dueBefore = dueBy(c, judgedBefore, positions.items(store.messages.length), store.userTurns) !== "none";
+  // what the summaries' markers say cannot shrink joins the memory (only a run that plans reads it)
+  if (dueBefore) rememberMarkers(store);
   // The counted total, unless the run is not due and the store left messages uncounted (a usage
   // report covers them): then no decision needs their counts, and none is computed or reported.
   // Nothing has changed since the run started (no await yet), so this is the total before it.

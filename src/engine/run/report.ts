@@ -2,6 +2,7 @@
 // and (for one-shot runs) each law's runtime check on the result. Message counts and `input`
 // ranges are in the input's own messages (an Anthropic message is one however many blocks).
 
+import type { SummaryMarker } from "../../model/message.ts";
 import type { SummarizerUsage } from "../../model/summarizer.ts";
 import type { Plan } from "./plan.ts";
 import type { InputRange } from "./positions.ts";
@@ -26,6 +27,8 @@ export interface ReplacedStretch {
   readonly trigger: Plan["trigger"];
   /** an aging step: one earlier summary re-summarized in place under a tighter budget (age_percent) */
   readonly aged?: true;
+  /** the marker written on the summary (an aged summary's: how often it was aged) */
+  readonly marker?: SummaryMarker;
 }
 
 /** A stretch left as it was because no summary of it passed validation; the run went on after it. */
