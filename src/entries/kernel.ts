@@ -780,6 +780,26 @@ export const keptPrefixEnd: (roles: readonly Role[], tokens: readonly number[], 
 export const selectKeepRecent: (roles: readonly Role[], tokens: readonly number[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], window: number, from: number, keepRecentTokens: number) => Stretch = keeprecentModule.selectKeepRecent;
 
 /**
+ * The cutoff of the keep-recent form as one index, for the planners that take a cutoff (a batch,
+ * aging): the latest index at or before the retention cutoff (L3) whose suffix holds
+ * keepRecentTokens, or 0 when none does. A stretch ending at or before it keeps the budget after
+ * it (L7: sumTokens is antitone in its start), and every index after it, up to the retention
+ * cutoff, holds less than the budget: no stretch that keeps the budget is cut off.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L7, L4, L5; see docs/kernel.md.
+ *
+ * Requires:
+ * - `window >= 1 && tokens.length <= 9007199254740991`
+ * - `forall(j: int, 0 <= j && j < tokens.length ==> tokens[j] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991`
+ *
+ * Ensures:
+ * - `0 <= result && result <= retentionCutoff(tokens.length, window)`
+ * - `result > 0 ==> sumTokens(tokens, result, tokens.length) >= keepRecentTokens`
+ * - `forall(c: int, result < c && c <= retentionCutoff(tokens.length, window) ==> sumTokens(tokens, c, tokens.length) < keepRecentTokens)`
+ */
+export const keepRecentCutoff: (tokens: readonly number[], window: number, keepRecentTokens: number) => number = keeprecentModule.keepRecentCutoff;
+
+/**
  * True iff no entry from `since` on rewrites the conversation (`rewrites[k]`: entry k is a compaction, not an append).
  *
  * Proven by Dafny (`scripts/check.sh dafny`), law L9; see docs/kernel.md.

@@ -47,6 +47,13 @@ export const mutants: Mutant[] = [
     why: "the cut moves past the budget index, so the kept suffix may hold fewer than keepRecentTokens",
   },
   {
+    module: "keeprecent.ts",
+    law: "L7",
+    find: `if (acc >= keepRecentTokens) return c;`,
+    replace: `if (acc >= keepRecentTokens) return c + (c < cut ? 1 : 0);`,
+    why: "the keep-recent cutoff of a batch plan moves one message past the budget, so the kept suffix may hold fewer than keep_recent_tokens",
+  },
+  {
     module: "compressible.ts",
     law: "L2",
     find: ` || r === "summary";`,

@@ -18,7 +18,7 @@ import {
   type ShunnedStretch,
   worthACall,
 } from "../../kernel/floor.ts";
-import { selectKeepRecent } from "../../kernel/keeprecent.ts";
+import { keepRecentCutoff, selectKeepRecent } from "../../kernel/keeprecent.ts";
 import { decideLogCommit } from "../../kernel/logcommit.ts";
 import { runContinues, summarizesAfterClearing } from "../../kernel/lowwater.ts";
 import { acceptSummary, rangeTokens, rejectionStreak, stopAfterRejections } from "../../kernel/progress.ts";
@@ -48,6 +48,7 @@ import {
   guardDecideLogCommit,
   guardFindCutPoint,
   guardKeepHeadLines,
+  guardKeepRecentCutoff,
   guardKeepTailLines,
   guardMarkedNotShrinkable,
   guardMovable,
@@ -181,6 +182,15 @@ export function gateSelectStretch(v: PairingViews, window: number): Stretch {
 export function gateSelectStretchFrom(v: PairingViews, window: number, from: number): Stretch {
   guardSelectStretchFrom(v.roles, v.callOf, v.lastAnswer, v.ongoing, window, from, { Pairing: v.paired === true });
   return selectStretchFrom(v.roles, v.callOf, v.lastAnswer, v.ongoing, window, from);
+}
+
+/**
+ * The keep-recent form as one cutoff (L7): the latest index at or before the retention cutoff
+ * whose suffix holds keepRecentTokens, or 0; `tokens` a plain array (the guard reads every count).
+ */
+export function gateKeepRecentCutoff(tokens: readonly number[], window: number, keepRecentTokens: number): number {
+  guardKeepRecentCutoff(tokens, window, keepRecentTokens);
+  return keepRecentCutoff(tokens, window, keepRecentTokens);
 }
 
 /** L7 with L4/L5: the earliest eligible stretch at or after `from` that leaves at least keepRecentTokens after it. */

@@ -372,6 +372,14 @@ export function guardSelectKeepRecent(roles: readonly Role[], tokens: readonly n
   if (!natsSumExactly(tokens)) fail("selectKeepRecent", `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME}`);
 }
 
+/** keepRecentCutoff (src/kernel/keeprecent.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardKeepRecentCutoff(tokens: readonly number[], window: number, keepRecentTokens: number): void {
+  if (!Number.isSafeInteger(window)) fail("keepRecentCutoff", "window a safe integer");
+  if (!Number.isSafeInteger(keepRecentTokens)) fail("keepRecentCutoff", "keepRecentTokens a safe integer");
+  if (!(window >= 1 && tokens.length <= 9007199254740991)) fail("keepRecentCutoff", "window >= 1 && tokens.length <= 9007199254740991");
+  if (!natsSumExactly(tokens)) fail("keepRecentCutoff", `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME}`);
+}
+
 /** onlyAppendsSince (src/kernel/logcommit.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardOnlyAppendsSince(rewrites: boolean[], since: number): void {
   if (!Number.isSafeInteger(since)) fail("onlyAppendsSince", "since a safe integer");

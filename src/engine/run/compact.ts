@@ -18,6 +18,7 @@ import { assertParsedConfig } from "../boundary/config-rules.ts";
 import {
   gateAgedBudget,
   gateAgingDue,
+  gateKeepRecentCutoff,
   gatePlanAging,
   gatePlanBatch,
   gatePlanFreed,
@@ -395,17 +396,25 @@ interface PlannedBatch {
 
 /**
  * Whether the run plans batches: batch_tokens > 0, a low-water target to plan toward, and none of
- * what the step machine alone does (a dry run's one plan, maxSteps, keep_recent_tokens' cut).
+ * what the step machine alone does (a dry run's one plan, maxSteps). keep_recent_tokens' cut is
+ * the batch planner's cutoff too (batchWindow).
  */
 function usesBatches(run: RunState): boolean {
   const { c, o } = run;
-  return (
-    c.batch_tokens > 0 &&
-    run.target !== undefined &&
-    c.keep_recent_tokens === null &&
-    o.dryRun !== true &&
-    o.maxSteps === undefined
-  );
+  return c.batch_tokens > 0 && run.target !== undefined && o.dryRun !== true && o.maxSteps === undefined;
+}
+
+/**
+ * The window a batch plans and ages under: the retention window in these messages, widened with
+ * keep_recent_tokens to the kernel's keep-recent cutoff (keepRecentCutoff, L7), so that every
+ * planned stretch and aged summary ends before the newest keep_recent_tokens.
+ */
+function batchWindow(run: RunState, snap: StoreView): number {
+  const n = snap.messages.length;
+  const window = run.positions.window(n, run.c.retention_window);
+  const keep = run.c.keep_recent_tokens;
+  if (keep === null) return window;
+  return Math.max(window, n - gateKeepRecentCutoff(plainArray(snap.tokens), window, keep));
 }
 
 /**
@@ -471,7 +480,7 @@ function planBatchNext(run: RunState): PlannedBatch | RunEnd {
   const head = planHead(run, 0);
   if (!("plan" in head)) return head;
   const { snap, plan } = head;
-  const window = run.positions.window(snap.messages.length, run.c.retention_window);
+  const window = batchWindow(run, snap);
   const floor = callFloor(run, snap);
   const need = Math.max(1, plan.triggerTokens - (run.target ?? 0));
   const keep = planKeep(run.c);
