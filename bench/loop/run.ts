@@ -9,7 +9,8 @@
 // values of that setting, `--defaults-target-percent <n,...>` safecut at its defaults with other
 // targets (exploratory: printed only, with a sweep table of absolute figures); `--set
 // <setting=n,...>` (repeatable) adds safecut with several settings changed together (`defaults=1`:
-// on top of every default, the strategy too); `--messages <n>`
+// on top of every default, the strategy too; `stateless=1`: no memory passed between calls);
+// `--keep-recent <n,...>` safecut with keep_recent_tokens; `--messages <n>`
 // sets the generated session's length and `--summary-rate <r>` the share of an excerpt the
 // loopback summarizer's summaries keep.
 import { join } from "node:path";
@@ -34,7 +35,7 @@ function combos(): SafecutVariant[] {
     if (arg !== "--set") return;
     const pairs = process.argv[at + 1].split(",").map((pair) => {
       const [setting, value] = pair.split("=");
-      if (setting === "defaults") return ["defaults", value === "1"];
+      if (setting === "defaults" || setting === "stateless") return [setting, value === "1"];
       const varied = VARIED.find(([, , name]) => name === setting);
       if (varied === undefined) throw new Error(`--set: ${setting} is not a setting the replay varies`);
       return [varied[0], Number(value)];
@@ -54,6 +55,7 @@ const variants: SafecutVariant[] = [
   ...listAfter("--batch-calls").map((batchCalls) => ({ batchCalls })),
   ...listAfter("--summary-percent").map((summaryPercent) => ({ summaryPercent })),
   ...listAfter("--summary-floor").map((summaryFloorTokens) => ({ summaryFloorTokens })),
+  ...listAfter("--keep-recent").map((keepRecentTokens) => ({ keepRecentTokens })),
   ...listAfter("--defaults-target-percent").map((targetPercent) => ({ targetPercent, defaults: true })),
 ];
 /** Replayed in every run: the summary share before aging, and safecut as it ships. */

@@ -720,6 +720,25 @@ export const recordAfterSplice: (shunStart: number, shunEnd: number, spliceStart
 export const markedNotShrinkable: (size: number, floorAt: number) => boolean = floorModule.markedNotShrinkable;
 
 /**
+ * Whether a due run may start, judged against the lawful floor (`lawfulFloor`: the tokens the
+ * laws keep whatever a run does). With the trigger above the floor, always. At or under it every
+ * call is due again, so a run goes ahead only when what lies above the floor (`total -
+ * lawfulFloor`, the most any run can free) is at least `freeAtLeast`, and `callsSince` (the calls
+ * since the last run that changed something) has reached `every`: at most one run per `every`
+ * calls, each with something to free (progress: at least one token above the floor).
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L4, L8; see docs/kernel.md.
+ *
+ * Requires:
+ * - `0 <= lawfulFloor && lawfulFloor <= total && total <= 9007199254740991 && 1 <= freeAtLeast && 0 <= callsSince && 1 <= every`
+ *
+ * Ensures:
+ * - `result <==> (trigger > lawfulFloor || (total - lawfulFloor >= freeAtLeast && callsSince >= every))`
+ * - `(result && trigger <= lawfulFloor) ==> (total - lawfulFloor >= 1 && callsSince >= every)`
+ */
+export const floorAllowsRun: (trigger: number, lawfulFloor: number, total: number, freeAtLeast: number, callsSince: number, every: number) => boolean = floorModule.floorAllowsRun;
+
+/**
  * Sum of tokens[from..n), by a loop (sumTokens is //@ spec: it recurses once per element).
  *
  * Proven by Dafny (`scripts/check.sh dafny`), laws L7, L4, L5; see docs/kernel.md.

@@ -7,6 +7,10 @@
 // (shifted when the splice lies before it), so a changed stretch is worth a call again. A summary
 // carries its own record in its marker (the tokens it held when its aged summary was rejected), so
 // the memory travels with the conversation through calls that keep nothing between them.
+// The lawful floor is what the laws keep whatever a run does (user and system messages, the
+// retention window and the keep-recent tail, summaries that cannot shrink): a trigger at or under
+// it is reached again at every call, so a run there is refused unless it may free a stated amount
+// and enough calls have passed since the last one.
 import { rangeTokens } from "./progress.ts";
 
 /** A recorded stretch [start, end) whose summary was rejected as not shorter; -1, -1: a record dropped. */
@@ -84,4 +88,29 @@ export function recordAfterSplice(
 export function markedNotShrinkable(size: number, floorAt: number): boolean {
   if (floorAt < 0) return false;
   return size <= floorAt;
+}
+
+//@ verify
+//@ requires 0 <= lawfulFloor && lawfulFloor <= total && total <= 9007199254740991 && 1 <= freeAtLeast && 0 <= callsSince && 1 <= every
+//@ ensures \result <==> (trigger > lawfulFloor || (total - lawfulFloor >= freeAtLeast && callsSince >= every))
+//@ ensures (\result && trigger <= lawfulFloor) ==> (total - lawfulFloor >= 1 && callsSince >= every)
+/**
+ * Whether a due run may start, judged against the lawful floor (`lawfulFloor`: the tokens the
+ * laws keep whatever a run does). With the trigger above the floor, always. At or under it every
+ * call is due again, so a run goes ahead only when what lies above the floor (`total -
+ * lawfulFloor`, the most any run can free) is at least `freeAtLeast`, and `callsSince` (the calls
+ * since the last run that changed something) has reached `every`: at most one run per `every`
+ * calls, each with something to free (progress: at least one token above the floor).
+ */
+export function floorAllowsRun(
+  trigger: number,
+  lawfulFloor: number,
+  total: number,
+  freeAtLeast: number,
+  callsSince: number,
+  every: number,
+): boolean {
+  if (trigger > lawfulFloor) return true;
+  if (total - lawfulFloor < freeAtLeast) return false;
+  return callsSince >= every;
 }

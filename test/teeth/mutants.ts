@@ -742,6 +742,20 @@ export const mutants: Mutant[] = [
   {
     module: "floor.ts",
     law: "L8",
+    find: `if (total - lawfulFloor < freeAtLeast) return false;`,
+    replace: `if (total - lawfulFloor < freeAtLeast - 1) return false;`,
+    why: "a run under the lawful floor starts with less than floor_free_tokens to free (at 1, nothing at all)",
+  },
+  {
+    module: "floor.ts",
+    law: "L1",
+    find: `return callsSince >= every;`,
+    replace: `return callsSince + 1 >= every;`,
+    why: "under the lawful floor a run starts one call early: more than one run per floor_run_every calls",
+  },
+  {
+    module: "floor.ts",
+    law: "L8",
     find: `return size <= floorAt;`,
     replace: `return size < floorAt;`,
     why: "a summary exactly at the size its marker records as not shrinking is asked for again (a repeated hopeless call)",

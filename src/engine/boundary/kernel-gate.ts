@@ -12,6 +12,7 @@ import { type CommitDecision, type CurrentStamp, decideCommit, type PlanStamp } 
 import { type ConfigField, type ConfigView, maxTokensLimit, validateConfig } from "../../kernel/config.ts";
 import { type CutPoint, findCutPoint } from "../../kernel/cutpoint.ts";
 import {
+  floorAllowsRun,
   markedNotShrinkable,
   notShrinkable,
   recordAfterSplice,
@@ -47,6 +48,7 @@ import {
   guardDecideCommit,
   guardDecideLogCommit,
   guardFindCutPoint,
+  guardFloorAllowsRun,
   guardKeepHeadLines,
   guardKeepRecentCutoff,
   guardKeepTailLines,
@@ -324,6 +326,19 @@ export function gateWorthACall(
 ): boolean {
   guardWorthACall(tokens, start, end, floorTokens, shunStarts, shunEnds);
   return worthACall(tokens, start, end, floorTokens, shunStarts, shunEnds);
+}
+
+/** May a due run start, judged against the lawful floor (at most one run per `every` calls under it, each with `freeAtLeast` to free)? */
+export function gateFloorAllowsRun(
+  trigger: number,
+  lawfulFloor: number,
+  total: number,
+  freeAtLeast: number,
+  callsSince: number,
+  every: number,
+): boolean {
+  guardFloorAllowsRun(trigger, lawfulFloor, total, freeAtLeast, callsSince, every);
+  return floorAllowsRun(trigger, lawfulFloor, total, freeAtLeast, callsSince, every);
 }
 
 /** Is a summary of `size` tokens known not to shrink by its marker's record (`floorAt`, -1: none)? */

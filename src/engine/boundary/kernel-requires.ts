@@ -351,6 +351,17 @@ export function guardMarkedNotShrinkable(size: number, floorAt: number): void {
   if (!Number.isSafeInteger(floorAt)) fail("markedNotShrinkable", "floorAt a safe integer");
 }
 
+/** floorAllowsRun (src/kernel/floor.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardFloorAllowsRun(trigger: number, lawfulFloor: number, total: number, freeAtLeast: number, callsSince: number, every: number): void {
+  if (!Number.isSafeInteger(trigger)) fail("floorAllowsRun", "trigger a safe integer");
+  if (!Number.isSafeInteger(lawfulFloor)) fail("floorAllowsRun", "lawfulFloor a safe integer");
+  if (!Number.isSafeInteger(total)) fail("floorAllowsRun", "total a safe integer");
+  if (!Number.isSafeInteger(freeAtLeast)) fail("floorAllowsRun", "freeAtLeast a safe integer");
+  if (!Number.isSafeInteger(callsSince)) fail("floorAllowsRun", "callsSince a safe integer");
+  if (!Number.isSafeInteger(every)) fail("floorAllowsRun", "every a safe integer");
+  if (!(0 <= lawfulFloor && lawfulFloor <= total && total <= 9007199254740991 && 1 <= freeAtLeast && 0 <= callsSince && 1 <= every)) fail("floorAllowsRun", "0 <= lawfulFloor && lawfulFloor <= total && total <= 9007199254740991 && 1 <= freeAtLeast && 0 <= callsSince && 1 <= every");
+}
+
 /** suffixTokens (src/kernel/keeprecent.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardSuffixTokens(tokens: readonly number[], from: number): void {
   if (!Number.isSafeInteger(from)) fail("suffixTokens", "from a safe integer");

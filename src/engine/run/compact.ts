@@ -39,6 +39,7 @@ import { type StepContext, type StepResult, summarizeStretch } from "../summariz
 import { type ClearingStep, clearFirst, withClearing } from "./clearing.ts";
 import { type ItemMap, itemMapOf } from "./item-map.ts";
 import { checkLaws } from "./law-checks.ts";
+import { callsSinceSummary, floorRefusal, lawfulFloorOf } from "./lawful-floor.ts";
 import { NOT_DUE_REASON } from "./not-due-report.ts";
 import { classifyRun, type LeftStretch } from "./outcome.ts";
 import { type CallFloor, dueBy, type Plan, planKeep, planStep, targetTokens } from "./plan.ts";
@@ -815,6 +816,20 @@ async function askBefore(run: RunState, judged: number, recording: RecordingSumm
   return undefined;
 }
 
+/**
+ * A due run refused up front by the lawful floor (lawful-floor.ts, the kernel's floorAllowsRun):
+ * the trigger at or under what no run can shrink, with too little above it or too few calls since
+ * the last run. A dry run only plans, and is never refused.
+ */
+function refusedUnderFloor(run: RunState): RunEnd | undefined {
+  if (!run.dueBefore || run.o.dryRun === true) return undefined;
+  const snap = run.store.view();
+  const ages = usesBatches(run) && run.c.age_percent > 0;
+  const floor = lawfulFloorOf(snap, run.c, batchWindow(run, snap), callFloor(run, snap), ages);
+  const reason = floorRefusal(run.c, floor, run.store.totalTokens, callsSinceSummary(snap.views.roles));
+  return reason === undefined ? undefined : { reason };
+}
+
 /** The run itself (see compactStore), its summarizer the recording one. */
 async function runSteps(
   store: ConversationStore,
@@ -827,7 +842,7 @@ async function runSteps(
   let end: RunEnd | undefined;
   store.beginCompaction();
   try {
-    end = await askBefore(run, start.judgedBefore, recording);
+    end = refusedUnderFloor(run) ?? (await askBefore(run, start.judgedBefore, recording));
     if (end === undefined) {
       run.clearing = await clearFirst(store, run.c, run.positions, run.usage, o.dryRun);
       run.usage = run.clearing.usage;
