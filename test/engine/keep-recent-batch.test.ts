@@ -4,12 +4,13 @@
 import { describe, expect, it } from "vitest";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
 import { compactMessages } from "../../src/library/compact-messages.ts";
-import { type Message, summaryMessage } from "../../src/model/message.ts";
+import type { Message } from "../../src/model/message.ts";
 import { charCounter, messageTokens } from "../../src/model/tokens.ts";
 import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
 import { openAIConversation } from "../support/generate.ts";
 import { expectLawsHold } from "../support/laws.ts";
 import { recordingSummarizer } from "../support/recording-summarizer.ts";
+import { summaryHistory, summaryText } from "../support/summary-history.ts";
 
 const counter = charCounter();
 const input = readOpenAIMessages(openAIConversation({ turns: 30 }));
@@ -58,14 +59,8 @@ describe("keep_recent_tokens with batches", () => {
   });
 
   it("ages old summaries too, none of them inside the kept tail", async () => {
-    const text = (fact: string, tokens: number) => `${fact} ${"x".repeat(Math.max(0, tokens * 4 - fact.length - 12))}`;
-    const history: Message[] = [{ role: "system", content: "You are a coding agent." }];
-    for (let t = 0; t < 20; t++) {
-      history.push({ role: "user", content: `step ${t}: go on` });
-      history.push(summaryMessage(text(`turn${t}`, 400)));
-    }
-    history.push({ role: "user", content: "last question" });
-    history.push({ role: "assistant", content: "last answer", toolCalls: [] });
+    const text = summaryText;
+    const history = summaryHistory();
     const { summarizer, calls } = recordingSummarizer((q) => text("aged", q.maxTokens - 4));
     const keep = 2_000;
     const r = await compactMessages(
