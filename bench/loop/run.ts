@@ -3,7 +3,8 @@
 // same run against one loopback summarizer; writes its section into bench/RESULTS.md. `--ci`
 // replays one example and a short generated session at 15k only and prints without writing.
 // Besides safecut pinned to the summarize strategy, every run replays it without summary aging
-// (age_percent 0: the summary share before aging) and with every setting at its default.
+// (age_percent 0: the summary share before aging), with every setting at its default, with no
+// memory passed between calls (stateless) and with keep_recent_tokens 5000.
 // `--target-percent`, `--floor`, `--age-percent`, `--age-share`, `--age-floor`, `--batch-tokens`,
 // `--batch-calls`, `--summary-percent` and `--summary-floor` (each `<n,...>`) add safecut with other
 // values of that setting, `--defaults-target-percent <n,...>` safecut at its defaults with other
@@ -58,8 +59,16 @@ const variants: SafecutVariant[] = [
   ...listAfter("--keep-recent").map((keepRecentTokens) => ({ keepRecentTokens })),
   ...listAfter("--defaults-target-percent").map((targetPercent) => ({ targetPercent, defaults: true })),
 ];
-/** Replayed in every run: the summary share before aging, and safecut as it ships. */
-const ALWAYS: SafecutVariant[] = [{ agePercent: 0 }, { defaults: true }];
+/**
+ * Replayed in every run: the summary share before aging, safecut as it ships, safecut with no
+ * memory passed between calls (only what the messages carry), and with keep_recent_tokens.
+ */
+const ALWAYS: SafecutVariant[] = [
+  { agePercent: 0 },
+  { defaults: true },
+  { stateless: true },
+  { keepRecentTokens: 5_000 },
+];
 const TRIGGERS = ci ? [15_000] : [15_000, 30_000, 60_000];
 const messagesAt = process.argv.indexOf("--messages");
 const GENERATED = messagesAt >= 0 ? Number(process.argv[messagesAt + 1]) : ci ? 400 : 3_000;
