@@ -1,8 +1,9 @@
 // Both wire formats lack a "summary" role, so a summary travels as an assistant message whose
 // whole text is wrapped in the summary tag; reading it back restores the summary role so the
 // next compaction can roll it into a new summary. What the engine learnt about the summary (its
-// marker: how often it was aged, the size at which it could not shrink) rides in the opening
-// tag's attributes, `<summary aged="1" floor="412">`, so it travels with the conversation and a
+// marker: how often it was aged, the size at which it could not shrink, the assistant messages
+// after it when the last run ended) rides in the opening tag's attributes,
+// `<summary aged="1" floor="412" after="3">`, so it travels with the conversation and a
 // later call that keeps no memory reads it back. The readers and writers pass the tag their
 // caller gave (or none); the summary_tag setting's default is taken here, in one place.
 import type { SummaryMarker } from "../model/message.ts";
@@ -15,7 +16,7 @@ export interface WireSummary {
 }
 
 /** The marker's attributes, in the order they are written. */
-const ATTRIBUTES = ["aged", "floor"] as const;
+const ATTRIBUTES = ["aged", "floor", "after"] as const;
 
 /** Wraps a summary's text in `<tag ...>...</tag>` for the wire, its marker as attributes (no tag: the summary_tag setting's default). */
 export function wrapSummary(s: WireSummary, given: string | undefined): string {
@@ -28,11 +29,12 @@ export function wrapSummary(s: WireSummary, given: string | undefined): string {
 /** The marker of an opening tag's attribute text (` aged="1" floor="412"`), or undefined when it is not one. */
 function markerOf(attrs: string): SummaryMarker | undefined | null {
   if (attrs === "") return undefined;
-  const out: { aged?: number; floor?: number } = {};
+  const out: { -readonly [K in (typeof ATTRIBUTES)[number]]?: number } = {};
   for (const part of attrs.slice(1).split(" ")) {
-    const kv = /^(aged|floor)="(\d{1,15})"$/.exec(part);
-    if (kv === null || out[kv[1] as "aged" | "floor"] !== undefined) return null;
-    out[kv[1] as "aged" | "floor"] = Number(kv[2]);
+    const kv = /^([a-z]+)="(\d{1,15})"$/.exec(part);
+    const name = ATTRIBUTES.find((a) => a === kv?.[1]);
+    if (kv === null || name === undefined || out[name] !== undefined) return null;
+    out[name] = Number(kv[2]);
   }
   return out;
 }

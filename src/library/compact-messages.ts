@@ -116,5 +116,8 @@ export async function compactParsed(
   });
   // the run's report carries the law checks of its result against `messages` (the store's copy of
   // them); the summaries found not to shrink carry that in their markers, for the next call
-  return { messages: o.dryRun === true ? store.messageList() : markedMessages(store), report, config: c };
+  // the calls since this run count only under the lawful floor: only there is the newest summary marked
+  const changed =
+    report.lawfulFloor !== undefined && (report.stretches.length > 0 || (report.clearing?.results ?? 0) > 0);
+  return { messages: o.dryRun === true ? store.messageList() : markedMessages(store, changed), report, config: c };
 }

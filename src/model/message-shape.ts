@@ -32,11 +32,11 @@ function roleWithText(v: unknown): string | undefined {
   return typeof o.content === "string" && typeof o.role === "string" ? o.role : undefined;
 }
 
-/** A summary's marker: an object whose `aged` and `floor`, when present, are counts (safe integers >= 0). */
+/** A summary's marker: an object whose `aged`, `floor` and `after`, when present, are counts (safe integers >= 0). */
 function isMarkerShape(v: unknown): boolean {
   if (!isObjectValue(v)) return false;
   const count = (n: unknown) => n === undefined || (Number.isSafeInteger(n) && (n as number) >= 0);
-  return count(v.aged) && count(v.floor);
+  return count(v.aged) && count(v.floor) && count(v.after);
 }
 
 /** A cleared result's original: a tool message (checked one level deep: its own clearedFrom is not followed). */
@@ -73,7 +73,11 @@ export const messageSchema = z.discriminatedUnion("role", [
     role: z.literal("summary"),
     ...base,
     marker: z
-      .object({ aged: z.number().int().min(0).optional(), floor: z.number().int().min(0).optional() })
+      .object({
+        aged: z.number().int().min(0).optional(),
+        floor: z.number().int().min(0).optional(),
+        after: z.number().int().min(0).optional(),
+      })
       .readonly()
       .optional(),
   }),

@@ -80,6 +80,11 @@ export interface SummaryMarker {
   readonly aged?: number;
   /** the summary's tokens when an aged summary of it was rejected: not asked again while it is no larger (the kernel's markedNotShrinkable) */
   readonly floor?: number;
+  /**
+   * the assistant messages after this summary when the last run that changed the conversation
+   * ended (on the newest summary): the calls since that run are the ones after them (lawful floor)
+   */
+  readonly after?: number;
 }
 
 /** A summary written by an earlier compaction; may be summarized again (rolling summary). */

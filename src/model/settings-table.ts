@@ -281,7 +281,7 @@ export const SETTINGS = {
     default: 10,
     min: 1,
     flag: "--floor-run-every <n>",
-    help: "when the token trigger is at or below the lawful floor, at most one run per this many calls (counted as assistant messages since the newest summary; none yet: a run may start)",
+    help: "when the token trigger is at or below the lawful floor, at most one run per this many calls (counted as assistant messages after the newest summary beyond those its marker says were there when the last run ended; no summary yet: a run may start)",
   },
   strategy: {
     type: "choice",

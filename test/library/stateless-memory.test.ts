@@ -95,12 +95,15 @@ describe("stateless calls remember what cannot shrink", () => {
 });
 
 describe("the summary marker on the wire", () => {
-  const marked = summaryMessage("did X in src/a.ts", { aged: 2, floor: 57 });
-  const text = '<summary aged="2" floor="57">\ndid X in src/a.ts\n</summary>';
+  const marked = summaryMessage("did X in src/a.ts", { aged: 2, floor: 57, after: 3 });
+  const text = '<summary aged="2" floor="57" after="3">\ndid X in src/a.ts\n</summary>';
 
   it("is written in the opening tag and read back whole, and a summary without one is written as before", () => {
     expect(wrapSummary(marked, undefined)).toBe(text);
-    expect(unwrapSummary(text, undefined)).toEqual({ content: "did X in src/a.ts", marker: { aged: 2, floor: 57 } });
+    expect(unwrapSummary(text, undefined)).toEqual({
+      content: "did X in src/a.ts",
+      marker: { aged: 2, floor: 57, after: 3 },
+    });
     expect(wrapSummary(summaryMessage("plain"), "memo")).toBe("<memo>\nplain\n</memo>");
     expect(unwrapSummary("<memo>\nplain\n</memo>", "memo")).toEqual({ content: "plain" });
   });

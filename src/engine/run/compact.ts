@@ -39,7 +39,7 @@ import { type StepContext, type StepResult, summarizeStretch } from "../summariz
 import { type ClearingStep, clearFirst, withClearing } from "./clearing.ts";
 import { type ItemMap, itemMapOf } from "./item-map.ts";
 import { checkLaws } from "./law-checks.ts";
-import { callsSinceSummary, floorRefusal, lawfulFloorOf } from "./lawful-floor.ts";
+import { callsSinceSummary, floorRefusal, lawfulFloorOf, tokenTrigger } from "./lawful-floor.ts";
 import { NOT_DUE_REASON } from "./not-due-report.ts";
 import { classifyRun, type LeftStretch } from "./outcome.ts";
 import { type CallFloor, dueBy, type Plan, planKeep, planStep, targetTokens } from "./plan.ts";
@@ -48,6 +48,7 @@ import { InputPositions, type InputRange } from "./positions.ts";
 import type {
   CompactionReport,
   LawCheck,
+  LawfulFloorReport,
   RemainingTokens,
   ReplacedStretch,
   SkippedStretch,
@@ -165,6 +166,8 @@ interface RunState {
   readonly stretches: ReplacedStretch[];
   readonly skipped: SkippedStretch[];
   readonly left: LeftStretch[];
+  /** set when the run was due with its token trigger at or under the lawful floor */
+  lawfulFloor?: LawfulFloorReport;
 }
 
 /** Why a run ended: `reason` when nothing failed, `stopped` when a failure ended it, `planned` for a dry run. */
@@ -768,6 +771,7 @@ function runReport(s: RunStart, end: RunEnd): CompactionReport {
     skipped: run.skipped,
     ...(end.planned ? { plannedStretch: end.planned } : {}),
     ...(stillDue ? { remaining: remainingTokens(store, c, positions) } : {}),
+    ...(run.lawfulFloor === undefined ? {} : { lawfulFloor: run.lawfulFloor }),
     ...(o.usage === undefined ? {} : { usage: usageReport(o.usage, run.usage, s.judgedBefore, judgedAfter) }),
     watermark: store.watermark,
     summarizer: o.summarizer.name,
@@ -826,7 +830,9 @@ function refusedUnderFloor(run: RunState): RunEnd | undefined {
   const snap = run.store.view();
   const ages = usesBatches(run) && run.c.age_percent > 0;
   const floor = lawfulFloorOf(snap, run.c, batchWindow(run, snap), callFloor(run, snap), ages);
-  const reason = floorRefusal(run.c, floor, run.store.totalTokens, callsSinceSummary(snap.views.roles));
+  const trigger = tokenTrigger(run.c);
+  if (trigger !== undefined && trigger <= floor.total) run.lawfulFloor = { trigger, ...floor };
+  const reason = floorRefusal(run.c, floor, run.store.totalTokens, callsSinceSummary(snap.messages, snap.views.roles));
   return reason === undefined ? undefined : { reason };
 }
 

@@ -5,22 +5,15 @@
 // floorAllowsRun decides whether a due run starts there, and the reason says why it did not,
 // with the figures and the setting to change.
 import type { Config } from "../../model/config.ts";
+import type { Message } from "../../model/message.ts";
 import { gateFloorAllowsRun, gateRetentionCutoff, gateWorthACall } from "../boundary/kernel-gate.ts";
 import { plainArray } from "../store/gap-array.ts";
 import type { StoreView } from "../store/store.ts";
 import type { CallFloor } from "./plan.ts";
+import type { LawfulFloorReport } from "./report.ts";
 
-/** The lawful floor of a conversation, by what holds it. */
-export interface LawfulFloor {
-  /** user and system messages before the kept tail */
-  readonly userSystem: number;
-  /** the retention window and the keep-recent tail */
-  readonly kept: number;
-  /** summaries before the kept tail that cannot shrink */
-  readonly summaries: number;
-  /** their sum: no run brings the conversation under it */
-  readonly total: number;
-}
+/** The lawful floor of a conversation, by what holds it (the report's shape less the trigger). */
+export type LawfulFloor = Omit<LawfulFloorReport, "trigger">;
 
 /**
  * The lawful floor of `snap`: `window` is the window the run plans under (the retention window in
@@ -54,13 +47,18 @@ export function tokenTrigger(c: Config): number | undefined {
 }
 
 /**
- * The calls since the last run that changed something: assistant messages after the newest
- * summary; undefined when there is no summary (no run has summarized this conversation yet).
+ * The calls since the last run that changed something: the assistant messages after the newest
+ * summary, less those its marker says were there when that run ended (`after`); undefined when
+ * there is no summary (no run has summarized this conversation yet).
  */
-export function callsSinceSummary(roles: readonly string[]): number | undefined {
+export function callsSinceSummary(messages: readonly Message[], roles: readonly string[]): number | undefined {
   let calls = 0;
   for (let i = roles.length - 1; i >= 0; i--) {
-    if (roles[i] === "summary") return calls;
+    if (roles[i] === "summary") {
+      const m = messages[i];
+      const before = m.role === "summary" ? (m.marker?.after ?? 0) : 0;
+      return Math.max(0, calls - before);
+    }
     if (roles[i] === "assistant") calls++;
   }
   return undefined;

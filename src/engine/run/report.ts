@@ -102,6 +102,19 @@ export interface ClearedResult {
   readonly arguments?: { readonly index: number; readonly chars: number };
 }
 
+/** The lawful floor of a run whose token trigger is at or under it, in tokens. */
+export interface LawfulFloorReport {
+  readonly trigger: number;
+  /** user and system messages before the kept tail */
+  readonly userSystem: number;
+  /** the retention window and the keep-recent tail */
+  readonly kept: number;
+  /** summaries before the kept tail that cannot shrink */
+  readonly summaries: number;
+  /** their sum */
+  readonly total: number;
+}
+
 /** What the clearing tier did in a run. */
 export interface ClearingReport {
   /** how many tool results were cleared */
@@ -164,6 +177,11 @@ export interface CompactionReport {
   };
   /** only when the run ended still due: where the remaining tokens are */
   readonly remaining?: RemainingTokens;
+  /**
+   * only when the run was due with its token trigger at or under the lawful floor (what no run can
+   * shrink): the trigger and the floor, by what holds it (lawful-floor.ts)
+   */
+  readonly lawfulFloor?: LawfulFloorReport;
   /** what the clearing tier did (strategy "clear" or "clear-then-summarize" only) */
   readonly clearing?: ClearingReport;
   /** only when usage was reported: the token counts the trigger judged */

@@ -25,19 +25,28 @@ export function rememberMarkers(store: ConversationStore): void {
 
 /**
  * The store's messages, each summary its memory records as not shrinking marked with its size
- * (`floor`), so the record travels with the conversation. A marked summary is a new message (no
- * source): a writer writes it with its marker instead of giving back the text it was read from.
+ * (`floor`), so the record travels with the conversation; after a run that `changed` them with
+ * its trigger at or under the lawful floor (the caller says), the newest summary marked with the assistant messages after it (`after`: the calls since this run
+ * are the ones after those, lawful-floor.ts). A marked summary is a new message (no source): a
+ * writer writes it with its marker instead of giving back the text it was read from.
  */
-export function markedMessages(store: ConversationStore): Message[] {
+export function markedMessages(store: ConversationStore, changed: boolean): Message[] {
   const ms = store.messageList();
   const known = store.unshrinkable.bounds(ms);
-  if (known.starts.length === 0) return ms;
-  const tokens = plainArray(store.view().tokens);
-  known.starts.forEach((i, k) => {
-    const m = ms[i];
-    if (known.ends[k] !== i + 1 || m.role !== "summary" || m.marker?.floor === tokens[i]) return;
-    ms[i] = summaryMessage(m.content, { ...m.marker, floor: tokens[i] });
-  });
+  if (known.starts.length > 0) {
+    const tokens = plainArray(store.view().tokens);
+    known.starts.forEach((i, k) => {
+      const m = ms[i];
+      if (known.ends[k] !== i + 1 || m.role !== "summary" || m.marker?.floor === tokens[i]) return;
+      ms[i] = summaryMessage(m.content, { ...m.marker, floor: tokens[i] });
+    });
+  }
+  let newest = changed ? ms.length - 1 : -1;
+  while (newest >= 0 && ms[newest].role !== "summary") newest--;
+  if (newest < 0) return ms;
+  const m = ms[newest] as SummaryMessage;
+  const after = ms.slice(newest + 1).filter((x) => x.role === "assistant").length;
+  if (m.marker?.after !== after) ms[newest] = summaryMessage(m.content, { ...m.marker, after });
   return ms;
 }
 
