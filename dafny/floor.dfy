@@ -57,3 +57,26 @@ function recordAfterSplice(shunStart: int, shunEnd: int, spliceStart: int, splic
     else
       ShunnedStretch(-1, -1)
 }
+
+function markedNotShrinkable(size: int, floorAt: int): bool
+  ensures markedNotShrinkable(size, floorAt) <==> ((floorAt >= 0) && (size <= floorAt))
+{
+  if floorAt < 0 then
+    false
+  else
+    size <= floorAt
+}
+
+function floorAllowsRun(trigger: int, lawfulFloor: int, total: int, freeAtLeast: int, callsSince: int, every: int): bool
+  requires (((((0 <= lawfulFloor) && (lawfulFloor <= total)) && (total <= 9007199254740991)) && (1 <= freeAtLeast)) && (0 <= callsSince)) && (1 <= every)
+  ensures floorAllowsRun(trigger, lawfulFloor, total, freeAtLeast, callsSince, every) <==> ((trigger > lawfulFloor) || (((total - lawfulFloor) >= freeAtLeast) && (callsSince >= every)))
+  ensures (floorAllowsRun(trigger, lawfulFloor, total, freeAtLeast, callsSince, every) && (trigger <= lawfulFloor)) ==> (((total - lawfulFloor) >= 1) && (callsSince >= every))
+{
+  if trigger > lawfulFloor then
+    true
+  else
+    if SafeInteger_floor(total - lawfulFloor) < freeAtLeast then
+      false
+    else
+      callsSince >= every
+}

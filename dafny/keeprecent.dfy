@@ -121,3 +121,34 @@ method selectKeepRecent(roles: seq<Role>, tokens: seq<int>, callOf: seq<int>, la
   }
   return Stretch(false, 0, 0);
 }
+
+method keepRecentCutoff(tokens: seq<int>, window: int, keepRecentTokens: int) returns (result: int)
+  requires (window >= 1) && (|tokens| <= 9007199254740991)
+  requires (forall j: int :: ((0 <= j) && (j < |tokens|)) ==> (tokens[j] >= 0)) && (sumTokens(tokens, 0, |tokens|) <= 9007199254740991)
+  ensures (0 <= result) && (result <= retentionCutoff(|tokens|, window))
+  ensures (result > 0) ==> (sumTokens(tokens, result, |tokens|) >= keepRecentTokens)
+  ensures forall c: int :: ((result < c) && (c <= retentionCutoff(|tokens|, window))) ==> (sumTokens(tokens, c, |tokens|) < keepRecentTokens)
+{
+  var cut: nat := retentionCutoff(|tokens|, window);
+  SumTokensSplit(tokens, 0, cut, |tokens|);
+  SumTokensNonNeg(tokens, 0, cut);
+  var acc: int := suffixTokens(tokens, cut);
+  var c: nat := cut;
+  while (c > 0) && (acc < keepRecentTokens)
+    invariant (0 <= c) && (c <= cut)
+    invariant acc == sumTokens(tokens, c, |tokens|)
+    invariant forall c2: int :: ((c < c2) && (c2 <= cut)) ==> (sumTokens(tokens, c2, |tokens|) < keepRecentTokens)
+    decreases c
+  {
+    c := SafeInteger_keeprecent(c - 1);
+    SumTokensFront(tokens, c, |tokens|);
+    SumTokensSplit(tokens, 0, c, |tokens|);
+    SumTokensNonNeg(tokens, 0, c);
+    SumTokensNonNeg(tokens, c, |tokens|);
+    acc := SafeInteger_keeprecent(acc + tokens[c]);
+  }
+  if acc >= keepRecentTokens {
+    return c;
+  }
+  return 0;
+}

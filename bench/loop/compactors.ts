@@ -58,8 +58,11 @@ export interface SafecutVariant {
   readonly summaryFloorTokens?: number;
   readonly clearKeep?: number;
   readonly clearAtLeast?: number;
+  readonly keepRecentTokens?: number;
   /** every setting at its default, the strategy too (clear-then-summarize); else the strategy is summarize */
   readonly defaults?: boolean;
+  /** no memory passed between calls (the most common use: each call given only the messages) */
+  readonly stateless?: boolean;
 }
 
 /** Each varied setting: its name in a compactor's name and in the configuration. */
@@ -75,6 +78,7 @@ export const VARIED = [
   ["summaryFloorTokens", "summary floor", "summary_floor_tokens", ""],
   ["clearKeep", "clear keep", "clear_keep", ""],
   ["clearAtLeast", "clear at least", "clear_at_least", ""],
+  ["keepRecentTokens", "keep recent", "keep_recent_tokens", ""],
 ] as const;
 
 /** The skipped stretches of a report whose every answer was rejected only for not being shorter. */
@@ -120,15 +124,17 @@ function counting(inner: Summarizer): Summarizer & { answered: number; failed: n
 
 /**
  * safecut's library at `trigger` tokens, with one memory of unshrinkable stretches for the whole
- * replay (the conversation is compacted again and again). It counts the attempts at a stretch
+ * replay (the conversation is compacted again and again), or none (`stateless`: only what the
+ * messages themselves carry). It counts the attempts at a stretch
  * some earlier compaction already found could not shrink (same messages): the repeats.
  */
 export function safecutCompactor(baseUrl: string, trigger: number, v: SafecutVariant = {}): Compactor {
   const summarizer = counting(openAISummarizer({ baseUrl, apiKey: "bench" }));
-  const unshrinkable = new UnshrinkableMemory();
+  const unshrinkable = v.stateless === true ? undefined : new UnshrinkableMemory();
   const seen = new Set<string>();
   const named = [
     ...(v.defaults === true ? ["defaults"] : []),
+    ...(v.stateless === true ? ["stateless"] : []),
     ...VARIED.filter(([key]) => v[key] !== undefined).map(([key, label, , unit]) => `${label} ${v[key]}${unit}`),
   ];
   const varied = Object.fromEntries(
@@ -150,12 +156,17 @@ export function safecutCompactor(baseUrl: string, trigger: number, v: SafecutVar
           base_url: baseUrl,
           ...varied,
         },
-        { summarizer, agentModel: AGENT_MODEL, unshrinkable },
+        { summarizer, agentModel: AGENT_MODEL, ...(unshrinkable === undefined ? {} : { unshrinkable }) },
       );
       let repeated = 0;
       for (const s of report.skipped) {
         if (!NOT_SHORTER.test(s.reason)) continue;
-        const key = JSON.stringify(context.slice(s.input.first, s.input.last + 1));
+        // a summary's marker is what a run wrote of it, not a change of its text
+        const key = JSON.stringify(
+          context
+            .slice(s.input.first, s.input.last + 1)
+            .map((m) => (m.role === "summary" ? { role: m.role, content: m.content } : m)),
+        );
         if (seen.has(key)) repeated++;
         else seen.add(key);
       }

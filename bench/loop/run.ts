@@ -3,13 +3,15 @@
 // same run against one loopback summarizer; writes its section into bench/RESULTS.md. `--ci`
 // replays one example and a short generated session at 15k only and prints without writing.
 // Besides safecut pinned to the summarize strategy, every run replays it without summary aging
-// (age_percent 0: the summary share before aging) and with every setting at its default.
+// (age_percent 0: the summary share before aging), with every setting at its default, with no
+// memory passed between calls (stateless) and with keep_recent_tokens 5000.
 // `--target-percent`, `--floor`, `--age-percent`, `--age-share`, `--age-floor`, `--batch-tokens`,
 // `--batch-calls`, `--summary-percent` and `--summary-floor` (each `<n,...>`) add safecut with other
 // values of that setting, `--defaults-target-percent <n,...>` safecut at its defaults with other
 // targets (exploratory: printed only, with a sweep table of absolute figures); `--set
 // <setting=n,...>` (repeatable) adds safecut with several settings changed together (`defaults=1`:
-// on top of every default, the strategy too); `--messages <n>`
+// on top of every default, the strategy too; `stateless=1`: no memory passed between calls);
+// `--keep-recent <n,...>` safecut with keep_recent_tokens; `--messages <n>`
 // sets the generated session's length and `--summary-rate <r>` the share of an excerpt the
 // loopback summarizer's summaries keep.
 import { join } from "node:path";
@@ -34,7 +36,7 @@ function combos(): SafecutVariant[] {
     if (arg !== "--set") return;
     const pairs = process.argv[at + 1].split(",").map((pair) => {
       const [setting, value] = pair.split("=");
-      if (setting === "defaults") return ["defaults", value === "1"];
+      if (setting === "defaults" || setting === "stateless") return [setting, value === "1"];
       const varied = VARIED.find(([, , name]) => name === setting);
       if (varied === undefined) throw new Error(`--set: ${setting} is not a setting the replay varies`);
       return [varied[0], Number(value)];
@@ -54,10 +56,19 @@ const variants: SafecutVariant[] = [
   ...listAfter("--batch-calls").map((batchCalls) => ({ batchCalls })),
   ...listAfter("--summary-percent").map((summaryPercent) => ({ summaryPercent })),
   ...listAfter("--summary-floor").map((summaryFloorTokens) => ({ summaryFloorTokens })),
+  ...listAfter("--keep-recent").map((keepRecentTokens) => ({ keepRecentTokens })),
   ...listAfter("--defaults-target-percent").map((targetPercent) => ({ targetPercent, defaults: true })),
 ];
-/** Replayed in every run: the summary share before aging, and safecut as it ships. */
-const ALWAYS: SafecutVariant[] = [{ agePercent: 0 }, { defaults: true }];
+/**
+ * Replayed in every run: the summary share before aging, safecut as it ships, safecut with no
+ * memory passed between calls (only what the messages carry), and with keep_recent_tokens.
+ */
+const ALWAYS: SafecutVariant[] = [
+  { agePercent: 0 },
+  { defaults: true },
+  { stateless: true },
+  { keepRecentTokens: 5_000 },
+];
 const TRIGGERS = ci ? [15_000] : [15_000, 30_000, 60_000];
 const messagesAt = process.argv.indexOf("--messages");
 const GENERATED = messagesAt >= 0 ? Number(process.argv[messagesAt + 1]) : ci ? 400 : 3_000;

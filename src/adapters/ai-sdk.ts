@@ -117,7 +117,7 @@ function readAssistant(b: Builder, content: unknown, item: number, path: string,
     const summary = unwrapSummary(content, tag);
     emit(
       b,
-      summary !== undefined ? { role: "summary", content: summary } : { role: "assistant", content, toolCalls: [] },
+      summary !== undefined ? { role: "summary", ...summary } : { role: "assistant", content, toolCalls: [] },
       item,
       [],
     );
@@ -173,7 +173,7 @@ function readAssistant(b: Builder, content: unknown, item: number, path: string,
   emit(
     b,
     summary !== undefined
-      ? { role: "summary", content: summary }
+      ? { role: "summary", ...summary }
       : { role: "assistant", content: text, toolCalls: calls, ...mediaField(media) },
     item,
     own,
@@ -287,7 +287,7 @@ function newItem(m: Message, tag: string | undefined, all: readonly Message[]): 
     case "user":
       return { role: m.role, content: m.content };
     case "summary":
-      return { role: "assistant", content: [{ type: "text", text: wrapSummary(m.content, tag) }] };
+      return { role: "assistant", content: [{ type: "text", text: wrapSummary(m, tag) }] };
     case "assistant": {
       if (m.toolCalls.length === 0) return { role: "assistant", content: m.content };
       const content: AssistantModelMessage["content"] = m.content === "" ? [] : [{ type: "text", text: m.content }];

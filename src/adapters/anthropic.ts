@@ -133,7 +133,7 @@ function assistantMessage(content: string | Json[], at: ContentAt, opts: FormatO
   const source: SourceRef = { format: "anthropic", index: at.index, raw: at.raw, parts: 1, blocks: content };
   if (typeof content === "string") {
     const summary = unwrapSummary(content, opts.summaryTag);
-    if (summary !== undefined) return { role: "summary", content: summary, source };
+    if (summary !== undefined) return { role: "summary", ...summary, source };
     return { role: "assistant", content, toolCalls: [], source };
   }
   const texts: string[] = [];
@@ -149,7 +149,7 @@ function assistantMessage(content: string | Json[], at: ContentAt, opts: FormatO
   const text = texts.join("\n");
   const media = otherBlocksTokens(content);
   const summary = calls.length === 0 && media === 0 ? unwrapSummary(text, opts.summaryTag) : undefined;
-  if (summary !== undefined) return { role: "summary", content: summary, source };
+  if (summary !== undefined) return { role: "summary", ...summary, source };
   return { role: "assistant", content: text, toolCalls: calls, ...mediaField(media), source };
 }
 
@@ -290,7 +290,7 @@ function assistantOut(m: Message, tag: string | undefined): WireItem {
           });
     return edits.length === 0 ? { kind: "source", raw } : { kind: "edited", raw, edits };
   }
-  if (m.role === "summary") return fresh({ role: "assistant", content: wrapSummary(m.content, tag) });
+  if (m.role === "summary") return fresh({ role: "assistant", content: wrapSummary(m, tag) });
   if (m.role !== "assistant") return fresh({ role: "assistant", content: m.content });
   if (m.toolCalls.length === 0) return fresh({ role: "assistant", content: m.content });
   const blocks: Json[] = m.content === "" ? [] : [{ type: "text", text: m.content }];

@@ -95,7 +95,7 @@ export function readOpenAIMessage(v: Json, index: number, path: string, opts: Fo
     case "assistant": {
       const calls = toolCalls(v.tool_calls, `${path}.tool_calls`);
       const summary = calls.length === 0 && media === 0 ? unwrapSummary(content, tag) : undefined;
-      if (summary !== undefined) return { role: "summary", content: summary, source };
+      if (summary !== undefined) return { role: "summary", ...summary, source };
       return { role: "assistant", content, toolCalls: calls, ...extra, source };
     }
     case "tool":
@@ -126,7 +126,7 @@ export function writeOpenAIMessage(m: Message, opts: FormatOptions = {}): JsonOb
     case "user":
       return { role: m.role, content: m.content };
     case "summary":
-      return { role: "assistant", content: wrapSummary(m.content, tag) };
+      return { role: "assistant", content: wrapSummary(m, tag) };
     case "tool":
       return { role: "tool", tool_call_id: m.toolCallId, content: m.content };
     case "assistant": {

@@ -105,7 +105,7 @@ function readItem(item: Fields, p: string, tag: string | undefined, pairing: Pai
       case "assistant": {
         const summary = media === 0 ? unwrapSummary(content, tag) : undefined;
         return summary !== undefined
-          ? { role: "summary", content: summary }
+          ? { role: "summary", ...summary }
           : { role: "assistant", content, toolCalls: [], ...extra };
       }
       default:
@@ -219,7 +219,7 @@ function newItems(m: Message, tag: string | undefined): ResponseInputItem[] {
     case "user":
       return [{ type: "message", role: m.role, content: m.content }];
     case "summary":
-      return [{ type: "message", role: "assistant", content: wrapSummary(m.content, tag) }];
+      return [{ type: "message", role: "assistant", content: wrapSummary(m, tag) }];
     case "assistant":
       return [
         ...(m.content !== "" || m.toolCalls.length === 0

@@ -704,6 +704,41 @@ export const notShrinkable: (summaryTokens: number, replacedTokens: number) => b
 export const recordAfterSplice: (shunStart: number, shunEnd: number, spliceStart: number, spliceEnd: number) => ShunnedStretch = floorModule.recordAfterSplice;
 
 /**
+ * Whether a summary of `size` tokens is known not to shrink by its marker: the marker records
+ * `floorAt`, the tokens it held when an aged summary of it was rejected (-1: no record), and a
+ * summary no larger than that is not worth another aging call; a larger one (its text grew, or
+ * the tokenizer changed) is worth one again.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L4, L8; see docs/kernel.md.
+ *
+ * Requires:
+ * - none: every input
+ *
+ * Ensures:
+ * - `result <==> (floorAt >= 0 && size <= floorAt)`
+ */
+export const markedNotShrinkable: (size: number, floorAt: number) => boolean = floorModule.markedNotShrinkable;
+
+/**
+ * Whether a due run may start, judged against the lawful floor (`lawfulFloor`: the tokens the
+ * laws keep whatever a run does). With the trigger above the floor, always. At or under it every
+ * call is due again, so a run goes ahead only when what lies above the floor (`total -
+ * lawfulFloor`, the most any run can free) is at least `freeAtLeast`, and `callsSince` (the calls
+ * since the last run that changed something) has reached `every`: at most one run per `every`
+ * calls, each with something to free (progress: at least one token above the floor).
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L4, L8; see docs/kernel.md.
+ *
+ * Requires:
+ * - `0 <= lawfulFloor && lawfulFloor <= total && total <= 9007199254740991 && 1 <= freeAtLeast && 0 <= callsSince && 1 <= every`
+ *
+ * Ensures:
+ * - `result <==> (trigger > lawfulFloor || (total - lawfulFloor >= freeAtLeast && callsSince >= every))`
+ * - `(result && trigger <= lawfulFloor) ==> (total - lawfulFloor >= 1 && callsSince >= every)`
+ */
+export const floorAllowsRun: (trigger: number, lawfulFloor: number, total: number, freeAtLeast: number, callsSince: number, every: number) => boolean = floorModule.floorAllowsRun;
+
+/**
  * Sum of tokens[from..n), by a loop (sumTokens is //@ spec: it recurses once per element).
  *
  * Proven by Dafny (`scripts/check.sh dafny`), laws L7, L4, L5; see docs/kernel.md.
@@ -762,6 +797,26 @@ export const keptPrefixEnd: (roles: readonly Role[], tokens: readonly number[], 
  * - `result.found ==> forall(k: int, 0 <= k && k < roles.length && result.start <= callOf[k] && callOf[k] < result.end ==> k < result.end)`
  */
 export const selectKeepRecent: (roles: readonly Role[], tokens: readonly number[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], window: number, from: number, keepRecentTokens: number) => Stretch = keeprecentModule.selectKeepRecent;
+
+/**
+ * The cutoff of the keep-recent form as one index, for the planners that take a cutoff (a batch,
+ * aging): the latest index at or before the retention cutoff (L3) whose suffix holds
+ * keepRecentTokens, or 0 when none does. A stretch ending at or before it keeps the budget after
+ * it (L7: sumTokens is antitone in its start), and every index after it, up to the retention
+ * cutoff, holds less than the budget: no stretch that keeps the budget is cut off.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L7, L4, L5; see docs/kernel.md.
+ *
+ * Requires:
+ * - `window >= 1 && tokens.length <= 9007199254740991`
+ * - `forall(j: int, 0 <= j && j < tokens.length ==> tokens[j] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991`
+ *
+ * Ensures:
+ * - `0 <= result && result <= retentionCutoff(tokens.length, window)`
+ * - `result > 0 ==> sumTokens(tokens, result, tokens.length) >= keepRecentTokens`
+ * - `forall(c: int, result < c && c <= retentionCutoff(tokens.length, window) ==> sumTokens(tokens, c, tokens.length) < keepRecentTokens)`
+ */
+export const keepRecentCutoff: (tokens: readonly number[], window: number, keepRecentTokens: number) => number = keeprecentModule.keepRecentCutoff;
 
 /**
  * True iff no entry from `since` on rewrites the conversation (`rewrites[k]`: entry k is a compaction, not an append).

@@ -1,5 +1,6 @@
 // API: selectKeepRecent(roles, tokens, callOf, lastAnswer, ongoing, window, from, keepRecentTokens): Stretch;
-//      keptPrefixEnd(.., start, end, keepRecentTokens): number; suffixTokens(tokens, from): number
+//      keptPrefixEnd(.., start, end, keepRecentTokens): number; suffixTokens(tokens, from): number;
+//      keepRecentCutoff(tokens, window, keepRecentTokens): number
 // -- L7 (keep-recent form) on top of L4/L5: the stretch to summarize when the newest
 // keepRecentTokens tokens must stay. KeepsRecent(s, e) (proofs/dafny/keeprecent.dfy) is
 // Eligible(s, e) and sumTokens(tokens, e, n) >= keepRecentTokens.
@@ -151,4 +152,39 @@ export function selectKeepRecent(
     next = sel.start + 1;
   }
   return { found: false, start: 0, end: 0 };
+}
+
+//@ verify
+//@ requires window >= 1 && tokens.length <= 9007199254740991
+//@ requires forall(j: int, 0 <= j && j < tokens.length ==> tokens[j] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991
+//@ ensures 0 <= \result && \result <= retentionCutoff(tokens.length, window)
+//@ ensures \result > 0 ==> sumTokens(tokens, \result, tokens.length) >= keepRecentTokens
+//@ ensures forall(c: int, \result < c && c <= retentionCutoff(tokens.length, window) ==> sumTokens(tokens, c, tokens.length) < keepRecentTokens)
+/**
+ * The cutoff of the keep-recent form as one index, for the planners that take a cutoff (a batch,
+ * aging): the latest index at or before the retention cutoff (L3) whose suffix holds
+ * keepRecentTokens, or 0 when none does. A stretch ending at or before it keeps the budget after
+ * it (L7: sumTokens is antitone in its start), and every index after it, up to the retention
+ * cutoff, holds less than the budget: no stretch that keeps the budget is cut off.
+ */
+export function keepRecentCutoff(tokens: readonly number[], window: number, keepRecentTokens: number): number {
+  const cut = retentionCutoff(tokens.length, window);
+  //@ use SumTokensSplit(tokens, 0, cut, tokens.length)
+  //@ use SumTokensNonNeg(tokens, 0, cut)
+  let acc = suffixTokens(tokens, cut);
+  let c = cut;
+  while (c > 0 && acc < keepRecentTokens) {
+    //@ invariant 0 <= c && c <= cut
+    //@ invariant acc === sumTokens(tokens, c, tokens.length)
+    //@ invariant forall(c2: int, c < c2 && c2 <= cut ==> sumTokens(tokens, c2, tokens.length) < keepRecentTokens)
+    //@ decreases c
+    c = c - 1;
+    //@ use SumTokensFront(tokens, c, tokens.length)
+    //@ use SumTokensSplit(tokens, 0, c, tokens.length)
+    //@ use SumTokensNonNeg(tokens, 0, c)
+    //@ use SumTokensNonNeg(tokens, c, tokens.length)
+    acc = acc + tokens[c];
+  }
+  if (acc >= keepRecentTokens) return c;
+  return 0;
 }

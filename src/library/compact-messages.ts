@@ -7,6 +7,7 @@ import { type CompactOptions, compactStore } from "../engine/run/compact.ts";
 import { assertItemMap, itemMapOf } from "../engine/run/item-map.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import { ConversationStore } from "../engine/store/store.ts";
+import { markedMessages } from "../engine/store/summary-marks.ts";
 import type { UnshrinkableMemory } from "../engine/store/unshrinkable.ts";
 import type { ReportedPrefix } from "../kernel/trigger.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
@@ -113,6 +114,10 @@ export async function compactParsed(
   }).catch((e: unknown) => {
     throw inGivenTerms(usage, e);
   });
-  // the run's report carries the law checks of its result against `messages` (the store's copy of them)
-  return { messages: store.messageList(), report, config: c };
+  // the run's report carries the law checks of its result against `messages` (the store's copy of
+  // them); the summaries found not to shrink carry that in their markers, for the next call
+  // the calls since this run count only under the lawful floor: only there is the newest summary marked
+  const changed =
+    report.lawfulFloor !== undefined && (report.stretches.length > 0 || (report.clearing?.results ?? 0) > 0);
+  return { messages: o.dryRun === true ? store.messageList() : markedMessages(store, changed), report, config: c };
 }

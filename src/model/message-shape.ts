@@ -32,6 +32,13 @@ function roleWithText(v: unknown): string | undefined {
   return typeof o.content === "string" && typeof o.role === "string" ? o.role : undefined;
 }
 
+/** A summary's marker: an object whose `aged`, `floor` and `after`, when present, are counts (safe integers >= 0). */
+function isMarkerShape(v: unknown): boolean {
+  if (!isObjectValue(v)) return false;
+  const count = (n: unknown) => n === undefined || (Number.isSafeInteger(n) && (n as number) >= 0);
+  return count(v.aged) && count(v.floor) && count(v.after);
+}
+
 /** A cleared result's original: a tool message (checked one level deep: its own clearedFrom is not followed). */
 function isClearedFromShape(v: unknown): v is ToolMessage {
   return roleWithText(v) === "tool" && typeof (v as Record<string, unknown>).toolCallId === "string";
@@ -62,7 +69,18 @@ export const messageSchema = z.discriminatedUnion("role", [
     clearedFrom: z.custom<ToolMessage>(isClearedFromShape, "expected the tool message it was cleared from").optional(),
     keepContent: z.literal(true).optional(),
   }),
-  z.object({ role: z.literal("summary"), ...base }),
+  z.object({
+    role: z.literal("summary"),
+    ...base,
+    marker: z
+      .object({
+        aged: z.number().int().min(0).optional(),
+        floor: z.number().int().min(0).optional(),
+        after: z.number().int().min(0).optional(),
+      })
+      .readonly()
+      .optional(),
+  }),
 ]);
 
 // The schema and the Message type must describe the same shapes: this fails to compile if
@@ -175,7 +193,9 @@ export function hasMessageShape(m: unknown): m is Message {
   switch (m.role) {
     case "system":
     case "user":
+      break;
     case "summary":
+      if (m.marker !== undefined && !isMarkerShape(m.marker)) return false;
       break;
     case "assistant": {
       const calls = m.toolCalls;

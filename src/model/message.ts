@@ -70,9 +70,27 @@ export interface ToolMessage extends MessageBase {
   /** The format cannot hold a text placeholder here (a screenshot, a structured shell output, an approval answer): never cleared. */
   readonly keepContent?: true;
 }
+/**
+ * What the engine learnt about a summary, kept in the summary itself so that it travels with the
+ * conversation through calls that keep nothing between them (written in the summary tag's
+ * attributes on the wire, summary-marker.ts).
+ */
+export interface SummaryMarker {
+  /** how many times the summary was aged (re-summarized in place under a tighter budget) */
+  readonly aged?: number;
+  /** the summary's tokens when an aged summary of it was rejected: not asked again while it is no larger (the kernel's markedNotShrinkable) */
+  readonly floor?: number;
+  /**
+   * the assistant messages after this summary when the last run that changed the conversation
+   * ended (on the newest summary): the calls since that run are the ones after them (lawful floor)
+   */
+  readonly after?: number;
+}
+
 /** A summary written by an earlier compaction; may be summarized again (rolling summary). */
 export interface SummaryMessage extends MessageBase {
   readonly role: "summary";
+  readonly marker?: SummaryMarker;
 }
 
 /** Any message of a conversation. */
@@ -84,9 +102,9 @@ type SameRoles<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : neve
 const rolesAgree: SameRoles<Message["role"], Role> = true;
 void rolesAgree;
 
-/** Builds a summary message holding `content`. */
-export function summaryMessage(content: string): SummaryMessage {
-  return { role: "summary", content };
+/** Builds a summary message holding `content` (and `marker`, when the engine knows something of it). */
+export function summaryMessage(content: string, marker?: SummaryMarker): SummaryMessage {
+  return marker === undefined ? { role: "summary", content } : { role: "summary", content, marker };
 }
 
 /** The text a message contributes to token counts and prompts (content plus tool calls). */

@@ -268,6 +268,21 @@ export const SETTINGS = {
     flag: "--age-share-percent <n>",
     help: "summaries are aged only while they hold at least this percentage of the context's tokens, judged on the context the run's planned work stretches leave (their own summaries counted as the plan expects)",
   },
+  floor_free_tokens: {
+    type: "count",
+    default: 500,
+    min: 1,
+    flag: "--floor-free-tokens <n>",
+    help: "when the token trigger is at or below the lawful floor (what no run can shrink: user and system messages, the retention window and keep-recent tail, summaries that cannot shrink), a due run starts only if at least this many tokens lie above that floor",
+    more: "; the report then says the trigger is below what compaction can reach, with the figures",
+  },
+  floor_run_every: {
+    type: "count",
+    default: 10,
+    min: 1,
+    flag: "--floor-run-every <n>",
+    help: "when the token trigger is at or below the lawful floor, at most one run per this many calls (counted as assistant messages after the newest summary beyond those its marker says were there when the last run ended; no summary yet: a run may start)",
+  },
   strategy: {
     type: "choice",
     choices: ["summarize", "clear", "clear-then-summarize"],

@@ -31,3 +31,22 @@ export function recordAfterSplice(
   if (!disjointBefore && !disjointAfter) return { start: -1, end: -1 };
   return disjointBefore ? { start: shunStart, end: shunEnd } : { start: shunStart - removed, end: shunEnd - removed };
 }
+
+/** Plain reference of markedNotShrinkable: a record exists and the summary has not grown past it. */
+export function markedNotShrinkable(size: number, floorAt: number): boolean {
+  return !(floorAt === -1 || floorAt < -1 || size > floorAt);
+}
+
+/** Plain reference of floorAllowsRun: refused only at or under the floor, short of the amount or of the calls. */
+export function floorAllowsRun(
+  trigger: number,
+  lawfulFloor: number,
+  total: number,
+  freeAtLeast: number,
+  callsSince: number,
+  every: number,
+): boolean {
+  const underFloor = !(trigger > lawfulFloor);
+  const refused = underFloor && (total - lawfulFloor < freeAtLeast || callsSince < every);
+  return !refused;
+}

@@ -51,3 +51,9 @@ export function selectKeepRecent(
   }
   return { found: false, start: 0, end: 0 };
 }
+
+/** Plain reference of keepRecentCutoff: the latest index at or before the retention cutoff whose suffix holds the budget, else 0. */
+export function keepRecentCutoff(tokens: readonly number[], window: number, keepRecentTokens: number): number {
+  for (let c = Math.max(0, tokens.length - window); c > 0; c--) if (tokensFrom(tokens, c) >= keepRecentTokens) return c;
+  return 0;
+}

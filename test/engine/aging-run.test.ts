@@ -10,22 +10,12 @@ import type { Summarizer, SummaryRequest } from "../../src/model/summarizer.ts";
 import { charCounter, messageTokens } from "../../src/model/tokens.ts";
 import { expectLawsHold } from "../support/laws.ts";
 import { recordingSummarizer } from "../support/recording-summarizer.ts";
+import { summaryHistory, summaryText } from "../support/summary-history.ts";
 
 const counter = charCounter();
-/** A summary text of about `tokens` tokens (chars / 4) that names `fact`. */
-const text = (fact: string, tokens: number) => `${fact} ${"x".repeat(Math.max(0, tokens * 4 - fact.length - 12))}`;
+const text = summaryText;
 
-/** 20 turns: a user message, then an earlier summary of ~400 tokens; then a recent tail. */
-function history(): Message[] {
-  const out: Message[] = [{ role: "system", content: "You are a coding agent." }];
-  for (let t = 0; t < 20; t++) {
-    out.push({ role: "user", content: `step ${t}: go on` });
-    out.push(summaryMessage(text(`turn${t}`, 400)));
-  }
-  out.push({ role: "user", content: "last question" });
-  out.push({ role: "assistant", content: "last answer", toolCalls: [] });
-  return out;
-}
+const history = summaryHistory;
 
 /** A summarizer that answers each request within its budget (maxTokens, less a summary message's own overhead), or `over` tokens over it. */
 function budgeted(over = -4) {

@@ -27,7 +27,9 @@ const twoWords: Message[] = [
   { role: "assistant", content: "Hello there", toolCalls: [] },
   { role: "user", content: "second question ".repeat(20) },
 ];
-const tight = { ...chars, token_threshold: 50, retention_window: 1 };
+// a trigger under the user messages alone (the lawful floor): every call runs, as these tests need
+const underFloor = { floor_free_tokens: 1, floor_run_every: 1 };
+const tight = { ...chars, token_threshold: 50, retention_window: 1, ...underFloor };
 
 describe("low-water target", () => {
   it("a due run compacts down to target_percent of the trigger, not just under it", async () => {

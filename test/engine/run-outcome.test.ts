@@ -25,7 +25,15 @@ const twoWords: Message[] = [
   { role: "user", content: "second question ".repeat(20) },
 ];
 // no floor: these stretches are sent to the summarizer (the default min_stretch_tokens passes them over)
-const tight = { token_threshold: 50, retention_window: 1, tokenizer: "chars" as const, min_stretch_tokens: 0 };
+// a trigger under the user messages alone (the lawful floor): every call runs, as these tests need
+const underFloor = { floor_free_tokens: 1, floor_run_every: 1 };
+const tight = {
+  token_threshold: 50,
+  retention_window: 1,
+  tokenizer: "chars" as const,
+  min_stretch_tokens: 0,
+  ...underFloor,
+};
 
 describe("a stretch no summary can shorten", () => {
   it("does not count toward max_rejected_summaries: six two-word replies in a row, then a long one, and the long one is summarized", async () => {

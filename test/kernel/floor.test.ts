@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { notShrinkable, recordAfterSplice, worthACall } from "../../src/kernel/floor.ts";
+import {
+  floorAllowsRun,
+  markedNotShrinkable,
+  notShrinkable,
+  recordAfterSplice,
+  worthACall,
+} from "../../src/kernel/floor.ts";
 import { sumTokens } from "../../src/kernel/progress.ts";
 import * as ref from "../../src/reference/floor.ts";
 import { int, RUNS } from "./gen.ts";
@@ -51,6 +57,47 @@ describe("floor and unshrinkable records", () => {
       }),
       { numRuns: RUNS },
     );
+  });
+  it("markedNotShrinkable agrees with the reference and its ensures", () => {
+    fc.assert(
+      fc.property(int, fc.integer({ min: -3, max: 1_000 }), (size, at) => {
+        const got = markedNotShrinkable(size, at);
+        return got === ref.markedNotShrinkable(size, at) && got === (at >= 0 && size <= at);
+      }),
+      { numRuns: RUNS },
+    );
+    // a summary at the size its marker records is not asked again; one that grew past it is
+    expect(markedNotShrinkable(400, 400)).toBe(true);
+    expect(markedNotShrinkable(401, 400)).toBe(false);
+    expect(markedNotShrinkable(400, -1)).toBe(false);
+  });
+  it("floorAllowsRun agrees with the reference and its ensures", () => {
+    const args = fc
+      .tuple(
+        fc.nat(500),
+        fc.nat(500),
+        fc.nat(500),
+        fc.integer({ min: 1, max: 200 }),
+        fc.nat(30),
+        fc.integer({ min: 1, max: 20 }),
+      )
+      .map(
+        ([trigger, a, b, free, since, every]) => [trigger, Math.min(a, b), Math.max(a, b), free, since, every] as const,
+      );
+    fc.assert(
+      fc.property(args, ([trigger, floor, total, free, since, every]) => {
+        const got = floorAllowsRun(trigger, floor, total, free, since, every);
+        const want = trigger > floor || (total - floor >= free && since >= every);
+        const progress = !(got && trigger <= floor) || (total - floor >= 1 && since >= every);
+        return got === ref.floorAllowsRun(trigger, floor, total, free, since, every) && got === want && progress;
+      }),
+      { numRuns: RUNS },
+    );
+    // 15k trigger under a 16k floor: refused until 10 calls have passed, and then only with 1,000 to free
+    expect(floorAllowsRun(15_000, 16_000, 16_500, 1_000, 20, 10)).toBe(false);
+    expect(floorAllowsRun(15_000, 16_000, 17_500, 1_000, 9, 10)).toBe(false);
+    expect(floorAllowsRun(15_000, 16_000, 17_500, 1_000, 10, 10)).toBe(true);
+    expect(floorAllowsRun(20_000, 16_000, 20_000, 1_000, 0, 10)).toBe(true);
   });
   it("recordAfterSplice agrees with the reference and its ensures", () => {
     const args = fc

@@ -1,7 +1,7 @@
 // Differential and ensures-as-predicates tests for the keep-recent selection (L7 with L4/L5).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { keptPrefixEnd, selectKeepRecent, suffixTokens } from "../../src/kernel/keeprecent.ts";
+import { keepRecentCutoff, keptPrefixEnd, selectKeepRecent, suffixTokens } from "../../src/kernel/keeprecent.ts";
 import { sumTokens } from "../../src/kernel/progress.ts";
 import { retentionCutoff } from "../../src/kernel/retention.ts";
 import { type Stretch, selectStretchFrom } from "../../src/kernel/stretch.ts";
@@ -166,6 +166,30 @@ describe("keeprecent (L7 on L4/L5)", () => {
     expect(inside).toBeGreaterThan(RUNS / 50);
   });
 
+  it("keepRecentCutoff agrees with the reference and its ensures", () => {
+    const args = fc.tuple(fc.array(fc.nat(50), { maxLength: 30 }), fc.integer({ min: 1, max: 8 }), fc.nat(400));
+    fc.assert(
+      fc.property(args, ([tokens, window, keep]) => {
+        const got = keepRecentCutoff(tokens, window, keep);
+        const cut = retentionCutoff(tokens.length, window);
+        const n = tokens.length;
+        let maximal = true;
+        for (let c = got + 1; c <= cut; c++) if (sumTokens(tokens, c, n) >= keep) maximal = false;
+        return (
+          got === ref.keepRecentCutoff(tokens, window, keep) &&
+          got >= 0 &&
+          got <= cut &&
+          (got === 0 || sumTokens(tokens, got, n) >= keep) &&
+          maximal
+        );
+      }),
+      { numRuns: RUNS },
+    );
+    // 10 tokens each, the last 2 messages kept by the window: a budget of 35 keeps 4 messages
+    expect(keepRecentCutoff([10, 10, 10, 10, 10, 10, 10], 2, 35)).toBe(3);
+    expect(keepRecentCutoff([10, 10, 10, 10, 10, 10, 10], 2, 0)).toBe(5);
+    expect(keepRecentCutoff([10, 10], 1, 100)).toBe(0);
+  });
   it("suffixTokens is sumTokens to the end", () => {
     fc.assert(
       fc.property(krCase, fc.nat(30), (c, f) => {

@@ -21,6 +21,9 @@ const config = {
   token_threshold: 50,
   retention_window: 1,
   min_stretch_tokens: 0,
+  // a trigger under the user messages alone (the lawful floor): every step runs, as these tests need
+  floor_free_tokens: 1,
+  floor_run_every: 1,
 };
 
 describe("compactBeforeStep's memory of stretches that cannot shrink", () => {

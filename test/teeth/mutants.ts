@@ -47,6 +47,13 @@ export const mutants: Mutant[] = [
     why: "the cut moves past the budget index, so the kept suffix may hold fewer than keepRecentTokens",
   },
   {
+    module: "keeprecent.ts",
+    law: "L7",
+    find: `if (acc >= keepRecentTokens) return c;`,
+    replace: `if (acc >= keepRecentTokens) return c + (c < cut ? 1 : 0);`,
+    why: "the keep-recent cutoff of a batch plan moves one message past the budget, so the kept suffix may hold fewer than keep_recent_tokens",
+  },
+  {
     module: "compressible.ts",
     law: "L2",
     find: ` || r === "summary";`,
@@ -731,6 +738,27 @@ export const mutants: Mutant[] = [
     find: `if (shunStarts[i] === start && shunEnds[i] === end) return false;`,
     replace: `if (shunStarts[i] === start && shunEnds[i] === end && i > 0) return false;`,
     why: "the first recorded unshrinkable stretch is forgotten and paid for again",
+  },
+  {
+    module: "floor.ts",
+    law: "L8",
+    find: `if (total - lawfulFloor < freeAtLeast) return false;`,
+    replace: `if (total - lawfulFloor < freeAtLeast - 1) return false;`,
+    why: "a run under the lawful floor starts with less than floor_free_tokens to free (at 1, nothing at all)",
+  },
+  {
+    module: "floor.ts",
+    law: "L1",
+    find: `return callsSince >= every;`,
+    replace: `return callsSince + 1 >= every;`,
+    why: "under the lawful floor a run starts one call early: more than one run per floor_run_every calls",
+  },
+  {
+    module: "floor.ts",
+    law: "L8",
+    find: `return size <= floorAt;`,
+    replace: `return size < floorAt;`,
+    why: "a summary exactly at the size its marker records as not shrinking is asked for again (a repeated hopeless call)",
   },
   {
     module: "floor.ts",

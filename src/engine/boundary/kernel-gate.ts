@@ -11,8 +11,15 @@ import { callsToClear, clearedTokens, selectClearing } from "../../kernel/cleari
 import { type CommitDecision, type CurrentStamp, decideCommit, type PlanStamp } from "../../kernel/commit.ts";
 import { type ConfigField, type ConfigView, maxTokensLimit, validateConfig } from "../../kernel/config.ts";
 import { type CutPoint, findCutPoint } from "../../kernel/cutpoint.ts";
-import { notShrinkable, recordAfterSplice, type ShunnedStretch, worthACall } from "../../kernel/floor.ts";
-import { selectKeepRecent } from "../../kernel/keeprecent.ts";
+import {
+  floorAllowsRun,
+  markedNotShrinkable,
+  notShrinkable,
+  recordAfterSplice,
+  type ShunnedStretch,
+  worthACall,
+} from "../../kernel/floor.ts";
+import { keepRecentCutoff, selectKeepRecent } from "../../kernel/keeprecent.ts";
 import { decideLogCommit } from "../../kernel/logcommit.ts";
 import { runContinues, summarizesAfterClearing } from "../../kernel/lowwater.ts";
 import { acceptSummary, rangeTokens, rejectionStreak, stopAfterRejections } from "../../kernel/progress.ts";
@@ -41,8 +48,11 @@ import {
   guardDecideCommit,
   guardDecideLogCommit,
   guardFindCutPoint,
+  guardFloorAllowsRun,
   guardKeepHeadLines,
+  guardKeepRecentCutoff,
   guardKeepTailLines,
+  guardMarkedNotShrinkable,
   guardMovable,
   guardNotShrinkable,
   guardPairingAt,
@@ -176,6 +186,15 @@ export function gateSelectStretchFrom(v: PairingViews, window: number, from: num
   return selectStretchFrom(v.roles, v.callOf, v.lastAnswer, v.ongoing, window, from);
 }
 
+/**
+ * The keep-recent form as one cutoff (L7): the latest index at or before the retention cutoff
+ * whose suffix holds keepRecentTokens, or 0; `tokens` a plain array (the guard reads every count).
+ */
+export function gateKeepRecentCutoff(tokens: readonly number[], window: number, keepRecentTokens: number): number {
+  guardKeepRecentCutoff(tokens, window, keepRecentTokens);
+  return keepRecentCutoff(tokens, window, keepRecentTokens);
+}
+
 /** L7 with L4/L5: the earliest eligible stretch at or after `from` that leaves at least keepRecentTokens after it. */
 export function gateSelectKeepRecent(
   v: PairingViews,
@@ -307,6 +326,25 @@ export function gateWorthACall(
 ): boolean {
   guardWorthACall(tokens, start, end, floorTokens, shunStarts, shunEnds);
   return worthACall(tokens, start, end, floorTokens, shunStarts, shunEnds);
+}
+
+/** May a due run start, judged against the lawful floor (at most one run per `every` calls under it, each with `freeAtLeast` to free)? */
+export function gateFloorAllowsRun(
+  trigger: number,
+  lawfulFloor: number,
+  total: number,
+  freeAtLeast: number,
+  callsSince: number,
+  every: number,
+): boolean {
+  guardFloorAllowsRun(trigger, lawfulFloor, total, freeAtLeast, callsSince, every);
+  return floorAllowsRun(trigger, lawfulFloor, total, freeAtLeast, callsSince, every);
+}
+
+/** Is a summary of `size` tokens known not to shrink by its marker's record (`floorAt`, -1: none)? */
+export function gateMarkedNotShrinkable(size: number, floorAt: number): boolean {
+  guardMarkedNotShrinkable(size, floorAt);
+  return markedNotShrinkable(size, floorAt);
 }
 
 /** Does a rejected summary of summaryTokens show that its stretch of replacedTokens cannot shrink? */

@@ -345,6 +345,23 @@ export function guardRecordAfterSplice(shunStart: number, shunEnd: number, splic
   if (!(0 <= spliceStart && spliceStart < spliceEnd)) fail("recordAfterSplice", "0 <= spliceStart && spliceStart < spliceEnd");
 }
 
+/** markedNotShrinkable (src/kernel/floor.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardMarkedNotShrinkable(size: number, floorAt: number): void {
+  if (!Number.isSafeInteger(size)) fail("markedNotShrinkable", "size a safe integer");
+  if (!Number.isSafeInteger(floorAt)) fail("markedNotShrinkable", "floorAt a safe integer");
+}
+
+/** floorAllowsRun (src/kernel/floor.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardFloorAllowsRun(trigger: number, lawfulFloor: number, total: number, freeAtLeast: number, callsSince: number, every: number): void {
+  if (!Number.isSafeInteger(trigger)) fail("floorAllowsRun", "trigger a safe integer");
+  if (!Number.isSafeInteger(lawfulFloor)) fail("floorAllowsRun", "lawfulFloor a safe integer");
+  if (!Number.isSafeInteger(total)) fail("floorAllowsRun", "total a safe integer");
+  if (!Number.isSafeInteger(freeAtLeast)) fail("floorAllowsRun", "freeAtLeast a safe integer");
+  if (!Number.isSafeInteger(callsSince)) fail("floorAllowsRun", "callsSince a safe integer");
+  if (!Number.isSafeInteger(every)) fail("floorAllowsRun", "every a safe integer");
+  if (!(0 <= lawfulFloor && lawfulFloor <= total && total <= 9007199254740991 && 1 <= freeAtLeast && 0 <= callsSince && 1 <= every)) fail("floorAllowsRun", "0 <= lawfulFloor && lawfulFloor <= total && total <= 9007199254740991 && 1 <= freeAtLeast && 0 <= callsSince && 1 <= every");
+}
+
 /** suffixTokens (src/kernel/keeprecent.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardSuffixTokens(tokens: readonly number[], from: number): void {
   if (!Number.isSafeInteger(from)) fail("suffixTokens", "from a safe integer");
@@ -364,6 +381,14 @@ export function guardSelectKeepRecent(roles: readonly Role[], tokens: readonly n
   if (!(vouched.Pairing === true || pairingOk(roles, callOf, lastAnswer, ongoing))) fail("selectKeepRecent", `Pairing(roles, callOf, lastAnswer, ongoing): every tool result answers an earlier call`);
   if (!(tokens.length === roles.length && roles.length <= 9007199254740991)) fail("selectKeepRecent", "tokens.length === roles.length && roles.length <= 9007199254740991");
   if (!natsSumExactly(tokens)) fail("selectKeepRecent", `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME}`);
+}
+
+/** keepRecentCutoff (src/kernel/keeprecent.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardKeepRecentCutoff(tokens: readonly number[], window: number, keepRecentTokens: number): void {
+  if (!Number.isSafeInteger(window)) fail("keepRecentCutoff", "window a safe integer");
+  if (!Number.isSafeInteger(keepRecentTokens)) fail("keepRecentCutoff", "keepRecentTokens a safe integer");
+  if (!(window >= 1 && tokens.length <= 9007199254740991)) fail("keepRecentCutoff", "window >= 1 && tokens.length <= 9007199254740991");
+  if (!natsSumExactly(tokens)) fail("keepRecentCutoff", `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME}`);
 }
 
 /** onlyAppendsSince (src/kernel/logcommit.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */

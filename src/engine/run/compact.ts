@@ -18,6 +18,7 @@ import { assertParsedConfig } from "../boundary/config-rules.ts";
 import {
   gateAgedBudget,
   gateAgingDue,
+  gateKeepRecentCutoff,
   gatePlanAging,
   gatePlanBatch,
   gatePlanFreed,
@@ -30,6 +31,7 @@ import {
 } from "../boundary/kernel-gate.ts";
 import { plainArray } from "../store/gap-array.ts";
 import type { ConversationStore, StoreView } from "../store/store.ts";
+import { agedMarker, rememberMarkers } from "../store/summary-marks.ts";
 import { UnshrinkableMemory } from "../store/unshrinkable.ts";
 import { factTokens, requiredFacts } from "../summarize/facts.ts";
 import { summarizeBatch } from "../summarize/summarize-batch.ts";
@@ -37,6 +39,7 @@ import { type StepContext, type StepResult, summarizeStretch } from "../summariz
 import { type ClearingStep, clearFirst, withClearing } from "./clearing.ts";
 import { type ItemMap, itemMapOf } from "./item-map.ts";
 import { checkLaws } from "./law-checks.ts";
+import { callsSinceSummary, floorRefusal, lawfulFloorOf, tokenTrigger } from "./lawful-floor.ts";
 import { NOT_DUE_REASON } from "./not-due-report.ts";
 import { classifyRun, type LeftStretch } from "./outcome.ts";
 import { type CallFloor, dueBy, type Plan, planKeep, planStep, targetTokens } from "./plan.ts";
@@ -45,6 +48,7 @@ import { InputPositions, type InputRange } from "./positions.ts";
 import type {
   CompactionReport,
   LawCheck,
+  LawfulFloorReport,
   RemainingTokens,
   ReplacedStretch,
   SkippedStretch,
@@ -162,6 +166,8 @@ interface RunState {
   readonly stretches: ReplacedStretch[];
   readonly skipped: SkippedStretch[];
   readonly left: LeftStretch[];
+  /** set when the run was due with its token trigger at or under the lawful floor */
+  lawfulFloor?: LawfulFloorReport;
 }
 
 /** Why a run ended: `reason` when nothing failed, `stopped` when a failure ended it, `planned` for a dry run. */
@@ -336,8 +342,10 @@ async function commitAndRecord(run: RunState, p: PlannedStep, res: StepResult): 
   // summary message's count with the store's counter, as the store will count it
   const nextUsage =
     run.usage === undefined ? undefined : gateUsageAfterSplice(run.usage, p.snap.tokens, start, end, res.tokens);
-  // awaited: a session's store decides and writes where its data lives
-  const summary = summaryMessage(res.text);
+  // awaited: a session's store decides and writes where its data lives; an aged summary's marker
+  // counts how often it was aged, and travels with it
+  const marker = p.aged === true ? agedMarker(p.messages[0]) : undefined;
+  const summary = summaryMessage(res.text, marker);
   const commit = await run.store.commitSpliceAsync(p.snap, start, end, summary);
   if (commit.decision === "reject")
     return {
@@ -365,6 +373,7 @@ async function commitAndRecord(run: RunState, p: PlannedStep, res: StepResult): 
     input: run.positions.splice(start, end),
     trigger: p.plan.trigger,
     ...(p.aged === true ? { aged: true as const } : {}),
+    ...(marker === undefined ? {} : { marker }),
   });
   run.progress(
     `step ${step}: replaced ${replacedTokens} tokens by a ${res.tokens}-token summary; total now ${run.store.totalTokens}`,
@@ -391,17 +400,25 @@ interface PlannedBatch {
 
 /**
  * Whether the run plans batches: batch_tokens > 0, a low-water target to plan toward, and none of
- * what the step machine alone does (a dry run's one plan, maxSteps, keep_recent_tokens' cut).
+ * what the step machine alone does (a dry run's one plan, maxSteps). keep_recent_tokens' cut is
+ * the batch planner's cutoff too (batchWindow).
  */
 function usesBatches(run: RunState): boolean {
   const { c, o } = run;
-  return (
-    c.batch_tokens > 0 &&
-    run.target !== undefined &&
-    c.keep_recent_tokens === null &&
-    o.dryRun !== true &&
-    o.maxSteps === undefined
-  );
+  return c.batch_tokens > 0 && run.target !== undefined && o.dryRun !== true && o.maxSteps === undefined;
+}
+
+/**
+ * The window a batch plans and ages under: the retention window in these messages, widened with
+ * keep_recent_tokens to the kernel's keep-recent cutoff (keepRecentCutoff, L7), so that every
+ * planned stretch and aged summary ends before the newest keep_recent_tokens.
+ */
+function batchWindow(run: RunState, snap: StoreView): number {
+  const n = snap.messages.length;
+  const window = run.positions.window(n, run.c.retention_window);
+  const keep = run.c.keep_recent_tokens;
+  if (keep === null) return window;
+  return Math.max(window, n - gateKeepRecentCutoff(plainArray(snap.tokens), window, keep));
 }
 
 /**
@@ -467,7 +484,7 @@ function planBatchNext(run: RunState): PlannedBatch | RunEnd {
   const head = planHead(run, 0);
   if (!("plan" in head)) return head;
   const { snap, plan } = head;
-  const window = run.positions.window(snap.messages.length, run.c.retention_window);
+  const window = batchWindow(run, snap);
   const floor = callFloor(run, snap);
   const need = Math.max(1, plan.triggerTokens - (run.target ?? 0));
   const keep = planKeep(run.c);
@@ -683,6 +700,8 @@ function startRun(store: ConversationStore, config: Config, o: CompactOptions): 
   const judgedBefore = judgedTokens(store, o.usage);
   const positions = new InputPositions(o.items ?? itemMapOf(store.messageList()));
   const dueBefore = dueBy(c, judgedBefore, positions.items(store.messages.length), store.userTurns) !== "none";
+  // what the summaries' markers say cannot shrink joins the memory (only a run that plans reads it)
+  if (dueBefore) rememberMarkers(store);
   // The counted total, unless the run is not due and the store left messages uncounted (a usage
   // report covers them): then no decision needs their counts, and none is computed or reported.
   // Nothing has changed since the run started (no await yet), so this is the total before it.
@@ -752,6 +771,7 @@ function runReport(s: RunStart, end: RunEnd): CompactionReport {
     skipped: run.skipped,
     ...(end.planned ? { plannedStretch: end.planned } : {}),
     ...(stillDue ? { remaining: remainingTokens(store, c, positions) } : {}),
+    ...(run.lawfulFloor === undefined ? {} : { lawfulFloor: run.lawfulFloor }),
     ...(o.usage === undefined ? {} : { usage: usageReport(o.usage, run.usage, s.judgedBefore, judgedAfter) }),
     watermark: store.watermark,
     summarizer: o.summarizer.name,
@@ -800,6 +820,22 @@ async function askBefore(run: RunState, judged: number, recording: RecordingSumm
   return undefined;
 }
 
+/**
+ * A due run refused up front by the lawful floor (lawful-floor.ts, the kernel's floorAllowsRun):
+ * the trigger at or under what no run can shrink, with too little above it or too few calls since
+ * the last run. A dry run only plans, and is never refused.
+ */
+function refusedUnderFloor(run: RunState): RunEnd | undefined {
+  if (!run.dueBefore || run.o.dryRun === true) return undefined;
+  const snap = run.store.view();
+  const ages = usesBatches(run) && run.c.age_percent > 0;
+  const floor = lawfulFloorOf(snap, run.c, batchWindow(run, snap), callFloor(run, snap), ages);
+  const trigger = tokenTrigger(run.c);
+  if (trigger !== undefined && trigger <= floor.total) run.lawfulFloor = { trigger, ...floor };
+  const reason = floorRefusal(run.c, floor, run.store.totalTokens, callsSinceSummary(snap.messages, snap.views.roles));
+  return reason === undefined ? undefined : { reason };
+}
+
 /** The run itself (see compactStore), its summarizer the recording one. */
 async function runSteps(
   store: ConversationStore,
@@ -812,7 +848,7 @@ async function runSteps(
   let end: RunEnd | undefined;
   store.beginCompaction();
   try {
-    end = await askBefore(run, start.judgedBefore, recording);
+    end = refusedUnderFloor(run) ?? (await askBefore(run, start.judgedBefore, recording));
     if (end === undefined) {
       run.clearing = await clearFirst(store, run.c, run.positions, run.usage, o.dryRun);
       run.usage = run.clearing.usage;

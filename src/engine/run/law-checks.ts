@@ -40,7 +40,7 @@ export function replaySplices(before: readonly Message[], stretches: readonly Re
   const left = () => givenBack.length + before.length - next;
   const take = (): Message => givenBack.pop() ?? before[next++];
   for (let k = 0; k < stretches.length; k++) {
-    const { start, end, summary } = stretches[k];
+    const { start, end, summary, marker } = stretches[k];
     const length = out.length + left();
     if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start || end > length) {
       return `splice ${k + 1} (${start}..${end}) does not fit a conversation of ${countOf(length, "message")}`;
@@ -48,7 +48,7 @@ export function replaySplices(before: readonly Message[], stretches: readonly Re
     while (out.length > start) givenBack.push(out.pop() as Message);
     while (out.length < start) out.push(take());
     for (let i = start; i < end; i++) take();
-    out.push(summaryMessage(summary));
+    out.push(summaryMessage(summary, marker));
   }
   while (left() > 0) out.push(take());
   return out;

@@ -2,6 +2,7 @@
 // and (for one-shot runs) each law's runtime check on the result. Message counts and `input`
 // ranges are in the input's own messages (an Anthropic message is one however many blocks).
 
+import type { SummaryMarker } from "../../model/message.ts";
 import type { SummarizerUsage } from "../../model/summarizer.ts";
 import type { Plan } from "./plan.ts";
 import type { InputRange } from "./positions.ts";
@@ -26,6 +27,8 @@ export interface ReplacedStretch {
   readonly trigger: Plan["trigger"];
   /** an aging step: one earlier summary re-summarized in place under a tighter budget (age_percent) */
   readonly aged?: true;
+  /** the marker written on the summary (an aged summary's: how often it was aged) */
+  readonly marker?: SummaryMarker;
 }
 
 /** A stretch left as it was because no summary of it passed validation; the run went on after it. */
@@ -99,6 +102,19 @@ export interface ClearedResult {
   readonly arguments?: { readonly index: number; readonly chars: number };
 }
 
+/** The lawful floor of a run whose token trigger is at or under it, in tokens. */
+export interface LawfulFloorReport {
+  readonly trigger: number;
+  /** user and system messages before the kept tail */
+  readonly userSystem: number;
+  /** the retention window and the keep-recent tail */
+  readonly kept: number;
+  /** summaries before the kept tail that cannot shrink */
+  readonly summaries: number;
+  /** their sum */
+  readonly total: number;
+}
+
 /** What the clearing tier did in a run. */
 export interface ClearingReport {
   /** how many tool results were cleared */
@@ -161,6 +177,11 @@ export interface CompactionReport {
   };
   /** only when the run ended still due: where the remaining tokens are */
   readonly remaining?: RemainingTokens;
+  /**
+   * only when the run was due with its token trigger at or under the lawful floor (what no run can
+   * shrink): the trigger and the floor, by what holds it (lawful-floor.ts)
+   */
+  readonly lawfulFloor?: LawfulFloorReport;
   /** what the clearing tier did (strategy "clear" or "clear-then-summarize" only) */
   readonly clearing?: ClearingReport;
   /** only when usage was reported: the token counts the trigger judged */

@@ -69,13 +69,15 @@ export const HAND_CHECKS: readonly HandCheck[] = [
     check: "natsSumExactly(tokens)",
     says: TOKENS_EXACT,
   },
-  {
-    fn: "selectKeepRecent",
-    clause:
-      "forall(j: int, 0 <= j && j < tokens.length ==> tokens[j] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991",
-    check: "natsSumExactly(tokens)",
-    says: TOKENS_EXACT,
-  },
+  ...["selectKeepRecent", "keepRecentCutoff"].map(
+    (fn): HandCheck => ({
+      fn,
+      clause:
+        "forall(j: int, 0 <= j && j < tokens.length ==> tokens[j] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991",
+      check: "natsSumExactly(tokens)",
+      says: TOKENS_EXACT,
+    }),
+  ),
   {
     fn: "suffixTokens",
     clause:
