@@ -9,7 +9,7 @@ import { type Command, Option } from "commander";
 import { FORMAT_NAMES, type FormatName } from "../adapters/detect.ts";
 import { InputError, SafecutError } from "../model/errors.ts";
 import type { Json } from "../model/json.ts";
-import { isPostgresLocation } from "../session/pg-location.ts";
+import { isPostgresLocation, shownLocation } from "../session/pg-location.ts";
 import type { Session } from "../session/session.ts";
 import { exitCodeForOutcome } from "./exit-codes.ts";
 import type { CliIO } from "./main.ts";
@@ -46,10 +46,39 @@ function whereOf(location: string, io: CliIO): string {
 
 async function open(location: string, io: CliIO, format?: FormatName): Promise<Session> {
   const { openSession } = await import("../session/open.ts");
-  return openSession(whereOf(location, io), {
-    ...(format === undefined ? {} : { format }),
-    onWarning: (w) => io.stderr(`safecut: warning: ${w}\n`),
-  });
+  try {
+    return await openSession(whereOf(location, io), {
+      ...(format === undefined ? {} : { format }),
+      onWarning: (w) => io.stderr(`safecut: warning: ${w}\n`),
+    });
+  } catch (e) {
+    // only import creates a session: elsewhere a missing one is missing, whatever the library would need to create it
+    if (format === undefined && e instanceof InputError && e.path === "options.format")
+      throw new InputError("", `no session at ${shownLocation(location)}: create one with safecut session import`);
+    throw e;
+  }
+}
+
+/**
+ * Opens the session, runs `f` on it, and closes it on every path (an open database connection
+ * would keep the process alive after an error); an error of `f` is the one reported.
+ */
+async function withSession<T>(
+  location: string,
+  io: CliIO,
+  f: (s: Session) => Promise<T>,
+  format?: FormatName,
+): Promise<T> {
+  const s = await open(location, io, format);
+  let result: T;
+  try {
+    result = await f(s);
+  } catch (e) {
+    await s.close().catch(() => {});
+    throw e;
+  }
+  await s.close();
+  return result;
 }
 
 async function appendFile(s: Session, file: string, io: CliIO): Promise<number> {
@@ -75,17 +104,19 @@ export function addSessionCommand(p: Command, io: CliIO, done: (code: number) =>
       new Option("--format <name>", "the conversation format").choices([...FORMAT_NAMES]).makeOptionMandatory(),
     )
     .action(async (file: string, flags: { to: string; format: FormatName }) => {
-      const exists = () => new SafecutError("usage", `${flags.to} exists already`);
+      const exists = () => new SafecutError("usage", `${shownLocation(flags.to)} exists already`);
       if (!isPostgresLocation(flags.to) && existsSync(resolve(io.cwd, flags.to))) throw exists();
-      const s = await open(flags.to, io, flags.format);
-      // a database session is created by the open: it must hold nothing yet
-      if ((await s.version()) > 0) {
-        await s.close();
-        throw exists();
-      }
-      const n = await appendFile(s, file, io);
-      await s.close();
-      io.stderr(`safecut: imported ${n} items into ${flags.to}\n`);
+      const n = await withSession(
+        flags.to,
+        io,
+        async (s) => {
+          // a database session is created by the open: it must hold nothing yet
+          if ((await s.version()) > 0) throw exists();
+          return appendFile(s, file, io);
+        },
+        flags.format,
+      );
+      io.stderr(`safecut: imported ${n} items into ${shownLocation(flags.to)}\n`);
       done(0);
     });
   session
@@ -94,9 +125,7 @@ export function addSessionCommand(p: Command, io: CliIO, done: (code: number) =>
     .argument("<location>", "the session")
     .argument("<file>", "conversation file (JSONL or a JSON array of items)")
     .action(async (location: string, file: string) => {
-      const s = await open(location, io);
-      await appendFile(s, file, io);
-      await s.close();
+      await withSession(location, io, (s) => appendFile(s, file, io));
       done(0);
     });
   const compact = session
@@ -108,10 +137,8 @@ export function addSessionCommand(p: Command, io: CliIO, done: (code: number) =>
   compact.action(async (location: string, flags: FlagValues) => {
     const { parseConfig } = await import("../engine/boundary/config-rules.ts");
     const config = parseConfig(settingsFromFlags(flags, io.cwd));
-    const s = await open(location, io);
-    const report = await s.compact(config, { env: io.env });
-    await s.close();
-    io.stderr(reportText(report, location));
+    const report = await withSession(location, io, (s) => s.compact(config, { env: io.env }));
+    io.stderr(reportText(report, shownLocation(location)));
     done(exitCodeForOutcome(report.outcome));
   });
   session
@@ -122,11 +149,12 @@ export function addSessionCommand(p: Command, io: CliIO, done: (code: number) =>
     .option("--compactions", "the compaction records, as JSON")
     .option("--clearings", "the clearing and restore records, as JSON")
     .action(async (location: string, flags: { full?: boolean; compactions?: boolean; clearings?: boolean }) => {
-      const s = await open(location, io);
-      if (flags.compactions === true) io.stdout(`${JSON.stringify(await s.compactions(), null, 2)}\n`);
-      else if (flags.clearings === true) io.stdout(`${JSON.stringify(await s.clearings(), null, 2)}\n`);
-      else io.stdout(await s.history({ full: flags.full === true }));
-      await s.close();
+      const text = await withSession(location, io, async (s) => {
+        if (flags.compactions === true) return `${JSON.stringify(await s.compactions(), null, 2)}\n`;
+        if (flags.clearings === true) return `${JSON.stringify(await s.clearings(), null, 2)}\n`;
+        return s.history({ full: flags.full === true });
+      });
+      io.stdout(text);
       done(0);
     });
   session
@@ -135,12 +163,7 @@ export function addSessionCommand(p: Command, io: CliIO, done: (code: number) =>
     .argument("<location>", "the session")
     .argument("<tool-call-id>", "the id of the tool call whose result was cleared")
     .action(async (location: string, id: string) => {
-      const s = await open(location, io);
-      try {
-        await s.restore(id);
-      } finally {
-        await s.close();
-      }
+      await withSession(location, io, (s) => s.restore(id));
       io.stderr(`safecut: restored the result of ${id}\n`);
       done(0);
     });
@@ -150,9 +173,7 @@ export function addSessionCommand(p: Command, io: CliIO, done: (code: number) =>
     .argument("<location>", "the session")
     .option("-o, --output <file>", "write here instead of stdout")
     .action(async (location: string, flags: { output?: string }) => {
-      const s = await open(location, io);
-      const text = await s.contextText();
-      await s.close();
+      const text = await withSession(location, io, (s) => s.contextText());
       if (flags.output === undefined) io.stdout(text);
       else writeFileSync(resolve(io.cwd, flags.output), text);
       done(0);

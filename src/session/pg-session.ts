@@ -14,7 +14,8 @@ import type { CommitOutcome } from "../engine/store/store.ts";
 import { InputError, SafecutError } from "../model/errors.ts";
 import { isJsonObject, type JsonObject } from "../model/json.ts";
 import { type EntryLine, rewriteLine } from "./log-lines.ts";
-import { parsePgLocation } from "./pg-location.ts";
+import { pgFailure } from "./pg-errors.ts";
+import { type PgServerName, parsePgLocation, shownLocation } from "./pg-location.ts";
 import { migrate } from "./pg-schema.ts";
 import type { SessionOptions } from "./session.ts";
 import { SessionState } from "./session-state.ts";
@@ -44,6 +45,8 @@ export class PgSession extends StoredSession {
     private readonly id: string,
     /** names the session in errors */
     private readonly where: string,
+    /** the server, database and user, as errors name them */
+    private readonly server: PgServerName,
     format: FormatName,
   ) {
     super(location, new SessionState(), format);
@@ -51,7 +54,7 @@ export class PgSession extends StoredSession {
 
   /** Opens (creating with `options.format` if absent) the session named by `location`, migrating an older schema. */
   static async open(location: string, options: SessionOptions = {}): Promise<PgSession> {
-    const { url, session: id } = parsePgLocation(location);
+    const { url, session: id, server } = parsePgLocation(location);
     const { default: postgres } = await import("postgres");
     // one connection: a session's operations run one at a time
     const sql = postgres(url, { max: 1, onnotice: () => {} });
@@ -69,19 +72,24 @@ export class PgSession extends StoredSession {
       if (!isFormat(format)) throw new InputError(where, `unknown conversation format ${JSON.stringify(format)}`);
       if (options.format !== undefined && options.format !== format)
         throw new InputError("options.format", `the session's format is ${format}, not ${options.format}`);
-      const s = new PgSession(location, sql, id, where, format);
+      const s = new PgSession(location, sql, id, where, server, format);
       await s.sync();
       return s;
     } catch (e) {
       await sql.end({ timeout: 5 });
-      throw e;
+      throw pgFailure(e, server);
     }
   }
 
   /** Runs `f` after the session's earlier operations. */
   private serial<T>(f: () => Promise<T>): Promise<T> {
-    if (this.closed) return Promise.reject(new SafecutError("usage", `the session ${this.location} is closed`));
-    const run = this.queue.then(f, f);
+    if (this.closed)
+      return Promise.reject(new SafecutError("usage", `the session ${shownLocation(this.location)} is closed`));
+    const told = () =>
+      f().catch((e: unknown) => {
+        throw pgFailure(e, this.server);
+      });
+    const run = this.queue.then(told, told);
     this.queue = run.catch(() => {});
     return run;
   }
