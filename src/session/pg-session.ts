@@ -139,8 +139,12 @@ export class PgSession extends StoredSession {
       return await this.guarded(async (tx) => {
         check();
         const from = this.state.version;
-        const rows = texts.map((text, k) => ({ session: this.id, seq: from + 1 + k, kind: "item", text }));
-        await tx`insert into safecut_entries ${tx(rows, "session", "seq", "kind", "text")}`;
+        // the texts as one array parameter, numbered by the server: any number of items is one
+        // statement (a row's own parameters would stop at the driver's 65,534)
+        await tx`
+          insert into safecut_entries (session, seq, kind, text)
+          select ${this.id}, ${from}::bigint + u.k, 'item', u.t
+          from unnest(${tx.array(texts as string[])}::text[]) with ordinality as u(t, k)`;
         const up = await tx`
           update safecut_sessions set version = ${from + texts.length}
           where id = ${this.id} and version = ${from}`;
