@@ -1,43 +1,21 @@
 // `safecut session ...`: a session (openSession's location: a log file path, or a postgres://
-// URL naming the session) from the command line. import and append read a conversation file (JSONL: each line one item, kept byte for
-// byte; a JSON array: each element), compact runs the engine on the session with the same
+// URL naming the session) from the command line. import and append read a conversation file as
+// compact does (conversation-items.ts: each item's original text), import all or nothing, compact runs the engine on the session with the same
 // settings, report and exit codes as `compact`, show prints the context (--full: every item
 // ever appended; --compactions: the records), export writes the context.
-import { existsSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { FORMAT_NAMES, type FormatName } from "../adapters/detect.ts";
 import { InputError, SafecutError } from "../model/errors.ts";
-import type { Json } from "../model/json.ts";
 import { isPostgresLocation, shownLocation } from "../session/pg-location.ts";
 import type { Session } from "../session/session.ts";
+import { conversationItems } from "./conversation-items.ts";
 import { exitCodeForOutcome } from "./exit-codes.ts";
 import type { CliIO } from "./main.ts";
 import { reportText } from "./report-text.ts";
 import { type FlagValues, settingOptions, settingsFromFlags } from "./settings.ts";
 import { readUtf8File } from "./utf8.ts";
-
-/** The item texts of a conversation file: JSONL lines as written, or a JSON array's elements. */
-export function itemTexts(text: string, name: string): string[] {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const trimmed = body.trimStart();
-  if (trimmed.startsWith("[")) {
-    let v: Json;
-    try {
-      v = JSON.parse(trimmed) as Json;
-    } catch (e) {
-      throw new InputError(name, `invalid JSON: ${(e as Error).message}`);
-    }
-    if (!Array.isArray(v)) throw new InputError(name, "expected a JSON array of items");
-    return v.map((x) => JSON.stringify(x));
-  }
-  if (trimmed.startsWith("{") && !trimmed.includes("\n"))
-    throw new InputError(
-      name,
-      "a JSON object file (a request body) cannot be imported: give its items as JSONL or a JSON array",
-    );
-  return body.split("\n").filter((l) => l.trim() !== "");
-}
 
 /** A location as openSession takes it: a path resolved against the working directory, a URL as given. */
 function whereOf(location: string, io: CliIO): string {
@@ -81,8 +59,9 @@ async function withSession<T>(
   return result;
 }
 
+/** Appends a conversation file's items (read as the session's format, continuing it); returns how many. */
 async function appendFile(s: Session, file: string, io: CliIO): Promise<number> {
-  const texts = itemTexts(readUtf8File(file, io.cwd), file);
+  const { texts } = conversationItems(readUtf8File(file, io.cwd), file, { format: s.format, slice: true });
   await s.appendTexts(texts);
   return texts.length;
 }
@@ -94,36 +73,55 @@ export function addSessionCommand(p: Command, io: CliIO, done: (code: number) =>
     .description("a conversation kept in a session (a log file or PostgreSQL) that outlives the process");
   session
     .command("import")
-    .description("create a session from a conversation file (JSONL or a JSON array of items)")
+    .description(
+      "create a session from a conversation file (any file compact reads: JSONL, a JSON array, a request body); all or nothing",
+    )
     .argument("<file>", "conversation file")
     .requiredOption(
       "--to <location>",
-      "the session's location (a log file path, or postgres://user@host:port/db?session=ID; must not exist yet)",
+      "the session's location (a log file path, or postgres://user@host:port/db?session=ID; must not exist yet, or hold nothing)",
     )
     .addOption(
-      new Option("--format <name>", "the conversation format").choices([...FORMAT_NAMES]).makeOptionMandatory(),
+      new Option("--format <name>", "the conversation format (auto-detected as by compact if absent)").choices([
+        ...FORMAT_NAMES,
+      ]),
     )
-    .action(async (file: string, flags: { to: string; format: FormatName }) => {
+    .action(async (file: string, flags: { to: string; format?: FormatName }) => {
+      // read and checked before anything is created: a file compact would refuse creates nothing
+      const { format, texts } = conversationItems(readUtf8File(file, io.cwd), file, {
+        format: flags.format,
+        slice: false,
+      });
+      if (format === undefined)
+        throw new InputError(file, "the file holds no items: name the session's format with --format");
       const exists = () => new SafecutError("usage", `${shownLocation(flags.to)} exists already`);
-      if (!isPostgresLocation(flags.to) && existsSync(resolve(io.cwd, flags.to))) throw exists();
-      const n = await withSession(
-        flags.to,
-        io,
-        async (s) => {
-          // a database session is created by the open: it must hold nothing yet
-          if ((await s.version()) > 0) throw exists();
-          return appendFile(s, file, io);
-        },
-        flags.format,
-      );
-      io.stderr(`safecut: imported ${n} items into ${shownLocation(flags.to)}\n`);
+      let s: Session;
+      try {
+        s = await open(flags.to, io, format);
+      } catch (e) {
+        // a session of another format lives there
+        if (e instanceof InputError && e.path === "options.format") throw exists();
+        throw e;
+      }
+      try {
+        // a session is created by the open (or was, and holds nothing yet): it must hold nothing
+        if ((await s.version()) > 0) throw exists();
+        await s.appendTexts(texts);
+      } catch (e) {
+        // all or nothing: the session this import created (or found empty) is removed again
+        const { discardIfEmpty } = await import("../session/discard.ts");
+        await discardIfEmpty(s).catch(() => {});
+        throw e;
+      }
+      await s.close();
+      io.stderr(`safecut: imported ${texts.length} items into ${shownLocation(flags.to)} (${format})\n`);
       done(0);
     });
   session
     .command("append")
     .description("append the items of a conversation file to a session")
     .argument("<location>", "the session")
-    .argument("<file>", "conversation file (JSONL or a JSON array of items)")
+    .argument("<file>", "conversation file (JSONL, a JSON array of items, or a request body) in the session's format")
     .action(async (location: string, file: string) => {
       await withSession(location, io, (s) => appendFile(s, file, io));
       done(0);

@@ -189,6 +189,17 @@ export class PgSession extends StoredSession {
     return out;
   }
 
+  /**
+   * Removes the session if it holds nothing (version 0: created, never written), in one
+   * statement; resolves to whether it did. A failed import leaves no empty session behind.
+   */
+  discardIfEmpty(): Promise<boolean> {
+    return this.serial(async () => {
+      const gone = await this.sql`delete from safecut_sessions where id = ${this.id} and version = 0`;
+      return gone.count === 1;
+    });
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     await this.queue;
