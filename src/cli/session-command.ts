@@ -11,9 +11,10 @@ import { InputError, SafecutError } from "../model/errors.ts";
 import { isPostgresLocation, shownLocation } from "../session/pg-location.ts";
 import type { Session } from "../session/session.ts";
 import { conversationItems } from "./conversation-items.ts";
-import { exitCodeForOutcome } from "./exit-codes.ts";
+import { EXIT, EXIT_CODES_HELP, exitCodeForOutcome } from "./exit-codes.ts";
 import type { CliIO } from "./main.ts";
-import { reportText } from "./report-text.ts";
+import type { PendingOutput } from "./outputs.ts";
+import { dryRunPlan, RUN_OPTIONS, runProgress, sinkFor, stderrText } from "./run-telling.ts";
 import { type FlagValues, settingOptions, settingsFromFlags } from "./settings.ts";
 import { readUtf8File } from "./utf8.ts";
 
@@ -123,22 +124,58 @@ export function addSessionCommand(p: Command, io: CliIO, done: (code: number) =>
     .argument("<location>", "the session")
     .argument("<file>", "conversation file (JSONL, a JSON array of items, or a request body) in the session's format")
     .action(async (location: string, file: string) => {
-      await withSession(location, io, (s) => appendFile(s, file, io));
+      const { n, version } = await withSession(location, io, async (s) => {
+        const n = await appendFile(s, file, io);
+        return { n, version: await s.version() };
+      });
+      io.stderr(`safecut: appended ${n} items to ${shownLocation(location)} (now at version ${version})\n`);
       done(0);
     });
   const compact = session
     .command("compact")
-    .description("compact a session (each step one guarded write); the report as for compact")
+    .description("compact a session (each step one guarded write); settings, report and exit codes as for compact")
     .argument("<location>", "the session")
-    .option("-c, --config <file>", "JSON configuration file (settings as in the README)");
+    .option("-c, --config <file>", "JSON configuration file (settings as in the README)")
+    .addOption(RUN_OPTIONS.report())
+    .addOption(RUN_OPTIONS.dryRun());
   for (const { option } of settingOptions()) compact.addOption(option);
-  compact.action(async (location: string, flags: FlagValues) => {
-    const { parseConfig } = await import("../engine/boundary/config-rules.ts");
-    const config = parseConfig(settingsFromFlags(flags, io.cwd));
-    const report = await withSession(location, io, (s) => s.compact(config, { env: io.env }));
-    io.stderr(reportText(report, shownLocation(location)));
-    done(exitCodeForOutcome(report.outcome));
-  });
+  compact
+    .addOption(RUN_OPTIONS.progress())
+    .addOption(RUN_OPTIONS.quiet())
+    .addHelpText("after", `\n${EXIT_CODES_HELP}\n`)
+    .action(async (location: string, flags: FlagValues) => {
+      const { parseConfig } = await import("../engine/boundary/config-rules.ts");
+      const config = parseConfig(settingsFromFlags(flags, io.cwd));
+      const name = shownLocation(location);
+      const pending: PendingOutput[] = [];
+      try {
+        // opened before the run: an unwritable --report is refused before any summarizer call
+        const reportSink = sinkFor(
+          typeof flags.report === "string"
+            ? { label: `--report ${flags.report}`, path: resolve(io.cwd, flags.report) }
+            : undefined,
+          io,
+          pending,
+        );
+        const { progress, onProgress } = runProgress(flags, io);
+        const dryRun = flags.dryRun === true;
+        const { report, format } = await withSession(location, io, async (s) => ({
+          report: await s.compact(config, { env: io.env, dryRun, onProgress }),
+          format: s.format,
+        }));
+        progress.finish();
+        const lawFailed = report.laws.some((l) => !l.ok);
+        if (dryRun) await io.stdout(dryRunPlan(format, report));
+        await reportSink?.commit(`${JSON.stringify({ session: name, format, ...report }, null, 2)}\n`, io.beforeRename);
+        const code = lawFailed ? EXIT.internal : exitCodeForOutcome(report.outcome);
+        const quiet = flags.quiet === true;
+        const told = stderrText(report, { name, code, lawFailed, quiet, reportFile: reportSink !== undefined });
+        if (told !== undefined) io.stderr(told);
+        done(code);
+      } finally {
+        for (const p of pending) p.abandon();
+      }
+    });
   session
     .command("show")
     .description("print the session's context (JSONL)")

@@ -172,3 +172,60 @@ describe("safecut session import reads what compact reads, all or nothing", () =
     expect(r.code, r.stderr).toBe(0);
   });
 });
+
+describe("safecut session compact takes compact's run flags; append says what it did", () => {
+  const small = [
+    "--token-threshold",
+    "600",
+    "--retention-window",
+    "4",
+    "--tokenizer",
+    "chars",
+    "--min-stretch-tokens",
+    "0",
+  ];
+
+  it.each(backends)("--dry-run, --report, --quiet, --progress and the exit codes: $name", async (backend) => {
+    const cwd = tempDir();
+    const at = backend.fresh();
+    writeFileSync(join(cwd, "conv.jsonl"), jsonl(Array.from({ length: 10 }, (_, i) => turn(`d${i}`)).flat()));
+    writeFileSync(join(cwd, "more.jsonl"), jsonl(turn("more")));
+    let r = await runInProcess(["session", "import", "conv.jsonl", "--to", at], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    r = await runInProcess(["session", "append", at, "more.jsonl"], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/appended 4 items to .* \(now at version 44\)/);
+
+    // the plan on stdout, nothing written
+    r = await runInProcess(["session", "compact", at, "--dry-run", ...small], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    const plan = JSON.parse(r.stdout) as { format: string; due: boolean; plannedStretch: { first: number } | null };
+    expect(plan.format).toBe("openai");
+    expect(plan.due).toBe(true);
+    expect(plan.plannedStretch).not.toBeNull();
+    r = await runInProcess(["session", "show", at, "--compactions"], { cwd });
+    expect(JSON.parse(r.stdout)).toEqual([]);
+
+    // the report as JSON in the file, stderr its summary line and reason only
+    r = await runInProcess(["session", "compact", at, "--report", "report.json", ...small], { cwd });
+    expect([0, 5], r.stderr).toContain(r.code);
+    const report = JSON.parse(readFileSync(join(cwd, "report.json"), "utf8")) as { outcome: string; session: string };
+    expect(report.outcome).toMatch(/^compacted/);
+    expect(report.session).toBe(at);
+    expect(r.stderr.trim().split("\n").length).toBeLessThanOrEqual(3);
+
+    // nothing to do: --quiet prints nothing
+    r = await runInProcess(["session", "compact", at, "--quiet", "--token-threshold", "1000000"], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe("");
+    r = await runInProcess(["session", "compact", at, "--quiet", "--progress"], { cwd });
+    expect(r.code).toBe(2);
+  });
+
+  it("a missing session is reported as missing", async () => {
+    const cwd = tempDir();
+    const r = await runInProcess(["session", "compact", "nothing-here.jsonl"], { cwd });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/no session at nothing-here\.jsonl: create one with safecut session import/);
+  });
+});
