@@ -5,7 +5,7 @@
 // creates) and the directory is handed to it.
 
 import { execFileSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -46,6 +46,8 @@ export interface PgServerOptions {
   readonly db?: string;
   /** whether the server syncs its writes to disk (default false: the tests kill clients, never the server; the bench syncs) */
   readonly fsync?: boolean;
+  /** a password the server asks for (scram-sha-256), given in the URL; default none (trust) */
+  readonly password?: string;
 }
 
 /** Starts a server with one database; throws naming what is missing when PostgreSQL is not installed. */
@@ -61,11 +63,10 @@ export async function startPgServer(options: PgServerOptions = {}): Promise<PgSe
   const user = asRoot ? "postgres" : (process.env.USER ?? "postgres");
   const dir = mkdtempSync(join(tmpdir(), "safecut-pg-"));
   const data = join(dir, "data");
-  const run = (cmd: string, args: readonly string[]) => {
+  const run = (cmd: string, args: readonly string[], env: Record<string, string> = {}) => {
     const exe = join(bin, cmd);
-    return asRoot
-      ? execFileSync("runuser", ["-u", "postgres", "--", exe, ...args], { stdio: "pipe" })
-      : execFileSync(exe, args, { stdio: "pipe" });
+    const o = { stdio: "pipe" as const, env: { ...process.env, ...env } };
+    return asRoot ? execFileSync("runuser", ["-u", "postgres", "--", exe, ...args], o) : execFileSync(exe, args, o);
   };
   if (asRoot) {
     const uid = Number(execFileSync("id", ["-u", "postgres"]).toString().trim());
@@ -73,6 +74,13 @@ export async function startPgServer(options: PgServerOptions = {}): Promise<PgSe
     chownSync(dir, uid, gid);
   }
   chmodSync(dir, 0o700);
+  /** The password, in a file of the server's user that initdb reads. */
+  const pwFile = (): string => {
+    const f = join(dir, "pw");
+    writeFileSync(f, `${options.password}\n`, { mode: 0o600 });
+    if (asRoot) chownSync(f, Number(execFileSync("id", ["-u", "postgres"]).toString().trim()), 0);
+    return f;
+  };
   let started = false;
   const stop = () => {
     if (started) {
@@ -86,14 +94,17 @@ export async function startPgServer(options: PgServerOptions = {}): Promise<PgSe
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    run("initdb", ["-D", data, "-U", user, "-A", "trust", "-E", "UTF8", "--no-locale", "--no-sync"]);
+    const auth = options.password === undefined ? ["-A", "trust"] : ["-A", "scram-sha-256", "--pwfile", pwFile()];
+    run("initdb", ["-D", data, "-U", user, ...auth, "-E", "UTF8", "--no-locale", "--no-sync"]);
     const port = await freePort();
     // loopback only, the socket only in the directory
     const opts = `-h 127.0.0.1 -p ${port} -k ${dir} -c fsync=${sync} -c full_page_writes=${sync} -c max_connections=200`;
     run("pg_ctl", ["-D", data, "-l", join(dir, "log"), "-o", opts, "-w", "start"]);
     started = true;
-    run("createdb", ["-h", "127.0.0.1", "-p", String(port), "-U", user, db]);
-    return { url: `postgres://${user}@127.0.0.1:${port}/${db}`, stop };
+    const login = options.password === undefined ? user : `${user}:${encodeURIComponent(options.password)}`;
+    const env: Record<string, string> = options.password === undefined ? {} : { PGPASSWORD: options.password };
+    run("createdb", ["-h", "127.0.0.1", "-p", String(port), "-U", user, db], env);
+    return { url: `postgres://${login}@127.0.0.1:${port}/${db}`, stop };
   } catch (e) {
     stop();
     throw e;

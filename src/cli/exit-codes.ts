@@ -17,6 +17,8 @@ export const EXIT = {
   internal: 4,
   /** the result is written but still above a trigger: what is left may not be summarized (user/system messages, summaries, the retention window) */
   stillDue: 5,
+  /** another writer (a process compacting the same session) committed first: this run's step was not applied; nothing failed */
+  superseded: 6,
 } as const;
 
 /**
@@ -39,6 +41,8 @@ export function exitCodeForOutcome(outcome: Outcome): number {
     case "compacted-still-due":
     case "still-due":
       return EXIT.stillDue;
+    case "superseded":
+      return EXIT.superseded;
   }
 }
 
@@ -71,6 +75,9 @@ export const EXIT_CODES_HELP = `Exit codes:
      written), or a bug (SAFECUT_DEBUG=1 prints its stack trace)
   5  still due: the result is written but is still above a trigger, because
      what is left may not be summarized; the report says where the tokens are
+  6  superseded: another writer (a process compacting the same session)
+     committed first while a step was summarizing; that step was not applied
+     and the run stopped; nothing failed: run it again to go on
   130, 143  interrupted (SIGINT) or terminated (SIGTERM): nothing is written
      and no temporary file is left
   141  stdout closed by its reader (| head): the run ends quietly

@@ -15,12 +15,10 @@ import {
   abandonAllOutputs,
   type BeforeRename,
   type NamedFile,
-  PendingOutput,
+  type PendingOutput,
   refuseSameFiles,
-  standardStream,
 } from "./outputs.ts";
-import { progressDisplay } from "./progress.ts";
-import { reportText } from "./report-text.ts";
+import { dryRunPlan, RUN_OPTIONS, runProgress, type Sink, sinkFor, stderrText } from "./run-telling.ts";
 import { addSessionCommand } from "./session-command.ts";
 import { type FlagValues, settingOptions, settingsFromFlags } from "./settings.ts";
 import { decodeUtf8, readUtf8File } from "./utf8.ts";
@@ -69,48 +67,14 @@ async function runCompact(file: string, flags: FlagValues, io: CliIO): Promise<n
   // output, and every output must be writable (its temporary file is created now)
   refuseSameFiles([files.input, files.output, files.report].filter((f): f is NamedFile => f !== undefined));
   const pending: PendingOutput[] = [];
-  /** An output: stdout or stderr by any of their names, else a file opened now. */
-  const sink = (f: NamedFile | undefined): Sink | undefined => {
-    if (f === undefined) return undefined;
-    const fd = standardStream(f.path);
-    if (fd !== undefined) return { commit: (text) => (fd === 1 ? io.stdout(text) : io.stderr(text)) };
-    const p = PendingOutput.open(f);
-    pending.push(p);
-    return p;
-  };
   try {
-    return await compactFile(file, flags, io, { output: sink(files.output), report: sink(files.report) });
+    return await compactFile(file, flags, io, {
+      output: sinkFor(files.output, io, pending),
+      report: sinkFor(files.report, io, pending),
+    });
   } finally {
     for (const p of pending) p.abandon();
   }
-}
-
-/** Where an output goes: a file written atomically (PendingOutput), or stdout/stderr themselves. */
-interface Sink {
-  commit(text: string, beforeRename?: BeforeRename): void | Promise<void>;
-}
-
-/** The --dry-run plan as JSON; positions are the input's own messages, first and last inclusive, as in the reason's "messages 3..7". */
-function dryRunPlan(format: string, report: CompactionReport): string {
-  const p = report.plannedStretch;
-  const plannedStretch =
-    p === undefined
-      ? null
-      : { first: p.input.first, last: p.input.last, replacedTokens: p.replacedTokens, trigger: p.trigger };
-  return `${JSON.stringify(
-    {
-      format,
-      due: report.dueBefore,
-      tokens: report.tokensBefore,
-      // with --usage: the count the trigger judged (the report plus the counts after it)
-      ...(report.usage === undefined ? {} : { judgedTokens: report.usage.judgedTokensBefore }),
-      messages: report.messagesBefore,
-      plannedStretch,
-      reason: report.reason,
-    },
-    null,
-    2,
-  )}\n`;
 }
 
 /** The input's text: stdin's, or the file's bytes decoded strictly as UTF-8. */
@@ -140,32 +104,6 @@ function outputText(
   });
 }
 
-/** How a finished run is told on stderr: what its report says, under which flags. */
-interface Telling {
-  readonly name: string;
-  readonly code: number;
-  readonly lawFailed: boolean;
-  readonly quiet: boolean;
-  /** --report names a file: the details are there */
-  readonly reportFile: boolean;
-}
-
-/**
- * What stderr says of a finished run: the whole report when a law failed; with --quiet, one line
- * for a run that did not end ok and nothing otherwise; with --report, the report's summary line
- * and reason (the details are in the file); else the whole report.
- */
-function stderrText(report: CompactionReport, t: Telling): string | undefined {
-  if (t.lawFailed) return reportText(report, t.name);
-  if (t.quiet) return t.code === EXIT.ok ? undefined : `safecut: ${t.name}: ${report.outcome}: ${report.reason}\n`;
-  const text = reportText(report, t.name);
-  if (!t.reportFile) return text;
-  return `${text
-    .split("\n")
-    .slice(0, report.remaining === undefined ? 2 : 3)
-    .join("\n")}\n`;
-}
-
 async function compactFile(
   file: string,
   flags: FlagValues,
@@ -173,12 +111,7 @@ async function compactFile(
   outputs: { output?: Sink | undefined; report?: Sink | undefined },
 ): Promise<number> {
   const quiet = flags.quiet === true;
-  const progress = progressDisplay({
-    write: io.stderr,
-    tty: io.stderrIsTTY === true,
-    always: flags.progress === true,
-    ...(io.stderrColumns === undefined ? {} : { columns: io.stderrColumns }),
-  });
+  const { progress, onProgress } = runProgress(flags, io);
   // loaded here, not at the top: the config parser, the adapters and the engine bring zod and
   // the tokenizer, which would make `safecut --help` slow to start
   const { parseConfig } = await import("../engine/boundary/config-rules.ts");
@@ -199,9 +132,7 @@ async function compactFile(
     env: io.env,
     dryRun: flags.dryRun === true,
     // progress for long runs only (see progress.ts), never with --quiet
-    onProgress: (line) => {
-      if (!quiet) progress.update(line);
-    },
+    onProgress,
   });
   progress.finish();
   const report: CompactionReport = result.report;
@@ -246,21 +177,13 @@ function program(
     .option("-c, --config <file>", "JSON configuration file (settings as in the README)")
     .addOption(new Option("--format <name>", "input format (auto-detected if absent)").choices([...FORMAT_NAMES]))
     .option("-o, --output <file>", "write the compacted conversation (with --dry-run: the plan) here instead of stdout")
-    .option("--report <file>", "write the report as JSON here (stderr keeps only the summary line and the reason)")
-    .option("--dry-run", "print the plan (what would be summarized first) and change nothing");
+    .addOption(RUN_OPTIONS.report())
+    .addOption(RUN_OPTIONS.dryRun());
   // the settings' own flags, with their help, from the table of settings
   for (const { option } of settingOptions()) compact.addOption(option);
   compact
-    .option(
-      "--progress",
-      "show progress from the start, and every step when stderr is not a terminal (default: after a second, one updating line)",
-    )
-    .addOption(
-      new Option(
-        "-q, --quiet",
-        "print nothing on stderr except errors and, when the exit code is not 0, the outcome and its reason",
-      ).conflicts("progress"),
-    )
+    .addOption(RUN_OPTIONS.progress())
+    .addOption(RUN_OPTIONS.quiet())
     .addHelpText("after", `\n${EXIT_CODES_HELP}\n`)
     .action(async (file: string, flags: FlagValues) => run(file, flags));
   addSessionCommand(p, io, setCode);

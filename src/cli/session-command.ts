@@ -1,43 +1,22 @@
 // `safecut session ...`: a session (openSession's location: a log file path, or a postgres://
-// URL naming the session) from the command line. import and append read a conversation file (JSONL: each line one item, kept byte for
-// byte; a JSON array: each element), compact runs the engine on the session with the same
+// URL naming the session) from the command line. import and append read a conversation file as
+// compact does (conversation-items.ts: each item's original text), import all or nothing, compact runs the engine on the session with the same
 // settings, report and exit codes as `compact`, show prints the context (--full: every item
 // ever appended; --compactions: the records), export writes the context.
-import { existsSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { FORMAT_NAMES, type FormatName } from "../adapters/detect.ts";
 import { InputError, SafecutError } from "../model/errors.ts";
-import type { Json } from "../model/json.ts";
-import { isPostgresLocation } from "../session/pg-location.ts";
+import { isPostgresLocation, shownLocation } from "../session/pg-location.ts";
 import type { Session } from "../session/session.ts";
-import { exitCodeForOutcome } from "./exit-codes.ts";
+import { conversationItems } from "./conversation-items.ts";
+import { EXIT, EXIT_CODES_HELP, exitCodeForOutcome } from "./exit-codes.ts";
 import type { CliIO } from "./main.ts";
-import { reportText } from "./report-text.ts";
+import type { PendingOutput } from "./outputs.ts";
+import { dryRunPlan, RUN_OPTIONS, runProgress, sinkFor, stderrText } from "./run-telling.ts";
 import { type FlagValues, settingOptions, settingsFromFlags } from "./settings.ts";
 import { readUtf8File } from "./utf8.ts";
-
-/** The item texts of a conversation file: JSONL lines as written, or a JSON array's elements. */
-export function itemTexts(text: string, name: string): string[] {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const trimmed = body.trimStart();
-  if (trimmed.startsWith("[")) {
-    let v: Json;
-    try {
-      v = JSON.parse(trimmed) as Json;
-    } catch (e) {
-      throw new InputError(name, `invalid JSON: ${(e as Error).message}`);
-    }
-    if (!Array.isArray(v)) throw new InputError(name, "expected a JSON array of items");
-    return v.map((x) => JSON.stringify(x));
-  }
-  if (trimmed.startsWith("{") && !trimmed.includes("\n"))
-    throw new InputError(
-      name,
-      "a JSON object file (a request body) cannot be imported: give its items as JSONL or a JSON array",
-    );
-  return body.split("\n").filter((l) => l.trim() !== "");
-}
 
 /** A location as openSession takes it: a path resolved against the working directory, a URL as given. */
 function whereOf(location: string, io: CliIO): string {
@@ -46,14 +25,44 @@ function whereOf(location: string, io: CliIO): string {
 
 async function open(location: string, io: CliIO, format?: FormatName): Promise<Session> {
   const { openSession } = await import("../session/open.ts");
-  return openSession(whereOf(location, io), {
-    ...(format === undefined ? {} : { format }),
-    onWarning: (w) => io.stderr(`safecut: warning: ${w}\n`),
-  });
+  try {
+    return await openSession(whereOf(location, io), {
+      ...(format === undefined ? {} : { format }),
+      onWarning: (w) => io.stderr(`safecut: warning: ${w}\n`),
+    });
+  } catch (e) {
+    // only import creates a session: elsewhere a missing one is missing, whatever the library would need to create it
+    if (format === undefined && e instanceof InputError && e.path === "options.format")
+      throw new InputError("", `no session at ${shownLocation(location)}: create one with safecut session import`);
+    throw e;
+  }
 }
 
+/**
+ * Opens the session, runs `f` on it, and closes it on every path (an open database connection
+ * would keep the process alive after an error); an error of `f` is the one reported.
+ */
+async function withSession<T>(
+  location: string,
+  io: CliIO,
+  f: (s: Session) => Promise<T>,
+  format?: FormatName,
+): Promise<T> {
+  const s = await open(location, io, format);
+  let result: T;
+  try {
+    result = await f(s);
+  } catch (e) {
+    await s.close().catch(() => {});
+    throw e;
+  }
+  await s.close();
+  return result;
+}
+
+/** Appends a conversation file's items (read as the session's format, continuing it); returns how many. */
 async function appendFile(s: Session, file: string, io: CliIO): Promise<number> {
-  const texts = itemTexts(readUtf8File(file, io.cwd), file);
+  const { texts } = conversationItems(readUtf8File(file, io.cwd), file, { format: s.format, slice: true });
   await s.appendTexts(texts);
   return texts.length;
 }
@@ -65,55 +74,108 @@ export function addSessionCommand(p: Command, io: CliIO, done: (code: number) =>
     .description("a conversation kept in a session (a log file or PostgreSQL) that outlives the process");
   session
     .command("import")
-    .description("create a session from a conversation file (JSONL or a JSON array of items)")
+    .description(
+      "create a session from a conversation file (any file compact reads: JSONL, a JSON array, a request body); all or nothing",
+    )
     .argument("<file>", "conversation file")
     .requiredOption(
       "--to <location>",
-      "the session's location (a log file path, or postgres://user@host:port/db?session=ID; must not exist yet)",
+      "the session's location (a log file path, or postgres://user@host:port/db?session=ID; must not exist yet, or hold nothing)",
     )
     .addOption(
-      new Option("--format <name>", "the conversation format").choices([...FORMAT_NAMES]).makeOptionMandatory(),
+      new Option("--format <name>", "the conversation format (auto-detected as by compact if absent)").choices([
+        ...FORMAT_NAMES,
+      ]),
     )
-    .action(async (file: string, flags: { to: string; format: FormatName }) => {
-      const exists = () => new SafecutError("usage", `${flags.to} exists already`);
-      if (!isPostgresLocation(flags.to) && existsSync(resolve(io.cwd, flags.to))) throw exists();
-      const s = await open(flags.to, io, flags.format);
-      // a database session is created by the open: it must hold nothing yet
-      if ((await s.version()) > 0) {
-        await s.close();
-        throw exists();
+    .action(async (file: string, flags: { to: string; format?: FormatName }) => {
+      // read and checked before anything is created: a file compact would refuse creates nothing
+      const { format, texts } = conversationItems(readUtf8File(file, io.cwd), file, {
+        format: flags.format,
+        slice: false,
+      });
+      if (format === undefined)
+        throw new InputError(file, "the file holds no items: name the session's format with --format");
+      const exists = () => new SafecutError("usage", `${shownLocation(flags.to)} exists already`);
+      let s: Session;
+      try {
+        s = await open(flags.to, io, format);
+      } catch (e) {
+        // a session of another format lives there
+        if (e instanceof InputError && e.path === "options.format") throw exists();
+        throw e;
       }
-      const n = await appendFile(s, file, io);
+      try {
+        // a session is created by the open (or was, and holds nothing yet): it must hold nothing
+        if ((await s.version()) > 0) throw exists();
+        await s.appendTexts(texts);
+      } catch (e) {
+        // all or nothing: the session this import created (or found empty) is removed again
+        const { discardIfEmpty } = await import("../session/discard.ts");
+        await discardIfEmpty(s).catch(() => {});
+        throw e;
+      }
       await s.close();
-      io.stderr(`safecut: imported ${n} items into ${flags.to}\n`);
+      io.stderr(`safecut: imported ${texts.length} items into ${shownLocation(flags.to)} (${format})\n`);
       done(0);
     });
   session
     .command("append")
     .description("append the items of a conversation file to a session")
     .argument("<location>", "the session")
-    .argument("<file>", "conversation file (JSONL or a JSON array of items)")
+    .argument("<file>", "conversation file (JSONL, a JSON array of items, or a request body) in the session's format")
     .action(async (location: string, file: string) => {
-      const s = await open(location, io);
-      await appendFile(s, file, io);
-      await s.close();
+      const { n, version } = await withSession(location, io, async (s) => {
+        const n = await appendFile(s, file, io);
+        return { n, version: await s.version() };
+      });
+      io.stderr(`safecut: appended ${n} items to ${shownLocation(location)} (now at version ${version})\n`);
       done(0);
     });
   const compact = session
     .command("compact")
-    .description("compact a session (each step one guarded write); the report as for compact")
+    .description("compact a session (each step one guarded write); settings, report and exit codes as for compact")
     .argument("<location>", "the session")
-    .option("-c, --config <file>", "JSON configuration file (settings as in the README)");
+    .option("-c, --config <file>", "JSON configuration file (settings as in the README)")
+    .addOption(RUN_OPTIONS.report())
+    .addOption(RUN_OPTIONS.dryRun());
   for (const { option } of settingOptions()) compact.addOption(option);
-  compact.action(async (location: string, flags: FlagValues) => {
-    const { parseConfig } = await import("../engine/boundary/config-rules.ts");
-    const config = parseConfig(settingsFromFlags(flags, io.cwd));
-    const s = await open(location, io);
-    const report = await s.compact(config, { env: io.env });
-    await s.close();
-    io.stderr(reportText(report, location));
-    done(exitCodeForOutcome(report.outcome));
-  });
+  compact
+    .addOption(RUN_OPTIONS.progress())
+    .addOption(RUN_OPTIONS.quiet())
+    .addHelpText("after", `\n${EXIT_CODES_HELP}\n`)
+    .action(async (location: string, flags: FlagValues) => {
+      const { parseConfig } = await import("../engine/boundary/config-rules.ts");
+      const config = parseConfig(settingsFromFlags(flags, io.cwd));
+      const name = shownLocation(location);
+      const pending: PendingOutput[] = [];
+      try {
+        // opened before the run: an unwritable --report is refused before any summarizer call
+        const reportSink = sinkFor(
+          typeof flags.report === "string"
+            ? { label: `--report ${flags.report}`, path: resolve(io.cwd, flags.report) }
+            : undefined,
+          io,
+          pending,
+        );
+        const { progress, onProgress } = runProgress(flags, io);
+        const dryRun = flags.dryRun === true;
+        const { report, format } = await withSession(location, io, async (s) => ({
+          report: await s.compact(config, { env: io.env, dryRun, onProgress }),
+          format: s.format,
+        }));
+        progress.finish();
+        const lawFailed = report.laws.some((l) => !l.ok);
+        if (dryRun) await io.stdout(dryRunPlan(format, report));
+        await reportSink?.commit(`${JSON.stringify({ session: name, format, ...report }, null, 2)}\n`, io.beforeRename);
+        const code = lawFailed ? EXIT.internal : exitCodeForOutcome(report.outcome);
+        const quiet = flags.quiet === true;
+        const told = stderrText(report, { name, code, lawFailed, quiet, reportFile: reportSink !== undefined });
+        if (told !== undefined) io.stderr(told);
+        done(code);
+      } finally {
+        for (const p of pending) p.abandon();
+      }
+    });
   session
     .command("show")
     .description("print the session's context (JSONL)")
@@ -122,11 +184,12 @@ export function addSessionCommand(p: Command, io: CliIO, done: (code: number) =>
     .option("--compactions", "the compaction records, as JSON")
     .option("--clearings", "the clearing and restore records, as JSON")
     .action(async (location: string, flags: { full?: boolean; compactions?: boolean; clearings?: boolean }) => {
-      const s = await open(location, io);
-      if (flags.compactions === true) io.stdout(`${JSON.stringify(await s.compactions(), null, 2)}\n`);
-      else if (flags.clearings === true) io.stdout(`${JSON.stringify(await s.clearings(), null, 2)}\n`);
-      else io.stdout(await s.history({ full: flags.full === true }));
-      await s.close();
+      const text = await withSession(location, io, async (s) => {
+        if (flags.compactions === true) return `${JSON.stringify(await s.compactions(), null, 2)}\n`;
+        if (flags.clearings === true) return `${JSON.stringify(await s.clearings(), null, 2)}\n`;
+        return s.history({ full: flags.full === true });
+      });
+      io.stdout(text);
       done(0);
     });
   session
@@ -135,12 +198,7 @@ export function addSessionCommand(p: Command, io: CliIO, done: (code: number) =>
     .argument("<location>", "the session")
     .argument("<tool-call-id>", "the id of the tool call whose result was cleared")
     .action(async (location: string, id: string) => {
-      const s = await open(location, io);
-      try {
-        await s.restore(id);
-      } finally {
-        await s.close();
-      }
+      await withSession(location, io, (s) => s.restore(id));
       io.stderr(`safecut: restored the result of ${id}\n`);
       done(0);
     });
@@ -150,9 +208,7 @@ export function addSessionCommand(p: Command, io: CliIO, done: (code: number) =>
     .argument("<location>", "the session")
     .option("-o, --output <file>", "write here instead of stdout")
     .action(async (location: string, flags: { output?: string }) => {
-      const s = await open(location, io);
-      const text = await s.contextText();
-      await s.close();
+      const text = await withSession(location, io, (s) => s.contextText());
       if (flags.output === undefined) io.stdout(text);
       else writeFileSync(resolve(io.cwd, flags.output), text);
       done(0);

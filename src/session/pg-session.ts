@@ -14,7 +14,8 @@ import type { CommitOutcome } from "../engine/store/store.ts";
 import { InputError, SafecutError } from "../model/errors.ts";
 import { isJsonObject, type JsonObject } from "../model/json.ts";
 import { type EntryLine, rewriteLine } from "./log-lines.ts";
-import { parsePgLocation } from "./pg-location.ts";
+import { pgFailure } from "./pg-errors.ts";
+import { type PgServerName, parsePgLocation, shownLocation } from "./pg-location.ts";
 import { migrate } from "./pg-schema.ts";
 import type { SessionOptions } from "./session.ts";
 import { SessionState } from "./session-state.ts";
@@ -44,6 +45,8 @@ export class PgSession extends StoredSession {
     private readonly id: string,
     /** names the session in errors */
     private readonly where: string,
+    /** the server, database and user, as errors name them */
+    private readonly server: PgServerName,
     format: FormatName,
   ) {
     super(location, new SessionState(), format);
@@ -51,7 +54,7 @@ export class PgSession extends StoredSession {
 
   /** Opens (creating with `options.format` if absent) the session named by `location`, migrating an older schema. */
   static async open(location: string, options: SessionOptions = {}): Promise<PgSession> {
-    const { url, session: id } = parsePgLocation(location);
+    const { url, session: id, server } = parsePgLocation(location);
     const { default: postgres } = await import("postgres");
     // one connection: a session's operations run one at a time
     const sql = postgres(url, { max: 1, onnotice: () => {} });
@@ -69,19 +72,24 @@ export class PgSession extends StoredSession {
       if (!isFormat(format)) throw new InputError(where, `unknown conversation format ${JSON.stringify(format)}`);
       if (options.format !== undefined && options.format !== format)
         throw new InputError("options.format", `the session's format is ${format}, not ${options.format}`);
-      const s = new PgSession(location, sql, id, where, format);
+      const s = new PgSession(location, sql, id, where, server, format);
       await s.sync();
       return s;
     } catch (e) {
       await sql.end({ timeout: 5 });
-      throw e;
+      throw pgFailure(e, server);
     }
   }
 
   /** Runs `f` after the session's earlier operations. */
   private serial<T>(f: () => Promise<T>): Promise<T> {
-    if (this.closed) return Promise.reject(new SafecutError("usage", `the session ${this.location} is closed`));
-    const run = this.queue.then(f, f);
+    if (this.closed)
+      return Promise.reject(new SafecutError("usage", `the session ${shownLocation(this.location)} is closed`));
+    const told = () =>
+      f().catch((e: unknown) => {
+        throw pgFailure(e, this.server);
+      });
+    const run = this.queue.then(told, told);
     this.queue = run.catch(() => {});
     return run;
   }
@@ -131,8 +139,12 @@ export class PgSession extends StoredSession {
       return await this.guarded(async (tx) => {
         check();
         const from = this.state.version;
-        const rows = texts.map((text, k) => ({ session: this.id, seq: from + 1 + k, kind: "item", text }));
-        await tx`insert into safecut_entries ${tx(rows, "session", "seq", "kind", "text")}`;
+        // the texts as one array parameter, numbered by the server: any number of items is one
+        // statement (a row's own parameters would stop at the driver's 65,534)
+        await tx`
+          insert into safecut_entries (session, seq, kind, text)
+          select ${this.id}, ${from}::bigint + u.k, 'item', u.t
+          from unnest(${tx.array(texts as string[])}::text[]) with ordinality as u(t, k)`;
         const up = await tx`
           update safecut_sessions set version = ${from + texts.length}
           where id = ${this.id} and version = ${from}`;
@@ -175,6 +187,17 @@ export class PgSession extends StoredSession {
     });
     await this.sync();
     return out;
+  }
+
+  /**
+   * Removes the session if it holds nothing (version 0: created, never written), in one
+   * statement; resolves to whether it did. A failed import leaves no empty session behind.
+   */
+  discardIfEmpty(): Promise<boolean> {
+    return this.serial(async () => {
+      const gone = await this.sql`delete from safecut_sessions where id = ${this.id} and version = 0`;
+      return gone.count === 1;
+    });
   }
 
   async close(): Promise<void> {

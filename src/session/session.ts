@@ -23,7 +23,10 @@ export interface SessionOptions {
 
 /** Options of a session's compaction: those of compactMessages that apply to a session, and a step limit. */
 export interface SessionCompactOptions
-  extends Pick<CompactMessagesOptions, "summarizer" | "counter" | "agentModel" | "env" | "signal" | "onProgress"> {
+  extends Pick<
+    CompactMessagesOptions,
+    "summarizer" | "counter" | "agentModel" | "env" | "signal" | "onProgress" | "dryRun"
+  > {
   /** stop after this many summarizer steps (compactStore's maxSteps) */
   readonly maxSteps?: number;
 }

@@ -264,6 +264,8 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
       agentModel: options.agentModel,
       signal: options.signal,
       onProgress: options.onProgress,
+      // plans the first step and writes nothing
+      dryRun: options.dryRun,
       maxSteps: options.maxSteps,
       hooks: { call: ledger.onCall },
     });

@@ -276,8 +276,8 @@ describe("concurrency (L9)", () => {
       },
     };
     const report = await compactStore(store, parseConfig(summarizing), { summarizer: s });
-    expect(report.outcome).toBe("degraded");
-    expect(report.reason).toContain("edited");
+    expect(report.outcome).toBe("superseded");
+    expect(report.reason).toContain("another writer committed first");
   });
 
   it("refuses two overlapping compactions", async () => {

@@ -133,8 +133,8 @@ describe("a competing rewrite during summarization", () => {
     });
     const report = await compactStore(store, config, { summarizer, agentModel: "gpt-4o-mini" });
     expect(afterCompetitor).toBeDefined();
-    expect(report.outcome).toBe("degraded");
-    expect(report.reason).toMatch(/edited .* while summarizing: the step was not applied/);
+    expect(report.outcome).toBe("superseded");
+    expect(report.reason).toMatch(/another writer committed first .* the step was not applied/);
     expect(report.stretches).toHaveLength(0);
     expect(store.messages).toEqual(afterCompetitor);
     expectLawsHold(before, [...store.messages], WINDOW);

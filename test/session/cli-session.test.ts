@@ -110,3 +110,122 @@ describe("safecut session", () => {
     expect(r.stderr).toMatch(/x\.jsonl line 1: not a safecut session log/);
   });
 });
+
+describe("safecut session import reads what compact reads, all or nothing", () => {
+  const examples = join(import.meta.dirname, "../../examples");
+
+  it.each(backends)(
+    "imports the shipped request body and JSONL examples, detecting the format: $name",
+    async (backend) => {
+      const cwd = tempDir();
+      const body = JSON.parse(readFileSync(join(examples, "session.openai.json"), "utf8")) as { messages: object[] };
+      const at = backend.fresh();
+      let r = await runInProcess(["session", "import", join(examples, "session.openai.json"), "--to", at], { cwd });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(new RegExp(`imported ${body.messages.length} items into .* \\(openai\\)`));
+      r = await runInProcess(["session", "show", at, "--full"], { cwd });
+      const lines = r.stdout.trim().split("\n");
+      expect(lines.map((l) => JSON.parse(l) as object)).toEqual(body.messages);
+      // each item as written, only the pretty-printing's whitespace gone
+      expect(lines[0]).toBe(JSON.stringify(body.messages[0]));
+
+      const anthropic = readFileSync(join(examples, "session.anthropic.jsonl"), "utf8");
+      const at2 = backend.fresh();
+      r = await runInProcess(["session", "import", join(examples, "session.anthropic.jsonl"), "--to", at2], { cwd });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/\(anthropic\)/);
+      r = await runInProcess(["session", "show", at2, "--full"], { cwd });
+      expect(r.stdout).toBe(anthropic);
+    },
+  );
+
+  it.each(backends)(
+    "an Anthropic body's system is the first item; numbers are kept as written: $name",
+    async (backend) => {
+      const cwd = tempDir();
+      writeFileSync(
+        join(cwd, "body.json"),
+        '{\n  "model": "claude-haiku-4-5",\n  "system": "be brief",\n  "messages": [\n    {"role": "user", "content": [{"type": "text", "text": "hi"}], "n": 12345678901234567890, "f": 1.0}\n  ]\n}\n',
+      );
+      const at = backend.fresh();
+      let r = await runInProcess(["session", "import", "body.json", "--to", at], { cwd });
+      expect(r.code, r.stderr).toBe(0);
+      r = await runInProcess(["session", "show", at, "--full"], { cwd });
+      expect(r.stdout).toBe(
+        '{"system":"be brief"}\n{"role": "user", "content": [{"type": "text", "text": "hi"}], "n": 12345678901234567890, "f": 1.0}\n',
+      );
+    },
+  );
+
+  it.each(backends)("a refused import leaves no session behind, and the retry succeeds: $name", async (backend) => {
+    const cwd = tempDir();
+    const at = backend.fresh();
+    writeFileSync(join(cwd, "orphan.jsonl"), jsonl([{ role: "tool", tool_call_id: "call-nowhere", content: "x" }]));
+    writeFileSync(join(cwd, "conv.jsonl"), jsonl(turn("a")));
+    let r = await runInProcess(["session", "import", "orphan.jsonl", "--to", at, "--format", "openai"], { cwd });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/orphan tool result/);
+    r = await runInProcess(["session", "show", at], { cwd });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/no session at/);
+    r = await runInProcess(["session", "import", "conv.jsonl", "--to", at, "--format", "openai"], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+  });
+});
+
+describe("safecut session compact takes compact's run flags; append says what it did", () => {
+  const small = [
+    "--token-threshold",
+    "600",
+    "--retention-window",
+    "4",
+    "--tokenizer",
+    "chars",
+    "--min-stretch-tokens",
+    "0",
+  ];
+
+  it.each(backends)("--dry-run, --report, --quiet, --progress and the exit codes: $name", async (backend) => {
+    const cwd = tempDir();
+    const at = backend.fresh();
+    writeFileSync(join(cwd, "conv.jsonl"), jsonl(Array.from({ length: 10 }, (_, i) => turn(`d${i}`)).flat()));
+    writeFileSync(join(cwd, "more.jsonl"), jsonl(turn("more")));
+    let r = await runInProcess(["session", "import", "conv.jsonl", "--to", at], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    r = await runInProcess(["session", "append", at, "more.jsonl"], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/appended 4 items to .* \(now at version 44\)/);
+
+    // the plan on stdout, nothing written
+    r = await runInProcess(["session", "compact", at, "--dry-run", ...small], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    const plan = JSON.parse(r.stdout) as { format: string; due: boolean; plannedStretch: { first: number } | null };
+    expect(plan.format).toBe("openai");
+    expect(plan.due).toBe(true);
+    expect(plan.plannedStretch).not.toBeNull();
+    r = await runInProcess(["session", "show", at, "--compactions"], { cwd });
+    expect(JSON.parse(r.stdout)).toEqual([]);
+
+    // the report as JSON in the file, stderr its summary line and reason only
+    r = await runInProcess(["session", "compact", at, "--report", "report.json", ...small], { cwd });
+    expect([0, 5], r.stderr).toContain(r.code);
+    const report = JSON.parse(readFileSync(join(cwd, "report.json"), "utf8")) as { outcome: string; session: string };
+    expect(report.outcome).toMatch(/^compacted/);
+    expect(report.session).toBe(at);
+    expect(r.stderr.trim().split("\n").length).toBeLessThanOrEqual(3);
+
+    // nothing to do: --quiet prints nothing
+    r = await runInProcess(["session", "compact", at, "--quiet", "--token-threshold", "1000000"], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe("");
+    r = await runInProcess(["session", "compact", at, "--quiet", "--progress"], { cwd });
+    expect(r.code).toBe(2);
+  });
+
+  it("a missing session is reported as missing", async () => {
+    const cwd = tempDir();
+    const r = await runInProcess(["session", "compact", "nothing-here.jsonl"], { cwd });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/no session at nothing-here\.jsonl: create one with safecut session import/);
+  });
+});

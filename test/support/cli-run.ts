@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { runCli } from "../../src/cli/main.ts";
 
 /** What a CLI run produced. */
@@ -53,5 +54,46 @@ export function runProcess(
     child.on("error", fail);
     child.on("close", (code) => done({ code: code ?? -1, stdout, stderr }));
     child.stdin.end(o.stdin ?? "");
+  });
+}
+
+/** What a source-run CLI process produced, and whether it had to be killed at the time limit. */
+export interface TimedResult extends CliResult {
+  readonly timedOut: boolean;
+}
+
+/**
+ * Runs the CLI from its sources (`runCli` with the real process IO, as bin/safecut.js runs the
+ * build) in a child process, killed after `limitMs`: a process that does not end by itself (an
+ * open connection holding its event loop) is told apart from one that ends.
+ */
+export function runSourceProcess(
+  args: string[],
+  o: { cwd: string; limitMs: number; env?: Record<string, string | undefined> },
+): Promise<TimedResult> {
+  const main = resolve(import.meta.dirname, "../../src/cli/main.ts");
+  // tsx's loader by its file: the child's working directory is a temporary one
+  const tsx = pathToFileURL(resolve(import.meta.dirname, "../../node_modules/tsx/dist/loader.mjs")).href;
+  const script = `const { runCli, processIO } = await import(${JSON.stringify(main)}); process.exitCode = await runCli(process.argv.slice(1), processIO());`;
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ["--import", tsx, "--input-type=module", "-e", script, ...args], {
+      cwd: o.cwd,
+      env: { PATH: process.env.PATH, ...(o.env ?? {}) },
+    });
+    let stdout = "";
+    let stderr = "";
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, o.limitMs);
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
+    child.on("error", fail);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      done({ code: code ?? -1, stdout, stderr, timedOut });
+    });
+    child.stdin.end();
   });
 }

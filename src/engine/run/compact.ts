@@ -170,10 +170,11 @@ interface RunState {
   lawfulFloor?: LawfulFloorReport;
 }
 
-/** Why a run ended: `reason` when nothing failed, `stopped` when a failure ended it, `planned` for a dry run. */
+/** Why a run ended: `reason` when nothing failed, `stopped` when a failure ended it, `superseded` when another writer's change did, `planned` for a dry run. */
 interface RunEnd {
   readonly reason: string;
   readonly stopped?: string;
+  readonly superseded?: string;
   readonly planned?: NonNullable<CompactionReport["plannedStretch"]>;
 }
 
@@ -350,7 +351,8 @@ async function commitAndRecord(run: RunState, p: PlannedStep, res: StepResult): 
   if (commit.decision === "reject")
     return {
       reason: "",
-      stopped: "the conversation was edited (not only appended to) while summarizing: the step was not applied",
+      superseded:
+        "another writer committed first (a compaction or an edit, not only appends, while this step was summarizing): the step was not applied and the run stopped; the conversation is as that writer left it",
     };
   run.passed.afterSplice(start, end);
   // the summary this run just wrote is not asked for again in this run: aging it now would
@@ -750,6 +752,7 @@ function runReport(s: RunStart, end: RunEnd): CompactionReport {
   const { outcome, reason } = classifyRun({
     planned: end.planned !== undefined,
     ...(end.stopped === undefined ? {} : { stopped: end.stopped }),
+    ...(end.superseded === undefined ? {} : { superseded: end.superseded }),
     replaced: run.stretches.length,
     left: run.left,
     dueAfter,

@@ -18,8 +18,10 @@ export interface LeftStretch {
 export interface RunFacts {
   /** a dry run that planned a stretch */
   readonly planned: boolean;
-  /** why a failure ended the run (a summarizer that failed to answer, a concurrent edit), if one did */
+  /** why a failure ended the run (a summarizer that failed to answer), if one did */
   readonly stopped?: string;
+  /** why another writer's change, committed first, ended the run (the step planned before it was not applied), if one did */
+  readonly superseded?: string;
   readonly replaced: number;
   readonly left: readonly LeftStretch[];
   readonly dueAfter: boolean;
@@ -42,6 +44,7 @@ export function classifyRun(f: RunFacts): { outcome: Outcome; reason: string } {
     f.replaced > 0 && f.left.length > 0 ? `${reason}; ${left} left unchanged (see skipped)` : reason;
   if (f.planned) return { outcome: "dry-run", reason: f.reason };
   if (f.stopped !== undefined) return { outcome: "degraded", reason: withSkipped(f.stopped) };
+  if (f.superseded !== undefined) return { outcome: "superseded", reason: withSkipped(f.superseded) };
   const failed = f.left.find((s) => !s.cannotShrink);
   if (f.replaced === 0 && failed !== undefined) {
     return {

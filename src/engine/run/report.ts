@@ -55,9 +55,18 @@ export interface LawCheck {
  * How a run ended: `compacted` (now under every trigger), `nothing-to-do` (not due),
  * `compacted-still-due` / `still-due` (stretches were / none could be replaced, and the result is
  * still above a trigger: what is left is user/system messages, summaries, the retention window or
- * messages no stretch may take), `degraded` (a failure stopped the run), `dry-run`.
+ * messages no stretch may take), `degraded` (a failure stopped the run), `superseded` (another
+ * writer committed a change first while a step was summarizing: that step was not applied, and
+ * the run stopped there, nothing failed), `dry-run`.
  */
-export type Outcome = "compacted" | "nothing-to-do" | "compacted-still-due" | "still-due" | "degraded" | "dry-run";
+export type Outcome =
+  | "compacted"
+  | "nothing-to-do"
+  | "compacted-still-due"
+  | "still-due"
+  | "degraded"
+  | "superseded"
+  | "dry-run";
 
 /** Where the tokens of a result that is still due are; each message counted once, the retention window first. */
 export interface RemainingTokens {
