@@ -3,6 +3,7 @@
 // or the documented recovery; opening changes no byte of the file.
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
+import { logLockFiles } from "../../src/session/lock-files.ts";
 import { LOG_VERSION } from "../../src/session/log-lines.ts";
 import { openSession } from "../../src/session/open.ts";
 import { logBackend, removeFresh } from "./backends.ts";
@@ -90,7 +91,7 @@ describe("session log recovery", () => {
   it("breaks a lock left by a process that no longer exists", async () => {
     const at = await sessionWithTurns(1);
     // Linux pids never exceed 2^22 (the largest pid_max): pid 2^22 + 1 names no process
-    writeFileSync(`${at}.lock`, String(4194305));
+    writeFileSync(logLockFiles(at, "lock")[0], String(4194305));
     const s = await openSession(at);
     await s.append(turn("later"));
     expect(await s.version()).toBe(8);
