@@ -7,6 +7,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { FORMAT_NAMES, type FormatName } from "../adapters/detect.ts";
+import { compactJsonText, JsonSyntaxError, lineColumn, parseJsonText, type SpanMap } from "../adapters/json-text.ts";
 import { InputError, SafecutError } from "../model/errors.ts";
 import type { Json } from "../model/json.ts";
 import { isPostgresLocation } from "../session/pg-location.ts";
@@ -17,19 +18,31 @@ import { reportText } from "./report-text.ts";
 import { type FlagValues, settingOptions, settingsFromFlags } from "./settings.ts";
 import { readUtf8File } from "./utf8.ts";
 
-/** The item texts of a conversation file: JSONL lines as written, or a JSON array's elements. */
+/**
+ * The item texts of a conversation file: JSONL lines as written, or a JSON array's elements, each
+ * its tokens as written on one line (compactJsonText: no number or string re-serialized).
+ */
 export function itemTexts(text: string, name: string): string[] {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const trimmed = body.trimStart();
   if (trimmed.startsWith("[")) {
+    const spans: SpanMap = new Map();
     let v: Json;
     try {
-      v = JSON.parse(trimmed) as Json;
+      v = parseJsonText(trimmed, spans).value;
     } catch (e) {
-      throw new InputError(name, `invalid JSON: ${(e as Error).message}`);
+      const at = e instanceof JsonSyntaxError ? lineColumn(trimmed, e.offset) : undefined;
+      throw new InputError(
+        name,
+        `invalid JSON${at === undefined ? "" : ` at line ${at.line} column ${at.column}`}: ${(e as Error).message}`,
+      );
     }
     if (!Array.isArray(v)) throw new InputError(name, "expected a JSON array of items");
-    return v.map((x) => JSON.stringify(x));
+    return v.map((x) => {
+      const span = typeof x === "object" && x !== null ? spans.get(x) : undefined;
+      // an element that is no object or array is refused by the append, naming it
+      return span === undefined ? JSON.stringify(x) : compactJsonText(trimmed, span.start, span.end);
+    });
   }
   if (trimmed.startsWith("{") && !trimmed.includes("\n"))
     throw new InputError(
