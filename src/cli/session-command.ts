@@ -57,10 +57,11 @@ function whereOf(location: string, io: CliIO): string {
   return isPostgresLocation(location) ? location : resolve(io.cwd, location);
 }
 
-async function open(location: string, io: CliIO, format?: FormatName): Promise<Session> {
+async function open(location: string, io: CliIO, format?: FormatName, checksums = false): Promise<Session> {
   const { openSession } = await import("../session/open.ts");
   return openSession(whereOf(location, io), {
     ...(format === undefined ? {} : { format }),
+    ...(checksums ? { checksums } : {}),
     onWarning: (w) => io.stderr(`safecut: warning: ${w}\n`),
   });
 }
@@ -87,10 +88,11 @@ export function addSessionCommand(p: Command, io: CliIO, done: (code: number) =>
     .addOption(
       new Option("--format <name>", "the conversation format").choices([...FORMAT_NAMES]).makeOptionMandatory(),
     )
-    .action(async (file: string, flags: { to: string; format: FormatName }) => {
+    .option("--checksums", "a log file holds each item's checksum: a changed byte is refused on open, naming its line")
+    .action(async (file: string, flags: { to: string; format: FormatName; checksums?: boolean }) => {
       const exists = () => new SafecutError("usage", `${flags.to} exists already`);
       if (!isPostgresLocation(flags.to) && existsSync(resolve(io.cwd, flags.to))) throw exists();
-      const s = await open(flags.to, io, flags.format);
+      const s = await open(flags.to, io, flags.format, flags.checksums === true);
       // a database session is created by the open: it must hold nothing yet
       if ((await s.version()) > 0) {
         await s.close();

@@ -54,12 +54,12 @@ function refuseDanglingLink(path: string): void {
 }
 
 /** Creates the log with its header, atomically: a file that exists always has one. */
-function create(path: string, format: FormatName): void {
+function create(path: string, format: FormatName, checksums: boolean): void {
   refuseDanglingLink(path);
   const tmp = `${path}.${process.pid}.${randomUUID()}.new`;
   const fd = openSync(tmp, "wx");
   try {
-    writeDurably(fd, `${headerText(format, new Date().toISOString())}\n`);
+    writeDurably(fd, `${headerText(format, new Date().toISOString(), checksums)}\n`);
   } finally {
     closeSync(fd);
   }
@@ -131,7 +131,7 @@ export class LogSession extends StoredSession<LogState> {
       if (options.format === undefined)
         throw new InputError("options.format", `${path} does not exist: creating a session needs its format`);
       try {
-        create(path, options.format);
+        create(path, options.format, options.checksums === true);
       } catch (e) {
         throw environmentError(e, path, "creating the session log");
       }
@@ -203,7 +203,7 @@ export class LogSession extends StoredSession<LogState> {
       check();
       try {
         const first = this.state.version + 1;
-        this.writeLines(texts.map((t, k) => itemText(first + k, t)));
+        this.writeLines(texts.map((t, k) => itemText(first + k, t, this.state.checksums)));
       } catch (e) {
         // not written: the pairing holds the batch, read it again next time
         this.dropPairing();

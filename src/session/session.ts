@@ -17,6 +17,12 @@ import type { ContextCounts } from "./session-context.ts";
 export interface SessionOptions {
   /** the conversation format of a session created by this open; an existing one must match it */
   readonly format?: FormatName;
+  /**
+   * A log created by this open holds each item's checksum (CRC-32 of its original text), so that a
+   * changed byte inside an item is refused on open, naming its line (default: false; the JSONL log
+   * only)
+   */
+  readonly checksums?: boolean;
   /** called with each warning (a torn last line set aside); default: none */
   readonly onWarning?: (message: string) => void;
 }

@@ -2,7 +2,7 @@
 // goes, a path through a file, a dangling symbolic link at `import --to`. Each is exit 1 with a
 // message naming the path and what to check (never exit 4, "a bug in safecut"), and nothing is
 // created where it should not be.
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openSession } from "../../src/session/open.ts";
@@ -61,5 +61,19 @@ describe("session log: environment errors", () => {
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/s\.jsonl: a symbolic link to .*gone\.jsonl, which does not exist/);
     expect(existsSync(target)).toBe(false);
+  });
+
+  it("import --checksums creates a log whose every item line holds its checksum", async () => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, "conv.jsonl"), jsonl(turn("c")));
+    const r = await runInProcess(
+      ["session", "import", "conv.jsonl", "--to", "s.jsonl", "--format", "openai", "--checksums"],
+      { cwd },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const [header, ...items] = readFileSync(join(cwd, "s.jsonl"), "utf8").trimEnd().split("\n");
+    expect(JSON.parse(header)).toMatchObject({ checksums: true });
+    expect(items).toHaveLength(4);
+    for (const l of items) expect(l).toMatch(/^\{"seq":\d+,"t":"item","crc":"[0-9a-f]{8}","item":/);
   });
 });

@@ -88,6 +88,26 @@ describe("session log recovery", () => {
     );
   });
 
+  it("with checksums, refuses an item one byte of which changed, naming its line; without, one that no longer parses", async () => {
+    const at = logBackend.fresh();
+    const s = await openSession(at, { format: "openai", checksums: true });
+    await s.append(turn("sum"));
+    await s.appendTexts(['{"role":"user",\n"content":"question multi x"}']);
+    await s.close();
+    const good = readFileSync(at, "utf8");
+    const again = await openSession(at);
+    expect(await again.version()).toBe(5);
+    await again.close();
+    // one letter of the tool result (line 4), then one of the multi-line item (line 6)
+    writeFileSync(at, good.replace("result sum r", "result sum s"));
+    await refused(at, /session\.jsonl line 4: the item's checksum does not match/);
+    writeFileSync(at, good.replace("question multi x", "question multi y"));
+    await refused(at, /session\.jsonl line 6: the item's checksum does not match/);
+    // an item line stripped of its checksum in a log that has them
+    writeFileSync(at, good.replace(/"crc":"[0-9a-f]{8}",/, ""));
+    await refused(at, /session\.jsonl line 2: an item without its checksum/);
+  });
+
   it("breaks a lock left by a process that no longer exists", async () => {
     const at = await sessionWithTurns(1);
     // Linux pids never exceed 2^22 (the largest pid_max): pid 2^22 + 1 names no process
