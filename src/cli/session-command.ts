@@ -23,11 +23,12 @@ function whereOf(location: string, io: CliIO): string {
   return isPostgresLocation(location) ? location : resolve(io.cwd, location);
 }
 
-async function open(location: string, io: CliIO, format?: FormatName): Promise<Session> {
+async function open(location: string, io: CliIO, format?: FormatName, checksums = false): Promise<Session> {
   const { openSession } = await import("../session/open.ts");
   try {
     return await openSession(whereOf(location, io), {
       ...(format === undefined ? {} : { format }),
+      ...(checksums ? { checksums } : {}),
       onWarning: (w) => io.stderr(`safecut: warning: ${w}\n`),
     });
   } catch (e) {
@@ -87,7 +88,8 @@ export function addSessionCommand(p: Command, io: CliIO, done: (code: number) =>
         ...FORMAT_NAMES,
       ]),
     )
-    .action(async (file: string, flags: { to: string; format?: FormatName }) => {
+    .option("--checksums", "a log file holds each item's checksum: a changed byte is refused on open, naming its line")
+    .action(async (file: string, flags: { to: string; format?: FormatName; checksums?: boolean }) => {
       // read and checked before anything is created: a file compact would refuse creates nothing
       const { format, texts } = conversationItems(readUtf8File(file, io.cwd), file, {
         format: flags.format,
@@ -98,7 +100,7 @@ export function addSessionCommand(p: Command, io: CliIO, done: (code: number) =>
       const exists = () => new SafecutError("usage", `${shownLocation(flags.to)} exists already`);
       let s: Session;
       try {
-        s = await open(flags.to, io, format);
+        s = await open(flags.to, io, format, flags.checksums === true);
       } catch (e) {
         // a session of another format lives there
         if (e instanceof InputError && e.path === "options.format") throw exists();

@@ -1,22 +1,18 @@
 // The compaction lease of a session: at most one background compaction at a time per session,
-// across processes. In the log, a lock file beside the session's (`LOG.compacting`, lock.ts:
-// O_EXCL with the owner's pid, broken when its owner is dead); in PostgreSQL, a session-level
+// across processes. In the log, a lock file beside the session's (`.safecut-INODE.compacting`,
+// lock-files.ts; lock.ts: O_EXCL with the owner's identity, broken when its owner is dead); in PostgreSQL, a session-level
 // advisory lock on a connection of its own, which the server releases when that connection ends
 // (a killed worker's lease goes with its connection). Taking it never waits; a lease is held
 // across the run's summarizer calls and released when the run ends.
 
 import type { Sql } from "postgres";
-import { tryLock } from "./lock.ts";
+import { tryLocks } from "./lock.ts";
+import { logLockFiles } from "./lock-files.ts";
 import { isPostgresLocation, parsePgLocation } from "./pg-location.ts";
 
 /** A lease held: release it once the run it covers ended. */
 export interface Lease {
   release(): Promise<void>;
-}
-
-/** The lock file of a log session's lease. */
-export function leasePath(logPath: string): string {
-  return `${logPath}.compacting`;
 }
 
 /** The advisory lock's first key: safecut's leases, apart from other users of advisory locks. */
@@ -46,6 +42,6 @@ async function tryPgLease(location: string): Promise<Lease | undefined> {
 /** Takes the compaction lease of the session at `location` if no live process holds it; undefined otherwise. */
 export async function tryLease(location: string): Promise<Lease | undefined> {
   if (isPostgresLocation(location)) return tryPgLease(location);
-  const release = tryLock(leasePath(location));
+  const release = tryLocks(logLockFiles(location, "compacting"));
   return release === undefined ? undefined : { release: async () => release() };
 }

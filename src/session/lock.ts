@@ -1,13 +1,18 @@
 // A lock between processes on one machine, held around every write to a session log (appends
 // and compaction commits, never around a summarizer call): a lock file created with O_EXCL that
-// holds the owner's pid. A lock whose owner is no longer alive (killed mid-write) is stale and
-// broken; breaking it is itself serialized by a second O_EXCL file, so two processes that both
-// find the same stale lock never remove a lock a third one has taken since. Synchronous: a
-// commit runs inside the engine's synchronous commit call.
+// holds its owner's identity, `PID BOOT START` (the process id, the kernel's boot id and the
+// process's start time in clock ticks since boot, from /proc). A lock whose owner is no longer
+// alive (killed mid-write) is stale and broken: its PID names no process, or names one started at
+// another time (the PID was reused: a restarted container's agent is PID 1 again), or the machine
+// has booted since. Where /proc is missing, the PID alone is the identity. Breaking a lock is
+// itself serialized by a second O_EXCL file, so two processes that both find the same stale lock
+// never remove a lock a third one has taken since. Synchronous: a commit runs inside the engine's
+// synchronous commit call. Which files a log's writers lock is lock-files.ts's concern.
 
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { SafecutError } from "../model/errors.ts";
+import { closeSync, lstatSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { InputError, SafecutError } from "../model/errors.ts";
 import { processAlive } from "../model/process-alive.ts";
+import { environmentError, environmentErrorOf } from "./fs-errors.ts";
 
 /** How long acquiring may wait before giving up (a live owner holds it for one write). */
 const WAIT_LIMIT_MS = 30_000;
@@ -19,11 +24,57 @@ function sleep(ms: number): void {
   Atomics.wait(sleeper, 0, 0, ms);
 }
 
-/** The owner's pid written in a lock file, or undefined when it cannot be read (being written, gone). */
-function ownerOf(path: string): number | undefined {
+/** The kernel's boot id (Linux), or undefined where /proc does not say. */
+function readBootId(): string | undefined {
   try {
-    const pid = Number.parseInt(readFileSync(path, "utf8"), 10);
-    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+    return readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** When process `pid` started, in clock ticks since boot (field 22 of /proc/PID/stat), or undefined. */
+export function processStart(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // "pid (comm) S ...": the fields after comm start at field 3 (comm may hold spaces and parentheses)
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  } catch {
+    return undefined;
+  }
+}
+
+const BOOT = readBootId();
+/** This process's identity as written in the lock files it takes. */
+const SELF = [process.pid, BOOT, processStart(process.pid)].filter((x) => x !== undefined).join(" ");
+
+/** A lock owner's identity as written in its file. */
+interface Holder {
+  readonly pid: number;
+  readonly boot?: string;
+  readonly start?: string;
+}
+
+function holderOf(text: string): Holder | undefined {
+  const [p, boot, start] = text.trim().split(" ");
+  const pid = Number(p);
+  if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
+  return { pid, ...(boot === undefined ? {} : { boot }), ...(start === undefined ? {} : { start }) };
+}
+
+/** Whether the process named by `h` is still running: the same PID, the same boot, the same start time. */
+function holderAlive(h: Holder): boolean {
+  if (h.boot !== undefined && BOOT !== undefined && h.boot !== BOOT) return false;
+  if (!processAlive(h.pid)) return false;
+  const start = h.start === undefined ? undefined : processStart(h.pid);
+  return start === undefined || start === h.start;
+}
+
+/** The owner's identity written in a lock file, or undefined when it cannot be read (being written, gone). */
+function ownerOf(path: string): string | undefined {
+  try {
+    const text = readFileSync(path, "utf8");
+    return holderOf(text) === undefined ? undefined : text.trim();
   } catch {
     return undefined;
   }
@@ -33,14 +84,19 @@ function tryCreate(path: string): boolean {
   try {
     const fd = openSync(path, "wx");
     try {
-      writeSync(fd, String(process.pid));
+      writeSync(fd, SELF);
     } finally {
       closeSync(fd);
     }
     return true;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw e;
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    // something that is no lock file stands where the lock goes: it is never broken
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    if (st?.isDirectory()) throw environmentErrorOf("EISDIR", path, "taking the session's lock");
+    if (st !== undefined && !st.isFile())
+      throw new InputError(path, "taking the session's lock: something other than a lock file is there (remove it)");
+    return false;
   }
 }
 
@@ -53,12 +109,13 @@ function ageMs(path: string): number {
 }
 
 /** True when the lock's owner is dead, or it has had no owner for too long. */
-function isStale(path: string, owner: number | undefined): boolean {
-  return owner === undefined ? ageMs(path) > OWNERLESS_STALE_MS : !processAlive(owner);
+function isStale(path: string, owner: string | undefined): boolean {
+  const h = owner === undefined ? undefined : holderOf(owner);
+  return h === undefined ? ageMs(path) > OWNERLESS_STALE_MS : !holderAlive(h);
 }
 
-function removeIfOwnedBy(path: string, pid: number | undefined): void {
-  if (ownerOf(path) !== pid) return;
+function removeIfOwnedBy(path: string, owner: string | undefined): void {
+  if (ownerOf(path) !== owner) return;
   try {
     unlinkSync(path);
   } catch (e) {
@@ -82,37 +139,67 @@ function breakIfStale(path: string): void {
     const now = ownerOf(path);
     if (now === owner && isStale(path, now)) removeIfOwnedBy(path, owner);
   } finally {
-    removeIfOwnedBy(breaker, process.pid);
+    removeIfOwnedBy(breaker, SELF);
   }
 }
 
-/** Runs `f` holding the lock file `path` (created next to the session log). */
-export function withLock<T>(path: string, f: () => T): T {
+/** Takes the lock file `path`, waiting for a live owner to release it. */
+function acquire(path: string): void {
   const started = Date.now();
   let pause = 0.05;
   while (!tryCreate(path)) {
     breakIfStale(path);
     if (Date.now() - started > WAIT_LIMIT_MS)
-      throw new SafecutError("usage", `the session lock ${path} is still held by process ${ownerOf(path)}`);
+      throw new SafecutError(
+        "usage",
+        `the session lock ${path} is still held by process ${ownerOf(path)?.split(" ")[0]} (a live process: wait for it, or end it)`,
+      );
     sleep(pause);
     pause = Math.min(pause * 2, 4);
   }
+}
+
+/** Runs `f` holding every lock file of `paths` (taken in the order given, released in reverse). */
+export function withLocks<T>(paths: readonly string[], f: () => T): T {
+  const [first, ...rest] = paths;
+  if (first === undefined) return f();
   try {
-    return f();
+    acquire(first);
+  } catch (e) {
+    throw environmentError(e, first, "taking the session's lock");
+  }
+  try {
+    return withLocks(rest, f);
   } finally {
-    removeIfOwnedBy(path, process.pid);
+    removeIfOwnedBy(first, SELF);
   }
 }
 
+/** Runs `f` holding the lock file `path`. */
+export function withLock<T>(path: string, f: () => T): T {
+  return withLocks([path], f);
+}
+
 /**
- * Takes the lock file `path` if it is free (or stale: its owner is dead, and it is broken as
- * withLock breaks it), without waiting; returns its release, or undefined when a live process
- * holds it. For a lock held across awaits (a background compaction's lease), not one write.
+ * Takes the lock files `paths` if they are free (or stale: their owner is dead, and they are
+ * broken as withLock breaks them), without waiting; returns their release, or undefined (none
+ * held) when a live process holds one. For a lock held across awaits (a background
+ * compaction's lease), not one write.
  */
-export function tryLock(path: string): (() => void) | undefined {
-  if (!tryCreate(path)) {
-    breakIfStale(path);
-    if (!tryCreate(path)) return undefined;
+export function tryLocks(paths: readonly string[]): (() => void) | undefined {
+  const taken: string[] = [];
+  const release = () => {
+    for (const p of taken.reverse()) removeIfOwnedBy(p, SELF);
+  };
+  for (const path of paths) {
+    if (!tryCreate(path)) {
+      breakIfStale(path);
+      if (!tryCreate(path)) {
+        release();
+        return undefined;
+      }
+    }
+    taken.push(path);
   }
-  return () => removeIfOwnedBy(path, process.pid);
+  return release;
 }

@@ -3,6 +3,7 @@
 // log stays greppable and export is byte-exact), a compaction record, and the marker that sets
 // a torn line aside. Parsing a line names its line number in every error.
 
+import { crc32 } from "node:zlib";
 import type { FormatName } from "../adapters/detect.ts";
 import { FORMAT_NAMES } from "../adapters/detect.ts";
 import { InputError } from "../model/errors.ts";
@@ -22,12 +23,13 @@ import type {
 /**
  * The log format this safecut writes and reads. 1: items, compaction, clearing and restore
  * records; 2: compaction records carry their summarizer calls, and unshrinkable records (stretches
- * found not to shrink) are written. A log of an older format is read
+ * found not to shrink) are written; 3: a log created with checksums (its header says
+ * `"checksums":true`) holds each item's CRC-32 in its line. A log of an older format is read
  * as it is (opening never rewrites it); the first write to it starts with a format line that
  * raises the log's version, under the lock, so that an older safecut refuses the log from that
  * line on rather than misreading what follows.
  */
-export const LOG_VERSION = 2;
+export const LOG_VERSION = 3;
 /** The header's marker field and value: a file without it is not a safecut session log. */
 const MAGIC = "safecut-session";
 
@@ -37,12 +39,15 @@ export interface HeaderLine {
   readonly version: number;
   readonly format: FormatName;
   readonly created: string;
+  /** every item line holds its item's checksum (written from format 3 on, when the log was created with them) */
+  readonly checksums: boolean;
 }
-/** An appended item: `text` is its original JSON text. */
+/** An appended item: `text` is its original JSON text; `crc`, when the line holds one, was checked against it. */
 export interface ItemLine {
   readonly kind: "item";
   readonly seq: number;
   readonly text: string;
+  readonly crc?: string;
 }
 /** A committed compaction step. */
 export interface CompactionLine {
@@ -90,9 +95,9 @@ export function lineAt(file: string, line: number): string {
   return `${file} line ${line}`;
 }
 
-/** The header line's text. */
-export function headerText(format: FormatName, created: string): string {
-  return JSON.stringify({ [MAGIC]: LOG_VERSION, format, created });
+/** The header line's text (`checksums`: every item line will hold its item's checksum). */
+export function headerText(format: FormatName, created: string, checksums = false): string {
+  return JSON.stringify({ [MAGIC]: LOG_VERSION, format, created, ...(checksums ? { checksums: true } : {}) });
 }
 
 /** Whether a file's text opens with a session log's header line (the inspector tells a session from a conversation file by it). */
@@ -106,14 +111,23 @@ export function looksLikeSessionLog(text: string): boolean {
   }
 }
 
-function itemPrefix(seq: number): string {
-  return `{"seq":${seq},"t":"item","item":`;
+/** The CRC-32 of an item's original text (its UTF-8 bytes), as 8 hex digits. */
+export function itemCrc(text: string): string {
+  return crc32(Buffer.from(text, "utf8")).toString(16).padStart(8, "0");
 }
 
-/** An item line's text: the item's original text inline when it is one line, else as a JSON string. */
-export function itemText(seq: number, text: string): string {
-  if (!text.includes("\n") && !text.includes("\r")) return `${itemPrefix(seq)}${text}}`;
-  return JSON.stringify({ seq, t: "item", text });
+function itemPrefix(seq: number, crc: string | undefined): string {
+  return crc === undefined ? `{"seq":${seq},"t":"item","item":` : `{"seq":${seq},"t":"item","crc":"${crc}","item":`;
+}
+
+/**
+ * An item line's text: the item's original text inline when it is one line, else as a JSON
+ * string; with `checksum`, the line holds the text's CRC-32 (itemCrc).
+ */
+export function itemText(seq: number, text: string, checksum = false): string {
+  const crc = checksum ? itemCrc(text) : undefined;
+  if (!text.includes("\n") && !text.includes("\r")) return `${itemPrefix(seq, crc)}${text}}`;
+  return JSON.stringify({ seq, t: "item", ...(crc === undefined ? {} : { crc }), text });
 }
 
 /** A compaction line's text. */
@@ -168,7 +182,9 @@ export function parseHeader(text: string, file: string): HeaderLine {
   if (typeof format !== "string" || !(FORMAT_NAMES as readonly string[]).includes(format))
     throw new InputError(at, `unknown conversation format ${JSON.stringify(format)}`);
   const created = typeof v.created === "string" ? v.created : "";
-  return { kind: "header", version, format: format as FormatName, created };
+  const checksums = v.checksums === true;
+  if (checksums && version < 3) throw new InputError(at, `checksums in a log at format version ${version} (from 3 on)`);
+  return { kind: "header", version, format: format as FormatName, created, checksums };
 }
 
 function nat(o: JsonObject, key: string, at: string): number {
@@ -370,6 +386,26 @@ export function rewriteLine(kind: string, seq: number, o: JsonObject, at: string
   throw new InputError(at, `unknown entry kind ${JSON.stringify(kind)}`);
 }
 
+/** An item line (its object `v`, its text), its checksum checked when it holds one. */
+function itemLine(v: JsonObject, text: string, seq: number, at: string): ItemLine {
+  const crc = v.crc;
+  if (crc !== undefined && (typeof crc !== "string" || !/^[0-9a-f]{8}$/.test(crc)))
+    throw new InputError(at, `field "crc": expected 8 hex digits`);
+  let item: string;
+  if (typeof v.text === "string") item = v.text;
+  else {
+    const prefix = itemPrefix(seq, crc);
+    // the original text is the bytes between the prefix and the closing brace, as written
+    if (!text.startsWith(prefix) || !text.endsWith("}") || !isJsonObject(v.item ?? null))
+      throw new InputError(at, "corrupt item line (expected the item object right after its prefix)");
+    item = text.slice(prefix.length, -1);
+  }
+  if (crc === undefined) return { kind: "item", seq, text: item };
+  if (itemCrc(item) !== crc)
+    throw new InputError(at, "the item's checksum does not match: a byte of it changed since it was written");
+  return { kind: "item", seq, text: item, crc };
+}
+
 /** Parses one line after the header; `line` is its 1-based number. */
 export function parseLine(text: string, file: string, line: number): LogLine {
   const at = lineAt(file, line);
@@ -383,14 +419,7 @@ export function parseLine(text: string, file: string, line: number): LogLine {
   if (v.t === "set-aside") return { kind: "set-aside", line: nat(v, "line", at), bytes: nat(v, "bytes", at) };
   if (v.t === "format") return { kind: "format", version: versionOf(v.version, at) };
   const seq = nat(v, "seq", at);
-  if (v.t === "item") {
-    if (typeof v.text === "string") return { kind: "item", seq, text: v.text };
-    const prefix = itemPrefix(seq);
-    // the original text is the bytes between the prefix and the closing brace, as written
-    if (!text.startsWith(prefix) || !text.endsWith("}") || !isJsonObject(v.item ?? null))
-      throw new InputError(at, "corrupt item line (expected the item object right after its prefix)");
-    return { kind: "item", seq, text: text.slice(prefix.length, -1) };
-  }
+  if (v.t === "item") return itemLine(v, text, seq, at);
   if (v.t === "compaction" || v.t === "clearing" || v.t === "restore" || v.t === "unshrinkable")
     return rewriteLine(v.t, seq, v, at);
   throw new InputError(at, `unknown line kind ${JSON.stringify(v.t)}`);

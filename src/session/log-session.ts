@@ -1,16 +1,33 @@
 // The embedded default backend: one append-only JSONL file per session (log-lines.ts). Every
-// write (appends, a compaction step) happens under the session's lock file (lock.ts), after
-// reading what other processes wrote since, and is on disk (fsync) before it returns. Each
-// compaction step is decided against the log as it is under the lock (stored-session.ts: L9
-// through decideLogCommit, the watermark only forward, L10) and written as one line.
+// write (appends, a compaction step) happens under the session's lock files (lock.ts, named after
+// the file itself: lock-files.ts), after reading what other processes wrote since, and is on
+// disk (fsync) before it returns; a write that fails is cut off again before the lock is
+// released, so an append is there whole or not at all. Each compaction step is decided against
+// the log as it is under the lock (stored-session.ts: L9 through decideLogCommit, the watermark
+// only forward, L10) and written as one line. A log without write access (a 0444 file, a
+// read-only mount, an immutable file) is opened for reading only; its writes are refused.
 
 import { randomUUID } from "node:crypto";
-import { closeSync, existsSync, fsyncSync, linkSync, openSync, unlinkSync } from "node:fs";
-import { dirname } from "node:path";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  linkSync,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  unlinkSync,
+} from "node:fs";
+import { dirname, resolve } from "node:path";
 import type { FormatName } from "../adapters/detect.ts";
 import type { CommitOutcome } from "../engine/store/store.ts";
 import { InputError, SafecutError } from "../model/errors.ts";
-import { withLock } from "./lock.ts";
+import { environmentError } from "./fs-errors.ts";
+import { withLocks } from "./lock.ts";
+import { type LogIdentity, lockFilesOf, logIdentity } from "./lock-files.ts";
 import { readChunk, writeDurably } from "./log-file.ts";
 import {
   compactionText,
@@ -26,12 +43,23 @@ import { LogState } from "./log-state.ts";
 import type { SessionOptions } from "./session.ts";
 import { type StepDecision, StoredSession } from "./stored-session.ts";
 
+/** Refuses a symbolic link at `path` whose target does not exist: creating the log would create its target. */
+function refuseDanglingLink(path: string): void {
+  if (!lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) return;
+  const target = resolve(dirname(path), readlinkSync(path));
+  throw new InputError(
+    path,
+    `a symbolic link to ${target}, which does not exist: give the path of an existing session, or remove the link`,
+  );
+}
+
 /** Creates the log with its header, atomically: a file that exists always has one. */
-function create(path: string, format: FormatName): void {
+function create(path: string, format: FormatName, checksums: boolean): void {
+  refuseDanglingLink(path);
   const tmp = `${path}.${process.pid}.${randomUUID()}.new`;
   const fd = openSync(tmp, "wx");
   try {
-    writeDurably(fd, `${headerText(format, new Date().toISOString())}\n`);
+    writeDurably(fd, `${headerText(format, new Date().toISOString(), checksums)}\n`);
   } finally {
     closeSync(fd);
   }
@@ -51,6 +79,37 @@ function create(path: string, format: FormatName): void {
   }
 }
 
+/** Opens the log for reading and appending (never creating, never truncating), or for reading only where it cannot be written. */
+function openLog(path: string): { fd: number; readOnly: boolean } {
+  const rw = constants.O_RDWR | constants.O_APPEND;
+  try {
+    return { fd: openSync(path, rw), readOnly: false };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") refuseDanglingLink(path);
+    if (code !== "EACCES" && code !== "EPERM" && code !== "EROFS")
+      throw environmentError(e, path, "opening the session log");
+  }
+  try {
+    return { fd: openSync(path, constants.O_RDONLY), readOnly: true };
+  } catch (e) {
+    throw environmentError(e, path, "opening the session log");
+  }
+}
+
+/** Cuts the log back to `size` bytes after a failed write, durably; says so when even that fails. */
+function cutBack(fd: number, size: number, path: string): void {
+  try {
+    ftruncateSync(fd, size);
+    fsyncSync(fd);
+  } catch (e) {
+    throw new InputError(
+      path,
+      `a write failed and cutting it off failed too (${(e as Error).message}): the log may end with part of that write, which the next open reads; check the disk`,
+    );
+  }
+}
+
 /** A session kept in an append-only JSONL log. */
 export class LogSession extends StoredSession<LogState> {
   private closed = false;
@@ -60,6 +119,8 @@ export class LogSession extends StoredSession<LogState> {
     private readonly fd: number,
     state: LogState,
     format: FormatName,
+    /** what the lock files are named after; undefined: opened for reading only */
+    private readonly identity: LogIdentity | undefined,
   ) {
     super(location, state, format);
   }
@@ -69,10 +130,13 @@ export class LogSession extends StoredSession<LogState> {
     if (!existsSync(path)) {
       if (options.format === undefined)
         throw new InputError("options.format", `${path} does not exist: creating a session needs its format`);
-      create(path, options.format);
+      try {
+        create(path, options.format, options.checksums === true);
+      } catch (e) {
+        throw environmentError(e, path, "creating the session log");
+      }
     }
-    // read and append, never truncate: opening writes nothing
-    const fd = openSync(path, "a+");
+    const { fd, readOnly } = openLog(path);
     try {
       const state = new LogState(path);
       state.apply(readChunk(fd, 0));
@@ -86,15 +150,21 @@ export class LogSession extends StoredSession<LogState> {
         warn(
           `${lineAt(path, state.lines + 1)}: an incomplete last line (${state.tornBytes} bytes) is not read (a write in progress, or cut short: the next write sets it aside)`,
         );
-      return new LogSession(path, fd, state, state.format);
+      return new LogSession(path, fd, state, state.format, readOnly ? undefined : logIdentity(path, fd));
     } catch (e) {
       closeSync(fd);
       throw e;
     }
   }
 
-  private get lockPath(): string {
-    return `${this.location}.lock`;
+  /** Runs `f` holding the log's write lock files (lock-files.ts); refused on a log opened for reading only. */
+  private locked<T>(f: () => T): T {
+    if (this.identity === undefined)
+      throw new InputError(
+        this.location,
+        "the session log was opened for reading only (no write access to the file, a read-only mount, an immutable file): check its mode and mount",
+      );
+    return withLocks(lockFilesOf(this.identity, fstatSync(this.fd).nlink, "lock"), f);
   }
 
   /** Reads what was written since the last read (synchronously: the lock's critical sections are). */
@@ -115,18 +185,25 @@ export class LogSession extends StoredSession<LogState> {
     const s = this.state;
     const setAside = s.tornBytes > 0 ? `\n${setAsideText(s.lines + 1, s.tornBytes)}\n` : "";
     const upgrade = s.logVersion < LOG_VERSION ? `${formatText()}\n` : "";
-    writeDurably(this.fd, `${setAside}${upgrade}${lines.join("\n")}\n`);
+    const end = fstatSync(this.fd).size;
+    try {
+      writeDurably(this.fd, `${setAside}${upgrade}${lines.join("\n")}\n`);
+    } catch (e) {
+      // none of it stays: what was written of it is cut off before the lock is released
+      cutBack(this.fd, end, this.location);
+      throw environmentError(e, this.location, "writing to the session log");
+    }
     this.read();
   }
 
   protected async writeItems(texts: readonly string[], check: () => void): Promise<number> {
     this.read();
-    return withLock(this.lockPath, () => {
+    return this.locked(() => {
       this.read();
       check();
       try {
         const first = this.state.version + 1;
-        this.writeLines(texts.map((t, k) => itemText(first + k, t)));
+        this.writeLines(texts.map((t, k) => itemText(first + k, t, this.state.checksums)));
       } catch (e) {
         // not written: the pairing holds the batch, read it again next time
         this.dropPairing();
@@ -139,7 +216,7 @@ export class LogSession extends StoredSession<LogState> {
   /** One compaction step, under the lock: the decision against the log as it is now, then one line. */
   protected async commitStep(decide: () => StepDecision): Promise<CommitOutcome> {
     this.read();
-    return withLock(this.lockPath, () => {
+    return this.locked(() => {
       this.read();
       const d = decide();
       const e = d.entry;

@@ -16,6 +16,8 @@ export class LogState extends SessionState {
   logVersion = 0;
   /** byte offset just after the last complete line read */
   offset = 0;
+  /** every item line must hold its checksum (the header says so) */
+  checksums = false;
   /** byte length of a torn tail after `offset` at the last read (0: none) */
   tornBytes = 0;
   /** what was set aside, for the caller to warn about */
@@ -35,6 +37,7 @@ export class LogState extends SessionState {
         const header = parseHeader(ls[i], this.file);
         this.format = header.format;
         this.logVersion = header.version;
+        this.checksums = header.checksums;
         this.lines = 1;
         continue;
       }
@@ -68,6 +71,8 @@ export class LogState extends SessionState {
       this.logVersion = l.version;
       return undefined;
     }
+    if (l.kind === "item" && this.checksums && l.crc === undefined)
+      throw new InputError(at, "an item without its checksum in a log created with checksums");
     if (l.kind === "unshrinkable" && this.logVersion < 2)
       throw new InputError(at, `an unshrinkable record in a log at format version ${this.logVersion} (from 2 on)`);
     return this.add(l, at);

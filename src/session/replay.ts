@@ -8,6 +8,7 @@
 
 import { type ConversationFile, readConversationFile } from "../adapters/conversation-file.ts";
 import type { FormatName } from "../adapters/detect.ts";
+import { compactJsonText } from "../adapters/json-text.ts";
 import { clearedArguments, clearedWith } from "../engine/run/clearing.ts";
 import { itemMapOf } from "../engine/run/item-map.ts";
 import type { UnshrinkableMemory } from "../engine/store/unshrinkable.ts";
@@ -16,13 +17,22 @@ import { type AssistantMessage, type Message, summaryMessage } from "../model/me
 import type { Entry } from "./session-state.ts";
 
 /**
+ * An item's text on one line: as written, or for a multi-line original (a CR or a newline can only
+ * lie between its tokens) its tokens as written without the whitespace between them, so that no
+ * number or string is re-serialized (big integers, 1.0, escapes stay as written).
+ */
+export function oneLineItem(text: string): string {
+  return text.includes("\n") || text.includes("\r") ? compactJsonText(text, 0, text.length) : text;
+}
+
+/**
  * The items read as one JSONL conversation (a multi-line original is read from its one-line
- * form). `slice`: they continue the session's history (an append, the items since a read), whose
+ * form, oneLineItem). `slice`: they continue the session's history (an append, the items since a read), whose
  * tool pairing the session checks against everything it holds (pairing.ts), not the adapter.
  */
 export function readItems(items: readonly string[], format: FormatName, slice = false): ConversationFile | undefined {
   if (items.length === 0) return undefined;
-  const lines = items.map((t) => (t.includes("\n") || t.includes("\r") ? JSON.stringify(JSON.parse(t)) : t));
+  const lines = items.map(oneLineItem);
   return readConversationFile(`${lines.join("\n")}\n`, { format, slice });
 }
 

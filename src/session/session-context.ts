@@ -15,7 +15,7 @@ import { itemMapOf } from "../engine/run/item-map.ts";
 import type { Json } from "../model/json.ts";
 import type { Message } from "../model/message.ts";
 import { messageTokens, type TokenCounter } from "../model/tokens.ts";
-import { readItems, replay } from "./replay.ts";
+import { oneLineItem, readItems, replay } from "./replay.ts";
 import type { SessionState } from "./session-state.ts";
 
 /** How many counters' token totals are kept (the oldest asked for is dropped first). */
@@ -30,11 +30,6 @@ export interface ContextCounts {
   readonly userTurns: number;
   /** user and system messages */
   readonly protectedMessages: number;
-}
-
-/** One line of an item's text (a multi-line original is kept in its one-line form), as readItems reads it. */
-function oneLine(t: string): string {
-  return t.includes("\n") || t.includes("\r") ? JSON.stringify(JSON.parse(t)) : t;
 }
 
 /** A parsed item, frozen: the same value is handed out at every step, and nobody may change it. */
@@ -109,7 +104,7 @@ export class SessionContext {
   /** Adds items appended after everything read (no rewrite since): read as a slice of the history. */
   private add(texts: readonly string[]): void {
     const added = readItems(texts, this.format, true)?.messages ?? [];
-    const lines = texts.map(oneLine);
+    const lines = texts.map(oneLineItem);
     this.textValue += `${lines.join("\n")}\n`;
     for (const l of lines) this.values.push(frozen(JSON.parse(l) as Json));
     for (const m of added) this.messages.push(m);

@@ -17,6 +17,12 @@ import type { ContextCounts } from "./session-context.ts";
 export interface SessionOptions {
   /** the conversation format of a session created by this open; an existing one must match it */
   readonly format?: FormatName;
+  /**
+   * A log created by this open holds each item's checksum (CRC-32 of its original text), so that a
+   * changed byte inside an item is refused on open, naming its line (default: false; the JSONL log
+   * only)
+   */
+  readonly checksums?: boolean;
   /** called with each warning (a torn last line set aside); default: none */
   readonly onWarning?: (message: string) => void;
 }
@@ -48,9 +54,13 @@ export interface Session {
    * them, or undefined when an item was appended since (nothing written: read again, decide again).
    */
   appendSince(version: number, items: readonly Json[]): Promise<number | undefined>;
-  /** What the model is sent now: kept items (their original text) and summaries in place, in the session's format; the items are frozen (shared with later calls). */
+  /**
+   * What the model is sent now: kept items (parsed from their original text) and summaries in
+   * place, in the session's format; the items are frozen (shared with later calls). Parsed values
+   * hold numbers as JavaScript numbers: an integer beyond 2^53 is exact only in contextText().
+   */
   context(): Promise<Json[]>;
-  /** The context as JSONL text, one item per line. */
+  /** The context as JSONL text, one item per line: each kept item as written (a multi-line one with the line breaks between its tokens dropped). */
   contextText(): Promise<string>;
   /**
    * The counts the triggers read, of the context now (tokens under `counter`): kept as entries are

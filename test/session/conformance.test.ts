@@ -110,6 +110,30 @@ describe.each(backends)("session conformance: $name", (backend) => {
     expect(await other.version()).toBe(48 + records.length + found);
   });
 
+  it("gives every item back as written (numbers as written, a multi-line item on one line) before and after a compaction, here and in a new process", async () => {
+    const at = backend.fresh();
+    const s = await openSession(at, { format: "openai" });
+    // a CR and a newline between tokens, a big integer and 1.0 in a field the adapter keeps as it is
+    const odd = '{"role":"user",\r\n "content":"question big-1 x",\n "meta":{"id":12345678901234567890,"w":1.0}}';
+    const oneLine = '{"role":"user", "content":"question big-1 x", "meta":{"id":12345678901234567890,"w":1.0}}';
+    await s.appendTexts([odd]);
+    expect(await s.contextText()).toBe(`${oneLine.replaceAll(", ", ",")}\n`);
+    for (let i = 0; i < 12; i++) await s.append(turn(`o${i}`));
+    const tail = '{"role":"user","content":"question big-2 y","meta":{"id":98765432109876543210,"w":2.50}}';
+    await s.appendTexts([tail.replace(",", ",\n")]);
+    const expected = (await s.contextText()).split("\n");
+    expect(expected.at(-2)).toBe(tail);
+    expect((await s.compact(SMALL_CONFIG)).stretches.length).toBeGreaterThan(0);
+    // after the compaction the context is derived from every entry again: the kept items as written
+    const after = await s.contextText();
+    expect(after.trimEnd().split("\n").at(-1)).toBe(tail);
+    expect(after.startsWith(`${oneLine.replaceAll(", ", ",")}\n`)).toBe(true);
+    const other = await openSession(at);
+    expect(await other.contextText()).toBe(after);
+    await other.close();
+    await s.close();
+  });
+
   it("rebases a step over items another writer appended during the summarizer call, losing none", async () => {
     const at = backend.fresh();
     const s = await openSession(at, { format: "openai" });

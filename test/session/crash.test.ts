@@ -1,13 +1,22 @@
 // Crash safety: a writer SIGKILLed at random instants, during appends and during compaction
 // commits, many times over one session. After every kill the session opens, every append the
 // writer saw resolve is there exactly once, no item is there twice, and every law holds on every
-// committed step (no half-applied step: a step is one line).
+// committed step (no half-applied step: a step is one line). The log's environment: a full disk
+// (an append that does not fit leaves nothing of its batch), a read-only file or mount (read all
+// the same), and a lock left by a killed writer whose PID another process has now (broken).
+import { chmodSync, existsSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SafecutError } from "../../src/model/errors.ts";
+import { tryLease } from "../../src/session/lease.ts";
+import { logLockFiles } from "../../src/session/lock-files.ts";
 import { openSession } from "../../src/session/open.ts";
+import { runInProcess, tempDir } from "../support/cli-run.ts";
 import { type Backend, backends, logBackend, pgBackend, removeFresh } from "./backends.ts";
-import { questionCounts } from "./conversation.ts";
+import { questionCounts, turn } from "./conversation.ts";
 import { sessionLawProblems } from "./session-laws.ts";
+import { remountReadOnly, tmpfs, unmountAll, whyNoMount } from "./tmpfs.ts";
 import { bundleWorker, startWorker } from "./worker-process.ts";
 
 afterAll(removeFresh);
@@ -73,4 +82,125 @@ describe.each(backends)("crash safety: $name", (backend) => {
       expect(l.records).toBeGreaterThan(10);
     }
   }, 600_000);
+});
+
+/** A user item of about `bytes` bytes naming `id`. */
+const bigQuestion = (id: string, bytes: number) => ({ role: "user", content: `question ${id} ${"x".repeat(bytes)}` });
+
+describe("crash safety: the log's environment", () => {
+  const noMount = whyNoMount();
+  const skipped = noMount === undefined ? "" : ` (skipped: ${noMount})`;
+  afterAll(unmountAll);
+
+  it.skipIf(noMount !== undefined)(
+    `a full disk: an append that does not fit leaves nothing of its batch, and its retry writes it once${skipped}`,
+    async () => {
+      const dir = tmpfs(128 * 1024);
+      const at = join(dir, "session.jsonl");
+      const s = await openSession(at, { format: "openai" });
+      await s.append(turn("before"));
+      const fs = statfsSync(dir);
+      // 8 KB left: a 3-item batch of about 10 KB does not fit, its first two items do
+      const filler = join(dir, "filler");
+      writeFileSync(filler, Buffer.alloc(fs.bavail * fs.bsize - 8192));
+      const size = statSync(at).size;
+      const batch = ["a", "b", "c"].map((id) => bigQuestion(id, 3300));
+      const failed = await s.append(batch).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(statSync(at).size).toBe(size);
+      expect(await s.version()).toBe(4);
+      expect(failed).toBeInstanceOf(SafecutError);
+      expect((failed as SafecutError).kind).toBe("input");
+      expect((failed as Error).message).toMatch(/session\.jsonl.*no space left/i);
+      rmSync(filler);
+      expect(await s.append(batch)).toBe(7);
+      await s.close();
+      const again = await openSession(at);
+      const counts = questionCounts(await again.history({ full: true }));
+      expect([counts.get("a"), counts.get("b"), counts.get("c")]).toEqual([1, 1, 1]);
+      expect(await sessionLawProblems(again)).toEqual([]);
+      await again.close();
+    },
+  );
+
+  it.skipIf(noMount !== undefined)(`an import larger than the disk writes none of its items${skipped}`, async () => {
+    const dir = tmpfs(64 * 1024);
+    const cwd = tempDir();
+    writeFileSync(
+      join(cwd, "big.jsonl"),
+      Array.from({ length: 60 }, (_, k) => `${JSON.stringify(bigQuestion(`i${k}`, 2000))}\n`).join(""),
+    );
+    const at = join(dir, "session.jsonl");
+    const r = await runInProcess(["session", "import", "big.jsonl", "--to", at, "--format", "openai"], { cwd });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/session\.jsonl.*no space left/i);
+    // all or nothing: the import removes the session it created, so a retry may create it again
+    expect(existsSync(at)).toBe(false);
+  });
+
+  it.skipIf(noMount !== undefined)(`reads a log on a read-only mount: open, show, export${skipped}`, async () => {
+    const dir = tmpfs(256 * 1024);
+    const at = join(dir, "session.jsonl");
+    const s = await openSession(at, { format: "openai" });
+    await s.append([...turn("r1"), ...turn("r2")]);
+    const text = await s.contextText();
+    await s.close();
+    remountReadOnly(dir);
+    const ro = await openSession(at);
+    expect(await ro.contextText()).toBe(text);
+    expect((await ro.context()).length).toBe(8);
+    const refused = await ro.append(turn("r3")).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect((refused as SafecutError).kind).toBe("input");
+    expect((refused as Error).message).toMatch(/session\.jsonl.*read-only/);
+    await ro.close();
+    const cwd = tempDir();
+    let r = await runInProcess(["session", "show", at], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(text);
+    r = await runInProcess(["session", "export", at, "-o", "out.jsonl"], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(join(cwd, "out.jsonl"), "utf8")).toBe(text);
+  });
+
+  it.skipIf(process.getuid?.() !== 0)("reads a 0444 log as a user without write access to it", async () => {
+    const at = logBackend.fresh();
+    const s = await openSession(at, { format: "openai" });
+    await s.append(turn("p1"));
+    await s.close();
+    chmodSync(at, 0o444);
+    chmodSync(dirname(at), 0o755);
+    const bundle = bundleWorker();
+    chmodSync(dirname(bundle), 0o755);
+    // nobody: root would be given write access to any file
+    const w = startWorker(bundle, ["read", at], { uid: 65534, gid: 65534 });
+    expect(await w.exited, w.stderr).toBe(0);
+    expect(w.lines).toContain("items 4");
+  });
+
+  it("breaks a lock left by a killed writer whose PID another process has now (a restarted container's PID 1)", async () => {
+    const at = logBackend.fresh();
+    const s = await openSession(at, { format: "openai" });
+    await s.append(turn("k1"));
+    // the lock a writer that was PID 1 left when it was killed: process 1 is alive, but started later
+    const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+    const stat = readFileSync("/proc/1/stat", "utf8");
+    const started = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+    // a live holder is never broken: the compaction lease held by process 1 as it is now
+    const lease = logLockFiles(at, "compacting")[0];
+    writeFileSync(lease, `1 ${boot} ${started}`);
+    expect(await tryLease(at)).toBeUndefined();
+    writeFileSync(lease, `1 ${boot} ${started - 1}`);
+    await (await tryLease(at))?.release();
+    expect(existsSync(lease)).toBe(false);
+    writeFileSync(logLockFiles(at, "lock")[0], `1 ${boot} ${started - 1}`);
+    const t0 = Date.now();
+    expect(await s.append(turn("k2"))).toBe(8);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    await s.close();
+  });
 });

@@ -3,6 +3,7 @@
 // or the documented recovery; opening changes no byte of the file.
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
+import { logLockFiles } from "../../src/session/lock-files.ts";
 import { LOG_VERSION } from "../../src/session/log-lines.ts";
 import { openSession } from "../../src/session/open.ts";
 import { logBackend, removeFresh } from "./backends.ts";
@@ -87,10 +88,30 @@ describe("session log recovery", () => {
     );
   });
 
+  it("with checksums, refuses an item one byte of which changed, naming its line; without, one that no longer parses", async () => {
+    const at = logBackend.fresh();
+    const s = await openSession(at, { format: "openai", checksums: true });
+    await s.append(turn("sum"));
+    await s.appendTexts(['{"role":"user",\n"content":"question multi x"}']);
+    await s.close();
+    const good = readFileSync(at, "utf8");
+    const again = await openSession(at);
+    expect(await again.version()).toBe(5);
+    await again.close();
+    // one letter of the tool result (line 4), then one of the multi-line item (line 6)
+    writeFileSync(at, good.replace("result sum r", "result sum s"));
+    await refused(at, /session\.jsonl line 4: the item's checksum does not match/);
+    writeFileSync(at, good.replace("question multi x", "question multi y"));
+    await refused(at, /session\.jsonl line 6: the item's checksum does not match/);
+    // an item line stripped of its checksum in a log that has them
+    writeFileSync(at, good.replace(/"crc":"[0-9a-f]{8}",/, ""));
+    await refused(at, /session\.jsonl line 2: an item without its checksum/);
+  });
+
   it("breaks a lock left by a process that no longer exists", async () => {
     const at = await sessionWithTurns(1);
     // Linux pids never exceed 2^22 (the largest pid_max): pid 2^22 + 1 names no process
-    writeFileSync(`${at}.lock`, String(4194305));
+    writeFileSync(logLockFiles(at, "lock")[0], String(4194305));
     const s = await openSession(at);
     await s.append(turn("later"));
     expect(await s.version()).toBe(8);

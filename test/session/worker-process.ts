@@ -36,9 +36,9 @@ export interface Worker {
   stderr: string;
 }
 
-/** Starts the bundled worker with `args`. */
-export function startWorker(bundle: string, args: readonly string[]): Worker {
-  const child = spawn(process.execPath, [bundle, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+/** Starts the bundled worker with `args` (as the user `as` when given: a test run as root reading as another user). */
+export function startWorker(bundle: string, args: readonly string[], as?: { uid: number; gid: number }): Worker {
+  const child = spawn(process.execPath, [bundle, ...args], { stdio: ["ignore", "pipe", "pipe"], ...as });
   const acked: string[] = [];
   let rest = "";
   let onReady = () => {};

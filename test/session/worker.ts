@@ -4,7 +4,8 @@
 // (reporting `compacted N`, the stretches replaced), `mixed LOCATION TAG` appends three turns
 // and compacts, until killed. Each acknowledged append is reported on stdout as `ack ID` once it
 // has resolved (durable), `ready` once the session is open, and `step` as each
-// compaction step starts (mixed).
+// compaction step starts (mixed). `read LOCATION` only reads: it reports `items N`, the context's
+// items.
 import { existsSync, writeSync } from "node:fs";
 import { charCounter } from "../../src/model/tokens.ts";
 import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
@@ -32,6 +33,8 @@ if (mode === "append") {
     say(`compacted ${r.stretches.length}`);
     await pause(5);
   }
+} else if (mode === "read") {
+  say(`items ${(await s.context()).length}`);
 } else if (mode === "compact-once") {
   const r = await s.compact(SMALL_CONFIG, { summarizer });
   say(`compacted ${r.stretches.length}`);
