@@ -1,8 +1,11 @@
 // The checker's readers: Dafny declarations (bodies, ensures, attributes, assume), Dafny 2.3's
 // /trace lines and Dafny 4's CSV log, and the accounting that matches them.
 
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { accountItems, parseCsv4, parseTrace23 } from "../../src/toolchain/check/accounting.ts";
+import { allowListRows, compareAllowList } from "../../src/toolchain/check/attributes.ts";
 import { scanDafny } from "../../src/toolchain/check/dafny-scan.ts";
 import { collectTrusted, compareFileCounts, compareTrusted } from "../../src/toolchain/check/trusted.ts";
 
@@ -101,12 +104,91 @@ describe("scanning Dafny declarations", () => {
     );
     const t = collectTrusted(new Map([["proofs/dafny/s.dfy", skips]]), []);
     expect(t.map((x) => `${x.kind} ${x.name} ${x.count}`)).toEqual([
+      "attribute I {:split_here} 1",
       "verify-false A 1",
       "verify-false B 1",
       "verify-false C 1",
       "verify-false E 1",
       "verify-false F 1",
       "verify-false G 1",
+    ]);
+  });
+
+  it("every attribute outside the allow-list is trusted, wherever it stands; comments and strings hide and fake none", () => {
+    const src = [
+      "// lemma {:fuel P, 0} Commented() ensures false {}",
+      "/* assert {:start_checking_here} true; */",
+      "ghost predicate {:opaque} Sealed(x: int) { x > 0 }",
+      "lemma {:selective_checking} Sel(a: int) ensures a > a + 1 {",
+      "  assert a > a + 1;",
+      '  assert {:start_checking_here} "{:focus}" != "";',
+      "}",
+      "lemma {:fuel Sealed, 2} {:vcs_max_cost 0} Fu(x: int) requires {:focus} x > 0 ensures forall y {:trigger Sealed(y)} :: Sealed(y) ==> y > 0 {",
+      "  reveal Sealed();",
+      "}",
+      '@IsolateAssertions @ResourceLimit("1e6") lemma At() ensures true {}',
+      "method {:extern} Ext() ensures false",
+      'datatype {:nativeType "int"} D = A',
+      "method Ex(a: int) returns (r: int) ensures r > 5 { r := a; expect r > 5; }",
+      "lemma Old() ensures true { label L: assert old@L(1) == 1; }",
+      "",
+    ].join("\n");
+    const s = scanDafny(src);
+    expect(s.attributes.map((a) => `${a.decl ?? "-"} ${a.name} ${a.head}`)).toEqual([
+      "Sealed opaque true",
+      "Sel selective_checking true",
+      "Sel start_checking_here false",
+      "Fu fuel true",
+      "Fu vcs_max_cost true",
+      "Fu focus false",
+      "Fu trigger false",
+      "At @IsolateAssertions true",
+      "At @ResourceLimit true",
+      "Ext extern true",
+      "D nativeType true",
+    ]);
+    const t = collectTrusted(new Map([["proofs/dafny/a.dfy", s]]), []);
+    expect(t.map((x) => `${x.kind} ${x.name} ${x.count}`)).toEqual([
+      "attribute Sel {:selective_checking} 1",
+      "attribute Sel {:start_checking_here} 1",
+      "attribute Fu {:fuel} 1",
+      "attribute Fu {:vcs_max_cost} 1",
+      "attribute Fu {:focus} 1",
+      "attribute At @IsolateAssertions 1",
+      "attribute At @ResourceLimit 1",
+      "attribute D {:nativeType} 1",
+      "axiom Ext 1",
+      "assume Ex 1",
+    ]);
+  });
+
+  it("PROPERTIES.md's allow-list is the checker's: a row missing or added fails", () => {
+    const md = readFileSync(join(import.meta.dirname, "..", "..", "proofs", "PROPERTIES.md"), "utf8");
+    expect(compareAllowList(md, "P.md")).toEqual([]);
+    const [first] = allowListRows();
+    expect(compareAllowList(md.replace(`${first}\n`, ""), "P.md")).toEqual([
+      `P.md: the allow-list lacks the row ${first}`,
+    ]);
+    const extra = "| selective_checking | harmless |";
+    expect(compareAllowList(md.replace(`${first}\n`, `${first}\n${extra}\n`), "P.md")).toEqual([
+      `P.md: the allow-list row ${extra} is not src/toolchain/check/attributes.ts's; remove or correct it`,
+    ]);
+  });
+
+  it("an import of a module no scanned file declares is trusted; one the project declares is not", () => {
+    const lib = scanDafny("module Mine {\n  lemma Z() ensures true {}\n}\n");
+    const user = scanDafny("import opened Mine\nimport opened Std.Arithmetic\nimport W = Wrappers\n");
+    expect(user.imports.map((i) => i.name)).toEqual(["Mine", "Std.Arithmetic", "Wrappers"]);
+    const t = collectTrusted(
+      new Map([
+        ["proofs/dafny/lib.dfy", lib],
+        ["proofs/dafny/user.dfy", user],
+      ]),
+      [],
+    );
+    expect(t.map((x) => `${x.kind} ${x.name} ${x.file}`)).toEqual([
+      "import Std.Arithmetic proofs/dafny/user.dfy",
+      "import Wrappers proofs/dafny/user.dfy",
     ]);
   });
 

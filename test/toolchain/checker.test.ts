@@ -193,6 +193,27 @@ describe.skipIf(dafny23.length === 0)("every file is verified, every item accoun
     expect(listed.exitCode, listed.log).toBe(0);
   }, 120_000);
 
+  it("a companion attribute outside the allow-list is trusted: the check passes only once it is listed", () => {
+    const companion = [
+      "lemma {:vcs_split_on_every_assert} Split(a: int)",
+      "  requires -1000000 < a < 1000000",
+      "  ensures up(a) > a",
+      "{",
+      "}",
+      "",
+    ].join("\n");
+    const props = { "up.dfy": 3 };
+    const unlisted = check(project({ up: UP }, { up: companion }, { "proofs/PROPERTIES.md": properties(props) }));
+    expect(unlisted.exitCode, unlisted.log).toBe(1);
+    expect(unlisted.log).toContain(
+      "trusted attribute Split {:vcs_split_on_every_assert} (proofs/dafny/up.dfy, 1) is not listed",
+    );
+    const row = "| attribute | Split {:vcs_split_on_every_assert} | proofs/dafny/up.dfy | 1 | probe |";
+    const listed = check(project({ up: UP }, { up: companion }, { "proofs/PROPERTIES.md": properties(props, [row]) }));
+    expect(listed.problems, listed.log).toEqual([]);
+    expect(listed.exitCode, listed.log).toBe(0);
+  }, 120_000);
+
   it("PROPERTIES.md's per-file count must be the check's", () => {
     const r = check(project({ up: UP }, {}, { "proofs/PROPERTIES.md": properties({ "up.dfy": 2 }) }));
     expect(r.exitCode, r.log).toBe(1);

@@ -213,3 +213,53 @@ describe("the number model: code's arithmetic stays within +-(2^53 - 1)", () => 
     600_000,
   );
 });
+
+/** A function whose ensures (a + 1 > a + 5) is false, "proven" through a companion lemma. */
+const SHIFTED = lines([
+  "//@ verify",
+  "//@ requires 0 <= a && a <= 1000",
+  "//@ ensures \\result > a + 5",
+  "export function up(a: number): number {",
+  "  //@ use Shifted(a)",
+  "  return a + 1;",
+  "}",
+]);
+
+/** The companion: Boogie's selective checking assumes every assertion before {:start_checking_here}. */
+const SELECTIVE = lines([
+  "lemma {:selective_checking} Shifted(a: int)",
+  "  ensures a + 1 > a + 5",
+  "{",
+  "  assert a + 1 > a + 5;",
+  "  assert {:start_checking_here} true;",
+  "}",
+]);
+
+describe("a companion's attributes: only the allow-list is free, any other is trusted and must be listed", () => {
+  it("Node breaks the ensures", async () => {
+    const m = await runTs(SHIFTED);
+    expect(m.up(3)).toBe(4);
+  });
+
+  it.skipIf(provers.length === 0)(
+    "{:selective_checking} with {:start_checking_here}, which every prover accepts, is trusted: the check fails while PROPERTIES.md does not list each",
+    () => {
+      const lines: string[] = [];
+      const root = project({ m: SHIFTED }, { m: SELECTIVE }, { "proofs/PROPERTIES.md": properties({ "m.dfy": 2 }) });
+      const r = checkDafny(layout(root), { only: [], staleIsError: false, log: (x) => lines.push(x), provers });
+      const log = lines.join("\n");
+      // the provers themselves are fooled: this is what the check must not call proven
+      expect(
+        r.runs.map((run) => run.verdicts.find((v) => v.file === "m.dfy")?.status),
+        log,
+      ).toEqual(provers.map(() => "verified"));
+      expect(log).toMatch(/trusted: 2 elements/);
+      for (const a of ["{:selective_checking}", "{:start_checking_here}"])
+        expect(r.problems, log).toContain(
+          `proofs/PROPERTIES.md: trusted attribute Shifted ${a} (proofs/dafny/m.dfy, 1) is not listed; add the row | attribute | Shifted ${a} | proofs/dafny/m.dfy | 1 | <why> | under "### Trusted elements"`,
+        );
+      expect(r.exitCode, log).toBe(1);
+    },
+    240_000,
+  );
+});

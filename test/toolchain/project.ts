@@ -4,6 +4,7 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { ALLOWED_HEADING, allowListRows } from "../../src/toolchain/check/attributes.ts";
 import { layout } from "../../src/toolchain/frontend/load.ts";
 
 export const REPO = join(import.meta.dirname, "..", "..");
@@ -43,7 +44,7 @@ export function copyRepo(): string {
   return root;
 }
 
-/** A PROPERTIES.md with the given per-file counts ("m.dfy: 3") and trusted rows (`| kind | name | file | count | why |`). */
+/** A PROPERTIES.md with the given per-file counts ("m.dfy: 3"), trusted rows (`| kind | name | file | count | why |`) and the allow-list of attributes. */
 export function properties(counts: Record<string, number>, trusted: string[] = []): string {
   return [
     "# Properties",
@@ -59,6 +60,12 @@ export function properties(counts: Record<string, number>, trusted: string[] = [
     "| kind | name | file | count | why |",
     "|------|------|------|-------|-----|",
     ...trusted,
+    "",
+    ALLOWED_HEADING,
+    "",
+    "| attribute | why it is allowed |",
+    "|-----------|-------------------|",
+    ...allowListRows(),
     "",
   ].join("\n");
 }

@@ -10,6 +10,7 @@ import { typecheckKernel } from "../frontend/kernel-types.ts";
 import { kernelFiles, type Layout, loadKernel } from "../frontend/load.ts";
 import { generateDafny } from "../program.ts";
 import { accountItems, isProof, isTrustedDecl } from "./accounting.ts";
+import { compareAllowList } from "./attributes.ts";
 import { planJobs } from "./coverage.ts";
 import type { DafnyScan } from "./dafny-scan.ts";
 import { locateErrors } from "./locate.ts";
@@ -118,7 +119,7 @@ export function checkDafny(l: Layout, opts: CheckOptions): CheckResult {
   const md = existsSync(join(l.root, PROPERTIES_FILE)) ? readFileSync(join(l.root, PROPERTIES_FILE), "utf8") : null;
   if (md === null)
     problems.push(`${PROPERTIES_FILE} is missing: it lists the trusted elements and the per-file counts`);
-  else problems.push(...compareTrusted(trusted, md));
+  else problems.push(...compareTrusted(trusted, md), ...compareAllowList(md, PROPERTIES_FILE));
 
   const provers = opts.provers ?? findProvers(l.root);
   if (provers.length === 0) {

@@ -1,6 +1,8 @@
 // A light reader of Dafny source for the checker's own accounting: which functions, methods
 // and lemmas a file declares (with or without a body, with or without `ensures`), which
-// attributes they carry, where `assume` and `decreases *` stand, and which files it includes.
+// attributes they carry, where `assume`, `expect` and `decreases *` stand, every attribute
+// written anywhere in the file (checked against an allow-list, attributes.ts), which modules
+// it declares and imports, and which files it includes.
 // It does not parse expressions; it tokenizes (comments and strings removed) and walks
 // declarations, so that an item the prover never reports, or trusted material, cannot hide.
 
@@ -16,10 +18,21 @@ export interface Decl {
   attrs: string[];
   hasBody: boolean;
   hasEnsures: boolean;
-  /** `assume` statements in the body */
+  /** `assume` statements (and `expect`, which the prover assumes after it) in the body or the specification */
   assumes: number;
   /** `decreases *` in the specification or the body (termination not proven) */
   decreasesStar: boolean;
+}
+
+/** One attribute as written: `{:name ...}` or Dafny 4's `@Name`, anywhere in the file. */
+export interface AttributeUse {
+  /** "name" for `{:name ...}`, "@Name" for `@Name(...)` */
+  name: string;
+  line: number;
+  /** the declaration it stands in (its head, specification or body); null outside every declaration */
+  decl: string | null;
+  /** written on the declaration itself, before its name */
+  head: boolean;
 }
 
 /** The result of scanning one file. */
@@ -27,6 +40,12 @@ export interface DafnyScan {
   decls: Decl[];
   /** include paths as written */
   includes: string[];
+  /** every attribute in the file, in order */
+  attributes: AttributeUse[];
+  /** modules the file declares */
+  modules: string[];
+  /** modules the file imports (`import [opened] A.B`), as written */
+  imports: Array<{ name: string; line: number }>;
 }
 
 interface Tok {
@@ -124,6 +143,8 @@ const MODIFIERS = new Set([
   "opaque",
   "protected",
 ]);
+/** Statements the prover takes as true without proof: `assume`, and `expect` (checked at run time only). */
+const ASSUMES = new Set(["assume", "expect"]);
 const CALLABLE = new Map<string, DeclKind>([
   ["function", "function"],
   ["predicate", "function"],
@@ -253,10 +274,38 @@ export function scanDafny(src: string): DafnyScan {
   const toks = tokenize(src);
   const decls: Decl[] = [];
   const includes: string[] = [];
+  const modules: string[] = [];
+  const imports: Array<{ name: string; line: number }> = [];
+  // the token range of each declaration, and where its head (attributes before its name) ends
+  const ranges: Array<{ decl: Decl; from: number; headTo: number; to: number }> = [];
   let i = 0;
   while (i < toks.length) {
     const t = toks[i];
     if (t.str) {
+      i++;
+      continue;
+    }
+    if (t.text === "module" || t.text === "import") {
+      let k = i + 1;
+      if (t.text === "import" && toks[k]?.text === "opened") k++;
+      k = readAttrs(toks, k).next;
+      const readPath = (): string[] => {
+        const path: string[] = [];
+        while (toks[k] && !toks[k].str && /^[A-Za-z_]/.test(toks[k].text)) {
+          path.push(toks[k].text);
+          if (toks[k + 1]?.text !== ".") break;
+          k += 2;
+        }
+        return path;
+      };
+      let path = readPath();
+      // `import M = A.B` and `import M : A.B` name the module A.B
+      if (t.text === "import" && (toks[k + 1]?.text === "=" || toks[k + 1]?.text === ":")) {
+        k += 2;
+        path = readPath();
+      }
+      if (t.text === "module" && path.length > 0) modules.push(path.join("."));
+      if (t.text === "import") imports.push({ name: path.join(".") || "?", line: t.line });
       i++;
       continue;
     }
@@ -289,6 +338,8 @@ export function scanDafny(src: string): DafnyScan {
         decreasesStar: false,
       };
       decls.push(decl);
+      const range = { decl, from: i, headTo: k, to: k + 1 };
+      ranges.push(range);
       if (decl.kind === "type") {
         i = k + 1;
         continue;
@@ -307,6 +358,7 @@ export function scanDafny(src: string): DafnyScan {
         else if (depth === 0 && (x.text === "}" || startsDecl(toks, k))) break;
         else if (depth === 0 && x.text === "ensures") decl.hasEnsures = true;
         else if (x.text === "decreases" && toks[k + 1]?.text === "*") decl.decreasesStar = true;
+        else if (ASSUMES.has(x.text)) decl.assumes++;
         else if (x.text === "{" && toks[k + 1]?.text === ":") {
           if (skipsProof(toks, k) && !decl.attrs.includes("verify false")) decl.attrs.push("verify false");
           k = skipBraces(toks, k);
@@ -317,7 +369,7 @@ export function scanDafny(src: string): DafnyScan {
             decl.hasBody = true;
             k = skipBraces(toks, k, (m) => {
               if (toks[m].str) return;
-              if (toks[m].text === "assume") decl.assumes++;
+              if (ASSUMES.has(toks[m].text)) decl.assumes++;
               // an attribute inside the body: `assert {:only} P` skips the other assertions
               if (toks[m].text === ":" && toks[m - 1]?.text === "{" && !decl.attrs.includes("verify false"))
                 if (skipsProof(toks, m - 1)) decl.attrs.push("verify false");
@@ -332,10 +384,32 @@ export function scanDafny(src: string): DafnyScan {
         }
         k++;
       }
+      range.to = k;
       i = k;
       continue;
     }
     i++;
   }
-  return { decls, includes };
+  return { decls, includes, attributes: attributeUses(toks, ranges), modules, imports };
+}
+
+/** `old@L(x)` and its kin name a label after `@`, not an attribute. */
+const LABELLED = new Set(["old", "fresh", "unchanged", "allocated"]);
+
+/** Every `{:name ...}` and `@Name` token pair of the file, with the declaration it stands in. */
+function attributeUses(toks: Tok[], ranges: Array<{ decl: Decl; from: number; headTo: number; to: number }>) {
+  const out: AttributeUse[] = [];
+  for (let j = 0; j + 1 < toks.length; j++) {
+    const t = toks[j];
+    const next = toks[j + 1];
+    if (t.str || next.str) continue;
+    let name: string | null = null;
+    if (t.text === "{" && next.text === ":") name = toks[j + 2] && !toks[j + 2].str ? toks[j + 2].text : "";
+    else if (t.text === "@" && /^[A-Za-z_]/.test(next.text) && !LABELLED.has(toks[j - 1]?.text ?? ""))
+      name = `@${next.text}`;
+    if (name === null) continue;
+    const r = [...ranges].reverse().find((x) => x.from <= j && j < x.to);
+    out.push({ name, line: t.line, decl: r ? r.decl.name : null, head: r !== undefined && j < r.headTo });
+  }
+  return out;
 }

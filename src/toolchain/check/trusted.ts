@@ -1,9 +1,12 @@
 // Trusted material and what proofs/PROPERTIES.md says about it: every element the prover
-// assumes instead of proving (externs, axioms, bodiless functions and lemmas, `assume`,
-// `{:verify false}` in any spelling that skips a proof (dafny-scan.ts), `decreases *`, `//@ type x nat` parameters) must be listed by name in
+// assumes instead of proving (externs, axioms, bodiless functions and lemmas, `assume` and
+// `expect`, `{:verify false}` in any spelling that skips a proof (dafny-scan.ts), `decreases *`,
+// every attribute outside the allow-list (attributes.ts), an `import` of a module the project does
+// not declare, `//@ type x nat` parameters) must be listed by name in
 // the "Trusted elements" table, and the per-file counts of the laws table must be the check's.
 
 import type { Module } from "../ir/ir.ts";
+import { attributeText, isUnlistedAttribute } from "./attributes.ts";
 import type { DafnyScan } from "./dafny-scan.ts";
 
 /** The kinds of trusted element, as written in PROPERTIES.md's first column. */
@@ -13,6 +16,8 @@ export const TRUSTED_KINDS = [
   "assume",
   "verify-false",
   "nontermination",
+  "attribute",
+  "import",
   "nat-parameter",
   "unbounded-numbers",
 ] as const;
@@ -41,7 +46,11 @@ function add(out: Trusted[], kind: TrustedKind, name: string, file: string, coun
 /** Every trusted element in the scanned Dafny files (path -> scan) and the kernel's nat parameters. */
 export function collectTrusted(scans: Map<string, DafnyScan>, mods: Module[]): Trusted[] {
   const out: Trusted[] = [];
+  const declared = new Set([...scans.values()].flatMap((s) => s.modules));
   for (const [file, scan] of [...scans].sort(([a], [b]) => a.localeCompare(b))) {
+    for (const a of scan.attributes)
+      if (isUnlistedAttribute(a)) add(out, "attribute", `${a.decl ?? "(top level)"} ${attributeText(a)}`, file);
+    for (const imp of scan.imports) if (!declared.has(imp.name.split(".")[0])) add(out, "import", imp.name, file);
     for (const d of scan.decls) {
       if (d.kind === "type") continue;
       const generated = file.startsWith("dafny/");
