@@ -51,6 +51,7 @@ export { type CompactMessagesOptions, type CompactResult, compactMessages } from
 export { compactAnthropicMessages, compactOpenAIMessages } from "./library/compact-wire.ts";
 export { compactResponsesItems } from "./library/responses.ts";
 export type { ReportedUsage } from "./library/usage.ts";
+export type { CallFailure, CallFailureKind, SummarizerFailure } from "./model/call-failure.ts";
 export type { Config, ConfigInput, ProviderName } from "./model/config.ts";
 export {
   ConfigError,
