@@ -50,6 +50,7 @@ export { type Truncated, type TruncateOptions, truncateToolOutput } from "./engi
 export { type CompactMessagesOptions, type CompactResult, compactMessages } from "./library/compact-messages.ts";
 export { compactAnthropicMessages, compactOpenAIMessages } from "./library/compact-wire.ts";
 export type { ReportedUsage } from "./library/usage.ts";
+export type { CallFailure, CallFailureKind, SummarizerFailure } from "./model/call-failure.ts";
 export type { Config, ConfigInput, ProviderName } from "./model/config.ts";
 export {
   ConfigError,

@@ -1,6 +1,7 @@
 // The human-readable report printed on stderr.
 import { countOf as count } from "../engine/run/plural.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
+import { failureLine } from "../model/call-failure.ts";
 
 /** Renders a report as a few lines of text. */
 export function reportText(r: CompactionReport, inputName: string): string {
@@ -15,6 +16,8 @@ export function reportText(r: CompactionReport, inputName: string): string {
     `safecut: ${inputName}: ${head}: ${r.messagesBefore} -> ${count(r.messagesAfter, "message")}, ${tokens} (${r.tokenizer}), ${count(r.stretches.length, "stretch", "stretches")} replaced by ${r.summarizer} summaries`,
   );
   lines.push(`  ${r.reason}`);
+  // what failed and what the user can do, in one line, right under the reason
+  if (r.failure !== undefined) lines.push(`  ${failureLine(r.failure)}`);
   const left = r.remaining;
   // a run still due counted its totals (remaining is set only then)
   if (left !== undefined && r.tokensAfter !== null) {

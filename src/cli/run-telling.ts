@@ -95,8 +95,8 @@ export interface Telling {
 
 /**
  * What stderr says of a finished run: the whole report when a law failed; with --quiet, one line
- * for a run that did not end ok and nothing otherwise; with --report, the report's summary line
- * and reason (the details are in the file); else the whole report.
+ * for a run that did not end ok and nothing otherwise; with --report, the report's summary line,
+ * reason and failure line (the details are in the file); else the whole report.
  */
 export function stderrText(report: CompactionReport, t: Telling): string | undefined {
   if (t.lawFailed) return reportText(report, t.name);
@@ -105,6 +105,6 @@ export function stderrText(report: CompactionReport, t: Telling): string | undef
   if (!t.reportFile) return text;
   return `${text
     .split("\n")
-    .slice(0, report.remaining === undefined ? 2 : 3)
+    .slice(0, 2 + (report.failure === undefined ? 0 : 1) + (report.remaining === undefined ? 0 : 1))
     .join("\n")}\n`;
 }

@@ -1,5 +1,6 @@
 // Every failure safecut reports carries a kind, so the CLI can map it to an exit code and a
 // library user can tell bad input from a summarizer outage without parsing messages.
+import type { CallFailure } from "./call-failure.ts";
 
 /** What went wrong, in the categories the CLI exit codes distinguish. */
 export type ErrorKind = "input" | "config" | "usage" | "summarizer" | "internal";
@@ -42,12 +43,15 @@ export class SummarizerError extends SafecutError {
   readonly retryAfterSeconds: number | undefined;
   /** the HTTP status of the answer, when the failure is one (the retry policy never retries 400/401/403/404) */
   readonly status: number | undefined;
-  constructor(message: string, transient = false, retryAfterSeconds?: number, status?: number) {
+  /** what failed, as reports name it (provider, host, model, status, the provider's code and message), when the HTTP layer knows */
+  readonly call: CallFailure | undefined;
+  constructor(message: string, transient = false, retryAfterSeconds?: number, status?: number, call?: CallFailure) {
     super("summarizer", message);
     this.name = "SummarizerError";
     this.transient = transient;
     this.retryAfterSeconds = retryAfterSeconds;
     this.status = status;
+    this.call = call;
   }
 }
 

@@ -6,7 +6,7 @@ import { isJsonObject, type Json } from "../model/json.ts";
 import type { BatchSummaryRequest, Summarizer, SummaryRequest } from "../model/summarizer.ts";
 import { anthropicUsage } from "./answer-usage.ts";
 import { extractEachTagged, extractTagged } from "./extract-tag.ts";
-import { baseUrlOf, type HttpSummarizerOptions, postSummaryRequest } from "./http.ts";
+import { baseUrlOf, type HttpSummarizerOptions, postSummaryRequest, readAnswer } from "./http.ts";
 
 /** Settings of the Anthropic summarizer (baseUrl default https://api.anthropic.com, with or without /v1; the API key is sent as x-api-key). */
 export type AnthropicSummarizerOptions = HttpSummarizerOptions;
@@ -35,13 +35,17 @@ export function anthropicSummarizer(opts: AnthropicSummarizerOptions = {}): Summ
       // what the call cost is reported whether or not its answer is usable
       const usage = anthropicUsage(body);
       if (usage !== undefined) req.onUsage?.(usage);
-      return extractTagged(answerText(body), req.summaryTag);
+      return readAnswer(url, { service: "Anthropic", model: req.model }, () =>
+        extractTagged(answerText(body), req.summaryTag),
+      );
     },
     async summarizeBatch(req: BatchSummaryRequest): Promise<(string | undefined)[]> {
       const body = await postSummaryRequest(url, headers, req, opts, "Anthropic");
       const usage = anthropicUsage(body);
       if (usage !== undefined) req.onUsage?.(usage);
-      return extractEachTagged(answerText(body), req.summaryTag, req.parts.length);
+      return readAnswer(url, { service: "Anthropic", model: req.model }, () =>
+        extractEachTagged(answerText(body), req.summaryTag, req.parts.length),
+      );
     },
   };
 }

@@ -1,5 +1,6 @@
 // Builds the summarizer a configuration names. API keys come from the environment only
 // (OPENAI_API_KEY, ANTHROPIC_API_KEY), never from config files that get committed.
+import { API_KEY_ENV } from "../model/call-failure.ts";
 import type { Config } from "../model/config.ts";
 import { SAME_AS_AGENT, summaryModel } from "../model/config.ts";
 import { ConfigError } from "../model/errors.ts";
@@ -23,13 +24,13 @@ export function summarizerFromConfig(c: Config, counter: TokenCounter, env: KeyE
   }
   const baseUrl = c.base_url ?? undefined;
   if (c.provider === "openai") {
-    const apiKey = env.OPENAI_API_KEY;
+    const apiKey = env[API_KEY_ENV.openai];
     if (!apiKey && baseUrl === undefined)
-      throw new ConfigError("OPENAI_API_KEY", "is not set (needed for provider openai at api.openai.com)");
+      throw new ConfigError(API_KEY_ENV.openai, "is not set (needed for provider openai at api.openai.com)");
     return openAISummarizer({ baseUrl, apiKey, timeoutMs: c.timeout_ms });
   }
-  const apiKey = env.ANTHROPIC_API_KEY;
+  const apiKey = env[API_KEY_ENV.anthropic];
   if (!apiKey && baseUrl === undefined)
-    throw new ConfigError("ANTHROPIC_API_KEY", "is not set (needed for provider anthropic at api.anthropic.com)");
+    throw new ConfigError(API_KEY_ENV.anthropic, "is not set (needed for provider anthropic at api.anthropic.com)");
   return anthropicSummarizer({ baseUrl, apiKey, timeoutMs: c.timeout_ms });
 }

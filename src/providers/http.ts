@@ -2,6 +2,13 @@
 // caller's AbortSignal. A failure says what a retry needs to know (transient or not, the HTTP
 // status, the server's Retry-After); whether and when to retry is the engine's one retry policy
 // (src/engine/summarize/retry-policy.ts), so retries never stack.
+import {
+  type CallFailure,
+  type CallFailureKind,
+  hostOf,
+  providerError,
+  reportedMessage,
+} from "../model/call-failure.ts";
 import { ConfigError, SummarizerError } from "../model/errors.ts";
 import type { Json } from "../model/json.ts";
 import { SETTINGS } from "../model/settings-table.ts";
@@ -13,8 +20,91 @@ export interface PostOptions {
   readonly signal?: AbortSignal;
   /** the most bytes of an answer's body that are read; a longer answer is refused, unread past the limit */
   readonly maxAnswerBytes: number;
-  /** status label in errors, e.g. "OpenAI" */
+  /** status label in errors, e.g. "OpenAI"; its lower case is the provider's name in reports ("openai") */
   readonly service: string;
+  /** the model asked, for the failure's report */
+  readonly model?: string;
+}
+
+/** Where a request went, for its failure's report: the provider, the host (no credentials), the model, the secrets its headers carry. */
+interface CallSite {
+  readonly service: string;
+  readonly provider: string;
+  readonly host: string;
+  readonly model: string;
+  readonly secrets: readonly string[];
+}
+
+/** The header values that are secrets (API keys, bearer tokens): masked wherever an answer repeats them. */
+function secretsOf(headers: Record<string, string>, url: string): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(headers)) {
+    const name = k.toLowerCase();
+    if (name === "authorization") out.push(v.replace(/^Bearer\s+/i, ""), v);
+    else if (name === "x-api-key" || name === "api-key") out.push(v);
+  }
+  try {
+    const u = new URL(url);
+    if (u.password !== "") out.push(u.password);
+  } catch {
+    // not a URL: fetch refuses it, and there is nothing to mask
+  }
+  return out;
+}
+
+/** A SummarizerError naming the call site: `what` failed (the message says where), with the report's failure attached. */
+function failed(
+  site: CallSite,
+  kind: CallFailureKind,
+  what: string,
+  more: { transient?: boolean; wait?: number; status?: number; code?: string; message?: string } = {},
+): SummarizerError {
+  const message = reportedMessage(more.message ?? what, site.secrets);
+  const call: CallFailure = {
+    kind,
+    provider: site.provider,
+    host: site.host,
+    model: site.model,
+    ...(more.status === undefined ? {} : { status: more.status }),
+    ...(more.code === undefined ? {} : { code: more.code }),
+    message,
+  };
+  const said =
+    kind === "http"
+      ? ` ${what}${more.code === undefined ? "" : ` ${more.code}`}: ${message}`
+      : kind === "bad-answer"
+        ? `: ${message}`
+        : ` ${message}`;
+  return new SummarizerError(
+    `${site.service} at ${site.host}${said}`,
+    more.transient ?? false,
+    more.wait,
+    more.status,
+    call,
+  );
+}
+
+/**
+ * Runs `read` on an answer: a SummarizerError it throws without a call site (an answer of the
+ * wrong shape, no summary tag) gets this request's, as a "bad-answer" failure.
+ */
+export function readAnswer<T>(url: string, o: Pick<PostOptions, "service" | "model">, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (!(e instanceof SummarizerError) || e.call !== undefined) throw e;
+    throw failed(siteOf(url, {}, o), "bad-answer", e.message);
+  }
+}
+
+function siteOf(url: string, headers: Record<string, string>, o: Pick<PostOptions, "service" | "model">): CallSite {
+  return {
+    service: o.service,
+    provider: o.service.toLowerCase(),
+    host: hostOf(url),
+    model: o.model ?? "",
+    secrets: secretsOf(headers, url),
+  };
 }
 
 /** Seconds from a Retry-After header (delta-seconds or HTTP date), if parseable. */
@@ -41,12 +131,16 @@ export function maxAnswerBytes(maxTokens: number): number {
  * Reads a body as text, chunk by chunk, and stops (cancelling the download) as soon as it passes
  * `max` bytes; a declared Content-Length above `max` is refused before reading anything.
  */
-async function readCapped(res: Response, max: number, service: string): Promise<string> {
+async function readCapped(res: Response, max: number, site: CallSite): Promise<string> {
   const limit = `the ${max} bytes an answer within max_tokens may take`;
   const declared = Number(res.headers.get("content-length") ?? Number.NaN);
   if (declared > max) {
     await res.body?.cancel();
-    throw new SummarizerError(`${service} answer declares ${declared} bytes, more than ${limit}: refused unread`);
+    throw failed(
+      site,
+      "oversized-answer",
+      `answered more than ${limit}: refused unread (it declares ${declared} bytes)`,
+    );
   }
   if (res.body === null) return "";
   const reader = res.body.getReader();
@@ -59,7 +153,7 @@ async function readCapped(res: Response, max: number, service: string): Promise<
     bytes += value.byteLength;
     if (bytes > max) {
       await reader.cancel();
-      throw new SummarizerError(`${service} answer is longer than ${limit}: refused, reading stopped there`);
+      throw failed(site, "oversized-answer", `answered more than ${limit}: refused, reading stopped there`);
     }
     text += decoder.decode(value, { stream: true });
   }
@@ -75,6 +169,7 @@ export async function postJson(
 ): Promise<Json> {
   const timeout = AbortSignal.timeout(o.timeoutMs);
   const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
+  const site = siteOf(url, headers, o);
   let res: Response;
   let text: string;
   try {
@@ -84,25 +179,34 @@ export async function postJson(
       body: JSON.stringify(body),
       signal,
     });
-    text = await readCapped(res, o.maxAnswerBytes, o.service);
+    text = await readCapped(res, o.maxAnswerBytes, site);
   } catch (e) {
     if (e instanceof SummarizerError) throw e;
-    if (o.signal?.aborted) throw new SummarizerError(`${o.service} request aborted`);
-    if (timeout.aborted) throw new SummarizerError(`${o.service} request timed out after ${o.timeoutMs} ms`, true);
+    if (o.signal?.aborted) throw failed(site, "aborted", "request aborted");
+    if (timeout.aborted)
+      throw failed(site, "timeout", `timed out after ${o.timeoutMs} ms without answering`, { transient: true });
     const c = (e as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause;
     const cause = c?.code ?? c?.errors?.[0]?.code ?? c?.message ?? (e as Error).message;
-    throw new SummarizerError(`${o.service} request failed: network error (${cause})`, true);
+    throw failed(site, "network", `could not be reached (${cause}): request failed, network error`, {
+      transient: true,
+    });
   }
   if (!res.ok) {
-    const detail = text.slice(0, 200).replace(/\s+/g, " ");
     const transient = res.status === 429 || res.status >= 500;
     const wait = retryAfterSeconds(res.headers.get("retry-after"));
-    throw new SummarizerError(`${o.service} answered HTTP ${res.status}: ${detail}`, transient, wait, res.status);
+    const said = providerError(text);
+    throw failed(site, "http", `answered HTTP ${res.status}`, {
+      transient,
+      ...(wait === undefined ? {} : { wait }),
+      status: res.status,
+      ...(said.code === undefined ? {} : { code: said.code }),
+      message: said.message,
+    });
   }
   try {
     return JSON.parse(text) as Json;
   } catch {
-    throw new SummarizerError(`${o.service} answered with invalid JSON: ${text.slice(0, 100)}`);
+    throw failed(site, "bad-answer", `answered with invalid JSON: ${text.slice(0, 100)}`);
   }
 }
 
@@ -144,6 +248,7 @@ export function postSummaryRequest(
       signal: req.signal,
       maxAnswerBytes: maxAnswerBytes(req.maxTokens),
       service,
+      model: req.model,
     },
   );
 }

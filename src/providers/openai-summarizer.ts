@@ -7,7 +7,7 @@ import { isJsonObject, type Json } from "../model/json.ts";
 import type { BatchSummaryRequest, Summarizer, SummaryRequest } from "../model/summarizer.ts";
 import { openAIUsage } from "./answer-usage.ts";
 import { extractEachTagged, extractTagged } from "./extract-tag.ts";
-import { baseUrlOf, type HttpSummarizerOptions, postSummaryRequest } from "./http.ts";
+import { baseUrlOf, type HttpSummarizerOptions, postSummaryRequest, readAnswer } from "./http.ts";
 
 /** Settings of the OpenAI summarizer (baseUrl default https://api.openai.com/v1, with or without /v1; the API key is sent as a Bearer token). */
 export type OpenAISummarizerOptions = HttpSummarizerOptions;
@@ -37,13 +37,17 @@ export function openAISummarizer(opts: OpenAISummarizerOptions = {}): Summarizer
       // what the call cost is reported whether or not its answer is usable
       const usage = openAIUsage(body);
       if (usage !== undefined) req.onUsage?.(usage);
-      return extractTagged(answerText(body), req.summaryTag);
+      return readAnswer(url, { service: "OpenAI", model: req.model }, () =>
+        extractTagged(answerText(body), req.summaryTag),
+      );
     },
     async summarizeBatch(req: BatchSummaryRequest): Promise<(string | undefined)[]> {
       const body = await postSummaryRequest(url, headers, req, opts, "OpenAI");
       const usage = openAIUsage(body);
       if (usage !== undefined) req.onUsage?.(usage);
-      return extractEachTagged(answerText(body), req.summaryTag, req.parts.length);
+      return readAnswer(url, { service: "OpenAI", model: req.model }, () =>
+        extractEachTagged(answerText(body), req.summaryTag, req.parts.length),
+      );
     },
   };
 }

@@ -45,6 +45,7 @@ export class CallLedger {
         answered: e.record.answered,
         ...(u === undefined ? {} : { usage: { ...u } }),
         stretches: e.parts.length,
+        ...(e.record.failure === undefined ? {} : { failure: e.record.failure }),
       },
       keys: e.parts.map((p) => stretchKey(p.previousSummary, p.stretch)),
       done: e.parts.map(() => false),

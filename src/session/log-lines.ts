@@ -6,6 +6,7 @@
 import { crc32 } from "node:zlib";
 import type { FormatName } from "../adapters/detect.ts";
 import { FORMAT_NAMES } from "../adapters/detect.ts";
+import { CALL_FAILURE_KINDS, type CallFailure, type CallFailureKind } from "../model/call-failure.ts";
 import { InputError } from "../model/errors.ts";
 import type { Json, JsonObject } from "../model/json.ts";
 import { isJsonObject } from "../model/json.ts";
@@ -271,7 +272,36 @@ function callOf(o: JsonObject, at: string): RecordedCall {
   if (u !== undefined) for (const k of USAGE_KEYS) if (u[k] !== undefined) usage[k] = nat(u, k, at);
   const stretches = nat(o, "stretches", at);
   if (stretches < 1) throw new InputError(at, `field "calls": a call asks for at least one stretch`);
-  return { durationMs: d, answered: o.answered, ...(u === undefined ? {} : { usage }), stretches };
+  const f = o.failure;
+  if (f !== undefined && !isJsonObject(f)) throw new InputError(at, `field "calls": failure is not an object`);
+  return {
+    durationMs: d,
+    answered: o.answered,
+    ...(u === undefined ? {} : { usage }),
+    stretches,
+    ...(f === undefined ? {} : { failure: failureOf(f, at) }),
+  };
+}
+
+/** A failed call's failure as written (call-failure.ts CallFailure): its kind one of the known ones, each field of its type. */
+function failureOf(f: JsonObject, at: string): CallFailure {
+  const kind = str(f, "kind", at);
+  if (!CALL_FAILURE_KINDS.includes(kind as CallFailureKind))
+    throw new InputError(
+      at,
+      `field "calls": failure kind ${JSON.stringify(kind)} is not one of ${CALL_FAILURE_KINDS.join(", ")}`,
+    );
+  const host = optStr(f, "host");
+  const code = optStr(f, "code");
+  return {
+    kind: kind as CallFailureKind,
+    provider: str(f, "provider", at),
+    ...(host === undefined ? {} : { host }),
+    model: str(f, "model", at),
+    ...(f.status === undefined ? {} : { status: nat(f, "status", at) }),
+    ...(code === undefined ? {} : { code }),
+    message: str(f, "message", at),
+  };
 }
 
 /** A record's calls and sharedCalls, when present. */

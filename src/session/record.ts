@@ -5,6 +5,7 @@
 
 import type { Plan } from "../engine/run/plan.ts";
 import type { CommitDecision } from "../kernel/commit.ts";
+import type { CallFailure } from "../model/call-failure.ts";
 import type { SummarizerUsage } from "../model/summarizer.ts";
 
 /** One summarizer call, as the run's report lists it (its duration, the usage its provider reported), and how many stretches it asked for. */
@@ -17,6 +18,8 @@ export interface RecordedCall {
   readonly usage?: SummarizerUsage;
   /** the stretches it asked for: 1, or a batch call's count */
   readonly stretches: number;
+  /** what failed it, when it threw (the report's call record's failure); absent on calls that answered */
+  readonly failure?: CallFailure;
 }
 
 /** A call counted on an earlier record of the same run: that record's committedVersion and the call's index in its `calls`. */

@@ -272,6 +272,6 @@ export function withClearing(r: CompactionReport, step: ClearingStep): Compactio
     r.outcome === "nothing-to-do" ? "compacted" : r.outcome === "still-due" ? "compacted-still-due" : r.outcome;
   const reason = step.only
     ? `${k.reason}${r.dueAfter ? "; still due" : ""}`
-    : `${k.reason}; then ${r.stretches.length === 0 && !r.dueAfter ? "under the trigger" : r.reason}`;
+    : `${k.reason}; then ${r.outcome !== "degraded" && r.stretches.length === 0 && !r.dueAfter ? "under the trigger" : r.reason}`;
   return { ...r, outcome, reason, clearing: k };
 }

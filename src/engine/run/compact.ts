@@ -10,6 +10,7 @@
 // checked on the result (law-checks.ts).
 
 import type { ReportedPrefix } from "../../kernel/trigger.ts";
+import type { SummarizerFailure } from "../../model/call-failure.ts";
 import { type Config, SAME_AS_AGENT, snapshotConfig, summaryModel } from "../../model/config.ts";
 import { type Message, summaryMessage } from "../../model/message.ts";
 import type { Summarizer } from "../../model/summarizer.ts";
@@ -175,6 +176,8 @@ interface RunEnd {
   readonly reason: string;
   readonly stopped?: string;
   readonly superseded?: string;
+  /** a summarizer that failed to answer ended the run: what failed */
+  readonly failure?: SummarizerFailure;
   readonly planned?: NonNullable<CompactionReport["plannedStretch"]>;
 }
 
@@ -337,6 +340,7 @@ async function commitAndRecord(run: RunState, p: PlannedStep, res: StepResult): 
     return {
       reason: "",
       stopped: `summarizing messages ${span(p.input)} failed after ${res.attempts} attempt(s), conversation left unchanged by this step: ${res.reason}`,
+      ...(res.failed === undefined ? {} : { failure: res.failed }),
     };
   }
   // computed on the counts before the splice, which changes them in place; res.tokens is the
@@ -764,6 +768,7 @@ function runReport(s: RunStart, end: RunEnd): CompactionReport {
   return {
     outcome,
     reason,
+    ...(end.failure === undefined ? {} : { failure: end.failure }),
     tokensBefore: s.tokensBefore,
     tokensAfter,
     messagesBefore: s.messagesBefore,

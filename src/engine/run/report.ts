@@ -2,6 +2,7 @@
 // and (for one-shot runs) each law's runtime check on the result. Message counts and `input`
 // ranges are in the input's own messages (an Anthropic message is one however many blocks).
 
+import type { CallFailure, SummarizerFailure } from "../../model/call-failure.ts";
 import type { SummaryMarker } from "../../model/message.ts";
 import type { SummarizerUsage } from "../../model/summarizer.ts";
 import type { Plan } from "./plan.ts";
@@ -145,6 +146,8 @@ export interface SummarizerCallRecord {
   readonly answered: boolean;
   /** what the provider reported for it (absent: the summarizer reported nothing) */
   readonly usage?: SummarizerUsage;
+  /** what failed it, when it threw: provider, host, model, HTTP status, the provider's code and message */
+  readonly failure?: CallFailure;
 }
 
 /** Sums over a run's summarizer calls. */
@@ -161,6 +164,11 @@ export interface CompactionReport {
   readonly outcome: Outcome;
   /** why the run stopped (under the trigger, no eligible stretch, summarizer failure, ...) */
   readonly reason: string;
+  /**
+   * only when a summarizer that failed to answer ended the run (outcome degraded): its last
+   * call's failure, the calls made for the step, the waits between them, and what to do
+   */
+  readonly failure?: SummarizerFailure;
   /**
    * the counted token total before and after the run; null (both) when the run did not count it:
    * a run given a usage report that was not due counts only the messages after the report

@@ -2,6 +2,7 @@
 // around a compaction run (before a run that is due: add instructions to its prompts or cancel
 // it; after it; on failure), and the record of each summarizer call (its duration and the usage
 // its provider reported), kept by a summarizer wrapped around the caller's.
+import { type CallFailure, callFailureOf } from "../../model/call-failure.ts";
 import type { BatchSummaryRequest, Summarizer, SummarizerUsage, SummaryRequest } from "../../model/summarizer.ts";
 import type { Plan } from "./plan.ts";
 import type { CompactionReport, SummarizerCallRecord, SummarizerCallTotals } from "./report.ts";
@@ -71,6 +72,7 @@ export function recordingSummarizer(
     let usage: SummarizerUsage | undefined;
     const started = performance.now();
     let answered = false;
+    let failure: CallFailure | undefined;
     try {
       const got = await call((u) => {
         usage = u;
@@ -78,9 +80,17 @@ export function recordingSummarizer(
       });
       answered = true;
       return got;
+    } catch (e) {
+      failure = callFailureOf(e, inner.name, parts[0]?.model ?? "");
+      throw e;
     } finally {
       const durationMs = performance.now() - started;
-      const record = { durationMs, answered, ...(usage === undefined ? {} : { usage }) };
+      const record = {
+        durationMs,
+        answered,
+        ...(usage === undefined ? {} : { usage }),
+        ...(failure === undefined ? {} : { failure }),
+      };
       calls.push(record);
       onCall?.({ record, parts });
     }

@@ -7,6 +7,7 @@
 // costs only its own stretch. A summarizer without summarizeBatch, or a batch of one, is asked
 // stretch by stretch. A summarizer that fails to answer (after its retries) or the stop rule
 // leaves the stretches after it in its call untried.
+import { callFailureOf, type SummarizerFailure, summarizerFailure } from "../../model/call-failure.ts";
 import { SummarizerError } from "../../model/errors.ts";
 import type { Message } from "../../model/message.ts";
 import { batchPartTag, type PromptValues, renderBatchPrompt } from "../../model/prompt-template.ts";
@@ -27,7 +28,7 @@ export interface BatchStretch {
 /** The answers of one batch call, or why the call failed, and the calls it took. */
 type BatchAnswers =
   | { readonly ok: true; readonly answers: readonly (string | undefined)[]; readonly attempts: number }
-  | { readonly ok: false; readonly reason: string; readonly attempts: number };
+  | { readonly ok: false; readonly reason: string; readonly attempts: number; readonly failed: SummarizerFailure };
 
 /** Waits before a retry; the reason it could not (an abort), or undefined once waited. */
 async function waited(ms: number, signal: AbortSignal | undefined): Promise<string | undefined> {
@@ -62,6 +63,7 @@ async function callBatch(
     signal: ctx.signal,
   };
   const reasons: string[] = [];
+  const waits: number[] = [];
   for (let attempt = 1; ; attempt++) {
     try {
       const answers = await batch.call(ctx.summarizer, request);
@@ -73,10 +75,16 @@ async function callBatch(
     } catch (e) {
       const verdict = ctx.signal?.aborted ? { retry: false as const } : retryVerdict(e, attempt, c);
       reasons.push(failedCallReason(e, verdict));
+      if (verdict.retry) waits.push(verdict.waitMs);
       const unwaited = verdict.retry ? await waited(verdict.waitMs, ctx.signal) : undefined;
       if (unwaited !== undefined) reasons.push(unwaited);
       if (!verdict.retry || unwaited !== undefined)
-        return { ok: false, reason: Array.from(new Set(reasons)).join("; then: "), attempts: attempt };
+        return {
+          ok: false,
+          reason: Array.from(new Set(reasons)).join("; then: "),
+          attempts: attempt,
+          failed: summarizerFailure(callFailureOf(e, ctx.summarizer.name, ctx.model), attempt, waits),
+        };
     }
   }
 }
@@ -122,6 +130,7 @@ export async function summarizeBatch(stretches: readonly BatchStretch[], ctx: St
       cannotShrink: false,
       attempts: i === 0 ? call.attempts : 0,
       rejectedInARow: streak,
+      failed: call.failed,
     }));
   const out: StepResult[] = [];
   for (let i = 0; i < stretches.length; i++) {

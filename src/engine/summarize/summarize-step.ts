@@ -5,6 +5,12 @@
 // with the reason, within the same max_attempts, unless the kernel's stop rule says the run has
 // had max_rejected_summaries in a row; an abort of the caller's signal gives up at once.
 
+import {
+  type CallFailure,
+  callFailureOf,
+  type SummarizerFailure,
+  summarizerFailure,
+} from "../../model/call-failure.ts";
 import type { Config } from "../../model/config.ts";
 import { SummarizerError } from "../../model/errors.ts";
 import type { Message } from "../../model/message.ts";
@@ -29,6 +35,8 @@ export type StepResult = (
       readonly stopsRun: boolean;
       /** rejected, every answer only for not being shorter than the stretch: the stretch did not shrink, nothing failed */
       readonly cannotShrink: boolean;
+      /** failure "summarizer": the last failed call, the calls made, the waits between them, what to do */
+      readonly failed?: SummarizerFailure;
     }
 ) & {
   /** summarizer calls made (HTTP requests for the HTTP summarizers) */
@@ -153,6 +161,8 @@ export async function summarizeStretch(
   let stopsRun = false;
   let cannotShrink = true;
   let rejection: string | undefined; // why the last answer was rejected
+  let lastFailure: CallFailure | undefined; // the last call that failed to answer
+  const waits: number[] = [];
   while (attempt < c.max_attempts) {
     attempt++;
     // a retry after a failed call sends the same request; only a rejected answer is named in the prompt
@@ -169,6 +179,7 @@ export async function summarizeStretch(
       // it was and says why, so it becomes the step's reason rather than a rejection of the run.
       failure = "summarizer";
       cannotShrink = false;
+      lastFailure = callFailureOf(e, ctx.summarizer.name, ctx.model);
       if (ctx.signal?.aborted) {
         // The caller gave up: no retry, and the reason says it was an abort whatever was thrown.
         const what = thrownMessage(e);
@@ -178,6 +189,7 @@ export async function summarizeStretch(
       const verdict = retryVerdict(e, attempt, c);
       reasons.push(failedCallReason(e, verdict));
       if (!verdict.retry) break;
+      waits.push(verdict.waitMs);
       try {
         await waitToRetry(verdict.waitMs, ctx.signal);
       } catch (w) {
@@ -191,6 +203,7 @@ export async function summarizeStretch(
       // LLM client's `message.content`, which is null on a refusal: an empty answer, so retry.
       rejection = `the summarizer returned ${describeNonText(answer)}, not text`;
       reasons.push(rejection);
+      lastFailure = { kind: "bad-answer", provider: ctx.summarizer.name, model: ctx.model, message: rejection };
       failure = "summarizer";
       cannotShrink = false;
       continue;
@@ -228,6 +241,9 @@ export async function summarizeStretch(
     stopsRun,
     cannotShrink: failure === "rejected" && cannotShrink,
     rejectedInARow: streak,
+    ...(failure === "summarizer" && lastFailure !== undefined
+      ? { failed: summarizerFailure(lastFailure, attempt, waits) }
+      : {}),
   };
 }
 
