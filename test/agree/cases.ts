@@ -257,6 +257,7 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
       k,
       tokens.slice(sel.start).reduce((a, b) => a + b, 0),
     ]),
+  keepRecentCutoff: withTokens.chain(({ tokens }) => fc.tuple(window, budget(tokens)).map(([w, k]) => [tokens, w, k])),
   selectKeepRecent: withTokens.chain(({ c, tokens }) =>
     fc
       .tuple(window, from(c.roles.length), budget(tokens))
@@ -549,6 +550,29 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
       }),
   ),
   notShrinkable: fc.tuple(anyInt, anyInt),
+  markedNotShrinkable: fc.tuple(anyInt, anyInt),
+  // 0 <= floor <= total <= 2^53 - 1, freeAtLeast >= 1, callsSince >= 0, every >= 1; any trigger
+  floorAllowsRun: fc
+    .tuple(
+      anyInt,
+      wideNat,
+      wideNat,
+      fc.oneof(
+        fc.integer({ min: 1, max: 600 }),
+        wideNat.map((x) => Math.max(1, x)),
+      ),
+    )
+    .chain(([trigger, x, y, free]) =>
+      fc
+        .tuple(
+          fc.oneof(fc.nat(30), wideNat),
+          fc.oneof(
+            fc.integer({ min: 1, max: 12 }),
+            wideNat.map((n) => Math.max(1, n)),
+          ),
+        )
+        .map(([since, every]) => [trigger, Math.min(x, y), Math.max(x, y), free, since, every]),
+    ),
   recordAfterSplice: fc
     .tuple(
       quarter,
