@@ -10,7 +10,6 @@ import { FORMAT_NAMES, type FormatName } from "../adapters/detect.ts";
 import { InputError, SafecutError } from "../model/errors.ts";
 import { isPostgresLocation, shownLocation } from "../session/pg-location.ts";
 import type { Session } from "../session/session.ts";
-import { conversationItems } from "./conversation-items.ts";
 import { EXIT, EXIT_CODES_HELP, exitCodeForOutcome } from "./exit-codes.ts";
 import type { CliIO } from "./main.ts";
 import type { PendingOutput } from "./outputs.ts";
@@ -63,6 +62,8 @@ async function withSession<T>(
 
 /** Appends a conversation file's items (read as the session's format, continuing it); returns how many. */
 async function appendFile(s: Session, file: string, io: CliIO): Promise<number> {
+  // loaded here: the reader brings the adapters and zod, which would make `safecut --help` slow to start
+  const { conversationItems } = await import("./conversation-items.ts");
   const { texts } = conversationItems(readUtf8File(file, io.cwd), file, { format: s.format, slice: true });
   await s.appendTexts(texts);
   return texts.length;
@@ -91,6 +92,7 @@ export function addSessionCommand(p: Command, io: CliIO, done: (code: number) =>
     .option("--checksums", "a log file holds each item's checksum: a changed byte is refused on open, naming its line")
     .action(async (file: string, flags: { to: string; format?: FormatName; checksums?: boolean }) => {
       // read and checked before anything is created: a file compact would refuse creates nothing
+      const { conversationItems } = await import("./conversation-items.ts");
       const { format, texts } = conversationItems(readUtf8File(file, io.cwd), file, {
         format: flags.format,
         slice: false,
