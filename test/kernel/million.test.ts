@@ -95,6 +95,7 @@ const ARGS: Record<string, () => unknown[]> = {
     kernel.suffixTokens(tokens, sel.start),
   ],
   selectKeepRecent: () => [roles, tokens, callOf, lastAnswer, ongoing, WINDOW, 0, N / 2],
+  keepRecentCutoff: () => [tokens, WINDOW, N / 2],
   acceptSummary: () => [10, N, 2000],
   totalTokens: () => [tokens],
   rangeTokens: () => [tokens, 0, N],
@@ -145,6 +146,9 @@ const ARGS: Record<string, () => unknown[]> = {
   decideLogCommit: () => [plan, none, N],
   worthACall: () => [tokens, 0, N, 10, [], []],
   notShrinkable: () => [10, N],
+  markedNotShrinkable: () => [10, N],
+  // the trigger at the floor: the rule's second branch reads the totals
+  floorAllowsRun: () => [N, N, 2 * N, 1, N, 10],
   recordAfterSplice: () => [N - 10, N - 5, 1, N / 2],
   runContinues: () => [true, N, N / 2],
   summarizesAfterClearing: () => [true, false, N, N / 2],
