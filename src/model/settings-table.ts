@@ -228,6 +228,22 @@ export const SETTINGS = {
     flag: "--batch-calls <n>",
     help: "most summarizer calls of one batch in flight at once",
   },
+  summarizer_window: {
+    type: "count or unset",
+    default: null,
+    min: 1,
+    defaultText: "the summarizer model's context window (model catalogue)",
+    flag: "--summarizer-window <n>",
+    help: "most tokens one summarizer call may hold, its prompt and its answer together; a batch is cut into calls that fit",
+  },
+  summarizer_output_cap: {
+    type: "count or unset",
+    default: null,
+    min: 1,
+    defaultText: "the summarizer model's output cap (model catalogue)",
+    flag: "--summarizer-output-cap <n>",
+    help: "most output tokens one summarizer call may ask for; a batch is cut into calls whose summaries fit",
+  },
   summary_percent: {
     type: "count",
     default: 3,
