@@ -166,6 +166,9 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
         .chain(([limit, step]) => fc.nat(x.c.roles.length - 1).map((k) => [...clearingArgs(x), limit, step, k])),
     ),
   freedBy: clearing.chain((x) => fc.nat(x.c.roles.length).map((b) => [x.tokens, x.after, x.cleared, b])),
+  greedyFreed: clearing.chain((x) =>
+    fc.nat(x.c.roles.length).map((b) => [...clearingArgs(x), x.window, x.keep, x.goal, b]),
+  ),
   noClearing: fc.tuple(fc.nat(30)),
   selectClearing: clearing.map((x) => [...clearingArgs(x), x.window, x.keep, x.goal, x.clearAtLeast, x.due]),
   clearedTokens: clearing.map((x) => [x.tokens, x.after, x.excluded]),

@@ -521,6 +521,13 @@ export const mutants: Mutant[] = [
     why: "the oldest result is skipped although it may be cleared and the goal is not reached (not oldest first)",
   },
   {
+    module: "clearing.ts",
+    law: "L13",
+    find: `if (freed < clearAtLeast) {`,
+    replace: `if (freed < clearAtLeast || n >= 0) {`,
+    why: "clearing always clears nothing, although the oldest-first scan frees clear_at_least (the lower bound greedyFreed pins)",
+  },
+  {
     module: "logcommit.ts",
     law: "L9",
     find: `if (rewrites[k]) return false;`,
@@ -835,6 +842,20 @@ export const mutants: Mutant[] = [
     replace: `let from = 0;
   let freed = -1;`,
     why: "the freed count starts one token short, so a stretch is planned although the ones before it already free the need",
+  },
+  {
+    module: "batch.ts",
+    law: "L4",
+    find: `if (worth) {`,
+    replace: `if (worth && from < 0) {`,
+    why: "the plan is always empty, although stretches worth a call are left and the need is not met (the lower bound NoneWorthFrom pins)",
+  },
+  {
+    module: "batch.ts",
+    law: "L4",
+    find: `while (freed < need && from < roles.length) {`,
+    replace: `while (freed < need && from < roles.length && out.length < 2) {`,
+    why: "the plan stops after its first stretch although the need is not met and stretches worth a call are left",
   },
   {
     module: "batch.ts",
