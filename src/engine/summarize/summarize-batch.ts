@@ -100,11 +100,6 @@ async function callBatch(
 /** Tokens each part of a batch prompt may take beyond its own count: its joining line break, and a tokenizer that splits the joined prompt a little differently. */
 const PART_SLACK = 4;
 
-/** Every index of `n` parts in a call of its own. */
-function alone(n: number): number[][] {
-  return Array.from({ length: n }, (_, i) => [i]);
-}
-
 /**
  * How a group of stretches is sent: the kernel's call plan (planCalls) over each stretch's part
  * of the batch prompt (its tokens, and the answer it asks: max_tokens or an aged summary's budget,
@@ -112,13 +107,15 @@ function alone(n: number): number[][] {
  * framing), so that each call's prompt and answers fit summarizer_window and its answers
  * summarizer_output_cap; a stretch that fits not even alone is a call of its own, sent on its own
  * request, which cuts its excerpt to fit (stretchAsk). The calls in order, as index lists. Without
- * limits, or a summarizer without summarizeBatch, the group is one call (or one per stretch).
+ * limits, or for a summarizer without summarizeBatch (asked stretch by stretch, each request
+ * fitting on its own), the group is one call of summarizeBatch.
  */
 export function planCallsOf(stretches: readonly BatchStretch[], ctx: StepContext): number[][] {
-  const n = stretches.length;
-  if (ctx.summarizer.summarizeBatch === undefined) return alone(n);
   const limits = callLimitsOf(ctx.config);
-  if (limits.window === null && limits.outputCap === null) return [Array.from({ length: n }, (_, i) => i)];
+  // one by one, in order (summarizeBatch asks them so, and stops at a summarizer that failed), or
+  // together with no limit to keep to
+  if (ctx.summarizer.summarizeBatch === undefined || (limits.window === null && limits.outputCap === null))
+    return [stretches.map((_, i) => i)];
   const asks = stretches.map((s, i) =>
     stretchAsk(s.messages, s.replacedTokens, ctx, batchPartTag(ctx.config.summary_tag, i + 1), s.agedBudget),
   );
