@@ -50,7 +50,7 @@ export function inputRoom(asked: number, limits: CallLimits): number {
 }
 
 /** Longest run of characters counted as one line when an excerpt is cut (a minified file is one line). */
-const PIECE_CHARS = 2000;
+const PIECE_CHARS = 400;
 
 /** The excerpt's lines, a line longer than PIECE_CHARS split into pieces of that length. */
 function piecesOf(text: string): string[] {
