@@ -13,6 +13,7 @@ import {
   CLAUDE_HAIKU_4_5,
   GPT_4O_MINI,
   LLAMA3_8K,
+  limitFlags,
   type ModelLimits,
   startModelServer,
 } from "../test/support/model-servers.ts";
@@ -75,12 +76,6 @@ const SCENARIOS: readonly Scenario[] = [
     limits: LLAMA3_8K,
   },
 ];
-
-/** The limit flags for a model: its window, and its output cap when it has one. */
-function limitFlags(l: ModelLimits): string[] {
-  const cap = l.outputCap === null ? [] : ["--summarizer-output-cap", String(l.outputCap)];
-  return ["--summarizer-window", String(l.window), ...cap];
-}
 
 const withLimits = !process.argv.includes("--no-limits");
 console.log(

@@ -20,6 +20,7 @@ import {
   CLAUDE_HAIKU_4_5,
   GPT_4O_MINI,
   LLAMA3_8K,
+  limitFlags,
   type ModelLimits,
   type ModelServer,
   startModelServer,
@@ -44,15 +45,6 @@ function expectAllFit(s: ModelServer): void {
     if (s.limits.outputCap !== null) expect(x.maxTokens).toBeLessThanOrEqual(s.limits.outputCap);
     expect(x.inputTokens + x.maxTokens).toBeLessThanOrEqual(s.limits.window);
   }
-}
-
-/** The README's flags for a model's limits. */
-function limitFlags(l: ModelLimits): string[] {
-  return [
-    "--summarizer-window",
-    String(l.window),
-    ...(l.outputCap === null ? [] : ["--summarizer-output-cap", String(l.outputCap)]),
-  ];
 }
 
 /** Runs the CLI on `file` with `flags` against the model's server; returns the run and its JSON report. */

@@ -162,3 +162,9 @@ export async function startModelServer(
   });
   return { ...imitation, limits, seen };
 }
+
+/** The CLI flags that set a model's limits as summarizer_window and summarizer_output_cap. */
+export function limitFlags(l: ModelLimits): string[] {
+  const cap = l.outputCap === null ? [] : ["--summarizer-output-cap", String(l.outputCap)];
+  return ["--summarizer-window", String(l.window), ...cap];
+}
