@@ -9,6 +9,7 @@ import { snapshot, snapshotOpaque } from "./kernel-data.ts";
 import * as agingModule from "../kernel/aging.ts";
 import * as batchModule from "../kernel/batch.ts";
 import * as budgetModule from "../kernel/budget.ts";
+import * as callplanModule from "../kernel/callplan.ts";
 import * as clearingModule from "../kernel/clearing.ts";
 import * as commitModule from "../kernel/commit.ts";
 import * as compactionModule from "../kernel/compaction.ts";
@@ -261,6 +262,30 @@ export const summaryBudget: (size: number, factTokens: number, percent: number, 
   guards.guardSummaryBudget(sizeData, factTokensData, percentData, floorTokensData, maxTokensData);
   return budgetModule.summaryBudget(sizeData, factTokensData, percentData, floorTokensData, maxTokensData);
 };
+
+/**
+ * The calls a batch of parts is sent in (flat [start, end) pairs, call k is [result[2k],
+ * result[2k + 1])): consecutive, in order, covering every part once; each call fits the model
+ * (callFits) or is a single part that does not fit even alone; and each call but the last ends
+ * only because the call with the next part would not fit (greedy, so maximal).
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), law no law named; see docs/kernel.md.
+ *
+ * Requires:
+ * - `input.length === output.length && input.length <= 9007199254740991`
+ * - `0 <= overhead`
+ * - `forall(k: nat, k < input.length ==> input[k] >= 0 && output[k] >= 0) && overhead + sumTokens(input, 0, input.length) + sumTokens(output, 0, output.length) <= 9007199254740991`
+ *
+ * Ensures:
+ * - `result.length === 2 * Math.floor(result.length / 2)`
+ * - `input.length === 0 <==> result.length === 0`
+ * - `result.length > 0 ==> result[0] === 0 && result[result.length - 1] === input.length`
+ * - `forall(k: nat, 2 * k + 1 < result.length ==> 0 <= result[2 * k] && result[2 * k] < result[2 * k + 1] && result[2 * k + 1] <= input.length)`
+ * - `forall(k: nat, 2 * k + 3 < result.length ==> result[2 * k + 1] === result[2 * k + 2])`
+ * - `forall(k: nat, 2 * k + 1 < result.length ==> callFits(input, output, overhead, window, outputCap, result[2 * k], result[2 * k + 1]) || result[2 * k + 1] === result[2 * k] + 1)`
+ * - `forall(k: nat, 2 * k + 1 < result.length && result[2 * k + 1] < input.length ==> !callFits(input, output, overhead, window, outputCap, result[2 * k], result[2 * k + 1] + 1))`
+ */
+export const planCalls: (input: readonly number[], output: readonly number[], overhead: number, window: number, outputCap: number) => number[] = callplanModule.planCalls;
 
 /**
  * First index of the kept tail of tool uses: a tool result before it has at least `keep` tool results after it.

@@ -866,4 +866,68 @@ export const mutants: Mutant[] = [
   let k = 0;`,
     why: "planFreed counts one token the plan does not free, so the engine's aging sees a plan nearer its need than it is",
   },
+  {
+    module: "callplan.ts",
+    law: "calls",
+    find: `  if (n > 0) {
+    out.push(start);
+    out.push(n);
+  }`,
+    replace: `  if (n > 0) {
+    out.push(n);
+  }`,
+    why: "the last call is pushed as its end alone, so the plan is no longer [start, end) pairs",
+  },
+  {
+    module: "callplan.ts",
+    law: "calls",
+    find: `  if (n > 0) {`,
+    replace: `  if (n > 1) {`,
+    why: "a batch of one part plans no call, so its stretch is never summarized",
+  },
+  {
+    module: "callplan.ts",
+    law: "calls",
+    find: `  let start = 0;
+  let i = 0;`,
+    replace: `  let start = n > 1 ? 1 : 0;
+  let i = start;`,
+    why: "the plan starts at the second part, so the first stretch of the batch is never sent",
+  },
+  {
+    module: "callplan.ts",
+    law: "calls",
+    find: `      out.push(start);
+      out.push(i);
+      start = i;`,
+    replace: `      out.push(start);
+      out.push(start);
+      start = i;`,
+    why: "a call is closed as [start, start): an empty call, and its parts are asked in none",
+  },
+  {
+    module: "callplan.ts",
+    law: "calls",
+    find: `      out.push(start);
+      out.push(i);
+      start = i;`,
+    replace: `      out.push(start);
+      out.push(i - 1 > start ? i - 1 : i);
+      start = i;`,
+    why: "a call closes one part early while the next starts after it, so a part between them is in no call",
+  },
+  {
+    module: "callplan.ts",
+    law: "calls",
+    find: `if (i > start && !fits) {`,
+    replace: `if (i > start + 1 && !fits) {`,
+    why: "a second part joins a call although the two do not fit, so a request of two parts exceeds the window or the output cap",
+  },
+  {
+    module: "callplan.ts",
+    law: "calls",
+    find: `if (i > start && !fits) {`,
+    replace: `if (i > start && (!fits || outNext >= outputCap)) {`,
+    why: "a call closes when its answers reach the output cap exactly, although the next part fits: not greedy, more calls than needed",
+  },
 ];
