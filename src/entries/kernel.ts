@@ -270,6 +270,8 @@ export const summaryBudget: (size: number, factTokens: number, percent: number, 
  * only because the call with the next part would not fit (greedy, so maximal).
  *
  * Proven by Dafny (`scripts/check.sh dafny`), law no law named; see docs/kernel.md.
+ * The arguments are copied into plain data, each element read once, and the copy is checked
+ * against the requires (a KernelBoundaryError names the first one broken) before the kernel reads it.
  *
  * Requires:
  * - `input.length === output.length && input.length <= 9007199254740991`
@@ -285,7 +287,15 @@ export const summaryBudget: (size: number, factTokens: number, percent: number, 
  * - `forall(k: nat, 2 * k + 1 < result.length ==> callFits(input, output, overhead, window, outputCap, result[2 * k], result[2 * k + 1]) || result[2 * k + 1] === result[2 * k] + 1)`
  * - `forall(k: nat, 2 * k + 1 < result.length && result[2 * k + 1] < input.length ==> !callFits(input, output, overhead, window, outputCap, result[2 * k], result[2 * k + 1] + 1))`
  */
-export const planCalls: (input: readonly number[], output: readonly number[], overhead: number, window: number, outputCap: number) => number[] = callplanModule.planCalls;
+export const planCalls: (input: readonly number[], output: readonly number[], overhead: number, window: number, outputCap: number) => number[] = (input: readonly number[], output: readonly number[], overhead: number, window: number, outputCap: number): number[] => {
+  const inputData = snapshot("planCalls", "input", input);
+  const outputData = snapshot("planCalls", "output", output);
+  const overheadData = snapshot("planCalls", "overhead", overhead);
+  const windowData = snapshot("planCalls", "window", window);
+  const outputCapData = snapshot("planCalls", "outputCap", outputCap);
+  guards.guardPlanCalls(inputData, outputData, overheadData, windowData, outputCapData);
+  return callplanModule.planCalls(inputData, outputData, overheadData, windowData, outputCapData);
+};
 
 /**
  * First index of the kept tail of tool uses: a tool result before it has at least `keep` tool results after it.
