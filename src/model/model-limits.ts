@@ -4,8 +4,9 @@
 // model gives context_window (the trigger's window form); the summarizer's model gives
 // summarizer_window and summarizer_output_cap. Also the token field an OpenAI-style request
 // names its output limit with (max_completion_tokens for OpenAI's reasoning models).
-import { CATALOGUE, CATALOGUE_SOURCES } from "./model-catalogue.ts";
+
 import { ConfigError } from "./errors.ts";
+import { CATALOGUE, CATALOGUE_SOURCES } from "./model-catalogue.ts";
 import { type Config, SAME_AS_AGENT } from "./settings-table.ts";
 
 /** A model's figures in the catalogue, and the catalogue name they were found under. */
@@ -128,7 +129,8 @@ function limitFrom(
   if (set !== null) return { value: set, source: "setting" };
   if (model === undefined) return { value: null, source: "unset", why: noModel };
   const e = lookupModel(model);
-  if (e === undefined) return { value: null, source: "unset", model, why: `model ${JSON.stringify(model)} is not in the model catalogue` };
+  if (e === undefined)
+    return { value: null, source: "unset", model, why: `model ${JSON.stringify(model)} is not in the model catalogue` };
   return { value: figure(e), source: "catalogue", model, entry: e.entry };
 }
 
@@ -151,7 +153,9 @@ function summarizerLimitsNeeded(c: Config, o: LimitsContext): boolean {
  */
 export function resolveModelLimits(c: Config, o: LimitsContext): ModelLimitsReport {
   const summarizer = c.model === SAME_AS_AGENT ? o.agentModel : c.model;
-  const noSummarizer = o.summarizerCallsModel ? "the summarizer's model is unknown" : "the offline summarizer calls no model";
+  const noSummarizer = o.summarizerCallsModel
+    ? "the summarizer's model is unknown"
+    : "the offline summarizer calls no model";
   const summarizerModel = o.summarizerCallsModel ? summarizer : undefined;
   const report: ModelLimitsReport = {
     context_window: limitFrom(c, "context_window", o.agentModel, (e) => e.window, "the agent's model is unknown"),
@@ -179,20 +183,4 @@ export function withModelLimits(c: Config, limits: ModelLimitsReport): Config {
     summarizer_window: limits.summarizer_window.value,
     summarizer_output_cap: limits.summarizer_output_cap.value,
   };
-}
-
-/** One line per limit, as the text report shows them: "context_window 128000 (catalogue: gpt-4o, the agent's model)". */
-export function limitsText(limits: ModelLimitsReport): string[] {
-  const whose: Record<LimitSetting, string> = {
-    context_window: "the agent's model",
-    summarizer_window: "the summarizer's model",
-    summarizer_output_cap: "the summarizer's model",
-  };
-  return (["context_window", "summarizer_window", "summarizer_output_cap"] as const).map((k) => {
-    const l = limits[k];
-    if (l.source === "setting") return `${k} ${l.value} (setting)`;
-    if (l.source === "catalogue")
-      return `${k} ${l.value} (catalogue: ${l.model}${l.entry === l.model.toLowerCase() ? "" : ` as ${l.entry}`}, ${whose[k]})`;
-    return `${k} unset (${l.why})`;
-  });
 }

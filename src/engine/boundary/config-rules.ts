@@ -189,9 +189,15 @@ export function configWithLimits(c: Config, limits: ModelLimitsReport): Config {
     const from = (["context_window", "summarizer_window", "summarizer_output_cap"] as const satisfies LimitSetting[])
       .map((k) => [k, limits[k]] as const)
       .filter(([, l]) => l.source === "catalogue")
-      .map(([k, l]) => `${k} ${l.value} is the model catalogue's figure for ${l.source === "catalogue" ? JSON.stringify(l.model) : ""}`);
+      .map(
+        ([k, l]) =>
+          `${k} ${l.value} is the model catalogue's figure for ${l.source === "catalogue" ? JSON.stringify(l.model) : ""}`,
+      );
     if (from.length === 0) throw e;
-    throw new ConfigError(e.field, `${e.message.slice(e.field.length + 2)} (${from.join("; ")}: set it, or change ${e.field})`);
+    throw new ConfigError(
+      e.field,
+      `${e.message.slice(e.field.length + 2)} (${from.join("; ")}: set it, or change ${e.field})`,
+    );
   }
 }
 

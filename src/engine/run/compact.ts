@@ -13,9 +13,9 @@ import type { ReportedPrefix } from "../../kernel/trigger.ts";
 import type { SummarizerFailure } from "../../model/call-failure.ts";
 import { type Config, SAME_AS_AGENT, snapshotConfig, summaryModel } from "../../model/config.ts";
 import { type Message, summaryMessage } from "../../model/message.ts";
+import type { ModelLimitsReport } from "../../model/model-limits.ts";
 import type { Summarizer } from "../../model/summarizer.ts";
 import { messageTokens } from "../../model/tokens.ts";
-import type { ModelLimitsReport } from "../../model/model-limits.ts";
 import { assertParsedConfig, configForRun, configWithLimits } from "../boundary/config-rules.ts";
 import {
   gateAgedBudget,

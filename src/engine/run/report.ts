@@ -4,8 +4,8 @@
 
 import type { CallFailure, SummarizerFailure } from "../../model/call-failure.ts";
 import type { SummaryMarker } from "../../model/message.ts";
-import type { SummarizerUsage } from "../../model/summarizer.ts";
 import type { ModelLimitsReport } from "../../model/model-limits.ts";
+import type { SummarizerUsage } from "../../model/summarizer.ts";
 import type { Plan } from "./plan.ts";
 import type { InputRange } from "./positions.ts";
 
