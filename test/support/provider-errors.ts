@@ -83,3 +83,18 @@ export function failureBehavior(api: ErrorApi, kind: FailureKind): Behavior {
     return { kind: "raw", status: 200, body: `{"id":"x","pad":"${"a".repeat(8 * 1024 * 1024)}"}` };
   return (api === "openai" ? OPENAI : ANTHROPIC)[kind];
 }
+
+/**
+ * OpenAI's answer to a chat completions request that names its output limit `max_tokens` for a
+ * reasoning model (o1, o3, o4-mini, the gpt-5 family), which takes `max_completion_tokens` only.
+ */
+export const OPENAI_MAX_TOKENS_UNSUPPORTED: Behavior = {
+  kind: "raw",
+  status: 400,
+  body: openAIError(
+    "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+    "invalid_request_error",
+    "unsupported_parameter",
+    "max_tokens",
+  ),
+};
