@@ -8,7 +8,9 @@ import { CATALOGUE_PATH, catalogueSource } from "../../scripts/model-catalogue.t
 import { limitsLine } from "../../src/cli/report-text.ts";
 import { configForRun, parseConfig } from "../../src/engine/boundary/config-rules.ts";
 import { compactStore } from "../../src/engine/run/compact.ts";
+import type { CompactionReport } from "../../src/engine/run/report.ts";
 import { ConversationStore } from "../../src/engine/store/store.ts";
+import { compactBeforeStep } from "../../src/library/ai-sdk.ts";
 import type { ConfigInput } from "../../src/model/config.ts";
 import { ConfigError } from "../../src/model/errors.ts";
 import type { Message } from "../../src/model/message.ts";
@@ -240,5 +242,30 @@ describe("a run's report says which limits it used and where they came from", ()
     });
     expect(unknown.dueBefore).toBe(false);
     expect(limitsLine(unknown.modelLimits)).toBeUndefined();
+  });
+});
+
+describe("an agent's hook judges its trigger with the agent's model's window", () => {
+  it("compactBeforeStep compacts a step over llama3's window - reserve_tokens, under token_threshold", async () => {
+    const step = {
+      messages: [
+        { role: "system" as const, content: "You are a coding agent." },
+        ...Array.from({ length: 6 }, (_, i) => [
+          { role: "user" as const, content: `task ${i}: ${"read the logs and fix the failing build. ".repeat(120)}` },
+          { role: "assistant" as const, content: `done ${i}: ${"the build passes after the change. ".repeat(120)}` },
+        ]).flat(),
+      ],
+    };
+    const reports: CompactionReport[] = [];
+    const on = (agentModel: string) =>
+      compactBeforeStep(
+        { reserve_tokens: 2000, retention_window: 2, tokenizer: "chars" },
+        { agentModel, env: {}, onReport: (r) => reports.push(r) },
+      )(step);
+    // about 9,000 tokens: over 8192 - 2000, under the default token_threshold (60000)
+    expect(await on("made-up-model")).toBeUndefined();
+    expect(reports).toEqual([]);
+    await on("llama3");
+    expect(reports.map((r) => [r.dueBefore, r.modelLimits.context_window.value])).toEqual([[true, 8192]]);
   });
 });

@@ -99,6 +99,18 @@ export function summarizerCallsModel(s: Summarizer): boolean {
   return s.name !== "offline";
 }
 
+/**
+ * The configuration a caller's trigger checks judge with before a run: `c` with the model limits
+ * the run will resolve (configForRun), for the agent's model and the caller's summarizer (none:
+ * the one the settings name, which calls a model unless the provider is offline).
+ */
+export function judgedConfig(c: Config, agentModel: string | undefined, summarizer: Summarizer | undefined): Config {
+  return configForRun(c, {
+    ...(agentModel === undefined ? {} : { agentModel }),
+    summarizerCallsModel: summarizer === undefined ? c.provider !== "offline" : summarizerCallsModel(summarizer),
+  }).config;
+}
+
 /** The model summaries are requested from. */
 function resolveModel(c: Config, agentModel: string | undefined): string {
   return summaryModel(c.model, agentModel) ?? SAME_AS_AGENT;
