@@ -2,6 +2,34 @@
 import { countOf as count } from "../engine/run/plural.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import { failureLine } from "../model/call-failure.ts";
+// types only: the catalogue itself is never loaded by the CLI's start-up
+import type { LimitSetting, ModelLimitsReport } from "../model/model-limits.ts";
+
+const WHOSE: Record<LimitSetting, string> = {
+  context_window: "the agent's model",
+  summarizer_window: "the summarizer's model",
+  summarizer_output_cap: "the summarizer's model",
+};
+
+/**
+ * The model limits the run used and where each came from, in one line ("model limits:
+ * context_window 128000 (catalogue: gpt-4o, the agent's model), ..."); none when no limit was
+ * known (an unknown model and no setting: nothing was used).
+ */
+export function limitsLine(limits: ModelLimitsReport): string | undefined {
+  const keys = ["context_window", "summarizer_window", "summarizer_output_cap"] as const;
+  if (keys.every((k) => limits[k].source === "unset")) return undefined;
+  const each = keys.map((k) => {
+    const l = limits[k];
+    if (l.source === "setting") return `${k} ${l.value} (setting)`;
+    if (l.source === "catalogue") {
+      const as = l.entry === l.model.toLowerCase() ? "" : ` as ${l.entry}`;
+      return `${k} ${l.value} (catalogue: ${l.model}${as}, ${WHOSE[k]})`;
+    }
+    return `${k} unset (${l.why})`;
+  });
+  return `model limits: ${each.join(", ")}`;
+}
 
 /** Renders a report as a few lines of text. */
 export function reportText(r: CompactionReport, inputName: string): string {
@@ -54,6 +82,8 @@ export function reportText(r: CompactionReport, inputName: string): string {
   for (const k of r.skipped.slice(0, 5))
     lines.push(`  left messages ${k.input.first}..${k.input.last} unchanged: ${k.reason}`);
   if (r.skipped.length > 5) lines.push(`  ... and ${r.skipped.length - 5} more left unchanged`);
+  const limits = limitsLine(r.modelLimits);
+  if (limits !== undefined) lines.push(`  ${limits}`);
   if (r.laws.length > 0) {
     lines.push(`  laws: ${r.laws.map((l) => `${l.law} ${l.ok ? "ok" : "FAILED"}`).join(", ")}`);
     for (const l of r.laws) if (!l.ok) lines.push(`  ${l.law} ${l.title}: FAILED: ${l.detail}`);

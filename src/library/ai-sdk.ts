@@ -5,6 +5,7 @@ import type { ModelMessage } from "ai";
 import { readModelMessage, readModelMessages, writeModelMessages } from "../adapters/ai-sdk.ts";
 import { parseConfig } from "../engine/boundary/config-rules.ts";
 import { decideOverAppends, laterTurn, softConfig } from "../engine/run/background.ts";
+import { judgedConfig } from "../engine/run/compact.ts";
 import { DueTracker, type ItemMeasurer } from "../engine/run/due-tracker.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import { UnshrinkableMemory } from "../engine/store/unshrinkable.ts";
@@ -128,9 +129,11 @@ export function compactBeforeStep(
     unshrinkable: options.unshrinkable ?? new UnshrinkableMemory(),
   };
   // a fixed usage report judges every step the same way: the full run decides then
+  // the trigger judged with the model limits a run resolves (the agent's model's context_window)
+  const judged = judgedConfig(c, options.agentModel, options.summarizer);
   const newTracker = () =>
     options.usage === undefined
-      ? new DueTracker(c, modelMessageMeasurer(options.counter ?? tokenCounter(c.tokenizer), c.summary_tag))
+      ? new DueTracker(judged, modelMessageMeasurer(options.counter ?? tokenCounter(c.tokenizer), c.summary_tag))
       : undefined;
   let tracker = newTracker();
   const soft = tracker === undefined ? undefined : softConfig(c);

@@ -166,8 +166,10 @@ export const SETTINGS = {
   context_window: {
     type: "count or unset",
     default: null,
+    defaultText: "the agent's model's context window (model catalogue)",
     flag: "--context-window <n>",
     help: "also compact when tokens > context_window - reserve_tokens",
+    more: "; unset, and the agent's model not in the catalogue: no window trigger",
     rule: { by: "kernel", says: "must be > 0 when set" },
   },
   reserve_tokens: {

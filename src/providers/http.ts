@@ -11,6 +11,7 @@ import {
 } from "../model/call-failure.ts";
 import { ConfigError, SummarizerError } from "../model/errors.ts";
 import type { Json } from "../model/json.ts";
+import type { OutputTokenField } from "../model/model-limits.ts";
 import { SETTINGS } from "../model/settings-table.ts";
 import type { SummaryRequest } from "../model/summarizer.ts";
 
@@ -230,7 +231,9 @@ export function baseUrlOf(opts: HttpSummarizerOptions, fallback: string): string
 
 /**
  * POSTs one summary request: both APIs take the same body (the model, the summary's token limit
- * and the prompt as one user message); only the URL, the headers and the answer's shape differ.
+ * and the prompt as one user message); only the URL, the headers, the answer's shape and the
+ * name of the token limit differ (`tokenField`: max_completion_tokens for OpenAI's reasoning
+ * models, model-limits.ts outputTokenField).
  */
 export function postSummaryRequest(
   url: string,
@@ -238,11 +241,12 @@ export function postSummaryRequest(
   req: Pick<SummaryRequest, "prompt" | "maxTokens" | "model" | "signal">,
   opts: HttpSummarizerOptions,
   service: string,
+  tokenField: OutputTokenField = "max_tokens",
 ): Promise<Json> {
   return postJson(
     url,
     headers,
-    { model: req.model, max_tokens: req.maxTokens, messages: [{ role: "user", content: req.prompt }] },
+    { model: req.model, [tokenField]: req.maxTokens, messages: [{ role: "user", content: req.prompt }] },
     {
       timeoutMs: opts.timeoutMs ?? SETTINGS.timeout_ms.default,
       signal: req.signal,

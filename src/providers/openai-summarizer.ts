@@ -1,9 +1,11 @@
 // Summaries from an OpenAI-compatible chat completions endpoint (OpenAI, or any server that
-// speaks the same API: vLLM, llama.cpp, Ollama, proxies).
+// speaks the same API: vLLM, llama.cpp, Ollama, proxies). OpenAI's reasoning models are sent
+// max_completion_tokens, every other model max_tokens (model-limits.ts).
 
 import { endpointUrl } from "../model/base-url.ts";
 import { SummarizerError } from "../model/errors.ts";
 import { isJsonObject, type Json } from "../model/json.ts";
+import { outputTokenField } from "../model/model-limits.ts";
 import type { BatchSummaryRequest, Summarizer, SummaryRequest } from "../model/summarizer.ts";
 import { openAIUsage } from "./answer-usage.ts";
 import { extractEachTagged, extractTagged } from "./extract-tag.ts";
@@ -33,7 +35,7 @@ export function openAISummarizer(opts: OpenAISummarizerOptions = {}): Summarizer
   return {
     name: "openai",
     async summarize(req: SummaryRequest): Promise<string> {
-      const body = await postSummaryRequest(url, headers, req, opts, "OpenAI");
+      const body = await postSummaryRequest(url, headers, req, opts, "OpenAI", outputTokenField(req.model));
       // what the call cost is reported whether or not its answer is usable
       const usage = openAIUsage(body);
       if (usage !== undefined) req.onUsage?.(usage);
@@ -42,7 +44,7 @@ export function openAISummarizer(opts: OpenAISummarizerOptions = {}): Summarizer
       );
     },
     async summarizeBatch(req: BatchSummaryRequest): Promise<(string | undefined)[]> {
-      const body = await postSummaryRequest(url, headers, req, opts, "OpenAI");
+      const body = await postSummaryRequest(url, headers, req, opts, "OpenAI", outputTokenField(req.model));
       const usage = openAIUsage(body);
       if (usage !== undefined) req.onUsage?.(usage);
       return readAnswer(url, { service: "OpenAI", model: req.model }, () =>

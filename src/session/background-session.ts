@@ -9,6 +9,7 @@
 
 import { parseConfig } from "../engine/boundary/config-rules.ts";
 import { BackgroundSlot, softConfig } from "../engine/run/background.ts";
+import { judgedConfig } from "../engine/run/compact.ts";
 import { dueBy, type Plan } from "../engine/run/plan.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
@@ -73,6 +74,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export class BackgroundSession {
   private readonly c: Config;
   private readonly soft: Config | undefined;
+  private readonly judged: Config;
   private readonly counter: TokenCounter;
   private readonly slot = new BackgroundSlot();
 
@@ -82,6 +84,8 @@ export class BackgroundSession {
     private readonly o: BackgroundSessionOptions = {},
   ) {
     this.c = parseConfig(config);
+    // the triggers judged with the model limits a run resolves (the agent's model's context_window)
+    this.judged = judgedConfig(this.c, o.agentModel, o.summarizer);
     this.soft = softConfig(this.c);
     this.counter = o.counter ?? tokenCounter(this.c.tokenizer);
   }
@@ -102,7 +106,7 @@ export class BackgroundSession {
   }
 
   private hardDue(): Promise<boolean> {
-    return sessionDue(this.session, this.c, this.counter).then((t) => t !== "none");
+    return sessionDue(this.session, this.judged, this.counter).then((t) => t !== "none");
   }
 
   /**
@@ -152,7 +156,7 @@ export class BackgroundSession {
     }
     // one reading of the counts judges both thresholds
     const counts = await this.session.contextCounts(this.counter);
-    if (dueOn(this.c, counts) === "none") {
+    if (dueOn(this.judged, counts) === "none") {
       let started = false;
       if (!this.slot.inFlight && dueOn(soft, counts) !== "none") {
         const taken = await tryLease(this.session.location);

@@ -6,9 +6,9 @@
 
 import type { ConversationFile } from "../adapters/conversation-file.ts";
 import type { FormatName } from "../adapters/detect.ts";
-import { parseConfig } from "../engine/boundary/config-rules.ts";
+import { configForRun, parseConfig } from "../engine/boundary/config-rules.ts";
 import { gateAdvanceWatermark, gateDecideLogCommit } from "../engine/boundary/kernel-gate.ts";
-import { compactStore } from "../engine/run/compact.ts";
+import { compactStore, summarizerCallsModel } from "../engine/run/compact.ts";
 import { notDueReport } from "../engine/run/not-due-report.ts";
 import type { Plan } from "../engine/run/plan.ts";
 import { dueBy } from "../engine/run/plan.ts";
@@ -221,10 +221,15 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
   }
 
   async compact(config: ConfigInput | Config, options: SessionCompactOptions = {}): Promise<CompactionReport> {
-    const c = parseConfig(config);
-    const counter = options.counter ?? tokenCounter(c.tokenizer);
+    const parsed = parseConfig(config);
+    const counter = options.counter ?? tokenCounter(parsed.tokenizer);
     const summarizer =
-      options.summarizer ?? summarizerFromConfig(c, counter, options.env ?? process.env, options.agentModel);
+      options.summarizer ?? summarizerFromConfig(parsed, counter, options.env ?? process.env, options.agentModel);
+    // the model limits (the catalogue's, or the settings'): the trigger below and the run judge with them
+    const { config: c, limits } = configForRun(parsed, {
+      ...(options.agentModel === undefined ? {} : { agentModel: options.agentModel }),
+      summarizerCallsModel: summarizerCallsModel(summarizer),
+    });
     // not due by the context's running counts (the kernel's trigger): the report of a run that changes
     // nothing, without loading a store or reading the history
     const notDue = notDueReport(c, {
@@ -233,6 +238,7 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
       watermark: 0,
       summarizer: summarizer.name,
       tokenizer: counter.name,
+      modelLimits: limits,
     });
     if (notDue !== undefined) return notDue;
     // the stretches known not to shrink, as the session's records say; what this run finds is kept apart
@@ -267,6 +273,7 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
       // plans the first step and writes nothing
       dryRun: options.dryRun,
       maxSteps: options.maxSteps,
+      limits,
       hooks: { call: ledger.onCall },
     });
     const found = memory.foundIn(store.messages);

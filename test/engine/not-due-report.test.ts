@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { readAnthropicMessages } from "../../src/adapters/anthropic.ts";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
-import { parseConfig } from "../../src/engine/boundary/config-rules.ts";
+import { configForRun, parseConfig } from "../../src/engine/boundary/config-rules.ts";
 import { compactStore } from "../../src/engine/run/compact.ts";
 import { itemMapOf } from "../../src/engine/run/item-map.ts";
 import { notDueReport } from "../../src/engine/run/not-due-report.ts";
@@ -58,6 +58,7 @@ describe("notDueReport", () => {
           watermark: 0,
           summarizer: summarizer.name,
           tokenizer: counter().name,
+          modelLimits: configForRun(c, { summarizerCallsModel: false }).limits,
         });
         expect(got).toEqual(expected);
       });
@@ -71,6 +72,7 @@ describe("notDueReport", () => {
       watermark: 0,
       summarizer: "offline",
       tokenizer: "chars",
+      modelLimits: configForRun(parseConfig({}), { summarizerCallsModel: false }).limits,
     };
     expect(notDueReport(parseConfig({ token_threshold: 400 }), facts)).toBeUndefined();
     expect(notDueReport(parseConfig({ message_threshold: 20 }), facts)).toBeUndefined();

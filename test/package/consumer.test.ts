@@ -363,7 +363,7 @@ describe("the installed bin", { timeout: 180_000 }, () => {
     expect(cleared.length).toBeGreaterThan(0);
   });
 
-  it("prints --help without loading the tokenizer or the config schema (start-up)", () => {
+  it("prints --help without loading the tokenizer, the config schema or the model catalogue (start-up)", () => {
     const log = join(tmp, "loaded.txt");
     writeFileSync(
       join(app, "hooks.mjs"),
@@ -385,7 +385,7 @@ export async function resolve(specifier, context, next) {
       .split("\n")
       .filter((u) => u.length > 0);
     expect(loaded.some((u) => u.includes("/safecut/dist/cli/"))).toBe(true);
-    expect(loaded.filter((u) => /gpt-tokenizer|\/zod\//.test(u))).toEqual([]);
+    expect(loaded.filter((u) => /gpt-tokenizer|\/zod\/|model-catalogue/.test(u))).toEqual([]);
   });
 });
 

@@ -146,3 +146,18 @@ export function llamaCppContextError(input: number, window: number): Behavior {
     }),
   };
 }
+
+/**
+ * OpenAI's answer to a chat completions request that names its output limit `max_tokens` for a
+ * reasoning model (o1, o3, o4-mini, the gpt-5 family), which takes `max_completion_tokens` only.
+ */
+export const OPENAI_MAX_TOKENS_UNSUPPORTED: Behavior = {
+  kind: "raw",
+  status: 400,
+  body: openAIError(
+    "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+    "invalid_request_error",
+    "unsupported_parameter",
+    "max_tokens",
+  ),
+};

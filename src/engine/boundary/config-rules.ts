@@ -4,6 +4,13 @@
 import type { ConfigField, ConfigView } from "../../kernel/config.ts";
 import { type Config, parseConfigShape, SAME_AS_AGENT } from "../../model/config.ts";
 import { ConfigError } from "../../model/errors.ts";
+import {
+  type LimitSetting,
+  type LimitsContext,
+  type ModelLimitsReport,
+  resolveModelLimits,
+  withModelLimits,
+} from "../../model/model-limits.ts";
 import { type SETTINGS, type SettingName, type SettingSpec, settingRows } from "../../model/settings-table.ts";
 import { gateMaxTokensLimit, gateValidateConfig } from "./kernel-gate.ts";
 
@@ -165,4 +172,41 @@ export function assertParsedConfig(c: unknown): Config {
       );
   }
   return assertConfigValid(c as Config);
+}
+
+/**
+ * A parsed configuration with the limits the model catalogue gave filled in (model-limits.ts),
+ * checked again by the kernel (L12): a catalogue figure the other settings do not fit (an 8k
+ * window below reserve_tokens) is a ConfigError that says where the figure came from and which
+ * setting overrides it.
+ */
+export function configWithLimits(c: Config, limits: ModelLimitsReport): Config {
+  const filled = withModelLimits(c, limits);
+  try {
+    return assertConfigValid(filled);
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    const from = (["context_window", "summarizer_window", "summarizer_output_cap"] as const satisfies LimitSetting[])
+      .map((k) => [k, limits[k]] as const)
+      .filter(([, l]) => l.source === "catalogue")
+      .map(
+        ([k, l]) =>
+          `${k} ${l.value} is the model catalogue's figure for ${l.source === "catalogue" ? JSON.stringify(l.model) : ""}`,
+      );
+    if (from.length === 0) throw e;
+    throw new ConfigError(
+      e.field,
+      `${e.message.slice(e.field.length + 2)} (${from.join("; ")}: set it, or change ${e.field})`,
+    );
+  }
+}
+
+/**
+ * The configuration a run uses and the limits it used: `c` (parsed) with each model limit
+ * resolved (resolveModelLimits: the setting, else the model catalogue) and the whole checked by
+ * the kernel again (configWithLimits). The one place a run's limits are decided.
+ */
+export function configForRun(c: Config, o: LimitsContext): { config: Config; limits: ModelLimitsReport } {
+  const limits = resolveModelLimits(c, o);
+  return { config: configWithLimits(c, limits), limits };
 }

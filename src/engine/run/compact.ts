@@ -13,9 +13,10 @@ import type { ReportedPrefix } from "../../kernel/trigger.ts";
 import type { SummarizerFailure } from "../../model/call-failure.ts";
 import { type Config, SAME_AS_AGENT, snapshotConfig, summaryModel } from "../../model/config.ts";
 import { type Message, summaryMessage } from "../../model/message.ts";
+import type { ModelLimitsReport } from "../../model/model-limits.ts";
 import type { Summarizer } from "../../model/summarizer.ts";
 import { messageTokens } from "../../model/tokens.ts";
-import { assertParsedConfig } from "../boundary/config-rules.ts";
+import { assertParsedConfig, configForRun, configWithLimits } from "../boundary/config-rules.ts";
 import {
   gateAgedBudget,
   gateAgingDue,
@@ -86,6 +87,28 @@ export interface CompactOptions {
   readonly items?: ItemMap;
   /** hooks before a run that is due (instructions, cancel), after it, and on failure (run-hooks.ts) */
   readonly hooks?: RunHooks;
+  /**
+   * the model limits, when the caller resolved them already for this configuration and these
+   * models (configForRun: a session judges its trigger with them before the run); default: resolved here
+   */
+  readonly limits?: ModelLimitsReport;
+}
+
+/** Whether a summarizer sends its requests to a model with limits (every one but the offline summarizer). */
+export function summarizerCallsModel(s: Summarizer): boolean {
+  return s.name !== "offline";
+}
+
+/**
+ * The configuration a caller's trigger checks judge with before a run: `c` with the model limits
+ * the run will resolve (configForRun), for the agent's model and the caller's summarizer (none:
+ * the one the settings name, which calls a model unless the provider is offline).
+ */
+export function judgedConfig(c: Config, agentModel: string | undefined, summarizer: Summarizer | undefined): Config {
+  return configForRun(c, {
+    ...(agentModel === undefined ? {} : { agentModel }),
+    summarizerCallsModel: summarizer === undefined ? c.provider !== "offline" : summarizerCallsModel(summarizer),
+  }).config;
 }
 
 /** The model summaries are requested from. */
@@ -133,6 +156,8 @@ interface RunState {
   readonly store: ConversationStore;
   readonly c: Readonly<Config>;
   readonly o: CompactOptions;
+  /** the model limits the run used (the catalogue's, or the settings'), already in `c` */
+  readonly limits: ModelLimitsReport;
   readonly model: string;
   readonly progress: (line: string) => void;
   /** counts and report positions in the caller's items, whatever earlier splices did */
@@ -699,7 +724,16 @@ interface RunStart {
 function startRun(store: ConversationStore, config: Config, o: CompactOptions): RunStart {
   // a JavaScript caller's raw or invalid settings are a ConfigError naming the setting, never a
   // boundary error (a parsed configuration is checked, not parsed again)
-  const c = snapshotConfig(assertParsedConfig(config));
+  const parsed = assertParsedConfig(config);
+  const resolved =
+    o.limits === undefined
+      ? configForRun(parsed, {
+          ...(o.agentModel === undefined ? {} : { agentModel: o.agentModel }),
+          summarizerCallsModel: summarizerCallsModel(o.summarizer),
+        })
+      : { config: configWithLimits(parsed, o.limits), limits: o.limits };
+  const { limits } = resolved;
+  const c = snapshotConfig(resolved.config);
   if (o.usage !== undefined) {
     assertReportedPrefix(o.usage, store.messages.length);
     assertReportJudgeable(o.usage, store.view().tokens);
@@ -719,6 +753,7 @@ function startRun(store: ConversationStore, config: Config, o: CompactOptions): 
     store,
     c,
     o,
+    limits,
     model: resolveModel(c, o.agentModel),
     progress: o.onProgress ?? (() => {}),
     positions,
@@ -783,6 +818,7 @@ function runReport(s: RunStart, end: RunEnd): CompactionReport {
     ...(run.lawfulFloor === undefined ? {} : { lawfulFloor: run.lawfulFloor }),
     ...(o.usage === undefined ? {} : { usage: usageReport(o.usage, run.usage, s.judgedBefore, judgedAfter) }),
     watermark: store.watermark,
+    modelLimits: run.limits,
     summarizer: o.summarizer.name,
     summarizerCalls: run.summarizerCalls,
     calls: [],

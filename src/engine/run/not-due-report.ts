@@ -3,6 +3,7 @@
 // kernel's trigger (dueBy); the report is the one compactStore gives for a store with those
 // counts that is not due (a run that changes nothing: its laws hold by identity), field for field.
 import type { Config } from "../../model/config.ts";
+import type { ModelLimitsReport } from "../../model/model-limits.ts";
 import { notDueClearing, withClearing } from "./clearing.ts";
 import { unchangedLaws } from "./law-checks.ts";
 import { dueBy } from "./plan.ts";
@@ -24,6 +25,8 @@ export interface NotDueFacts {
   readonly summarizer: string;
   /** the counter's name */
   readonly tokenizer: string;
+  /** the model limits the run would use (configForRun) */
+  readonly modelLimits: ModelLimitsReport;
 }
 
 /** Why a run that is not due ends: compactStore says the same (one owner of the words). */
@@ -47,6 +50,7 @@ export function notDueReport(c: Config, f: NotDueFacts): CompactionReport | unde
     stretches: [],
     skipped: [],
     watermark: f.watermark,
+    modelLimits: f.modelLimits,
     summarizer: f.summarizer,
     summarizerCalls: 0,
     calls: [],

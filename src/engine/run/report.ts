@@ -4,6 +4,7 @@
 
 import type { CallFailure, SummarizerFailure } from "../../model/call-failure.ts";
 import type { SummaryMarker } from "../../model/message.ts";
+import type { ModelLimitsReport } from "../../model/model-limits.ts";
 import type { SummarizerUsage } from "../../model/summarizer.ts";
 import type { Plan } from "./plan.ts";
 import type { InputRange } from "./positions.ts";
@@ -204,6 +205,8 @@ export interface CompactionReport {
   /** only when usage was reported: the token counts the trigger judged */
   readonly usage?: UsageReport;
   readonly watermark: number;
+  /** the model limits the run used: context_window, summarizer_window, summarizer_output_cap, each from its setting or the model catalogue, or unset */
+  readonly modelLimits: ModelLimitsReport;
   readonly summarizer: string;
   /** every summarizer call of the run (an HTTP request each for the HTTP summarizers), retries included */
   readonly summarizerCalls: number;
