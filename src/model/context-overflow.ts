@@ -135,7 +135,8 @@ export function overflowOfError(e: unknown): ContextOverflow | undefined {
     typeof rb === "string"
       ? rb
       : parsed !== undefined && typeof parsed === "object" && parsed !== null
-        ? JSON.stringify({ error: parsed })
+        ? // the OpenAI SDK keeps the body's `error` object, the Anthropic SDK the whole body
+          JSON.stringify("error" in parsed ? parsed : { error: parsed })
         : undefined;
   const msg = e instanceof Error ? e.message : "";
   if (status !== undefined) {

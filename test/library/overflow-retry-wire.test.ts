@@ -1,0 +1,184 @@
+// The wire helpers' overflow retry against loopback servers that enforce a window and answer with
+// each provider's real overflow body: the `openai` SDK against OpenAI's and an 8k OpenAI-compatible
+// server's (vLLM's and llama.cpp's wording), the `@anthropic-ai/sdk` against Anthropic's ("prompt is
+// too long" and its 413 request_too_large): the first call overflows, the messages are compacted,
+// the one retry fits and succeeds; a second overflow is an OverflowRetryError naming what was tried.
+import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
+import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import { afterEach, describe, expect, it } from "vitest";
+import { retryAnthropicCall, retryOpenAICall } from "../../src/library/compact-wire.ts";
+import { OverflowRetryError } from "../../src/library/overflow-retry.ts";
+import { type AgentApi, type AgentServer, startAgentServer } from "../support/agent-overflow-server.ts";
+
+const servers: AgentServer[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.close();
+});
+const serve = async (api: AgentApi, windowTokens: number, maxBytes?: number) => {
+  const s = await startAgentServer(api, maxBytes === undefined ? { windowTokens } : { windowTokens, maxBytes });
+  servers.push(s);
+  return s;
+};
+
+/** A tool result's text: a build log of about `chars` characters. */
+const log = (i: number, chars: number) =>
+  Array.from({ length: Math.ceil(chars / 40) }, (_, k) => `step ${i}.${k}: compiled module ${k} ok`)
+    .join("\n")
+    .slice(0, chars);
+
+/** An agent's history in OpenAI's shape: `rounds` tool calls, each answered by a log of `chars`. */
+function openAIHistory(rounds: number, chars: number): ChatCompletionMessageParam[] {
+  const ms: ChatCompletionMessageParam[] = [
+    { role: "system", content: "You are a build agent." },
+    { role: "user", content: "Build the project and tell me when it is green." },
+  ];
+  for (let i = 0; i < rounds; i++) {
+    ms.push({
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: `call_${i}`, type: "function", function: { name: "run", arguments: `{"step":${i}}` } }],
+    });
+    ms.push({ role: "tool", tool_call_id: `call_${i}`, content: log(i, chars) });
+  }
+  ms.push({ role: "user", content: "Is it green now?" });
+  return ms;
+}
+
+/** The same history in Anthropic's shape. */
+function anthropicHistory(rounds: number, chars: number): Anthropic.MessageParam[] {
+  const ms: Anthropic.MessageParam[] = [{ role: "user", content: "Build the project and tell me when it is green." }];
+  for (let i = 0; i < rounds; i++) {
+    ms.push({ role: "assistant", content: [{ type: "tool_use", id: `toolu_${i}`, name: "run", input: { step: i } }] });
+    ms.push({ role: "user", content: [{ type: "tool_result", tool_use_id: `toolu_${i}`, content: log(i, chars) }] });
+  }
+  ms.push({ role: "user", content: "Is it green now?" });
+  return ms;
+}
+
+const CONFIG = { provider: "offline" } as const;
+
+describe("retryOpenAICall", () => {
+  for (const api of ["openai", "vllm", "llamacpp"] as const) {
+    it(`${api}: an overflow compacts the messages and the one retry succeeds`, async () => {
+      const server = await serve(api, 8192);
+      const client = new OpenAI({ baseURL: server.url, apiKey: "sk-test", maxRetries: 0 });
+      const history = openAIHistory(24, 2000);
+      const r = await retryOpenAICall(
+        history,
+        (messages) => client.chat.completions.create({ model: "llama3", messages }),
+        CONFIG,
+      );
+      expect(server.requests.map((q) => q.status)).toEqual([400, 200]);
+      const [first, second] = server.requests;
+      expect(first?.promptTokens).toBeGreaterThan(8192);
+      expect(second?.promptTokens).toBeLessThanOrEqual(8192);
+      expect(r.result.choices[0]?.message.content).toContain("green");
+      expect(r.retry?.overflow.contextWindow).toBe(8192);
+      expect(r.retry?.overflow.promptTokens).toBe(first?.promptTokens);
+      expect(r.conversation.length).toBeLessThan(history.length);
+      // the retry sent what the helper returned, and the last user turn is kept verbatim
+      expect(r.conversation.at(-1)).toBe(history.at(-1));
+    });
+  }
+
+  it("a call that fits is made once, untouched", async () => {
+    const server = await serve("openai", 100_000);
+    const client = new OpenAI({ baseURL: server.url, apiKey: "sk-test", maxRetries: 0 });
+    const history = openAIHistory(4, 500);
+    const r = await retryOpenAICall(
+      history,
+      (messages) => client.chat.completions.create({ model: "m", messages }),
+      CONFIG,
+    );
+    expect(server.requests.length).toBe(1);
+    expect(r.retry).toBeUndefined();
+    expect(r.conversation).toEqual(history);
+  });
+
+  it("a second overflow is an error naming what was tried", async () => {
+    // the last user turn alone is over the window: nothing compaction may touch can make it fit
+    const server = await serve("openai", 300);
+    const client = new OpenAI({ baseURL: server.url, apiKey: "sk-test", maxRetries: 0 });
+    const history = openAIHistory(24, 2000);
+    history.push({ role: "user", content: log(99, 2400) });
+    const e = await retryOpenAICall(
+      history,
+      (messages) => client.chat.completions.create({ model: "m", messages }),
+      CONFIG,
+    ).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(OverflowRetryError);
+    const err = e as OverflowRetryError;
+    expect(server.requests.map((q) => q.status)).toEqual([400, 400]);
+    expect(err.message).toMatch(/overflowed twice/);
+    expect(err.message).toMatch(/took it from \d+ to \d+ tokens/);
+    expect(err.message).toMatch(/cleared \d+ tool results/);
+    expect(err.message).toContain("maximum context length is 300 tokens");
+    expect(err.retryOverflow?.promptTokens).toBe(server.requests[1]?.promptTokens);
+  });
+
+  it("another error is thrown as it is, with no retry", async () => {
+    const client = new OpenAI({ baseURL: "http://127.0.0.1:9/v1", apiKey: "sk-test", maxRetries: 0 });
+    const e = await retryOpenAICall(
+      openAIHistory(2, 100),
+      (messages) => client.chat.completions.create({ model: "m", messages }),
+      CONFIG,
+    ).catch((x: unknown) => x);
+    expect(e).not.toBeInstanceOf(OverflowRetryError);
+    expect(e).toBeInstanceOf(OpenAI.APIConnectionError);
+  });
+});
+
+describe("retryAnthropicCall", () => {
+  it('"prompt is too long": compacts and the one retry succeeds', async () => {
+    const server = await serve("anthropic", 8000);
+    const client = new Anthropic({ baseURL: server.url, apiKey: "sk-ant-test", maxRetries: 0 });
+    const conversation = { system: "You are a build agent.", messages: anthropicHistory(24, 2000) };
+    const r = await retryAnthropicCall(
+      conversation,
+      (c) =>
+        client.messages.create({
+          model: "claude-haiku-4-5",
+          max_tokens: 1024,
+          ...(c.system === undefined ? {} : { system: c.system }),
+          messages: c.messages as Anthropic.MessageParam[],
+        }),
+      CONFIG,
+    );
+    expect(server.requests.map((q) => q.status)).toEqual([400, 200]);
+    expect(server.requests[1]?.promptTokens).toBeLessThanOrEqual(8000);
+    expect(r.retry?.overflow).toMatchObject({ provider: "anthropic", contextWindow: 8000 });
+    expect(r.conversation.system).toBe("You are a build agent.");
+  });
+
+  it("HTTP 413 request_too_large: an image in an old tool result is compacted away and the retry fits", async () => {
+    const image = Buffer.alloc(600_000, 7).toString("base64"); // 800 kB of base64, a handful of tokens to the provider
+    const messages = anthropicHistory(12, 800);
+    messages.splice(4, 1, {
+      role: "user",
+      content: [
+        {
+          type: "tool_result",
+          tool_use_id: "toolu_1",
+          content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: image } }],
+        },
+      ],
+    });
+    const server = await serve("anthropic", 100_000, 500_000);
+    const client = new Anthropic({ baseURL: server.url, apiKey: "sk-ant-test", maxRetries: 0 });
+    const r = await retryAnthropicCall(
+      { messages },
+      (c) =>
+        client.messages.create({
+          model: "claude-haiku-4-5",
+          max_tokens: 1024,
+          messages: c.messages as Anthropic.MessageParam[],
+        }),
+      CONFIG,
+    );
+    expect(server.requests.map((q) => q.status)).toEqual([413, 200]);
+    expect(server.requests[0]?.bytes).toBeGreaterThan(500_000);
+    expect(server.requests[1]?.bytes).toBeLessThanOrEqual(500_000);
+    expect(r.retry?.overflow).toMatchObject({ provider: "anthropic", over: "bytes", status: 413 });
+  });
+});
