@@ -1221,6 +1221,21 @@ export const isCompactionDue: (tokens: number, messages: number, userTurns: numb
 export const isOverContextWindow: (tokens: number, contextWindow: number, reserveTokens: number) => boolean = triggerModule.isOverContextWindow;
 
 /**
+ * Compaction is due iff the request's bytes pass the byte budget (L1, byte form;
+ * max_request_bytes, 0 = no budget): a provider refuses a request over its size whatever its
+ * tokens, and images and files count here by their bytes.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), law L1; see docs/kernel.md.
+ *
+ * Requires:
+ * - `bytes >= 0 && maxBytes >= 0`
+ *
+ * Ensures:
+ * - `result <==> (maxBytes > 0 && bytes > maxBytes)`
+ */
+export const overByteBudget: (bytes: number, maxBytes: number) => boolean = triggerModule.overByteBudget;
+
+/**
  * L1 in full: compaction is due iff a configured threshold is reached or the context window is over (0 = no window).
  *
  * Proven by Dafny (`scripts/check.sh dafny`), law L1; see docs/kernel.md.

@@ -10,11 +10,18 @@ import { DueTracker, type ItemMeasurer } from "../engine/run/due-tracker.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import { UnshrinkableMemory } from "../engine/store/unshrinkable.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
+import { providerNamed } from "../model/context-overflow.ts";
 import { messageTokens, type TokenCounter, tokenCounter } from "../model/tokens.ts";
 import { ToolPairing } from "../model/tool-pairing.ts";
 import type { CompactMessagesOptions } from "./compact-messages.ts";
 import { compactReading } from "./compact-reading.ts";
-import { callWithRetry, countedTokens, type OverflowRetry, overflowSettings } from "./overflow-retry.ts";
+import {
+  callWithRetry,
+  countedTokens,
+  type OverflowRetry,
+  overflowSettings,
+  requestByteBudget,
+} from "./overflow-retry.ts";
 
 /** Compacts AI SDK messages; `retention_window` and the report's positions count these messages. */
 export async function compactModelMessages(
@@ -269,6 +276,10 @@ export function overflowRetry(
     });
     return { conversation: asPrompt(r.messages), report: r.report };
   };
+  const budgetOf = (name: string) => {
+    const provider = providerNamed(name);
+    return { provider, maxBytes: requestByteBudget(c, provider) };
+  };
   const retried = <T>(original: CallPrompt, r: { conversation: CallPrompt; retry?: OverflowRetry; result: T }) => {
     if (r.retry !== undefined) {
       remembered = { from: original, to: r.conversation };
@@ -283,6 +294,7 @@ export function overflowRetry(
         prompt,
         async (p) => (p === params.prompt ? doGenerate() : model.doGenerate({ ...params, prompt: p })),
         compactPrompt,
+        budgetOf(model.provider),
       );
       return retried(params.prompt, r);
     },
@@ -292,6 +304,7 @@ export function overflowRetry(
         prompt,
         async (p) => (p === params.prompt ? doStream() : model.doStream({ ...params, prompt: p })),
         compactPrompt,
+        budgetOf(model.provider),
       );
       return retried(params.prompt, r);
     },

@@ -18,7 +18,13 @@ import { describeJson, isJsonObject, type Json, type JsonObject } from "../model
 import { assertValueNesting } from "../model/json-depth.ts";
 import { assertMessageList, assertOptions } from "./compact-messages.ts";
 import { compactReading, sourcedReading } from "./compact-reading.ts";
-import { callWithRetry, countedTokens, type OverflowRetry, overflowSettings } from "./overflow-retry.ts";
+import {
+  callWithRetry,
+  countedTokens,
+  type OverflowRetry,
+  overflowSettings,
+  requestByteBudget,
+} from "./overflow-retry.ts";
 import { compactOnSession, type WireOptions } from "./session-option.ts";
 
 /**
@@ -153,7 +159,8 @@ export interface RetriedCall<T, C> {
  * `openai` SDK or a fetch wrapper) compacts the messages with compactOpenAIMessages under the
  * settings the answer implies (overflow-retry.ts: its window as context_window, its prompt tokens
  * as the reported usage; with the `session` option the session is compacted and its context
- * sent) and calls again with them. A second overflow is an OverflowRetryError naming the tokens
+ * sent) and calls again with them. Messages over the byte budget (max_request_bytes, by default
+ * OpenAI's documented 50 MB) are compacted the same way before the call is made. A second overflow is an OverflowRetryError naming the tokens
  * before and after, what compaction did and the provider's messages. Keep the messages returned:
  * the next call goes on from them.
  */
@@ -192,19 +199,24 @@ export async function retryAnthropicCall<M extends AnthropicMessageLike, S exten
   const c = parseConfig(config);
   type Conv = { system?: S | string; messages: (M | AnthropicWritten<M>)[] };
   const first: Conv = { ...conversation, messages: [...conversation.messages] };
-  return callWithRetry<Conv, T>(first, call, async (conv, o) => {
-    const read = readAnthropicMessages(
-      conv.messages as unknown as Json[],
-      conv.system as Json | undefined,
-      "messages",
-      {
-        summaryTag: c.summary_tag,
-      },
-    );
-    const s = overflowSettings(c, o, countedTokens(read, c, options.counter), options.session === undefined);
-    const opts = s.usage === undefined ? options : { ...options, usage: s.usage };
-    const r = await compactAnthropicMessages(conv as { system?: S; messages: readonly M[] }, s.config, opts);
-    const { report, ...rest } = r;
-    return { conversation: rest as Conv, report };
-  });
+  return callWithRetry<Conv, T>(
+    first,
+    call,
+    async (conv, o) => {
+      const read = readAnthropicMessages(
+        conv.messages as unknown as Json[],
+        conv.system as Json | undefined,
+        "messages",
+        {
+          summaryTag: c.summary_tag,
+        },
+      );
+      const s = overflowSettings(c, o, countedTokens(read, c, options.counter), options.session === undefined);
+      const opts = s.usage === undefined ? options : { ...options, usage: s.usage };
+      const r = await compactAnthropicMessages(conv as { system?: S; messages: readonly M[] }, s.config, opts);
+      const { report, ...rest } = r;
+      return { conversation: rest as Conv, report };
+    },
+    { provider: "anthropic", maxBytes: requestByteBudget(c, "anthropic") },
+  );
 }

@@ -6,9 +6,16 @@
 // the settings the kernel's trigger judges (the window it reported as context_window, the prompt
 // tokens it counted as the reported usage), and the engine's ordinary run compacts down to the
 // target (clearing, then summarizing, as the strategy says).
+
+import { gateOverByteBudget } from "../engine/boundary/kernel-gate.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import type { Config } from "../model/config.ts";
-import { type ContextOverflow, overflowOfError } from "../model/context-overflow.ts";
+import {
+  type ContextOverflow,
+  type OverflowProvider,
+  overflowOfError,
+  PROVIDER_REQUEST_BYTES,
+} from "../model/context-overflow.ts";
 import { SafecutError } from "../model/errors.ts";
 import type { Message } from "../model/message.ts";
 import { messageTokens, type TokenCounter, tokenCounter } from "../model/tokens.ts";
@@ -71,8 +78,38 @@ export function countedTokens(messages: readonly Message[], c: Config, counter?:
 /** Whether a run changed the conversation (replaced a stretch or cleared a tool result). */
 export const changedBy = (r: CompactionReport): boolean => r.stretches.length > 0 || (r.clearing?.results ?? 0) > 0;
 
+/** The byte budget of a request to `provider`: max_request_bytes, else the provider's documented limit, else none (0). */
+export function requestByteBudget(c: Config, provider: OverflowProvider): number {
+  if (c.max_request_bytes !== null) return c.max_request_bytes;
+  return provider === "openai" || provider === "anthropic" || provider === "google"
+    ? PROVIDER_REQUEST_BYTES[provider]
+    : 0;
+}
+
+/** The bytes of a request's conversation: its JSON text in UTF-8 (an image or file by its base64 text). */
+export function requestBytes(conversation: unknown): number {
+  return Buffer.byteLength(JSON.stringify(conversation), "utf8");
+}
+
+/** The byte budget a call is held to: its limit (0: none) and the provider it is sent to. */
+export interface ByteBudget {
+  readonly maxBytes: number;
+  readonly provider: OverflowProvider;
+}
+
+/** A conversation over the byte budget, as the overflow it would be answered with (status 0: not sent). */
+function budgetOverflow(bytes: number, b: ByteBudget): ContextOverflow {
+  return {
+    provider: b.provider,
+    over: "bytes",
+    status: 0,
+    message: `the request's conversation is ${bytes} bytes, over max_request_bytes ${b.maxBytes}`,
+  };
+}
+
 /** One overflow in words: provider, status, the counts it gave, its message. */
 function overflowWords(o: ContextOverflow): string {
+  if (o.status === 0) return `max_request_bytes (${o.message}; not sent)`;
   const counts =
     o.promptTokens !== undefined && o.contextWindow !== undefined
       ? ` (${o.promptTokens} tokens > ${o.contextWindow})`
@@ -114,26 +151,44 @@ export class OverflowRetryError extends SafecutError {
   }
 }
 
+/** Whether a thrown value is the budget's own overflow (status 0, never a provider's answer). */
+function isBudgetOverflow(e: unknown): e is ContextOverflow {
+  return typeof e === "object" && e !== null && "over" in e && "status" in e && (e as ContextOverflow).status === 0;
+}
+
 /**
  * Makes `call` on `conversation`; when it throws a context overflow (overflowOfError), compacts
- * with `compact` and makes the call once more on the result. A second overflow, or a compaction
- * that changed nothing, is an OverflowRetryError; any other error is thrown as it is.
+ * with `compact` and makes the call once more on the result. With `budget`, a conversation over
+ * it (the kernel's overByteBudget) is compacted the same way before it is sent, and the one call
+ * is made after. A second overflow, a compaction that changed nothing or left the conversation
+ * over the budget, is an OverflowRetryError; any other error is thrown as it is.
  */
 export async function callWithRetry<C, T>(
   conversation: C,
   call: (conversation: C) => Promise<T>,
   compact: (conversation: C, overflow: ContextOverflow) => Promise<{ conversation: C; report: CompactionReport }>,
+  budget?: ByteBudget,
 ): Promise<{ result: T; conversation: C; retry?: OverflowRetry }> {
   let overflow: ContextOverflow;
+  const overBudget = (conv: C): ContextOverflow | undefined => {
+    if (budget === undefined) return undefined;
+    const bytes = requestBytes(conv);
+    return gateOverByteBudget(bytes, budget.maxBytes) ? budgetOverflow(bytes, budget) : undefined;
+  };
   try {
+    // over the byte budget (L1's byte form, the kernel's): compacted before it is sent at all
+    const over = overBudget(conversation);
+    if (over !== undefined) throw over;
     return { result: await call(conversation), conversation };
   } catch (e) {
-    const o = overflowOfError(e);
+    const o = isBudgetOverflow(e) ? e : overflowOfError(e);
     if (o === undefined) throw e;
     overflow = o;
   }
   const compacted = await compact(conversation, overflow);
   if (!changedBy(compacted.report)) throw new OverflowRetryError(overflow, compacted.report);
+  const still = overBudget(compacted.conversation);
+  if (still !== undefined) throw new OverflowRetryError(overflow, compacted.report, still);
   try {
     const result = await call(compacted.conversation);
     return { result, conversation: compacted.conversation, retry: { overflow, report: compacted.report } };

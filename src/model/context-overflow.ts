@@ -160,3 +160,9 @@ export const PROVIDER_REQUEST_BYTES: Readonly<Record<"openai" | "anthropic" | "g
   anthropic: 32 * 1024 * 1024,
   google: 20 * 1024 * 1024,
 };
+
+/** The provider of an AI SDK model by its `provider` name ("openai.chat", "anthropic.messages", "google.generative-ai"); "unknown" for any other. */
+export function providerNamed(name: string): OverflowProvider {
+  for (const p of ["openai", "anthropic", "google"] as const) if (name === p || name.startsWith(`${p}.`)) return p;
+  return "unknown";
+}

@@ -10,7 +10,13 @@
 import { readConversationFile } from "../adapters/conversation-file.ts";
 import { parseConfig } from "../engine/boundary/config-rules.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
-import { callWithRetry, countedTokens, type OverflowRetry, overflowSettings } from "../library/overflow-retry.ts";
+import {
+  callWithRetry,
+  countedTokens,
+  type OverflowRetry,
+  overflowSettings,
+  requestByteBudget,
+} from "../library/overflow-retry.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
 import type { ContextOverflow } from "../model/context-overflow.ts";
 import type { Json } from "../model/json.ts";
@@ -104,10 +110,17 @@ export async function sessionCall<T>(
 ): Promise<SessionCall<T>> {
   const c = parseConfig(config);
   const step = await sessionStep(session, newItems, c, options);
-  const r = await callWithRetry(step.items, call, async (_items, o) => {
-    const after = await compactAfterOverflow(session, o, c, options);
-    return { conversation: after.items, report: after.report };
-  });
+  // the session's format names the API its items are sent to (responses: OpenAI's; ai-sdk: any)
+  const provider = session.format === "anthropic" ? "anthropic" : session.format === "ai-sdk" ? "unknown" : "openai";
+  const r = await callWithRetry(
+    step.items,
+    call,
+    async (_items, o) => {
+      const after = await compactAfterOverflow(session, o, c, options);
+      return { conversation: after.items, report: after.report };
+    },
+    { provider, maxBytes: requestByteBudget(c, provider) },
+  );
   return r.retry === undefined
     ? { items: r.conversation, report: step.report, result: r.result }
     : { items: r.conversation, report: r.retry.report, result: r.result, retry: r.retry };

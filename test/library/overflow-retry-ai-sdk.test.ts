@@ -42,7 +42,9 @@ function history(rounds: number, chars: number): ModelMessage[] {
     ms.push({ role: "assistant", content: [{ type: "tool-call", toolCallId: `c${i}`, toolName: "run", input: {} }] });
     ms.push({
       role: "tool",
-      content: [{ type: "tool-result", toolCallId: `c${i}`, toolName: "run", output: { type: "text", value: log(i, chars) } }],
+      content: [
+        { type: "tool-result", toolCallId: `c${i}`, toolName: "run", output: { type: "text", value: log(i, chars) } },
+      ],
     });
   }
   ms.push({ role: "user", content: "Is it green now?" });
@@ -79,7 +81,10 @@ describe("overflowRetry (AI SDK middleware)", () => {
       expect(server.requests[1]?.promptTokens).toBeLessThanOrEqual(window);
       expect(server.requests[2]?.promptTokens).toBeLessThanOrEqual(window);
       expect(retries).toHaveLength(1);
-      expect(retries[0]?.overflow).toMatchObject({ contextWindow: window, promptTokens: server.requests[0]?.promptTokens });
+      expect(retries[0]?.overflow).toMatchObject({
+        contextWindow: window,
+        promptTokens: server.requests[0]?.promptTokens,
+      });
       expect(JSON.stringify(server.requests[1]?.body)).toContain("You are a build agent.");
     });
   }
@@ -145,7 +150,10 @@ describe("session helpers", () => {
     }
     items.push({ role: "user", content: "Is it green now?" });
     const call = (ms: Json[]) =>
-      client.chat.completions.create({ model: "gpt-4o-mini", messages: ms as OpenAI.ChatCompletionMessageParam[] });
+      client.chat.completions.create({
+        model: "gpt-4o-mini",
+        messages: ms as unknown as OpenAI.ChatCompletionMessageParam[],
+      });
     const r = await sessionCall(s, items, call, { ...CONFIG, token_threshold: 1_000_000 });
     expect(server.requests.map((q) => q.status)).toEqual([400, 200]);
     expect(r.result.choices[0]?.message.content).toContain("green");

@@ -181,4 +181,60 @@ describe("retryAnthropicCall", () => {
     expect(server.requests[1]?.bytes).toBeLessThanOrEqual(500_000);
     expect(r.retry?.overflow).toMatchObject({ provider: "anthropic", over: "bytes", status: 413 });
   });
+
+  it("max_request_bytes: a conversation over Anthropic's 32 MB is compacted before it is sent, then fits", async () => {
+    // 33 MB of base64 image in an old tool result: a few hundred tokens to the provider, over its size
+    const image = Buffer.alloc(25 * 1024 * 1024, 7).toString("base64");
+    const messages = anthropicHistory(12, 800);
+    messages.splice(4, 1, {
+      role: "user",
+      content: [
+        {
+          type: "tool_result",
+          tool_use_id: "toolu_1",
+          content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: image } }],
+        },
+      ],
+    });
+    const server = await serve("anthropic", 100_000, 32 * 1024 * 1024);
+    const client = new Anthropic({ baseURL: server.url, apiKey: "sk-ant-test", maxRetries: 0 });
+    const r = await retryAnthropicCall(
+      { messages },
+      (c) =>
+        client.messages.create({
+          model: "claude-haiku-4-5",
+          max_tokens: 1024,
+          messages: c.messages as Anthropic.MessageParam[],
+        }),
+      CONFIG,
+    );
+    // one request, sent compacted: the provider never saw the 33 MB one
+    expect(server.requests.map((q) => q.status)).toEqual([200]);
+    expect(server.requests[0]?.bytes).toBeLessThan(1024 * 1024);
+    expect(r.retry?.overflow).toMatchObject({ over: "bytes", status: 0, provider: "anthropic" });
+    // the image's tool result went out with the stretch summarized (or the result cleared)
+    expect((r.retry?.report.clearing?.results ?? 0) + (r.retry?.report.stretches.length ?? 0)).toBeGreaterThan(0);
+    expect(JSON.stringify(r.conversation.messages)).not.toContain(image.slice(0, 1000));
+  });
+
+  it("max_request_bytes set by the user: a request over it that compaction cannot bring under is named, never sent", async () => {
+    const server = await serve("anthropic", 100_000);
+    const client = new Anthropic({ baseURL: server.url, apiKey: "sk-ant-test", maxRetries: 0 });
+    const messages = anthropicHistory(12, 800);
+    // the newest message (kept by the retention window) holds the bytes
+    messages.push({ role: "assistant", content: "ok" }, { role: "user", content: "x".repeat(300_000) });
+    const e = await retryAnthropicCall(
+      { messages },
+      (c) =>
+        client.messages.create({
+          model: "claude-haiku-4-5",
+          max_tokens: 1024,
+          messages: c.messages as Anthropic.MessageParam[],
+        }),
+      { ...CONFIG, max_request_bytes: 200_000 },
+    ).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(OverflowRetryError);
+    expect((e as Error).message).toMatch(/max_request_bytes 200000/);
+    expect(server.requests).toHaveLength(0);
+  });
 });
