@@ -10,7 +10,7 @@ import { DueTracker, type ItemMeasurer } from "../engine/run/due-tracker.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import { UnshrinkableMemory } from "../engine/store/unshrinkable.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
-import { providerNamed } from "../model/context-overflow.ts";
+import { type ContextOverflow, providerNamed } from "../model/context-overflow.ts";
 import { messageTokens, type TokenCounter, tokenCounter } from "../model/tokens.ts";
 import { ToolPairing } from "../model/tool-pairing.ts";
 import type { CompactMessagesOptions } from "./compact-messages.ts";
@@ -266,7 +266,7 @@ export function overflowRetry(
       ? [...r.to, ...prompt.slice(r.from.length)]
       : prompt;
   };
-  const compactPrompt = async (prompt: CallPrompt, o: Parameters<typeof overflowSettings>[1]) => {
+  const compactPrompt = async (prompt: CallPrompt, o: ContextOverflow) => {
     const messages = prompt as unknown as ModelMessage[];
     const read = readModelMessages(messages, "prompt", { summaryTag: c.summary_tag });
     const s = overflowSettings(c, o, countedTokens(read.messages, c, options.counter), true);
@@ -276,37 +276,43 @@ export function overflowRetry(
     });
     return { conversation: asPrompt(r.messages), report: r.report };
   };
-  const budgetOf = (name: string) => {
-    const provider = providerNamed(name);
-    return { provider, maxBytes: requestByteBudget(c, provider) };
-  };
-  const retried = <T>(original: CallPrompt, r: { conversation: CallPrompt; retry?: OverflowRetry; result: T }) => {
-    if (r.retry !== undefined) {
-      remembered = { from: original, to: r.conversation };
-      options.onRetry?.(r.retry);
-    }
+  return retryingMiddleware(c, compactPrompt, substituted, (original, r) => {
+    remembered = { from: original, to: r.conversation };
+    options.onRetry?.(r.retry);
+  });
+}
+
+/**
+ * The language model middleware of an overflow retry: each call's prompt (after `substitute`)
+ * is made with callWithRetry under the byte budget of the model's provider, compacted by
+ * `compactPrompt` on an overflow; `retried` is told of each retry with the prompt the call was given.
+ */
+export function retryingMiddleware(
+  c: Config,
+  compactPrompt: (
+    prompt: CallPrompt,
+    o: ContextOverflow,
+  ) => Promise<{ conversation: CallPrompt; report: CompactionReport }>,
+  substitute: (prompt: CallPrompt) => CallPrompt,
+  retried: (original: CallPrompt, r: { conversation: CallPrompt; retry: OverflowRetry }) => void,
+): LanguageModelMiddleware {
+  const made = async <T>(params: { prompt: CallPrompt }, provider: string, call: (p: CallPrompt) => Promise<T>) => {
+    const p = providerNamed(provider);
+    const r = await callWithRetry(substitute(params.prompt), call, compactPrompt, {
+      provider: p,
+      maxBytes: requestByteBudget(c, p),
+    });
+    if (r.retry !== undefined) retried(params.prompt, { conversation: r.conversation, retry: r.retry });
     return r.result;
   };
   return {
-    wrapGenerate: async ({ doGenerate, params, model }) => {
-      const prompt = substituted(params.prompt);
-      const r = await callWithRetry(
-        prompt,
-        async (p) => (p === params.prompt ? doGenerate() : model.doGenerate({ ...params, prompt: p })),
-        compactPrompt,
-        budgetOf(model.provider),
-      );
-      return retried(params.prompt, r);
-    },
-    wrapStream: async ({ doStream, params, model }) => {
-      const prompt = substituted(params.prompt);
-      const r = await callWithRetry(
-        prompt,
-        async (p) => (p === params.prompt ? doStream() : model.doStream({ ...params, prompt: p })),
-        compactPrompt,
-        budgetOf(model.provider),
-      );
-      return retried(params.prompt, r);
-    },
+    wrapGenerate: ({ doGenerate, params, model }) =>
+      made(params, model.provider, async (p) =>
+        p === params.prompt ? doGenerate() : model.doGenerate({ ...params, prompt: p }),
+      ),
+    wrapStream: ({ doStream, params, model }) =>
+      made(params, model.provider, async (p) =>
+        p === params.prompt ? doStream() : model.doStream({ ...params, prompt: p }),
+      ),
   };
 }

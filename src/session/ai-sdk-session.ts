@@ -9,10 +9,9 @@
 import type { LanguageModelMiddleware, ModelMessage } from "ai";
 import { parseConfig } from "../engine/boundary/config-rules.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
-import { asPrompt, type CallPrompt, type PrepareStepMessages } from "../library/ai-sdk.ts";
-import { callWithRetry, type OverflowRetry, requestByteBudget } from "../library/overflow-retry.ts";
+import { asPrompt, type CallPrompt, type PrepareStepMessages, retryingMiddleware } from "../library/ai-sdk.ts";
+import type { OverflowRetry } from "../library/overflow-retry.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
-import { providerNamed } from "../model/context-overflow.ts";
 import { InputError } from "../model/errors.ts";
 import type { Json } from "../model/json.ts";
 import { compactAfterOverflow, sessionStep } from "./agent-step.ts";
@@ -85,35 +84,13 @@ export function sessionBeforeStep(
       report: after.report,
     };
   };
-  const budgetOf = (name: string) => {
-    const provider = providerNamed(name);
-    return { provider, maxBytes: requestByteBudget(c, provider) };
-  };
-  const retried = <T>(r: { retry?: OverflowRetry; result: T }) => {
-    if (r.retry !== undefined) options.onRetry?.(r.retry);
-    return r.result;
-  };
   return {
-    overflowRetry: {
-      wrapGenerate: async ({ doGenerate, params, model }) =>
-        retried(
-          await callWithRetry(
-            params.prompt,
-            async (p) => (p === params.prompt ? doGenerate() : model.doGenerate({ ...params, prompt: p })),
-            compactPrompt,
-            budgetOf(model.provider),
-          ),
-        ),
-      wrapStream: async ({ doStream, params, model }) =>
-        retried(
-          await callWithRetry(
-            params.prompt,
-            async (p) => (p === params.prompt ? doStream() : model.doStream({ ...params, prompt: p })),
-            compactPrompt,
-            budgetOf(model.provider),
-          ),
-        ),
-    },
+    overflowRetry: retryingMiddleware(
+      c,
+      compactPrompt,
+      (p) => p,
+      (_original, r) => options.onRetry?.(r.retry),
+    ),
     start: (newMessages) => step(newMessages),
     async prepareStep(s) {
       if (known === undefined) throw new InputError("prepareStep", "call start() first: it gives the run its messages");
