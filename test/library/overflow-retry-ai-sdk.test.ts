@@ -16,24 +16,15 @@ import { sessionCall } from "../../src/session/agent-step.ts";
 import { sessionBeforeStep } from "../../src/session/ai-sdk-session.ts";
 import { openSession } from "../../src/session/open.ts";
 import { logBackend, removeFresh } from "../session/backends.ts";
-import { type AgentApi, type AgentServer, startAgentServer } from "../support/agent-overflow-server.ts";
+import { buildLog, serverPool } from "../support/agent-overflow-server.ts";
 import { httpAgentModel } from "../support/http-agent-model.ts";
 
-const servers: AgentServer[] = [];
-afterEach(async () => {
-  for (const s of servers.splice(0)) await s.close();
-});
+const pool = serverPool();
+const serve = pool.serve;
+afterEach(pool.closeAll);
 afterAll(removeFresh);
-const serve = async (api: AgentApi, windowTokens: number) => {
-  const s = await startAgentServer(api, { windowTokens });
-  servers.push(s);
-  return s;
-};
 
-const log = (i: number, chars: number) =>
-  Array.from({ length: Math.ceil(chars / 40) }, (_, k) => `step ${i}.${k}: compiled module ${k} ok`)
-    .join("\n")
-    .slice(0, chars);
+const log = buildLog;
 
 /** An AI SDK agent's history: `rounds` tool calls, each answered by a log of `chars`. */
 function history(rounds: number, chars: number): ModelMessage[] {

@@ -9,23 +9,13 @@ import type { ChatCompletionMessageParam } from "openai/resources/chat/completio
 import { afterEach, describe, expect, it } from "vitest";
 import { retryAnthropicCall, retryOpenAICall } from "../../src/library/compact-wire.ts";
 import { OverflowRetryError } from "../../src/library/overflow-retry.ts";
-import { type AgentApi, type AgentServer, startAgentServer } from "../support/agent-overflow-server.ts";
+import { buildLog, serverPool } from "../support/agent-overflow-server.ts";
 
-const servers: AgentServer[] = [];
-afterEach(async () => {
-  for (const s of servers.splice(0)) await s.close();
-});
-const serve = async (api: AgentApi, windowTokens: number, maxBytes?: number) => {
-  const s = await startAgentServer(api, maxBytes === undefined ? { windowTokens } : { windowTokens, maxBytes });
-  servers.push(s);
-  return s;
-};
+const pool = serverPool();
+const serve = pool.serve;
+afterEach(pool.closeAll);
 
-/** A tool result's text: a build log of about `chars` characters. */
-const log = (i: number, chars: number) =>
-  Array.from({ length: Math.ceil(chars / 40) }, (_, k) => `step ${i}.${k}: compiled module ${k} ok`)
-    .join("\n")
-    .slice(0, chars);
+const log = buildLog;
 
 /** An agent's history in OpenAI's shape: `rounds` tool calls, each answered by a log of `chars`. */
 function openAIHistory(rounds: number, chars: number): ChatCompletionMessageParam[] {
@@ -57,6 +47,28 @@ function anthropicHistory(rounds: number, chars: number): Anthropic.MessageParam
 }
 
 const CONFIG = { provider: "offline" } as const;
+
+/** The history with the second tool result replaced by one holding a base64 PNG `data`. */
+function withImage(messages: Anthropic.MessageParam[], data: string): void {
+  messages.splice(4, 1, {
+    role: "user",
+    content: [
+      {
+        type: "tool_result",
+        tool_use_id: "toolu_1",
+        content: [{ type: "image", source: { type: "base64", media_type: "image/png", data } }],
+      },
+    ],
+  });
+}
+
+/** The agent's call to Anthropic with these messages. */
+const sendAnthropic = (client: Anthropic, messages: unknown[]) =>
+  client.messages.create({
+    model: "claude-haiku-4-5",
+    max_tokens: 1024,
+    messages: messages as Anthropic.MessageParam[],
+  });
 
 describe("retryOpenAICall", () => {
   for (const api of ["openai", "vllm", "llamacpp"] as const) {
@@ -154,28 +166,10 @@ describe("retryAnthropicCall", () => {
   it("HTTP 413 request_too_large: an image in an old tool result is compacted away and the retry fits", async () => {
     const image = Buffer.alloc(600_000, 7).toString("base64"); // 800 kB of base64, a handful of tokens to the provider
     const messages = anthropicHistory(12, 800);
-    messages.splice(4, 1, {
-      role: "user",
-      content: [
-        {
-          type: "tool_result",
-          tool_use_id: "toolu_1",
-          content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: image } }],
-        },
-      ],
-    });
+    withImage(messages, image);
     const server = await serve("anthropic", 100_000, 500_000);
     const client = new Anthropic({ baseURL: server.url, apiKey: "sk-ant-test", maxRetries: 0 });
-    const r = await retryAnthropicCall(
-      { messages },
-      (c) =>
-        client.messages.create({
-          model: "claude-haiku-4-5",
-          max_tokens: 1024,
-          messages: c.messages as Anthropic.MessageParam[],
-        }),
-      CONFIG,
-    );
+    const r = await retryAnthropicCall({ messages }, (c) => sendAnthropic(client, c.messages), CONFIG);
     expect(server.requests.map((q) => q.status)).toEqual([413, 200]);
     expect(server.requests[0]?.bytes).toBeGreaterThan(500_000);
     expect(server.requests[1]?.bytes).toBeLessThanOrEqual(500_000);
@@ -186,28 +180,10 @@ describe("retryAnthropicCall", () => {
     // 33 MB of base64 image in an old tool result: a few hundred tokens to the provider, over its size
     const image = Buffer.alloc(25 * 1024 * 1024, 7).toString("base64");
     const messages = anthropicHistory(12, 800);
-    messages.splice(4, 1, {
-      role: "user",
-      content: [
-        {
-          type: "tool_result",
-          tool_use_id: "toolu_1",
-          content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: image } }],
-        },
-      ],
-    });
+    withImage(messages, image);
     const server = await serve("anthropic", 100_000, 32 * 1024 * 1024);
     const client = new Anthropic({ baseURL: server.url, apiKey: "sk-ant-test", maxRetries: 0 });
-    const r = await retryAnthropicCall(
-      { messages },
-      (c) =>
-        client.messages.create({
-          model: "claude-haiku-4-5",
-          max_tokens: 1024,
-          messages: c.messages as Anthropic.MessageParam[],
-        }),
-      CONFIG,
-    );
+    const r = await retryAnthropicCall({ messages }, (c) => sendAnthropic(client, c.messages), CONFIG);
     // one request, sent compacted: the provider never saw the 33 MB one
     expect(server.requests.map((q) => q.status)).toEqual([200]);
     expect(server.requests[0]?.bytes).toBeLessThan(1024 * 1024);
@@ -223,16 +199,10 @@ describe("retryAnthropicCall", () => {
     const messages = anthropicHistory(12, 800);
     // the newest message (kept by the retention window) holds the bytes
     messages.push({ role: "assistant", content: "ok" }, { role: "user", content: "x".repeat(300_000) });
-    const e = await retryAnthropicCall(
-      { messages },
-      (c) =>
-        client.messages.create({
-          model: "claude-haiku-4-5",
-          max_tokens: 1024,
-          messages: c.messages as Anthropic.MessageParam[],
-        }),
-      { ...CONFIG, max_request_bytes: 200_000 },
-    ).catch((x: unknown) => x);
+    const e = await retryAnthropicCall({ messages }, (c) => sendAnthropic(client, c.messages), {
+      ...CONFIG,
+      max_request_bytes: 200_000,
+    }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(OverflowRetryError);
     expect((e as Error).message).toMatch(/max_request_bytes 200000/);
     expect(server.requests).toHaveLength(0);

@@ -193,3 +193,28 @@ export async function startAgentServer(api: AgentApi, limits: AgentLimits): Prom
       }),
   };
 }
+
+/** A tool result's text for the agents' histories: a build log of `chars` characters. */
+export function buildLog(i: number, chars: number): string {
+  return Array.from({ length: Math.ceil(chars / 40) }, (_, k) => `step ${i}.${k}: compiled module ${k} ok`)
+    .join("\n")
+    .slice(0, chars);
+}
+
+/** Servers a test file starts, closed after each test: `serve` starts one, `closeAll` closes them. */
+export function serverPool(): {
+  serve(api: AgentApi, windowTokens: number, maxBytes?: number): Promise<AgentServer>;
+  closeAll(): Promise<void>;
+} {
+  const started: AgentServer[] = [];
+  return {
+    async serve(api, windowTokens, maxBytes) {
+      const s = await startAgentServer(api, maxBytes === undefined ? { windowTokens } : { windowTokens, maxBytes });
+      started.push(s);
+      return s;
+    },
+    async closeAll() {
+      for (const s of started.splice(0)) await s.close();
+    },
+  };
+}
