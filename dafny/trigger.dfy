@@ -52,6 +52,16 @@ function isOverContextWindow(tokens: int, contextWindow: int, reserveTokens: int
   tokens > SafeInteger_trigger(contextWindow - reserveTokens)
 }
 
+function overByteBudget(bytes: int, maxBytes: int): bool
+  requires (bytes >= 0) && (maxBytes >= 0)
+  ensures overByteBudget(bytes, maxBytes) <==> ((maxBytes > 0) && (bytes > maxBytes))
+{
+  if maxBytes == 0 then
+    false
+  else
+    bytes > maxBytes
+}
+
 function triggerFired(tokens: int, messages: int, userTurns: int, th: Thresholds, contextWindow: int, reserveTokens: int): TriggerKind
   requires ((tokens >= 0) && (messages >= 0)) && (userTurns >= 0)
   requires ((th.tokenThreshold >= 0) && (th.messageThreshold >= 0)) && (th.turnThreshold >= 0)

@@ -48,10 +48,23 @@ export { requiredFacts } from "./engine/summarize/facts.ts";
 export { type SummaryVerdict, validateSummary } from "./engine/summarize/validate-summary.ts";
 export { type Truncated, type TruncateOptions, truncateToolOutput } from "./engine/tool-output/truncate.ts";
 export { type CompactMessagesOptions, type CompactResult, compactMessages } from "./library/compact-messages.ts";
-export { compactAnthropicMessages, compactOpenAIMessages } from "./library/compact-wire.ts";
+export {
+  compactAnthropicMessages,
+  compactOpenAIMessages,
+  type RetriedCall,
+  retryAnthropicCall,
+  retryOpenAICall,
+} from "./library/compact-wire.ts";
+export { type OverflowRetry, OverflowRetryError } from "./library/overflow-retry.ts";
 export type { ReportedUsage } from "./library/usage.ts";
 export type { CallFailure, CallFailureKind, SummarizerFailure } from "./model/call-failure.ts";
 export type { Config, ConfigInput, ProviderName } from "./model/config.ts";
+export {
+  type ContextOverflow,
+  type OverflowProvider,
+  overflowOfError,
+  recognizeOverflow,
+} from "./model/context-overflow.ts";
 export {
   ConfigError,
   type ErrorKind,
@@ -77,7 +90,14 @@ export { type AnthropicSummarizerOptions, anthropicSummarizer } from "./provider
 export { summarizerFromConfig } from "./providers/from-config.ts";
 export { offlineSummarizer } from "./providers/offline-summarizer.ts";
 export { type OpenAISummarizerOptions, openAISummarizer } from "./providers/openai-summarizer.ts";
-export { type SessionStep, sessionSettle, sessionStep } from "./session/agent-step.ts";
+export {
+  compactAfterOverflow,
+  type SessionCall,
+  type SessionStep,
+  sessionCall,
+  sessionSettle,
+  sessionStep,
+} from "./session/agent-step.ts";
 export {
   type BackgroundEvent,
   BackgroundSession,

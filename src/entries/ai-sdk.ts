@@ -10,9 +10,13 @@ export {
   writeModelMessages,
 } from "../adapters/ai-sdk.ts";
 export {
+  asPrompt,
   type BeforeStepOptions,
+  type CallPrompt,
   compactBeforeStep,
   compactModelMessages,
+  type OverflowRetryOptions,
+  overflowRetry,
   type PrepareStepMessages,
 } from "../library/ai-sdk.ts";
 export { type SessionHook, sessionBeforeStep } from "../session/ai-sdk-session.ts";

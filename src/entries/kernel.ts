@@ -1853,6 +1853,28 @@ export const isOverContextWindow: (tokens: number, contextWindow: number, reserv
 };
 
 /**
+ * Compaction is due iff the request's bytes pass the byte budget (L1, byte form;
+ * max_request_bytes, 0 = no budget): a provider refuses a request over its size whatever its
+ * tokens, and images and files count here by their bytes.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), law L1; see docs/kernel.md.
+ * The arguments are copied into plain data, each element read once, and the copy is checked
+ * against the requires (a KernelBoundaryError names the first one broken) before the kernel reads it.
+ *
+ * Requires:
+ * - `bytes >= 0 && maxBytes >= 0`
+ *
+ * Ensures:
+ * - `result <==> (maxBytes > 0 && bytes > maxBytes)`
+ */
+export const overByteBudget: (bytes: number, maxBytes: number) => boolean = (bytes: number, maxBytes: number): boolean => {
+  const bytesData = snapshot("overByteBudget", "bytes", bytes);
+  const maxBytesData = snapshot("overByteBudget", "maxBytes", maxBytes);
+  guards.guardOverByteBudget(bytesData, maxBytesData);
+  return triggerModule.overByteBudget(bytesData, maxBytesData);
+};
+
+/**
  * L1 in full: compaction is due iff a configured threshold is reached or the context window is over (0 = no window).
  *
  * Proven by Dafny (`scripts/check.sh dafny`), law L1; see docs/kernel.md.

@@ -2,7 +2,8 @@
 //      isOverContextWindow(tokens, contextWindow, reserveTokens): boolean;
 //      triggerFired(tokens, messages, userTurns, th, contextWindow, reserveTokens): TriggerKind;
 //      thresholdFired(tokens, messages, userTurns, th): ThresholdKind;
-//      usageTokens(u, tokens): number; usageAfterSplice(u, tokens, start, end, summaryTokens): ReportedPrefix -- L1.
+//      usageTokens(u, tokens): number; usageAfterSplice(u, tokens, start, end, summaryTokens): ReportedPrefix;
+//      overByteBudget(bytes, maxBytes): boolean -- L1.
 
 import { suffixTokens } from "./keeprecent.ts";
 import { rangeTokens, sumTokens } from "./progress.ts";
@@ -44,6 +45,20 @@ export function isOverContextWindow(tokens: number, contextWindow: number, reser
   // What the window leaves after the reserve lies in [1, contextWindow]: a safe integer, where
   // tokens + reserveTokens could pass 2^53 - 1.
   return tokens > contextWindow - reserveTokens;
+}
+
+//@ verify
+//@ requires bytes >= 0 && maxBytes >= 0
+//@ ensures \result <==> (maxBytes > 0 && bytes > maxBytes)
+/**
+ * Compaction is due iff the request's bytes pass the byte budget (L1, byte form;
+ * max_request_bytes, 0 = no budget): a provider refuses a request over its size whatever its
+ * tokens, and images and files count here by their bytes.
+ */
+export function overByteBudget(bytes: number, maxBytes: number): boolean {
+  // an unset budget (0) never fires, even for an empty request
+  if (maxBytes === 0) return false;
+  return bytes > maxBytes;
 }
 
 /** Which form of L1 makes compaction due: a configured threshold, the context window, or neither. */

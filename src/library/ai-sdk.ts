@@ -1,7 +1,8 @@
 // The AI SDK's compaction entries (`safecut/ai-sdk`): compact a `ModelMessage[]`, and the
 // `prepareStep` hook that compacts before each step of an agent. The format itself (reading and
 // writing the messages) is the adapter's, src/adapters/ai-sdk.ts.
-import type { ModelMessage } from "ai";
+import { isDeepStrictEqual } from "node:util";
+import type { LanguageModelMiddleware, ModelMessage } from "ai";
 import { readModelMessage, readModelMessages, writeModelMessages } from "../adapters/ai-sdk.ts";
 import { parseConfig } from "../engine/boundary/config-rules.ts";
 import { decideOverAppends, laterTurn, softConfig } from "../engine/run/background.ts";
@@ -10,10 +11,18 @@ import { DueTracker, type ItemMeasurer } from "../engine/run/due-tracker.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import { UnshrinkableMemory } from "../engine/store/unshrinkable.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
+import { type ContextOverflow, providerNamed } from "../model/context-overflow.ts";
 import { messageTokens, type TokenCounter, tokenCounter } from "../model/tokens.ts";
 import { ToolPairing } from "../model/tool-pairing.ts";
 import type { CompactMessagesOptions } from "./compact-messages.ts";
 import { compactReading } from "./compact-reading.ts";
+import {
+  callWithRetry,
+  countedTokens,
+  type OverflowRetry,
+  overflowSettings,
+  requestByteBudget,
+} from "./overflow-retry.ts";
 
 /** Compacts AI SDK messages; `retention_window` and the report's positions count these messages. */
 export async function compactModelMessages(
@@ -200,5 +209,113 @@ export function compactBeforeStep(
     // the next step most likely starts with these messages: seen now, its check measures only what it adds
     if (changedBy(r.report)) tracker?.check(r.messages);
     return changed || changedBy(r.report) ? { messages: r.messages } : undefined;
+  };
+}
+
+/** A model call's prompt, as a language model middleware is given it (the provider package's CallPrompt). */
+export type CallPrompt = Parameters<NonNullable<LanguageModelMiddleware["wrapGenerate"]>>[0]["params"]["prompt"];
+
+/**
+ * AI SDK messages as a model call's prompt (CallPrompt): what a compaction wrote back
+ * in the messages' looser shape (a summary's or an untouched message's string content, an image
+ * part) in the prompt's (a text part, a file part); every other message is the prompt's own.
+ */
+export function asPrompt(messages: readonly ModelMessage[]): CallPrompt {
+  return messages.map((m) => {
+    if (m.role === "system" || m.role === "tool") return m;
+    if (typeof m.content === "string") return { ...m, content: [{ type: "text", text: m.content }] };
+    return {
+      ...m,
+      content: m.content.map((p) =>
+        p.type === "image"
+          ? { type: "file", data: p.image, mediaType: p.mediaType ?? "image/*", providerOptions: p.providerOptions }
+          : p,
+      ),
+    };
+  }) as CallPrompt;
+}
+
+/** Options of overflowRetry: compactModelMessages' options, and a hook told of each retry. */
+export interface OverflowRetryOptions extends CompactMessagesOptions {
+  /** told of each overflow the middleware compacted for, with the compaction's report, before the retry */
+  readonly onRetry?: (r: OverflowRetry) => void;
+}
+
+/**
+ * A language model middleware (`wrapLanguageModel({ model, middleware: overflowRetry(config) })`)
+ * that retries a model call the provider refused for its size: when a call throws a context
+ * overflow (recognised by the one recogniser, model/context-overflow.ts: OpenAI, Anthropic,
+ * Google, OpenAI-compatible servers, HTTP 413), the call's prompt is compacted under the settings
+ * the answer implies (overflow-retry.ts: the window it reported as context_window, the prompt
+ * tokens it counted as the reported usage, so the kernel's trigger decides the run is due) and
+ * the call is made once more; a second overflow is an OverflowRetryError naming what was tried.
+ * The middleware remembers the compacted prompt: a later call whose prompt starts with the one
+ * that overflowed is sent with the compacted messages in its place (the agent's later steps).
+ */
+export function overflowRetry(
+  config: ConfigInput | Config = {},
+  options: OverflowRetryOptions = {},
+): LanguageModelMiddleware {
+  const c = parseConfig(config);
+  const runOptions: CompactMessagesOptions = {
+    ...options,
+    unshrinkable: options.unshrinkable ?? new UnshrinkableMemory(),
+  };
+  let remembered: { readonly from: CallPrompt; readonly to: CallPrompt } | undefined;
+  const substituted = (prompt: CallPrompt): CallPrompt => {
+    const r = remembered;
+    if (r === undefined || prompt.length < r.from.length) return prompt;
+    return isDeepStrictEqual(prompt.slice(0, r.from.length), r.from)
+      ? [...r.to, ...prompt.slice(r.from.length)]
+      : prompt;
+  };
+  const compactPrompt = async (prompt: CallPrompt, o: ContextOverflow) => {
+    const messages = prompt as unknown as ModelMessage[];
+    const read = readModelMessages(messages, "prompt", { summaryTag: c.summary_tag });
+    const s = overflowSettings(c, o, countedTokens(read.messages, c, options.counter), true);
+    const r = await modelMessagesUnder(messages, s.config, {
+      ...runOptions,
+      ...(s.usage === undefined ? {} : { usage: s.usage }),
+    });
+    return { conversation: asPrompt(r.messages), report: r.report };
+  };
+  return retryingMiddleware(c, compactPrompt, substituted, (original, r) => {
+    remembered = { from: original, to: r.conversation };
+    options.onRetry?.(r.retry);
+  });
+}
+
+/**
+ * The language model middleware of an overflow retry: each call's prompt (after `substitute`)
+ * is made with callWithRetry under the byte budget of the model's provider, compacted by
+ * `compactPrompt` on an overflow; `retried` is told of each retry with the prompt the call was given.
+ */
+export function retryingMiddleware(
+  c: Config,
+  compactPrompt: (
+    prompt: CallPrompt,
+    o: ContextOverflow,
+  ) => Promise<{ conversation: CallPrompt; report: CompactionReport }>,
+  substitute: (prompt: CallPrompt) => CallPrompt,
+  retried: (original: CallPrompt, r: { conversation: CallPrompt; retry: OverflowRetry }) => void,
+): LanguageModelMiddleware {
+  const made = async <T>(params: { prompt: CallPrompt }, provider: string, call: (p: CallPrompt) => Promise<T>) => {
+    const p = providerNamed(provider);
+    const r = await callWithRetry(substitute(params.prompt), call, compactPrompt, {
+      provider: p,
+      maxBytes: requestByteBudget(c, p),
+    });
+    if (r.retry !== undefined) retried(params.prompt, { conversation: r.conversation, retry: r.retry });
+    return r.result;
+  };
+  return {
+    wrapGenerate: ({ doGenerate, params, model }) =>
+      made(params, model.provider, async (p) =>
+        p === params.prompt ? doGenerate() : model.doGenerate({ ...params, prompt: p }),
+      ),
+    wrapStream: ({ doStream, params, model }) =>
+      made(params, model.provider, async (p) =>
+        p === params.prompt ? doStream() : model.doStream({ ...params, prompt: p }),
+      ),
   };
 }

@@ -18,6 +18,13 @@ import { describeJson, isJsonObject, type Json, type JsonObject } from "../model
 import { assertValueNesting } from "../model/json-depth.ts";
 import { assertMessageList, assertOptions } from "./compact-messages.ts";
 import { compactReading, sourcedReading } from "./compact-reading.ts";
+import {
+  callWithRetry,
+  countedTokens,
+  type OverflowRetry,
+  overflowSettings,
+  requestByteBudget,
+} from "./overflow-retry.ts";
 import { compactOnSession, type WireOptions } from "./session-option.ts";
 
 /**
@@ -135,4 +142,81 @@ async function anthropicOnSession(
   if (isJsonObject(first) && first.role === undefined && first.system !== undefined)
     return { system: first.system, messages: rest as JsonObject[], report: r.report };
   return { messages: r.context as JsonObject[], report: r.report };
+}
+
+/** What a retried call gives back: the call's result, the messages it was finally sent with, and the retry when one was made. */
+export interface RetriedCall<T, C> {
+  readonly result: T;
+  /** what the call was finally made with: the caller's own on a first success, else the compacted ones */
+  readonly conversation: C;
+  readonly retry?: OverflowRetry;
+}
+
+/**
+ * Makes the agent's model call `call` with an OpenAI `messages` array and retries it once when
+ * the provider refuses it for its size: a context overflow (model/context-overflow.ts: OpenAI's
+ * context_length_exceeded, an OpenAI-compatible server's wording, HTTP 413, thrown by the
+ * `openai` SDK or a fetch wrapper) compacts the messages with compactOpenAIMessages under the
+ * settings the answer implies (overflow-retry.ts: its window as context_window, its prompt tokens
+ * as the reported usage; with the `session` option the session is compacted and its context
+ * sent) and calls again with them. Messages over the byte budget (max_request_bytes, by default
+ * OpenAI's documented 50 MB) are compacted the same way before the call is made. A second overflow is an OverflowRetryError naming the tokens
+ * before and after, what compaction did and the provider's messages. Keep the messages returned:
+ * the next call goes on from them.
+ */
+export async function retryOpenAICall<M extends OpenAIChatMessageLike, T>(
+  messages: readonly M[],
+  call: (messages: (M | OpenAISummaryMessage)[]) => Promise<T>,
+  config: ConfigInput | Config = {},
+  options: WireOptions = {},
+): Promise<RetriedCall<T, (M | OpenAISummaryMessage)[]>> {
+  assertOptions(options);
+  const c = parseConfig(config);
+  return callWithRetry<(M | OpenAISummaryMessage)[], T>([...messages], call, async (ms, o) => {
+    const read = readOpenAIMessages(ms as unknown as Json[], "messages", { summaryTag: c.summary_tag });
+    const s = overflowSettings(c, o, countedTokens(read, c, options.counter), options.session === undefined);
+    const r = await compactOpenAIMessages(
+      ms,
+      s.config,
+      s.usage === undefined ? options : { ...options, usage: s.usage },
+    );
+    return { conversation: r.messages, report: r.report };
+  });
+}
+
+/**
+ * retryOpenAICall for an Anthropic conversation ({system?, messages}): an overflow (Anthropic's
+ * "prompt is too long: M tokens > N maximum", its 413 request_too_large, thrown by the
+ * `@anthropic-ai/sdk` or a fetch wrapper) compacts it with compactAnthropicMessages and calls again once.
+ */
+export async function retryAnthropicCall<M extends AnthropicMessageLike, S extends AnthropicSystemLike, T>(
+  conversation: { system?: S; messages: readonly M[] },
+  call: (conversation: { system?: S | string; messages: (M | AnthropicWritten<M>)[] }) => Promise<T>,
+  config: ConfigInput | Config = {},
+  options: WireOptions = {},
+): Promise<RetriedCall<T, { system?: S | string; messages: (M | AnthropicWritten<M>)[] }>> {
+  assertOptions(options);
+  const c = parseConfig(config);
+  type Conv = { system?: S | string; messages: (M | AnthropicWritten<M>)[] };
+  const first: Conv = { ...conversation, messages: [...conversation.messages] };
+  return callWithRetry<Conv, T>(
+    first,
+    call,
+    async (conv, o) => {
+      const read = readAnthropicMessages(
+        conv.messages as unknown as Json[],
+        conv.system as Json | undefined,
+        "messages",
+        {
+          summaryTag: c.summary_tag,
+        },
+      );
+      const s = overflowSettings(c, o, countedTokens(read, c, options.counter), options.session === undefined);
+      const opts = s.usage === undefined ? options : { ...options, usage: s.usage };
+      const r = await compactAnthropicMessages(conv as { system?: S; messages: readonly M[] }, s.config, opts);
+      const { report, ...rest } = r;
+      return { conversation: rest as Conv, report };
+    },
+    { provider: "anthropic", maxBytes: requestByteBudget(c, "anthropic") },
+  );
 }

@@ -172,6 +172,15 @@ export const SETTINGS = {
     more: "; unset, and the agent's model not in the catalogue: no window trigger",
     rule: { by: "kernel", says: "must be > 0 when set" },
   },
+  max_request_bytes: {
+    type: "count or unset",
+    default: null,
+    min: 1,
+    // no flag: the CLI makes no call of the agent's model
+    defaultText: "the provider's",
+    help: "the agent's model call: compact before sending a request whose conversation is over this many bytes (images and files count by their bytes)",
+    more: "; null (flag `none`): the agent provider's documented limit (Anthropic 32 MB, Google 20 MB, OpenAI 50 MB; none for another server). Read by the overflow retry of the AI SDK hook, the wire helpers and the session helpers, which also compact and retry once on an HTTP 413",
+  },
   reserve_tokens: {
     type: "count",
     default: 16384,

@@ -66,3 +66,8 @@ export function usageAfterSplice(
     ? { reported: u.reported - inside + summaryTokens, end: u.end - (end - start) + 1 }
     : { reported: u.reported - inside, end: start };
 }
+
+/** Plain reference of overByteBudget: a set budget, passed. */
+export function overByteBudget(bytes: number, maxBytes: number): boolean {
+  return maxBytes !== 0 && bytes - maxBytes > 0;
+}

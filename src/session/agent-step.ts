@@ -7,9 +7,18 @@
 // in the background at the soft threshold (background-session.ts) and a step blocks only when a
 // trigger fires.
 
+import { readConversationFile } from "../adapters/conversation-file.ts";
 import { parseConfig } from "../engine/boundary/config-rules.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
+import {
+  callWithRetry,
+  countedTokens,
+  type OverflowRetry,
+  overflowSettings,
+  requestByteBudget,
+} from "../library/overflow-retry.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
+import type { ContextOverflow } from "../model/context-overflow.ts";
 import type { Json } from "../model/json.ts";
 import { BackgroundSession } from "./background-session.ts";
 import type { Session, SessionCompactOptions } from "./session.ts";
@@ -58,4 +67,61 @@ export async function sessionStep(
 /** Waits for the background compaction sessionStep started on `session`, if any (its failure is thrown here). */
 export async function sessionSettle(session: Session): Promise<void> {
   await backgrounds.get(session)?.bg.settle();
+}
+
+/**
+ * Compacts `session` after its context overflowed the agent's model call: under the settings the
+ * provider's answer implies (overflow-retry.ts; the session's run counts its own tokens, so the
+ * reported window is taken in its counter's units), down to the target; returns the report and
+ * the session's context after it.
+ */
+export async function compactAfterOverflow(
+  session: Session,
+  overflow: ContextOverflow,
+  config: ConfigInput | Config = {},
+  options: SessionCompactOptions = {},
+): Promise<SessionStep> {
+  const c = parseConfig(config);
+  const read = readConversationFile(await session.contextText(), { format: session.format, summaryTag: c.summary_tag });
+  const s = overflowSettings(c, overflow, countedTokens(read.messages, c, options.counter), false);
+  const report = await session.compact(s.config, options);
+  return { items: await session.context(), report };
+}
+
+/** A step whose model call was made: the step, the call's result and the overflow retry when one was made. */
+export interface SessionCall<T> extends SessionStep {
+  readonly result: T;
+  readonly retry?: OverflowRetry;
+}
+
+/**
+ * sessionStep, then the agent's model call on the context it returns, retried once when the
+ * provider refuses it for its size (model/context-overflow.ts): the session is compacted after
+ * the overflow (compactAfterOverflow) and the call made again with its new context; a second
+ * overflow is an OverflowRetryError naming what was tried. `items` is the context the call was
+ * finally made with.
+ */
+export async function sessionCall<T>(
+  session: Session,
+  newItems: readonly Json[],
+  call: (items: Json[]) => Promise<T>,
+  config: ConfigInput | Config = {},
+  options: SessionCompactOptions = {},
+): Promise<SessionCall<T>> {
+  const c = parseConfig(config);
+  const step = await sessionStep(session, newItems, c, options);
+  // the session's format names the API its items are sent to (responses: OpenAI's; ai-sdk: any)
+  const provider = session.format === "anthropic" ? "anthropic" : session.format === "ai-sdk" ? "unknown" : "openai";
+  const r = await callWithRetry(
+    step.items,
+    call,
+    async (_items, o) => {
+      const after = await compactAfterOverflow(session, o, c, options);
+      return { conversation: after.items, report: after.report };
+    },
+    { provider, maxBytes: requestByteBudget(c, provider) },
+  );
+  return r.retry === undefined
+    ? { items: r.conversation, report: step.report, result: r.result }
+    : { items: r.conversation, report: r.retry.report, result: r.result, retry: r.retry };
 }

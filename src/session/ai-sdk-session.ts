@@ -6,14 +6,15 @@
 // soft_token_threshold set, compaction starts in the background at the soft threshold
 // (background-session.ts); `finish` waits for a run still in flight.
 
-import type { ModelMessage } from "ai";
+import type { LanguageModelMiddleware, ModelMessage } from "ai";
 import { parseConfig } from "../engine/boundary/config-rules.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
-import type { PrepareStepMessages } from "../library/ai-sdk.ts";
+import { asPrompt, type CallPrompt, type PrepareStepMessages, retryingMiddleware } from "../library/ai-sdk.ts";
+import type { OverflowRetry } from "../library/overflow-retry.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
 import { InputError } from "../model/errors.ts";
 import type { Json } from "../model/json.ts";
-import { sessionStep } from "./agent-step.ts";
+import { compactAfterOverflow, sessionStep } from "./agent-step.ts";
 import { BackgroundSession } from "./background-session.ts";
 import type { Session, SessionCompactOptions } from "./session.ts";
 
@@ -28,6 +29,14 @@ export interface SessionHook {
    * prepareStep persisted the earlier steps') and waits for a background run still in flight.
    */
   finish(responseMessages: readonly ModelMessage[]): Promise<void>;
+  /**
+   * A language model middleware (`wrapLanguageModel({ model, middleware: hook.overflowRetry })`):
+   * a step's model call the provider refuses for its size (model/context-overflow.ts) compacts
+   * the session after the overflow (compactAfterOverflow) and is made once more with the
+   * session's new context (after the call's own system messages); a second overflow is an
+   * OverflowRetryError naming what was tried. Later steps start from the compacted session.
+   */
+  readonly overflowRetry: LanguageModelMiddleware;
 }
 
 /** The JSON value of AI SDK messages (what the session keeps). */
@@ -42,7 +51,11 @@ function asJson(ms: readonly ModelMessage[]): Json[] {
 export function sessionBeforeStep(
   session: Session,
   config: ConfigInput | Config = {},
-  options: SessionCompactOptions & { readonly onReport?: (r: CompactionReport) => void } = {},
+  options: SessionCompactOptions & {
+    readonly onReport?: (r: CompactionReport) => void;
+    /** told of each overflow retry (the overflow and the compaction's report), before the call is made again */
+    readonly onRetry?: (r: OverflowRetry) => void;
+  } = {},
 ): SessionHook {
   if (session.format !== "ai-sdk")
     throw new InputError("session", `expected a session of format ai-sdk, not ${session.format}`);
@@ -61,7 +74,23 @@ export function sessionBeforeStep(
     known = items.length;
     return items as unknown as ModelMessage[];
   };
+  /** the call's prompt with the session's context after the call's own leading system messages */
+  const compactPrompt = async (prompt: CallPrompt, o: Parameters<typeof compactAfterOverflow>[1]) => {
+    const after = await compactAfterOverflow(session, o, c, options);
+    const own = Math.max(0, prompt.length - (known ?? 0));
+    const prefix = prompt.slice(0, own).filter((m) => m.role === "system");
+    return {
+      conversation: [...prefix, ...asPrompt(after.items as unknown as ModelMessage[])],
+      report: after.report,
+    };
+  };
   return {
+    overflowRetry: retryingMiddleware(
+      c,
+      compactPrompt,
+      (p) => p,
+      (_original, r) => options.onRetry?.(r.retry),
+    ),
     start: (newMessages) => step(newMessages),
     async prepareStep(s) {
       if (known === undefined) throw new InputError("prepareStep", "call start() first: it gives the run its messages");

@@ -365,6 +365,7 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
     .tuple(wideNat, wideNat, wideNat)
     .filter(([, a, b]) => a !== b)
     .map(([t, a, b]) => [t, Math.max(a, b), Math.min(a, b)]),
+  overByteBudget: fc.tuple(fc.oneof(fc.nat(30), wideNat), fc.oneof(fc.constant(0), fc.nat(30), wideNat)),
   thresholdFired: fc.tuple(
     fc.oneof(fc.nat(30), wideNat),
     fc.oneof(fc.nat(30), wideNat),

@@ -5,6 +5,7 @@ import {
   hasThreshold,
   isCompactionDue,
   isOverContextWindow,
+  overByteBudget,
   type ReportedPrefix,
   type Thresholds,
   thresholdFired,
@@ -80,6 +81,20 @@ describe("trigger (L1)", () => {
   it("context-window boundary", () => {
     expect(isOverContextWindow(900, 1000, 100)).toBe(false);
     expect(isOverContextWindow(901, 1000, 100)).toBe(true);
+  });
+  it("overByteBudget agrees with the reference and its ensures", () => {
+    fc.assert(
+      fc.property(nat, fc.oneof(fc.constant(0), nat), (b, m) => {
+        const got = overByteBudget(b, m);
+        return got === ref.overByteBudget(b, m) && got === (m > 0 && b > m);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+  it("byte budget boundary, and an unset budget never fires", () => {
+    expect(overByteBudget(1000, 1000)).toBe(false);
+    expect(overByteBudget(1001, 1000)).toBe(true);
+    expect(overByteBudget(Number.MAX_SAFE_INTEGER, 0)).toBe(false);
   });
 });
 

@@ -77,6 +77,20 @@ export const mutants: Mutant[] = [
   {
     module: "trigger.ts",
     law: "L1",
+    find: `  return bytes > maxBytes;`,
+    replace: `  return bytes >= maxBytes;`,
+    why: "the byte form fires at a request exactly at the budget, one the provider accepts",
+  },
+  {
+    module: "trigger.ts",
+    law: "L1",
+    find: `if (maxBytes === 0) return false;`,
+    replace: `if (maxBytes === 0) return bytes > 0;`,
+    why: "an unset byte budget fires on every request",
+  },
+  {
+    module: "trigger.ts",
+    law: "L1",
     find: `if (contextWindow > 0 && isOverContextWindow(tokens, contextWindow, reserveTokens)) return "window";`,
     replace: `if (contextWindow > 0 && isOverContextWindow(tokens, contextWindow, reserveTokens)) return "threshold";`,
     why: "the context-window form is reported as a threshold, so the trigger named is not the one that fired",

@@ -28,6 +28,7 @@ import { retentionCutoff } from "../../kernel/retention.ts";
 import type { Role } from "../../kernel/roles.ts";
 import { movable, pairingAt, pairingOk, type Stretch, selectStretch, selectStretchFrom } from "../../kernel/stretch.ts";
 import {
+  overByteBudget,
   type ReportedPrefix,
   type ThresholdKind,
   type Thresholds,
@@ -56,6 +57,7 @@ import {
   guardMarkedNotShrinkable,
   guardMovable,
   guardNotShrinkable,
+  guardOverByteBudget,
   guardPairingAt,
   guardPlanAging,
   guardPlanBatch,
@@ -93,6 +95,12 @@ export function gateTriggerFired(
 ): TriggerKind {
   guardTriggerFired(tokens, messages, userTurns, th, contextWindow, reserveTokens);
   return triggerFired(tokens, messages, userTurns, th, contextWindow, reserveTokens);
+}
+
+/** L1, byte form: whether a request of `bytes` passes the byte budget (max_request_bytes; 0 = none). */
+export function gateOverByteBudget(bytes: number, maxBytes: number): boolean {
+  guardOverByteBudget(bytes, maxBytes);
+  return overByteBudget(bytes, maxBytes);
 }
 
 /** L1, threshold form: which configured threshold is reached (tokens first), for the report. */

@@ -554,6 +554,13 @@ export function guardIsOverContextWindow(tokens: number, contextWindow: number, 
   if (!(contextWindow <= 9007199254740991)) fail("isOverContextWindow", "contextWindow <= 9007199254740991");
 }
 
+/** overByteBudget (src/kernel/trigger.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardOverByteBudget(bytes: number, maxBytes: number): void {
+  if (!Number.isSafeInteger(bytes)) fail("overByteBudget", "bytes a safe integer");
+  if (!Number.isSafeInteger(maxBytes)) fail("overByteBudget", "maxBytes a safe integer");
+  if (!(bytes >= 0 && maxBytes >= 0)) fail("overByteBudget", "bytes >= 0 && maxBytes >= 0");
+}
+
 /** triggerFired (src/kernel/trigger.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardTriggerFired(tokens: number, messages: number, userTurns: number, th: Thresholds, contextWindow: number, reserveTokens: number): void {
   if (!Number.isSafeInteger(tokens)) fail("triggerFired", "tokens a safe integer");
