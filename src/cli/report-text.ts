@@ -28,7 +28,11 @@ export function limitsLine(limits: ModelLimitsReport): string | undefined {
     }
     return `${k} unset (${l.why})`;
   });
-  return `model limits: ${each.join(", ")}`;
+  const reserve =
+    limits.reserveScaled === undefined
+      ? ""
+      : `; reserve_tokens ${limits.reserveScaled.to} (a quarter of the agent's model's window, which ${limits.reserveScaled.from} does not fit)`;
+  return `model limits: ${each.join(", ")}${reserve}`;
 }
 
 /** Renders a report as a few lines of text. */

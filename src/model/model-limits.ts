@@ -108,7 +108,19 @@ export type LimitUsed =
 export type ModelLimitsReport = { readonly [K in LimitSetting]: LimitUsed } & {
   /** the packages the catalogue was generated from */
   readonly catalogue: string;
+  /**
+   * reserve_tokens as the run used it when the catalogue's context window is no larger than the
+   * setting (a small model: llama3's 8k against the 16384 default): a quarter of that window
+   * (RESERVE_SHARE_OF_SMALL_WINDOW); absent when reserve_tokens was used as set
+   */
+  readonly reserveScaled?: { readonly from: number; readonly to: number };
 };
+
+/**
+ * The share of a catalogue window kept free when reserve_tokens does not fit in it: one
+ * quarter, so an 8k model compacts at 6k and leaves its answer 2k.
+ */
+export const RESERVE_SHARE_OF_SMALL_WINDOW = 4;
 
 /** What resolving the limits needs to know besides the settings. */
 export interface LimitsContext {
@@ -162,6 +174,7 @@ export function resolveModelLimits(c: Config, o: LimitsContext): ModelLimitsRepo
     summarizer_window: limitFrom(c, "summarizer_window", summarizerModel, (e) => e.window, noSummarizer),
     summarizer_output_cap: limitFrom(c, "summarizer_output_cap", summarizerModel, (e) => e.output, noSummarizer),
     catalogue: CATALOGUE_SOURCES,
+    ...reserveFor(c, o.agentModel),
   };
   if (summarizerLimitsNeeded(c, o) && summarizer !== undefined) {
     for (const setting of ["summarizer_output_cap", "summarizer_window"] as const) {
@@ -175,10 +188,24 @@ export function resolveModelLimits(c: Config, o: LimitsContext): ModelLimitsRepo
   return report;
 }
 
+/**
+ * reserve_tokens scaled to a small catalogue window: when context_window is unset and the
+ * agent's model's window from the catalogue is no larger than reserve_tokens, the window trigger
+ * could never hold (reserve_tokens must lie below the window), so a quarter of the window is kept
+ * free instead. A context_window the user set is checked against reserve_tokens as written.
+ */
+function reserveFor(c: Config, agentModel: string | undefined): Pick<ModelLimitsReport, "reserveScaled"> {
+  if (c.context_window !== null || agentModel === undefined) return {};
+  const e = lookupModel(agentModel);
+  if (e === undefined || c.reserve_tokens < e.window) return {};
+  return { reserveScaled: { from: c.reserve_tokens, to: Math.floor(e.window / RESERVE_SHARE_OF_SMALL_WINDOW) } };
+}
+
 /** The configuration with each limit the catalogue gave filled in (settings set are kept). */
 export function withModelLimits(c: Config, limits: ModelLimitsReport): Config {
   return {
     ...c,
+    reserve_tokens: limits.reserveScaled?.to ?? c.reserve_tokens,
     context_window: limits.context_window.value,
     summarizer_window: limits.summarizer_window.value,
     summarizer_output_cap: limits.summarizer_output_cap.value,

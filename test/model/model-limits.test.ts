@@ -183,16 +183,32 @@ describe("resolveModelLimits: each limit its setting, else the catalogue's, else
     expect(set.summarizer_output_cap).toEqual({ value: 8000, source: "setting" });
   });
 
-  it("a catalogue figure the other settings do not fit is an error saying where it came from", () => {
-    // llama3's 8k window is below the default reserve_tokens (16384)
-    expect(() => configForRun(parseConfig({}), { summarizerCallsModel: false, agentModel: "llama3" })).toThrow(
-      'reserve_tokens: must be >= 0 and below context_window, got 16384 (context_window 8192 is the model catalogue\'s figure for "llama3": set it, or change reserve_tokens)',
-    );
+  it("a small catalogue window keeps a quarter of itself free when reserve_tokens does not fit it", () => {
+    // llama3's 8k window is below the default reserve_tokens (16384): the window trigger would
+    // be an error out of the box, so a quarter of the window is kept free and the report says so
+    const small = configForRun(parseConfig({}), { summarizerCallsModel: false, agentModel: "llama3" });
+    expect(small.config.context_window).toBe(8192);
+    expect(small.config.reserve_tokens).toBe(2048);
+    expect(small.limits.reserveScaled).toEqual({ from: 16384, to: 2048 });
     const fits = configForRun(parseConfig({ reserve_tokens: 2000 }), {
       summarizerCallsModel: false,
       agentModel: "llama3",
     });
-    expect(fits.config.context_window).toBe(8192);
+    expect(fits.config.reserve_tokens).toBe(2000);
+    expect(fits.limits.reserveScaled).toBeUndefined();
+  });
+
+  it("a catalogue figure the other settings do not fit is an error saying where it came from", () => {
+    // keep_recent_tokens must fit in context_window - reserve_tokens: 8192 - 2048
+    expect(() =>
+      configForRun(parseConfig({ keep_recent_tokens: 7000 }), { summarizerCallsModel: false, agentModel: "llama3" }),
+    ).toThrow(
+      /^keep_recent_tokens: .*context_window 8192 is the model catalogue's figure for "llama3": set it, or change keep_recent_tokens\)$/,
+    );
+    // a window the user set is checked against reserve_tokens as written
+    expect(() => configForRun(parseConfig({ context_window: 8192 }), { summarizerCallsModel: false })).toThrow(
+      /reserve_tokens: must be >= 0 and below context_window, got 16384/,
+    );
   });
 });
 

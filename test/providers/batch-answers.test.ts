@@ -109,6 +109,9 @@ describe("batch calls with the built-in prompt's shared instructions", () => {
             provider: "openai",
             base_url: loopback.baseUrl,
             prompt,
+            // the loopback summarizer has no output cap: gpt-4o-mini's (16384, from the model
+            // catalogue) would cut the batch into more calls than this test counts
+            summarizer_output_cap: 1_000_000,
           },
           { agentModel: "gpt-4o-mini" },
         );
