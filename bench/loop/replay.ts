@@ -5,6 +5,7 @@
 // agent's wait on one compaction is modelled from them (compactionWait): calls the library had in
 // flight together overlap, calls one after another add up.
 import type { Message } from "../../src/model/message.ts";
+import { CacheMeter } from "./cache-bill.ts";
 import { type Compactor, contextTokens } from "./compactors.ts";
 import type { Session } from "./sessions.ts";
 import type { CallRecord, SummarizerServer } from "./summarizer-server.ts";
@@ -43,6 +44,13 @@ export interface ReplayStats {
   /** the last context's tokens, and those of its user and system messages (which L2 keeps) */
   readonly finalTokens: number;
   readonly finalUserSystem: number;
+  /** the main model's input billed with prompt caching (cache-bill.ts), per provider style: input-token equivalents, cache busts, tokens re-written on them */
+  readonly anthropicBill: number;
+  readonly anthropicBusts: number;
+  readonly anthropicRewritten: number;
+  readonly openaiBill: number;
+  readonly openaiBusts: number;
+  readonly openaiRewritten: number;
 }
 
 /** Stats with nothing counted yet (every user message present: a least share of 1). */
@@ -67,6 +75,12 @@ export function emptyStats(): { -readonly [K in keyof ReplayStats]: number } {
     finalSummaryShare: 0,
     finalTokens: 0,
     finalUserSystem: 0,
+    anthropicBill: 0,
+    anthropicBusts: 0,
+    anthropicRewritten: 0,
+    openaiBill: 0,
+    openaiBusts: 0,
+    openaiRewritten: 0,
   };
 }
 
@@ -101,6 +115,8 @@ export async function replay(session: Session, compactor: Compactor, server: Sum
   let context: Message[] = [];
   let users = 0;
   const s = emptyStats();
+  const anthropic = new CacheMeter("anthropic");
+  const openai = new CacheMeter("openai");
 
   for (const m of session.messages) {
     if (m.role === "assistant") {
@@ -128,6 +144,8 @@ export async function replay(session: Session, compactor: Compactor, server: Sum
       s.modelCalls++;
       const tokens = contextTokens(context);
       s.mainInput += tokens;
+      anthropic.send(context, done.marks);
+      openai.send(context);
       const present = context.filter((x) => x.role === "user").length;
       if (present === users) s.callsWithEveryUser++;
       if (users > 0) s.leastUserShare = Math.min(s.leastUserShare, present / users);
@@ -140,5 +158,18 @@ export async function replay(session: Session, compactor: Compactor, server: Sum
     if (m.role === "user") users++;
     context = [...context, m];
   }
-  return s;
+  await compactor.settle?.();
+  return { ...s, ...billed(anthropic, openai) };
+}
+
+/** The meters' totals as replay stats. */
+export function billed(anthropic: CacheMeter, openai: CacheMeter) {
+  return {
+    anthropicBill: anthropic.totals.bill,
+    anthropicBusts: anthropic.totals.busts,
+    anthropicRewritten: anthropic.totals.rewritten,
+    openaiBill: openai.totals.bill,
+    openaiBusts: openai.totals.busts,
+    openaiRewritten: openai.totals.rewritten,
+  };
 }
