@@ -33,14 +33,14 @@ export interface Compaction {
   readonly rejected: number;
   /** summarizer calls that failed (a network error: no answer), each retried or given up by the engine */
   readonly failed: number;
-  /** the message indices the adapters mark with a cache breakpoint in the request (Anthropic style) */
-  readonly marks?: readonly number[];
 }
 
 /** A compactor the replay calls before each model call. */
 export interface Compactor {
   readonly name: string;
   compact(context: Message[]): Promise<Compaction>;
+  /** the request carries the adapters' cache breakpoint before the first changed message (safecut; the baseline's agent marks only its own two) */
+  readonly marksChange?: boolean;
   /** waits for work still in flight after the last call (a background run) */
   settle?(): Promise<void>;
 }
@@ -149,6 +149,7 @@ export function safecutCompactor(baseUrl: string, trigger: number, v: SafecutVar
   );
   return {
     name: named.length === 0 ? "safecut" : `safecut, ${named.join(", ")}`,
+    marksChange: true,
     async compact(context) {
       const answeredBefore = summarizer.answered;
       const failedBefore = summarizer.failed;
@@ -279,6 +280,7 @@ export function backgroundCompactor(baseUrl: string, trigger: number, scale: num
   let first = true;
   return {
     name: "safecut, defaults, background",
+    marksChange: true,
     async compact(context) {
       // the model call before this check (none before the first): the background run goes on meanwhile
       if (!first) await new Promise((r) => setTimeout(r, (MODEL_CALL_S * 1000) / scale));

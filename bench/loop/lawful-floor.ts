@@ -11,9 +11,9 @@ import { clearedMessage } from "../../src/engine/run/clearing.ts";
 import { requiredFacts } from "../../src/engine/summarize/facts.ts";
 import { type Message, summaryMessage } from "../../src/model/message.ts";
 import { SETTINGS } from "../../src/model/settings-table.ts";
-import { CacheMeter, firstChange } from "./cache-bill.ts";
+import { CacheMeter } from "./cache-bill.ts";
 import { contextTokens } from "./compactors.ts";
-import { billed } from "./replay.ts";
+import { billed, markBefore } from "./replay.ts";
 import type { Session } from "./sessions.ts";
 
 /**
@@ -104,9 +104,7 @@ export function floorReplay(session: Session, trigger: number, policy: FloorPoli
       }
       s.modelCalls++;
       s.mainInput += tokens;
-      const at = firstChange(before, context);
-      const marks = at < before.length && at > 0 ? [at - 1] : [];
-      anthropic.send(context, marks);
+      anthropic.send(context, markBefore(before, context));
       openai.send(context);
     }
     context = [...context, m];

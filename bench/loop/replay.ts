@@ -5,7 +5,7 @@
 // agent's wait on one compaction is modelled from them (compactionWait): calls the library had in
 // flight together overlap, calls one after another add up.
 import type { Message } from "../../src/model/message.ts";
-import { CacheMeter } from "./cache-bill.ts";
+import { CacheMeter, firstChange } from "./cache-bill.ts";
 import { type Compactor, contextTokens } from "./compactors.ts";
 import type { Session } from "./sessions.ts";
 import type { CallRecord, SummarizerServer } from "./summarizer-server.ts";
@@ -125,6 +125,7 @@ export async function replay(session: Session, compactor: Compactor, server: Sum
       // reuse sockets the server has already timed out, and see them reset
       await new Promise((resolve) => setImmediate(resolve));
       const firstCall = server.calls.length;
+      const before = context;
       const done = await compactor.compact(context);
       const calls = server.calls.slice(firstCall);
       if (done.accepted > 0) s.events++;
@@ -144,7 +145,7 @@ export async function replay(session: Session, compactor: Compactor, server: Sum
       s.modelCalls++;
       const tokens = contextTokens(context);
       s.mainInput += tokens;
-      anthropic.send(context, done.marks);
+      anthropic.send(context, compactor.marksChange === true ? markBefore(before, context) : []);
       openai.send(context);
       const present = context.filter((x) => x.role === "user").length;
       if (present === users) s.callsWithEveryUser++;
@@ -172,4 +173,10 @@ export function billed(anthropic: CacheMeter, openai: CacheMeter) {
     openaiBusts: openai.totals.busts,
     openaiRewritten: openai.totals.rewritten,
   };
+}
+
+/** Where the adapters put their breakpoint (src/adapters/cache-breakpoint.ts): the last message before the first one compaction changed, if it changed any. */
+export function markBefore(before: readonly Message[], after: readonly Message[]): number[] {
+  const at = firstChange(before, after);
+  return at > 0 && (at < before.length || at < after.length) ? [at - 1] : [];
 }
