@@ -119,6 +119,7 @@ export async function compactAnthropicMessages(
     options,
   );
   // a cache breakpoint before the first changed message: the prefix the agent's requests cached is read, not re-written
+  if (options.cacheBreakpoint === false) return { ...r.written, report: r.report };
   const messages = markBeforeFirstChange(
     conversation.messages as readonly JsonObject[],
     r.written.messages,
