@@ -6,9 +6,9 @@
 // same configuration with token_threshold set to it (and no soft threshold of its own).
 import type { CommitDecision } from "../../kernel/commit.ts";
 import type { Config } from "../../model/config.ts";
+import type { SummaryMessage } from "../../model/message.ts";
 import { assertConfigValid } from "../boundary/config-rules.ts";
 import { gateDecideCommit } from "../boundary/kernel-gate.ts";
-import type { SummaryMessage } from "../../model/message.ts";
 import {
   type ClearedReplacement,
   type CommitOutcome,

@@ -417,7 +417,9 @@ export class ConversationStore {
     for (const ch of changes) {
       const now = { version: this.ver, length: this.msgs.length };
       const done =
-        ch.kind === "splice" ? this.commitSplice(now, ch.start, ch.end, ch.summary) : this.commitClearing(now, ch.replaced);
+        ch.kind === "splice"
+          ? this.commitSplice(now, ch.start, ch.end, ch.summary)
+          : this.commitClearing(now, ch.replaced);
       if (done.decision !== "commit") throw new Error("internal: a step of an adopted run was not committed");
     }
     return decision;
