@@ -121,3 +121,25 @@ export function firstChange(before: readonly Message[], after: readonly Message[
   while (i < before.length && i < after.length && same(before[i], after[i])) i++;
   return i;
 }
+
+/** A replay's main-model input billed with prompt caching, per provider style: input-token equivalents, cache busts, tokens re-written on them. */
+export interface CacheBills {
+  readonly anthropicBill: number;
+  readonly anthropicBusts: number;
+  readonly anthropicRewritten: number;
+  readonly openaiBill: number;
+  readonly openaiBusts: number;
+  readonly openaiRewritten: number;
+}
+
+/** The meters' totals as a replay's bills (meters that billed nothing: all zero). */
+export function billed(anthropic?: CacheMeter, openai?: CacheMeter): CacheBills {
+  return {
+    anthropicBill: anthropic?.totals.bill ?? 0,
+    anthropicBusts: anthropic?.totals.busts ?? 0,
+    anthropicRewritten: anthropic?.totals.rewritten ?? 0,
+    openaiBill: openai?.totals.bill ?? 0,
+    openaiBusts: openai?.totals.busts ?? 0,
+    openaiRewritten: openai?.totals.rewritten ?? 0,
+  };
+}

@@ -11,9 +11,9 @@ import { clearedMessage } from "../../src/engine/run/clearing.ts";
 import { requiredFacts } from "../../src/engine/summarize/facts.ts";
 import { type Message, summaryMessage } from "../../src/model/message.ts";
 import { SETTINGS } from "../../src/model/settings-table.ts";
-import { CacheMeter } from "./cache-bill.ts";
+import { billed, type CacheBills, CacheMeter } from "./cache-bill.ts";
 import { contextTokens } from "./compactors.ts";
-import { billed, markBefore } from "./replay.ts";
+import { markBefore } from "./replay.ts";
 import type { Session } from "./sessions.ts";
 
 /**
@@ -22,18 +22,12 @@ import type { Session } from "./sessions.ts";
  * and the main model's input billed with prompt caching per provider style (cache-bill.ts; a
  * breakpoint on the last message before the first one it changed, as the adapters place it).
  */
-export interface FloorStats {
+export interface FloorStats extends CacheBills {
   readonly modelCalls: number;
   readonly calls: number;
   readonly mainInput: number;
   readonly summarizerInput: number;
   readonly summarizerOutput: number;
-  readonly anthropicBill: number;
-  readonly anthropicBusts: number;
-  readonly anthropicRewritten: number;
-  readonly openaiBill: number;
-  readonly openaiBusts: number;
-  readonly openaiRewritten: number;
 }
 
 /** A gap's least summary: its required facts, one per line (a single character when it has none). */

@@ -5,13 +5,13 @@
 // agent's wait on one compaction is modelled from them (compactionWait): calls the library had in
 // flight together overlap, calls one after another add up.
 import type { Message } from "../../src/model/message.ts";
-import { CacheMeter, firstChange } from "./cache-bill.ts";
+import { billed, type CacheBills, CacheMeter, firstChange } from "./cache-bill.ts";
 import { type Compactor, contextTokens } from "./compactors.ts";
 import type { Session } from "./sessions.ts";
 import type { CallRecord, SummarizerServer } from "./summarizer-server.ts";
 
 /** What one replay of one session with one compactor cost and kept. */
-export interface ReplayStats {
+export interface ReplayStats extends CacheBills {
   readonly modelCalls: number;
   /** compactions that changed the context */
   readonly events: number;
@@ -44,13 +44,6 @@ export interface ReplayStats {
   /** the last context's tokens, and those of its user and system messages (which L2 keeps) */
   readonly finalTokens: number;
   readonly finalUserSystem: number;
-  /** the main model's input billed with prompt caching (cache-bill.ts), per provider style: input-token equivalents, cache busts, tokens re-written on them */
-  readonly anthropicBill: number;
-  readonly anthropicBusts: number;
-  readonly anthropicRewritten: number;
-  readonly openaiBill: number;
-  readonly openaiBusts: number;
-  readonly openaiRewritten: number;
 }
 
 /** Stats with nothing counted yet (every user message present: a least share of 1). */
@@ -75,12 +68,7 @@ export function emptyStats(): { -readonly [K in keyof ReplayStats]: number } {
     finalSummaryShare: 0,
     finalTokens: 0,
     finalUserSystem: 0,
-    anthropicBill: 0,
-    anthropicBusts: 0,
-    anthropicRewritten: 0,
-    openaiBill: 0,
-    openaiBusts: 0,
-    openaiRewritten: 0,
+    ...billed(),
   };
 }
 
@@ -161,18 +149,6 @@ export async function replay(session: Session, compactor: Compactor, server: Sum
   }
   await compactor.settle?.();
   return { ...s, ...billed(anthropic, openai) };
-}
-
-/** The meters' totals as replay stats. */
-export function billed(anthropic: CacheMeter, openai: CacheMeter) {
-  return {
-    anthropicBill: anthropic.totals.bill,
-    anthropicBusts: anthropic.totals.busts,
-    anthropicRewritten: anthropic.totals.rewritten,
-    openaiBill: openai.totals.bill,
-    openaiBusts: openai.totals.busts,
-    openaiRewritten: openai.totals.rewritten,
-  };
 }
 
 /** Where the adapters put their breakpoint (src/adapters/cache-breakpoint.ts): the last message before the first one compaction changed, if it changed any. */

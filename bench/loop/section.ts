@@ -1,7 +1,7 @@
 // The agent-loop replay's section of bench/RESULTS.md: one row per session, trigger and
 // compactor, then safecut's figures over the baseline's per trigger (all sessions summed).
 import { fmt, fmtN, fmtRatio, table } from "../table.ts";
-import { BLOCK, type CacheStyle, LOOKBACK, MIN_CACHED, PRICE } from "./cache-bill.ts";
+import { BLOCK, billed, type CacheStyle, LOOKBACK, MIN_CACHED, PRICE } from "./cache-bill.ts";
 import { BASELINE_KEEP_SHARE, MODEL_CALL_S, SOFT_SHARE } from "./compactors.ts";
 import type { FloorPolicy, FloorStats } from "./lawful-floor.ts";
 import { emptyStats, type ReplayStats } from "./replay.ts";
@@ -99,17 +99,7 @@ function bill(x: Billable, style: CacheStyle) {
 
 /** The ideal's replays under one policy, summed, as a Billable. */
 function floorTotals(floors: readonly FloorRow[]): Billable {
-  const t = {
-    summarizerCalls: 0,
-    summarizerInput: 0,
-    summarizerOutput: 0,
-    anthropicBill: 0,
-    anthropicBusts: 0,
-    anthropicRewritten: 0,
-    openaiBill: 0,
-    openaiBusts: 0,
-    openaiRewritten: 0,
-  };
+  const t = { summarizerCalls: 0, summarizerInput: 0, summarizerOutput: 0, ...billed() };
   for (const { stats } of floors) {
     t.summarizerCalls += stats.calls;
     for (const key of Object.keys(t) as (keyof typeof t)[]) if (key !== "summarizerCalls") t[key] += stats[key];
