@@ -4,6 +4,9 @@
 // common design written here: when the context reaches the trigger, summarize everything before
 // a keep-recent cut in one call and put that one summary in its place.
 
+import { parseConfig } from "../../src/engine/boundary/config-rules.ts";
+import { BackgroundCompaction } from "../../src/engine/run/background.ts";
+import { ConversationStore } from "../../src/engine/store/store.ts";
 import { UnshrinkableMemory } from "../../src/engine/store/unshrinkable.ts";
 import { renderTranscript } from "../../src/engine/summarize/transcript.ts";
 import { compactMessages } from "../../src/library/compact-messages.ts";
@@ -36,6 +39,10 @@ export interface Compaction {
 export interface Compactor {
   readonly name: string;
   compact(context: Message[]): Promise<Compaction>;
+  /** the request carries the adapters' cache breakpoint before the first changed message (safecut; the baseline's agent marks only its own two) */
+  readonly marksChange?: boolean;
+  /** waits for work still in flight after the last call (a background run) */
+  settle?(): Promise<void>;
 }
 
 /** The tokens of a context as the library counts them (character heuristic). */
@@ -142,6 +149,7 @@ export function safecutCompactor(baseUrl: string, trigger: number, v: SafecutVar
   );
   return {
     name: named.length === 0 ? "safecut" : `safecut, ${named.join(", ")}`,
+    marksChange: true,
     async compact(context) {
       const answeredBefore = summarizer.answered;
       const failedBefore = summarizer.failed;
@@ -236,5 +244,53 @@ export function baselineCompactor(baseUrl: string, trigger: number): Compactor {
         failed: 0,
       };
     },
+  };
+}
+
+/** The soft threshold of the background configuration, as a share of the trigger (as bench:background). */
+export const SOFT_SHARE = 2 / 3;
+/** Modelled seconds of one main-model call, while a background run goes on. */
+export const MODEL_CALL_S = 3;
+
+/**
+ * safecut in background mode at `trigger` tokens, every other setting at its default: an agent
+ * owning a ConversationStore calls BackgroundCompaction.beforeStep() before each model call, a run
+ * starts at soft_token_threshold (SOFT_SHARE of the trigger) and goes on while the model call
+ * takes MODEL_CALL_S modelled seconds (slept `scale` times faster); what the agent sends is the
+ * store's messages at the check.
+ */
+export function backgroundCompactor(baseUrl: string, trigger: number, scale: number): Compactor {
+  const c = parseConfig({
+    token_threshold: trigger,
+    soft_token_threshold: Math.round(trigger * SOFT_SHARE),
+    tokenizer: "chars",
+    provider: "openai",
+    base_url: baseUrl,
+  });
+  const store = new ConversationStore(charCounter(), []);
+  let accepted = 0;
+  const bg = new BackgroundCompaction(store, c, {
+    summarizer: openAISummarizer({ baseUrl, apiKey: "bench" }),
+    agentModel: AGENT_MODEL,
+    onReport: (r) => {
+      accepted += r.stretches.length;
+    },
+  });
+  let sent: readonly Message[] = [];
+  let first = true;
+  return {
+    name: "safecut, defaults, background",
+    marksChange: true,
+    async compact(context) {
+      // the model call before this check (none before the first): the background run goes on meanwhile
+      if (!first) await new Promise((r) => setTimeout(r, (MODEL_CALL_S * 1000) / scale));
+      first = false;
+      for (const m of context.slice(sent.length)) store.append(m);
+      const before = accepted;
+      await bg.beforeStep();
+      sent = [...store.messages];
+      return { messages: [...sent], accepted: accepted - before, repeated: 0, rejected: 0, failed: 0 };
+    },
+    settle: () => bg.settle(),
   };
 }

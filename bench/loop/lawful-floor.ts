@@ -11,14 +11,23 @@ import { clearedMessage } from "../../src/engine/run/clearing.ts";
 import { requiredFacts } from "../../src/engine/summarize/facts.ts";
 import { type Message, summaryMessage } from "../../src/model/message.ts";
 import { SETTINGS } from "../../src/model/settings-table.ts";
+import { billed, type CacheBills, CacheMeter } from "./cache-bill.ts";
 import { contextTokens } from "./compactors.ts";
+import { markBefore } from "./replay.ts";
 import type { Session } from "./sessions.ts";
 
-/** What the ideal compactor's replay of one session cost: its calls (one per event) and the main model's input. */
-export interface FloorStats {
+/**
+ * What the ideal compactor's replay of one session cost: its calls (one per event), the main
+ * model's input, what its calls would read (the gaps replaced) and write (the least summaries),
+ * and the main model's input billed with prompt caching per provider style (cache-bill.ts; a
+ * breakpoint on the last message before the first one it changed, as the adapters place it).
+ */
+export interface FloorStats extends CacheBills {
   readonly modelCalls: number;
   readonly calls: number;
   readonly mainInput: number;
+  readonly summarizerInput: number;
+  readonly summarizerOutput: number;
 }
 
 /** A gap's least summary: its required facts, one per line (a single character when it has none). */
@@ -65,9 +74,12 @@ export function floorReplay(session: Session, trigger: number, policy: FloorPoli
   const window = SETTINGS.retention_window.default;
   let context: Message[] = [];
   let tokens = 0;
-  const s = { modelCalls: 0, calls: 0, mainInput: 0 };
+  const s = { modelCalls: 0, calls: 0, mainInput: 0, summarizerInput: 0, summarizerOutput: 0 };
+  const anthropic = new CacheMeter("anthropic");
+  const openai = new CacheMeter("openai");
   for (const m of session.messages) {
     if (m.role === "assistant") {
+      const before = context;
       // due before clearing (L1); clearing may then leave it under the trigger
       const due = tokens >= trigger;
       if (due && policy.clearing) {
@@ -75,15 +87,22 @@ export function floorReplay(session: Session, trigger: number, policy: FloorPoli
         tokens = contextTokens(context);
       }
       if (due && (!policy.clearing || tokens >= policy.summarizeFrom * trigger)) {
+        const was = new Set(context);
+        const cleared = tokens;
         context = shrinkToFloor(context, window);
         tokens = contextTokens(context);
+        const written = contextTokens(context.filter((x) => !was.has(x)));
+        s.summarizerOutput += written;
+        s.summarizerInput += cleared - (tokens - written);
         s.calls++;
       }
       s.modelCalls++;
       s.mainInput += tokens;
+      anthropic.send(context, markBefore(before, context));
+      openai.send(context);
     }
-    context.push(m);
+    context = [...context, m];
     tokens += contextTokens([m]);
   }
-  return s;
+  return { ...s, ...billed(anthropic, openai) };
 }

@@ -5,12 +5,13 @@
 // agent's wait on one compaction is modelled from them (compactionWait): calls the library had in
 // flight together overlap, calls one after another add up.
 import type { Message } from "../../src/model/message.ts";
+import { billed, type CacheBills, CacheMeter, firstChange } from "./cache-bill.ts";
 import { type Compactor, contextTokens } from "./compactors.ts";
 import type { Session } from "./sessions.ts";
 import type { CallRecord, SummarizerServer } from "./summarizer-server.ts";
 
 /** What one replay of one session with one compactor cost and kept. */
-export interface ReplayStats {
+export interface ReplayStats extends CacheBills {
   readonly modelCalls: number;
   /** compactions that changed the context */
   readonly events: number;
@@ -67,6 +68,7 @@ export function emptyStats(): { -readonly [K in keyof ReplayStats]: number } {
     finalSummaryShare: 0,
     finalTokens: 0,
     finalUserSystem: 0,
+    ...billed(),
   };
 }
 
@@ -101,6 +103,8 @@ export async function replay(session: Session, compactor: Compactor, server: Sum
   let context: Message[] = [];
   let users = 0;
   const s = emptyStats();
+  const anthropic = new CacheMeter("anthropic");
+  const openai = new CacheMeter("openai");
 
   for (const m of session.messages) {
     if (m.role === "assistant") {
@@ -109,6 +113,7 @@ export async function replay(session: Session, compactor: Compactor, server: Sum
       // reuse sockets the server has already timed out, and see them reset
       await new Promise((resolve) => setImmediate(resolve));
       const firstCall = server.calls.length;
+      const before = context;
       const done = await compactor.compact(context);
       const calls = server.calls.slice(firstCall);
       if (done.accepted > 0) s.events++;
@@ -128,6 +133,8 @@ export async function replay(session: Session, compactor: Compactor, server: Sum
       s.modelCalls++;
       const tokens = contextTokens(context);
       s.mainInput += tokens;
+      anthropic.send(context, compactor.marksChange === true ? markBefore(before, context) : []);
+      openai.send(context);
       const present = context.filter((x) => x.role === "user").length;
       if (present === users) s.callsWithEveryUser++;
       if (users > 0) s.leastUserShare = Math.min(s.leastUserShare, present / users);
@@ -140,5 +147,12 @@ export async function replay(session: Session, compactor: Compactor, server: Sum
     if (m.role === "user") users++;
     context = [...context, m];
   }
-  return s;
+  await compactor.settle?.();
+  return { ...s, ...billed(anthropic, openai) };
+}
+
+/** Where the adapters put their breakpoint (src/adapters/cache-breakpoint.ts): the last message before the first one compaction changed, if it changed any. */
+export function markBefore(before: readonly Message[], after: readonly Message[]): number[] {
+  const at = firstChange(before, after);
+  return at > 0 && (at < before.length || at < after.length) ? [at - 1] : [];
 }

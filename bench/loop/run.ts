@@ -4,7 +4,8 @@
 // replays one example and a short generated session at 15k only and prints without writing.
 // Besides safecut pinned to the summarize strategy, every run replays it without summary aging
 // (age_percent 0: the summary share before aging), with every setting at its default, with no
-// memory passed between calls (stateless) and with keep_recent_tokens 5000.
+// memory passed between calls (stateless), with keep_recent_tokens 5000, and at its defaults in background mode
+// (soft_token_threshold); every row is billed in dollars with prompt caching (cache-bill.ts).
 // `--target-percent`, `--floor`, `--age-percent`, `--age-share`, `--age-floor`, `--batch-tokens`,
 // `--batch-calls`, `--summary-percent` and `--summary-floor` (each `<n,...>`) add safecut with other
 // values of that setting, `--defaults-target-percent <n,...>` safecut at its defaults with other
@@ -16,7 +17,14 @@
 // loopback summarizer's summaries keep.
 import { join } from "node:path";
 import { writeSection } from "../section-file.ts";
-import { baselineCompactor, type Compactor, type SafecutVariant, safecutCompactor, VARIED } from "./compactors.ts";
+import {
+  backgroundCompactor,
+  baselineCompactor,
+  type Compactor,
+  type SafecutVariant,
+  safecutCompactor,
+  VARIED,
+} from "./compactors.ts";
 import { type FloorPolicy, floorReplay } from "./lawful-floor.ts";
 import { replay } from "./replay.ts";
 import { type FloorRow, LOOP_HEADING, type LoopRow, loopSection, sweepLines } from "./section.ts";
@@ -104,6 +112,7 @@ async function main(): Promise<void> {
           baselineCompactor(server.baseUrl, trigger),
           safecutCompactor(server.baseUrl, trigger),
           ...[...ALWAYS, ...variants].map((v) => safecutCompactor(server.baseUrl, trigger, v)),
+          backgroundCompactor(server.baseUrl, trigger, SCALE),
         ];
         for (const c of compactors) {
           log(`${session.name}, ${trigger} tokens, ${c.name}...`);

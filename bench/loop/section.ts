@@ -1,7 +1,8 @@
 // The agent-loop replay's section of bench/RESULTS.md: one row per session, trigger and
 // compactor, then safecut's figures over the baseline's per trigger (all sessions summed).
 import { fmt, fmtN, fmtRatio, table } from "../table.ts";
-import { BASELINE_KEEP_SHARE } from "./compactors.ts";
+import { BLOCK, billed, type CacheStyle, LOOKBACK, MIN_CACHED, PRICE } from "./cache-bill.ts";
+import { BASELINE_KEEP_SHARE, MODEL_CALL_S, SOFT_SHARE } from "./compactors.ts";
 import type { FloorPolicy, FloorStats } from "./lawful-floor.ts";
 import { emptyStats, type ReplayStats } from "./replay.ts";
 import { LATENCY, SUMMARY_BASE, SUMMARY_RATE } from "./summarizer-server.ts";
@@ -72,6 +73,105 @@ function floorTable(rows: readonly LoopRow[], floors: readonly FloorRow[]): stri
     }
   }
   return table(["trigger", "compactor", "summarizer calls (vs baseline)", "main-model input (vs baseline)"], out);
+}
+
+/** What one compactor's replays (or the ideal's) cost in dollars, summed over sessions: the fields the bill reads. */
+type Billable = Pick<
+  ReplayStats,
+  | "summarizerInput"
+  | "summarizerOutput"
+  | "anthropicBill"
+  | "anthropicBusts"
+  | "anthropicRewritten"
+  | "openaiBill"
+  | "openaiBusts"
+  | "openaiRewritten"
+> & { readonly summarizerCalls: number };
+
+/** A bill's parts for one provider style: main model (cached input), summarizer (input 1x, output at the style's multiple), busts and tokens re-written per bust. */
+function bill(x: Billable, style: CacheStyle) {
+  const main = style === "anthropic" ? x.anthropicBill : x.openaiBill;
+  const busts = style === "anthropic" ? x.anthropicBusts : x.openaiBusts;
+  const rewritten = style === "anthropic" ? x.anthropicRewritten : x.openaiRewritten;
+  const summarizer = x.summarizerInput + PRICE.output[style] * x.summarizerOutput;
+  return { main, summarizer, total: main + summarizer, busts, perBust: busts === 0 ? 0 : rewritten / busts };
+}
+
+/** The ideal's replays under one policy, summed, as a Billable. */
+function floorTotals(floors: readonly FloorRow[]): Billable {
+  const t = { summarizerCalls: 0, summarizerInput: 0, summarizerOutput: 0, ...billed() };
+  for (const { stats } of floors) {
+    t.summarizerCalls += stats.calls;
+    for (const key of Object.keys(t) as (keyof typeof t)[]) if (key !== "summarizerCalls") t[key] += stats[key];
+  }
+  return t;
+}
+
+/** The dollar table of one provider style: per trigger, the baseline, the ideal's policies and each safecut configuration. */
+function dollarTable(rows: readonly LoopRow[], floors: readonly FloorRow[], style: CacheStyle): string {
+  const out: string[][] = [];
+  for (const t of [...new Set(rows.map((r) => r.trigger))]) {
+    const base = bill(sum(rows.filter((r) => r.trigger === t && r.compactor === "baseline")), style);
+    const line = (name: string, x: Billable) => {
+      const b = bill(x, style);
+      out.push([
+        fmtN(t),
+        name,
+        String(x.summarizerCalls),
+        `${k(b.main)} (${fmtRatio(ratio(b.main, base.main))})`,
+        `${k(b.summarizer)} (${fmtRatio(ratio(b.summarizer, base.summarizer))})`,
+        `${k(b.total)} (${fmtRatio(ratio(b.total, base.total))})`,
+        String(b.busts),
+        k(b.perBust),
+      ]);
+    };
+    for (const c of [...new Set(rows.map((r) => r.compactor))])
+      line(c, sum(rows.filter((r) => r.trigger === t && r.compactor === c)));
+    for (const name of [...new Set(floors.map((r) => policyName(r.policy)))])
+      line(`ideal: ${name}`, floorTotals(floors.filter((r) => r.trigger === t && policyName(r.policy) === name)));
+  }
+  return table(
+    [
+      "trigger",
+      "compactor",
+      "summarizer calls",
+      "main-model bill (vs baseline)",
+      "summarizer bill (vs baseline)",
+      "total (vs baseline)",
+      "cache busts",
+      "tokens re-written per bust",
+    ],
+    out,
+  );
+}
+
+/** The dollar part of the section: how the bill is modelled, then one table per provider style. */
+export function dollarLines(rows: readonly LoopRow[], floors: readonly FloorRow[]): string[] {
+  return [
+    "Dollars, with prompt caching as the providers bill it (bench/loop/cache-bill.ts), in input-token equivalents",
+    "(tokens times the price multiple of the model's uncached input; all sessions summed). Main model: every request",
+    `of the replay. Anthropic style: a cached read costs ${PRICE.read}x, a cache write ${PRICE.write}x; the agent marks the system`,
+    "prompt and the context's last message with a breakpoint; safecut's and the ideal's requests also carry the one the",
+    "adapters add (src/adapters/cache-breakpoint.ts: on the last message before the first one compaction changed);",
+    `a request reads the longest earlier entry it still has at one of its breakpoints or up to ${LOOKBACK} messages before one,`,
+    `and entries are written only for prefixes of at least ${MIN_CACHED} tokens. OpenAI style: the longest prefix shared with`,
+    `the request before, in ${BLOCK}-token blocks from ${MIN_CACHED} tokens, costs ${PRICE.read}x. Summarizer calls are uncached: input at`,
+    `1x, output at ${PRICE.output.anthropic}x (Anthropic) or ${PRICE.output.openai}x (OpenAI). The main model's output (the recorded replies) is the`,
+    "same for every compactor and left out. A cache bust is a request that changed a message the request before it had",
+    "sent; tokens re-written are what such a request writes (Anthropic) or pays in full (OpenAI). `safecut, defaults,",
+    `background\` is safecut at its defaults with soft_token_threshold at ${fmt(SOFT_SHARE, 2)} of the trigger (BackgroundCompaction`,
+    `on a store; each model call takes ${MODEL_CALL_S} modelled seconds while a run goes on). The ideal's summarizer bill is what`,
+    "its calls would read (the gaps) and write (the least summaries), without a prompt.",
+    "",
+    "Anthropic style:",
+    "",
+    dollarTable(rows, floors, "anthropic"),
+    "",
+    "OpenAI style:",
+    "",
+    dollarTable(rows, floors, "openai"),
+    "",
+  ];
 }
 
 /** The section's lines. */
@@ -196,6 +296,7 @@ export function loopSection(
           "",
           floorTable(rows, floors),
           "",
+          ...dollarLines(rows, floors),
         ]),
   ];
 }

@@ -4,6 +4,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { LanguageModelMiddleware, ModelMessage } from "ai";
 import { readModelMessage, readModelMessages, writeModelMessages } from "../adapters/ai-sdk.ts";
+import { markBeforeFirstChange, modelMessageBreakpoints } from "../adapters/cache-breakpoint.ts";
 import { parseConfig } from "../engine/boundary/config-rules.ts";
 import { decideOverAppends, laterTurn, softConfig } from "../engine/run/background.ts";
 import { judgedConfig } from "../engine/run/compact.ts";
@@ -86,6 +87,12 @@ export interface PrepareStepMessages {
 
 /** Options of compactBeforeStep. */
 export interface BeforeStepOptions extends CompactMessagesOptions {
+  /**
+   * mark the last message before the first one a step's compaction changed with an Anthropic
+   * cache breakpoint (providerOptions.anthropic.cacheControl; other providers ignore it), when the
+   * messages carry fewer than the provider's four (default true)
+   */
+  readonly cacheBreakpoint?: boolean;
   /** receives the report of every compaction run (a step that is not due runs none) */
   readonly onReport?: (r: CompactionReport) => void;
 }
@@ -179,6 +186,11 @@ export function compactBeforeStep(
     };
     return run;
   };
+  const breakpoints = modelMessageBreakpoints<ModelMessage>();
+  /** The step's new messages, with the cache breakpoint before the first one that changed. */
+  const changedTo = (given: readonly ModelMessage[], messages: ModelMessage[]) => ({
+    messages: options.cacheBreakpoint === false ? messages : markBeforeFirstChange(given, messages, breakpoints),
+  });
   return async (step) => {
     let messages = step.messages;
     let changed = false;
@@ -202,13 +214,13 @@ export function compactBeforeStep(
     if (!hardDue(messages)) {
       if (soft !== undefined && background === undefined && tracker?.dueUnder(soft) !== "none")
         background = start(messages, soft);
-      return changed ? { messages } : undefined;
+      return changed ? changedTo(step.messages, messages) : undefined;
     }
     const r = await modelMessagesUnder(messages, c, runOptions);
     options.onReport?.(r.report);
     // the next step most likely starts with these messages: seen now, its check measures only what it adds
     if (changedBy(r.report)) tracker?.check(r.messages);
-    return changed || changedBy(r.report) ? { messages: r.messages } : undefined;
+    return changed || changedBy(r.report) ? changedTo(step.messages, r.messages) : undefined;
   };
 }
 

@@ -2,6 +2,7 @@
 // OpenAI or Anthropic request shape: read, compact, write back (untouched messages verbatim).
 
 import { type AnthropicConversation, readAnthropicMessages, writeAnthropicMessages } from "../adapters/anthropic.ts";
+import { anthropicBreakpoints, markBeforeFirstChange, systemBreakpoints } from "../adapters/cache-breakpoint.ts";
 import { readOpenAIMessages, writeOpenAIMessages } from "../adapters/openai.ts";
 import type {
   AnthropicMessageLike,
@@ -124,7 +125,15 @@ export async function compactAnthropicMessages(
     c,
     options,
   );
-  return { ...r.written, report: r.report };
+  // a cache breakpoint before the first changed message: the prefix the agent's requests cached is read, not re-written
+  if (options.cacheBreakpoint === false) return { ...r.written, report: r.report };
+  const messages = markBeforeFirstChange(
+    conversation.messages as readonly JsonObject[],
+    r.written.messages,
+    anthropicBreakpoints,
+    systemBreakpoints(r.written.system),
+  );
+  return { ...r.written, messages, report: r.report };
 }
 
 /** compactAnthropicMessages with a session: the system (if any) is the session's first item. */

@@ -24,7 +24,8 @@ export type LangChainMiddlewareOptions = BeforeStepOptions;
  * configuration throws here, when the agent is built.
  */
 export function safecutMiddleware(config: ConfigInput | Config = {}, options: LangChainMiddlewareOptions = {}) {
-  const step = compactBeforeStep(config, options);
+  // LangChain messages are mapped back by identity: a breakpoint's copy would be a message it never had
+  const step = compactBeforeStep(config, { ...options, cacheBreakpoint: false });
   const bridge = new LangChainBridge();
   return createMiddleware({
     name: "SafecutMiddleware",

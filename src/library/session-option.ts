@@ -48,6 +48,12 @@ export interface WireOptions extends CompactMessagesOptions {
    * is appended, the session is compacted when due, and its context is returned
    */
   readonly session?: HelperSession;
+  /**
+   * compactAnthropicMessages: mark the last message before the first one compaction changed with
+   * a cache breakpoint (`cache_control`), when the request carries fewer than four (default true;
+   * a session's stored context carries none)
+   */
+  readonly cacheBreakpoint?: boolean;
 }
 
 /** CompactMessagesOptions a session's compaction does not take: each refused with a session. */

@@ -47,9 +47,18 @@ describe("clearing writes back only the content of cleared results", () => {
     expect(cleared.length).toBeGreaterThan(5);
     expect(r.messages.length).toBe(conv.messages.length);
     let blocks = 0;
+    let breakpoints = 0;
     r.messages.forEach((m, i) => {
       const was = conv.messages[i] as Obj;
       if (m === was) return;
+      // the cache breakpoint before the first changed message: its last block, only cache_control added
+      const last = ((m as Obj).content as Obj[]).at(-1) as Obj;
+      if (last.cache_control !== undefined && !("cache_control" in (((was.content as Obj[]).at(-1) ?? {}) as Obj))) {
+        const { cache_control: _, ...rest } = last;
+        expect(rest).toEqual((was.content as Obj[]).at(-1));
+        breakpoints++;
+        return;
+      }
       expect(onlyFieldDiffers(m as Obj, was, "content")).toBe(true);
       const now = (m as Obj).content as Obj[];
       const before = was.content as Obj[];
@@ -63,6 +72,7 @@ describe("clearing writes back only the content of cleared results", () => {
       });
     });
     expect(blocks).toBe(cleared.length);
+    expect(breakpoints).toBe(1);
     expect(r.report.laws.every((l) => l.ok)).toBe(true);
   });
 
@@ -98,7 +108,11 @@ describe("clearing writes back only the content of cleared results", () => {
     expect(step).toBeDefined();
     const changed = (step?.messages ?? []).filter((m, i) => m !== messages[i]);
     expect(changed.length).toBeGreaterThan(0);
-    expect(changed.every((m) => m.role === "tool")).toBe(true);
+    // besides the cleared results, the message before the first of them carries the cache breakpoint
+    const [mark, ...rest] = changed;
+    expect(mark.providerOptions?.anthropic?.cacheControl).toEqual({ type: "ephemeral" });
+    expect(rest.length).toBeGreaterThan(0);
+    expect(rest.every((m) => m.role === "tool")).toBe(true);
   });
 
   it("Responses: a cleared `function_call_output` has a new output; every other item is the input's object", async () => {

@@ -119,6 +119,39 @@ describe("BackgroundCompaction over a store", () => {
   });
 });
 
+describe("a background run's commits", () => {
+  it("reach the agent's context at one step per run (clearing and every batch together)", async () => {
+    // the default strategy clears, then summarizes in batches: several commits per run
+    server = await slowSummarizer();
+    const c = parseConfig({ ...settings(server.url), batch_calls: 1, batch_tokens: 600 });
+    const all = session();
+    const store = new ConversationStore(charCounter(), all.slice(0, 2));
+    const reports: CompactionReport[] = [];
+    const bg = new BackgroundCompaction(store, c, {
+      summarizer: openAISummarizer({ baseUrl: server.url, timeoutMs: 5_000 }),
+      onReport: (r) => reports.push(r),
+    });
+    let sent: Message[] = store.messageList();
+    let rewrites = 0;
+    for (let i = 2; i < all.length; i += 2) {
+      for (const m of all.slice(i, i + 2)) store.append(m);
+      await bg.beforeStep();
+      const now = store.messageList();
+      // the context the agent sends changed something it had sent before: the provider's cache is re-written
+      if (sent.some((m, k) => now[k] !== m)) rewrites++;
+      sent = now;
+      await pause(15); // the model call
+    }
+    await bg.settle();
+    const changing = reports.filter((r) => r.stretches.length > 0 || (r.clearing?.results ?? 0) > 0);
+    expect(changing.length).toBeGreaterThan(0);
+    // some run committed more than once (its clearing, or more than one batch)
+    expect(changing.some((r) => r.stretches.length + ((r.clearing?.results ?? 0) > 0 ? 1 : 0) > 1)).toBe(true);
+    expect(rewrites).toBeLessThanOrEqual(changing.length);
+    expectLawsHold(all, store.messageList(), WINDOW);
+  });
+});
+
 describe("compactBeforeStep in background mode", () => {
   it("returns at once under the hard trigger, then takes the run's result with the appends after it", async () => {
     server = await slowSummarizer();

@@ -30,7 +30,10 @@ const named = (id: string) => `src/module-${id}.ts`;
 async function inMemory(kind: HelperKind, items: Json[]): Promise<Json[]> {
   if (kind === "openai") return JSON.parse(JSON.stringify((await compactOpenAIMessages(items, CLEAR)).messages));
   if (kind === "anthropic")
-    return JSON.parse(JSON.stringify((await compactAnthropicMessages({ messages: items }, CLEAR)).messages));
+    // without the cache breakpoint the helper adds for a request: a session's stored context carries none
+    return JSON.parse(
+      JSON.stringify((await compactAnthropicMessages({ messages: items }, CLEAR, { cacheBreakpoint: false })).messages),
+    );
   const r = await compactResponsesItems(items as unknown as ResponseInputItem[], CLEAR);
   return JSON.parse(JSON.stringify(r.input));
 }

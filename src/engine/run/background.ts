@@ -6,9 +6,16 @@
 // same configuration with token_threshold set to it (and no soft threshold of its own).
 import type { CommitDecision } from "../../kernel/commit.ts";
 import type { Config } from "../../model/config.ts";
+import type { SummaryMessage } from "../../model/message.ts";
 import { assertConfigValid } from "../boundary/config-rules.ts";
 import { gateDecideCommit } from "../boundary/kernel-gate.ts";
-import type { ConversationStore } from "../store/store.ts";
+import {
+  type ClearedReplacement,
+  type CommitOutcome,
+  ConversationStore,
+  type PlannedAgainst,
+  type StagedChange,
+} from "../store/store.ts";
 import { type CompactOptions, compactStore } from "./compact.ts";
 import { storeDueBy, targetTokens } from "./plan.ts";
 import type { CompactionReport } from "./report.ts";
@@ -117,6 +124,32 @@ export class BackgroundSlot {
 }
 
 /**
+ * A copy of a store that a background run compacts: it records every change the run commits, so
+ * the store it was copied from adopts them all at one step when the run ends (ConversationStore.adopt).
+ */
+export class StagingStore extends ConversationStore {
+  /** the run's changes so far, in order */
+  readonly changes: StagedChange[] = [];
+
+  /** A copy of `store` as it is now (its messages and its memory of unshrinkable stretches). */
+  constructor(store: ConversationStore) {
+    super(store.counter, store.messageList(), { unshrinkable: store.unshrinkable.copy() });
+  }
+
+  override commitSplice(planned: PlannedAgainst, start: number, end: number, summary: SummaryMessage): CommitOutcome {
+    const done = super.commitSplice(planned, start, end, summary);
+    if (done.decision !== "reject") this.changes.push({ kind: "splice", start, end, summary });
+    return done;
+  }
+
+  override commitClearing(planned: PlannedAgainst, replaced: readonly ClearedReplacement[]): CommitOutcome {
+    const done = super.commitClearing(planned, replaced);
+    if (done.decision !== "reject" && replaced.length > 0) this.changes.push({ kind: "clearing", replaced });
+    return done;
+  }
+}
+
+/**
  * Background compaction of an agent's ConversationStore: call `beforeStep()` before each model
  * call (after appending the step's messages). At the soft threshold it starts a run and returns
  * at once; the agent keeps appending (the store rebases the run's commits over them, L9). It
@@ -167,11 +200,33 @@ export class BackgroundCompaction {
     const soft = this.soft;
     if (soft === undefined || storeDueBy(this.store, soft, items ?? this.store.messages.length) === "none")
       return { waited, started: false };
-    // the run does its work (reading, planning) after this check returned, while the agent's model call is out
+    // the run does its work (reading, planning) after this check returned, while the agent's model
+    // call is out, on a copy: its clearing and every batch reach the store together when it ends,
+    // so the agent's prompt cache is re-written once per run, not once per commit
+    let planned = { version: 0, length: 0 };
+    let staging: StagingStore | undefined;
     this.slot.start(
-      () => compactStore(this.store, soft, this.o),
+      () => {
+        planned = { version: this.store.version, length: this.store.messages.length };
+        staging = new StagingStore(this.store);
+        return compactStore(staging, soft, this.o);
+      },
       (r) => {
-        if (r !== undefined) this.report(r);
+        const decision = staging === undefined ? "reject" : this.store.adopt(planned, staging.changes);
+        if (decision !== "reject" && staging !== undefined) this.store.unshrinkable.replaceWith(staging.unshrinkable);
+        if (r === undefined) return;
+        if (decision === "reject" && staging !== undefined && staging.changes.length > 0) {
+          this.report({
+            ...r,
+            outcome: "superseded",
+            reason:
+              "another writer changed the conversation (not only appends) while this background run compacted a copy of it: none of the run's changes was applied; the conversation is as that writer left it",
+            stretches: [],
+          });
+          return;
+        }
+        // each stretch reached the store with the adoption: appended to meanwhile, it was rebased over (L9)
+        this.report(decision === "rebase" ? { ...r, stretches: r.stretches.map((x) => ({ ...x, decision })) } : r);
       },
     );
     return { waited, started: true };

@@ -73,8 +73,26 @@ export interface StoreView extends StoreSnapshot {
   readonly views: KernelViews;
 }
 
-/** What a planned commit is stamped with: a snapshot, or a view (whose length was fixed when taken). */
-export type PlannedAgainst = StoreSnapshot | StoreView;
+/** What a planned commit is stamped with: a snapshot, or a view (whose length was fixed when taken), or only the version and length they had. */
+export type PlannedAgainst = StoreSnapshot | StoreView | PlannedStamp;
+
+/** The version and length of the store a change was planned against. */
+export interface PlannedStamp {
+  readonly version: number;
+  readonly length: number;
+}
+
+/** A tool result (or call) replaced in place by its cleared version, with the new message's count. */
+export interface ClearedReplacement {
+  readonly index: number;
+  readonly message: Message;
+  readonly tokens: number;
+}
+
+/** One change a run committed on a copy of the store (a background run), to be adopted with the rest of the run. */
+export type StagedChange =
+  | { readonly kind: "splice"; readonly start: number; readonly end: number; readonly summary: SummaryMessage }
+  | { readonly kind: "clearing"; readonly replaced: readonly ClearedReplacement[] };
 
 /** The outcome of trying to commit a planned splice. */
 export interface CommitOutcome {
@@ -380,6 +398,31 @@ export class ConversationStore {
     replaced: readonly { readonly index: number; readonly message: Message; readonly tokens: number }[],
   ): Promise<CommitOutcome> {
     return Promise.resolve(this.commitClearing(planned, replaced));
+  }
+
+  /**
+   * Adopts at one step every change a run committed on a copy of this store taken at `planned`
+   * (a background run): the kernel decides the adoption as one change touching everything before
+   * the last position any of them touched (L9: commit, or rebase over pure appends since), then
+   * they are applied in the run's order, each against the store as the one before left it (what
+   * the copy saw). A rejected adoption applies none of them.
+   */
+  adopt(planned: PlannedStamp, changes: readonly StagedChange[]): CommitDecision {
+    const end = changes.reduce(
+      (e, ch) => Math.max(e, ch.kind === "splice" ? ch.end : ch.replaced.reduce((m, r) => Math.max(m, r.index + 1), 0)),
+      0,
+    );
+    const decision = this.decide(planned, end);
+    if (decision === "reject") return decision;
+    for (const ch of changes) {
+      const now = { version: this.ver, length: this.msgs.length };
+      const done =
+        ch.kind === "splice"
+          ? this.commitSplice(now, ch.start, ch.end, ch.summary)
+          : this.commitClearing(now, ch.replaced);
+      if (done.decision !== "commit") throw new Error("internal: a step of an adopted run was not committed");
+    }
+    return decision;
   }
 
   /** Per-message token counts (a copy). */

@@ -57,6 +57,18 @@ export class UnshrinkableMemory {
     return { starts: this.records.map((r) => r.start), ends: this.records.map((r) => r.end) };
   }
 
+  /** A copy holding the same records (for a run on a copy of the conversation). */
+  copy(): UnshrinkableMemory {
+    const out = new UnshrinkableMemory();
+    out.records = [...this.records];
+    return out;
+  }
+
+  /** Takes the records of `other` (a copy's, after its run was adopted: their positions are this conversation's now). */
+  replaceWith(other: UnshrinkableMemory): void {
+    this.records = [...other.records];
+  }
+
   /** How many stretches are recorded. */
   get size(): number {
     return this.records.length;
