@@ -38,6 +38,7 @@ method planBatch(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoi
   ensures forall k: nat :: (((2 * k) + 1) < |result|) ==> (((0 <= result[2 * k]) && (result[2 * k] <= result[(2 * k) + 1])) && (result[(2 * k) + 1] <= |tokens|))
   ensures forall k: nat :: (((2 * k) + 3) < |result|) ==> (result[(2 * k) + 1] <= result[(2 * k) + 2])
   ensures forall k: nat :: (((2 * k) + 1) < |result|) ==> (batchFreed(tokens, result, allowance, keepPercent, k) < need)
+  ensures (batchFreed(tokens, result, allowance, keepPercent, |result| / 2) >= need) || NoneWorthFrom(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), tokens, floorTokens, shunStarts, shunEnds, if |result| == 0 then 0 else result[|result| - 1])
 {
   var out: seq<int> := [];
   var from: int := 0;
@@ -53,9 +54,11 @@ method planBatch(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoi
     invariant ((-(allowance * from)) <= freed) && (freed <= sumTokens(tokens, 0, from))
     invariant (allowance * from) <= (allowance * |roles|)
     invariant forall k: nat :: (((2 * k) + 1) < |out|) ==> (batchFreed(tokens, out, allowance, keepPercent, k) < need)
+    invariant NoneWorthFrom(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), tokens, floorTokens, shunStarts, shunEnds, from) ==> NoneWorthFrom(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), tokens, floorTokens, shunStarts, shunEnds, if |out| == 0 then 0 else out[|out| - 1])
     decreases |roles| - from
   {
     var st: Stretch := selectStretchFrom(roles, callOf, lastAnswer, ongoing, window, from);
+    NoneWorthAtEnd(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), tokens, floorTokens, shunStarts, shunEnds, from);
     if !st.found {
       break;
     }
@@ -87,9 +90,11 @@ method planBatch(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoi
       freed := SafeInteger_batch(freed + SafeInteger_batch(SafeInteger_batch(size - allowance) - (SafeInteger_batch(SafeInteger_batch(size * keepPercent)) / 100)));
       from := st.end;
     } else {
+      NoneWorthPast(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), tokens, floorTokens, shunStarts, shunEnds, from, st.start, st.end);
       from := st.end;
     }
   }
+  NoneWorthAtEnd(roles, callOf, lastAnswer, ongoing, retentionCutoff(|roles|, window), tokens, floorTokens, shunStarts, shunEnds, from);
   return out;
 }
 

@@ -105,6 +105,21 @@ function freedBy(tokens: seq<int>, after: seq<int>, mask: seq<bool>, b: int): in
     freedBy(tokens, after, mask, b - 1) + (if mask[b - 1] then tokens[b - 1] - after[b - 1] else 0)
 }
 
+function greedyFreed(roles: seq<Role>, callOf: seq<int>, ongoing: seq<bool>, cleared: seq<bool>, excluded: seq<bool>, tokens: seq<int>, after: seq<int>, window: int, keep: int, goal: int, b: int): int
+  requires ((|callOf| == |roles|) && (|ongoing| == |roles|)) && (|cleared| == |roles|)
+  requires ((|excluded| == |roles|) && (|tokens| == |roles|)) && (|after| == |roles|)
+  requires ((((window >= 1) && (keep >= 0)) && (0 <= b)) && (b <= |roles|)) && (|roles| <= 9007199254740991)
+  decreases b
+{
+  if b == 0 then
+    0
+  else
+    if (greedyFreed(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, goal, b - 1) < goal) && mayClear(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, b - 1) then
+      (greedyFreed(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, goal, b - 1) + tokens[b - 1]) - after[b - 1]
+    else
+      greedyFreed(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, goal, b - 1)
+}
+
 method noClearing(n: int) returns (result: seq<bool>)
   requires (n >= 0) && (n <= 9007199254740991)
   ensures |result| == n
@@ -134,6 +149,7 @@ method selectClearing(roles: seq<Role>, callOf: seq<int>, ongoing: seq<bool>, cl
   ensures forall k: nat :: ((k < |roles|) && result[k]) ==> (freedBy(tokens, after, result, k) < goal)
   ensures forall k: nat :: ((k < |roles|) && result[k]) ==> (freedBy(tokens, after, result, |roles|) > 0)
   ensures (freedBy(tokens, after, result, |roles|) == 0) || (freedBy(tokens, after, result, |roles|) >= clearAtLeast)
+  ensures ((due != TriggerKind.NotDue) && (greedyFreed(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, goal, |roles|) >= clearAtLeast)) ==> (freedBy(tokens, after, result, |roles|) == greedyFreed(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, goal, |roles|))
   ensures (freedBy(tokens, after, result, |roles|) > 0) ==> (forall k: nat :: (((k < |roles|) && mayClear(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, k)) && (freedBy(tokens, after, result, k) < goal)) ==> result[k])
 {
   var n: int := |roles|;
@@ -152,6 +168,7 @@ method selectClearing(roles: seq<Role>, callOf: seq<int>, ongoing: seq<bool>, cl
     invariant (0 <= i) && (i <= n)
     invariant |out| == i
     invariant freed == freedBy(tokens, after, out, i)
+    invariant freed == greedyFreed(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, goal, i)
     invariant (freed >= 0) && (freed <= sumTokens(tokens, 0, i))
     invariant forall k: nat :: ((k < i) && out[k]) ==> mayClear(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, k)
     invariant forall k: nat :: ((k < i) && out[k]) ==> (freedBy(tokens, after, out, k) < goal)

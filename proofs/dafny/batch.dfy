@@ -365,3 +365,75 @@ lemma PlanFreedStep(tokens: seq<int>, plan: seq<int>, allowance: int, keepPercen
   MulMono(allowance, 1, |plan|);
   BatchFreedLast(tokens, plan, allowance, keepPercent, k + 1, k, 2 * k, 2 * k + 1);
 }
+
+// The stretch selectStretchFrom finds from `from` (its ensures): the earliest start at or after
+// `from` of an eligible stretch, with that start's longest eligible end.
+ghost predicate FirstFrom(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, cutoff: int,
+                          from: int, s: int, e: int)
+  requires |callOf| == |roles| && |lastAnswer| == |roles| && |ongoing| == |roles|
+{
+  from <= s && Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s, e) &&
+  (forall e2: int :: e < e2 ==> !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s, e2)) &&
+  (forall s2: int, e2: int :: from <= s2 < s ==> !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s2, e2))
+}
+
+// Nothing worth a call is left from `from`: the stretch found from there, if any, is not
+// plannable, and nothing worth a call is left from its end (planBatch passes over such a stretch
+// whole). planBatch's lower bound: its plan stops short of the need only where this holds.
+// Opaque: planBatch's proof sees it only as a name; the two lemmas below reveal it (Dafny 2.3 timed
+// out on planBatch with its body in view).
+ghost predicate {:opaque} NoneWorthFrom(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, cutoff: int,
+                              tokens: seq<int>, floorTokens: int, shunStarts: seq<int>, shunEnds: seq<int>, from: int)
+  decreases |roles| - from
+{
+  |callOf| == |roles| && |lastAnswer| == |roles| && |ongoing| == |roles| &&
+  forall s: int, e: int :: from <= s < e <= |roles| && FirstFrom(roles, callOf, lastAnswer, ongoing, cutoff, from, s, e) ==>
+    !Plannable(roles, callOf, lastAnswer, ongoing, cutoff, tokens, floorTokens, shunStarts, shunEnds, s, e) &&
+    NoneWorthFrom(roles, callOf, lastAnswer, ongoing, cutoff, tokens, floorTokens, shunStarts, shunEnds, e)
+}
+
+// One stretch is found from `from`: two found from it are the same.
+lemma FirstFromUnique(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, cutoff: int,
+                      from: int, s: int, e: int, s2: int, e2: int)
+  requires |callOf| == |roles| && |lastAnswer| == |roles| && |ongoing| == |roles|
+  requires FirstFrom(roles, callOf, lastAnswer, ongoing, cutoff, from, s, e)
+  requires FirstFrom(roles, callOf, lastAnswer, ongoing, cutoff, from, s2, e2)
+  ensures s == s2 && e == e2
+{
+  if s2 < s { assert !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s2, e2); }
+  if s < s2 { assert !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s, e); }
+  if e < e2 { assert !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s, e2); }
+  if e2 < e { assert !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s2, e); }
+}
+
+// planBatch passing over the stretch [s, e) found from `from`, not plannable: what is left from
+// its end is what is left from `from`.
+lemma NoneWorthPast(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, cutoff: int,
+                    tokens: seq<int>, floorTokens: int, shunStarts: seq<int>, shunEnds: seq<int>, from: int, s: int, e: int)
+  requires |callOf| == |roles| && |lastAnswer| == |roles| && |ongoing| == |roles|
+  requires FirstFrom(roles, callOf, lastAnswer, ongoing, cutoff, from, s, e)
+  requires !Plannable(roles, callOf, lastAnswer, ongoing, cutoff, tokens, floorTokens, shunStarts, shunEnds, s, e)
+  ensures NoneWorthFrom(roles, callOf, lastAnswer, ongoing, cutoff, tokens, floorTokens, shunStarts, shunEnds, e) ==>
+          NoneWorthFrom(roles, callOf, lastAnswer, ongoing, cutoff, tokens, floorTokens, shunStarts, shunEnds, from)
+{
+  reveal NoneWorthFrom();
+  if NoneWorthFrom(roles, callOf, lastAnswer, ongoing, cutoff, tokens, floorTokens, shunStarts, shunEnds, e) {
+    forall s2: int, e2: int | from <= s2 < e2 <= |roles| && FirstFrom(roles, callOf, lastAnswer, ongoing, cutoff, from, s2, e2)
+      ensures !Plannable(roles, callOf, lastAnswer, ongoing, cutoff, tokens, floorTokens, shunStarts, shunEnds, s2, e2) &&
+              NoneWorthFrom(roles, callOf, lastAnswer, ongoing, cutoff, tokens, floorTokens, shunStarts, shunEnds, e2)
+    {
+      FirstFromUnique(roles, callOf, lastAnswer, ongoing, cutoff, from, s, e, s2, e2);
+    }
+  }
+}
+
+// No eligible stretch starts at or after `from` (selectStretchFrom found none), or `from` is at
+// the end: nothing worth a call is left from it.
+lemma NoneWorthAtEnd(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, cutoff: int,
+                     tokens: seq<int>, floorTokens: int, shunStarts: seq<int>, shunEnds: seq<int>, from: int)
+  requires |callOf| == |roles| && |lastAnswer| == |roles| && |ongoing| == |roles|
+  ensures (from >= |roles| || forall s2: int, e2: int :: from <= s2 ==> !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s2, e2)) ==>
+          NoneWorthFrom(roles, callOf, lastAnswer, ongoing, cutoff, tokens, floorTokens, shunStarts, shunEnds, from)
+{
+  reveal NoneWorthFrom();
+}

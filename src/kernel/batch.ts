@@ -52,7 +52,12 @@ export function batchFreed(
 //@ ensures forall(k: nat, 2 * k + 1 < \result.length ==> 0 <= \result[2 * k] && \result[2 * k] <= \result[2 * k + 1] && \result[2 * k + 1] <= tokens.length)
 //@ ensures forall(k: nat, 2 * k + 3 < \result.length ==> \result[2 * k + 1] <= \result[2 * k + 2])
 //@ ensures forall(k: nat, 2 * k + 1 < \result.length ==> batchFreed(tokens, \result, allowance, keepPercent, k) < need)
-/** The disjoint stretches, earliest first, that one run summarizes to free `need` tokens (flat [start, end) pairs). */
+//@ ensures batchFreed(tokens, \result, allowance, keepPercent, Math.floor(\result.length / 2)) >= need || NoneWorthFrom(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), tokens, floorTokens, shunStarts, shunEnds, \result.length === 0 ? 0 : \result[\result.length - 1])
+/**
+ * The disjoint stretches, earliest first, that one run summarizes to free `need` tokens (flat
+ * [start, end) pairs). It stops short of the need only when nothing worth a call is left after
+ * its last stretch (NoneWorthFrom, proofs/dafny/batch.dfy): it never plans less than it could.
+ */
 export function planBatch(
   roles: readonly Role[],
   callOf: readonly number[],
@@ -81,8 +86,10 @@ export function planBatch(
     //@ invariant -(allowance * from) <= freed && freed <= sumTokens(tokens, 0, from)
     //@ invariant allowance * from <= allowance * roles.length
     //@ invariant forall(k: nat, 2 * k + 1 < out.length ==> batchFreed(tokens, out, allowance, keepPercent, k) < need)
+    //@ invariant NoneWorthFrom(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), tokens, floorTokens, shunStarts, shunEnds, from) ==> NoneWorthFrom(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), tokens, floorTokens, shunStarts, shunEnds, out.length === 0 ? 0 : out[out.length - 1])
     //@ decreases roles.length - from
     const st = selectStretchFrom(roles, callOf, lastAnswer, ongoing, window, from);
+    //@ use NoneWorthAtEnd(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), tokens, floorTokens, shunStarts, shunEnds, from)
     if (!st.found) break;
     //@ use SumTokensSplit(tokens, 0, st.start, tokens.length)
     //@ use SumTokensSplit(tokens, st.start, st.end, tokens.length)
@@ -115,9 +122,11 @@ export function planBatch(
     } else {
       // passed over whole, as the engine's planStep does: a part of a stretch under the floor is
       // under it too, and one known not to shrink would cost a call to learn the same
+      //@ use NoneWorthPast(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), tokens, floorTokens, shunStarts, shunEnds, from, st.start, st.end)
       from = st.end;
     }
   }
+  //@ use NoneWorthAtEnd(roles, callOf, lastAnswer, ongoing, retentionCutoff(roles.length, window), tokens, floorTokens, shunStarts, shunEnds, from)
   return out;
 }
 

@@ -2,6 +2,7 @@
 //      keptCutoff(roles, keep): number; currentStep(roles): number;
 //      mayClear(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, k): boolean (spec);
 //      clearableAt(.., limit, step, k): boolean; freedBy(tokens, after, mask, b): number (spec);
+//      greedyFreed(.., window, keep, goal, b): number (spec);
 //      selectClearing(.., window, keep, goal, clearAtLeast, due): boolean[]; noClearing(n): boolean[];
 //      clearedTokens(tokens, after, mask): number[]; applyClearing<T>(xs, mask, replaced): T[];
 //      callsToClear(callOf, mask, clearInputs): boolean[] -- L13, the clearing tier.
@@ -155,6 +156,43 @@ export function freedBy(
   return freedBy(tokens, after, mask, b - 1) + (mask[b - 1] ? tokens[b - 1] - after[b - 1] : 0);
 }
 
+//@ spec
+//@ requires callOf.length === roles.length && ongoing.length === roles.length && cleared.length === roles.length
+//@ requires excluded.length === roles.length && tokens.length === roles.length && after.length === roles.length
+//@ requires window >= 1 && keep >= 0 && 0 <= b && b <= roles.length && roles.length <= 9007199254740991
+//@ decreases b
+/**
+ * What clearing oldest first frees over [0, b): each result that may be cleared (mayClear) is
+ * taken while less than `goal` is freed before it (recursive, for specifications: what
+ * selectClearing computes, before its clear_at_least rule).
+ */
+export function greedyFreed(
+  roles: readonly Role[],
+  callOf: readonly number[],
+  ongoing: readonly boolean[],
+  cleared: readonly boolean[],
+  excluded: readonly boolean[],
+  tokens: readonly number[],
+  after: readonly number[],
+  window: number,
+  keep: number,
+  goal: number,
+  b: number,
+): number {
+  if (b === 0) return 0;
+  if (
+    greedyFreed(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, goal, b - 1) < goal &&
+    mayClear(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, b - 1)
+  ) {
+    return (
+      greedyFreed(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, goal, b - 1) +
+      tokens[b - 1] -
+      after[b - 1]
+    );
+  }
+  return greedyFreed(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, goal, b - 1);
+}
+
 //@ verify
 //@ requires n >= 0 && n <= 9007199254740991
 //@ ensures \result.length === n
@@ -184,10 +222,12 @@ export function noClearing(n: number): boolean[] {
 //@ ensures forall(k: nat, k < roles.length && \result[k] ==> freedBy(tokens, after, \result, k) < goal)
 //@ ensures forall(k: nat, k < roles.length && \result[k] ==> freedBy(tokens, after, \result, roles.length) > 0)
 //@ ensures freedBy(tokens, after, \result, roles.length) === 0 || freedBy(tokens, after, \result, roles.length) >= clearAtLeast
+//@ ensures due !== "notDue" && greedyFreed(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, goal, roles.length) >= clearAtLeast ==> freedBy(tokens, after, \result, roles.length) === greedyFreed(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, goal, roles.length)
 //@ ensures freedBy(tokens, after, \result, roles.length) > 0 ==> forall(k: nat, k < roles.length && mayClear(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, k) && freedBy(tokens, after, \result, k) < goal ==> \result[k])
 /**
  * L13: which tool results to clear. Only when due (L1); oldest first, every result that may be
- * cleared until `goal` tokens are freed; and at least `clearAtLeast` tokens, or nothing at all.
+ * cleared until `goal` tokens are freed; and at least `clearAtLeast` tokens, or nothing at all:
+ * nothing only when the oldest-first scan (greedyFreed) frees less than `clearAtLeast`.
  */
 export function selectClearing(
   roles: readonly Role[],
@@ -219,6 +259,7 @@ export function selectClearing(
     //@ invariant 0 <= i && i <= n
     //@ invariant out.length === i
     //@ invariant freed === freedBy(tokens, after, out, i)
+    //@ invariant freed === greedyFreed(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, goal, i)
     //@ invariant freed >= 0 && freed <= sumTokens(tokens, 0, i)
     //@ invariant forall(k: nat, k < i && out[k] ==> mayClear(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, k))
     //@ invariant forall(k: nat, k < i && out[k] ==> freedBy(tokens, after, out, k) < goal)

@@ -64,16 +64,26 @@ export function batchPartHeading(k: number, n: number): string {
   return `=== excerpt ${k} of ${n} ===`;
 }
 
+/** A batch prompt in its pieces: the head every call of it states once, and each part's text. */
+export interface BatchPromptPieces {
+  readonly head: string;
+  /** part k's text, its heading first; the prompt is the head and the parts joined by "\n" */
+  readonly parts: readonly string[];
+}
+
 /**
- * One prompt asking for the summaries of several stretches (`parts`: each stretch's values, its
- * tag numbered with batchPartTag), each under its heading. With the built-in prompt (`template`
- * is DEFAULT_PROMPT) the instructions every stretch shares are stated once, and each part holds
- * only what differs: its budget, the earlier summary it folds in, its facts, its excerpt, its tag.
- * A custom template is rendered whole for each part, since which of its lines are shared cannot
- * be known.
+ * The pieces of the prompt asking for the summaries of several stretches (`parts`: each
+ * stretch's values, its tag numbered with batchPartTag), each under its heading. With the built-in
+ * prompt (`template` is DEFAULT_PROMPT) the instructions every stretch shares are stated once, and
+ * each part holds only what differs: its budget, the earlier summary it folds in, its facts, its
+ * excerpt, its tag. A custom template is rendered whole for each part, since which of its lines
+ * are shared cannot be known. `n`: the count the intro and headings state (default the parts').
  */
-export function renderBatchPrompt(template: string, parts: readonly PromptValues[]): string {
-  const n = parts.length;
+export function batchPromptPieces(
+  template: string,
+  parts: readonly PromptValues[],
+  n = parts.length,
+): BatchPromptPieces {
   const intro = `Below are ${n} separate tasks, each on a different excerpt of one conversation. Do each task on its own, with only its own excerpt, and answer all ${n}, each summary inside its own numbered tag.`;
   const shared = template === DEFAULT_PROMPT;
   const head = shared
@@ -84,5 +94,14 @@ export function renderBatchPrompt(template: string, parts: readonly PromptValues
       ]
     : [intro];
   const part = shared ? DEFAULT_TASK : template;
-  return [...head, ...parts.flatMap((v, i) => ["", batchPartHeading(i + 1, n), renderPrompt(part, v)])].join("\n");
+  return {
+    head: head.join("\n"),
+    parts: parts.map((v, i) => ["", batchPartHeading(i + 1, n), renderPrompt(part, v)].join("\n")),
+  };
+}
+
+/** One prompt asking for the summaries of several stretches: batchPromptPieces joined. */
+export function renderBatchPrompt(template: string, parts: readonly PromptValues[]): string {
+  const p = batchPromptPieces(template, parts);
+  return [p.head, ...p.parts].join("\n");
 }

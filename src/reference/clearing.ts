@@ -84,6 +84,29 @@ export function freedBy(
   return sum;
 }
 
+/** Plain reference of greedyFreed: the oldest-first scan over [0, b), taking what may be cleared while under the goal. */
+export function greedyFreed(
+  roles: readonly Role[],
+  callOf: readonly number[],
+  ongoing: readonly boolean[],
+  cleared: readonly boolean[],
+  excluded: readonly boolean[],
+  tokens: readonly number[],
+  after: readonly number[],
+  window: number,
+  keep: number,
+  goal: number,
+  b: number,
+): number {
+  let freed = 0;
+  for (let k = 0; k < b; k++) {
+    if (freed < goal && mayClear(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, k)) {
+      freed += tokens[k] - after[k];
+    }
+  }
+  return freed;
+}
+
 /** Plain reference of noClearing. */
 export function noClearing(n: number): boolean[] {
   return new Array<boolean>(n).fill(false);

@@ -166,6 +166,9 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
         .chain(([limit, step]) => fc.nat(x.c.roles.length - 1).map((k) => [...clearingArgs(x), limit, step, k])),
     ),
   freedBy: clearing.chain((x) => fc.nat(x.c.roles.length).map((b) => [x.tokens, x.after, x.cleared, b])),
+  greedyFreed: clearing.chain((x) =>
+    fc.nat(x.c.roles.length).map((b) => [...clearingArgs(x), x.window, x.keep, x.goal, b]),
+  ),
   noClearing: fc.tuple(fc.nat(30)),
   selectClearing: clearing.map((x) => [...clearingArgs(x), x.window, x.keep, x.goal, x.clearAtLeast, x.due]),
   clearedTokens: clearing.map((x) => [x.tokens, x.after, x.excluded]),
@@ -515,6 +518,24 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
           percent,
         ]),
     ),
+  // callplan.ts: parts' input and output counts (one exact sum with the overhead), any window and cap
+  planCalls: fc
+    .integer({ min: 0, max: 30 })
+    .chain((n) => fc.tuple(exactNatsOf(2 * n), wideNat, anyInt, anyInt))
+    .map(([counts, overhead, window, cap]) => {
+      const n = counts.length / 2;
+      const total = counts.reduce((t, x) => t + x, 0);
+      return [counts.slice(0, n), counts.slice(n), Math.min(overhead, EXACT_LIMIT - total), window, cap];
+    }),
+  // a range of parts (callFits is //@ spec: any integers, the sums are exact by the counts above)
+  callFits: fc
+    .integer({ min: 0, max: 30 })
+    .chain((n) => fc.tuple(exactNatsOf(2 * n), wideNat, anyInt, anyInt, range(n)))
+    .map(([counts, overhead, window, cap, [a, b]]) => {
+      const n = counts.length / 2;
+      const total = counts.reduce((t, x) => t + x, 0);
+      return [counts.slice(0, n), counts.slice(n), Math.min(overhead, EXACT_LIMIT - total), window, cap, a, b];
+    }),
   // budget.ts
   summaryBudget: fc.tuple(
     fc.oneof(

@@ -4,6 +4,8 @@ import { batchFreed, planBatch, planFreed } from "../../src/kernel/batch.ts";
 import { sumTokens } from "../../src/kernel/progress.ts";
 import { retentionCutoff } from "../../src/kernel/retention.ts";
 import * as ref from "../../src/reference/batch.ts";
+import { worthACall } from "../../src/reference/floor.ts";
+import { selectStretchFrom } from "../../src/reference/stretch.ts";
 import { afterSplice, type Conversation, conversation, eligibleStretch, RUNS } from "./gen.ts";
 
 interface Case {
@@ -87,6 +89,17 @@ describe("batch plan", () => {
           expect(batchFreed(x.tokens, p, x.allowance, x.keep, k)).toBe(
             ref.batchFreed(x.tokens, p, x.allowance, x.keep, k),
           );
+        }
+        // the lower bound (NoneWorthFrom): short of the need only when the scan from the last planned
+        // end, passing over stretches not worth a call, finds none that is
+        if (batchFreed(x.tokens, p, x.allowance, x.keep, p.length / 2) < x.need) {
+          let from = p.length === 0 ? 0 : p[p.length - 1];
+          for (;;) {
+            const st = selectStretchFrom(x.c.roles, x.c.callOf, x.c.lastAnswer, x.c.ongoing, x.window, from);
+            if (!st.found) break;
+            expect(worthACall(x.tokens, st.start, st.end, x.floor, x.starts, x.ends)).toBe(false);
+            from = st.end;
+          }
         }
         // what the whole plan is expected to free: the kernel's planFreed, as the reference counts it
         expect(planFreed(x.tokens, p, Math.max(0, x.allowance), x.keep)).toBe(

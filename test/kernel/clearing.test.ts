@@ -44,6 +44,9 @@ describe("clearing (L13)", () => {
           expect(k.mayClear(...args(x), i)).toBe(ref.mayClear(...args(x), i));
           expect(k.countTools(x.c.roles, i, x.c.roles.length)).toBe(ref.countTools(x.c.roles, i, x.c.roles.length));
         }
+        for (let b = 0; b <= x.c.roles.length; b++) {
+          expect(k.greedyFreed(...args(x), x.goal, b)).toBe(ref.greedyFreed(...args(x), x.goal, b));
+        }
       }),
       { numRuns: RUNS },
     );
@@ -65,6 +68,9 @@ describe("clearing (L13)", () => {
           if (ref.freedBy(x.tokens, after, mask, i) >= x.goal || after[i] >= x.tokens[i]) return false;
         }
         if (freed !== 0 && freed < x.clearAtLeast) return false;
+        // the lower bound: nothing is cleared only when the oldest-first scan frees less than clear_at_least
+        const greedy = ref.greedyFreed(...args(x), x.goal, n);
+        if (x.due !== "notDue" && greedy >= x.clearAtLeast && freed !== greedy) return false;
         if (freed > 0) {
           for (let i = 0; i < n; i++) {
             const may = ref.mayClear(...args(x), i);

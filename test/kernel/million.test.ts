@@ -162,6 +162,8 @@ const ARGS: Record<string, () => unknown[]> = {
   agingDue: () => [N / 2, N, 50, 0, N, N / 4],
   agedBudget: () => [N, 50],
   summaryBudget: () => [N, 60, 5, 40, 2000],
+  // a million parts of 1 input and 1 output token, 100 to a call (overhead 10 + 200 = 210 tokens)
+  planCalls: () => [tokens, tokens, 10, 210, 2000],
   // a flat plan of N / 2 pairs (every count is 1: each pair [1, 1) is empty)
   inPlan: () => [tokens, 5],
   // a need of N / 2 tokens (as planBatch's): every summary outside the work plan is aged, in one

@@ -14,7 +14,7 @@ export interface RecordedRequest {
 
 /** What the imitation answers to the n-th request (0-based). */
 export type Behavior =
-  | { kind: "summary"; text: string; delayMs?: number; usage?: Record<string, unknown> }
+  | { kind: "summary"; text: string; delayMs?: number; usage?: Record<string, unknown>; cut?: boolean }
   | { kind: "raw"; status: number; body: string; headers?: Record<string, string>; delayMs?: number }
   | { kind: "hang" }
   | { kind: "destroy" };
@@ -26,12 +26,13 @@ export interface Imitation {
   close(): Promise<void>;
 }
 
-function answer(api: "openai" | "anthropic", text: string, usage?: Record<string, unknown>): string {
+/** An answer's body; `cut`: the model stopped at its token limit (finish_reason "length", stop_reason "max_tokens"). */
+function answer(api: "openai" | "anthropic", text: string, usage?: Record<string, unknown>, cut = false): string {
   if (api === "openai") {
     return JSON.stringify({
       id: "chatcmpl-1",
       object: "chat.completion",
-      choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+      choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: cut ? "length" : "stop" }],
       ...(usage === undefined ? {} : { usage }),
     });
   }
@@ -40,7 +41,7 @@ function answer(api: "openai" | "anthropic", text: string, usage?: Record<string
     type: "message",
     role: "assistant",
     content: [{ type: "text", text }],
-    stop_reason: "end_turn",
+    stop_reason: cut ? "max_tokens" : "end_turn",
     ...(usage === undefined ? {} : { usage }),
   });
 }
@@ -77,7 +78,7 @@ export async function startImitation(api: "openai" | "anthropic", script: Script
           return;
         }
         if (b.kind === "summary")
-          res.writeHead(200, { "content-type": "application/json" }).end(answer(api, b.text, b.usage));
+          res.writeHead(200, { "content-type": "application/json" }).end(answer(api, b.text, b.usage, b.cut));
         else res.writeHead(b.status, { "content-type": "application/json", ...(b.headers ?? {}) }).end(b.body);
       };
       const delay = b.kind === "summary" || b.kind === "raw" ? (b.delayMs ?? 0) : 0;

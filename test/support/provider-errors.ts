@@ -84,6 +84,69 @@ export function failureBehavior(api: ErrorApi, kind: FailureKind): Behavior {
   return (api === "openai" ? OPENAI : ANTHROPIC)[kind];
 }
 
+/** The limit answers a model's server gives: a request over its output cap or its context window. */
+export type LimitRefusal =
+  | { readonly kind: "output-cap"; readonly asked: number; readonly cap: number; readonly param: string }
+  | { readonly kind: "prompt-too-long"; readonly input: number; readonly window: number }
+  | { readonly kind: "prompt-and-answer"; readonly input: number; readonly asked: number; readonly window: number };
+
+/** OpenAI's 400 for a request over gpt-4o-mini's (or another model's) limits, as OpenAI words it. */
+export function openAILimitError(r: LimitRefusal): Behavior {
+  const body =
+    r.kind === "output-cap"
+      ? openAIError(
+          `${r.param} is too large: ${r.asked}. This model supports at most ${r.cap} completion tokens, whereas you provided ${r.asked}.`,
+          "invalid_request_error",
+          null,
+          r.param,
+        )
+      : r.kind === "prompt-too-long"
+        ? openAIError(
+            `This model's maximum context length is ${r.window} tokens. However, your messages resulted in ${r.input} tokens. Please reduce the length of the messages.`,
+            "invalid_request_error",
+            "context_length_exceeded",
+            "messages",
+          )
+        : openAIError(
+            `This model's maximum context length is ${r.window} tokens. However, you requested ${r.input + r.asked} tokens (${r.input} in the messages, ${r.asked} in the completion). Please reduce the length of the messages or completion.`,
+            "invalid_request_error",
+            "context_length_exceeded",
+            "messages",
+          );
+  return { kind: "raw", status: 400, body };
+}
+
+/** Anthropic's 400 for a request over a model's limits (`modelId`: the dated id its message names). */
+export function anthropicLimitError(r: LimitRefusal, modelId: string): Behavior {
+  const message =
+    r.kind === "output-cap"
+      ? `max_tokens: ${r.asked} > ${r.cap}, which is the maximum allowed number of output tokens for ${modelId}`
+      : r.kind === "prompt-too-long"
+        ? `prompt is too long: ${r.input} tokens > ${r.window} maximum`
+        : `input length and \`max_tokens\` exceed context limit: ${r.input} + ${r.asked} > ${r.window}, decrease input length or \`max_tokens\` and try again`;
+  return { kind: "raw", status: 400, body: anthropicError("invalid_request_error", message) };
+}
+
+/**
+ * llama.cpp's server (llama-server, an OpenAI-compatible endpoint) refusing a prompt longer than
+ * its context (n_ctx): HTTP 400 with its own error type and the two counts.
+ */
+export function llamaCppContextError(input: number, window: number): Behavior {
+  return {
+    kind: "raw",
+    status: 400,
+    body: JSON.stringify({
+      error: {
+        code: 400,
+        message: `request (${input} tokens) exceeds the available context size (${window} tokens), try increasing it`,
+        type: "exceed_context_size_error",
+        n_prompt_tokens: input,
+        n_ctx: window,
+      },
+    }),
+  };
+}
+
 /**
  * OpenAI's answer to a chat completions request that names its output limit `max_tokens` for a
  * reasoning model (o1, o3, o4-mini, the gpt-5 family), which takes `max_completion_tokens` only.

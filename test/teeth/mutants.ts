@@ -521,6 +521,13 @@ export const mutants: Mutant[] = [
     why: "the oldest result is skipped although it may be cleared and the goal is not reached (not oldest first)",
   },
   {
+    module: "clearing.ts",
+    law: "L13",
+    find: `if (freed < clearAtLeast) {`,
+    replace: `if (freed < clearAtLeast || n >= 0) {`,
+    why: "clearing always clears nothing, although the oldest-first scan frees clear_at_least (the lower bound greedyFreed pins)",
+  },
+  {
     module: "logcommit.ts",
     law: "L9",
     find: `if (rewrites[k]) return false;`,
@@ -838,11 +845,89 @@ export const mutants: Mutant[] = [
   },
   {
     module: "batch.ts",
+    law: "L4",
+    find: `if (worth) {`,
+    replace: `if (worth && from < 0) {`,
+    why: "the plan is always empty, although stretches worth a call are left and the need is not met (the lower bound NoneWorthFrom pins)",
+  },
+  {
+    module: "batch.ts",
+    law: "L4",
+    find: `while (freed < need && from < roles.length) {`,
+    replace: `while (freed < need && from < roles.length && out.length < 2) {`,
+    why: "the plan stops after its first stretch although the need is not met and stretches worth a call are left",
+  },
+  {
+    module: "batch.ts",
     law: "L8",
     find: `let freed = 0;
   let k = 0;`,
     replace: `let freed = 1;
   let k = 0;`,
     why: "planFreed counts one token the plan does not free, so the engine's aging sees a plan nearer its need than it is",
+  },
+  {
+    module: "callplan.ts",
+    law: "calls",
+    find: `  if (n > 0) {
+    out.push(start);
+    out.push(n);
+  }`,
+    replace: `  if (n > 0) {
+    out.push(n);
+  }`,
+    why: "the last call is pushed as its end alone, so the plan is no longer [start, end) pairs",
+  },
+  {
+    module: "callplan.ts",
+    law: "calls",
+    find: `  if (n > 0) {`,
+    replace: `  if (n > 1) {`,
+    why: "a batch of one part plans no call, so its stretch is never summarized",
+  },
+  {
+    module: "callplan.ts",
+    law: "calls",
+    find: `  let start = 0;
+  let i = 0;`,
+    replace: `  let start = n > 1 ? 1 : 0;
+  let i = start;`,
+    why: "the plan starts at the second part, so the first stretch of the batch is never sent",
+  },
+  {
+    module: "callplan.ts",
+    law: "calls",
+    find: `      out.push(start);
+      out.push(i);
+      start = i;`,
+    replace: `      out.push(start);
+      out.push(start);
+      start = i;`,
+    why: "a call is closed as [start, start): an empty call, and its parts are asked in none",
+  },
+  {
+    module: "callplan.ts",
+    law: "calls",
+    find: `      out.push(start);
+      out.push(i);
+      start = i;`,
+    replace: `      out.push(start);
+      out.push(i - 1 > start ? i - 1 : i);
+      start = i;`,
+    why: "a call closes one part early while the next starts after it, so a part between them is in no call",
+  },
+  {
+    module: "callplan.ts",
+    law: "calls",
+    find: `if (i > start && !fits) {`,
+    replace: `if (i > start + 1 && !fits) {`,
+    why: "a second part joins a call although the two do not fit, so a request of two parts exceeds the window or the output cap",
+  },
+  {
+    module: "callplan.ts",
+    law: "calls",
+    find: `if (i > start && !fits) {`,
+    replace: `if (i > start && (!fits || outNext >= outputCap)) {`,
+    why: "a call closes when its answers reach the output cap exactly, although the next part fits: not greedy, more calls than needed",
   },
 ];

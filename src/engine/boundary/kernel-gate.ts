@@ -7,6 +7,7 @@
 import { agedBudget, agingDue, planAging } from "../../kernel/aging.ts";
 import { planBatch, planFreed } from "../../kernel/batch.ts";
 import { summaryBudget } from "../../kernel/budget.ts";
+import { planCalls } from "../../kernel/callplan.ts";
 import { callsToClear, clearedTokens, selectClearing } from "../../kernel/clearing.ts";
 import { type CommitDecision, type CurrentStamp, decideCommit, type PlanStamp } from "../../kernel/commit.ts";
 import { type ConfigField, type ConfigView, maxTokensLimit, validateConfig } from "../../kernel/config.ts";
@@ -58,6 +59,7 @@ import {
   guardPairingAt,
   guardPlanAging,
   guardPlanBatch,
+  guardPlanCalls,
   guardPlanFreed,
   guardRangeTokens,
   guardRecordAfterSplice,
@@ -407,6 +409,21 @@ export function gatePlanBatch(
     allowance,
     keepPercent,
   );
+}
+
+/**
+ * The calls a batch's parts are sent in (flat [start, end) pairs, consecutive, in order): each
+ * fits the summarizer's window and output cap, or is one part that fits not even alone; greedy.
+ */
+export function gatePlanCalls(
+  input: readonly number[],
+  output: readonly number[],
+  overhead: number,
+  window: number,
+  outputCap: number,
+): number[] {
+  guardPlanCalls(input, output, overhead, window, outputCap);
+  return planCalls(input, output, overhead, window, outputCap);
 }
 
 /** What a flat plan (planBatch's) is expected to free: each stretch less its allowance and its expected share. */

@@ -150,6 +150,16 @@ export function guardSummaryBudget(size: number, factTokens: number, percent: nu
   if (!(1 <= maxTokens)) fail("summaryBudget", "1 <= maxTokens");
 }
 
+/** planCalls (src/kernel/callplan.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardPlanCalls(input: readonly number[], output: readonly number[], overhead: number, window: number, outputCap: number): void {
+  if (!Number.isSafeInteger(overhead)) fail("planCalls", "overhead a safe integer");
+  if (!Number.isSafeInteger(window)) fail("planCalls", "window a safe integer");
+  if (!Number.isSafeInteger(outputCap)) fail("planCalls", "outputCap a safe integer");
+  if (!(input.length === output.length && input.length <= 9007199254740991)) fail("planCalls", "input.length === output.length && input.length <= 9007199254740991");
+  if (!(0 <= overhead)) fail("planCalls", "0 <= overhead");
+  if (!(natsSumExactly(input.concat(output), overhead))) fail("planCalls", `token counts >= 0 whose sum with the overhead is <= ${EXACT_LIMIT_NAME}`);
+}
+
 /** keptCutoff (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardKeptCutoff(roles: readonly Role[], keep: number): void {
   if (!Number.isSafeInteger(keep)) fail("keptCutoff", "keep a safe integer");

@@ -36,7 +36,7 @@ import type { ConversationStore, StoreView } from "../store/store.ts";
 import { agedMarker, rememberMarkers } from "../store/summary-marks.ts";
 import { UnshrinkableMemory } from "../store/unshrinkable.ts";
 import { factTokens, requiredFacts } from "../summarize/facts.ts";
-import { summarizeBatch } from "../summarize/summarize-batch.ts";
+import { type BatchStretch, planCallsOf, summarizeBatch } from "../summarize/summarize-batch.ts";
 import { type StepContext, type StepResult, summarizeStretch } from "../summarize/summarize-step.ts";
 import { type ClearingStep, clearFirst, withClearing } from "./clearing.ts";
 import { type ItemMap, itemMapOf } from "./item-map.ts";
@@ -558,8 +558,9 @@ function planBatchNext(run: RunState): PlannedBatch | RunEnd {
 }
 
 /**
- * Summarize a batch: consecutive stretches grouped into calls of at most batch_tokens tokens of
- * stretches (at least one each), at most batch_calls of them in flight; the results in order.
+ * Summarize a batch: consecutive stretches grouped by at most batch_tokens tokens of stretches
+ * (at least one each), each group cut into calls that fit the summarizer's window and output cap
+ * (planCallsOf), at most batch_calls of them in flight; the results in order.
  */
 async function summarizeBatchOf(run: RunState, b: PlannedBatch): Promise<(StepResult | undefined)[]> {
   const groups: number[][] = [];
@@ -574,24 +575,24 @@ async function summarizeBatchOf(run: RunState, b: PlannedBatch): Promise<(StepRe
   });
   const results: (StepResult | undefined)[] = new Array(b.stretches.length).fill(undefined);
   const ctx = stepContext(run);
+  const part = (k: number): BatchStretch => ({
+    messages: b.messages[k],
+    replacedTokens: b.stretches[k].replacedTokens,
+    ...(b.stretches[k].maxTokens === undefined ? {} : { agedBudget: b.stretches[k].maxTokens }),
+  });
+  // each group cut into calls that fit the summarizer's model (the kernel's planCalls)
+  const calls = groups.flatMap((g) => planCallsOf(g.map(part), ctx).map((c) => c.map((i) => g[i])));
   let next = 0;
   const worker = async () => {
-    while (next < groups.length) {
-      const g = groups[next++];
-      const got = await summarizeBatch(
-        g.map((k) => ({
-          messages: b.messages[k],
-          replacedTokens: b.stretches[k].replacedTokens,
-          ...(b.stretches[k].maxTokens === undefined ? {} : { agedBudget: b.stretches[k].maxTokens }),
-        })),
-        ctx,
-      );
+    while (next < calls.length) {
+      const g = calls[next++];
+      const got = await summarizeBatch(g.map(part), ctx);
       got.forEach((r, i) => {
         results[g[i]] = r;
       });
     }
   };
-  await Promise.all(Array.from({ length: Math.min(run.c.batch_calls, groups.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(run.c.batch_calls, calls.length) }, worker));
   return results;
 }
 

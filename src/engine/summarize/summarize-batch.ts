@@ -10,9 +10,15 @@
 import { callFailureOf, type SummarizerFailure, summarizerFailure } from "../../model/call-failure.ts";
 import { SummarizerError } from "../../model/errors.ts";
 import type { Message } from "../../model/message.ts";
-import { batchPartTag, type PromptValues, renderBatchPrompt } from "../../model/prompt-template.ts";
+import { batchPartTag, batchPromptPieces, type PromptValues, renderBatchPrompt } from "../../model/prompt-template.ts";
 import type { SummaryRequest } from "../../model/summarizer.ts";
-import { gateMaxTokensLimit, gateRejectionStreak, gateStopAfterRejections } from "../boundary/kernel-gate.ts";
+import {
+  gateMaxTokensLimit,
+  gatePlanCalls,
+  gateRejectionStreak,
+  gateStopAfterRejections,
+} from "../boundary/kernel-gate.ts";
+import { callLimitsOf, FRAMING_TOKENS } from "./call-limits.ts";
 import { retryVerdict, waitToRetry } from "./retry-policy.ts";
 import { failedCallReason, type StepContext, type StepResult, stretchAsk, summarizeStretch } from "./summarize-step.ts";
 import { validateSummary } from "./validate-summary.ts";
@@ -52,8 +58,10 @@ async function callBatch(
   const request = {
     prompt: renderBatchPrompt(c.prompt, values),
     parts,
-    // each part's own cap (max_tokens, or an aged summary's tighter budget), summed; each part's
-    // prompt states its own budget (summaryBudget), a request within that cap
+    // each part's own cap (max_tokens, or an aged summary's tighter budget, at most the output
+    // cap), summed: the call plan (planCallsOf) keeps the sum within summarizer_output_cap and,
+    // with the prompt, within summarizer_window; each part's prompt states its own budget
+    // (summaryBudget), a request within that cap
     maxTokens: Math.min(
       gateMaxTokensLimit(),
       parts.reduce((t, p) => t + p.maxTokens, 0),
@@ -87,6 +95,43 @@ async function callBatch(
         };
     }
   }
+}
+
+/** Tokens each part of a batch prompt may take beyond its own count: its joining line break, and a tokenizer that splits the joined prompt a little differently. */
+const PART_SLACK = 4;
+
+/**
+ * How a group of stretches is sent: the kernel's call plan (planCalls) over each stretch's part
+ * of the batch prompt (its tokens, and the answer it asks: max_tokens or an aged summary's budget,
+ * at most summarizer_output_cap) and the prompt's head (the shared instructions and the message
+ * framing), so that each call's prompt and answers fit summarizer_window and its answers
+ * summarizer_output_cap; a stretch that fits not even alone is a call of its own, sent on its own
+ * request, which cuts its excerpt to fit (stretchAsk). The calls in order, as index lists. Without
+ * limits, or for a summarizer without summarizeBatch (asked stretch by stretch, each request
+ * fitting on its own), the group is one call of summarizeBatch.
+ */
+export function planCallsOf(stretches: readonly BatchStretch[], ctx: StepContext): number[][] {
+  const limits = callLimitsOf(ctx.config);
+  // one by one, in order (summarizeBatch asks them so, and stops at a summarizer that failed), or
+  // together with no limit to keep to
+  if (ctx.summarizer.summarizeBatch === undefined || (limits.window === null && limits.outputCap === null))
+    return [stretches.map((_, i) => i)];
+  const asks = stretches.map((s, i) =>
+    stretchAsk(s.messages, s.replacedTokens, ctx, batchPartTag(ctx.config.summary_tag, i + 1), s.agedBudget),
+  );
+  const pieces = batchPromptPieces(
+    ctx.config.prompt,
+    asks.map((a) => a.values),
+  );
+  const input = pieces.parts.map((p) => ctx.counter.count(p) + PART_SLACK);
+  const output = asks.map((a) => a.request.maxTokens);
+  const overhead = ctx.counter.count(pieces.head) + FRAMING_TOKENS;
+  const unbounded = Number.MAX_SAFE_INTEGER;
+  const flat = gatePlanCalls(input, output, overhead, limits.window ?? unbounded, limits.outputCap ?? unbounded);
+  const calls: number[][] = [];
+  for (let k = 0; k + 1 < flat.length; k += 2)
+    calls.push(Array.from({ length: flat[k + 1] - flat[k] }, (_, i) => flat[k] + i));
+  return calls;
 }
 
 /**

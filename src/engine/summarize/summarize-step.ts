@@ -18,6 +18,7 @@ import { type PromptValues, renderPrompt } from "../../model/prompt-template.ts"
 import type { Summarizer, SummaryRequest } from "../../model/summarizer.ts";
 import type { TokenCounter } from "../../model/tokens.ts";
 import { gateRejectionStreak, gateStopAfterRejections, gateSummaryBudget } from "../boundary/kernel-gate.ts";
+import { askedOutput, callLimitsOf, cutExcerpt, inputRoom } from "./call-limits.ts";
 import { factTokens, requiredFacts } from "./facts.ts";
 import { type RetryVerdict, retryVerdict, waitToRetry } from "./retry-policy.ts";
 import { renderTranscript } from "./transcript.ts";
@@ -75,7 +76,17 @@ export function stretchParts(stretch: readonly Message[]): {
 export interface StretchAsk {
   readonly request: SummaryRequest;
   readonly values: PromptValues;
+  /**
+   * the request fits the summarizer's window (summarizer_window), its excerpt cut to fit when
+   * needed; false: not even with its excerpt cut (its facts and earlier summary fill the window)
+   */
+  readonly fits: boolean;
+  /** the excerpt was cut to fit the window (the summarizer's input only) */
+  readonly cut: boolean;
 }
+
+/** Rounds of cutting an excerpt: each re-counts the prompt and cuts by what is still over. */
+const CUT_ROUNDS = 4;
 
 /**
  * The request for one stretch's summary: its prompt (the template with the transcript, the
@@ -84,7 +95,10 @@ export interface StretchAsk {
  * least its facts' tokens by the run's counter plus summary_floor_tokens, at most max_tokens)
  * while the model's cap stays max_tokens: the budget is a request, validation stays L8's. An
  * aged summary's (agedBudget set) states its tighter budget, which is its cap too. Also returns
- * the prompt's values.
+ * the prompt's values. The summarizer's limits (call-limits.ts) bound it: it asks at most
+ * summarizer_output_cap tokens, and a prompt that would leave no room for that answer in
+ * summarizer_window (less `reserve` tokens, kept for a note added to the prompt later) has its
+ * excerpt cut to fit (cutExcerpt), the summarizer's input only.
  */
 export function stretchAsk(
   stretch: readonly Message[],
@@ -92,50 +106,57 @@ export function stretchAsk(
   ctx: StepContext,
   tag = ctx.config.summary_tag,
   agedBudget?: number,
+  reserve = 0,
 ): StretchAsk {
   const c = ctx.config;
+  const limits = callLimitsOf(c);
   const { previousSummary, fresh } = stretchParts(stretch);
   const facts = requiredFacts(stretch, c.anchors);
+  const maxTokens = askedOutput(agedBudget ?? c.max_tokens, limits);
   const budgetTokens =
-    agedBudget ??
-    gateSummaryBudget(
-      replacedTokens,
-      factTokens(facts, ctx.counter),
-      c.summary_percent,
-      c.summary_floor_tokens,
-      c.max_tokens,
-    );
-  const values: PromptValues = {
-    conversation: renderTranscript(fresh),
+    agedBudget === undefined
+      ? gateSummaryBudget(
+          replacedTokens,
+          factTokens(facts, ctx.counter),
+          c.summary_percent,
+          c.summary_floor_tokens,
+          maxTokens,
+        )
+      : maxTokens;
+  const conversation = renderTranscript(fresh);
+  let values: PromptValues = {
+    conversation,
     previousSummary,
     requiredFacts: facts,
     maxTokens: budgetTokens,
     summaryTag: tag,
   };
+  let prompt = renderPrompt(c.prompt, values);
+  const room = inputRoom(maxTokens, limits) - reserve;
+  let over = Number.isFinite(room) ? ctx.counter.count(prompt) - room : 0;
+  let cut = false;
+  // what the excerpt may take: its own tokens less what the prompt is over, then less again
+  let target = over > 0 ? ctx.counter.count(conversation) - over : 0;
+  for (let round = 0; over > 0 && target > 0 && round < CUT_ROUNDS; round++) {
+    values = { ...values, conversation: cutExcerpt(conversation, target, ctx.counter) };
+    prompt = renderPrompt(c.prompt, values);
+    cut = true;
+    over = ctx.counter.count(prompt) - room;
+    target -= Math.max(over, 0) + 1;
+  }
   const request: SummaryRequest = {
-    prompt: renderPrompt(c.prompt, values),
+    prompt,
     stretch: fresh,
     previousSummary,
     requiredFacts: facts,
-    maxTokens: agedBudget ?? c.max_tokens,
+    maxTokens,
     budgetTokens,
     replacedTokens,
     summaryTag: tag,
     model: ctx.model,
     signal: ctx.signal,
   };
-  return { request, values };
-}
-
-/** The request for one stretch's summary (stretchAsk's request). */
-export function stretchRequest(
-  stretch: readonly Message[],
-  replacedTokens: number,
-  ctx: StepContext,
-  tag = ctx.config.summary_tag,
-  agedBudget?: number,
-): SummaryRequest {
-  return stretchAsk(stretch, replacedTokens, ctx, tag, agedBudget).request;
+  return { request, values, fits: over <= 0, cut };
 }
 
 /**
@@ -150,8 +171,9 @@ export async function summarizeStretch(
   agedBudget?: number,
 ): Promise<StepResult> {
   const c = ctx.config;
-  const request = stretchRequest(stretch, replacedTokens, ctx, c.summary_tag, agedBudget);
-  const basePrompt = request.prompt;
+  const ask = stretchAsk(stretch, replacedTokens, ctx, c.summary_tag, agedBudget);
+  if (!ask.fits) return doesNotFit(ctx, ask.request.maxTokens);
+  let request = ask.request;
   const facts = request.requiredFacts;
   const reasons: string[] = [];
   let failure: "rejected" | "summarizer" = "summarizer";
@@ -165,11 +187,17 @@ export async function summarizeStretch(
   const waits: number[] = [];
   while (attempt < c.max_attempts) {
     attempt++;
-    // a retry after a failed call sends the same request; only a rejected answer is named in the prompt
-    const prompt =
-      rejection === undefined
-        ? basePrompt
-        : `${basePrompt}\n\nYour previous answer was rejected: ${rejection}. Fix that.`;
+    // a retry after a failed call sends the same request; only a rejected answer is named in the
+    // prompt, and a prompt the note would push over the window is built again with room for it
+    const note = rejection === undefined ? "" : `\n\nYour previous answer was rejected: ${rejection}. Fix that.`;
+    if (note !== "" && c.summarizer_window !== null) {
+      const room = inputRoom(request.maxTokens, callLimitsOf(c));
+      if (ctx.counter.count(request.prompt + note) > room) {
+        const again = stretchAsk(stretch, replacedTokens, ctx, c.summary_tag, agedBudget, ctx.counter.count(note));
+        if (again.fits) request = again.request;
+      }
+    }
+    const prompt = request.prompt + note;
     let answer: unknown;
     try {
       answer = await ctx.summarizer.summarize({ ...request, prompt });
@@ -244,6 +272,23 @@ export async function summarizeStretch(
     ...(failure === "summarizer" && lastFailure !== undefined
       ? { failed: summarizerFailure(lastFailure, attempt, waits) }
       : {}),
+  };
+}
+
+/**
+ * A stretch whose prompt fits not even with its excerpt cut (its facts and earlier summary fill
+ * the summarizer's window): no call is made; it is left as it is and, like a stretch that cannot
+ * shrink, not asked again.
+ */
+function doesNotFit(ctx: StepContext, maxTokens: number): StepResult {
+  return {
+    ok: false,
+    reason: `its prompt does not fit the summarizer's context window (summarizer_window ${ctx.config.summarizer_window}) with room for a ${maxTokens}-token answer, even with its excerpt cut: its required facts and earlier summary alone fill it; no call was made`,
+    failure: "rejected",
+    stopsRun: false,
+    cannotShrink: true,
+    attempts: 0,
+    rejectedInARow: ctx.rejectedInARow ?? 0,
   };
 }
 

@@ -129,6 +129,14 @@ export const HAND_CHECKS: readonly HandCheck[] = [
     says: "token counts in [start, end) >= 0 with a sum <= $LIMIT",
   },
   {
+    fn: "planCalls",
+    clause:
+      "forall(k: nat, k < input.length ==> input[k] >= 0 && output[k] >= 0) && overhead + sumTokens(input, 0, input.length) + sumTokens(output, 0, output.length) <= 9007199254740991",
+    // both arrays' counts summed with the overhead: one exact sum over them
+    check: "natsSumExactly(input.concat(output), overhead)",
+    says: "token counts >= 0 whose sum with the overhead is <= $LIMIT",
+  },
+  {
     fn: "planBatch",
     clause:
       "forall(k: nat, k < tokens.length ==> tokens[k] >= 0) && sumTokens(tokens, 0, tokens.length) * 100 <= 9007199254740991",
