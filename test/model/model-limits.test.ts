@@ -183,11 +183,16 @@ describe("resolveModelLimits: each limit its setting, else the catalogue's, else
     expect(set.summarizer_output_cap).toEqual({ value: 8000, source: "setting" });
   });
 
-  it("a catalogue figure the other settings do not fit is an error saying where it came from", () => {
+  it("a catalogue window the other settings do not fit is left unset, as before the catalogue, saying why", () => {
     // llama3's 8k window is below the default reserve_tokens (16384)
-    expect(() => configForRun(parseConfig({}), { summarizerCallsModel: false, agentModel: "llama3" })).toThrow(
-      'reserve_tokens: must be >= 0 and below context_window, got 16384 (context_window 8192 is the model catalogue\'s figure for "llama3": set it, or change reserve_tokens)',
-    );
+    const r = configForRun(parseConfig({}), { summarizerCallsModel: false, agentModel: "llama3" });
+    expect(r.config.context_window).toBeNull();
+    expect(r.limits.context_window).toEqual({
+      value: null,
+      source: "unset",
+      model: "llama3",
+      why: 'the model catalogue\'s window for "llama3", 8192, does not fit the other settings (reserve_tokens: must be >= 0 and below context_window, got 16384): set context_window, or change reserve_tokens',
+    });
     const fits = configForRun(parseConfig({ reserve_tokens: 2000 }), {
       summarizerCallsModel: false,
       agentModel: "llama3",
