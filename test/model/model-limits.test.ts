@@ -198,12 +198,18 @@ describe("resolveModelLimits: each limit its setting, else the catalogue's, else
     expect(fits.limits.reserveScaled).toBeUndefined();
   });
 
-  it("a catalogue figure the other settings do not fit is an error saying where it came from", () => {
-    // keep_recent_tokens must fit in context_window - reserve_tokens: 8192 - 2048
-    expect(() =>
-      configForRun(parseConfig({ keep_recent_tokens: 7000 }), { summarizerCallsModel: false, agentModel: "llama3" }),
-    ).toThrow(
-      /^keep_recent_tokens: .*context_window 8192 is the model catalogue's figure for "llama3": set it, or change keep_recent_tokens\)$/,
+  it("a catalogue window the other settings still do not fit is left unset, as before the catalogue, saying why", () => {
+    // keep_recent_tokens must fit in context_window - reserve_tokens: 8192 - 2048 does not hold 7000
+    const r = configForRun(parseConfig({ keep_recent_tokens: 7000 }), {
+      summarizerCallsModel: false,
+      agentModel: "llama3",
+    });
+    expect(r.config.context_window).toBeNull();
+    expect(r.config.reserve_tokens).toBe(16384);
+    expect(r.limits.reserveScaled).toBeUndefined();
+    expect(r.limits.context_window).toMatchObject({ value: null, source: "unset", model: "llama3" });
+    expect(r.limits.context_window.source === "unset" && r.limits.context_window.why).toMatch(
+      /^the model catalogue's window for "llama3", 8192, does not fit the other settings \(keep_recent_tokens: .*\): set context_window, or change keep_recent_tokens$/,
     );
     // a window the user set is checked against reserve_tokens as written
     expect(() => configForRun(parseConfig({ context_window: 8192 }), { summarizerCallsModel: false })).toThrow(

@@ -113,7 +113,9 @@ describe("batch calls with the built-in prompt's shared instructions", () => {
             // catalogue) would cut the batch into more calls than this test counts
             summarizer_output_cap: 1_000_000,
           },
-          { agentModel: "gpt-4o-mini" },
+          // a model the catalogue does not know: the bench's loopback has no output cap, and
+          // gpt-4o-mini's (16,384) would cut the batch into more calls than this test is about
+          { agentModel: "bench-loopback" },
         );
       // the built-in prompt, then the same text as a custom template (a trailing newline): each
       // part's whole prompt

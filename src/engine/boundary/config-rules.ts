@@ -5,7 +5,6 @@ import type { ConfigField, ConfigView } from "../../kernel/config.ts";
 import { type Config, parseConfigShape, SAME_AS_AGENT } from "../../model/config.ts";
 import { ConfigError } from "../../model/errors.ts";
 import {
-  type LimitSetting,
   type LimitsContext,
   type ModelLimitsReport,
   resolveModelLimits,
@@ -174,39 +173,33 @@ export function assertParsedConfig(c: unknown): Config {
   return assertConfigValid(c as Config);
 }
 
-/**
- * A parsed configuration with the limits the model catalogue gave filled in (model-limits.ts),
- * checked again by the kernel (L12): a catalogue figure the other settings do not fit (an 8k
- * window below reserve_tokens) is a ConfigError that says where the figure came from and which
- * setting overrides it.
- */
+/** A parsed configuration with the resolved model limits filled in (model-limits.ts), checked again by the kernel (L12). */
 export function configWithLimits(c: Config, limits: ModelLimitsReport): Config {
-  const filled = withModelLimits(c, limits);
-  try {
-    return assertConfigValid(filled);
-  } catch (e) {
-    if (!(e instanceof ConfigError)) throw e;
-    const from = (["context_window", "summarizer_window", "summarizer_output_cap"] as const satisfies LimitSetting[])
-      .map((k) => [k, limits[k]] as const)
-      .filter(([, l]) => l.source === "catalogue")
-      .map(
-        ([k, l]) =>
-          `${k} ${l.value} is the model catalogue's figure for ${l.source === "catalogue" ? JSON.stringify(l.model) : ""}`,
-      );
-    if (from.length === 0) throw e;
-    throw new ConfigError(
-      e.field,
-      `${e.message.slice(e.field.length + 2)} (${from.join("; ")}: set it, or change ${e.field})`,
-    );
-  }
+  return assertConfigValid(withModelLimits(c, limits));
 }
 
 /**
  * The configuration a run uses and the limits it used: `c` (parsed) with each model limit
  * resolved (resolveModelLimits: the setting, else the model catalogue) and the whole checked by
- * the kernel again (configWithLimits). The one place a run's limits are decided.
+ * the kernel again. A window from the catalogue that the other settings do not fit even with
+ * reserve_tokens scaled to it (model-limits.ts reserveFor: a keep_recent_tokens larger than the
+ * window leaves) is left unset, as it was before the catalogue, and the report says why and what to set. The one place a run's limits are decided.
  */
 export function configForRun(c: Config, o: LimitsContext): { config: Config; limits: ModelLimitsReport } {
   const limits = resolveModelLimits(c, o);
-  return { config: configWithLimits(c, limits), limits };
+  const window = limits.context_window;
+  if (window.source !== "catalogue") return { config: configWithLimits(c, limits), limits };
+  try {
+    return { config: configWithLimits(c, limits), limits };
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    const why = `the model catalogue's window for ${JSON.stringify(window.model)}, ${window.value}, does not fit the other settings (${e.message}): set context_window, or change ${e.field}`;
+    // without the window, reserve_tokens is used as set (reserveScaled fitted it to that window)
+    const { reserveScaled: _, ...rest } = limits;
+    const unset: ModelLimitsReport = {
+      ...rest,
+      context_window: { value: null, source: "unset", model: window.model, why },
+    };
+    return { config: configWithLimits(c, unset), limits: unset };
+  }
 }
