@@ -3,7 +3,7 @@
 // compaction planned before either is rejected (L9: both rewrite the context), an item summarized
 // away is not popped, and a Responses reasoning item goes with the item it travels with.
 import { afterAll, describe, expect, it } from "vitest";
-import type { Json } from "../../src/model/json.ts";
+import type { Json, JsonObject } from "../../src/model/json.ts";
 import type { Summarizer, SummaryRequest } from "../../src/model/summarizer.ts";
 import { charCounter } from "../../src/model/tokens.ts";
 import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
@@ -98,7 +98,7 @@ describe.each(backends)("pop and clear: $name", (backend) => {
 
   it("pops a Responses reasoning item together with the item it travels with", async () => {
     const s = await openSession(backend.fresh(), { format: "responses" });
-    const items = [
+    const items: JsonObject[] = [
       { type: "message", role: "user", content: "hi" },
       { type: "reasoning", id: "rs_1", summary: [] },
       { type: "message", role: "assistant", content: [{ type: "output_text", text: "hello" }] },
