@@ -9,7 +9,8 @@
 // cannot read are kept as they are: self-contained server tool calls (web search, file search,
 // code interpreter, image generation, MCP calls, the Agents SDK's hosted tool calls) may be
 // summarized like any assistant output; every other type (item references, compaction items,
-// types newer than this adapter) is protected like a system message, never summarized. Untouched
+// types newer than this adapter) is protected like a system message, never summarized (a
+// compaction item counted by the size of its encrypted content). Untouched
 // items are written back as the same objects.
 import type { ResponseInputItem } from "openai/resources/responses/responses";
 import { InputError } from "../model/errors.ts";
@@ -195,6 +196,11 @@ function readItem(item: Fields, p: string, tag: string | undefined, pairing: Pai
       content: type === "mcp_call" || type === "hosted_tool_call" ? outputText(item.output, `${p}.output`) : "",
       toolCalls: [],
     };
+  }
+  if (type === "compaction") {
+    // the server's compaction item: protected like a system message, counted by what it holds
+    const enc = item.encrypted_content;
+    return { role: "system", content: enc === undefined || enc === null ? "" : str(enc, `${p}.encrypted_content`) };
   }
   return { role: "system", content: "" }; // not read here: protected, written back as it was
 }
