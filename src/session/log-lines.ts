@@ -274,7 +274,15 @@ function listOf(x: Json, key: string, at: string): JsonObject[] {
 }
 
 /** The usage counts a provider may report, each a natural number when present. */
-const USAGE_KEYS = ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens"] as const;
+const USAGE_KEYS = [
+  "inputTokens",
+  "outputTokens",
+  "cacheReadTokens",
+  "cacheWriteTokens",
+  "compactionSteps",
+  "compactionInputTokens",
+  "compactionOutputTokens",
+] as const;
 
 function callOf(o: JsonObject, at: string): RecordedCall {
   const d = o.durationMs;
