@@ -79,26 +79,15 @@ export class SessionState {
       this.entries.push(e);
       return e;
     }
-    if (l.kind === "pop" || l.kind === "clear") {
-      // a rewrite of the context (L9 rejects a compaction planned before it); the watermark stays (L10)
-      this.rewrites.push(true);
-      this.takenOut++;
-      const e: Entry =
-        l.kind === "pop"
-          ? { kind: "pop", record: l.record, where: at }
-          : { kind: "clear", record: l.record, where: at };
-      this.entries.push(e);
-      return e;
-    }
     if (l.kind !== "compaction") {
       if (l.kind === "clearing" && l.record.plannedVersion > l.seq - 1)
         throw new InputError(at, `planned against version ${l.record.plannedVersion}, after the version it follows`);
-      this.clearings.push(l.record);
+      // a pop or a clear takes items out of the context; the watermark stays where it is (L10)
+      if (l.kind === "pop" || l.kind === "clear") this.takenOut++;
+      else this.clearings.push(l.record);
+      // a rewrite of the context: the log commit rule rejects a compaction planned before it (L9)
       this.rewrites.push(true);
-      const e: Entry =
-        l.kind === "clearing"
-          ? { kind: "clearing", record: l.record, where: at }
-          : { kind: "restore", record: l.record, where: at };
+      const e = { kind: l.kind, record: l.record, where: at } as Entry;
       this.entries.push(e);
       return e;
     }

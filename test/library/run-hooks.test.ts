@@ -49,6 +49,12 @@ const ANTHROPIC_USAGE = {
   output_tokens: 70,
 };
 
+/** The generated Anthropic conversation compacted through the summarizer at `url`. */
+function compactAnthropic(url: string) {
+  const a = anthropicConversation({ turns: 6, seed: 13 });
+  return compactAnthropicMessages({ system: a.system, messages: a.messages }, config("anthropic", url), { env: {} });
+}
+
 describe("each summarizer call's usage and duration in the report", () => {
   it("OpenAI: prompt tokens (cached included), completion tokens, cached tokens", async () => {
     server = await startImitation("openai", (_n: number, req: RecordedRequest): Behavior => {
@@ -83,12 +89,7 @@ describe("each summarizer call's usage and duration in the report", () => {
     server = await startImitation("anthropic", (_n: number, req: RecordedRequest): Behavior => {
       return { kind: "summary", text: factfulAnswer(req), usage: ANTHROPIC_USAGE };
     });
-    const a = anthropicConversation({ turns: 6, seed: 13 });
-    const out = await compactAnthropicMessages(
-      { system: a.system, messages: a.messages },
-      config("anthropic", server.url),
-      { env: {} },
-    );
+    const out = await compactAnthropic(server.url);
     expect(out.report.calls.length).toBeGreaterThan(0);
     for (const c of out.report.calls)
       expect(c.usage).toEqual({ inputTokens: 1250, outputTokens: 70, cacheReadTokens: 1000, cacheWriteTokens: 200 });
@@ -121,19 +122,14 @@ describe("each summarizer call's usage and duration in the report", () => {
       compactionInputTokens: 3000,
       compactionOutputTokens: 400,
     };
-    const a = anthropicConversation({ turns: 6, seed: 13 });
-    const out = await compactAnthropicMessages(
-      { system: a.system, messages: a.messages },
-      config("anthropic", server.url),
-      { env: {} },
-    );
+    const out = await compactAnthropic(server.url);
     expect(out.report.calls.length).toBeGreaterThan(0);
     for (const c of out.report.calls) expect(c.usage).toEqual(expected);
     expect(out.report.callTotals.inputTokens).toBe(4250 * out.report.calls.length);
     // persisted in a session's compaction records and read back
     const at = join(mkdtempSync(join(tmpdir(), "safecut-iterations-")), "s.jsonl");
     const session = await openSession(at, { format: "anthropic" });
-    await session.append(a.messages as unknown as Json[]);
+    await session.append(anthropicConversation({ turns: 6, seed: 13 }).messages as unknown as Json[]);
     await session.compact(config("anthropic", server.url), { env: {} });
     await session.close();
     const again = await openSession(at);
