@@ -2,7 +2,13 @@
 // messages whose content is a string or blocks (text, tool_use, tool_result, images...), plus
 // system-role messages (the SDK's SystemMessageParam), read and written back in place.
 // One user message may carry several tool results plus text; the model splits it into tool
-// messages followed by a user message, and the writer merges them back.
+// messages followed by a user message, and the writer merges them back. An assistant message
+// holding the server's compaction block (context management's `compact_*`: `type: "compaction"`,
+// its summary in `content`, opaque `encrypted_content`, a `signature`) is read as a system-role
+// message in place, protected like a user or system message (never cleared or summarized), counted
+// by the size of what it holds; when tool calls follow the block in the same message, the blocks
+// up to the compaction block are that system part and the rest an assistant message of the same
+// source, written back as one message (the compaction part alone when the rest was summarized).
 import { InputError } from "../model/errors.ts";
 import { sameSourceMessage } from "../model/item-map.ts";
 import { describeJson, isJsonObject, type Json, type JsonObject } from "../model/json.ts";
@@ -104,6 +110,10 @@ export function readAnthropicMessage(v: Json, index: number, path: string, opts:
     throw new InputError(cpath, `expected a string or an array of content blocks, got ${describeJson(content)}`);
   }
   const at = { raw: v, index, path: cpath };
+  if (role === "assistant" && Array.isArray(content)) {
+    const compaction = compactionAt(content);
+    if (compaction >= 0) return compactionMessages(content, compaction, at, opts);
+  }
   return role === "assistant" ? [assistantMessage(content, at, opts)] : userMessages(content, at);
 }
 
@@ -123,6 +133,59 @@ function toolCallOf(block: JsonObject, p: string, opts: FormatOptions): ToolCall
     name: str(block.name, `${p}.name`),
     arguments: opts.sourceText?.(input) ?? JSON.stringify(input),
   };
+}
+
+/** The position of the last compaction block among an assistant message's blocks, or -1. */
+function compactionAt(content: readonly Json[]): number {
+  for (let k = content.length - 1; k >= 0; k--) {
+    const b = content[k];
+    if (isJsonObject(b) && b.type === "compaction") return k;
+  }
+  return -1;
+}
+
+/** What a compaction block at `p` holds, as text to count: its summary and its opaque content (each a string or null). */
+function compactionText(block: JsonObject, p: string): string {
+  const texts: string[] = [];
+  for (const key of ["content", "encrypted_content"]) {
+    const v = block[key];
+    if (v === undefined || v === null) continue;
+    texts.push(str(v, `${p}.${key}`));
+  }
+  return texts.join("\n");
+}
+
+/**
+ * An assistant message holding a compaction block (at `k`): the blocks up to it as a system-role
+ * message in place (protected), and the blocks after it, when they hold a tool call, as an
+ * assistant message of the same source; otherwise all of it is the system part.
+ */
+function compactionMessages(content: Json[], k: number, at: ContentAt, opts: FormatOptions): Message[] {
+  const after = content.slice(k + 1);
+  const split = after.some((b) => isJsonObject(b) && b.type === "tool_use");
+  const head = split ? content.slice(0, k + 1) : content;
+  const texts: string[] = [];
+  head.forEach((b, j) => {
+    const p = `${at.path}[${j}]`;
+    const { block, type } = blockType(b, p);
+    if (type === "compaction") texts.push(compactionText(block, p));
+    else if (type === "text") texts.push(str(block.text, `${p}.text`));
+    else if (type === "tool_use")
+      throw new InputError(`${p}.type`, "a tool call before the compaction block of its message");
+    else if (!OPAQUE_BLOCKS.has(type))
+      throw new InputError(`${p}.type`, `unknown content block type ${JSON.stringify(type)}`);
+  });
+  const parts = split ? 2 : 1;
+  const system: Message = {
+    role: "system",
+    content: texts.join("\n"),
+    ...mediaField(otherBlocksTokens(head.filter((b) => !isJsonObject(b) || b.type !== "compaction"))),
+    source: { format: "anthropic", index: at.index, raw: at.raw, parts, blocks: head },
+  };
+  if (!split) return [system];
+  const rest = assistantMessage(after, { ...at, path: at.path }, opts);
+  if (rest.role !== "assistant") return [system, rest];
+  return [system, { ...rest, source: { format: "anthropic", index: at.index, raw: at.raw, parts, blocks: after } }];
 }
 
 /**
@@ -275,8 +338,9 @@ function parseInput(args: string): JsonObject {
   }
 }
 
-function assistantOut(m: Message, tag: string | undefined): WireItem {
-  if (m.source?.format === "anthropic" && m.source.parts === 1 && isJsonObject(m.source.raw)) {
+/** An assistant message's output; `parts`: how many messages its source message was read as (2: split at a compaction block, the other part kept). */
+function assistantOut(m: Message, tag: string | undefined, parts = 1): WireItem {
+  if (m.source?.format === "anthropic" && m.source.parts === parts && isJsonObject(m.source.raw)) {
     // cleared call arguments (clear_inputs): the message as read, only those tool_use blocks' `input` replaced
     const now = clearedCallArguments(m);
     const raw = m.source.raw;
@@ -327,6 +391,15 @@ export function planAnthropicOutput(
   while (i < rest.length) {
     const m = rest[i];
     if (m.source?.format === "anthropic" && m.role === "system" && isJsonObject(m.source.raw)) {
+      if (m.source.parts === 2) {
+        // an assistant message split at its compaction block: one message again, or the compaction part alone
+        const next = rest.at(i + 1);
+        const joined = next !== undefined && next.role === "assistant" && sameSourceMessage(m, next);
+        const head = Array.isArray(m.source.blocks) ? m.source.blocks : [];
+        items.push(joined ? assistantOut(next, tag, 2) : { kind: "partial", raw: m.source.raw, blocks: head });
+        i += joined ? 2 : 1;
+        continue;
+      }
       items.push({ kind: "source", raw: m.source.raw });
       i++;
       continue;

@@ -31,6 +31,7 @@ const ANTHROPIC_BLOCKS = new Set([
   "container_upload",
   "server_tool_use",
   "mcp_tool_use",
+  "compaction",
 ]);
 const AI_SDK_PARTS = new Set([
   "tool-call",

@@ -28,6 +28,11 @@ function contentText(content: BaseMessage["content"]): string {
   return typeof content === "string" ? content : content.map(blockText).join("\n");
 }
 
+/** Whether a content array holds a provider's compaction block (`type: "compaction"`). */
+function holdsCompaction(content: BaseMessage["content"]): boolean {
+  return typeof content !== "string" && content.some((b) => isBlock(b) && b.type === "compaction");
+}
+
 /** The URL of an image block (`image_url` as OpenAI spells it, or a standard `image` block's `url`), if it is one. */
 function imageUrl(b: unknown): string | undefined {
   if (!isBlock(b)) return undefined;
@@ -102,6 +107,9 @@ function toModelMessage(m: BaseMessage, path: string): ModelMessage {
       const ai = m as AIMessage;
       const text = contentText(ai.content);
       const calls = ai.tool_calls ?? [];
+      // a provider's compaction block (Anthropic's server-side compaction): protected where it
+      // stands like a system message, counted by its JSON, given back as the caller's own message
+      if (calls.length === 0 && holdsCompaction(ai.content)) return { role: "system", content: text };
       if (calls.length === 0) return { role: "assistant", content: text };
       const content: AssistantModelMessage["content"] = text === "" ? [] : [{ type: "text", text }];
       calls.forEach((c, k) => {

@@ -1,13 +1,17 @@
-// OpenAI Responses API input items (`ResponseInputItem[]` of the `openai` package; the shape of
-// the OpenAI Agents SDK): `message` items, client-executed tool calls and their outputs paired by
-// `call_id` (function, custom tool, computer, shell, local shell, apply patch), MCP approval
-// requests and responses, reasoning, and the other item types. Each item is one engine message,
-// except a reasoning item, which travels with the item after it (the API refuses a reasoning
-// item without its following item, so the two are never separated). Items the engine cannot
-// read are kept as they are: self-contained server tool calls (web search, file search, code
-// interpreter, image generation, MCP calls) may be summarized like any assistant output; every
-// other type (item references, compaction items, types newer than this adapter) is protected
-// like a system message, never summarized. Untouched items are written back as the same objects.
+// OpenAI Responses API input items (`ResponseInputItem[]` of the `openai` package), and the
+// OpenAI Agents SDK's items (`AgentInputItem`: the same items in camelCase, `callId`, a function's
+// result as `function_call_result`, a computer call's as `computer_call_result`, hosted tool calls
+// as `hosted_tool_call`): `message` items, client-executed tool calls and their outputs paired by
+// their call id (function, custom tool, computer, shell, local shell, apply patch, program), MCP
+// approval requests and responses, reasoning, and the other item types. Each item is one engine
+// message, except a reasoning item, which travels with the item after it (the API refuses a
+// reasoning item without its following item, so the two are never separated). Items the engine
+// cannot read are kept as they are: self-contained server tool calls (web search, file search,
+// code interpreter, image generation, MCP calls, the Agents SDK's hosted tool calls) may be
+// summarized like any assistant output; every other type (item references, compaction items,
+// types newer than this adapter) is protected like a system message, never summarized (a
+// compaction item counted by the size of its encrypted content). Untouched
+// items are written back as the same objects.
 import type { ResponseInputItem } from "openai/resources/responses/responses";
 import { InputError } from "../model/errors.ts";
 import type { ItemMap, ItemSpan } from "../model/item-map.ts";
@@ -31,24 +35,41 @@ export interface ResponsesReading {
   readonly origins: ReadonlyMap<Message, ItemSpan>;
 }
 
-// Client-executed tool calls: the call's type, the type of its output, and the output's field
-// holding the call id (a local shell output names its call by `id`).
-const CALLS: Record<string, { readonly output: string; readonly idField: string }> = {
-  function_call: { output: "function_call_output", idField: "call_id" },
-  custom_tool_call: { output: "custom_tool_call_output", idField: "call_id" },
-  computer_call: { output: "computer_call_output", idField: "call_id" },
-  shell_call: { output: "shell_call_output", idField: "call_id" },
-  local_shell_call: { output: "local_shell_call_output", idField: "id" },
-  apply_patch_call: { output: "apply_patch_call_output", idField: "call_id" },
+// Client-executed tool calls: the call's type, the types of its output (the API's, and the Agents
+// SDK's where it names it otherwise), and the output's field holding the call id (a local shell
+// output names its call by `id`; the Agents SDK spells `call_id` as `callId`).
+const CALLS: Record<string, { readonly outputs: readonly string[]; readonly idField: string }> = {
+  function_call: { outputs: ["function_call_output", "function_call_result"], idField: "call_id" },
+  custom_tool_call: { outputs: ["custom_tool_call_output"], idField: "call_id" },
+  computer_call: { outputs: ["computer_call_output", "computer_call_result"], idField: "call_id" },
+  shell_call: { outputs: ["shell_call_output"], idField: "call_id" },
+  local_shell_call: { outputs: ["local_shell_call_output"], idField: "id" },
+  apply_patch_call: { outputs: ["apply_patch_call_output"], idField: "call_id" },
+  program: { outputs: ["program_output"], idField: "call_id" },
 };
 // The outputs whose `output` may be a plain string: a cleared one holds its placeholder there.
 const TEXT_OUTPUTS = new Set([
   "function_call_output",
+  "function_call_result",
   "custom_tool_call_output",
   "local_shell_call_output",
   "apply_patch_call_output",
+  "program_output",
 ]);
-const OUTPUTS = new Map(Object.entries(CALLS).map(([, o]) => [o.output, o.idField]));
+const OUTPUTS = new Map(Object.values(CALLS).flatMap((o) => o.outputs.map((t) => [t, o.idField] as const)));
+
+/** The field of `item` holding its call id: `field` (`call_id`), or the Agents SDK's camelCase spelling when the item has that one instead. */
+function idFieldOf(item: Fields, field: string): string {
+  return field === "call_id" && item.call_id === undefined && item.callId !== undefined ? "callId" : field;
+}
+
+/** The call id of a function call item, in either spelling (undefined for another item). */
+function functionCallId(item: object): string | undefined {
+  const f = item as Readonly<Record<string, unknown>>;
+  if (f.type !== "function_call") return undefined;
+  const id = f.call_id ?? f.callId;
+  return typeof id === "string" ? id : undefined;
+}
 
 // Server-side tool calls complete inside one item: summarizable model output.
 const SERVER_CALLS = new Set([
@@ -58,6 +79,7 @@ const SERVER_CALLS = new Set([
   "image_generation_call",
   "mcp_call",
   "mcp_list_tools",
+  "hosted_tool_call",
 ]);
 
 function messageText(content: unknown, path: string): { text: string; media: number } {
@@ -117,10 +139,11 @@ function readItem(item: Fields, p: string, tag: string | undefined, pairing: Pai
   }
   const call = CALLS[type];
   if (call !== undefined) {
-    const id = str(item.call_id, `${p}.call_id`);
+    const f = idFieldOf(item, "call_id");
+    const id = str(item[f], `${p}.${f}`);
     const name = item.name === undefined ? type : str(item.name, `${p}.name`);
-    const args = item.arguments ?? item.input ?? item.action ?? item.actions ?? item.operation ?? null;
-    pairing.push({ kind: "call", id, path: `${p}.call_id` });
+    const args = item.arguments ?? item.input ?? item.action ?? item.actions ?? item.operation ?? item.code ?? null;
+    pairing.push({ kind: "call", id, path: `${p}.${f}` });
     // only a function call's `arguments` can become `{}` (clear_inputs): an action, a patch or a custom input cannot
     return {
       role: "assistant",
@@ -135,8 +158,9 @@ function readItem(item: Fields, p: string, tag: string | undefined, pairing: Pai
       ],
     };
   }
-  const idField = OUTPUTS.get(type);
-  if (idField !== undefined) {
+  const outputField = OUTPUTS.get(type);
+  if (outputField !== undefined) {
+    const idField = idFieldOf(item, outputField);
     const id = str(item[idField], `${p}.${idField}`);
     pairing.push({ kind: "result", id, path: `${p}.${idField}` });
     const content = outputText(item.output, `${p}.output`);
@@ -169,9 +193,14 @@ function readItem(item: Fields, p: string, tag: string | undefined, pairing: Pai
   if (type === "reasoning" || SERVER_CALLS.has(type)) {
     return {
       role: "assistant",
-      content: type === "mcp_call" ? outputText(item.output, `${p}.output`) : "",
+      content: type === "mcp_call" || type === "hosted_tool_call" ? outputText(item.output, `${p}.output`) : "",
       toolCalls: [],
     };
+  }
+  if (type === "compaction") {
+    // the server's compaction item: protected like a system message, counted by what it holds
+    const enc = item.encrypted_content;
+    return { role: "system", content: enc === undefined || enc === null ? "" : str(enc, `${p}.encrypted_content`) };
   }
   return { role: "system", content: "" }; // not read here: protected, written back as it was
 }
@@ -257,7 +286,8 @@ export function writeResponsesItems(
     return items.map((item) => {
       if (m.role === "tool" && TEXT_OUTPUTS.has(item.type ?? ""))
         return { ...item, output: m.content } as ResponseInputItem;
-      const args = item.type === "function_call" ? now.get(item.call_id) : undefined;
+      const id = functionCallId(item);
+      const args = id === undefined ? undefined : now.get(id);
       return args === undefined ? item : ({ ...item, arguments: args } as ResponseInputItem);
     });
   });

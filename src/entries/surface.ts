@@ -207,6 +207,10 @@ export const SURFACE: Readonly<Record<string, EntrySurface>> = {
     file: "src/entries/langchain.ts",
     names: ["LangChainMiddlewareOptions", "safecutMiddleware"],
   },
+  "safecut/openai-agents": {
+    file: "src/entries/openai-agents.ts",
+    names: ["AgentsSessionOptions", "SafecutAgentsSession"],
+  },
   "safecut/responses": {
     file: "src/entries/responses.ts",
     names: ["ResponsesReading", "compactResponsesItems", "readResponsesItems", "writeResponsesItems"],

@@ -44,6 +44,12 @@ export interface SummarizerUsage {
   readonly cacheReadTokens?: number;
   /** prompt tokens written to the provider's prompt cache */
   readonly cacheWriteTokens?: number;
+  /** the provider's own server-side compaction steps in the call (Anthropic's `usage.iterations` of type compaction) */
+  readonly compactionSteps?: number;
+  /** the prompt tokens of those steps (counted in inputTokens too) */
+  readonly compactionInputTokens?: number;
+  /** the tokens those steps wrote (counted in outputTokens too) */
+  readonly compactionOutputTokens?: number;
 }
 
 /** Several stretches summarized in one call: one request per stretch, and the prompt that asks for all of them. */

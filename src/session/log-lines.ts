@@ -15,7 +15,9 @@ import type {
   ClearedEntry,
   ClearedInputs,
   ClearingRecord,
+  ClearRecord,
   CompactionRecord,
+  PopRecord,
   RecordedCall,
   RestoreRecord,
   UnshrinkableRecord,
@@ -25,12 +27,13 @@ import type {
  * The log format this safecut writes and reads. 1: items, compaction, clearing and restore
  * records; 2: compaction records carry their summarizer calls, and unshrinkable records (stretches
  * found not to shrink) are written; 3: a log created with checksums (its header says
- * `"checksums":true`) holds each item's CRC-32 in its line. A log of an older format is read
+ * `"checksums":true`) holds each item's CRC-32 in its line; 4: pop records (the newest item taken
+ * out of the context) and clear records (the context emptied) are written. A log of an older format is read
  * as it is (opening never rewrites it); the first write to it starts with a format line that
  * raises the log's version, under the lock, so that an older safecut refuses the log from that
  * line on rather than misreading what follows.
  */
-export const LOG_VERSION = 3;
+export const LOG_VERSION = 4;
 /** The header's marker field and value: a file without it is not a safecut session log. */
 const MAGIC = "safecut-session";
 
@@ -74,8 +77,20 @@ export interface UnshrinkableLine {
   readonly seq: number;
   readonly record: UnshrinkableRecord;
 }
+/** The newest item taken out of the context (log format 4). */
+export interface PopLine {
+  readonly kind: "pop";
+  readonly seq: number;
+  readonly record: PopRecord;
+}
+/** The context emptied (log format 4). */
+export interface ClearLine {
+  readonly kind: "clear";
+  readonly seq: number;
+  readonly record: ClearRecord;
+}
 /** An entry of a session: what a line after the header (or a database row) stands for. */
-export type EntryLine = ItemLine | CompactionLine | ClearingLine | RestoreLine | UnshrinkableLine;
+export type EntryLine = ItemLine | CompactionLine | ClearingLine | RestoreLine | UnshrinkableLine | PopLine | ClearLine;
 /** A torn line (a write cut short by a crash) set aside by the next writer: never read as data. */
 export interface SetAsideLine {
   readonly kind: "set-aside";
@@ -136,11 +151,11 @@ export function compactionText(seq: number, record: CompactionRecord): string {
   return JSON.stringify({ seq, t: "compaction", ...record });
 }
 
-/** A clearing, restore or unshrinkable line's text. */
+/** A clearing, restore, unshrinkable, pop or clear line's text. */
 export function rewriteText(
   seq: number,
-  kind: "clearing" | "restore" | "unshrinkable",
-  record: ClearingRecord | RestoreRecord | UnshrinkableRecord,
+  kind: "clearing" | "restore" | "unshrinkable" | "pop" | "clear",
+  record: ClearingRecord | RestoreRecord | UnshrinkableRecord | PopRecord | ClearRecord,
 ): string {
   return JSON.stringify({ seq, t: kind, ...record });
 }
@@ -259,7 +274,15 @@ function listOf(x: Json, key: string, at: string): JsonObject[] {
 }
 
 /** The usage counts a provider may report, each a natural number when present. */
-const USAGE_KEYS = ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens"] as const;
+const USAGE_KEYS = [
+  "inputTokens",
+  "outputTokens",
+  "cacheReadTokens",
+  "cacheWriteTokens",
+  "compactionSteps",
+  "compactionInputTokens",
+  "compactionOutputTokens",
+] as const;
 
 function callOf(o: JsonObject, at: string): RecordedCall {
   const d = o.durationMs;
@@ -405,7 +428,29 @@ export function unshrinkableOf(o: JsonObject, at: string): UnshrinkableRecord {
   };
 }
 
-/** An entry of kind `kind` (compaction, clearing, restore, unshrinkable) read from its record object; refuses a record whose committedVersion is not `seq`. */
+/** A pop record read from its JSON object; `at` names where. */
+export function popOf(o: JsonObject, at: string): PopRecord {
+  const first = nat(o, "first", at);
+  const last = nat(o, "last", at);
+  const items = nat(o, "items", at);
+  if (last < first || last >= items)
+    throw new InputError(at, `the items ${first}..${last} popped are not among the ${items} items before it`);
+  return {
+    items,
+    index: nat(o, "index", at),
+    first,
+    last,
+    committedVersion: nat(o, "committedVersion", at),
+    time: str(o, "time", at),
+  };
+}
+
+/** A clear record read from its JSON object; `at` names where. */
+export function clearOf(o: JsonObject, at: string): ClearRecord {
+  return { items: nat(o, "items", at), committedVersion: nat(o, "committedVersion", at), time: str(o, "time", at) };
+}
+
+/** An entry of kind `kind` (compaction, clearing, restore, unshrinkable, pop, clear) read from its record object; refuses a record whose committedVersion is not `seq`. */
 export function rewriteLine(kind: string, seq: number, o: JsonObject, at: string): EntryLine {
   if (nat(o, "committedVersion", at) !== seq)
     throw new InputError(at, `the record's committedVersion is not its sequence number ${seq}`);
@@ -413,6 +458,8 @@ export function rewriteLine(kind: string, seq: number, o: JsonObject, at: string
   if (kind === "clearing") return { kind, seq, record: clearingOf(o, at) };
   if (kind === "restore") return { kind, seq, record: restoreOf(o, at) };
   if (kind === "unshrinkable") return { kind, seq, record: unshrinkableOf(o, at) };
+  if (kind === "pop") return { kind, seq, record: popOf(o, at) };
+  if (kind === "clear") return { kind, seq, record: clearOf(o, at) };
   throw new InputError(at, `unknown entry kind ${JSON.stringify(kind)}`);
 }
 
@@ -450,7 +497,14 @@ export function parseLine(text: string, file: string, line: number): LogLine {
   if (v.t === "format") return { kind: "format", version: versionOf(v.version, at) };
   const seq = nat(v, "seq", at);
   if (v.t === "item") return itemLine(v, text, seq, at);
-  if (v.t === "compaction" || v.t === "clearing" || v.t === "restore" || v.t === "unshrinkable")
+  if (
+    v.t === "compaction" ||
+    v.t === "clearing" ||
+    v.t === "restore" ||
+    v.t === "unshrinkable" ||
+    v.t === "pop" ||
+    v.t === "clear"
+  )
     return rewriteLine(v.t, seq, v, at);
   throw new InputError(at, `unknown line kind ${JSON.stringify(v.t)}`);
 }

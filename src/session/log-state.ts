@@ -73,6 +73,8 @@ export class LogState extends SessionState {
     }
     if (l.kind === "item" && this.checksums && l.crc === undefined)
       throw new InputError(at, "an item without its checksum in a log created with checksums");
+    if ((l.kind === "pop" || l.kind === "clear") && this.logVersion < 4)
+      throw new InputError(at, `a ${l.kind} record in a log at format version ${this.logVersion} (from 4 on)`);
     if (l.kind === "unshrinkable" && this.logVersion < 2)
       throw new InputError(at, `an unshrinkable record in a log at format version ${this.logVersion} (from 2 on)`);
     return this.add(l, at);

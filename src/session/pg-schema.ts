@@ -2,7 +2,7 @@
 // the version it is at (safecut_schema_version); opening applies the migrations it lacks, in
 // one transaction serialized by an advisory lock, and refuses a database at a newer version.
 // Sessions: one row each (format, version = entry count, watermark); entries: items (original
-// text) and records (compaction, clearing, restore, unshrinkable) by (session, seq), the primary
+// text) and records (compaction, clearing, restore, unshrinkable, pop, clear) by (session, seq), the primary
 // key that makes reading one session's entries in order a range read. Entries are append-only: a
 // trigger refuses any UPDATE or DELETE of them.
 
@@ -42,6 +42,10 @@ export const MIGRATIONS: readonly string[] = [
   `alter table safecut_entries drop constraint safecut_entries_kind;
    alter table safecut_entries add constraint safecut_entries_kind
      check (kind in ('item', 'compaction', 'clearing', 'restore', 'unshrinkable'));`,
+  // 4: pop records (the newest item taken out of the context) and clear records (the context emptied)
+  `alter table safecut_entries drop constraint safecut_entries_kind;
+   alter table safecut_entries add constraint safecut_entries_kind
+     check (kind in ('item', 'compaction', 'clearing', 'restore', 'unshrinkable', 'pop', 'clear'));`,
 ];
 
 /** The schema version this safecut writes and reads. */

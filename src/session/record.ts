@@ -153,3 +153,35 @@ export interface UnshrinkableRecord {
   readonly committedVersion: number;
   readonly time: string;
 }
+
+/**
+ * The newest item taken out of the context (`Session.pop`): the context's last messages, those
+ * read from the newest item the context holds (with an item read together with it, a Responses
+ * reasoning item before the item it travels with). Nothing is deleted: the items stay in the
+ * history; the context no longer holds them. Only items kept as they were read (or cleared) can
+ * be popped: an item already summarized away is not in the context to take out. A rewrite of the
+ * context: the kernel's log commit rule rejects a compaction planned before it (L9).
+ */
+export interface PopRecord {
+  /** how many items the session held when it was committed */
+  readonly items: number;
+  /** the position in the context of the first message taken out (the rest up to the end went with it) */
+  readonly index: number;
+  /** the items taken out, [first, last] by their index among the session's items */
+  readonly first: number;
+  readonly last: number;
+  readonly committedVersion: number;
+  readonly time: string;
+}
+
+/**
+ * The context emptied (`Session.clear`): the conversation starts again from the items appended
+ * after it. Nothing is deleted: every item and record before it stays in the history. A rewrite of
+ * the context (L9, as a pop); the persisted watermark stays where it was (L10: it never moves back).
+ */
+export interface ClearRecord {
+  /** how many items the session held when it was committed */
+  readonly items: number;
+  readonly committedVersion: number;
+  readonly time: string;
+}

@@ -13,7 +13,9 @@ import { clearedArguments, clearedWith } from "../engine/run/clearing.ts";
 import { itemMapOf } from "../engine/run/item-map.ts";
 import type { UnshrinkableMemory } from "../engine/store/unshrinkable.ts";
 import { InputError } from "../model/errors.ts";
+import type { ItemSpan } from "../model/item-map.ts";
 import { type AssistantMessage, type Message, summaryMessage } from "../model/message.ts";
+import type { PopRecord } from "./record.ts";
 import type { Entry } from "./session-state.ts";
 
 /**
@@ -84,14 +86,28 @@ export function replay(
   format: FormatName,
   memory?: UnshrinkableMemory,
 ): Replayed {
-  const file = readItems(items, format);
+  // once an item was taken out of the context (a pop, a clear), the history is no longer one
+  // conversation: its pairing is the context's, checked by the store that loads it
+  const takenOut = entries.some((e) => e.kind === "pop" || e.kind === "clear");
+  const file = readItems(items, format, takenOut);
   const all = file?.messages ?? [];
   const itemOf = file === undefined ? () => 0 : itemOfMessage(file);
+  const spanOf = file === undefined ? new Map<Message, ItemSpan>() : spansOf(file);
   const context: Message[] = [];
   let next = 0;
   for (const e of entries) {
     if (e.kind === "item") continue;
     while (next < all.length && itemOf(next) < e.record.items) context.push(all[next++]);
+    if (e.kind === "clear") {
+      // the stretches known not to shrink go with the messages (a splice of the whole context drops them)
+      memory?.afterSplice(0, context.length);
+      context.length = 0;
+      continue;
+    }
+    if (e.kind === "pop") {
+      popFrom(context, e.record, spanOf, e.where);
+      continue;
+    }
     if (e.kind === "clearing") {
       for (const c of e.record.results) {
         const m = context[c.index];
@@ -154,6 +170,55 @@ export function replay(
   }
   while (next < all.length) context.push(all[next++]);
   return { messages: context, file };
+}
+
+/** Each message read from the file (by identity) and the items it holds. */
+export function spansOf(file: ConversationFile): Map<Message, ItemSpan> {
+  const map = file.items ?? itemMapOf(file.messages);
+  return new Map(file.messages.map((m, j) => [m, map.spans[j]]));
+}
+
+/** The items a context message holds: those it was read from (a cleared one: its original's); undefined for a summary. */
+export function itemsOfContext(m: Message, spanOf: ReadonlyMap<Message, ItemSpan>): ItemSpan | undefined {
+  const read = (m.role === "tool" || m.role === "assistant") && m.clearedFrom !== undefined ? m.clearedFrom : m;
+  return spanOf.get(read);
+}
+
+/**
+ * The position of the first context message read from the newest item the context holds (with
+ * every item read together with it): the messages from there on are what a pop takes out, items
+ * `first..last`. Undefined when the context is empty or ends with a summary (the newest item was
+ * summarized away: nothing kept as read is left to take out).
+ */
+export function newestItemMessages(
+  context: readonly Message[],
+  spanOf: ReadonlyMap<Message, ItemSpan>,
+): { index: number; first: number; last: number } | undefined {
+  const end = context.at(-1);
+  const span = end === undefined ? undefined : itemsOfContext(end, spanOf);
+  if (span === undefined) return undefined;
+  let index = context.length - 1;
+  let first = span.first;
+  // an item read as several messages (an Anthropic message holding tool results), or a message
+  // holding several items (a reasoning item with the one after it): all of them go together
+  while (index > 0) {
+    const before = itemsOfContext(context[index - 1], spanOf);
+    if (before === undefined || before.last < first) break;
+    first = Math.min(first, before.first);
+    index--;
+  }
+  return { index, first, last: span.last };
+}
+
+/** Applies a pop record: the context's last messages, those of its items, are taken out; refused when they are not. */
+function popFrom(context: Message[], r: PopRecord, spanOf: ReadonlyMap<Message, ItemSpan>, where: string): void {
+  const at = newestItemMessages(context, spanOf);
+  if (at === undefined || at.index !== r.index || at.first !== r.first || at.last !== r.last)
+    throw new InputError(
+      where,
+      `the context does not end with the messages of items ${r.first}..${r.last} at message ${r.index}`,
+    );
+  context.length = r.index;
 }
 
 /** The calls whose arguments differ between `was` and `now` (the same calls, in order). */

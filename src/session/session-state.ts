@@ -7,7 +7,14 @@
 import type { FormatName } from "../adapters/detect.ts";
 import { InputError } from "../model/errors.ts";
 import type { EntryLine } from "./log-lines.ts";
-import type { ClearingRecord, CompactionRecord, RestoreRecord, UnshrinkableRecord } from "./record.ts";
+import type {
+  ClearingRecord,
+  ClearRecord,
+  CompactionRecord,
+  PopRecord,
+  RestoreRecord,
+  UnshrinkableRecord,
+} from "./record.ts";
 
 /** An item or a record, in order: an item's index among items, a record's place (`FILE line N`, a row). */
 export type Entry =
@@ -15,7 +22,9 @@ export type Entry =
   | { readonly kind: "compaction"; readonly record: CompactionRecord; readonly where: string }
   | { readonly kind: "clearing"; readonly record: ClearingRecord; readonly where: string }
   | { readonly kind: "restore"; readonly record: RestoreRecord; readonly where: string }
-  | { readonly kind: "unshrinkable"; readonly record: UnshrinkableRecord; readonly where: string };
+  | { readonly kind: "unshrinkable"; readonly record: UnshrinkableRecord; readonly where: string }
+  | { readonly kind: "pop"; readonly record: PopRecord; readonly where: string }
+  | { readonly kind: "clear"; readonly record: ClearRecord; readonly where: string };
 
 /** The in-memory reading of one session. */
 export class SessionState {
@@ -30,6 +39,8 @@ export class SessionState {
   /** every entry in order (items and records) */
   readonly entries: Entry[] = [];
   watermark = 0;
+  /** how many pop and clear entries it holds: once there is one, the context no longer holds every item after the last clear */
+  takenOut = 0;
   /** the records holding calls by committed version (the calls a later record shares are found there) */
   private readonly byVersion = new Map<number, CompactionRecord | UnshrinkableRecord>();
 
@@ -71,12 +82,12 @@ export class SessionState {
     if (l.kind !== "compaction") {
       if (l.kind === "clearing" && l.record.plannedVersion > l.seq - 1)
         throw new InputError(at, `planned against version ${l.record.plannedVersion}, after the version it follows`);
-      this.clearings.push(l.record);
+      // a pop or a clear takes items out of the context; the watermark stays where it is (L10)
+      if (l.kind === "pop" || l.kind === "clear") this.takenOut++;
+      else this.clearings.push(l.record);
+      // a rewrite of the context: the log commit rule rejects a compaction planned before it (L9)
       this.rewrites.push(true);
-      const e: Entry =
-        l.kind === "clearing"
-          ? { kind: "clearing", record: l.record, where: at }
-          : { kind: "restore", record: l.record, where: at };
+      const e = { kind: l.kind, record: l.record, where: at } as Entry;
       this.entries.push(e);
       return e;
     }

@@ -81,6 +81,16 @@ export interface Session {
    * of that call. Returns the session's version after it.
    */
   restore(toolCallId: string): Promise<number>;
+  /**
+   * Takes the newest item out of the context (with the items read together with it: a Responses
+   * reasoning item before the item it travels with), as one guarded write; the item stays in the
+   * history. Resolves to the items taken out as the context held them, or undefined (nothing
+   * written) when the context is empty or ends with a summary: an item summarized away is not in
+   * the context to take out. A compaction planned before it is rejected (L9).
+   */
+  pop(): Promise<Json[] | undefined>;
+  /** Empties the context, as one guarded write; every item stays in the history. Returns the session's version after it. */
+  clear(): Promise<number>;
   /** The session's version: its number of entries (items and records). */
   version(): Promise<number>;
   /** Releases the session's file or connection. */

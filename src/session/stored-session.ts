@@ -29,12 +29,23 @@ import type {
   ClearedEntry,
   ClearedInputs,
   ClearingRecord,
+  ClearRecord,
   CompactionRecord,
+  PopRecord,
   RestoreRecord,
   StretchBounds,
   UnshrinkableRecord,
 } from "./record.ts";
-import { clearedCallIds, itemOfMessage, messagesOf, readItems, replay, restoredArguments } from "./replay.ts";
+import {
+  clearedCallIds,
+  itemOfMessage,
+  messagesOf,
+  newestItemMessages,
+  readItems,
+  replay,
+  restoredArguments,
+  spansOf,
+} from "./replay.ts";
 import type { Session, SessionCompactOptions } from "./session.ts";
 import { type ContextCounts, SessionContext } from "./session-context.ts";
 import type { SessionState } from "./session-state.ts";
@@ -54,7 +65,9 @@ export type NewEntry =
   | { readonly kind: "compaction"; readonly record: CompactionRecord }
   | { readonly kind: "clearing"; readonly record: ClearingRecord }
   | { readonly kind: "restore"; readonly record: RestoreRecord }
-  | { readonly kind: "unshrinkable"; readonly record: UnshrinkableRecord };
+  | { readonly kind: "unshrinkable"; readonly record: UnshrinkableRecord }
+  | { readonly kind: "pop"; readonly record: PopRecord }
+  | { readonly kind: "clear"; readonly record: ClearRecord };
 
 /** A step's decision at the commit: rejected, or applied to the store with the entry to write. */
 export interface StepDecision {
@@ -73,8 +86,10 @@ function newestUser(ms: readonly Message[]): number {
 
 /** A session whose entries are read into a SessionState; backends supply the reads and guarded writes. */
 export abstract class StoredSession<S extends SessionState = SessionState> implements Session {
-  /** the tool pairing of the full history, read at the first append (pairing.ts) */
+  /** the tool pairing of the full history, read at the first append (pairing.ts); of the context once an item was taken out */
   private pairing: SessionPairing | undefined;
+  /** the session's pop and clear entries when the pairing was read */
+  private pairingTakenOut = 0;
   /** the context as read so far, with the counts the triggers read */
   private readonly ctx: SessionContext;
 
@@ -153,7 +168,9 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
   private appendedSince(v: number): boolean {
     const es = this.state.entries;
     if (v > es.length) throw new InputError("version", `the session is at version ${es.length}, not yet ${v}`);
-    for (let k = v; k < es.length; k++) if (es[k].kind === "item") return true;
+    // a pop or a clear changed the context the items would continue: refused too
+    for (let k = v; k < es.length; k++)
+      if (es[k].kind === "item" || es[k].kind === "pop" || es[k].kind === "clear") return true;
     return false;
   }
 
@@ -177,7 +194,13 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
   /** The pairing of the full history as read so far: built at the first use, then followed item by item. */
   private followPairing(): SessionPairing {
     const items = this.state.items;
-    if (this.pairing === undefined) this.pairing = new SessionPairing(messagesOf(items, this.format), items.length);
+    if (this.pairingTakenOut !== this.state.takenOut) this.pairing = undefined;
+    if (this.pairing === undefined && this.state.takenOut > 0) {
+      // items were taken out of the context: an append continues the context, not the history
+      this.pairingTakenOut = this.state.takenOut;
+      this.pairing = new SessionPairing(replay(items, this.state.entries, this.format).messages, items.length);
+    } else if (this.pairing === undefined)
+      this.pairing = new SessionPairing(messagesOf(items, this.format), items.length);
     else if (this.pairing.items < items.length) {
       const since = items.slice(this.pairing.items);
       this.pairing.follow(messagesOf(since, this.format), since.length);
@@ -432,6 +455,54 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
   async clearings(): Promise<(ClearingRecord | RestoreRecord)[]> {
     await this.sync();
     return [...this.state.clearings];
+  }
+
+  /**
+   * Takes the newest item out of the context (with the items read together with it: a Responses
+   * reasoning item before the item it travels with) as one guarded write, a pop record; the item
+   * stays in the history. Resolves to the items taken out, as the context held them, or undefined
+   * (nothing written) when the context is empty or ends with a summary (its newest item was
+   * summarized away). A compaction planned before it is rejected (L9: a rewrite).
+   */
+  async pop(): Promise<Json[] | undefined> {
+    let taken: Json[] | undefined;
+    await this.commitStep(() => {
+      const s = this.state;
+      taken = undefined;
+      const { messages, file } = replay(s.items, s.entries, this.format);
+      const at = file === undefined ? undefined : newestItemMessages(messages, spansOf(file));
+      if (at === undefined) return { outcome: { decision: "reject", version: s.version } };
+      this.ctx.follow(s);
+      taken = this.ctx.itemValues().slice(-(at.last - at.first + 1));
+      const record: PopRecord = {
+        items: s.items.length,
+        ...at,
+        committedVersion: s.version + 1,
+        time: new Date().toISOString(),
+      };
+      return { outcome: { decision: "commit", version: record.committedVersion }, entry: { kind: "pop", record } };
+    });
+    return taken;
+  }
+
+  /**
+   * Empties the context as one guarded write, a clear record: the conversation starts again from
+   * the items appended after it; every item stays in the history. Nothing is written when the
+   * context is empty. Resolves to the session's version after it.
+   */
+  async clear(): Promise<number> {
+    await this.commitStep(() => {
+      const s = this.state;
+      this.ctx.follow(s);
+      if (this.ctx.itemValues().length === 0) return { outcome: { decision: "reject", version: s.version } };
+      const record: ClearRecord = {
+        items: s.items.length,
+        committedVersion: s.version + 1,
+        time: new Date().toISOString(),
+      };
+      return { outcome: { decision: "commit", version: record.committedVersion }, entry: { kind: "clear", record } };
+    });
+    return this.state.version;
   }
 
   /**

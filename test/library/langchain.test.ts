@@ -4,12 +4,13 @@
 // summarizer). Every request the model received is checked: each holds the user's message, no
 // tool result is parted from its call, and the context stays bounded where the same agent
 // without the middleware sends everything.
-import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { ChatOpenAI } from "@langchain/openai";
 import { createAgent, tool } from "langchain";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { LangChainBridge } from "../../src/adapters/langchain.ts";
+import { compactModelMessages } from "../../src/entries/ai-sdk.ts";
 import { safecutMiddleware } from "../../src/entries/langchain.ts";
 import type { CompactionReport } from "../../src/index.ts";
 import { factfulAnswer, type Imitation, type RecordedRequest, startImitation } from "../support/http-imitation.ts";
@@ -219,5 +220,29 @@ describe("the LangChain bridge", () => {
     const bridge = new LangChainBridge();
     const call = new AIMessage({ content: "", tool_calls: [{ id: "", name: "read_file", args: {} }] });
     expect(() => bridge.toModel([new HumanMessage("hi"), call])).toThrow(/^messages\[1\]\.tool_calls\[0\]\.id: /);
+  });
+
+  it("keeps an AI message holding a provider's compaction block as the caller's own object through a compaction", async () => {
+    const bridge = new LangChainBridge();
+    const compaction = new AIMessage({
+      content: [
+        { type: "compaction", content: "Files 0 to 9 were read.", encrypted_content: "Eq".repeat(300) },
+        { type: "text", text: "Continuing." },
+      ],
+    });
+    const before: BaseMessage[] = [new HumanMessage("Read the files."), compaction];
+    for (let k = 0; k < 12; k++) {
+      before.push(
+        new AIMessage({ content: "", tool_calls: [{ id: `c${k}`, name: "read_file", args: { path: `f${k}` } }] }),
+      );
+      before.push(new ToolMessage({ content: `line of f${k}\n`.repeat(40), tool_call_id: `c${k}`, name: "read_file" }));
+    }
+    const model = bridge.toModel(before);
+    expect(model[1]).toMatchObject({ role: "system" });
+    const r = await compactModelMessages(model, { token_threshold: 1500, tokenizer: "chars", min_stretch_tokens: 0 });
+    expect(r.report.outcome).toMatch(/^compacted/);
+    const out = bridge.fromModel(r.messages, before);
+    expect(out).toContain(compaction);
+    expect(out.length).toBeLessThan(before.length);
   });
 });

@@ -3,11 +3,16 @@
 // whose answers carry usage as each API reports it. The report lists each call with its duration
 // and the provider's usage; the hooks before a run (instructions, cancel), after it and on failure
 // are options of the library entries.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CompactionReport } from "../../src/engine/run/report.ts";
 import type { RunFailure, SummarizerCallEvent } from "../../src/engine/run/run-hooks.ts";
 import { compactAnthropicMessages, compactOpenAIMessages } from "../../src/library/compact-wire.ts";
 import type { ConfigInput } from "../../src/model/config.ts";
+import type { Json } from "../../src/model/json.ts";
+import { openSession } from "../../src/session/open.ts";
 import { anthropicConversation, openAIConversation } from "../support/generate.ts";
 import {
   type Behavior,
@@ -44,6 +49,12 @@ const ANTHROPIC_USAGE = {
   output_tokens: 70,
 };
 
+/** The generated Anthropic conversation compacted through the summarizer at `url`. */
+function compactAnthropic(url: string) {
+  const a = anthropicConversation({ turns: 6, seed: 13 });
+  return compactAnthropicMessages({ system: a.system, messages: a.messages }, config("anthropic", url), { env: {} });
+}
+
 describe("each summarizer call's usage and duration in the report", () => {
   it("OpenAI: prompt tokens (cached included), completion tokens, cached tokens", async () => {
     server = await startImitation("openai", (_n: number, req: RecordedRequest): Behavior => {
@@ -78,15 +89,54 @@ describe("each summarizer call's usage and duration in the report", () => {
     server = await startImitation("anthropic", (_n: number, req: RecordedRequest): Behavior => {
       return { kind: "summary", text: factfulAnswer(req), usage: ANTHROPIC_USAGE };
     });
-    const a = anthropicConversation({ turns: 6, seed: 13 });
-    const out = await compactAnthropicMessages(
-      { system: a.system, messages: a.messages },
-      config("anthropic", server.url),
-      { env: {} },
-    );
+    const out = await compactAnthropic(server.url);
     expect(out.report.calls.length).toBeGreaterThan(0);
     for (const c of out.report.calls)
       expect(c.usage).toEqual({ inputTokens: 1250, outputTokens: 70, cacheReadTokens: 1000, cacheWriteTokens: 200 });
+  });
+
+  it("Anthropic with server-side compaction: usage.iterations summed, its compaction steps recorded apart, in the report and a session's records", async () => {
+    // the top-level counts are the message step's; the compaction step's are only in iterations
+    const usage = {
+      ...ANTHROPIC_USAGE,
+      iterations: [
+        {
+          type: "compaction",
+          input_tokens: 3000,
+          output_tokens: 400,
+          cache_read_input_tokens: 0,
+          cache_creation_input_tokens: 0,
+        },
+        { type: "message", ...ANTHROPIC_USAGE },
+      ],
+    };
+    server = await startImitation("anthropic", (_n: number, req: RecordedRequest): Behavior => {
+      return { kind: "summary", text: factfulAnswer(req), usage };
+    });
+    const expected = {
+      inputTokens: 4250,
+      outputTokens: 470,
+      cacheReadTokens: 1000,
+      cacheWriteTokens: 200,
+      compactionSteps: 1,
+      compactionInputTokens: 3000,
+      compactionOutputTokens: 400,
+    };
+    const out = await compactAnthropic(server.url);
+    expect(out.report.calls.length).toBeGreaterThan(0);
+    for (const c of out.report.calls) expect(c.usage).toEqual(expected);
+    expect(out.report.callTotals.inputTokens).toBe(4250 * out.report.calls.length);
+    // persisted in a session's compaction records and read back
+    const at = join(mkdtempSync(join(tmpdir(), "safecut-iterations-")), "s.jsonl");
+    const session = await openSession(at, { format: "anthropic" });
+    await session.append(anthropicConversation({ turns: 6, seed: 13 }).messages as unknown as Json[]);
+    await session.compact(config("anthropic", server.url), { env: {} });
+    await session.close();
+    const again = await openSession(at);
+    const calls = (await again.compactions()).flatMap((r) => r.calls ?? []);
+    expect(calls.length).toBeGreaterThan(0);
+    for (const c of calls) expect(c.usage).toEqual(expected);
+    await again.close();
   });
 
   it("a call that failed is recorded too, unanswered and without usage", async () => {

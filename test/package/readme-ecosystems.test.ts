@@ -1,4 +1,4 @@
-// The README's examples for each ecosystem (AI SDK, LangChain, Responses, the OpenAI and Anthropic SDK
+// The README's examples for each ecosystem (AI SDK, LangChain, the OpenAI Agents SDK, Responses, the OpenAI and Anthropic SDK
 // types) run as written, offline, with only their `safecut` imports pointed at this checkout's
 // sources: each compacts its history and prints the outcome and the counts before and after.
 import { spawnSync } from "node:child_process";
@@ -13,6 +13,7 @@ const ENTRIES: Record<string, string> = {
   safecut: "src/index.ts",
   "safecut/ai-sdk": "src/entries/ai-sdk.ts",
   "safecut/langchain": "src/entries/langchain.ts",
+  "safecut/openai-agents": "src/entries/openai-agents.ts",
   "safecut/responses": "src/entries/responses.ts",
 };
 
@@ -29,7 +30,7 @@ describe("the README's ecosystem examples", { timeout: 120_000 }, () => {
   const blocks = snippets();
 
   it("has one per ecosystem", () => {
-    expect(blocks.length).toBe(5);
+    expect(blocks.length).toBe(6);
   });
 
   it.each(blocks.map((b, k) => [k, b] as const))("example %i runs and compacts", (k, block) => {

@@ -31,7 +31,7 @@ describe("session log format version", () => {
     const at = join(freshDir(), "new.jsonl");
     await (await openSession(at, { format: "openai" })).close();
     expect(JSON.parse(readFileSync(at, "utf8").split("\n")[0])).toMatchObject({ "safecut-session": LOG_VERSION });
-    expect(LOG_VERSION).toBe(3);
+    expect(LOG_VERSION).toBe(4);
   });
 
   it("reads a version-1 log as the safecut that wrote it did, and opening and reading change no byte", async () => {
