@@ -72,6 +72,7 @@ export const SURFACE: Readonly<Record<string, EntrySurface>> = {
       "Session",
       "SessionCompactOptions",
       "SessionOptions",
+      "SessionStats",
       "SessionStep",
       "ShunBounds",
       "StoreOptions",
