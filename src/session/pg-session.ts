@@ -123,11 +123,16 @@ export class PgSession extends StoredSession {
         this.sql.begin(async (tx) => {
           const [row] = await tx<{ version: string }[]>`
           select version::text as version from safecut_sessions where id = ${this.id} for update`;
-          await this.readSince(tx);
-          if (row === undefined || Number(row.version) !== this.state.version)
+          if (row === undefined)
             throw new InputError(
               this.where,
-              `the session row's version ${row?.version} is not its ${this.state.version} entries`,
+              "the session was removed after this process opened it (an import that failed removes the session it created): nothing was written; open the session again",
+            );
+          await this.readSince(tx);
+          if (Number(row.version) !== this.state.version)
+            throw new InputError(
+              this.where,
+              `the session row's version ${row.version} is not its ${this.state.version} entries`,
             );
           return f(tx);
         }) as Promise<T>,
