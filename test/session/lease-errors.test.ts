@@ -2,12 +2,12 @@
 // 33): what the database or the file system refuses is an InputError (exit 1 in the CLI) naming
 // the server or the path and what to check, never the driver's or Node's raw error, which the CLI
 // calls a bug (exit 4).
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { InputError } from "../../src/model/errors.ts";
 import { tryLease } from "../../src/session/lease.ts";
 import { openSession } from "../../src/session/open.ts";
+import { closedPort } from "../support/closed-port.ts";
 import { removeFresh, testDatabaseUrl } from "./backends.ts";
 import { turn } from "./conversation.ts";
 import { remountReadOnly, tmpfs, unmountAll, whyNoMount } from "./tmpfs.ts";
@@ -17,18 +17,6 @@ afterAll(() => {
   unmountAll();
   removeFresh();
 });
-
-/** A TCP port on 127.0.0.1 where nothing listens. */
-function closedPort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const s = createServer();
-    s.once("error", fail);
-    s.listen(0, "127.0.0.1", () => {
-      const a = s.address();
-      s.close(() => (typeof a === "object" && a !== null ? done(a.port) : fail(new Error("no port"))));
-    });
-  });
-}
 
 /** What `p` rejected with. */
 async function refusal(p: Promise<unknown>): Promise<unknown> {
