@@ -32,8 +32,8 @@ export function pgBinDir(): string | undefined {
   return versions.length === 0 ? undefined : join(root, versions[0], "bin");
 }
 
-/** A free TCP port on 127.0.0.1 (bound, read, released). */
-function freePort(): Promise<number> {
+/** A free TCP port on 127.0.0.1 (bound, read, released): nothing listens there until someone binds it. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once("error", reject);

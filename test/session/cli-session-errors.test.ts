@@ -9,10 +9,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type PgServer, startPgServer } from "../../scripts/pg-server.ts";
+import { freePort, type PgServer, startPgServer } from "../../scripts/pg-server.ts";
 import { openSession } from "../../src/session/open.ts";
 import { runInProcess, runSourceProcess, tempDir } from "../support/cli-run.ts";
-import { closedPort } from "../support/closed-port.ts";
 import { backends, removeFresh, testDatabaseUrl } from "./backends.ts";
 import { turn } from "./conversation.ts";
 
@@ -125,7 +124,7 @@ describe("PostgreSQL refusals are environment errors (exit 1) naming the server 
   }
 
   it("a refused connection names host, port and database", async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const err = await refusedImport(`postgres://me:${SECRET}@127.0.0.1:${port}/nowhere?session=s`);
     expect(err).toMatch(new RegExp(`127\\.0\\.0\\.1:${port}`));
     expect(err).toMatch(/database nowhere/);

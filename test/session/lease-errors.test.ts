@@ -4,10 +4,10 @@
 // calls a bug (exit 4).
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/pg-server.ts";
 import { InputError } from "../../src/model/errors.ts";
 import { tryLease } from "../../src/session/lease.ts";
 import { openSession } from "../../src/session/open.ts";
-import { closedPort } from "../support/closed-port.ts";
 import { removeFresh, testDatabaseUrl } from "./backends.ts";
 import { turn } from "./conversation.ts";
 import { remountReadOnly, tmpfs, unmountAll, whyNoMount } from "./tmpfs.ts";
@@ -30,7 +30,7 @@ async function refusal(p: Promise<unknown>): Promise<unknown> {
 
 describe("the compaction lease's environment errors", () => {
   it("PostgreSQL: a refused port is an input error naming the server, not a raw driver error", async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const e = await refusal(tryLease(`postgres://agent:pw-secret@127.0.0.1:${port}/agents?session=s1`));
     expect(e).toBeInstanceOf(InputError);
     expect((e as Error).message).toMatch(
