@@ -4,7 +4,7 @@
 // a summarizer call. An append is one statement: checked (tool pairing) against the session as
 // read, it inserts its items and moves the session's version under a version guard, and is
 // durable when that statement commits; when another writer was first, it writes nothing, and the
-// append reads what was written since and tries again. A
+// append (and the next few) run as one transaction holding the session's row, which loses no race. A
 // compaction step is decided against the session as it is in that transaction (stored-session.ts:
 // L9 through decideLogCommit) and written with the version compare-and-set and the watermark
 // guard in the UPDATE's WHERE clause (L10: `watermark <= $new`, the kernel's watermark never
@@ -23,6 +23,9 @@ import type { SessionOptions } from "./session.ts";
 import { SessionState } from "./session-state.ts";
 import { type StepDecision, StoredSession } from "./stored-session.ts";
 
+/** After an append lost a race to another writer, this many appends take the session's row first. */
+const CONTENDED_APPENDS = 16;
+
 /** A row of safecut_entries as read. */
 interface EntryRow {
   readonly seq: string;
@@ -38,6 +41,8 @@ function isFormat(x: unknown): x is FormatName {
 /** A session kept in PostgreSQL. */
 export class PgSession extends StoredSession {
   private closed = false;
+  /** appends left that take the session's row first, after one lost a race (CONTENDED_APPENDS) */
+  private contended = 0;
   /** the session's operations, one at a time (a read adds entries in sequence) */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -163,6 +168,10 @@ export class PgSession extends StoredSession {
   }
 
   protected async writeItems(texts: readonly string[], check: () => void): Promise<number> {
+    if (this.contended > 0) {
+      this.contended--;
+      return this.writeItemsHolding(texts, check);
+    }
     try {
       for (;;) {
         // checked against the session as read so far; a refusal is final only once everything
@@ -184,12 +193,40 @@ export class PgSession extends StoredSession {
           return true;
         });
         if (written) return from + texts.length;
-        // another writer wrote first: read what it wrote, check again
+        // another writer wrote first: read what it wrote; this append and the next few take the
+        // session's row first (no race lost again, so the pairing is not read again each time)
         this.dropPairing();
         await this.serial(() => this.readSinceChecked());
+        this.contended = CONTENDED_APPENDS;
+        return this.writeItemsHolding(texts, check);
       }
     } catch (e) {
       // refused or not written: the pairing may hold the batch, read it again next time
+      this.dropPairing();
+      throw e;
+    }
+  }
+
+  /** An append as one transaction holding the session's row: read what was written since, check, insert (a writer that lost a race). */
+  private async writeItemsHolding(texts: readonly string[], check: () => void): Promise<number> {
+    try {
+      const v = await this.guarded(async (tx) => {
+        check();
+        const from = this.state.version;
+        await tx`
+          insert into safecut_entries (session, seq, kind, text)
+          select ${this.id}, ${from}::bigint + u.k, 'item', u.t
+          from unnest(${tx.array(texts as string[])}::text[]) with ordinality as u(t, k)`;
+        const up = await tx`
+          update safecut_sessions set version = ${from + texts.length}
+          where id = ${this.id} and version = ${from}`;
+        if (up.count !== 1) throw new SafecutError("internal", `${this.where}: the version moved during an append`);
+        return from + texts.length;
+      });
+      // what this transaction wrote, read back in sequence
+      await this.sync();
+      return v;
+    } catch (e) {
       this.dropPairing();
       throw e;
     }
