@@ -16,6 +16,10 @@ export interface PgServer {
   readonly url: string;
   /** stops the server and removes its directory */
   stop(): void;
+  /** stops the server as a crash would (pg_ctl -m immediate: no shutdown checkpoint), keeping its data */
+  crash(): void;
+  /** starts the server again on the same port and data after crash() */
+  start(): void;
 }
 
 /** The bin directory of the newest installed PostgreSQL, or undefined. */
@@ -28,8 +32,8 @@ export function pgBinDir(): string | undefined {
   return versions.length === 0 ? undefined : join(root, versions[0], "bin");
 }
 
-/** A free TCP port on 127.0.0.1 (bound, read, released). */
-function freePort(): Promise<number> {
+/** A free TCP port on 127.0.0.1 (bound, read, released): nothing listens there until someone binds it. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once("error", reject);
@@ -93,18 +97,26 @@ export async function startPgServer(options: PgServerOptions = {}): Promise<PgSe
     }
     rmSync(dir, { recursive: true, force: true });
   };
+  let opts = "";
+  const start = () => {
+    run("pg_ctl", ["-D", data, "-l", join(dir, "log"), "-o", opts, "-w", "start"]);
+    started = true;
+  };
+  const crash = () => {
+    run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+    started = false;
+  };
   try {
     const auth = options.password === undefined ? ["-A", "trust"] : ["-A", "scram-sha-256", "--pwfile", pwFile()];
     run("initdb", ["-D", data, "-U", user, ...auth, "-E", "UTF8", "--no-locale", "--no-sync"]);
     const port = await freePort();
     // loopback only, the socket only in the directory
-    const opts = `-h 127.0.0.1 -p ${port} -k ${dir} -c fsync=${sync} -c full_page_writes=${sync} -c max_connections=200`;
-    run("pg_ctl", ["-D", data, "-l", join(dir, "log"), "-o", opts, "-w", "start"]);
-    started = true;
+    opts = `-h 127.0.0.1 -p ${port} -k ${dir} -c fsync=${sync} -c full_page_writes=${sync} -c max_connections=200`;
+    start();
     const login = options.password === undefined ? user : `${user}:${encodeURIComponent(options.password)}`;
     const env: Record<string, string> = options.password === undefined ? {} : { PGPASSWORD: options.password };
     run("createdb", ["-h", "127.0.0.1", "-p", String(port), "-U", user, db], env);
-    return { url: `postgres://${login}@127.0.0.1:${port}/${db}`, stop };
+    return { url: `postgres://${login}@127.0.0.1:${port}/${db}`, stop, crash, start };
   } catch (e) {
     stop();
     throw e;

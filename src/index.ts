@@ -107,6 +107,7 @@ export {
 export { openSession } from "./session/open.ts";
 export type { CallRef, ClearingRecord, CompactionRecord, RecordedCall, RestoreRecord } from "./session/record.ts";
 export type { Session, SessionCompactOptions, SessionOptions } from "./session/session.ts";
+export type { SessionStats } from "./session/session-stats.ts";
 
 import { type CompactMessagesOptions, type CompactResult, compactMessages } from "./library/compact-messages.ts";
 import type { ConfigInput } from "./model/config.ts";

@@ -2,7 +2,7 @@
 // URL naming the session) from the command line. import and append read a conversation file as
 // compact does (conversation-items.ts: each item's original text), import all or nothing, compact runs the engine on the session with the same
 // settings, report and exit codes as `compact`, show prints the context (--full: every item
-// ever appended; --compactions: the records), export writes the context.
+// ever appended; --compactions: the records), stats its totals, export writes the context.
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { type Command, Option } from "commander";
@@ -15,6 +15,7 @@ import type { CliIO } from "./main.ts";
 import type { PendingOutput } from "./outputs.ts";
 import { dryRunPlan, RUN_OPTIONS, runProgress, sinkFor, stderrText } from "./run-telling.ts";
 import { type FlagValues, settingOptions, settingsFromFlags } from "./settings.ts";
+import { PRICE_OPTIONS, type PriceFlags, pricesOf, statsText } from "./stats-text.ts";
 import { readUtf8File } from "./utf8.ts";
 
 /** A location as openSession takes it: a path resolved against the working directory, a URL as given. */
@@ -196,6 +197,37 @@ export function addSessionCommand(p: Command, io: CliIO, done: (code: number) =>
       io.stdout(text);
       done(0);
     });
+  const stats = session
+    .command("stats")
+    .description(
+      "the session's totals: items, tokens saved, compactions, clearings, the summarizer calls with their usage and duration (and cost, with prices)",
+    )
+    .argument("<location>", "the session")
+    .option("--json", "the totals as JSON")
+    .option("-c, --config <file>", "JSON configuration file (its tokenizer counts the context's tokens)");
+  for (const { name, option } of settingOptions()) if (name === "tokenizer") stats.addOption(option);
+  for (const option of PRICE_OPTIONS) stats.addOption(option);
+  stats.action(async (location: string, flags: FlagValues & PriceFlags & { json?: boolean }) => {
+    const prices = pricesOf(flags);
+    const { parseConfig } = await import("../engine/boundary/config-rules.ts");
+    const { tokenCounter } = await import("../model/tokens.ts");
+    const counter = tokenCounter(parseConfig(settingsFromFlags(flags, io.cwd)).tokenizer);
+    const totals = await withSession(location, io, (s) => s.stats({ counter }));
+    const { usageCost } = await import("../session/session-stats.ts");
+    const cost =
+      prices === undefined
+        ? undefined
+        : {
+            usd: usageCost(totals.calls.usage, prices),
+            byModel: totals.byModel.map((m) => usageCost(m.usage, prices)),
+          };
+    if (flags.json === true)
+      io.stdout(
+        `${JSON.stringify({ ...totals, ...(cost === undefined ? {} : { cost: { usd: cost.usd, prices } }) }, null, 2)}\n`,
+      );
+    else io.stdout(statsText(totals, cost));
+    done(0);
+  });
   session
     .command("restore")
     .description("bring a cleared tool result back into the session's context (its original text)")

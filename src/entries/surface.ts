@@ -78,6 +78,7 @@ export const SURFACE: Readonly<Record<string, EntrySurface>> = {
       "SessionCall",
       "SessionCompactOptions",
       "SessionOptions",
+      "SessionStats",
       "SessionStep",
       "ShunBounds",
       "StoreOptions",

@@ -52,6 +52,8 @@ export interface ItemLine {
   readonly seq: number;
   readonly text: string;
   readonly crc?: string;
+  /** the item's value, when reading the line parsed it anyway (a one-line item object): JSON.parse of `text` */
+  readonly value?: Json;
 }
 /** A committed compaction step. */
 export interface CompactionLine {
@@ -469,6 +471,7 @@ function itemLine(v: JsonObject, text: string, seq: number, at: string): ItemLin
   if (crc !== undefined && (typeof crc !== "string" || !/^[0-9a-f]{8}$/.test(crc)))
     throw new InputError(at, `field "crc": expected 8 hex digits`);
   let item: string;
+  let value: Json | undefined;
   if (typeof v.text === "string") item = v.text;
   else {
     const prefix = itemPrefix(seq, crc);
@@ -476,11 +479,12 @@ function itemLine(v: JsonObject, text: string, seq: number, at: string): ItemLin
     if (!text.startsWith(prefix) || !text.endsWith("}") || !isJsonObject(v.item ?? null))
       throw new InputError(at, "corrupt item line (expected the item object right after its prefix)");
     item = text.slice(prefix.length, -1);
+    value = v.item;
   }
-  if (crc === undefined) return { kind: "item", seq, text: item };
+  if (crc === undefined) return { kind: "item", seq, text: item, ...(value === undefined ? {} : { value }) };
   if (itemCrc(item) !== crc)
     throw new InputError(at, "the item's checksum does not match: a byte of it changed since it was written");
-  return { kind: "item", seq, text: item, crc };
+  return { kind: "item", seq, text: item, crc, ...(value === undefined ? {} : { value }) };
 }
 
 /** Parses one line after the header; `line` is its 1-based number. */

@@ -164,7 +164,17 @@ export class LogSession extends StoredSession<LogState> {
         this.location,
         "the session log was opened for reading only (no write access to the file, a read-only mount, an immutable file): check its mode and mount",
       );
-    return withLocks(lockFilesOf(this.identity, fstatSync(this.fd).nlink, "lock"), f);
+    const id = this.identity;
+    return withLocks(lockFilesOf(id, fstatSync(this.fd).nlink, "lock"), () => {
+      // removed since it was opened (a failed import removes the session it created): a write
+      // would go to a file no path leads to any more
+      if (fstatSync(this.fd).nlink === 0)
+        throw new InputError(
+          this.location,
+          "the session log was removed after this process opened it (an import that failed removes the session it created): nothing was written; open the session again",
+        );
+      return f();
+    });
   }
 
   /** Reads what was written since the last read (synchronously: the lock's critical sections are). */
@@ -225,6 +235,20 @@ export class LogSession extends StoredSession<LogState> {
         this.writeLines([e.kind === "compaction" ? compactionText(seq, e.record) : rewriteText(seq, e.kind, e.record)]);
       }
       return d.outcome;
+    });
+  }
+
+  /**
+   * Removes the log if it holds nothing (version 0: created, never written), under its write lock
+   * and re-read there, so that a writer's append is either read first (the log is kept) or
+   * refused after (locked: the file is gone); resolves to whether it did.
+   */
+  async discardIfEmpty(): Promise<boolean> {
+    return this.locked(() => {
+      this.read();
+      if (this.state.version > 0) return false;
+      unlinkSync(this.location);
+      return true;
     });
   }
 

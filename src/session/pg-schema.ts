@@ -4,7 +4,8 @@
 // Sessions: one row each (format, version = entry count, watermark); entries: items (original
 // text) and records (compaction, clearing, restore, unshrinkable, pop, clear) by (session, seq), the primary
 // key that makes reading one session's entries in order a range read. Entries are append-only: a
-// trigger refuses any UPDATE or DELETE of them.
+// trigger refuses any UPDATE or DELETE of them. A session's watermark and version only move
+// forward: a trigger refuses an UPDATE that lowers either, whoever writes it.
 
 import type { Sql } from "postgres";
 import { InputError } from "../model/errors.ts";
@@ -46,6 +47,22 @@ export const MIGRATIONS: readonly string[] = [
   `alter table safecut_entries drop constraint safecut_entries_kind;
    alter table safecut_entries add constraint safecut_entries_kind
      check (kind in ('item', 'compaction', 'clearing', 'restore', 'unshrinkable', 'pop', 'clear'));`,
+  // 5: the database itself keeps a session's watermark (L10) and version only moving forward,
+  // whoever writes the UPDATE (safecut's own carries the same guard in its WHERE clause)
+  `create function safecut_sessions_forward() returns trigger language plpgsql as $$
+     begin
+       if new.watermark < old.watermark then
+         raise exception 'the watermark of session % may not move back from % to %', old.id, old.watermark, new.watermark
+           using errcode = 'check_violation';
+       end if;
+       if new.version < old.version then
+         raise exception 'the version of session % may not move back from % to %', old.id, old.version, new.version
+           using errcode = 'check_violation';
+       end if;
+       return new;
+     end $$;
+   create trigger safecut_sessions_forward before update on safecut_sessions
+     for each row execute function safecut_sessions_forward();`,
 ];
 
 /** The schema version this safecut writes and reads. */

@@ -1,8 +1,10 @@
 // The PostgreSQL backend: a session is one row of safecut_sessions and its entries rows of
 // safecut_entries (pg-schema.ts). Every write is one transaction holding the session's row
 // (SELECT ... FOR UPDATE), so the writers of one session are serialized while nothing waits on
-// a summarizer call: an append reads what was written since, checks its tool pairing, inserts
-// its items and moves the session's version, and is durable when the transaction commits. A
+// a summarizer call. An append is one statement: checked (tool pairing) against the session as
+// read, it inserts its items and moves the session's version under a version guard, and is
+// durable when that statement commits; when another writer was first, it writes nothing, and the
+// append (and the next few) run as one transaction holding the session's row, which loses no race. A
 // compaction step is decided against the session as it is in that transaction (stored-session.ts:
 // L9 through decideLogCommit) and written with the version compare-and-set and the watermark
 // guard in the UPDATE's WHERE clause (L10: `watermark <= $new`, the kernel's watermark never
@@ -21,6 +23,9 @@ import type { SessionOptions } from "./session.ts";
 import { SessionState } from "./session-state.ts";
 import { type StepDecision, StoredSession } from "./stored-session.ts";
 
+/** After an append lost a race to another writer, this many appends take the session's row first. */
+const CONTENDED_APPENDS = 16;
+
 /** A row of safecut_entries as read. */
 interface EntryRow {
   readonly seq: string;
@@ -36,6 +41,8 @@ function isFormat(x: unknown): x is FormatName {
 /** A session kept in PostgreSQL. */
 export class PgSession extends StoredSession {
   private closed = false;
+  /** appends left that take the session's row first, after one lost a race (CONTENDED_APPENDS) */
+  private contended = 0;
   /** the session's operations, one at a time (a read adds entries in sequence) */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -102,6 +109,31 @@ export class PgSession extends StoredSession {
     for (const r of rows) this.state.add(this.lineOf(r), `${this.where} seq ${r.seq}`);
   }
 
+  /**
+   * Reads what was written since, after an append's version guard found the session moved on: the
+   * session must still exist, and hold entries this reader has not read (else the row's version
+   * and its entries disagree).
+   */
+  private async readSinceChecked(): Promise<void> {
+    const [row] = await this.sql<{ version: string }[]>`
+      select version::text as version from safecut_sessions where id = ${this.id}`;
+    if (row === undefined) throw this.removed();
+    await this.readSince(this.sql);
+    if (Number(row.version) > this.state.version)
+      throw new InputError(
+        this.where,
+        `the session row's version ${row.version} is not its ${this.state.version} entries`,
+      );
+  }
+
+  /** The error of a write to a session removed since this process opened it. */
+  private removed(): InputError {
+    return new InputError(
+      this.where,
+      "the session was removed after this process opened it (an import that failed removes the session it created): nothing was written; open the session again",
+    );
+  }
+
   /** An entry row as the line it stands for; a corrupt row is refused naming it. */
   private lineOf(r: EntryRow): EntryLine {
     const at = `${this.where} seq ${r.seq}`;
@@ -123,11 +155,12 @@ export class PgSession extends StoredSession {
         this.sql.begin(async (tx) => {
           const [row] = await tx<{ version: string }[]>`
           select version::text as version from safecut_sessions where id = ${this.id} for update`;
+          if (row === undefined) throw this.removed();
           await this.readSince(tx);
-          if (row === undefined || Number(row.version) !== this.state.version)
+          if (Number(row.version) !== this.state.version)
             throw new InputError(
               this.where,
-              `the session row's version ${row?.version} is not its ${this.state.version} entries`,
+              `the session row's version ${row.version} is not its ${this.state.version} entries`,
             );
           return f(tx);
         }) as Promise<T>,
@@ -135,12 +168,51 @@ export class PgSession extends StoredSession {
   }
 
   protected async writeItems(texts: readonly string[], check: () => void): Promise<number> {
+    if (this.contended > 0) {
+      this.contended--;
+      return this.writeItemsHolding(texts, check);
+    }
     try {
-      return await this.guarded(async (tx) => {
+      for (;;) {
+        // checked against the session as read so far; a refusal is final only once everything
+        // written since has been read
+        try {
+          check();
+        } catch (e) {
+          const read = this.state.version;
+          await this.sync();
+          if (this.state.version === read) throw e;
+          this.dropPairing();
+          continue;
+        }
+        const from = this.state.version;
+        const written = await this.serial(async () => {
+          if (this.state.version !== from || !(await this.insertItems(texts, from))) return false;
+          // what this statement wrote, in sequence: no other entry came between (its version guard)
+          texts.forEach((text, k) => this.state.add({ kind: "item", seq: from + 1 + k, text }, this.where));
+          return true;
+        });
+        if (written) return from + texts.length;
+        // another writer wrote first: read what it wrote; this append and the next few take the
+        // session's row first (no race lost again, so the pairing is not read again each time)
+        this.dropPairing();
+        await this.serial(() => this.readSinceChecked());
+        this.contended = CONTENDED_APPENDS;
+        return this.writeItemsHolding(texts, check);
+      }
+    } catch (e) {
+      // refused or not written: the pairing may hold the batch, read it again next time
+      this.dropPairing();
+      throw e;
+    }
+  }
+
+  /** An append as one transaction holding the session's row: read what was written since, check, insert (a writer that lost a race). */
+  private async writeItemsHolding(texts: readonly string[], check: () => void): Promise<number> {
+    try {
+      const v = await this.guarded(async (tx) => {
         check();
         const from = this.state.version;
-        // the texts as one array parameter, numbered by the server: any number of items is one
-        // statement (a row's own parameters would stop at the driver's 65,534)
         await tx`
           insert into safecut_entries (session, seq, kind, text)
           select ${this.id}, ${from}::bigint + u.k, 'item', u.t
@@ -150,16 +222,41 @@ export class PgSession extends StoredSession {
           where id = ${this.id} and version = ${from}`;
         if (up.count !== 1) throw new SafecutError("internal", `${this.where}: the version moved during an append`);
         return from + texts.length;
-      }).then(async (v) => {
-        // what this transaction wrote, read back in sequence
-        await this.sync();
-        return v;
       });
+      // what this transaction wrote, read back in sequence
+      await this.sync();
+      return v;
     } catch (e) {
-      // refused or not written: the pairing may hold the batch, read it again next time
       this.dropPairing();
       throw e;
     }
+  }
+
+  /**
+   * Inserts the items as entries from + 1, ... and moves the session's version from `from`, in
+   * one statement (one round trip, one commit): the UPDATE's version guard takes the session's
+   * row, and the INSERT reads its row, so nothing is written when the version is no longer
+   * `from` (another writer was first). The texts go as one array parameter, numbered by the
+   * server: any number of items is one statement (a row's own parameters would stop at the
+   * driver's 65,534). Resolves to whether it wrote them.
+   */
+  private async insertItems(texts: readonly string[], from: number): Promise<boolean> {
+    const rows = await this.sql<{ n: string }[]>`
+      with up as (
+        update safecut_sessions set version = ${from + texts.length}
+        where id = ${this.id} and version = ${from}
+        returning id
+      ), ins as (
+        insert into safecut_entries (session, seq, kind, text)
+        select up.id, ${from}::bigint + u.k, 'item', u.t
+        from up, unnest(${this.sql.array(texts as string[])}::text[]) with ordinality as u(t, k)
+        returning 1
+      )
+      select count(*)::text as n from ins`;
+    const n = Number(rows[0]?.n ?? 0);
+    if (n !== 0 && n !== texts.length)
+      throw new SafecutError("internal", `${this.where}: ${n} of ${texts.length} items written`);
+    return n === texts.length;
   }
 
   protected async commitStep(decide: () => StepDecision): Promise<CommitOutcome> {

@@ -58,6 +58,8 @@ export class SessionContext {
   private readonly tokens = new Map<TokenCounter, number>();
   /** the last item read waits for the next one to be read as it will be (travelsWithNext) */
   private lastWaits = false;
+  /** items derive took as they are whose messages are not read yet (messagesNow); undefined: none */
+  private unread: readonly string[] | undefined;
 
   constructor(private readonly format: FormatName) {}
 
@@ -75,8 +77,31 @@ export class SessionContext {
     this.itemsRead = s.items.length;
   }
 
-  /** Reads every entry again (replay.ts), as an open does. */
+  /**
+   * Reads every entry again (replay.ts), as an open does. A session nothing rewrote (items and
+   * unshrinkable records only) has its items as its context: their text and values are taken as
+   * they are, and their messages (what the counts and a compaction read, not context()) are read
+   * when first asked for (messagesNow).
+   */
   private derive(s: SessionState): void {
+    const parsed = s.takeParsed();
+    if (!s.rewrites.includes(true)) {
+      const lines = s.items.map(oneLineItem);
+      this.unread = s.items.slice();
+      this.messages = [];
+      this.textValue = lines.length === 0 ? "" : `${lines.join("\n")}\n`;
+      // each value as the reader parsed it, or parsed here
+      this.values = lines.map((l, k) => frozen(parsed?.[k] ?? (JSON.parse(l) as Json)));
+      this.items = 0;
+      this.userTurns = 0;
+      this.protectedMessages = 0;
+      this.tokens.clear();
+      this.lastWaits = this.waits(s.items);
+      this.version = s.version;
+      this.itemsRead = s.items.length;
+      return;
+    }
+    this.unread = undefined;
     const { messages, file } = replay(s.items, s.entries, this.format);
     const text =
       file === undefined
@@ -101,8 +126,20 @@ export class SessionContext {
     this.itemsRead = s.items.length;
   }
 
+  /** Reads the messages of items derive took as they are, once (replay.ts reads them as a whole file, as an open does). */
+  private messagesNow(): void {
+    const unread = this.unread;
+    if (unread === undefined) return;
+    this.unread = undefined;
+    const { messages } = replay(unread, [], this.format);
+    this.messages = messages;
+    this.items = itemMapOf(messages).items;
+    this.countRoles(messages);
+  }
+
   /** Adds items appended after everything read (no rewrite since): read as a slice of the history. */
   private add(texts: readonly string[]): void {
+    this.messagesNow();
     const added = readItems(texts, this.format, true)?.messages ?? [];
     const lines = texts.map(oneLineItem);
     this.textValue += `${lines.join("\n")}\n`;
@@ -131,6 +168,7 @@ export class SessionContext {
 
   /** The counts the triggers read, tokens under `counter` (counted once in full the first time it is asked for). */
   counts(counter: TokenCounter): ContextCounts {
+    this.messagesNow();
     let tokens = this.tokens.get(counter);
     if (tokens === undefined) {
       tokens = tokensOf(counter, this.messages);

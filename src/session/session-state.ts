@@ -6,6 +6,7 @@
 
 import type { FormatName } from "../adapters/detect.ts";
 import { InputError } from "../model/errors.ts";
+import type { Json } from "../model/json.ts";
 import type { EntryLine } from "./log-lines.ts";
 import type {
   ClearingRecord,
@@ -41,12 +42,25 @@ export class SessionState {
   watermark = 0;
   /** how many pop and clear entries it holds: once there is one, the context no longer holds every item after the last clear */
   takenOut = 0;
+
+  /**
+   * the items' values as their reader parsed them (log lines: ItemLine.value), by item index,
+   * kept until the context's first reading takes them (takeParsed), so that it need not parse them again
+   */
+  private parsed: (Json | undefined)[] | undefined = [];
   /** the records holding calls by committed version (the calls a later record shares are found there) */
   private readonly byVersion = new Map<number, CompactionRecord | UnshrinkableRecord>();
 
   /** The session's version: its number of entries (the last sequence number). */
   get version(): number {
     return this.rewrites.length;
+  }
+
+  /** The items' values their reader parsed (undefined where it did not), once: later items are not kept. */
+  takeParsed(): readonly (Json | undefined)[] | undefined {
+    const p = this.parsed;
+    this.parsed = undefined;
+    return p;
   }
 
   /** Refuses a shared call no earlier record holds. */
@@ -61,6 +75,7 @@ export class SessionState {
     if (l.seq !== this.version + 1) throw new InputError(at, `sequence number ${l.seq}, expected ${this.version + 1}`);
     if (l.kind === "item") {
       this.items.push(l.text);
+      this.parsed?.push(l.value);
       this.rewrites.push(false);
       const e: Entry = { kind: "item", index: this.items.length - 1 };
       this.entries.push(e);

@@ -12,6 +12,7 @@ import type { Json } from "../model/json.ts";
 import type { TokenCounter } from "../model/tokens.ts";
 import type { ClearingRecord, CompactionRecord, RestoreRecord } from "./record.ts";
 import type { ContextCounts } from "./session-context.ts";
+import type { SessionStats } from "./session-stats.ts";
 
 /** Options of openSession. */
 export interface SessionOptions {
@@ -91,6 +92,12 @@ export interface Session {
   pop(): Promise<Json[] | undefined>;
   /** Empties the context, as one guarded write; every item stays in the history. Returns the session's version after it. */
   clear(): Promise<number>;
+  /**
+   * The session's totals: items, the context now (its tokens under `counter`, default the default
+   * tokenizer's), the steps committed and the tokens they saved, the summarizer calls the records
+   * count with their duration and usage (session-stats.ts).
+   */
+  stats(options?: { readonly counter?: TokenCounter }): Promise<SessionStats>;
   /** The session's version: its number of entries (items and records). */
   version(): Promise<number>;
   /** Releases the session's file or connection. */

@@ -49,6 +49,8 @@ import {
 import type { Session, SessionCompactOptions } from "./session.ts";
 import { type ContextCounts, SessionContext } from "./session-context.ts";
 import type { SessionState } from "./session-state.ts";
+import type { SessionStats } from "./session-stats.ts";
+import { statsOf } from "./session-stats.ts";
 
 /** The account of a compaction run, written into each of its records. */
 export interface StepAccount {
@@ -236,6 +238,12 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
   async compactions(): Promise<CompactionRecord[]> {
     await this.sync();
     return [...this.state.records];
+  }
+
+  async stats(options: { readonly counter?: TokenCounter } = {}): Promise<SessionStats> {
+    const counter = options.counter ?? tokenCounter(parseConfig({}).tokenizer);
+    const { items, tokens } = await this.contextCounts(counter);
+    return statsOf(this.state.entries, this.state.items.length, { items, tokens, tokenizer: counter.name });
   }
 
   async version(): Promise<number> {

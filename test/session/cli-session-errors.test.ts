@@ -6,11 +6,10 @@
 // asks for a password.
 import { randomBytes, randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type PgServer, startPgServer } from "../../scripts/pg-server.ts";
+import { freePort, type PgServer, startPgServer } from "../../scripts/pg-server.ts";
 import { openSession } from "../../src/session/open.ts";
 import { runInProcess, runSourceProcess, tempDir } from "../support/cli-run.ts";
 import { backends, removeFresh, testDatabaseUrl } from "./backends.ts";
@@ -26,18 +25,6 @@ function withPassword(url: string): string {
   const u = new URL(url);
   u.password = SECRET;
   return u.toString();
-}
-
-/** A TCP port on 127.0.0.1 where nothing listens. */
-function closedPort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const s = createServer();
-    s.once("error", fail);
-    s.listen(0, "127.0.0.1", () => {
-      const a = s.address();
-      s.close(() => (typeof a === "object" && a !== null ? done(a.port) : fail(new Error("no port"))));
-    });
-  });
 }
 
 /** A new database on the test server, made with `setup` run in it as the server's superuser. */
@@ -137,7 +124,7 @@ describe("PostgreSQL refusals are environment errors (exit 1) naming the server 
   }
 
   it("a refused connection names host, port and database", async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const err = await refusedImport(`postgres://me:${SECRET}@127.0.0.1:${port}/nowhere?session=s`);
     expect(err).toMatch(new RegExp(`127\\.0\\.0\\.1:${port}`));
     expect(err).toMatch(/database nowhere/);

@@ -1,6 +1,6 @@
 // The PostgreSQL backend's own failure cases, on the real test server: a newer schema, a
 // corrupt row, entries that may not be changed, the watermark guard of the commit's UPDATE, an
-// older schema migrated on open. Each is a clear error naming the row or table, and the
+// older schema migrated on open, the trigger that refuses a lower watermark whoever writes it. Each is a clear error naming the row or table, and the
 // database is left as it was.
 import { randomUUID } from "node:crypto";
 import postgres from "postgres";
@@ -144,6 +144,33 @@ describe("postgresql session recovery", () => {
     }
   });
 
+  it("migrates a database at schema version 3 on open, keeping its sessions; then the database refuses a lower watermark", async () => {
+    const db = await freshDatabase();
+    const sql = postgres(db, { max: 1, onnotice: () => {} });
+    try {
+      for (const m of MIGRATIONS.slice(0, 3)) await sql.unsafe(m);
+      await sql`create table safecut_schema_version (version integer not null)`;
+      await sql`insert into safecut_schema_version values (3)`;
+      const before = await seedOldSession(sql);
+      // schema 3 lets a plain UPDATE lower the watermark
+      await sql`update safecut_sessions set watermark = 5 where id = 'old'`;
+      await sql`update safecut_sessions set watermark = 0 where id = 'old'`;
+      const s = await openSession(`${db}?session=old`);
+      expect(await sql`select version from safecut_schema_version`).toEqual([{ version: SCHEMA_VERSION }]);
+      expect(await s.history({ full: true })).toBe(before);
+      await s.compact(SMALL_CONFIG);
+      const [row] = await sql`select watermark::int as w from safecut_sessions where id = 'old'`;
+      expect(row.w).toBeGreaterThan(0);
+      await expect(sql`update safecut_sessions set watermark = 0 where id = 'old'`).rejects.toThrow(
+        /may not move back/,
+      );
+      expect(await sessionLawProblems(s)).toEqual([]);
+      await s.close();
+    } finally {
+      await sql.end();
+    }
+  });
+
   it("refuses a corrupt compaction row naming the session and its sequence number, and changes nothing", async () => {
     const at = pgBackend.fresh();
     const s = await openSession(at, { format: "openai" });
@@ -181,15 +208,30 @@ describe("postgresql session recovery", () => {
       /the database refused the step \(its version or watermark guard\)/,
     );
     expect(await rowsOf(at)).toBe(before);
-    await admin`update safecut_sessions set watermark = 0 where id = ${idOf(at)}`;
-    const again = await openSession(at);
-    const report = await again.compact(SMALL_CONFIG);
-    expect(report.stretches.length).toBeGreaterThan(0);
-    const marks = (await again.compactions()).map((r) => r.watermark);
-    const [row] = await admin`select watermark::int as w from safecut_sessions where id = ${idOf(at)}`;
-    expect(row.w).toBe(marks.at(-1));
-    expect(await sessionLawProblems(again)).toEqual([]);
-    await again.close();
+    await s.close();
+  });
+
+  it("the database itself refuses a lower watermark or version (a trigger), whoever writes the UPDATE", async () => {
+    const at = pgBackend.fresh();
+    const s = await openSession(at, { format: "openai" });
+    for (let i = 0; i < 12; i++) await s.append(turn(`t${i}`));
+    await s.compact(SMALL_CONFIG);
+    const [row] =
+      await admin`select watermark::int as w, version::int as v from safecut_sessions where id = ${idOf(at)}`;
+    expect(row.w).toBeGreaterThan(0);
+    expect(row.w).toBe((await s.compactions()).at(-1)?.watermark);
+    const before = await rowsOf(at);
+    // not safecut's guarded UPDATE: a plain one, as a bug or another client would write it
+    await expect(admin`update safecut_sessions set watermark = ${row.w - 1} where id = ${idOf(at)}`).rejects.toThrow(
+      /the watermark of session .* may not move back/,
+    );
+    await expect(admin`update safecut_sessions set version = ${row.v - 1} where id = ${idOf(at)}`).rejects.toThrow(
+      /the version of session .* may not move back/,
+    );
+    expect(await rowsOf(at)).toBe(before);
+    // forward is allowed, and safecut goes on
+    await s.append(turn("after"));
+    expect(await sessionLawProblems(s)).toEqual([]);
     await s.close();
   });
 
