@@ -130,7 +130,7 @@ describe("postgresql session recovery", () => {
       ).rejects.toThrow(/safecut_entries_kind/);
       const s = await openSession(`${db}?session=old`);
       expect(await sql`select version from safecut_schema_version`).toEqual([{ version: SCHEMA_VERSION }]);
-      expect(SCHEMA_VERSION).toBe(4);
+      expect(SCHEMA_VERSION).toBe(5);
       expect(await s.history({ full: true })).toBe(before);
       // every stretch's summary is longer than it: the run records them as not shrinking
       const report = await s.compact(SMALL_CONFIG, { summarizer: longSummaries });
