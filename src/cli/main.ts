@@ -18,7 +18,7 @@ import {
   type PendingOutput,
   refuseSameFiles,
 } from "./outputs.ts";
-import { dryRunPlan, RUN_OPTIONS, runProgress, type Sink, sinkFor, stderrText } from "./run-telling.ts";
+import { dryRunPlan, RUN_OPTIONS, reportSinkFor, runProgress, type Sink, sinkFor, stderrText } from "./run-telling.ts";
 import { addSessionCommand } from "./session-command.ts";
 import { type FlagValues, settingOptions, settingsFromFlags } from "./settings.ts";
 import { decodeUtf8, readUtf8File } from "./utf8.ts";
@@ -57,7 +57,8 @@ function namedFiles(
     ...(file === "-" ? {} : { input: named("the input", file) }),
     // `-o -` is stdout, as `-` is stdin for the input
     ...(typeof flags.output === "string" && flags.output !== "-" ? { output: named("--output", flags.output) } : {}),
-    ...(typeof flags.report === "string" ? { report: named("--report", flags.report) } : {}),
+    // `--report -` is stdout (reportSinkFor)
+    ...(typeof flags.report === "string" && flags.report !== "-" ? { report: named("--report", flags.report) } : {}),
   };
 }
 
@@ -67,10 +68,12 @@ async function runCompact(file: string, flags: FlagValues, io: CliIO): Promise<n
   // output, and every output must be writable (its temporary file is created now)
   refuseSameFiles([files.input, files.output, files.report].filter((f): f is NamedFile => f !== undefined));
   const pending: PendingOutput[] = [];
+  const toStdout = files.output === undefined;
+  const stdoutTaken = !toStdout ? undefined : flags.dryRun === true ? "the plan" : "the conversation";
   try {
     return await compactFile(file, flags, io, {
       output: sinkFor(files.output, io, pending),
-      report: sinkFor(files.report, io, pending),
+      report: reportSinkFor(flags, io, pending, stdoutTaken),
     });
   } finally {
     for (const p of pending) p.abandon();
@@ -229,7 +232,8 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
 /**
  * Makes the process end cleanly when it cannot go on: SIGINT and SIGTERM (while waiting on a
  * summarizer, say) and a stdout or stderr closed by its reader (`| head`) remove every temporary
- * output file and exit with the code a shell gives such an end (130, 143, 141), printing nothing.
+ * output file and exit with the code a shell gives such an end (130, 143, 141). A signal is told in
+ * one line (a Ctrl-C that ends a run without a word looks like a crash); a closed pipe prints nothing.
  * SIGKILL cannot be caught: the next run sweeps what it left (outputs.ts, sweepStale).
  */
 function guardProcess(): void {
@@ -237,8 +241,14 @@ function guardProcess(): void {
     abandonAllOutputs();
     process.exit(code);
   };
-  process.on("SIGINT", () => end(EXIT_INTERRUPTED.SIGINT));
-  process.on("SIGTERM", () => end(EXIT_INTERRUPTED.SIGTERM));
+  const interrupted = (signal: "SIGINT" | "SIGTERM") => {
+    // on a terminal the progress line is erased first
+    const clear = process.stderr.isTTY === true ? "\r\x1b[2K" : "";
+    process.stderr.write(`${clear}safecut: interrupted by ${signal}: no output written, the input is untouched\n`);
+    end(EXIT_INTERRUPTED[signal]);
+  };
+  process.on("SIGINT", () => interrupted("SIGINT"));
+  process.on("SIGTERM", () => interrupted("SIGTERM"));
   const closed = (e: NodeJS.ErrnoException) => end(e.code === "EPIPE" ? EXIT_INTERRUPTED.SIGPIPE : EXIT.internal);
   process.stdout.on("error", closed);
   process.stderr.on("error", closed);

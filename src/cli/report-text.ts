@@ -38,11 +38,23 @@ export function reportText(r: CompactionReport, inputName: string): string {
   }
   const k = r.clearing;
   if (k !== undefined) {
-    // the clearing tier's own line: what it cleared (the caller's positions), or why nothing
-    const at = k.records
-      .slice(0, 10)
-      .map((c) => `${c.input.first}${c.arguments === undefined ? "" : " (and its call)"}`);
-    const more = k.records.length > 10 ? `, ... and ${k.records.length - 10} more` : "";
+    // the clearing tier's own line: what it cleared (the caller's positions, each once: an
+    // Anthropic user message holds several results), or why nothing
+    const byMessage = new Map<number, { results: number; calls: number }>();
+    for (const c of k.records) {
+      const m = byMessage.get(c.input.first) ?? { results: 0, calls: 0 };
+      m.results++;
+      if (c.arguments !== undefined) m.calls++;
+      byMessage.set(c.input.first, m);
+    }
+    const listed = [...byMessage];
+    const at = listed.slice(0, 10).map(([first, m]) => {
+      const calls =
+        m.calls === 0 ? "" : m.results === 1 ? "and its call" : m.calls === 1 ? "and 1 call" : `and ${m.calls} calls`;
+      const what = [m.results === 1 ? "" : `${m.results} results`, calls].filter((x) => x !== "").join(" ");
+      return `${first}${what === "" ? "" : ` (${what})`}`;
+    });
+    const more = listed.length > 10 ? `, ... and ${listed.length - 10} more` : "";
     lines.push(`  clearing: ${k.reason}${at.length > 0 ? `: messages ${at.join(", ")}${more}` : ""}`);
   }
   for (const s of r.stretches.slice(0, 10)) {

@@ -2,8 +2,10 @@
 // both take (--report, --dry-run, --progress, --quiet: one definition each), where an output goes
 // (a file written atomically, or stdout/stderr themselves), the --dry-run plan as JSON, and what
 // stderr says under those flags.
+import { resolve } from "node:path";
 import { Option } from "commander";
 import type { CompactionReport } from "../engine/run/report.ts";
+import { SafecutError } from "../model/errors.ts";
 import { EXIT } from "./exit-codes.ts";
 import type { CliIO } from "./main.ts";
 import { type BeforeRename, type NamedFile, PendingOutput, standardStream } from "./outputs.ts";
@@ -14,7 +16,10 @@ import type { FlagValues } from "./settings.ts";
 /** The run flags `compact` and `session compact` share, each defined once. */
 export const RUN_OPTIONS = {
   report: (): Option =>
-    new Option("--report <file>", "write the report as JSON here (stderr keeps only the summary line and the reason)"),
+    new Option(
+      "--report <file>",
+      "write the report as JSON here, - for stdout (stderr keeps only the summary line and the reason)",
+    ),
   dryRun: (): Option => new Option("--dry-run", "print the plan (what would be summarized first) and change nothing"),
   progress: (): Option =>
     new Option(
@@ -41,6 +46,30 @@ export function sinkFor(f: NamedFile | undefined, io: CliIO, pending: PendingOut
   const p = PendingOutput.open(f);
   pending.push(p);
   return p;
+}
+
+/**
+ * The --report output of a run: `-` is stdout (refused with a usage error when stdout already
+ * carries what the run writes there: `stdoutTaken` names it), any other value a file as sinkFor
+ * opens it, none when --report is absent.
+ */
+export function reportSinkFor(
+  flags: FlagValues,
+  io: CliIO,
+  pending: PendingOutput[],
+  stdoutTaken: string | undefined,
+): Sink | undefined {
+  const v = flags.report;
+  if (typeof v !== "string") return undefined;
+  if (v === "-") {
+    if (stdoutTaken !== undefined)
+      throw new SafecutError(
+        "usage",
+        `--report - and ${stdoutTaken} would both go to stdout: send one to a file (-o FILE or --report FILE)`,
+      );
+    return { commit: (text) => io.stdout(text) };
+  }
+  return sinkFor({ label: `--report ${v}`, path: resolve(io.cwd, v) }, io, pending);
 }
 
 /** The progress display of a run under its flags (never with --quiet: its lines are dropped). */
