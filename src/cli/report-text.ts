@@ -1,6 +1,6 @@
 // The human-readable report printed on stderr.
 import { countOf as count } from "../engine/run/plural.ts";
-import type { CompactionReport } from "../engine/run/report.ts";
+import type { CompactionReport, PlannedRun } from "../engine/run/report.ts";
 import { failureLine } from "../model/call-failure.ts";
 
 /** Renders a report as a few lines of text. */
@@ -57,6 +57,7 @@ export function reportText(r: CompactionReport, inputName: string): string {
     const more = listed.length > 10 ? `, ... and ${listed.length - 10} more` : "";
     lines.push(`  clearing: ${k.reason}${at.length > 0 ? `: messages ${at.join(", ")}${more}` : ""}`);
   }
+  if (r.plan !== undefined) lines.push(...planLines(r.plan));
   for (const s of r.stretches.slice(0, 10)) {
     lines.push(
       `  ${s.aged === true ? "aged the summary of messages" : "replaced messages"} ${s.input.first}..${s.input.last} (${count(s.replacedTokens, "token")}) by a ${s.summaryTokens}-token summary, due by ${s.trigger}${s.attempts > 1 ? ` (after ${s.attempts} attempts)` : ""}${s.decision === "rebase" ? " (rebased over appends)" : ""}`,
@@ -71,4 +72,24 @@ export function reportText(r: CompactionReport, inputName: string): string {
     for (const l of r.laws) if (!l.ok) lines.push(`  ${l.law} ${l.title}: FAILED: ${l.detail}`);
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** A dry run's whole plan, for people: every call with its stretches and tokens, then what it would leave. */
+function planLines(p: PlannedRun): string[] {
+  const range = (k: number) => {
+    const x = p.stretches[k];
+    return `${x.input.first}..${x.input.last}${x.aged === true ? " (aged summary)" : ""}`;
+  };
+  const lines = [
+    `  plan: ${count(p.stretches.length, "stretch", "stretches")} in ${count(p.calls.length, "call")} to ${p.model} (${p.summarizer}), due by ${p.trigger} at ${p.tokens} tokens, target ${p.target}`,
+  ];
+  p.calls.forEach((c, i) => {
+    const shown = c.stretches.slice(0, 8).map(range).join(", ");
+    const more = c.stretches.length > 8 ? `, ... and ${c.stretches.length - 8} more` : "";
+    lines.push(`    call ${i + 1}: ${c.inputTokens} tokens in, up to ${c.outputTokens} out: messages ${shown}${more}`);
+  });
+  lines.push(
+    `  expected after: about ${p.expectedTokensAfter} tokens${p.stillDueBy === "none" ? "" : `: would end still due (by ${p.stillDueBy})`}`,
+  );
+  return lines;
 }

@@ -89,7 +89,7 @@ export function runProgress(flags: FlagValues, io: CliIO): { progress: Progress;
   };
 }
 
-/** The --dry-run plan as JSON; positions are the input's own messages, first and last inclusive, as in the reason's "messages 3..7". */
+/** The --dry-run plan as JSON (with `plan`, the whole plan, when the run plans batches); positions are the input's own messages, first and last inclusive, as in the reason's "messages 3..7". */
 export function dryRunPlan(format: string, report: CompactionReport): string {
   const p = report.plannedStretch;
   const plannedStretch =
@@ -105,6 +105,9 @@ export function dryRunPlan(format: string, report: CompactionReport): string {
       ...(report.usage === undefined ? {} : { judgedTokens: report.usage.judgedTokensBefore }),
       messages: report.messagesBefore,
       plannedStretch,
+      // the whole plan: clearing first, then every stretch, the calls, what it would leave
+      ...(report.clearing === undefined ? {} : { clearing: report.clearing.reason }),
+      ...(report.plan === undefined ? {} : { plan: report.plan }),
       reason: report.reason,
     },
     null,

@@ -31,11 +31,11 @@ import {
   gateUsageTokens,
 } from "../boundary/kernel-gate.ts";
 import { plainArray } from "../store/gap-array.ts";
-import type { ConversationStore, StoreView } from "../store/store.ts";
+import { ConversationStore, type StoreView } from "../store/store.ts";
 import { agedMarker, rememberMarkers } from "../store/summary-marks.ts";
 import { UnshrinkableMemory } from "../store/unshrinkable.ts";
 import { factTokens, requiredFacts } from "../summarize/facts.ts";
-import { summarizeBatch } from "../summarize/summarize-batch.ts";
+import { type BatchStretch, callSize, summarizeBatch } from "../summarize/summarize-batch.ts";
 import { type StepContext, type StepResult, summarizeStretch } from "../summarize/summarize-step.ts";
 import { type ClearingStep, clearFirst, withClearing } from "./clearing.ts";
 import { type ItemMap, itemMapOf } from "./item-map.ts";
@@ -50,6 +50,7 @@ import type {
   CompactionReport,
   LawCheck,
   LawfulFloorReport,
+  PlannedRun,
   RemainingTokens,
   ReplacedStretch,
   SkippedStretch,
@@ -179,6 +180,10 @@ interface RunEnd {
   /** a summarizer that failed to answer ended the run: what failed */
   readonly failure?: SummarizerFailure;
   readonly planned?: NonNullable<CompactionReport["plannedStretch"]>;
+  /** a dry run that plans batches: the whole plan */
+  readonly wholePlan?: PlannedRun;
+  /** a dry run that was due planned to summarize nothing (clearing alone would do) */
+  readonly dryRunPlanned?: true;
 }
 
 /** A step planned against a view of the store: the stretch to summarize. */
@@ -402,6 +407,8 @@ interface PlannedBatch {
   readonly plan: Plan;
   readonly stretches: readonly BatchPart[];
   readonly messages: readonly (readonly Message[])[];
+  /** what the stretches are expected to free, each summary at its budget (planFreed; an aged one at its aged budget) */
+  readonly freed: number;
 }
 
 /**
@@ -410,8 +417,13 @@ interface PlannedBatch {
  * the batch planner's cutoff too (batchWindow).
  */
 function usesBatches(run: RunState): boolean {
+  return plansBatches(run) && run.o.dryRun !== true;
+}
+
+/** Whether a run under these settings plans batches (a dry run then shows the whole batch plan). */
+function plansBatches(run: RunState): boolean {
   const { c, o } = run;
-  return c.batch_tokens > 0 && run.target !== undefined && o.dryRun !== true && o.maxSteps === undefined;
+  return c.batch_tokens > 0 && run.target !== undefined && o.maxSteps === undefined;
 }
 
 /**
@@ -529,14 +541,22 @@ function planBatchNext(run: RunState): PlannedBatch | RunEnd {
   run.progress(
     `step ${run.step}: summarizing ${countOf(stretches.length, "stretch", "stretches")} together${aged.length === 0 ? "" : `, ${countOf(aged.length, "aged summary", "aged summaries")} among them`} (${countOf(replaced, "token")}; total ${snap.totalTokens}; trigger: ${plan.trigger})`,
   );
-  return { snap, plan, stretches, messages: stretches.map((x) => snap.messages.slice(x.start, x.end)) };
+  const agedFreed = aged.reduce((t, x) => t + x.replacedTokens - (x.maxTokens ?? 0), 0);
+  return {
+    snap,
+    plan,
+    stretches,
+    messages: stretches.map((x) => snap.messages.slice(x.start, x.end)),
+    freed: freed + agedFreed,
+  };
 }
 
 /**
- * Summarize a batch: consecutive stretches grouped into calls of at most batch_tokens tokens of
- * stretches (at least one each), at most batch_calls of them in flight; the results in order.
+ * How a batch is cut into calls (index lists into its stretches, in order): consecutive stretches
+ * grouped by at most batch_tokens tokens of stretches, at least one each. The one place that cuts
+ * a batch: the run sends these, and a dry run shows them.
  */
-async function summarizeBatchOf(run: RunState, b: PlannedBatch): Promise<(StepResult | undefined)[]> {
+function batchCalls(run: RunState, b: PlannedBatch): number[][] {
   const groups: number[][] = [];
   let size = Number.POSITIVE_INFINITY;
   b.stretches.forEach((x, k) => {
@@ -547,6 +567,101 @@ async function summarizeBatchOf(run: RunState, b: PlannedBatch): Promise<(StepRe
     groups[groups.length - 1].push(k);
     size += x.replacedTokens;
   });
+  return groups;
+}
+
+/** The batch part a summarizer call is given for stretch `k` of a batch. */
+function batchPart(b: PlannedBatch, k: number): BatchStretch {
+  return {
+    messages: b.messages[k],
+    replacedTokens: b.stretches[k].replacedTokens,
+    ...(b.stretches[k].maxTokens === undefined ? {} : { agedBudget: b.stretches[k].maxTokens }),
+  };
+}
+
+/**
+ * A dry run's whole plan: the batch the run would plan first (after what clearing would free,
+ * planned on a copy of the store with clearing applied), the calls that would send it (each
+ * summarizer call of a batch, or one per stretch for a summarizer without batches), and the total
+ * it would leave with each summary at its budget; whether the run would then still be due.
+ */
+async function dryRunBatch(run: RunState): Promise<RunEnd> {
+  const shadow = await clearedCopy(run);
+  // planned quietly: nothing is summarizing
+  const quiet = { ...run, progress: () => {} };
+  const planning: RunState = shadow === undefined ? quiet : { ...quiet, store: shadow.store, usage: shadow.usage };
+  const b = planBatchNext(planning);
+  // a run that was due but would summarize nothing (clearing alone would do, say): still a dry run's plan
+  if (!("stretches" in b))
+    return run.dueBefore && !run.clearing.only && shadow !== undefined
+      ? { ...b, reason: `${run.clearing.report?.reason}, then summarize nothing: ${b.reason}`, dryRunPlanned: true }
+      : b;
+  const ctx = stepContext(planning);
+  const single = run.o.summarizer.summarizeBatch === undefined;
+  const calls = batchCalls(planning, b)
+    .flatMap((g) => (single ? g.map((k) => [k]) : [g]))
+    .map((g) => ({
+      stretches: g,
+      ...callSize(
+        g.map((k) => batchPart(b, k)),
+        ctx,
+      ),
+    }));
+  const { positions } = run;
+  const stretches = b.stretches.map((x) => ({
+    input: positions.range(x.start, x.end),
+    replacedTokens: x.replacedTokens,
+    ...(x.maxTokens === undefined ? {} : { aged: true as const }),
+  }));
+  const expected = Math.max(0, b.plan.triggerTokens - b.freed);
+  const removed = stretches.reduce((t, x) => t + x.input.last - x.input.first, 0);
+  const store = planning.store;
+  const stillDueBy = dueBy(
+    run.c,
+    expected,
+    positions.items(store.messages.length) - removed,
+    store.userTurns,
+    planning.usage !== undefined,
+  );
+  const plan: PlannedRun = {
+    model: run.model,
+    summarizer: run.o.summarizer.name,
+    trigger: b.plan.trigger,
+    tokens: b.plan.triggerTokens,
+    target: run.target ?? 0,
+    stretches,
+    calls,
+    expectedTokensAfter: expected,
+    stillDueBy,
+  };
+  const first = b.stretches[0];
+  const outputTokens = calls.reduce((t, c) => t + c.outputTokens, 0);
+  const inputTokens = calls.reduce((t, c) => t + c.inputTokens, 0);
+  return {
+    planned: { ...first, input: stretches[0].input, trigger: b.plan.trigger },
+    wholePlan: plan,
+    reason: `would summarize ${countOf(stretches.length, "stretch", "stretches")} (first: messages ${span(stretches[0].input)}, ${countOf(stretches[0].input.last - stretches[0].input.first + 1, "message")}) in ${countOf(calls.length, "call")} to ${run.model} (${countOf(inputTokens, "token")} in, up to ${countOf(outputTokens, "token")} out), leaving about ${expected} tokens (target ${plan.target})${stillDueBy === "none" ? "" : `: would end still due (${stillDueBy})`}`,
+  };
+}
+
+/** A dry run whose clearing would clear something: a copy of the store with it cleared (the dry run plans on it), and the usage it carries. */
+async function clearedCopy(
+  run: RunState,
+): Promise<{ store: ConversationStore; usage: ReportedPrefix | undefined } | undefined> {
+  const { store } = run;
+  if (run.c.strategy === "summarize" || run.clearing.only || !run.clearing.report?.reason.startsWith("would clear"))
+    return undefined;
+  const copy = new ConversationStore(store.counter, store.messageList(), { unshrinkable: store.unshrinkable });
+  const cleared = await clearFirst(copy, run.c, run.positions, run.usage, false);
+  return { store: copy, usage: cleared.usage };
+}
+
+/**
+ * Summarize a batch: consecutive stretches grouped into calls of at most batch_tokens tokens of
+ * stretches (at least one each), at most batch_calls of them in flight; the results in order.
+ */
+async function summarizeBatchOf(run: RunState, b: PlannedBatch): Promise<(StepResult | undefined)[]> {
+  const groups = batchCalls(run, b);
   const results: (StepResult | undefined)[] = new Array(b.stretches.length).fill(undefined);
   const ctx = stepContext(run);
   let next = 0;
@@ -554,11 +669,7 @@ async function summarizeBatchOf(run: RunState, b: PlannedBatch): Promise<(StepRe
     while (next < groups.length) {
       const g = groups[next++];
       const got = await summarizeBatch(
-        g.map((k) => ({
-          messages: b.messages[k],
-          replacedTokens: b.stretches[k].replacedTokens,
-          ...(b.stretches[k].maxTokens === undefined ? {} : { agedBudget: b.stretches[k].maxTokens }),
-        })),
+        g.map((k) => batchPart(b, k)),
         ctx,
       );
       got.forEach((r, i) => {
@@ -754,7 +865,7 @@ function runReport(s: RunStart, end: RunEnd): CompactionReport {
   const itemsAfter = positions.items(store.messages.length);
   const dueAfter = stepTrigger(run, judgedAfter) !== "none";
   const { outcome, reason } = classifyRun({
-    planned: end.planned !== undefined,
+    planned: end.planned !== undefined || end.dryRunPlanned === true,
     ...(end.stopped === undefined ? {} : { stopped: end.stopped }),
     ...(end.superseded === undefined ? {} : { superseded: end.superseded }),
     replaced: run.stretches.length,
@@ -778,6 +889,7 @@ function runReport(s: RunStart, end: RunEnd): CompactionReport {
     stretches: run.stretches,
     skipped: run.skipped,
     ...(end.planned ? { plannedStretch: end.planned } : {}),
+    ...(end.wholePlan ? { plan: end.wholePlan } : {}),
     ...(stillDue ? { remaining: remainingTokens(store, c, positions) } : {}),
     ...(run.lawfulFloor === undefined ? {} : { lawfulFloor: run.lawfulFloor }),
     ...(o.usage === undefined ? {} : { usage: usageReport(o.usage, run.usage, s.judgedBefore, judgedAfter) }),
@@ -860,7 +972,12 @@ async function runSteps(
     if (end === undefined) {
       run.clearing = await clearFirst(store, run.c, run.positions, run.usage, o.dryRun);
       run.usage = run.clearing.usage;
-      end = usesBatches(run) ? await batchLoop(run) : await stepLoop(run);
+      end =
+        o.dryRun === true && plansBatches(run)
+          ? await dryRunBatch(run)
+          : usesBatches(run)
+            ? await batchLoop(run)
+            : await stepLoop(run);
     }
   } finally {
     store.endCompaction();
