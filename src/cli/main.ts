@@ -114,7 +114,7 @@ async function compactFile(
   outputs: { output?: Sink | undefined; report?: Sink | undefined },
 ): Promise<number> {
   const quiet = flags.quiet === true;
-  const { progress, onProgress } = runProgress(flags, io);
+  const { progress, onProgress, onState } = runProgress(flags, io);
   // loaded here, not at the top: the config parser, the adapters and the engine bring zod and
   // the tokenizer, which would make `safecut --help` slow to start
   const { parseConfig } = await import("../engine/boundary/config-rules.ts");
@@ -136,6 +136,7 @@ async function compactFile(
     dryRun: flags.dryRun === true,
     // progress for long runs only (see progress.ts), never with --quiet
     onProgress,
+    onState,
   });
   progress.finish();
   const report: CompactionReport = result.report;

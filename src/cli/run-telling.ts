@@ -4,6 +4,7 @@
 // stderr says under those flags.
 import { resolve } from "node:path";
 import { Option } from "commander";
+import type { RunProgress } from "../engine/run/compact.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import { SafecutError } from "../model/errors.ts";
 import { EXIT } from "./exit-codes.ts";
@@ -72,21 +73,22 @@ export function reportSinkFor(
   return sinkFor({ label: `--report ${v}`, path: resolve(io.cwd, v) }, io, pending);
 }
 
-/** The progress display of a run under its flags (never with --quiet: its lines are dropped). */
-export function runProgress(flags: FlagValues, io: CliIO): { progress: Progress; onProgress: (line: string) => void } {
+/** The progress display of a run under its flags, and the callbacks to give the run (with --quiet: none shown, no timer). */
+export function runProgress(
+  flags: FlagValues,
+  io: CliIO,
+): { progress: Progress; onProgress: (line: string) => void; onState: (s: RunProgress) => void } {
+  if (flags.quiet === true) {
+    const none = () => {};
+    return { progress: { update: none, state: none, finish: none }, onProgress: none, onState: none };
+  }
   const progress = progressDisplay({
     write: io.stderr,
     tty: io.stderrIsTTY === true,
     always: flags.progress === true,
     ...(io.stderrColumns === undefined ? {} : { columns: io.stderrColumns }),
   });
-  const quiet = flags.quiet === true;
-  return {
-    progress,
-    onProgress: (line) => {
-      if (!quiet) progress.update(line);
-    },
-  };
+  return { progress, onProgress: (line) => progress.update(line), onState: (s) => progress.state(s) };
 }
 
 /** The --dry-run plan as JSON (with `plan`, the whole plan, when the run plans batches); positions are the input's own messages, first and last inclusive, as in the reason's "messages 3..7". */

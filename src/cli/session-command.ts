@@ -156,9 +156,9 @@ export function addSessionCommand(p: Command, io: CliIO, done: (code: number) =>
         // opened before the run: an unwritable --report is refused before any summarizer call
         const dryRun = flags.dryRun === true;
         const reportSink = reportSinkFor(flags, io, pending, dryRun ? "the plan" : undefined);
-        const { progress, onProgress } = runProgress(flags, io);
+        const { progress, onProgress, onState } = runProgress(flags, io);
         const { report, format } = await withSession(location, io, async (s) => ({
-          report: await s.compact(config, { env: io.env, dryRun, onProgress }),
+          report: await s.compact(config, { env: io.env, dryRun, onProgress, onState }),
           format: s.format,
         }));
         progress.finish();

@@ -71,6 +71,7 @@ export const SURFACE: Readonly<Record<string, EntrySurface>> = {
       "RestoreRecord",
       "RunFailure",
       "RunHooks",
+      "RunProgress",
       "SafecutError",
       "Session",
       "SessionCompactOptions",

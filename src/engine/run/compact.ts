@@ -59,6 +59,20 @@ import type {
 import { callTotals, type RecordingSummarizer, type RunHooks, recordingSummarizer } from "./run-hooks.ts";
 import { assertReportedPrefix, assertReportFitsSteps, assertReportJudgeable } from "./usage.ts";
 
+/** Where a run stands (CompactOptions.onState). */
+export interface RunProgress {
+  /** stretches summarized or left unchanged so far */
+  readonly stretchesDone: number;
+  /** stretches planned so far (a batch adds all of its own when planned) */
+  readonly stretchesPlanned: number;
+  /** summarizer calls sent and not yet answered */
+  readonly callsInFlight: number;
+  /** the counted total before the run, now, and the low-water target (undefined: none) */
+  readonly tokensBefore: number;
+  readonly tokensNow: number;
+  readonly target: number | undefined;
+}
+
 /** Options of a compaction run. */
 export interface CompactOptions {
   readonly summarizer: Summarizer;
@@ -67,6 +81,8 @@ export interface CompactOptions {
   readonly signal?: AbortSignal;
   /** progress lines for long runs */
   readonly onProgress?: (line: string) => void;
+  /** where the run stands, told at each change (a stretch planned or done, a call sent or answered): for a progress display */
+  readonly onState?: (state: RunProgress) => void;
   /** plan the first step and stop, changing nothing */
   readonly dryRun?: boolean;
   /**
@@ -136,6 +152,8 @@ interface RunState {
   readonly o: CompactOptions;
   readonly model: string;
   readonly progress: (line: string) => void;
+  /** counts for onState: stretches planned, stretches done, calls in flight, and the total before */
+  readonly counts: { planned: number; done: number; inFlight: number; readonly tokensBefore: number };
   /** counts and report positions in the caller's items, whatever earlier splices did */
   readonly positions: InputPositions;
   readonly dueBefore: boolean;
@@ -293,6 +311,8 @@ function planNext(run: RunState): PlannedStep | RunEnd {
     };
   const maxSteps = o.maxSteps ?? Number.POSITIVE_INFINITY;
   if (run.step > maxSteps) return { reason: `stopped after ${maxSteps} steps (the maxSteps option)` };
+  run.counts.planned++;
+  tellState(run);
   run.progress(
     `step ${run.step}: summarizing messages ${span(input)} (${countOf(count, "message")}, ${countOf(stretch.replacedTokens, "token")}; total ${snap.totalTokens}; trigger: ${plan.trigger})`,
   );
@@ -312,8 +332,35 @@ function stepContext(run: RunState): StepContext {
 }
 
 /** Summarize: the stretch's summary, validated (the only await of a step). */
-function summarize(run: RunState, p: PlannedStep): Promise<StepResult> {
-  return summarizeStretch(p.messages, p.plan.stretch.replacedTokens, stepContext(run));
+async function summarize(run: RunState, p: PlannedStep): Promise<StepResult> {
+  return inFlight(run, () => summarizeStretch(p.messages, p.plan.stretch.replacedTokens, stepContext(run)));
+}
+
+/** Tells onState where the run stands. */
+function tellState(run: RunState): void {
+  const tell = run.o.onState;
+  if (tell === undefined) return;
+  const k = run.counts;
+  tell({
+    stretchesDone: k.done,
+    stretchesPlanned: k.planned,
+    callsInFlight: k.inFlight,
+    tokensBefore: k.tokensBefore,
+    tokensNow: run.store.totalTokens,
+    target: run.target,
+  });
+}
+
+/** Runs one summarizer request (a call, with its retries) counted in flight for onState. */
+async function inFlight<T>(run: RunState, call: () => Promise<T>): Promise<T> {
+  run.counts.inFlight++;
+  tellState(run);
+  try {
+    return await call();
+  } finally {
+    run.counts.inFlight--;
+    tellState(run);
+  }
 }
 
 /** Commit and record: applies an accepted summary through the version check, or records why the step changed nothing. */
@@ -321,6 +368,25 @@ async function commitAndRecord(run: RunState, p: PlannedStep, res: StepResult): 
   const { start, end, replacedTokens } = p.plan.stretch;
   const step = run.step;
   run.summarizerCalls += res.attempts;
+  run.counts.done++;
+  // told after the step's own record (a finally: every way out of this function)
+  try {
+    return await recordStep(run, p, res, start, end, replacedTokens, step);
+  } finally {
+    tellState(run);
+  }
+}
+
+/** commitAndRecord's body: the step's record, or why it ends the run. */
+async function recordStep(
+  run: RunState,
+  p: PlannedStep,
+  res: StepResult,
+  start: number,
+  end: number,
+  replacedTokens: number,
+  step: number,
+): Promise<RunEnd | undefined> {
   run.rejectedInARow = res.rejectedInARow;
   if (!res.ok && res.failure === "rejected") {
     // This stretch stays as it is; later stretches may still be summarized (L4: forward only).
@@ -538,6 +604,8 @@ function planBatchNext(run: RunState): PlannedBatch | RunEnd {
   // disjoint (planAging leaves the work stretches out): committed in order of position
   const stretches = [...work, ...aged].sort((a, b) => a.start - b.start);
   const replaced = stretches.reduce((t, x) => t + x.replacedTokens, 0);
+  run.counts.planned += stretches.length;
+  tellState(run);
   run.progress(
     `step ${run.step}: summarizing ${countOf(stretches.length, "stretch", "stretches")} together${aged.length === 0 ? "" : `, ${countOf(aged.length, "aged summary", "aged summaries")} among them`} (${countOf(replaced, "token")}; total ${snap.totalTokens}; trigger: ${plan.trigger})`,
   );
@@ -668,9 +736,11 @@ async function summarizeBatchOf(run: RunState, b: PlannedBatch): Promise<(StepRe
   const worker = async () => {
     while (next < groups.length) {
       const g = groups[next++];
-      const got = await summarizeBatch(
-        g.map((k) => batchPart(b, k)),
-        ctx,
+      const got = await inFlight(run, () =>
+        summarizeBatch(
+          g.map((k) => batchPart(b, k)),
+          ctx,
+        ),
       );
       got.forEach((r, i) => {
         results[g[i]] = r;
@@ -831,6 +901,7 @@ function startRun(store: ConversationStore, config: Config, o: CompactOptions): 
     o,
     model: resolveModel(c, o.agentModel),
     progress: o.onProgress ?? (() => {}),
+    counts: { planned: 0, done: 0, inFlight: 0, tokensBefore: store.totalTokens },
     positions,
     dueBefore,
     target: targetTokens(c),
