@@ -20,7 +20,7 @@ import {
 } from "./outputs.ts";
 import { dryRunPlan, RUN_OPTIONS, reportSinkFor, runProgress, type Sink, sinkFor, stderrText } from "./run-telling.ts";
 import { addSessionCommand } from "./session-command.ts";
-import { type FlagValues, settingOptions, settingsFromFlags } from "./settings.ts";
+import { type FlagValues, OUTPUT_HEADING, settingOptions, settingsFromFlags } from "./settings.ts";
 import { decodeUtf8, readUtf8File } from "./utf8.ts";
 
 /** Where the CLI reads and writes; real streams in production, buffers in tests. */
@@ -160,6 +160,18 @@ async function compactFile(
   return code;
 }
 
+/** The examples and the pointer to sessions that close `safecut compact --help`. */
+const COMPACT_EXAMPLES = `Examples:
+  safecut compact session.json -o compacted.json       compact once it is over the token trigger (--token-threshold)
+  safecut compact session.json --dry-run               show the whole plan (clearing, summaries, calls, tokens) and change nothing
+  safecut compact session.jsonl --token-threshold 50000 --provider openai --model gpt-4o-mini -o out.jsonl
+  safecut compact session.json --strategy clear -o out.json   only clear old tool results, no model call
+  cat session.json | safecut compact - --report report.json > out.json
+
+Sessions:
+  a conversation kept as a session (a directory or a PostgreSQL table) is compacted step by step,
+  each step one guarded write: see safecut session --help`;
+
 /** Builds the commander program; `run` receives the parsed `compact` invocation, `setCode` a session command's exit code. */
 function program(
   io: CliIO,
@@ -178,17 +190,18 @@ function program(
       "compact a conversation (JSON or JSONL; OpenAI chat, Anthropic, AI SDK or OpenAI Responses shape); prints the result on stdout and a report on stderr",
     )
     .argument("<file>", "conversation file, or - for stdin")
+    .optionsGroup(OUTPUT_HEADING)
     .option("-c, --config <file>", "JSON configuration file (settings as in the README)")
     .addOption(new Option("--format <name>", "input format (auto-detected if absent)").choices([...FORMAT_NAMES]))
     .option("-o, --output <file>", "write the compacted conversation (with --dry-run: the plan) here instead of stdout")
     .addOption(RUN_OPTIONS.report())
-    .addOption(RUN_OPTIONS.dryRun());
-  // the settings' own flags, with their help, from the table of settings
+    .addOption(RUN_OPTIONS.dryRun())
+    .addOption(RUN_OPTIONS.progress())
+    .addOption(RUN_OPTIONS.quiet());
+  // the settings' own flags, with their help and group, from the table of settings
   for (const { option } of settingOptions()) compact.addOption(option);
   compact
-    .addOption(RUN_OPTIONS.progress())
-    .addOption(RUN_OPTIONS.quiet())
-    .addHelpText("after", `\n${EXIT_CODES_HELP}\n`)
+    .addHelpText("after", `\n${COMPACT_EXAMPLES}\n\n${EXIT_CODES_HELP}\n`)
     .action(async (file: string, flags: FlagValues) => run(file, flags));
   addSessionCommand(p, io, setCode);
   addInspectCommand(p, io, setCode);

@@ -21,7 +21,11 @@ export const RUN_OPTIONS = {
       "--report <file>",
       "write the report as JSON here, - for stdout (stderr keeps only the summary line and the reason)",
     ),
-  dryRun: (): Option => new Option("--dry-run", "print the plan (what would be summarized first) and change nothing"),
+  dryRun: (): Option =>
+    new Option(
+      "--dry-run",
+      "print the whole plan (what clearing frees, every part to summarize, the calls with their tokens, the tokens expected after) and change nothing",
+    ),
   progress: (): Option =>
     new Option(
       "--progress",
