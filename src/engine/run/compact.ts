@@ -901,7 +901,8 @@ function startRun(store: ConversationStore, config: Config, o: CompactOptions): 
     o,
     model: resolveModel(c, o.agentModel),
     progress: o.onProgress ?? (() => {}),
-    counts: { planned: 0, done: 0, inFlight: 0, tokensBefore: store.totalTokens },
+    // the total before, as counted (a not-due run given usage counts nothing: 0, never told)
+    counts: { planned: 0, done: 0, inFlight: 0, tokensBefore: tokensBefore ?? 0 },
     positions,
     dueBefore,
     target: targetTokens(c),
