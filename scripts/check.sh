@@ -18,6 +18,22 @@ if [ "${toolchain[0]}" = node ] && [ ! -f dist/toolchain/cli.js ]; then
   echo "check.sh: node modules missing; run: npm install" >&2
   exit 3
 fi
+# the translator reads the kernel with TypeScript 5's compiler API (peer range >=5.7 <7): say so
+# plainly when the TypeScript found beside an installed package is missing or another major
+if [ "${toolchain[0]}" = node ]; then
+  tsv=$(node -e 'try { console.log(require(require.resolve("typescript/package.json", { paths: [process.cwd()] })).version) } catch { console.log("") }')
+  need="re-checking the proofs needs TypeScript 5.7 or later, below 7"
+  if [ -z "$tsv" ]; then
+    echo "check.sh: $need (none found): install it beside safecut: npm install -D typescript@5" >&2
+    exit 3
+  fi
+  if ! node -e 'const [a, b] = process.argv[1].split(".").map(Number); process.exit(a === 5 && b >= 7 ? 0 : 1)' "$tsv"; then
+    why="the translator reads the kernel with TypeScript 5's compiler API"
+    [ "${tsv%%.*}" -ge 7 ] 2>/dev/null && why="$why, which TypeScript 7 does not offer"
+    echo "check.sh: $need (found $tsv): $why; install it beside safecut: npm install -D typescript@5" >&2
+    exit 3
+  fi
+fi
 run_dafny() { "${toolchain[@]}" check dafny "$@"; }
 run_lean() {
   echo "check.sh lean: the Lean backend is not implemented yet (no Lean 4 toolchain installs on this machine); nothing was checked." >&2

@@ -22,7 +22,7 @@ export {
   type BackgroundOptions,
   type BackgroundStep,
 } from "./engine/run/background.ts";
-export { type CompactOptions, compactStore } from "./engine/run/compact.ts";
+export { type CompactOptions, compactStore, type RunProgress } from "./engine/run/compact.ts";
 export { storeDueBy } from "./engine/run/plan.ts";
 export type {
   ClearedResult,
@@ -30,6 +30,9 @@ export type {
   CompactionReport,
   LawCheck,
   Outcome,
+  PlannedCall,
+  PlannedRun,
+  PlannedRunStretch,
   ReplacedStretch,
   SummarizerCallRecord,
   SummarizerCallTotals,

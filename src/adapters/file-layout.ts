@@ -144,11 +144,15 @@ function firstGap(layout: FileLayout): string | undefined {
   return sa !== undefined && sb !== undefined ? layout.text.slice(sa.end, sb.start) : undefined;
 }
 
-/** Indentation of the line where `at` is, if only whitespace precedes it there. */
+/**
+ * Indentation of the line where `at` is, if only spaces and tabs precede it there. It looks back
+ * only over those: on a one-line file a scan back to the line's start would read the whole file
+ * for every value written in place (quadratic).
+ */
 function lineIndent(text: string, at: number): string {
-  const from = text.lastIndexOf("\n", at - 1) + 1;
-  const lead = text.slice(from, at);
-  return /^[ \t]*$/.test(lead) ? lead : "";
+  let from = at;
+  for (let c = text.charCodeAt(from - 1); c === 32 || c === 9; c = text.charCodeAt(from - 1)) from--;
+  return from === 0 || text.charCodeAt(from - 1) === 10 ? text.slice(from, at) : "";
 }
 
 // A file message with only some of its content blocks: its own text with `content` cut down.

@@ -18,9 +18,9 @@ import {
   type PendingOutput,
   refuseSameFiles,
 } from "./outputs.ts";
-import { dryRunPlan, RUN_OPTIONS, runProgress, type Sink, sinkFor, stderrText } from "./run-telling.ts";
+import { dryRunPlan, RUN_OPTIONS, reportSinkFor, runProgress, type Sink, sinkFor, stderrText } from "./run-telling.ts";
 import { addSessionCommand } from "./session-command.ts";
-import { type FlagValues, settingOptions, settingsFromFlags } from "./settings.ts";
+import { type FlagValues, OUTPUT_HEADING, settingOptions, settingsFromFlags } from "./settings.ts";
 import { decodeUtf8, readUtf8File } from "./utf8.ts";
 
 /** Where the CLI reads and writes; real streams in production, buffers in tests. */
@@ -57,7 +57,8 @@ function namedFiles(
     ...(file === "-" ? {} : { input: named("the input", file) }),
     // `-o -` is stdout, as `-` is stdin for the input
     ...(typeof flags.output === "string" && flags.output !== "-" ? { output: named("--output", flags.output) } : {}),
-    ...(typeof flags.report === "string" ? { report: named("--report", flags.report) } : {}),
+    // `--report -` is stdout (reportSinkFor)
+    ...(typeof flags.report === "string" && flags.report !== "-" ? { report: named("--report", flags.report) } : {}),
   };
 }
 
@@ -67,10 +68,12 @@ async function runCompact(file: string, flags: FlagValues, io: CliIO): Promise<n
   // output, and every output must be writable (its temporary file is created now)
   refuseSameFiles([files.input, files.output, files.report].filter((f): f is NamedFile => f !== undefined));
   const pending: PendingOutput[] = [];
+  const toStdout = files.output === undefined;
+  const stdoutTaken = !toStdout ? undefined : flags.dryRun === true ? "the plan" : "the conversation";
   try {
     return await compactFile(file, flags, io, {
       output: sinkFor(files.output, io, pending),
-      report: sinkFor(files.report, io, pending),
+      report: reportSinkFor(flags, io, pending, stdoutTaken),
     });
   } finally {
     for (const p of pending) p.abandon();
@@ -111,7 +114,7 @@ async function compactFile(
   outputs: { output?: Sink | undefined; report?: Sink | undefined },
 ): Promise<number> {
   const quiet = flags.quiet === true;
-  const { progress, onProgress } = runProgress(flags, io);
+  const { progress, onProgress, onState } = runProgress(flags, io);
   // loaded here, not at the top: the config parser, the adapters and the engine bring zod and
   // the tokenizer, which would make `safecut --help` slow to start
   const { parseConfig } = await import("../engine/boundary/config-rules.ts");
@@ -133,6 +136,7 @@ async function compactFile(
     dryRun: flags.dryRun === true,
     // progress for long runs only (see progress.ts), never with --quiet
     onProgress,
+    onState,
   });
   progress.finish();
   const report: CompactionReport = result.report;
@@ -156,6 +160,18 @@ async function compactFile(
   return code;
 }
 
+/** The examples and the pointer to sessions that close `safecut compact --help`. */
+const COMPACT_EXAMPLES = `Examples:
+  safecut compact session.json -o compacted.json       compact once it is over the token trigger (--token-threshold)
+  safecut compact session.json --dry-run               show the whole plan (clearing, summaries, calls, tokens) and change nothing
+  safecut compact session.jsonl --token-threshold 50000 --provider openai --model gpt-4o-mini -o out.jsonl
+  safecut compact session.json --strategy clear -o out.json   only clear old tool results, no model call
+  cat session.json | safecut compact - --report report.json > out.json
+
+Sessions:
+  a conversation kept as a session (a directory or a PostgreSQL table) is compacted step by step,
+  each step one guarded write: see safecut session --help`;
+
 /** Builds the commander program; `run` receives the parsed `compact` invocation, `setCode` a session command's exit code. */
 function program(
   io: CliIO,
@@ -174,17 +190,18 @@ function program(
       "compact a conversation (JSON or JSONL; OpenAI chat, Anthropic, AI SDK or OpenAI Responses shape); prints the result on stdout and a report on stderr",
     )
     .argument("<file>", "conversation file, or - for stdin")
+    .optionsGroup(OUTPUT_HEADING)
     .option("-c, --config <file>", "JSON configuration file (settings as in the README)")
     .addOption(new Option("--format <name>", "input format (auto-detected if absent)").choices([...FORMAT_NAMES]))
     .option("-o, --output <file>", "write the compacted conversation (with --dry-run: the plan) here instead of stdout")
     .addOption(RUN_OPTIONS.report())
-    .addOption(RUN_OPTIONS.dryRun());
-  // the settings' own flags, with their help, from the table of settings
+    .addOption(RUN_OPTIONS.dryRun())
+    .addOption(RUN_OPTIONS.progress())
+    .addOption(RUN_OPTIONS.quiet());
+  // the settings' own flags, with their help and group, from the table of settings
   for (const { option } of settingOptions()) compact.addOption(option);
   compact
-    .addOption(RUN_OPTIONS.progress())
-    .addOption(RUN_OPTIONS.quiet())
-    .addHelpText("after", `\n${EXIT_CODES_HELP}\n`)
+    .addHelpText("after", `\n${COMPACT_EXAMPLES}\n\n${EXIT_CODES_HELP}\n`)
     .action(async (file: string, flags: FlagValues) => run(file, flags));
   addSessionCommand(p, io, setCode);
   addInspectCommand(p, io, setCode);
@@ -229,7 +246,8 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
 /**
  * Makes the process end cleanly when it cannot go on: SIGINT and SIGTERM (while waiting on a
  * summarizer, say) and a stdout or stderr closed by its reader (`| head`) remove every temporary
- * output file and exit with the code a shell gives such an end (130, 143, 141), printing nothing.
+ * output file and exit with the code a shell gives such an end (130, 143, 141). A signal is told in
+ * one line (a Ctrl-C that ends a run without a word looks like a crash); a closed pipe prints nothing.
  * SIGKILL cannot be caught: the next run sweeps what it left (outputs.ts, sweepStale).
  */
 function guardProcess(): void {
@@ -237,8 +255,14 @@ function guardProcess(): void {
     abandonAllOutputs();
     process.exit(code);
   };
-  process.on("SIGINT", () => end(EXIT_INTERRUPTED.SIGINT));
-  process.on("SIGTERM", () => end(EXIT_INTERRUPTED.SIGTERM));
+  const interrupted = (signal: "SIGINT" | "SIGTERM") => {
+    // on a terminal the progress line is erased first
+    const clear = process.stderr.isTTY === true ? "\r\x1b[2K" : "";
+    process.stderr.write(`${clear}safecut: interrupted by ${signal}: no output written, the input is untouched\n`);
+    end(EXIT_INTERRUPTED[signal]);
+  };
+  process.on("SIGINT", () => interrupted("SIGINT"));
+  process.on("SIGTERM", () => interrupted("SIGTERM"));
   const closed = (e: NodeJS.ErrnoException) => end(e.code === "EPIPE" ? EXIT_INTERRUPTED.SIGPIPE : EXIT.internal);
   process.stdout.on("error", closed);
   process.stderr.on("error", closed);

@@ -1,6 +1,6 @@
 // The human-readable report printed on stderr.
 import { countOf as count } from "../engine/run/plural.ts";
-import type { CompactionReport } from "../engine/run/report.ts";
+import type { CompactionReport, PlannedRun } from "../engine/run/report.ts";
 import { failureLine } from "../model/call-failure.ts";
 // types only: the catalogue itself is never loaded by the CLI's start-up
 import type { LimitSetting, ModelLimitsReport } from "../model/model-limits.ts";
@@ -70,13 +70,26 @@ export function reportText(r: CompactionReport, inputName: string): string {
   }
   const k = r.clearing;
   if (k !== undefined) {
-    // the clearing tier's own line: what it cleared (the caller's positions), or why nothing
-    const at = k.records
-      .slice(0, 10)
-      .map((c) => `${c.input.first}${c.arguments === undefined ? "" : " (and its call)"}`);
-    const more = k.records.length > 10 ? `, ... and ${k.records.length - 10} more` : "";
+    // the clearing tier's own line: what it cleared (the caller's positions, each once: an
+    // Anthropic user message holds several results), or why nothing
+    const byMessage = new Map<number, { results: number; calls: number }>();
+    for (const c of k.records) {
+      const m = byMessage.get(c.input.first) ?? { results: 0, calls: 0 };
+      m.results++;
+      if (c.arguments !== undefined) m.calls++;
+      byMessage.set(c.input.first, m);
+    }
+    const listed = [...byMessage];
+    const at = listed.slice(0, 10).map(([first, m]) => {
+      const calls =
+        m.calls === 0 ? "" : m.results === 1 ? "and its call" : m.calls === 1 ? "and 1 call" : `and ${m.calls} calls`;
+      const what = [m.results === 1 ? "" : `${m.results} results`, calls].filter((x) => x !== "").join(" ");
+      return `${first}${what === "" ? "" : ` (${what})`}`;
+    });
+    const more = listed.length > 10 ? `, ... and ${listed.length - 10} more` : "";
     lines.push(`  clearing: ${k.reason}${at.length > 0 ? `: messages ${at.join(", ")}${more}` : ""}`);
   }
+  if (r.plan !== undefined) lines.push(...planLines(r.plan));
   for (const s of r.stretches.slice(0, 10)) {
     lines.push(
       `  ${s.aged === true ? "aged the summary of messages" : "replaced messages"} ${s.input.first}..${s.input.last} (${count(s.replacedTokens, "token")}) by a ${s.summaryTokens}-token summary, due by ${s.trigger}${s.attempts > 1 ? ` (after ${s.attempts} attempts)` : ""}${s.decision === "rebase" ? " (rebased over appends)" : ""}`,
@@ -93,4 +106,24 @@ export function reportText(r: CompactionReport, inputName: string): string {
     for (const l of r.laws) if (!l.ok) lines.push(`  ${l.law} ${l.title}: FAILED: ${l.detail}`);
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** A dry run's whole plan, for people: every call with its stretches and tokens, then what it would leave. */
+function planLines(p: PlannedRun): string[] {
+  const range = (k: number) => {
+    const x = p.stretches[k];
+    return `${x.input.first}..${x.input.last}${x.aged === true ? " (aged summary)" : ""}`;
+  };
+  const lines = [
+    `  plan: ${count(p.stretches.length, "stretch", "stretches")} in ${count(p.calls.length, "call")} to ${p.model} (${p.summarizer}), due by ${p.trigger} at ${p.tokens} tokens, target ${p.target}`,
+  ];
+  p.calls.forEach((c, i) => {
+    const shown = c.stretches.slice(0, 8).map(range).join(", ");
+    const more = c.stretches.length > 8 ? `, ... and ${c.stretches.length - 8} more` : "";
+    lines.push(`    call ${i + 1}: ${c.inputTokens} tokens in, up to ${c.outputTokens} out: messages ${shown}${more}`);
+  });
+  lines.push(
+    `  expected after: about ${p.expectedTokensAfter} tokens${p.stillDueBy === "none" ? "" : `: would end still due (by ${p.stillDueBy})`}`,
+  );
+  return lines;
 }

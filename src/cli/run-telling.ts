@@ -2,8 +2,11 @@
 // both take (--report, --dry-run, --progress, --quiet: one definition each), where an output goes
 // (a file written atomically, or stdout/stderr themselves), the --dry-run plan as JSON, and what
 // stderr says under those flags.
+import { resolve } from "node:path";
 import { Option } from "commander";
+import type { RunProgress } from "../engine/run/compact.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
+import { SafecutError } from "../model/errors.ts";
 import { EXIT } from "./exit-codes.ts";
 import type { CliIO } from "./main.ts";
 import { type BeforeRename, type NamedFile, PendingOutput, standardStream } from "./outputs.ts";
@@ -14,8 +17,15 @@ import type { FlagValues } from "./settings.ts";
 /** The run flags `compact` and `session compact` share, each defined once. */
 export const RUN_OPTIONS = {
   report: (): Option =>
-    new Option("--report <file>", "write the report as JSON here (stderr keeps only the summary line and the reason)"),
-  dryRun: (): Option => new Option("--dry-run", "print the plan (what would be summarized first) and change nothing"),
+    new Option(
+      "--report <file>",
+      "write the report as JSON here, - for stdout (stderr keeps only the summary line and the reason)",
+    ),
+  dryRun: (): Option =>
+    new Option(
+      "--dry-run",
+      "print the whole plan (what clearing frees, every part to summarize, the calls with their tokens, the tokens expected after) and change nothing",
+    ),
   progress: (): Option =>
     new Option(
       "--progress",
@@ -43,24 +53,49 @@ export function sinkFor(f: NamedFile | undefined, io: CliIO, pending: PendingOut
   return p;
 }
 
-/** The progress display of a run under its flags (never with --quiet: its lines are dropped). */
-export function runProgress(flags: FlagValues, io: CliIO): { progress: Progress; onProgress: (line: string) => void } {
+/**
+ * The --report output of a run: `-` is stdout (refused with a usage error when stdout already
+ * carries what the run writes there: `stdoutTaken` names it), any other value a file as sinkFor
+ * opens it, none when --report is absent.
+ */
+export function reportSinkFor(
+  flags: FlagValues,
+  io: CliIO,
+  pending: PendingOutput[],
+  stdoutTaken: string | undefined,
+): Sink | undefined {
+  const v = flags.report;
+  if (typeof v !== "string") return undefined;
+  if (v === "-") {
+    if (stdoutTaken !== undefined)
+      throw new SafecutError(
+        "usage",
+        `--report - and ${stdoutTaken} would both go to stdout: send one to a file (-o FILE or --report FILE)`,
+      );
+    return { commit: (text) => io.stdout(text) };
+  }
+  return sinkFor({ label: `--report ${v}`, path: resolve(io.cwd, v) }, io, pending);
+}
+
+/** The progress display of a run under its flags, and the callbacks to give the run (with --quiet: none shown, no timer). */
+export function runProgress(
+  flags: FlagValues,
+  io: CliIO,
+): { progress: Progress; onProgress: (line: string) => void; onState: (s: RunProgress) => void } {
+  if (flags.quiet === true) {
+    const none = () => {};
+    return { progress: { update: none, state: none, finish: none }, onProgress: none, onState: none };
+  }
   const progress = progressDisplay({
     write: io.stderr,
     tty: io.stderrIsTTY === true,
     always: flags.progress === true,
     ...(io.stderrColumns === undefined ? {} : { columns: io.stderrColumns }),
   });
-  const quiet = flags.quiet === true;
-  return {
-    progress,
-    onProgress: (line) => {
-      if (!quiet) progress.update(line);
-    },
-  };
+  return { progress, onProgress: (line) => progress.update(line), onState: (s) => progress.state(s) };
 }
 
-/** The --dry-run plan as JSON; positions are the input's own messages, first and last inclusive, as in the reason's "messages 3..7". */
+/** The --dry-run plan as JSON (with `plan`, the whole plan, when the run plans batches); positions are the input's own messages, first and last inclusive, as in the reason's "messages 3..7". */
 export function dryRunPlan(format: string, report: CompactionReport): string {
   const p = report.plannedStretch;
   const plannedStretch =
@@ -76,6 +111,9 @@ export function dryRunPlan(format: string, report: CompactionReport): string {
       ...(report.usage === undefined ? {} : { judgedTokens: report.usage.judgedTokensBefore }),
       messages: report.messagesBefore,
       plannedStretch,
+      // the whole plan: clearing first, then every stretch, the calls, what it would leave
+      ...(report.clearing === undefined ? {} : { clearing: report.clearing.reason }),
+      ...(report.plan === undefined ? {} : { plan: report.plan }),
       reason: report.reason,
     },
     null,

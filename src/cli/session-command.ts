@@ -13,7 +13,7 @@ import type { Session } from "../session/session.ts";
 import { EXIT, EXIT_CODES_HELP, exitCodeForOutcome } from "./exit-codes.ts";
 import type { CliIO } from "./main.ts";
 import type { PendingOutput } from "./outputs.ts";
-import { dryRunPlan, RUN_OPTIONS, runProgress, sinkFor, stderrText } from "./run-telling.ts";
+import { dryRunPlan, RUN_OPTIONS, reportSinkFor, runProgress, stderrText } from "./run-telling.ts";
 import { type FlagValues, settingOptions, settingsFromFlags } from "./settings.ts";
 import { PRICE_OPTIONS, type PriceFlags, pricesOf, statsText } from "./stats-text.ts";
 import { readUtf8File } from "./utf8.ts";
@@ -155,17 +155,11 @@ export function addSessionCommand(p: Command, io: CliIO, done: (code: number) =>
       const pending: PendingOutput[] = [];
       try {
         // opened before the run: an unwritable --report is refused before any summarizer call
-        const reportSink = sinkFor(
-          typeof flags.report === "string"
-            ? { label: `--report ${flags.report}`, path: resolve(io.cwd, flags.report) }
-            : undefined,
-          io,
-          pending,
-        );
-        const { progress, onProgress } = runProgress(flags, io);
         const dryRun = flags.dryRun === true;
+        const reportSink = reportSinkFor(flags, io, pending, dryRun ? "the plan" : undefined);
+        const { progress, onProgress, onState } = runProgress(flags, io);
         const { report, format } = await withSession(location, io, async (s) => ({
-          report: await s.compact(config, { env: io.env, dryRun, onProgress }),
+          report: await s.compact(config, { env: io.env, dryRun, onProgress, onState }),
           format: s.format,
         }));
         progress.finish();

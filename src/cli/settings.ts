@@ -7,7 +7,13 @@ import { resolve } from "node:path";
 import { Option } from "commander";
 import { JsonSyntaxError, lineColumn, parseJsonText } from "../adapters/json-text.ts";
 import { ConfigError } from "../model/errors.ts";
-import { defaultShown, type SettingName, type SettingSpec, settingRows } from "../model/settings-table.ts";
+import {
+  defaultShown,
+  type SettingGroup,
+  type SettingName,
+  type SettingSpec,
+  settingRows,
+} from "../model/settings-table.ts";
 
 /** Flag values as commander gives them (strings; repeated --anchor as an array). */
 export type FlagValues = Readonly<Record<string, string | string[] | boolean | undefined>>;
@@ -23,15 +29,29 @@ function collect(v: string, prev: string[] | undefined): string[] {
   return [...(prev ?? []), v];
 }
 
-/** The commander option of each setting that has a flag, in the table's order. */
+/** The heading of each group of settings in --help. */
+export const GROUP_HEADINGS: Readonly<Record<SettingGroup, string>> = {
+  triggers: "When to compact, and how far:",
+  kept: "What is never summarized:",
+  summarizer: "Summarizer (the model that writes summaries, and how it is asked):",
+  clearing: "Clearing old tool results:",
+};
+
+/** The heading of the run's own flags (input, output, report, plan, progress) in --help. */
+export const OUTPUT_HEADING = "Input and output:";
+
+/** The commander option of each setting that has a flag, in its --help group (groups in order, the table's order within one). */
 export function settingOptions(): {
   readonly name: SettingName;
   readonly spec: SettingSpec;
   readonly option: Option;
 }[] {
-  return settingRows().flatMap(([name, spec]) => {
+  // grouped in the order of GROUP_HEADINGS (--help lists the groups in the order it meets them)
+  const order = Object.keys(GROUP_HEADINGS);
+  const rows = [...settingRows()].sort((a, b) => order.indexOf(a[1].group) - order.indexOf(b[1].group));
+  return rows.flatMap(([name, spec]) => {
     if (spec.flag === undefined) return [];
-    const option = new Option(spec.flag, helpLine(spec));
+    const option = new Option(spec.flag, helpLine(spec)).helpGroup(GROUP_HEADINGS[spec.group]);
     if (spec.type === "choice") option.choices(spec.choices);
     if (spec.type === "list") option.argParser(collect);
     return [{ name, spec, option }];

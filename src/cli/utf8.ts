@@ -2,6 +2,7 @@
 // leniently would replace each bad byte by U+FFFD, so a user message would be written back altered
 // while the law checks, which only ever see the decoded text, still say L2 holds. Input that is
 // not UTF-8 is therefore refused, naming the place, and nothing is written.
+import { constants } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { InputError, SafecutError } from "../model/errors.ts";
@@ -57,17 +58,33 @@ export function findUtf8Fault(bytes: Uint8Array): Utf8Fault | undefined {
   return undefined;
 }
 
+const MB = (n: number) => `${Math.round(n / 1e6)} MB`;
+
+// A valid UTF-8 text too long for one JavaScript string: safecut reads a conversation whole.
+function tooLong(bytes: number, source: string): SafecutError {
+  return new SafecutError(
+    "input",
+    `${source} is ${MB(bytes)}, more characters than the longest string this JavaScript engine can hold ` +
+      `(${constants.MAX_STRING_LENGTH.toLocaleString("en-US")}); safecut reads a conversation whole, so it cannot ` +
+      "read this one: split it into smaller files (the bytes are valid UTF-8)",
+  );
+}
+
 /**
  * Decodes `bytes` as strict UTF-8; a leading UTF-8 byte order mark is kept as U+FEFF (the
  * conversation reader sets it aside and the writer puts it back). Throws an InputError naming the line and byte of the first ill-formed
- * sequence in `source` (a file name, or "stdin").
+ * sequence in `source` (a file name, or "stdin"), or, for well-formed bytes too many for one
+ * JavaScript string, an input error saying that.
  */
 export function decodeUtf8(bytes: Uint8Array, source: string): string {
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     // TextDecoder does not say where; find the place ourselves (only on this error path).
-    const fault = findUtf8Fault(bytes) ?? { offset: 0, why: "the decoder refused it" };
+    const found = findUtf8Fault(bytes);
+    // well-formed, yet refused: the text is longer than the engine's longest string
+    if (found === undefined && bytes.length > constants.MAX_STRING_LENGTH) throw tooLong(bytes.length, source);
+    const fault = found ?? { offset: 0, why: "the decoder refused it" };
     let line = 1;
     let lineStart = 0;
     for (let i = 0; i < fault.offset; i++) {

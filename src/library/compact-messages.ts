@@ -25,7 +25,7 @@ import { givenUsage, inGivenTerms, type ReportedUsage, reportedPrefix } from "./
  * one declaration of what they mean) plus what the library chooses before the run.
  */
 export interface CompactMessagesOptions
-  extends Pick<CompactOptions, "agentModel" | "signal" | "onProgress" | "dryRun" | "items" | "hooks"> {
+  extends Pick<CompactOptions, "agentModel" | "signal" | "onProgress" | "onState" | "dryRun" | "items" | "hooks"> {
   /** default: the one the configuration names (offline unless set) */
   readonly summarizer?: Summarizer;
   /** default: the configured tokenizer */
@@ -107,6 +107,7 @@ export async function compactParsed(
     agentModel: o.agentModel,
     signal: o.signal,
     onProgress: o.onProgress,
+    onState: o.onState,
     dryRun: o.dryRun,
     items,
     ...(o.hooks === undefined ? {} : { hooks: o.hooks }),

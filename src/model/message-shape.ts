@@ -216,9 +216,32 @@ export function hasMessageShape(m: unknown): m is Message {
   return isSourceShape(m.source);
 }
 
+/**
+ * Which provider's wire shape `m` has, when it is not safecut's own message but a provider's (an
+ * OpenAI chat message with `tool_calls`, `tool_call_id` or null or array content; an Anthropic or
+ * AI SDK message with an array of typed content blocks; an OpenAI Responses item with a `type`).
+ */
+function wireShapeOf(m: unknown): string | undefined {
+  if (!isObjectValue(m)) return undefined;
+  if ("tool_calls" in m || "tool_call_id" in m || (m.role === "assistant" && m.content === null))
+    return "an OpenAI chat message";
+  if (typeof m.type === "string" && m.role === undefined) return "an OpenAI Responses item";
+  if (Array.isArray(m.content) && m.content.some((b) => isObjectValue(b) && typeof b.type === "string"))
+    return "a provider's message with content blocks (Anthropic, OpenAI or AI SDK)";
+  return undefined;
+}
+
 /** Checks one message's shape; throws an InputError naming `path` and the field, or returns it unchanged. */
 export function assertMessage(m: unknown, path: string): Message {
   if (hasMessageShape(m)) return m; // the caller's own object: never copied, never mutated
+  const wire = wireShapeOf(m);
+  if (wire !== undefined)
+    throw new InputError(
+      path,
+      `this is ${wire}, not safecut's own message shape ({ role, content: string, toolCalls, toolCallId }): ` +
+        "read a provider's messages with readOpenAIMessages or readAnthropicMessages first, " +
+        "or compact them as they are with compactOpenAIMessages or compactAnthropicMessages",
+    );
   const r = messageSchema.safeParse(m);
   if (r.success) return m as Message; // the caller's own object: never copied, never mutated
   const issue = r.error.issues[0];

@@ -43,8 +43,13 @@ export type SettingRule =
       readonly showsValue?: true;
     };
 
+/** The groups `safecut compact --help` shows the settings in (cli/settings.ts gives their headings). */
+export type SettingGroup = "triggers" | "kept" | "summarizer" | "clearing";
+
 interface Row {
-  /** one line for `--help` and README */
+  /** the --help group the setting is listed in */
+  readonly group: SettingGroup;
+  /** one line for `--help` and README, in the user's words (the kernel's vocabulary stays in docs/) */
   readonly help: string;
   /** README only: what does not fit in a help line, appended to `help` as written (with its own leading " " or ";") */
   readonly more?: string;
@@ -90,6 +95,7 @@ const THRESHOLD_RULE = { by: "kernel", says: "must be > 0 when set (null unsets 
  */
 export const SETTINGS = {
   max_tokens: {
+    group: "summarizer",
     type: "count",
     default: 2000,
     flag: "--max-tokens <n>",
@@ -97,6 +103,7 @@ export const SETTINGS = {
     rule: { by: "kernel", says: "must be between 1 and {maxTokensLimit}" },
   },
   token_threshold: {
+    group: "triggers",
     type: "count or unset",
     default: 60000,
     flag: "--token-threshold <n>",
@@ -104,6 +111,7 @@ export const SETTINGS = {
     rule: THRESHOLD_RULE,
   },
   soft_token_threshold: {
+    group: "triggers",
     type: "count or unset",
     default: null,
     // no flag: every CLI run is one-shot (no agent goes on while it compacts), so it has no use for it
@@ -115,6 +123,7 @@ export const SETTINGS = {
     },
   },
   message_threshold: {
+    group: "triggers",
     type: "count or unset",
     default: null,
     flag: "--message-threshold <n>",
@@ -122,6 +131,7 @@ export const SETTINGS = {
     rule: THRESHOLD_RULE,
   },
   turn_threshold: {
+    group: "triggers",
     type: "count or unset",
     default: null,
     flag: "--turn-threshold <n>",
@@ -129,6 +139,7 @@ export const SETTINGS = {
     rule: THRESHOLD_RULE,
   },
   retention_window: {
+    group: "kept",
     type: "count",
     default: 6,
     flag: "--retention-window <n>",
@@ -137,6 +148,7 @@ export const SETTINGS = {
     rule: { by: "kernel", says: "must be >= 1" },
   },
   model: {
+    group: "summarizer",
     type: "text",
     default: SAME_AS_AGENT,
     flag: "--model <name>",
@@ -144,6 +156,7 @@ export const SETTINGS = {
     more: "; any other name must be one the provider serves or be listed in known_models",
   },
   prompt: {
+    group: "summarizer",
     type: "text",
     default: DEFAULT_PROMPT,
     defaultText: "built in",
@@ -157,6 +170,7 @@ export const SETTINGS = {
     },
   },
   summary_tag: {
+    group: "summarizer",
     type: "text",
     default: "summary",
     flag: "--summary-tag <tag>",
@@ -164,6 +178,7 @@ export const SETTINGS = {
     rule: { by: "kernel", says: "must not be empty" },
   },
   context_window: {
+    group: "triggers",
     type: "count or unset",
     default: null,
     defaultText: "the agent's model's context window (model catalogue)",
@@ -173,6 +188,7 @@ export const SETTINGS = {
     rule: { by: "kernel", says: "must be > 0 when set" },
   },
   max_request_bytes: {
+    group: "triggers",
     type: "count or unset",
     default: null,
     min: 1,
@@ -182,6 +198,7 @@ export const SETTINGS = {
     more: "; null (flag `none`): the agent provider's documented limit (Anthropic 32 MB, Google 20 MB, OpenAI 50 MB; none for another server). Read by the overflow retry of the AI SDK hook, the wire helpers and the session helpers, which also compact and retry once on an HTTP 413",
   },
   reserve_tokens: {
+    group: "triggers",
     type: "count",
     default: 16384,
     flag: "--reserve-tokens <n>",
@@ -189,18 +206,20 @@ export const SETTINGS = {
     rule: { by: "kernel", says: "must be >= 0 and below context_window" },
   },
   keep_recent_tokens: {
+    group: "kept",
     type: "count or unset",
     default: null,
     // 0 asks for no recent tokens to be kept: the same as no keep-recent constraint
     zeroIsUnset: true,
     flag: "--keep-recent-tokens <n>",
-    help: "keep at least this many recent tokens out of any summary (L7 cut point); 0 is the same as unset",
+    help: "keep at least this many of the newest tokens out of any summary; 0 is the same as unset",
     rule: {
       by: "kernel",
       says: "must be > 0 (0 or null: no keep-recent constraint) and fit in context_window - reserve_tokens",
     },
   },
   target_percent: {
+    group: "triggers",
     type: "count",
     default: 30,
     min: 1,
@@ -210,6 +229,7 @@ export const SETTINGS = {
     more: "; the run still starts only when due (L1), and stops early when no stretch worth a call is left",
   },
   target_tokens: {
+    group: "triggers",
     type: "count or unset",
     default: null,
     min: 1,
@@ -218,21 +238,24 @@ export const SETTINGS = {
     help: "once a run is due, it compacts down to this many tokens (instead of target_percent of the trigger)",
   },
   min_stretch_tokens: {
+    group: "kept",
     type: "count",
     default: 64,
     min: 0,
     flag: "--min-stretch-tokens <n>",
-    help: "a stretch of at most this many tokens is never sent to the summarizer: no useful summary of it is shorter",
+    help: "a run of messages of at most this many tokens is never sent to the summarizer: no useful summary of it is shorter",
   },
   batch_tokens: {
+    group: "summarizer",
     type: "count",
     default: 80000,
     min: 0,
     flag: "--batch-tokens <n>",
-    help: "a run plans the stretches it needs to reach its target and asks for their summaries together, one call per this many tokens of stretches (0: one call per stretch, one after another)",
+    help: "a run plans every part of the conversation it needs to summarize to reach its target and asks for their summaries together, one call per this many tokens of them (0: one call per part, one after another)",
     more: "; each summary is validated on its own, a rejected or missing one is asked for alone, and the summaries are committed in order",
   },
   batch_calls: {
+    group: "summarizer",
     type: "count",
     default: 4,
     min: 1,
@@ -240,6 +263,7 @@ export const SETTINGS = {
     help: "most summarizer calls of one batch in flight at once",
   },
   summarizer_window: {
+    group: "summarizer",
     type: "count or unset",
     default: null,
     min: 1,
@@ -248,6 +272,7 @@ export const SETTINGS = {
     help: "most tokens one summarizer call may hold, its prompt and its answer together; a batch is cut into calls that fit",
   },
   summarizer_output_cap: {
+    group: "summarizer",
     type: "count or unset",
     default: null,
     min: 1,
@@ -256,46 +281,52 @@ export const SETTINGS = {
     help: "most output tokens one summarizer call may ask for; a batch is cut into calls whose summaries fit",
   },
   summary_percent: {
+    group: "summarizer",
     type: "count",
     default: 3,
     min: 0,
     max: 100,
     flag: "--summary-percent <n>",
-    help: "the budget a stretch's summary is asked to fit in: this percentage of the stretch's tokens, at least the facts it must keep verbatim plus summary_floor_tokens, at most max_tokens (0: max_tokens for every stretch)",
+    help: "the length a summary is asked to fit in: this percentage of the tokens it replaces, at least the facts it must keep verbatim plus summary_floor_tokens, at most max_tokens (0: max_tokens for every summary)",
     more: "; stated in the prompt ({{max_tokens}} of the template) as a request, not a rule: a summary is accepted when strictly shorter than its stretch and within max_tokens (L8), which stays the model's cap; an aged summary states its own budget (age_percent)",
   },
   summary_floor_tokens: {
+    group: "summarizer",
     type: "count",
     default: 40,
     min: 1,
     flag: "--summary-floor-tokens <n>",
-    help: "the room a short stretch's summary is asked to have beyond the facts it must keep verbatim (paths, identifiers, error messages): its stated budget is at least those facts' tokens plus this",
+    help: "the room a short summary is asked to have beyond the facts it must keep verbatim (paths, identifiers, error messages): its stated length is at least those facts' tokens plus this",
   },
   age_percent: {
+    group: "summarizer",
     type: "count",
     default: 50,
     min: 0,
     max: 99,
     flag: "--age-percent <n>",
-    help: "a run whose stretches cannot reach its target re-summarizes the oldest summaries in place, each to this percentage of its size (0: summaries are never aged)",
+    help: "a run that cannot reach its target otherwise shortens the oldest summaries in place, each to this percentage of its size (0: summaries are never shortened)",
     more: "; only in batches (batch_tokens > 0), only summaries before the retention window and above age_floor_tokens, each validated as strictly shorter (L8), one message for one (the order around user messages is kept, L2)",
   },
   age_floor_tokens: {
+    group: "summarizer",
     type: "count",
     default: 24,
     min: 0,
     flag: "--age-floor-tokens <n>",
-    help: "a summary of at most this many tokens is never aged (L2 keeps one summary between two user messages: this is the least each one costs)",
+    help: "a summary of at most this many tokens is never shortened (one summary stays between two user messages: this is the least each one costs)",
   },
   age_share_percent: {
+    group: "summarizer",
     type: "count",
     default: 30,
     min: 0,
     max: 100,
     flag: "--age-share-percent <n>",
-    help: "summaries are aged only while they hold at least this percentage of the context's tokens, judged on the context the run's planned work stretches leave (their own summaries counted as the plan expects)",
+    help: "summaries are shortened only while they hold at least this percentage of the context's tokens, judged on what the run's planned summaries leave",
   },
   floor_free_tokens: {
+    group: "triggers",
     type: "count",
     default: 500,
     min: 1,
@@ -304,6 +335,7 @@ export const SETTINGS = {
     more: "; the report then says the trigger is below what compaction can reach, with the figures",
   },
   floor_run_every: {
+    group: "triggers",
     type: "count",
     default: 10,
     min: 1,
@@ -311,13 +343,15 @@ export const SETTINGS = {
     help: "when the token trigger is at or below the lawful floor, at most one run per this many calls (counted as assistant messages after the newest summary beyond those its marker says were there when the last run ended; no summary yet: a run may start)",
   },
   strategy: {
+    group: "clearing",
     type: "choice",
     choices: ["summarize", "clear", "clear-then-summarize"],
     default: "clear-then-summarize",
     flag: "--strategy <name>",
-    help: "summarize; clear (replace old tool results by a placeholder, no model call, L13); or clear-then-summarize (clear first; a run that was due then summarizes down to the low-water target if clearing stopped above it)",
+    help: "summarize; clear (replace old tool results by a placeholder, no model call); or clear-then-summarize (clear first; a run that was due then summarizes down to its target if clearing stopped above it)",
   },
   clear_keep: {
+    group: "clearing",
     type: "count",
     default: 3,
     min: 0,
@@ -325,6 +359,7 @@ export const SETTINGS = {
     help: "clearing keeps the results of the last n tool uses",
   },
   clear_at_least: {
+    group: "clearing",
     type: "count",
     default: 2000,
     min: 0,
@@ -332,30 +367,35 @@ export const SETTINGS = {
     help: "a clearing run frees at least this many tokens or clears nothing (each run changes the prompt prefix: a cache miss)",
   },
   clear_exclude_tools: {
+    group: "clearing",
     type: "list",
     default: [],
     flag: "--clear-exclude-tool <name>",
     help: "tools whose results are never cleared",
   },
   clear_placeholder: {
+    group: "clearing",
     type: "text",
     default: "[tool result cleared: {chars} chars]",
     flag: "--clear-placeholder <text>",
     help: "what a cleared result's content becomes; {chars} is the cleared length in characters",
   },
   clear_inputs: {
+    group: "clearing",
     type: "switch",
     default: false,
     flag: "--clear-inputs",
     help: "clearing a result also replaces its call's arguments by {} (the call's id and name stay)",
   },
   anchors: {
+    group: "kept",
     type: "list",
     default: [],
     flag: "--anchor <phrase>",
-    help: "phrases a summary must keep whenever the stretch contains them",
+    help: "phrases a summary must keep whenever the messages it replaces contain them",
   },
   provider: {
+    group: "summarizer",
     type: "choice",
     choices: ["offline", "openai", "anthropic"],
     default: "offline",
@@ -363,6 +403,7 @@ export const SETTINGS = {
     help: "summarizer: offline, openai (any OpenAI-compatible API) or anthropic",
   },
   base_url: {
+    group: "summarizer",
     type: "text or unset",
     default: null,
     defaultText: "the provider's",
@@ -372,6 +413,7 @@ export const SETTINGS = {
     rule: { by: "schema", says: "must be an http:// or https:// URL", holds: isHttpUrl, showsValue: true },
   },
   timeout_ms: {
+    group: "summarizer",
     type: "count",
     default: 60000,
     min: 1,
@@ -379,14 +421,16 @@ export const SETTINGS = {
     help: "per-request timeout of the HTTP summarizers, in milliseconds",
   },
   max_attempts: {
+    group: "summarizer",
     type: "count",
     default: 3,
     min: 1,
     flag: "--max-attempts <n>",
-    help: "most summarizer calls (HTTP requests) per stretch: the first and its retries",
+    help: "most summarizer calls (HTTP requests) per summary: the first and its retries",
     more: "; a failure is retried after a wait (the server's `Retry-After`, else retry_delay_ms doubling each time), except HTTP 400/401/403/404 and other 4xx but 408/409/425/429, which cannot succeed on a retry; a rejected summary is asked again once, with the reason",
   },
   retry_delay_ms: {
+    group: "summarizer",
     type: "count",
     default: 1000,
     min: 0,
@@ -394,6 +438,7 @@ export const SETTINGS = {
     help: "wait before the first retry when the server gave no Retry-After, in milliseconds; doubles at each retry",
   },
   max_retry_wait_ms: {
+    group: "summarizer",
     type: "count",
     default: 30000,
     min: 0,
@@ -401,14 +446,16 @@ export const SETTINGS = {
     help: "longest Retry-After wait a run accepts, in milliseconds; a longer one ends the step at once, naming the wait",
   },
   max_rejected_summaries: {
+    group: "summarizer",
     type: "count",
     default: 4,
     min: 1,
     flag: "--max-rejected-summaries <n>",
-    help: "stop the run after this many summaries in a row failed validation (a summarizer whose answers are not usable; an answer rejected only for not being shorter than its stretch, which cannot shrink, does not count)",
+    help: "stop the run after this many summaries in a row failed validation (a summarizer whose answers are not usable; an answer rejected only for not being shorter than the messages it replaces, which cannot shrink, does not count)",
     more: "; the run ends degraded, the conversation as the accepted steps left it",
   },
   tokenizer: {
+    group: "triggers",
     type: "choice",
     choices: ["bpe", "chars"],
     default: "bpe",
@@ -417,11 +464,13 @@ export const SETTINGS = {
     more: "; bpe counts runs of more than 500 characters without whitespace in 500-character pieces, so counting stays linear, within 2 tokens per piece of the exact count",
   },
   known_models: {
+    group: "summarizer",
     type: "list",
     default: [],
     help: "extra model names to accept besides each provider's families",
   },
   usage: {
+    group: "triggers",
     type: "reported usage",
     default: null,
     flag: "--usage <tokens[:messages]>",

@@ -32,7 +32,7 @@ export interface SessionOptions {
 export interface SessionCompactOptions
   extends Pick<
     CompactMessagesOptions,
-    "summarizer" | "counter" | "agentModel" | "env" | "signal" | "onProgress" | "dryRun"
+    "summarizer" | "counter" | "agentModel" | "env" | "signal" | "onProgress" | "onState" | "dryRun"
   > {
   /** stop after this many summarizer steps (compactStore's maxSteps) */
   readonly maxSteps?: number;

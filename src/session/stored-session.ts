@@ -301,6 +301,7 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
       agentModel: options.agentModel,
       signal: options.signal,
       onProgress: options.onProgress,
+      onState: options.onState,
       // plans the first step and writes nothing
       dryRun: options.dryRun,
       maxSteps: options.maxSteps,

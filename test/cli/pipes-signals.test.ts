@@ -100,7 +100,7 @@ describe("SIGTERM and SIGINT while waiting on the summarizer", () => {
     ["SIGTERM", 143],
     ["SIGINT", 130],
   ] as const)(
-    "%s: no temporary file is left, the input is untouched, exit %d",
+    "%s: no temporary file is left, the input is untouched, one line says so, exit %d",
     async (signal, code) => {
       const d = fresh(`signal-${signal}`);
       const before = hash(join(d, "conv.json"));
@@ -118,6 +118,10 @@ describe("SIGTERM and SIGINT while waiting on the summarizer", () => {
       run.child.kill(signal);
       const r = await run.exit;
       expect(r.code).toBe(code);
+      // one line says why the run ended (a Ctrl-C without a word looked like a crash)
+      // (after any progress line: the machine may be slow enough for one)
+      const lines = r.stderr.split("\n").filter((l) => !l.startsWith("safecut: step"));
+      expect(lines).toEqual([`safecut: interrupted by ${signal}: no output written, the input is untouched`, ""]);
       expect(readdirSync(d)).toEqual(["conv.json"]);
       expect(hash(join(d, "conv.json"))).toBe(before);
     },
@@ -212,10 +216,12 @@ describe("progress", () => {
 
   it("a terminal: one line updated in place (carriage returns, no step line of its own) and cleared before the report", async () => {
     const { stderr } = await withClock(true);
-    expect(stderr).toContain("\r\x1b[2Ksafecut: step ");
+    // the line is where the run stands (issue 34: stretches done / planned, calls, tokens, time)
+    expect(stderr).toContain("\r\x1b[2Ksafecut: ");
+    expect(stderr).toMatch(/safecut: \d+\/\d+ stretches done, \d+ calls? in flight, tokens \d+ → \d+/);
     // what the terminal shows at the end: each row's text after its last carriage return
     const shown = stderr.split("\n").map((l) => l.slice(l.lastIndexOf("\r") + 1));
-    expect(shown.filter((l) => l.includes("step ")).length).toBe(0);
+    expect(shown.filter((l) => l.includes("step ") || l.includes("stretches done")).length).toBe(0);
     expect(stderr).toMatch(/compacted(-still-due)?: /);
   });
 

@@ -32,11 +32,11 @@ import {
   gateUsageTokens,
 } from "../boundary/kernel-gate.ts";
 import { plainArray } from "../store/gap-array.ts";
-import type { ConversationStore, StoreView } from "../store/store.ts";
+import { ConversationStore, type StoreView } from "../store/store.ts";
 import { agedMarker, rememberMarkers } from "../store/summary-marks.ts";
 import { UnshrinkableMemory } from "../store/unshrinkable.ts";
 import { factTokens, requiredFacts } from "../summarize/facts.ts";
-import { type BatchStretch, planCallsOf, summarizeBatch } from "../summarize/summarize-batch.ts";
+import { type BatchStretch, callSize, planCallsOf, summarizeBatch } from "../summarize/summarize-batch.ts";
 import { type StepContext, type StepResult, summarizeStretch } from "../summarize/summarize-step.ts";
 import { type ClearingStep, clearFirst, withClearing } from "./clearing.ts";
 import { type ItemMap, itemMapOf } from "./item-map.ts";
@@ -51,6 +51,7 @@ import type {
   CompactionReport,
   LawCheck,
   LawfulFloorReport,
+  PlannedRun,
   RemainingTokens,
   ReplacedStretch,
   SkippedStretch,
@@ -58,6 +59,20 @@ import type {
 } from "./report.ts";
 import { callTotals, type RecordingSummarizer, type RunHooks, recordingSummarizer } from "./run-hooks.ts";
 import { assertReportedPrefix, assertReportFitsSteps, assertReportJudgeable } from "./usage.ts";
+
+/** Where a run stands (CompactOptions.onState). */
+export interface RunProgress {
+  /** stretches summarized or left unchanged so far */
+  readonly stretchesDone: number;
+  /** stretches planned so far (a batch adds all of its own when planned) */
+  readonly stretchesPlanned: number;
+  /** summarizer calls sent and not yet answered */
+  readonly callsInFlight: number;
+  /** the counted total before the run, now, and the low-water target (undefined: none) */
+  readonly tokensBefore: number;
+  readonly tokensNow: number;
+  readonly target: number | undefined;
+}
 
 /** Options of a compaction run. */
 export interface CompactOptions {
@@ -67,6 +82,8 @@ export interface CompactOptions {
   readonly signal?: AbortSignal;
   /** progress lines for long runs */
   readonly onProgress?: (line: string) => void;
+  /** where the run stands, told at each change (a stretch planned or done, a call sent or answered): for a progress display */
+  readonly onState?: (state: RunProgress) => void;
   /** plan the first step and stop, changing nothing */
   readonly dryRun?: boolean;
   /**
@@ -160,6 +177,8 @@ interface RunState {
   readonly limits: ModelLimitsReport;
   readonly model: string;
   readonly progress: (line: string) => void;
+  /** counts for onState: stretches planned, stretches done, calls in flight, and the total before */
+  readonly counts: { planned: number; done: number; inFlight: number; readonly tokensBefore: number };
   /** counts and report positions in the caller's items, whatever earlier splices did */
   readonly positions: InputPositions;
   readonly dueBefore: boolean;
@@ -204,6 +223,10 @@ interface RunEnd {
   /** a summarizer that failed to answer ended the run: what failed */
   readonly failure?: SummarizerFailure;
   readonly planned?: NonNullable<CompactionReport["plannedStretch"]>;
+  /** a dry run that plans batches: the whole plan */
+  readonly wholePlan?: PlannedRun;
+  /** a dry run that was due planned to summarize nothing (clearing alone would do) */
+  readonly dryRunPlanned?: true;
 }
 
 /** A step planned against a view of the store: the stretch to summarize. */
@@ -313,6 +336,8 @@ function planNext(run: RunState): PlannedStep | RunEnd {
     };
   const maxSteps = o.maxSteps ?? Number.POSITIVE_INFINITY;
   if (run.step > maxSteps) return { reason: `stopped after ${maxSteps} steps (the maxSteps option)` };
+  run.counts.planned++;
+  tellState(run);
   run.progress(
     `step ${run.step}: summarizing messages ${span(input)} (${countOf(count, "message")}, ${countOf(stretch.replacedTokens, "token")}; total ${snap.totalTokens}; trigger: ${plan.trigger})`,
   );
@@ -332,8 +357,35 @@ function stepContext(run: RunState): StepContext {
 }
 
 /** Summarize: the stretch's summary, validated (the only await of a step). */
-function summarize(run: RunState, p: PlannedStep): Promise<StepResult> {
-  return summarizeStretch(p.messages, p.plan.stretch.replacedTokens, stepContext(run));
+async function summarize(run: RunState, p: PlannedStep): Promise<StepResult> {
+  return inFlight(run, () => summarizeStretch(p.messages, p.plan.stretch.replacedTokens, stepContext(run)));
+}
+
+/** Tells onState where the run stands. */
+function tellState(run: RunState): void {
+  const tell = run.o.onState;
+  if (tell === undefined) return;
+  const k = run.counts;
+  tell({
+    stretchesDone: k.done,
+    stretchesPlanned: k.planned,
+    callsInFlight: k.inFlight,
+    tokensBefore: k.tokensBefore,
+    tokensNow: run.store.totalTokens,
+    target: run.target,
+  });
+}
+
+/** Runs one summarizer request (a call, with its retries) counted in flight for onState. */
+async function inFlight<T>(run: RunState, call: () => Promise<T>): Promise<T> {
+  run.counts.inFlight++;
+  tellState(run);
+  try {
+    return await call();
+  } finally {
+    run.counts.inFlight--;
+    tellState(run);
+  }
 }
 
 /** Commit and record: applies an accepted summary through the version check, or records why the step changed nothing. */
@@ -341,6 +393,25 @@ async function commitAndRecord(run: RunState, p: PlannedStep, res: StepResult): 
   const { start, end, replacedTokens } = p.plan.stretch;
   const step = run.step;
   run.summarizerCalls += res.attempts;
+  run.counts.done++;
+  // told after the step's own record (a finally: every way out of this function)
+  try {
+    return await recordStep(run, p, res, start, end, replacedTokens, step);
+  } finally {
+    tellState(run);
+  }
+}
+
+/** commitAndRecord's body: the step's record, or why it ends the run. */
+async function recordStep(
+  run: RunState,
+  p: PlannedStep,
+  res: StepResult,
+  start: number,
+  end: number,
+  replacedTokens: number,
+  step: number,
+): Promise<RunEnd | undefined> {
   run.rejectedInARow = res.rejectedInARow;
   if (!res.ok && res.failure === "rejected") {
     // This stretch stays as it is; later stretches may still be summarized (L4: forward only).
@@ -427,6 +498,8 @@ interface PlannedBatch {
   readonly plan: Plan;
   readonly stretches: readonly BatchPart[];
   readonly messages: readonly (readonly Message[])[];
+  /** what the stretches are expected to free, each summary at its budget (planFreed; an aged one at its aged budget) */
+  readonly freed: number;
 }
 
 /**
@@ -435,8 +508,13 @@ interface PlannedBatch {
  * the batch planner's cutoff too (batchWindow).
  */
 function usesBatches(run: RunState): boolean {
+  return plansBatches(run) && run.o.dryRun !== true;
+}
+
+/** Whether a run under these settings plans batches (a dry run then shows the whole batch plan). */
+function plansBatches(run: RunState): boolean {
   const { c, o } = run;
-  return c.batch_tokens > 0 && run.target !== undefined && o.dryRun !== true && o.maxSteps === undefined;
+  return c.batch_tokens > 0 && run.target !== undefined && o.maxSteps === undefined;
 }
 
 /**
@@ -551,18 +629,28 @@ function planBatchNext(run: RunState): PlannedBatch | RunEnd {
   // disjoint (planAging leaves the work stretches out): committed in order of position
   const stretches = [...work, ...aged].sort((a, b) => a.start - b.start);
   const replaced = stretches.reduce((t, x) => t + x.replacedTokens, 0);
+  run.counts.planned += stretches.length;
+  tellState(run);
   run.progress(
     `step ${run.step}: summarizing ${countOf(stretches.length, "stretch", "stretches")} together${aged.length === 0 ? "" : `, ${countOf(aged.length, "aged summary", "aged summaries")} among them`} (${countOf(replaced, "token")}; total ${snap.totalTokens}; trigger: ${plan.trigger})`,
   );
-  return { snap, plan, stretches, messages: stretches.map((x) => snap.messages.slice(x.start, x.end)) };
+  const agedFreed = aged.reduce((t, x) => t + x.replacedTokens - (x.maxTokens ?? 0), 0);
+  return {
+    snap,
+    plan,
+    stretches,
+    messages: stretches.map((x) => snap.messages.slice(x.start, x.end)),
+    freed: freed + agedFreed,
+  };
 }
 
 /**
- * Summarize a batch: consecutive stretches grouped by at most batch_tokens tokens of stretches
- * (at least one each), each group cut into calls that fit the summarizer's window and output cap
- * (planCallsOf), at most batch_calls of them in flight; the results in order.
+ * How a batch is cut into calls (index lists into its stretches, in order): consecutive stretches
+ * grouped by at most batch_tokens tokens of stretches, at least one each, and each group cut into
+ * calls that fit the summarizer's window and output cap (planCallsOf: the kernel's planCalls). The
+ * one place that cuts a batch: the run sends these, and a dry run shows them.
  */
-async function summarizeBatchOf(run: RunState, b: PlannedBatch): Promise<(StepResult | undefined)[]> {
+function batchCalls(run: RunState, b: PlannedBatch): number[][] {
   const groups: number[][] = [];
   let size = Number.POSITIVE_INFINITY;
   b.stretches.forEach((x, k) => {
@@ -573,20 +661,119 @@ async function summarizeBatchOf(run: RunState, b: PlannedBatch): Promise<(StepRe
     groups[groups.length - 1].push(k);
     size += x.replacedTokens;
   });
-  const results: (StepResult | undefined)[] = new Array(b.stretches.length).fill(undefined);
   const ctx = stepContext(run);
-  const part = (k: number): BatchStretch => ({
+  return groups.flatMap((g) =>
+    planCallsOf(
+      g.map((k) => batchPart(b, k)),
+      ctx,
+    ).map((c) => c.map((i) => g[i])),
+  );
+}
+
+/** The batch part a summarizer call is given for stretch `k` of a batch. */
+function batchPart(b: PlannedBatch, k: number): BatchStretch {
+  return {
     messages: b.messages[k],
     replacedTokens: b.stretches[k].replacedTokens,
     ...(b.stretches[k].maxTokens === undefined ? {} : { agedBudget: b.stretches[k].maxTokens }),
-  });
-  // each group cut into calls that fit the summarizer's model (the kernel's planCalls)
-  const calls = groups.flatMap((g) => planCallsOf(g.map(part), ctx).map((c) => c.map((i) => g[i])));
+  };
+}
+
+/**
+ * A dry run's whole plan: the batch the run would plan first (after what clearing would free,
+ * planned on a copy of the store with clearing applied), the calls that would send it (each
+ * summarizer call of a batch, or one per stretch for a summarizer without batches), and the total
+ * it would leave with each summary at its budget; whether the run would then still be due.
+ */
+async function dryRunBatch(run: RunState): Promise<RunEnd> {
+  const shadow = await clearedCopy(run);
+  // planned quietly: nothing is summarizing
+  const quiet = { ...run, progress: () => {} };
+  const planning: RunState = shadow === undefined ? quiet : { ...quiet, store: shadow.store, usage: shadow.usage };
+  const b = planBatchNext(planning);
+  // a run that was due but would summarize nothing (clearing alone would do, say): still a dry run's plan
+  if (!("stretches" in b))
+    return run.dueBefore && !run.clearing.only && shadow !== undefined
+      ? { ...b, reason: `${run.clearing.report?.reason}, then summarize nothing: ${b.reason}`, dryRunPlanned: true }
+      : b;
+  const ctx = stepContext(planning);
+  const single = run.o.summarizer.summarizeBatch === undefined;
+  const calls = batchCalls(planning, b)
+    .flatMap((g) => (single ? g.map((k) => [k]) : [g]))
+    .map((g) => ({
+      stretches: g,
+      ...callSize(
+        g.map((k) => batchPart(b, k)),
+        ctx,
+      ),
+    }));
+  const { positions } = run;
+  const stretches = b.stretches.map((x) => ({
+    input: positions.range(x.start, x.end),
+    replacedTokens: x.replacedTokens,
+    ...(x.maxTokens === undefined ? {} : { aged: true as const }),
+  }));
+  const expected = Math.max(0, b.plan.triggerTokens - b.freed);
+  const removed = stretches.reduce((t, x) => t + x.input.last - x.input.first, 0);
+  const store = planning.store;
+  const stillDueBy = dueBy(
+    run.c,
+    expected,
+    positions.items(store.messages.length) - removed,
+    store.userTurns,
+    planning.usage !== undefined,
+  );
+  const plan: PlannedRun = {
+    model: run.model,
+    summarizer: run.o.summarizer.name,
+    trigger: b.plan.trigger,
+    tokens: b.plan.triggerTokens,
+    target: run.target ?? 0,
+    stretches,
+    calls,
+    expectedTokensAfter: expected,
+    stillDueBy,
+  };
+  const first = b.stretches[0];
+  const outputTokens = calls.reduce((t, c) => t + c.outputTokens, 0);
+  const inputTokens = calls.reduce((t, c) => t + c.inputTokens, 0);
+  return {
+    planned: { ...first, input: stretches[0].input, trigger: b.plan.trigger },
+    wholePlan: plan,
+    reason: `would summarize ${countOf(stretches.length, "stretch", "stretches")} (first: messages ${span(stretches[0].input)}, ${countOf(stretches[0].input.last - stretches[0].input.first + 1, "message")}) in ${countOf(calls.length, "call")} to ${run.model} (${countOf(inputTokens, "token")} in, up to ${countOf(outputTokens, "token")} out), leaving about ${expected} tokens (target ${plan.target})${stillDueBy === "none" ? "" : `: would end still due (${stillDueBy})`}`,
+  };
+}
+
+/** A dry run whose clearing would clear something: a copy of the store with it cleared (the dry run plans on it), and the usage it carries. */
+async function clearedCopy(
+  run: RunState,
+): Promise<{ store: ConversationStore; usage: ReportedPrefix | undefined } | undefined> {
+  const { store } = run;
+  if (run.c.strategy === "summarize" || run.clearing.only || !run.clearing.report?.reason.startsWith("would clear"))
+    return undefined;
+  const copy = new ConversationStore(store.counter, store.messageList(), { unshrinkable: store.unshrinkable });
+  const cleared = await clearFirst(copy, run.c, run.positions, run.usage, false);
+  return { store: copy, usage: cleared.usage };
+}
+
+/**
+ * Summarize a batch: consecutive stretches grouped into calls of at most batch_tokens tokens of
+ * stretches (at least one each), at most batch_calls of them in flight; the results in order.
+ */
+async function summarizeBatchOf(run: RunState, b: PlannedBatch): Promise<(StepResult | undefined)[]> {
+  const calls = batchCalls(run, b);
+  const results: (StepResult | undefined)[] = new Array(b.stretches.length).fill(undefined);
+  const ctx = stepContext(run);
   let next = 0;
   const worker = async () => {
     while (next < calls.length) {
       const g = calls[next++];
-      const got = await summarizeBatch(g.map(part), ctx);
+      const got = await inFlight(run, () =>
+        summarizeBatch(
+          g.map((k) => batchPart(b, k)),
+          ctx,
+        ),
+      );
       got.forEach((r, i) => {
         results[g[i]] = r;
       });
@@ -756,6 +943,8 @@ function startRun(store: ConversationStore, config: Config, o: CompactOptions): 
     limits,
     model: resolveModel(c, o.agentModel),
     progress: o.onProgress ?? (() => {}),
+    // the total before, as counted (a not-due run given usage counts nothing: 0, never told)
+    counts: { planned: 0, done: 0, inFlight: 0, tokensBefore: tokensBefore ?? 0 },
     positions,
     dueBefore,
     target: targetTokens(c),
@@ -790,7 +979,7 @@ function runReport(s: RunStart, end: RunEnd): CompactionReport {
   const itemsAfter = positions.items(store.messages.length);
   const dueAfter = stepTrigger(run, judgedAfter) !== "none";
   const { outcome, reason } = classifyRun({
-    planned: end.planned !== undefined,
+    planned: end.planned !== undefined || end.dryRunPlanned === true,
     ...(end.stopped === undefined ? {} : { stopped: end.stopped }),
     ...(end.superseded === undefined ? {} : { superseded: end.superseded }),
     replaced: run.stretches.length,
@@ -814,6 +1003,7 @@ function runReport(s: RunStart, end: RunEnd): CompactionReport {
     stretches: run.stretches,
     skipped: run.skipped,
     ...(end.planned ? { plannedStretch: end.planned } : {}),
+    ...(end.wholePlan ? { plan: end.wholePlan } : {}),
     ...(stillDue ? { remaining: remainingTokens(store, c, positions) } : {}),
     ...(run.lawfulFloor === undefined ? {} : { lawfulFloor: run.lawfulFloor }),
     ...(o.usage === undefined ? {} : { usage: usageReport(o.usage, run.usage, s.judgedBefore, judgedAfter) }),
@@ -897,7 +1087,12 @@ async function runSteps(
     if (end === undefined) {
       run.clearing = await clearFirst(store, run.c, run.positions, run.usage, o.dryRun);
       run.usage = run.clearing.usage;
-      end = usesBatches(run) ? await batchLoop(run) : await stepLoop(run);
+      end =
+        o.dryRun === true && plansBatches(run)
+          ? await dryRunBatch(run)
+          : usesBatches(run)
+            ? await batchLoop(run)
+            : await stepLoop(run);
     }
   } finally {
     store.endCompaction();

@@ -161,6 +161,44 @@ export interface SummarizerCallTotals {
 }
 
 /** The report of a compaction run. */
+/** A stretch a dry run would summarize, in the caller's positions. */
+export interface PlannedRunStretch {
+  readonly input: InputRange;
+  readonly replacedTokens: number;
+  /** an old summary that would be aged (re-summarized under a tighter budget) */
+  readonly aged?: true;
+}
+
+/** One summarizer call of a dry run's plan: its stretches (indexes into `stretches`), the prompt's tokens and the answer tokens it asks. */
+export interface PlannedCall {
+  readonly stretches: readonly number[];
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+/**
+ * A dry run's whole plan: what the clearing tier would free first (`clearing` in the report),
+ * then every stretch the run would summarize toward the target, the calls that would send them,
+ * and what the run would leave if each summary came back at its budget.
+ */
+export interface PlannedRun {
+  /** the model summaries would be asked of */
+  readonly model: string;
+  readonly summarizer: string;
+  /** the trigger that makes the run due */
+  readonly trigger: Plan["trigger"];
+  /** the total the trigger judges when summarizing would begin (after clearing) */
+  readonly tokens: number;
+  /** the low-water target the run summarizes toward */
+  readonly target: number;
+  readonly stretches: readonly PlannedRunStretch[];
+  readonly calls: readonly PlannedCall[];
+  /** the judged total once every planned summary is in, each at its budget */
+  readonly expectedTokensAfter: number;
+  /** the run would end still due (the trigger at that total, "none" when it would not) */
+  readonly stillDueBy: Plan["trigger"];
+}
+
 export interface CompactionReport {
   readonly outcome: Outcome;
   /** why the run stopped (under the trigger, no eligible stretch, summarizer failure, ...) */
@@ -193,6 +231,8 @@ export interface CompactionReport {
     readonly input: InputRange;
     readonly trigger: Plan["trigger"];
   };
+  /** dry run planning batches: the whole plan (every stretch, the calls, what it would leave) */
+  readonly plan?: PlannedRun;
   /** only when the run ended still due: where the remaining tokens are */
   readonly remaining?: RemainingTokens;
   /**

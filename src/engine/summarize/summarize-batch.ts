@@ -46,6 +46,51 @@ async function waited(ms: number, signal: AbortSignal | undefined): Promise<stri
   }
 }
 
+/** The answer tokens a batch call asks: each part's own cap, summed, within the request limit. */
+function batchMaxTokens(parts: readonly SummaryRequest[]): number {
+  return Math.min(
+    gateMaxTokensLimit(),
+    parts.reduce((t, p) => t + p.maxTokens, 0),
+  );
+}
+
+/** What one call of a batch would send (a dry run's plan): its prompt's tokens by the run's counter, and the answer tokens it asks. */
+export interface CallSize {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+/**
+ * The size of the call that would send `stretches` together (as summarizeBatch sends them): the
+ * batch prompt and the summed caps, or one stretch's own prompt and cap.
+ */
+export function callSize(stretches: readonly BatchStretch[], ctx: StepContext): CallSize {
+  const one = stretches.length === 1 || ctx.summarizer.summarizeBatch === undefined;
+  const asks = stretches.map((s, i) =>
+    stretchAsk(
+      s.messages,
+      s.replacedTokens,
+      ctx,
+      one ? ctx.config.summary_tag : batchPartTag(ctx.config.summary_tag, i + 1),
+      s.agedBudget,
+    ),
+  );
+  if (one)
+    return {
+      inputTokens: asks.reduce((t, a) => t + ctx.counter.count(a.request.prompt), 0),
+      outputTokens: asks.reduce((t, a) => t + a.request.maxTokens, 0),
+    };
+  return {
+    inputTokens: ctx.counter.count(
+      renderBatchPrompt(
+        ctx.config.prompt,
+        asks.map((a) => a.values),
+      ),
+    ),
+    outputTokens: batchMaxTokens(asks.map((a) => a.request)),
+  };
+}
+
 /** One batch call for the stretches' requests, retried as the retry policy says. */
 async function callBatch(
   parts: readonly SummaryRequest[],
@@ -62,10 +107,7 @@ async function callBatch(
     // cap), summed: the call plan (planCallsOf) keeps the sum within summarizer_output_cap and,
     // with the prompt, within summarizer_window; each part's prompt states its own budget
     // (summaryBudget), a request within that cap
-    maxTokens: Math.min(
-      gateMaxTokensLimit(),
-      parts.reduce((t, p) => t + p.maxTokens, 0),
-    ),
+    maxTokens: batchMaxTokens(parts),
     summaryTag: c.summary_tag,
     model: ctx.model,
     signal: ctx.signal,
