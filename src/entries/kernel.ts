@@ -13,6 +13,7 @@ import * as configModule from "../kernel/config.ts";
 import * as cutpointModule from "../kernel/cutpoint.ts";
 import * as floorModule from "../kernel/floor.ts";
 import * as keeprecentModule from "../kernel/keeprecent.ts";
+import * as ledgerModule from "../kernel/ledger.ts";
 import * as logcommitModule from "../kernel/logcommit.ts";
 import * as lowwaterModule from "../kernel/lowwater.ts";
 import * as progressModule from "../kernel/progress.ts";
@@ -817,6 +818,35 @@ export const selectKeepRecent: (roles: readonly Role[], tokens: readonly number[
  * - `forall(c: int, result < c && c <= retentionCutoff(tokens.length, window) ==> sumTokens(tokens, c, tokens.length) < keepRecentTokens)`
  */
 export const keepRecentCutoff: (tokens: readonly number[], window: number, keepRecentTokens: number) => number = keeprecentModule.keepRecentCutoff;
+
+/**
+ * The index to insert the ledger at: the first at or after `want` that is not a tool result, so no call is separated from its result.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L5, L14; see docs/kernel.md.
+ *
+ * Requires:
+ * - `0 <= want && want <= roles.length && roles.length <= 9007199254740991`
+ *
+ * Ensures:
+ * - `want <= result && result <= roles.length`
+ * - `result < roles.length ==> roles[result] !== "tool"`
+ * - `forall(i: int, want <= i && i < result ==> roles[i] === "tool")`
+ */
+export const ledgerSlot: (roles: readonly Role[], want: number) => number = ledgerModule.ledgerSlot;
+
+/**
+ * How many entries of a ledger list are kept: all of them up to its cap.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L5, L14; see docs/kernel.md.
+ *
+ * Requires:
+ * - `count >= 0 && cap >= 0`
+ *
+ * Ensures:
+ * - `result <= cap && result <= count && result >= 0`
+ * - `result === count || result === cap`
+ */
+export const ledgerKept: (count: number, cap: number) => number = ledgerModule.ledgerKept;
 
 /**
  * True iff no entry from `since` on rewrites the conversation (`rewrites[k]`: entry k is a compaction, not an append).
