@@ -18,6 +18,7 @@ import type { Message } from "../model/message.ts";
 import type { Summarizer } from "../model/summarizer.ts";
 import { type TokenCounter, tokenCounter } from "../model/tokens.ts";
 import { type KeyEnv, summarizerFromConfig } from "../providers/from-config.ts";
+import { type LedgerReport, ledgerAfter, ledgerCaps, ledgerReport, splitLedger, withLedger } from "./ledger-step.ts";
 import { givenUsage, inGivenTerms, type ReportedUsage, reportedPrefix } from "./usage.ts";
 
 /**
@@ -52,6 +53,8 @@ export interface CompactResult {
   readonly report: CompactionReport;
   /** the validated configuration that was used */
   readonly config: Config;
+  /** with the `ledger` setting on: the evidence ledger's size in the result (docs/ledger.md) */
+  readonly ledger?: LedgerReport;
 }
 
 /** Refuses anything but an array as the message list (a library caller's `null`, an object). */
@@ -86,8 +89,37 @@ export async function compactParsed(
   o: CompactMessagesOptions = {},
 ): Promise<CompactResult> {
   assertOptions(o);
-  const usage = givenUsage(c, o.usage);
   assertMessageList(messages);
+  if (c.ledger) return compactWithLedger(messages, c, o);
+  return compactRun(messages, c, o);
+}
+
+/**
+ * compactParsed with the `ledger` setting on: the run compacts the messages without their ledger
+ * message, and the ledger, extended with the tool steps the run replaced, is put back beside the
+ * summaries (ledger-step.ts). With reported usage or an item map the ledger message must not be
+ * in the input: their positions count the caller's messages, which the ledger's removal would shift.
+ */
+async function compactWithLedger(
+  messages: readonly Message[],
+  c: Config,
+  o: CompactMessagesOptions,
+): Promise<CompactResult> {
+  assertEachNesting(messages, "messages");
+  const split = splitLedger(messages);
+  if (split.at >= 0 && (o.items !== undefined || o.usage !== undefined || c.usage !== null))
+    throw new InputError(
+      `messages[${split.at}]`,
+      "an evidence ledger message with reported usage or an item map: pass the messages without it",
+    );
+  const done = await compactRun(split.rest, c, o);
+  const ledger = o.dryRun === true ? split.ledger : ledgerAfter(split.ledger, split.rest, done.messages, ledgerCaps(c));
+  return { ...done, messages: withLedger(done.messages, ledger), ledger: ledgerReport(ledger) };
+}
+
+/** One run of the engine on `messages` (already checked to be a list). */
+async function compactRun(messages: readonly Message[], c: Config, o: CompactMessagesOptions): Promise<CompactResult> {
+  const usage = givenUsage(c, o.usage);
   // every check that can refuse the input runs here, before the first summarizer call
   assertEachNesting(messages, "messages");
   if (o.items !== undefined) assertItemMap(o.items, messages.length);
