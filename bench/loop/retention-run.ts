@@ -16,6 +16,9 @@ import { startSummarizerServer } from "./summarizer-server.ts";
 const ci = process.argv.includes("--ci");
 const TRIGGERS = ci ? [15_000] : [15_000, 30_000, 60_000];
 const GENERATED = ci ? 400 : 3_000;
+/** `--only <text>`: replay only the sessions whose name holds it (printed, not written) */
+const onlyAt = process.argv.indexOf("--only");
+const ONLY = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
 /** The section's heading: bench:retention replaces the section under it in RESULTS.md. */
 export const RETENTION_HEADING = "## Retention: what the context sent still holds";
 
@@ -38,7 +41,9 @@ async function main(): Promise<void> {
   const server = await startSummarizerServer(1_000);
   const sessions = ci
     ? [exampleSessions()[0], evidenceSession(GENERATED)]
-    : [...exampleSessions(), codingSession(GENERATED), evidenceSession(GENERATED)];
+    : [...exampleSessions(), codingSession(GENERATED), evidenceSession(GENERATED)].filter(
+        (s) => ONLY === undefined || s.name.includes(ONLY),
+      );
   const rows: Row[] = [];
   try {
     for (const session of sessions)
@@ -47,6 +52,8 @@ async function main(): Promise<void> {
           baselineCompactor(server.baseUrl, trigger),
           safecutCompactor(server.baseUrl, trigger),
           safecutCompactor(server.baseUrl, trigger, { defaults: true }),
+          safecutCompactor(server.baseUrl, trigger, { ledger: true }),
+          safecutCompactor(server.baseUrl, trigger, { defaults: true, ledger: true }),
         ];
         for (const c of compactors) {
           log(`${session.name}, ${trigger} tokens, ${c.name}...`);
@@ -67,7 +74,7 @@ async function main(): Promise<void> {
   const command = `npm run bench:retention -- ${process.argv.slice(2).join(" ")}`.trimEnd().replace(/ --$/, "");
   const lines = section(rows, command);
   process.stdout.write(`${lines.join("\n")}\n`);
-  if (!ci) writeSection(join(import.meta.dirname, "../RESULTS.md"), RETENTION_HEADING, lines);
+  if (!ci && ONLY === undefined) writeSection(join(import.meta.dirname, "../RESULTS.md"), RETENTION_HEADING, lines);
 }
 
 /** The section: the method, one row per replay, then each compactor's shares against the baseline's per trigger. */
@@ -83,6 +90,7 @@ function section(rows: readonly Row[], command: string): string[] {
       "(d) user constraints",
       "(e) next call's identifiers",
       "main-model input",
+      "largest ledger (chars)",
     ],
     rows.map((r) => [
       r.session,
@@ -90,6 +98,7 @@ function section(rows: readonly Row[], command: string): string[] {
       r.compactor,
       ...FACETS.map((f) => shareCell(r.retention[f])),
       `${fmt(r.mainInput / 1000, 1)}k`,
+      r.retention.largestLedger === 0 ? "—" : String(r.retention.largestLedger),
     ]),
   );
   const against: string[][] = [];
@@ -104,11 +113,15 @@ function section(rows: readonly Row[], command: string): string[] {
         return calls === 0 ? 1 : rs.reduce((n, r) => n + r.retention[f].sum, 0) / calls;
       };
       const input = (rs: readonly Row[]) => rs.reduce((n, r) => n + r.mainInput, 0);
+      // a ledger variant against the same compactor without the ledger (today's)
+      const without = rows.filter((r) => r.trigger === trigger && r.compactor === compactor.replace(", ledger", ""));
       against.push([
         `${trigger / 1000}k`,
         compactor,
         ...FACETS.map((f) => `${pct(pooled(mine, f))} vs ${pct(pooled(base, f))}`),
         fmtRatio(input(mine) / input(base)),
+        compactor.includes(", ledger") ? fmtRatio(input(mine) / input(without)) : "—",
+        String(Math.max(0, ...mine.map((r) => r.retention.largestLedger))),
       ]);
     }
   return [
@@ -136,6 +149,8 @@ function section(rows: readonly Row[], command: string): string[] {
         "compactor",
         ...FACETS.map((f) => `(${String.fromCharCode(97 + FACETS.indexOf(f))}) ${f}`),
         "main-model input vs baseline",
+        "vs the same without the ledger",
+        "largest ledger (chars)",
       ],
       against,
     ),

@@ -86,6 +86,8 @@ function facets(m: Message): Facets {
 /** Shares summed over model calls (each facet over the calls where something of it had been seen). */
 export interface Retention {
   calls: number;
+  /** the largest evidence ledger message any context held, in characters (0: none) */
+  largestLedger: number;
   readonly paths: Share;
   readonly commands: Share;
   readonly errors: Share;
@@ -127,6 +129,7 @@ export class RetentionMeter {
   private readonly callCommand = new Map<string, string>();
   readonly result: Retention = {
     calls: 0,
+    largestLedger: 0,
     paths: emptyShare(),
     commands: emptyShare(),
     errors: emptyShare(),
@@ -165,6 +168,8 @@ export class RetentionMeter {
       for (const c of f.commands) commands.add(c);
       for (const e of f.errors) errors.add(e);
       if (m.role !== "tool") texts.push(f.text);
+      if (m.role === "summary" && m.content.startsWith("<evidence_ledger>"))
+        this.result.largestLedger = Math.max(this.result.largestLedger, m.content.length);
     }
     // a summary or a ledger says commands and errors in prose: looked up in the text beside the tool results
     const prose = texts.join("\n");
