@@ -3,6 +3,7 @@
 // here (the caller's, or the one the settings name), so the engine never imports providers.
 
 import { parseConfig } from "../engine/boundary/config-rules.ts";
+import { ledgerCaps } from "../engine/ledger/evidence-ledger.ts";
 import { type CompactOptions, compactStore } from "../engine/run/compact.ts";
 import { assertItemMap, itemMapOf } from "../engine/run/item-map.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
@@ -18,7 +19,7 @@ import type { Message } from "../model/message.ts";
 import type { Summarizer } from "../model/summarizer.ts";
 import { type TokenCounter, tokenCounter } from "../model/tokens.ts";
 import { type KeyEnv, summarizerFromConfig } from "../providers/from-config.ts";
-import { type LedgerReport, ledgerAfter, ledgerCaps, ledgerReport, splitLedger, withLedger } from "./ledger-step.ts";
+import { type LedgerReport, ledgerAfter, ledgerReport, splitLedger, withLedger } from "./ledger-step.ts";
 import { givenUsage, inGivenTerms, type ReportedUsage, reportedPrefix } from "./usage.ts";
 
 /**

@@ -14,7 +14,6 @@ import {
   renderLedger,
   type ToolStep,
 } from "../engine/ledger/evidence-ledger.ts";
-import type { Config } from "../model/config.ts";
 import { InputError } from "../model/errors.ts";
 import { type Message, summaryMessage } from "../model/message.ts";
 
@@ -34,17 +33,6 @@ export interface LedgerReport {
   readonly commands: number;
   readonly errors: number;
   readonly steps: number;
-}
-
-/** The caps the settings give. */
-export function ledgerCaps(c: Config): LedgerCaps {
-  return {
-    files: c.ledger_files,
-    commands: c.ledger_commands,
-    errors: c.ledger_errors,
-    steps: c.ledger_steps,
-    chars: c.ledger_step_chars,
-  };
 }
 
 /** Takes the (one) ledger message out of `messages`; refuses a second. */

@@ -89,3 +89,34 @@ describe("evidence ledger", () => {
     expect(r.ledger).toBeUndefined();
   });
 });
+
+describe("ledger facts count as kept for summary validation", () => {
+  // a summarizer that writes a short summary keeping only the facts it is asked to keep that are
+  // not paths or error lines of the tool steps: with the ledger off those are required, so it is
+  // rejected; with the ledger on the ledger holds them and it is accepted
+  const terse = {
+    name: "terse",
+    async summarize(r: { requiredFacts: readonly string[] }) {
+      return `Worked on the tests. ${r.requiredFacts.filter((f) => !f.includes("src/") && !f.includes("FAIL")).join(" ")}`;
+    },
+  };
+  const input: Message[] = [
+    { role: "system", content: "You are an agent." },
+    ...turn(20, true),
+    ...turn(21, true),
+    ...turn(22, true),
+  ];
+  const summarize = { ...config, strategy: "summarize" as const, token_threshold: 3000 };
+
+  it("accepts a summary that leaves the ledger's paths and errors to the ledger", async () => {
+    const on = await compactMessages(input, summarize, { summarizer: terse });
+    expect(on.report.stretches.length).toBeGreaterThan(0);
+    const ledger = parseLedger(on.messages[ledgersOf(on.messages)[0]].content);
+    expect(ledger?.filesRead).toContain("src/m20/a.ts");
+    // npm test failed again later: its newest failure is the open one
+    expect(ledger?.errors[0]?.line).toMatch(/^FAIL src\/m2[12]\/a\.test\.ts > adds$/);
+    const off = await compactMessages(input, { ...summarize, ledger: false }, { summarizer: terse });
+    expect(off.report.stretches).toHaveLength(0);
+    expect(off.report.skipped.some((s) => s.reason.includes("dropped required facts"))).toBe(true);
+  });
+});

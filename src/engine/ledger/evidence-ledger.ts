@@ -5,7 +5,8 @@
 // compaction to the next by reading back its own rendering, and bounded: each list keeps at most
 // its cap (the kernel's ledgerKept, L14), each line at most ledger_step_chars characters. The
 // format is documented in docs/ledger.md.
-import type { ToolCall } from "../../model/message.ts";
+import type { Config } from "../../model/config.ts";
+import type { Message, ToolCall } from "../../model/message.ts";
 import { gateLedgerKept } from "../boundary/kernel-gate.ts";
 import { filePaths } from "../summarize/facts.ts";
 
@@ -202,4 +203,31 @@ export function parseLedger(text: string): EvidenceLedger | undefined {
     } else if (section === "Last tool steps:") steps.push(line.slice(2));
   }
   return { ...out, errors, steps };
+}
+
+/** The caps the settings give. */
+export function ledgerCaps(c: Config): LedgerCaps {
+  return {
+    files: c.ledger_files,
+    commands: c.ledger_commands,
+    errors: c.ledger_errors,
+    steps: c.ledger_steps,
+    chars: c.ledger_step_chars,
+  };
+}
+
+/**
+ * The required facts of a stretch a summary need not repeat when the ledger is on: those the
+ * ledger built from the stretch's own tool steps holds (its rendering contains them). The
+ * others stay required.
+ */
+export function factsLeftToSummary(stretch: readonly Message[], facts: readonly string[], caps: LedgerCaps): string[] {
+  const results = new Map<string, string>();
+  for (const m of stretch) if (m.role === "tool") results.set(m.toolCallId, m.content);
+  const steps: ToolStep[] = [];
+  for (const m of stretch)
+    if (m.role === "assistant") for (const call of m.toolCalls) steps.push({ call, result: results.get(call.id) });
+  if (steps.length === 0) return [...facts];
+  const text = renderLedger(extendLedger(EMPTY_LEDGER, steps, [], caps));
+  return facts.filter((f) => !text.includes(f));
 }

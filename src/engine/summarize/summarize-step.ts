@@ -18,6 +18,7 @@ import { type PromptValues, renderPrompt } from "../../model/prompt-template.ts"
 import type { Summarizer, SummaryRequest } from "../../model/summarizer.ts";
 import type { TokenCounter } from "../../model/tokens.ts";
 import { gateRejectionStreak, gateStopAfterRejections, gateSummaryBudget } from "../boundary/kernel-gate.ts";
+import { factsLeftToSummary, ledgerCaps } from "../ledger/evidence-ledger.ts";
 import { factTokens, requiredFacts } from "./facts.ts";
 import { type RetryVerdict, retryVerdict, waitToRetry } from "./retry-policy.ts";
 import { renderTranscript } from "./transcript.ts";
@@ -95,7 +96,9 @@ export function stretchAsk(
 ): StretchAsk {
   const c = ctx.config;
   const { previousSummary, fresh } = stretchParts(stretch);
-  const facts = requiredFacts(stretch, c.anchors);
+  // with the ledger on, what the ledger of the stretch holds counts as kept (docs/ledger.md)
+  const all = requiredFacts(stretch, c.anchors);
+  const facts = c.ledger ? factsLeftToSummary(stretch, all, ledgerCaps(c)) : all;
   const budgetTokens =
     agedBudget ??
     gateSummaryBudget(
