@@ -4,6 +4,7 @@
 
 import { parseConfig } from "../engine/boundary/config-rules.ts";
 import { ledgerCaps } from "../engine/ledger/evidence-ledger.ts";
+import { type MemoryCandidate, memoryCandidates } from "../engine/memory/candidates.ts";
 import { type CompactOptions, compactStore } from "../engine/run/compact.ts";
 import { assertItemMap, itemMapOf } from "../engine/run/item-map.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
@@ -46,6 +47,10 @@ export interface CompactMessagesOptions
    * again for a stretch whose summary was rejected as not shorter while it is unchanged
    */
   readonly unshrinkable?: UnshrinkableMemory;
+  /** the session the messages belong to: memory flush candidates name it as their source */
+  readonly sessionId?: string;
+  /** called with the run's memory flush candidates (setting memory_candidates; docs/memory-candidates.md), when there are any */
+  readonly onMemoryCandidates?: (candidates: readonly MemoryCandidate[]) => void;
 }
 
 /** The compacted messages and the report. */
@@ -56,6 +61,8 @@ export interface CompactResult {
   readonly config: Config;
   /** with the `ledger` setting on: the evidence ledger's size in the result (docs/ledger.md) */
   readonly ledger?: LedgerReport;
+  /** with memory_candidates > 0: the memory flush candidates of the user messages the run covered */
+  readonly memoryCandidates?: readonly MemoryCandidate[];
 }
 
 /** Refuses anything but an array as the message list (a library caller's `null`, an object). */
@@ -91,8 +98,23 @@ export async function compactParsed(
 ): Promise<CompactResult> {
   assertOptions(o);
   assertMessageList(messages);
-  if (c.ledger) return compactWithLedger(messages, c, o);
-  return compactRun(messages, c, o);
+  const done = c.ledger ? await compactWithLedger(messages, c, o) : await compactRun(messages, c, o);
+  if (c.memory_candidates === 0 || o.dryRun === true) return done;
+  const ranges = done.report.stretches.map((s) => s.input);
+  const candidates =
+    ranges.length === 0
+      ? []
+      : memoryCandidates({
+          messages,
+          first: Math.min(...ranges.map((r) => r.first)),
+          last: Math.max(...ranges.map((r) => r.last)),
+          sessionId: o.sessionId,
+          max: c.memory_candidates,
+          bytes: c.memory_candidate_bytes,
+          time: new Date().toISOString(),
+        });
+  if (candidates.length > 0) o.onMemoryCandidates?.(candidates);
+  return { ...done, memoryCandidates: candidates };
 }
 
 /**

@@ -379,6 +379,20 @@ export const SETTINGS = {
     flag: "--ledger-step-chars <n>",
     help: "characters kept of each tool step the ledger holds verbatim, and of each of its lines",
   },
+  memory_candidates: {
+    type: "count",
+    default: 0,
+    min: 0,
+    flag: "--memory-candidates <n>",
+    help: "at most n memory flush candidates (user preferences, boundaries, facts) from the user messages a compaction covered; 0: none (docs/memory-candidates.md)",
+  },
+  memory_candidate_bytes: {
+    type: "count",
+    default: 300,
+    min: 1,
+    flag: "--memory-candidate-bytes <n>",
+    help: "each memory flush candidate's text is cut to n UTF-8 bytes",
+  },
   anchors: {
     type: "list",
     default: [],
