@@ -3,7 +3,6 @@
 // here (the caller's, or the one the settings name), so the engine never imports providers.
 
 import { parseConfig } from "../engine/boundary/config-rules.ts";
-import { ledgerCaps } from "../engine/ledger/evidence-ledger.ts";
 import { type MemoryCandidate, memoryCandidates } from "../engine/memory/candidates.ts";
 import { type CompactOptions, compactStore } from "../engine/run/compact.ts";
 import { assertItemMap, itemMapOf } from "../engine/run/item-map.ts";
@@ -11,6 +10,7 @@ import type { CompactionReport } from "../engine/run/report.ts";
 import { ConversationStore } from "../engine/store/store.ts";
 import { markedMessages } from "../engine/store/summary-marks.ts";
 import type { UnshrinkableMemory } from "../engine/store/unshrinkable.ts";
+import { ledgerCaps } from "../engine/summarize/evidence-ledger.ts";
 import type { ReportedPrefix } from "../kernel/trigger.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
 import { InputError } from "../model/errors.ts";

@@ -13,7 +13,7 @@ import {
   parseLedger,
   renderLedger,
   type ToolStep,
-} from "../engine/ledger/evidence-ledger.ts";
+} from "../engine/summarize/evidence-ledger.ts";
 import { InputError } from "../model/errors.ts";
 import { type Message, summaryMessage } from "../model/message.ts";
 

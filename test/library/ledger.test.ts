@@ -3,7 +3,7 @@
 // never between a call and its result; carried forward it stays one message within its caps; an
 // error closes when the same command later succeeds; off, nothing changes.
 import { describe, expect, it } from "vitest";
-import { parseLedger } from "../../src/engine/ledger/evidence-ledger.ts";
+import { parseLedger } from "../../src/engine/summarize/evidence-ledger.ts";
 import { compactMessages } from "../../src/library/compact-messages.ts";
 import type { Message } from "../../src/model/message.ts";
 

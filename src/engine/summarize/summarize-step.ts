@@ -18,7 +18,7 @@ import { type PromptValues, renderPrompt } from "../../model/prompt-template.ts"
 import type { Summarizer, SummaryRequest } from "../../model/summarizer.ts";
 import type { TokenCounter } from "../../model/tokens.ts";
 import { gateRejectionStreak, gateStopAfterRejections, gateSummaryBudget } from "../boundary/kernel-gate.ts";
-import { factsLeftToSummary, ledgerCaps } from "../ledger/evidence-ledger.ts";
+import { factsLeftToSummary, ledgerCaps } from "./evidence-ledger.ts";
 import { factTokens, requiredFacts } from "./facts.ts";
 import { type RetryVerdict, retryVerdict, waitToRetry } from "./retry-policy.ts";
 import { renderTranscript } from "./transcript.ts";

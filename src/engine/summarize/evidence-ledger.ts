@@ -8,7 +8,7 @@
 import type { Config } from "../../model/config.ts";
 import type { Message, ToolCall } from "../../model/message.ts";
 import { gateLedgerKept } from "../boundary/kernel-gate.ts";
-import { filePaths } from "../summarize/facts.ts";
+import { filePaths } from "./facts.ts";
 
 /** The caps of a ledger (settings ledger_files, ledger_commands, ledger_errors, ledger_steps, ledger_step_chars). */
 export interface LedgerCaps {
