@@ -23,7 +23,11 @@ const cases: Case[] = [
     () => entry.planBatch(roles, none, none, idle, 6, tokens, 64, [], [], need, 40, 3).length,
   ],
   ["totalTokens", () => totalTokens(tokens), () => entry.totalTokens(tokens)],
-  ["rangeTokens (1,000 of them)", () => rangeTokens(tokens, 0, Math.min(1000, n)), () => entry.rangeTokens(tokens, 0, Math.min(1000, n))],
+  [
+    "rangeTokens (1,000 of them)",
+    () => rangeTokens(tokens, 0, Math.min(1000, n)),
+    () => entry.rangeTokens(tokens, 0, Math.min(1000, n)),
+  ],
 ];
 
 const reps = { warmup: 3, reps: 11 };

@@ -70,6 +70,8 @@ export interface SafecutVariant {
   readonly defaults?: boolean;
   /** no memory passed between calls (the most common use: each call given only the messages) */
   readonly stateless?: boolean;
+  /** the evidence ledger on (setting ledger, its caps at their defaults) */
+  readonly ledger?: boolean;
 }
 
 /** Each varied setting: its name in a compactor's name and in the configuration. */
@@ -142,6 +144,7 @@ export function safecutCompactor(baseUrl: string, trigger: number, v: SafecutVar
   const named = [
     ...(v.defaults === true ? ["defaults"] : []),
     ...(v.stateless === true ? ["stateless"] : []),
+    ...(v.ledger === true ? ["ledger"] : []),
     ...VARIED.filter(([key]) => v[key] !== undefined).map(([key, label, , unit]) => `${label} ${v[key]}${unit}`),
   ];
   const varied = Object.fromEntries(
@@ -162,6 +165,7 @@ export function safecutCompactor(baseUrl: string, trigger: number, v: SafecutVar
           tokenizer: "chars",
           provider: "openai",
           base_url: baseUrl,
+          ...(v.ledger === true ? { ledger: true } : {}),
           ...varied,
         },
         { summarizer, agentModel: AGENT_MODEL, ...(unshrinkable === undefined ? {} : { unshrinkable }) },

@@ -98,8 +98,19 @@ function modelledEnd(calls: readonly CallRecord[], j: number, end: number[]): nu
   return end[j];
 }
 
-/** Replays `session` with `compactor`, reading its summarizer calls from `server`. */
-export async function replay(session: Session, compactor: Compactor, server: SummarizerServer): Promise<ReplayStats> {
+/** What a replay tells as it goes: each message joining the history, each context sent with the reply it got. */
+export interface ReplayObserver {
+  see(m: Message): void;
+  measure(context: readonly Message[], reply: Message): void;
+}
+
+/** Replays `session` with `compactor`, reading its summarizer calls from `server` (and telling `observer`). */
+export async function replay(
+  session: Session,
+  compactor: Compactor,
+  server: SummarizerServer,
+  observer?: ReplayObserver,
+): Promise<ReplayStats> {
   let context: Message[] = [];
   let users = 0;
   const s = emptyStats();
@@ -143,7 +154,9 @@ export async function replay(session: Session, compactor: Compactor, server: Sum
       s.finalSummaryShare = tokens === 0 ? 0 : contextTokens(summaries) / tokens;
       s.finalTokens = tokens;
       s.finalUserSystem = contextTokens(context.filter((x) => x.role === "user" || x.role === "system"));
+      observer?.measure(context, m);
     }
+    observer?.see(m);
     if (m.role === "user") users++;
     context = [...context, m];
   }

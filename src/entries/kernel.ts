@@ -18,6 +18,7 @@ import * as configModule from "../kernel/config.ts";
 import * as cutpointModule from "../kernel/cutpoint.ts";
 import * as floorModule from "../kernel/floor.ts";
 import * as keeprecentModule from "../kernel/keeprecent.ts";
+import * as ledgerModule from "../kernel/ledger.ts";
 import * as logcommitModule from "../kernel/logcommit.ts";
 import * as lowwaterModule from "../kernel/lowwater.ts";
 import * as progressModule from "../kernel/progress.ts";
@@ -1244,6 +1245,49 @@ export const keepRecentCutoff: (tokens: readonly number[], window: number, keepR
   const keepRecentTokensData = snapshot("keepRecentCutoff", "keepRecentTokens", keepRecentTokens);
   guards.guardKeepRecentCutoff(tokensData, windowData, keepRecentTokensData);
   return keeprecentModule.keepRecentCutoff(tokensData, windowData, keepRecentTokensData);
+};
+
+/**
+ * The index to insert the ledger at: the first at or after `want` that is not a tool result, so no call is separated from its result.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L5, L14; see docs/kernel.md.
+ * The arguments are copied into plain data, each element read once, and the copy is checked
+ * against the requires (a KernelBoundaryError names the first one broken) before the kernel reads it.
+ *
+ * Requires:
+ * - `0 <= want && want <= roles.length && roles.length <= 9007199254740991`
+ *
+ * Ensures:
+ * - `want <= result && result <= roles.length`
+ * - `result < roles.length ==> roles[result] !== "tool"`
+ * - `forall(i: int, want <= i && i < result ==> roles[i] === "tool")`
+ */
+export const ledgerSlot: (roles: readonly Role[], want: number) => number = (roles: readonly Role[], want: number): number => {
+  const rolesData = snapshot("ledgerSlot", "roles", roles);
+  const wantData = snapshot("ledgerSlot", "want", want);
+  guards.guardLedgerSlot(rolesData, wantData);
+  return ledgerModule.ledgerSlot(rolesData, wantData);
+};
+
+/**
+ * How many entries of a ledger list are kept: all of them up to its cap.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L5, L14; see docs/kernel.md.
+ * The arguments are copied into plain data, each element read once, and the copy is checked
+ * against the requires (a KernelBoundaryError names the first one broken) before the kernel reads it.
+ *
+ * Requires:
+ * - `count >= 0 && cap >= 0`
+ *
+ * Ensures:
+ * - `result <= cap && result <= count && result >= 0`
+ * - `result === count || result === cap`
+ */
+export const ledgerKept: (count: number, cap: number) => number = (count: number, cap: number): number => {
+  const countData = snapshot("ledgerKept", "count", count);
+  const capData = snapshot("ledgerKept", "cap", cap);
+  guards.guardLedgerKept(countData, capData);
+  return ledgerModule.ledgerKept(countData, capData);
 };
 
 /**

@@ -3,12 +3,14 @@
 // here (the caller's, or the one the settings name), so the engine never imports providers.
 
 import { parseConfig } from "../engine/boundary/config-rules.ts";
+import { type MemoryCandidate, memoryCandidates } from "../engine/memory/candidates.ts";
 import { type CompactOptions, compactStore } from "../engine/run/compact.ts";
 import { assertItemMap, itemMapOf } from "../engine/run/item-map.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import { ConversationStore } from "../engine/store/store.ts";
 import { markedMessages } from "../engine/store/summary-marks.ts";
 import type { UnshrinkableMemory } from "../engine/store/unshrinkable.ts";
+import { ledgerCaps } from "../engine/summarize/evidence-ledger.ts";
 import type { ReportedPrefix } from "../kernel/trigger.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
 import { InputError } from "../model/errors.ts";
@@ -18,6 +20,7 @@ import type { Message } from "../model/message.ts";
 import type { Summarizer } from "../model/summarizer.ts";
 import { type TokenCounter, tokenCounter } from "../model/tokens.ts";
 import { type KeyEnv, summarizerFromConfig } from "../providers/from-config.ts";
+import { type LedgerReport, ledgerAfter, ledgerReport, splitLedger, withLedger } from "./ledger-step.ts";
 import { givenUsage, inGivenTerms, type ReportedUsage, reportedPrefix } from "./usage.ts";
 
 /**
@@ -44,6 +47,10 @@ export interface CompactMessagesOptions
    * again for a stretch whose summary was rejected as not shorter while it is unchanged
    */
   readonly unshrinkable?: UnshrinkableMemory;
+  /** the session the messages belong to: memory flush candidates name it as their source */
+  readonly sessionId?: string;
+  /** called with the run's memory flush candidates (setting memory_candidates; docs/memory-candidates.md), when there are any */
+  readonly onMemoryCandidates?: (candidates: readonly MemoryCandidate[]) => void;
 }
 
 /** The compacted messages and the report. */
@@ -52,6 +59,10 @@ export interface CompactResult {
   readonly report: CompactionReport;
   /** the validated configuration that was used */
   readonly config: Config;
+  /** with the `ledger` setting on: the evidence ledger's size in the result (docs/ledger.md) */
+  readonly ledger?: LedgerReport;
+  /** with memory_candidates > 0: the memory flush candidates of the user messages the run covered */
+  readonly memoryCandidates?: readonly MemoryCandidate[];
 }
 
 /** Refuses anything but an array as the message list (a library caller's `null`, an object). */
@@ -86,8 +97,52 @@ export async function compactParsed(
   o: CompactMessagesOptions = {},
 ): Promise<CompactResult> {
   assertOptions(o);
-  const usage = givenUsage(c, o.usage);
   assertMessageList(messages);
+  const done = c.ledger ? await compactWithLedger(messages, c, o) : await compactRun(messages, c, o);
+  if (c.memory_candidates === 0 || o.dryRun === true) return done;
+  const ranges = done.report.stretches.map((s) => s.input);
+  const candidates =
+    ranges.length === 0
+      ? []
+      : memoryCandidates({
+          messages,
+          first: Math.min(...ranges.map((r) => r.first)),
+          last: Math.max(...ranges.map((r) => r.last)),
+          sessionId: o.sessionId,
+          max: c.memory_candidates,
+          bytes: c.memory_candidate_bytes,
+          time: new Date().toISOString(),
+        });
+  if (candidates.length > 0) o.onMemoryCandidates?.(candidates);
+  return { ...done, memoryCandidates: candidates };
+}
+
+/**
+ * compactParsed with the `ledger` setting on: the run compacts the messages without their ledger
+ * message, and the ledger, extended with the tool steps the run replaced, is put back beside the
+ * summaries (ledger-step.ts). With reported usage or an item map the ledger message must not be
+ * in the input: their positions count the caller's messages, which the ledger's removal would shift.
+ */
+async function compactWithLedger(
+  messages: readonly Message[],
+  c: Config,
+  o: CompactMessagesOptions,
+): Promise<CompactResult> {
+  assertEachNesting(messages, "messages");
+  const split = splitLedger(messages);
+  if (split.at >= 0 && (o.items !== undefined || o.usage !== undefined || c.usage !== null))
+    throw new InputError(
+      `messages[${split.at}]`,
+      "an evidence ledger message with reported usage or an item map: pass the messages without it",
+    );
+  const done = await compactRun(split.rest, c, o);
+  const ledger = o.dryRun === true ? split.ledger : ledgerAfter(split.ledger, split.rest, done.messages, ledgerCaps(c));
+  return { ...done, messages: withLedger(done.messages, ledger), ledger: ledgerReport(ledger) };
+}
+
+/** One run of the engine on `messages` (already checked to be a list). */
+async function compactRun(messages: readonly Message[], c: Config, o: CompactMessagesOptions): Promise<CompactResult> {
+  const usage = givenUsage(c, o.usage);
   // every check that can refuse the input runs here, before the first summarizer call
   assertEachNesting(messages, "messages");
   if (o.items !== undefined) assertItemMap(o.items, messages.length);

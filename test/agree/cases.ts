@@ -308,6 +308,9 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
       )
       .map(([ps, m]) => [t, ps, m]),
   ),
+  // ledger.ts
+  ledgerSlot: fc.array(role, { maxLength: 10 }).chain((rs) => fc.tuple(fc.constant(rs), fc.nat(rs.length))),
+  ledgerKept: fc.tuple(fc.oneof(fc.nat(30), wideNat), fc.oneof(fc.nat(30), wideNat)),
   // retention.ts
   retentionCutoff: fc.tuple(fc.oneof(fc.nat(30), wideNat), window),
   // splice.ts

@@ -66,3 +66,28 @@ describe("summary validation", () => {
     });
   });
 });
+
+describe("requiredFacts on a huge message", () => {
+  // one message naming 200k distinct identifiers: spreading them into one push overflowed the
+  // call stack (RangeError), and the containment filter compared every fact with every other
+  it("lists 200k facts of one message, in seconds", () => {
+    const names = Array.from({ length: 200_000 }, (_, i) => `handler_${i}x`);
+    const m: Message = { role: "assistant", content: names.join(" "), toolCalls: [] };
+    const started = performance.now();
+    const facts = requiredFacts([m], []);
+    expect(facts).toHaveLength(200_000);
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it("still drops a fact contained in a longer one, and keeps first-seen order", () => {
+    const m: Message = {
+      role: "assistant",
+      content: "readConfig then TypeError: readConfig failed in src/config/load.ts and load_config",
+      toolCalls: [],
+    };
+    expect(requiredFacts([m], ["load_config", "src/config", "then"])).toEqual([
+      "TypeError: readConfig failed in src/config/load.ts and load_config",
+      "then",
+    ]);
+  });
+});

@@ -132,6 +132,8 @@ const ARGS: Record<string, () => unknown[]> = {
   keepHeadLines: () => [tokens, N, N],
   keepTailLines: () => [tokens, N, N],
   advanceWatermark: () => [0, N / 2, N - 4],
+  ledgerSlot: () => [roles, N / 2],
+  ledgerKept: () => [N, 64],
   thresholdFired: () => [N, N, N / 4, th],
   rejectionStreak: () => [N, false],
   stopAfterRejections: () => [N, 4],

@@ -81,6 +81,7 @@ const ENGINE_BUILDS_ON: Readonly<Record<string, readonly string[]>> = {
   summarize: ["boundary"],
   "tool-output": ["boundary"],
   run: ["store", "summarize", "boundary"],
+  memory: [],
 };
 
 /** The engine stage of a path under src/engine/, or undefined for any other path. */

@@ -944,4 +944,45 @@ export const mutants: Mutant[] = [
     replace: `if (i > start && (!fits || outNext >= outputCap)) {`,
     why: "a call closes when its answers reach the output cap exactly, although the next part fits: not greedy, more calls than needed",
   },
+  {
+    module: "ledger.ts",
+    law: "L5",
+    find: `while (p < roles.length && roles[p] === "tool") {`,
+    replace: `while (p < roles.length && roles[p] === "tool" && p < want) {`,
+    why: "the ledger's slot may be a tool result, so the ledger stands between a call and its result",
+  },
+  {
+    module: "ledger.ts",
+    law: "L5",
+    find: `  return p;
+}`,
+    replace: `  return p < roles.length ? p + 1 : p;
+}`,
+    why: "the slot skips a message that is not a tool result, past the place the engine wanted",
+  },
+  {
+    module: "ledger.ts",
+    law: "L5",
+    find: `  let p = want;`,
+    replace: `  let p = want > 0 ? want - 1 : want;`,
+    why: "the slot may fall before the place the engine wanted",
+  },
+  {
+    module: "ledger.ts",
+    law: "L14",
+    find: `  if (count <= cap) return count;
+  return cap;`,
+    replace: `  if (count <= cap) return count;
+  return cap + 1;`,
+    why: "a ledger list over its cap keeps one entry more than the cap, so the ledger grows past its settings",
+  },
+  {
+    module: "ledger.ts",
+    law: "L14",
+    find: `  if (count <= cap) return count;
+  return cap;`,
+    replace: `  if (count <= cap) return count - (count > 0 ? 1 : 0);
+  return cap;`,
+    why: "a list under its cap drops an entry it has room for (neither all of it nor the cap)",
+  },
 ];

@@ -21,6 +21,7 @@ import {
   worthACall,
 } from "../../kernel/floor.ts";
 import { keepRecentCutoff, selectKeepRecent } from "../../kernel/keeprecent.ts";
+import { ledgerKept, ledgerSlot } from "../../kernel/ledger.ts";
 import { decideLogCommit } from "../../kernel/logcommit.ts";
 import { runContinues, summarizesAfterClearing } from "../../kernel/lowwater.ts";
 import { acceptSummary, rangeTokens, rejectionStreak, stopAfterRejections } from "../../kernel/progress.ts";
@@ -54,6 +55,8 @@ import {
   guardKeepHeadLines,
   guardKeepRecentCutoff,
   guardKeepTailLines,
+  guardLedgerKept,
+  guardLedgerSlot,
   guardMarkedNotShrinkable,
   guardMovable,
   guardNotShrinkable,
@@ -554,4 +557,16 @@ export function gateKeepLines(
   if (from === "head") guardKeepHeadLines(lineBytes, maxLines, maxBytes);
   else guardKeepTailLines(lineBytes, maxLines, maxBytes);
   return from === "head" ? keepHeadLines(lineBytes, maxLines, maxBytes) : keepTailLines(lineBytes, maxLines, maxBytes);
+}
+
+/** L14: how many entries of a ledger list are kept (all up to the cap). */
+export function gateLedgerKept(count: number, cap: number): number {
+  guardLedgerKept(count, cap);
+  return ledgerKept(count, cap);
+}
+
+/** L5: where the ledger message is inserted: the first index at or after `want` that is not a tool result. */
+export function gateLedgerSlot(roles: readonly Role[], want: number): number {
+  guardLedgerSlot(roles, want);
+  return ledgerSlot(roles, want);
 }

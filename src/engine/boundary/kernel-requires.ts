@@ -401,6 +401,19 @@ export function guardKeepRecentCutoff(tokens: readonly number[], window: number,
   if (!natsSumExactly(tokens)) fail("keepRecentCutoff", `token counts >= 0 with a sum <= ${EXACT_LIMIT_NAME}`);
 }
 
+/** ledgerSlot (src/kernel/ledger.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardLedgerSlot(roles: readonly Role[], want: number): void {
+  if (!Number.isSafeInteger(want)) fail("ledgerSlot", "want a safe integer");
+  if (!(0 <= want && want <= roles.length && roles.length <= 9007199254740991)) fail("ledgerSlot", "0 <= want && want <= roles.length && roles.length <= 9007199254740991");
+}
+
+/** ledgerKept (src/kernel/ledger.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardLedgerKept(count: number, cap: number): void {
+  if (!Number.isSafeInteger(count)) fail("ledgerKept", "count a safe integer");
+  if (!Number.isSafeInteger(cap)) fail("ledgerKept", "cap a safe integer");
+  if (!(count >= 0 && cap >= 0)) fail("ledgerKept", "count >= 0 && cap >= 0");
+}
+
 /** onlyAppendsSince (src/kernel/logcommit.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardOnlyAppendsSince(rewrites: boolean[], since: number): void {
   if (!Number.isSafeInteger(since)) fail("onlyAppendsSince", "since a safe integer");

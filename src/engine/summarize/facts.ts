@@ -51,19 +51,70 @@ export function errorMessages(text: string): string[] {
 
 /** The facts a summary of `stretch` must contain verbatim, deduplicated, in first-seen order. */
 export function requiredFacts(stretch: readonly Message[], anchors: readonly string[]): string[] {
-  const found: string[] = [];
+  // a Set in first-seen order; added one by one (a spread of one message's facts into a call
+  // overflows the stack past ~100k of them)
+  const found = new Set<string>();
+  const addAll = (xs: readonly string[]) => {
+    for (const x of xs) found.add(x);
+  };
   // a public utility: a hand-built stretch is checked like any other message list
   for (const m of assertMessages(stretch, "stretch")) {
     const own = agentText(m);
-    found.push(...filePaths(own), ...identifiers(own), ...errorMessages(m.role === "assistant" ? own : m.content));
+    addAll(filePaths(own));
+    addAll(identifiers(own));
+    addAll(errorMessages(m.role === "assistant" ? own : m.content));
   }
   const all = stretch.map((m) => (m.role === "assistant" ? agentText(m) : m.content)).join("\n");
-  for (const a of anchors) if (a !== "" && all.includes(a)) found.push(a);
-  const unique = Array.from(new Set(found));
+  for (const a of anchors) if (a !== "" && all.includes(a)) found.add(a);
   // a fact contained in another fact is kept whenever that one is: list only the longer one
-  return unique.filter((f) => !unique.some((g) => g !== f && g.includes(f)));
+  const contained = containedFacts(found);
+  return Array.from(found).filter((f) => !contained.has(f));
 }
 
+/**
+ * The facts that occur inside another (longer) fact: for every length some fact has, each longer
+ * fact's windows of that length are hashed as they roll (Rabin-Karp, 32-bit), and only a window
+ * whose hash some fact of that length has is cut out and looked up. Work: the facts' characters
+ * times the distinct lengths (facts are short: paths, names, error lines cut at MAX_ERROR_CHARS),
+ * not every pair of facts.
+ */
+function containedFacts(facts: ReadonlySet<string>): Set<string> {
+  const hashes = new Map<number, Set<number>>();
+  for (const f of facts) {
+    const h = hashes.get(f.length) ?? new Set<number>();
+    h.add(windowHash(f, 0, f.length));
+    hashes.set(f.length, h);
+  }
+  const lengths = Array.from(hashes.keys()).sort((a, b) => a - b);
+  const out = new Set<string>();
+  for (const g of facts)
+    for (const len of lengths) {
+      if (len >= g.length) break;
+      const known = hashes.get(len) as Set<number>;
+      // BASE^(len-1), the weight of the character leaving the window
+      let top = 1;
+      for (let k = 1; k < len; k++) top = Math.imul(top, BASE);
+      let h = windowHash(g, 0, len);
+      for (let i = 0; ; i++) {
+        if (known.has(h)) {
+          const piece = g.slice(i, i + len);
+          if (facts.has(piece)) out.add(piece);
+        }
+        if (i + len >= g.length) break;
+        h = (Math.imul(h - Math.imul(g.charCodeAt(i), top), BASE) + g.charCodeAt(i + len)) | 0;
+      }
+    }
+  return out;
+}
+
+const BASE = 131;
+
+/** The 32-bit polynomial hash of text[from, from + len). */
+function windowHash(text: string, from: number, len: number): number {
+  let h = 0;
+  for (let i = from; i < from + len; i++) h = (Math.imul(h, BASE) + text.charCodeAt(i)) | 0;
+  return h;
+}
 /** The required facts missing from a summary text. */
 export function missingFacts(summary: string, facts: readonly string[]): string[] {
   return facts.filter((f) => !summary.includes(f));

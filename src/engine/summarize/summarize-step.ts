@@ -19,6 +19,7 @@ import type { Summarizer, SummaryRequest } from "../../model/summarizer.ts";
 import type { TokenCounter } from "../../model/tokens.ts";
 import { gateRejectionStreak, gateStopAfterRejections, gateSummaryBudget } from "../boundary/kernel-gate.ts";
 import { askedOutput, callLimitsOf, cutExcerpt, inputRoom } from "./call-limits.ts";
+import { factsLeftToSummary, ledgerCaps } from "./evidence-ledger.ts";
 import { factTokens, requiredFacts } from "./facts.ts";
 import { type RetryVerdict, retryVerdict, waitToRetry } from "./retry-policy.ts";
 import { renderTranscript } from "./transcript.ts";
@@ -111,7 +112,9 @@ export function stretchAsk(
   const c = ctx.config;
   const limits = callLimitsOf(c);
   const { previousSummary, fresh } = stretchParts(stretch);
-  const facts = requiredFacts(stretch, c.anchors);
+  // with the ledger on, what the ledger of the stretch holds counts as kept (docs/ledger.md)
+  const all = requiredFacts(stretch, c.anchors);
+  const facts = c.ledger ? factsLeftToSummary(stretch, all, ledgerCaps(c)) : all;
   const maxTokens = askedOutput(agedBudget ?? c.max_tokens, limits);
   const budgetTokens =
     agedBudget === undefined
