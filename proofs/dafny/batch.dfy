@@ -367,8 +367,10 @@ lemma PlanFreedStep(tokens: seq<int>, plan: seq<int>, allowance: int, keepPercen
 }
 
 // The stretch selectStretchFrom finds from `from` (its ensures): the earliest start at or after
-// `from` of an eligible stretch, with that start's longest eligible end.
-ghost predicate FirstFrom(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, cutoff: int,
+// `from` of an eligible stretch, with that start's longest eligible end. Opaque, revealed only in
+// the lemmas below: with its body in view of every proof of this file, Dafny 2.3 timed out on
+// BatchFreedAppendLast (3 runs of 3, one of them in a clean CI run).
+ghost predicate {:opaque} FirstFrom(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, cutoff: int,
                           from: int, s: int, e: int)
   requires |callOf| == |roles| && |lastAnswer| == |roles| && |ongoing| == |roles|
 {
@@ -400,6 +402,7 @@ lemma FirstFromUnique(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, 
   requires FirstFrom(roles, callOf, lastAnswer, ongoing, cutoff, from, s2, e2)
   ensures s == s2 && e == e2
 {
+  reveal FirstFrom();
   if s2 < s { assert !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s2, e2); }
   if s < s2 { assert !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s, e); }
   if e < e2 { assert !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s, e2); }
@@ -411,12 +414,15 @@ lemma FirstFromUnique(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, 
 lemma NoneWorthPast(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, ongoing: seq<bool>, cutoff: int,
                     tokens: seq<int>, floorTokens: int, shunStarts: seq<int>, shunEnds: seq<int>, from: int, s: int, e: int)
   requires |callOf| == |roles| && |lastAnswer| == |roles| && |ongoing| == |roles|
-  requires FirstFrom(roles, callOf, lastAnswer, ongoing, cutoff, from, s, e)
+  requires from <= s && Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s, e)
+  requires forall e2: int :: e < e2 ==> !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s, e2)
+  requires forall s2: int, e2: int :: from <= s2 < s ==> !Eligible(roles, callOf, lastAnswer, ongoing, cutoff, s2, e2)
   requires !Plannable(roles, callOf, lastAnswer, ongoing, cutoff, tokens, floorTokens, shunStarts, shunEnds, s, e)
   ensures NoneWorthFrom(roles, callOf, lastAnswer, ongoing, cutoff, tokens, floorTokens, shunStarts, shunEnds, e) ==>
           NoneWorthFrom(roles, callOf, lastAnswer, ongoing, cutoff, tokens, floorTokens, shunStarts, shunEnds, from)
 {
   reveal NoneWorthFrom();
+  assert FirstFrom(roles, callOf, lastAnswer, ongoing, cutoff, from, s, e) by { reveal FirstFrom(); }
   if NoneWorthFrom(roles, callOf, lastAnswer, ongoing, cutoff, tokens, floorTokens, shunStarts, shunEnds, e) {
     forall s2: int, e2: int | from <= s2 < e2 <= |roles| && FirstFrom(roles, callOf, lastAnswer, ongoing, cutoff, from, s2, e2)
       ensures !Plannable(roles, callOf, lastAnswer, ongoing, cutoff, tokens, floorTokens, shunStarts, shunEnds, s2, e2) &&
@@ -436,4 +442,5 @@ lemma NoneWorthAtEnd(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, o
           NoneWorthFrom(roles, callOf, lastAnswer, ongoing, cutoff, tokens, floorTokens, shunStarts, shunEnds, from)
 {
   reveal NoneWorthFrom();
+  reveal FirstFrom();
 }
