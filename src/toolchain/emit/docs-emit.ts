@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Layout } from "../frontend/load.ts";
 import { type FnDoc, kernelModules, type ModuleDoc } from "./docs-model.ts";
-import { guardedFunctions } from "./guards-emit.ts";
+import { guardedFunctions, guardNameOf } from "./guards-emit.ts";
 
 /** The generated files, relative to the project root. */
 export const DOC_FILES = { markdown: "docs/kernel.md", entry: "src/entries/kernel.ts" } as const;
@@ -130,11 +130,6 @@ function copyOf(fn: string, typed: string, tps: readonly string[]): string {
   return `snapshot("${fn}", "${name}", ${name})`;
 }
 
-/** The guard generated from a function's requires (guards-emit.ts names it so). */
-function guardName(fn: string): string {
-  return `guard${fn[0].toUpperCase()}${fn.slice(1)}`;
-}
-
 /**
  * One function of the entry: it copies its arguments into plain data (kernel-data.ts), checks
  * the copy against the function's requires (the generated guard) and calls the kernel on the copy.
@@ -147,7 +142,7 @@ function entryFunction(f: FnDoc, module: string, guarded: boolean): string[] {
   return [
     `export const ${f.name}: ${f.tparams}(${f.typedParams.join(", ")}) => ${f.returns} = ${f.tparams}(${f.typedParams.join(", ")}): ${f.returns} => {`,
     ...copies,
-    ...(guarded ? [`  guards.${guardName(f.name)}(${data});`] : []),
+    ...(guarded ? [`  guards.${guardNameOf(f.name)}(${data});`] : []),
     `  return ${module}.${f.name}(${data});`,
     "};",
   ];

@@ -171,6 +171,11 @@ function capital(s: string): string {
   return s[0].toUpperCase() + s.slice(1);
 }
 
+/** The name of kernel function `fn`'s guard: `guard` and the name capitalised (the entry calls it by this name). */
+export function guardNameOf(fn: string): string {
+  return `guard${capital(fn)}`;
+}
+
 /** Fails on a list entry that names no function or clause of the kernel. */
 function checkList(k: KernelFacts): void {
   for (const e of [...HAND_CHECKS, ...UNGUARDED]) {
@@ -238,7 +243,7 @@ function buildGuards(l: Layout): { text: string; guarded: ReadonlySet<string> } 
     out.push(
       "",
       `/** ${f.name} (src/kernel/${f.module}.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */`,
-      `export function guard${capital(f.name)}${f.tparams}(${params.join(", ")}): void {`,
+      `export function ${guardNameOf(f.name)}${f.tparams}(${params.join(", ")}): void {`,
       ...body,
       "}",
     );
