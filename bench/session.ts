@@ -165,6 +165,8 @@ async function throughput(place: Place, bundle: string): Promise<string[]> {
 
 /** `--costs`: only the appends and the cold opens, printed, RESULTS.md left as it is (for profiling). */
 const costsOnly = process.argv.includes("--costs");
+/** `--contention`: only the throughput of 4 appenders and 2 compactors on one session, both backends, printed. */
+const contentionOnly = process.argv.includes("--contention");
 const COLD_SIZES = costsOnly ? [100_000] : [10_000, 100_000];
 const log: Place = { name: "jsonl log", at: (tag) => join(dir, `${tag}.jsonl`) };
 const server = await startPgServer({ fsync: true });
@@ -174,6 +176,18 @@ const pg: Place = { name: "postgresql", at: (tag) => `${server.url}?session=${ta
 let bareSeq = 0;
 const idOf = (at: string) => new URL(at).searchParams.get("session") as string;
 try {
+  if (contentionOnly) {
+    const bundle = bundleWorker();
+    for (const place of [log, pg]) console.log((await throughput(place, bundle)).join(" | "));
+  } else await costsAndTheRest();
+} finally {
+  await sql.end();
+  server.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** The appends and cold opens, then (unless --costs) the rest. */
+async function costsAndTheRest(): Promise<void> {
   await sql`create table bare (session text, seq bigint, kind text, text text, primary key (session, seq))`;
   await appendCost(log, 500, bareLines);
   await appendCost(pg, 500, async (texts) => {
@@ -202,10 +216,6 @@ try {
   }
   if (costsOnly) console.log(rows.map((r) => r.join(" | ")).join("\n"));
   else await theRest();
-} finally {
-  await sql.end();
-  server.stop();
-  rmSync(dir, { recursive: true, force: true });
 }
 
 /** The compaction steps and the throughput, then the tables printed and written into RESULTS.md. */
