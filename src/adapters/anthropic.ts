@@ -178,6 +178,7 @@ function compactionMessages(content: Json[], k: number, at: ContentAt, opts: For
   const parts = split ? 2 : 1;
   const system: Message = {
     role: "system",
+    serverCompaction: true,
     content: texts.join("\n"),
     ...mediaField(otherBlocksTokens(head.filter((b) => !isJsonObject(b) || b.type !== "compaction"))),
     source: { format: "anthropic", index: at.index, raw: at.raw, parts, blocks: head },
