@@ -85,6 +85,10 @@ describe("Anthropic's compaction block", () => {
       (m) => Array.isArray(m.content) && JSON.stringify(m.content[0]) === JSON.stringify(COMPACTION),
     );
     expect(holder).toBeDefined();
+    // kept whole, its call with it, and the call's result right after it
+    expect(out.split(JSON.stringify(split)).length).toBe(2);
+    const at = (r.messages as unknown as JsonObject[]).findIndex((m) => JSON.stringify(m) === JSON.stringify(split));
+    expect(JSON.stringify(r.messages[at + 1])).toContain('"tool_use_id":"t10"');
   });
 });
 
