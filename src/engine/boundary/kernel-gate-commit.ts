@@ -1,3 +1,9 @@
+// The kernel gate, the step and commit stage (one of the engine's doors into the kernel;
+// kernel-gate.ts re-exports them all): the splice, whether a summary is accepted and the stop rule
+// (L8), the low-water rule, the commit decisions against the store and the session's log (L9), the
+// watermark (L10) and the evidence ledger's slots. Input: the step's counts and stamps; output: the
+// kernel's decision. Every function here calls its kernel function after checking the kernel's `//@ requires` with the guard generated from them (kernel-requires.ts); stateless: it keeps nothing between calls and changes nothing it is given, and decides nothing itself (the kernel does).
+
 import { type CommitDecision, type CurrentStamp, decideCommit, type PlanStamp } from "../../kernel/commit.ts";
 import { ledgerKept, ledgerSlot } from "../../kernel/ledger.ts";
 import { decideLogCommit } from "../../kernel/logcommit.ts";

@@ -1,3 +1,9 @@
+// The kernel gate, the judging stage (one of the engine's doors into the kernel; kernel-gate.ts
+// re-exports them all): is compaction due (L1, thresholds, the byte budget, reported usage), the
+// retention window's cut (L3), the settings' validation and the cap on max_tokens, and tool-output
+// truncation's kept lines. Input: counts and settings as the kernel's types; output: the kernel's
+// answer. Every function here calls its kernel function after checking the kernel's `//@ requires` with the guard generated from them (kernel-requires.ts); stateless: it keeps nothing between calls and changes nothing it is given, and decides nothing itself (the kernel does).
+
 import { type ConfigField, type ConfigView, maxTokensLimit, validateConfig } from "../../kernel/config.ts";
 import { retentionCutoff } from "../../kernel/retention.ts";
 import {
