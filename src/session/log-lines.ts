@@ -223,18 +223,23 @@ function optStr(o: JsonObject, key: string): string | undefined {
   return typeof x === "string" ? x : undefined;
 }
 
-/** The triggers a committed step can record (a plan's, less "none"; "low-water": below the trigger, in a run that was due). */
+/** The triggers a committed step can record (a plan's, less "none"; "to target": below the trigger, in a run that was due). */
 const RECORD_TRIGGERS: readonly CompactionRecord["trigger"][] = [
   "tokens",
   "messages",
   "turns",
   "reported usage",
   "context window",
-  "low-water",
+  "to target",
 ];
 
-function isRecordTrigger(x: unknown): x is CompactionRecord["trigger"] {
-  return RECORD_TRIGGERS.some((t) => t === x);
+/** Names records of older versions gave a trigger, and the name it has now. */
+const OLD_TRIGGER_NAMES: Readonly<Record<string, CompactionRecord["trigger"]>> = { "low-water": "to target" };
+
+/** A record's trigger as read: one of RECORD_TRIGGERS, an older name mapped to its current one, or undefined. */
+function recordTriggerOf(x: unknown): CompactionRecord["trigger"] | undefined {
+  if (typeof x !== "string") return undefined;
+  return RECORD_TRIGGERS.find((t) => t === x) ?? OLD_TRIGGER_NAMES[x];
 }
 
 /** A compaction record read from its JSON object (a log line's fields, a database row's record); `at` names where. */
@@ -243,8 +248,8 @@ export function recordOf(o: JsonObject, at: string): CompactionRecord {
   const start = nat(o, "start", at);
   const end = nat(o, "end", at);
   if (end <= start) throw new InputError(at, `the stretch ${start}..${end} is empty`);
-  const trigger = o.trigger;
-  if (!isRecordTrigger(trigger))
+  const trigger = recordTriggerOf(o.trigger);
+  if (trigger === undefined)
     throw new InputError(
       at,
       `field "trigger": expected one of ${RECORD_TRIGGERS.map((t) => JSON.stringify(t)).join(", ")}`,

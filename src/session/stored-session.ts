@@ -12,7 +12,7 @@ import { compactStore, summarizerCallsModel } from "../engine/run/compact.ts";
 import { notDueReport } from "../engine/run/not-due-report.ts";
 import type { Plan } from "../engine/run/plan.ts";
 import { dueBy } from "../engine/run/plan.ts";
-import type { CompactionReport } from "../engine/run/report.ts";
+import { type CompactionReport, stepTriggerOf } from "../engine/run/report.ts";
 import type { CommitOutcome, PlannedAgainst } from "../engine/store/store.ts";
 import type { CommitDecision } from "../kernel/commit.ts";
 import { type Config, type ConfigInput, summaryModel } from "../model/config.ts";
@@ -366,7 +366,7 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
     // every trigger is one of a run that was due going on down to its low-water target
     const calls = account.ledger.forStep(store.messages.slice(start, end), s.version + 1);
     const fired = account.trigger();
-    const trigger = fired === "none" ? "low-water" : fired;
+    const trigger = stepTriggerOf(fired);
     const out = store.applySplice(planned, start, end, summary);
     if (out.decision !== decision)
       throw new SafecutError("internal", `the session decided ${decision}, its store ${out.decision}`);

@@ -47,15 +47,16 @@ import { classifyRun, type LeftStretch } from "./outcome.ts";
 import { type CallFloor, dueBy, type Plan, planKeep, planStep, targetTokens } from "./plan.ts";
 import { countOf } from "./plural.ts";
 import { InputPositions, type InputRange } from "./positions.ts";
-import type {
-  CompactionReport,
-  LawCheck,
-  LawfulFloorReport,
-  PlannedRun,
-  RemainingTokens,
-  ReplacedStretch,
-  SkippedStretch,
-  UsageReport,
+import {
+  type CompactionReport,
+  type LawCheck,
+  type LawfulFloorReport,
+  type PlannedRun,
+  type RemainingTokens,
+  type ReplacedStretch,
+  type SkippedStretch,
+  stepTriggerOf,
+  type UsageReport,
 } from "./report.ts";
 import { callTotals, type RecordingSummarizer, type RunHooks, recordingSummarizer } from "./run-hooks.ts";
 import { assertReportedPrefix, assertReportFitsSteps, assertReportJudgeable } from "./usage.ts";
@@ -473,7 +474,7 @@ async function recordStep(
     decision: commit.decision,
     summary: res.text,
     input: run.positions.splice(start, end),
-    trigger: p.plan.trigger,
+    trigger: stepTriggerOf(p.plan.trigger),
     ...(p.aged === true ? { aged: true as const } : {}),
     ...(marker === undefined ? {} : { marker }),
   });
