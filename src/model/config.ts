@@ -116,9 +116,7 @@ function issueMessage(issue: z.core.$ZodIssue): string {
  */
 function snakeHint(keys: readonly PropertyKey[]): string {
   const names = new Set<string>(settingRows().map(([name]) => name));
-  const meant = keys
-    .map((k) => String(k).replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`))
-    .filter((k) => names.has(k));
+  const meant = keys.map((k) => String(k).replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)).filter((k) => names.has(k));
   return meant.length === 0 ? "" : `; settings are snake_case: did you mean ${meant.join(", ")}?`;
 }
 

@@ -6,6 +6,7 @@
 // entry can read it and stay quick to load.
 import { isHttpUrl } from "./base-url.ts";
 import { DEFAULT_PROMPT } from "./prompt-template.ts";
+import type { SettingDocs } from "./setting-docs.ts";
 
 /** The model value meaning "summarize with the agent's own model". */
 export const SAME_AS_AGENT = "same as agent";
@@ -575,10 +576,22 @@ type InputOf<S> = S extends { readonly type: "reported usage" }
   ? { prompt_tokens: number; messages?: number | null } | null
   : ValueOf<S>;
 
+/** The generated keys are the table's (else: regenerate with `npx tsx scripts/readme-settings.ts`). */
+type SameKeys = [keyof SettingDocs] extends [SettingName]
+  ? [SettingName] extends [keyof SettingDocs]
+    ? true
+    : false
+  : false;
+type Holds<T extends true> = T;
+/** Compiles only while setting-docs.ts names exactly the settings of the table. */
+export type SettingDocsCurrent = Holds<SameKeys>;
+
+// Config and ConfigInput map over SettingDocs' keys (`keyof`, as written), so each of their
+// properties carries that key's doc comment (generated from the row's help) to editors' hover.
 /** A complete configuration (defaults filled in), not yet checked against L12. */
-export type Config = { -readonly [K in SettingName]: ValueOf<(typeof SETTINGS)[K]> };
-/** What a user may write: any subset of the settings. */
-export type ConfigInput = { [K in SettingName]?: InputOf<(typeof SETTINGS)[K]> };
+export type Config = { -readonly [K in keyof SettingDocs]: ValueOf<(typeof SETTINGS)[K & SettingName]> };
+/** What a user may write: any subset of the settings (each documented on hover). */
+export type ConfigInput = { [K in keyof SettingDocs]?: InputOf<(typeof SETTINGS)[K & SettingName]> };
 /** The summarizer providers. */
 export type ProviderName = Config["provider"];
 
