@@ -29,6 +29,8 @@ import { retentionCutoff } from "../../kernel/retention.ts";
 import type { Role } from "../../kernel/roles.ts";
 import { movable, pairingAt, pairingOk, type Stretch, selectStretch, selectStretchFrom } from "../../kernel/stretch.ts";
 import {
+  type ByteVerdict,
+  byteVerdict,
   overByteBudget,
   type ReportedPrefix,
   type ThresholdKind,
@@ -46,6 +48,7 @@ import {
   guardAdvanceWatermark,
   guardAgedBudget,
   guardAgingDue,
+  guardByteVerdict,
   guardCallsToClear,
   guardClearedTokens,
   guardDecideCommit,
@@ -104,6 +107,12 @@ export function gateTriggerFired(
 export function gateOverByteBudget(bytes: number, maxBytes: number): boolean {
   guardOverByteBudget(bytes, maxBytes);
   return overByteBudget(bytes, maxBytes);
+}
+
+/** L1, byte form with its floor: whether a request fits, is due, or has a byte floor over the budget itself. */
+export function gateByteVerdict(bytes: number, floorBytes: number, maxBytes: number): ByteVerdict {
+  guardByteVerdict(bytes, floorBytes, maxBytes);
+  return byteVerdict(bytes, floorBytes, maxBytes);
 }
 
 /** L1, threshold form: which configured threshold is reached (tokens first), for the report. */

@@ -44,7 +44,18 @@ import { checkLaws } from "./law-checks.ts";
 import { callsSinceSummary, floorRefusal, lawfulFloorOf, tokenTrigger } from "./lawful-floor.ts";
 import { NOT_DUE_REASON } from "./not-due-report.ts";
 import { classifyRun, type LeftStretch } from "./outcome.ts";
-import { type CallFloor, dueBy, type Plan, planKeep, planStep, targetTokens } from "./plan.ts";
+import {
+  type ByteFloor,
+  byteFloorOf,
+  byteFloorReason,
+  byteVerdictOf,
+  type CallFloor,
+  dueBy,
+  type Plan,
+  planKeep,
+  planStep,
+  targetTokens,
+} from "./plan.ts";
 import { countOf } from "./plural.ts";
 import { InputPositions, type InputRange } from "./positions.ts";
 import type {
@@ -54,6 +65,7 @@ import type {
   PlannedRun,
   RemainingTokens,
   ReplacedStretch,
+  RequestBytesReport,
   SkippedStretch,
   UsageReport,
 } from "./report.ts";
@@ -213,6 +225,10 @@ interface RunState {
   readonly left: LeftStretch[];
   /** set when the run was due with its token trigger at or under the lawful floor */
   lawfulFloor?: LawfulFloorReport;
+  /** the request's bytes made the run due (no other trigger fired): it goes on while they are over max_request_bytes */
+  readonly dueByBytes: boolean;
+  /** set when the bytes were over max_request_bytes at the start: the byte floor, and whether it alone is over */
+  byteFloor?: { readonly floor: ByteFloor; readonly over: boolean };
 }
 
 /** Why a run ended: `reason` when nothing failed, `stopped` when a failure ended it, `superseded` when another writer's change did, `planned` for a dry run. */
@@ -835,7 +851,14 @@ async function commitBatch(
  */
 function stepTrigger(run: RunState, judged = judgedTokens(run.store, run.usage)): Plan["trigger"] {
   const { store } = run;
-  return dueBy(run.c, judged, run.positions.items(store.messages.length), store.userTurns, run.usage !== undefined);
+  return dueBy(
+    run.c,
+    judged,
+    run.positions.items(store.messages.length),
+    store.userTurns,
+    run.usage !== undefined,
+    store.totalBytes,
+  );
 }
 
 /** The batch loop: plan a batch → summarize it → commit it in order, until a plan or a commit ends the run. */
@@ -902,6 +925,8 @@ interface RunStart {
   readonly run: RunState;
   readonly judgedBefore: number;
   readonly tokensBefore: number | null;
+  /** the store's byte total before the run (the byte budget's count) */
+  readonly bytesBefore: number;
   readonly messagesBefore: number;
   /** the messages before the run, when it may change them (it is due) */
   readonly before?: readonly Message[];
@@ -927,7 +952,17 @@ function startRun(store: ConversationStore, config: Config, o: CompactOptions): 
   }
   const judgedBefore = judgedTokens(store, o.usage);
   const positions = new InputPositions(o.items ?? itemMapOf(store.messageList()));
-  const dueBefore = dueBy(c, judgedBefore, positions.items(store.messages.length), store.userTurns) !== "none";
+  const triggerBefore = dueBy(
+    c,
+    judgedBefore,
+    positions.items(store.messages.length),
+    store.userTurns,
+    false,
+    store.totalBytes,
+  );
+  const dueBefore = triggerBefore !== "none";
+  // due by bytes alone: the run goes on while the bytes are over the budget, not toward a token target
+  const dueByBytes = triggerBefore === "request bytes";
   // what the summaries' markers say cannot shrink joins the memory (only a run that plans reads it)
   if (dueBefore) rememberMarkers(store);
   // The counted total, unless the run is not due and the store left messages uncounted (a usage
@@ -947,7 +982,8 @@ function startRun(store: ConversationStore, config: Config, o: CompactOptions): 
     counts: { planned: 0, done: 0, inFlight: 0, tokensBefore: tokensBefore ?? 0 },
     positions,
     dueBefore,
-    target: targetTokens(c),
+    target: dueByBytes ? undefined : targetTokens(c),
+    dueByBytes,
     summarizes: false,
     usage: o.usage,
     step: 1,
@@ -963,12 +999,37 @@ function startRun(store: ConversationStore, config: Config, o: CompactOptions): 
   };
   // the messages the laws compare the result with: only a run that is due may change them
   const before = dueBefore ? store.messageList() : undefined;
-  return { run, judgedBefore, tokensBefore, messagesBefore: positions.files, ...(before ? { before } : {}) };
+  return {
+    run,
+    judgedBefore,
+    tokensBefore,
+    bytesBefore: store.totalBytes,
+    messagesBefore: positions.files,
+    ...(before ? { before } : {}),
+  };
 }
 
 /** The token count the trigger judges: the report for a prefix plus the counts after it, or the counted total. */
 function judgedTokens(store: ConversationStore, usage: ReportedPrefix | undefined): number {
   return usage === undefined ? store.totalTokens : gateUsageTokens(usage, store.view().tokens);
+}
+
+/** The report's byte part (only with max_request_bytes set): before, after, the budget, whether bytes made the run due, the floor. */
+function bytesReport(s: RunStart): { bytes?: RequestBytesReport } {
+  const { run } = s;
+  const max = run.c.max_request_bytes;
+  if (max === null) return {};
+  const f = run.byteFloor;
+  return {
+    bytes: {
+      before: s.bytesBefore,
+      after: run.store.totalBytes,
+      maxRequestBytes: max,
+      dueByBytes: run.dueByBytes,
+      ...(f === undefined ? {} : { floor: f.floor }),
+      floorOver: f?.over ?? false,
+    },
+  };
 }
 
 /** Record the run: its classified outcome, its counts and its law checks. */
@@ -994,6 +1055,7 @@ function runReport(s: RunStart, end: RunEnd): CompactionReport {
     outcome,
     reason,
     ...(end.failure === undefined ? {} : { failure: end.failure }),
+    ...bytesReport(s),
     tokensBefore: s.tokensBefore,
     tokensAfter,
     messagesBefore: s.messagesBefore,
@@ -1071,6 +1133,27 @@ function refusedUnderFloor(run: RunState): RunEnd | undefined {
   return reason === undefined ? undefined : { reason };
 }
 
+/**
+ * A run due by its bytes alone whose byte floor (plan.ts byteFloorOf: user and system messages,
+ * the retention window, summaries) is over max_request_bytes by itself (the kernel's
+ * byteVerdict "floorOver"): no run can bring the request under, so none is paid for; the reason
+ * says so once, with the figures and the setting to change. A run due by bytes records the floor.
+ */
+function refusedOverByteFloor(run: RunState): RunEnd | undefined {
+  const { c, store } = run;
+  if (c.max_request_bytes === null || store.totalBytes <= c.max_request_bytes) return undefined;
+  const snap = store.view();
+  const floor = byteFloorOf(
+    snap.views.roles,
+    plainArray(snap.bytes),
+    run.positions.window(snap.length, c.retention_window),
+  );
+  const over = byteVerdictOf(c, store.totalBytes, floor) === "floorOver";
+  run.byteFloor = { floor, over };
+  if (!over || !run.dueByBytes || run.o.dryRun === true) return undefined;
+  return { reason: byteFloorReason(c, store.totalBytes, floor) };
+}
+
 /** The run itself (see compactStore), its summarizer the recording one. */
 async function runSteps(
   store: ConversationStore,
@@ -1083,7 +1166,10 @@ async function runSteps(
   let end: RunEnd | undefined;
   store.beginCompaction();
   try {
-    end = refusedUnderFloor(run) ?? (await askBefore(run, start.judgedBefore, recording));
+    end =
+      refusedOverByteFloor(run) ??
+      (run.dueByBytes ? undefined : refusedUnderFloor(run)) ??
+      (await askBefore(run, start.judgedBefore, recording));
     if (end === undefined) {
       run.clearing = await clearFirst(store, run.c, run.positions, run.usage, o.dryRun);
       run.usage = run.clearing.usage;
