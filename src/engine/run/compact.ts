@@ -1032,8 +1032,26 @@ function bytesReport(s: RunStart): { bytes?: RequestBytesReport } {
   };
 }
 
+/**
+ * A run due by its bytes that ends still over max_request_bytes: its byte floor asked again on
+ * the result (the summaries it wrote are counted now); when that floor alone is over the budget
+ * (the kernel's byteVerdict), the run's reason says so plainly, with the figures, as a run
+ * refused up front does: the next run would find nothing to take.
+ */
+function overByteFloorAtEnd(run: RunState, end: RunEnd): RunEnd {
+  const { c, store } = run;
+  if (!run.dueByBytes || c.max_request_bytes === null || run.byteFloor?.over === true) return end;
+  if (store.totalBytes <= c.max_request_bytes || end.stopped !== undefined || end.superseded !== undefined) return end;
+  const snap = store.view();
+  const floor = byteFloorOf(snap, c, run.positions.window(snap.length, c.retention_window));
+  if (byteVerdictOf(c, store.totalBytes, floor) !== "floorOver") return end;
+  run.byteFloor = { floor, over: true };
+  return { ...end, reason: `${byteFloorReason(c, store.totalBytes, floor)} (after this run)` };
+}
+
 /** Record the run: its classified outcome, its counts and its law checks. */
-function runReport(s: RunStart, end: RunEnd): CompactionReport {
+function runReport(s: RunStart, ended: RunEnd): CompactionReport {
+  const end = overByteFloorAtEnd(s.run, ended);
   const { run } = s;
   const { store, c, o, positions } = run;
   const judgedAfter = judgedTokens(store, run.usage);
@@ -1143,11 +1161,7 @@ function refusedOverByteFloor(run: RunState): RunEnd | undefined {
   const { c, store } = run;
   if (c.max_request_bytes === null || store.totalBytes <= c.max_request_bytes) return undefined;
   const snap = store.view();
-  const floor = byteFloorOf(
-    snap.views.roles,
-    plainArray(snap.bytes),
-    run.positions.window(snap.length, c.retention_window),
-  );
+  const floor = byteFloorOf(snap, c, run.positions.window(snap.length, c.retention_window));
   const over = byteVerdictOf(c, store.totalBytes, floor) === "floorOver";
   run.byteFloor = { floor, over };
   if (!over || !run.dueByBytes || run.o.dryRun === true) return undefined;

@@ -96,32 +96,54 @@ export function storeDueBy(store: ConversationStore, c: Config, items = store.me
 
 /** The bytes no law lets compaction shrink, by what holds them (the byte form of the lawful floor). */
 export interface ByteFloor {
-  /** user and system messages before the retention window, with their images and files (L2) */
+  /** user and system messages outside the retention window, with their images and files (L2) */
   readonly userSystem: number;
   /** the retention window (L3, widened by keep_recent_tokens as the run widens it) */
   readonly kept: number;
-  /** summaries before the window (aging shrinks a summary's text by a few hundred bytes at most: counted whole) */
+  /** other messages no stretch may take (a call whose result is in the window, an ongoing call) */
+  readonly other: number;
+  /** summaries outside the window (a stretch of summaries is re-summarized into one: counted whole) */
   readonly summaries: number;
   readonly total: number;
 }
 
 /**
- * The byte floor of a conversation whose per-message bytes are `bytes` and roles `roles`, with
- * the retention window `window` (in these messages): user and system messages, the window, and
- * summaries. One pass over the roles: only asked when the request is over its byte budget.
+ * The byte floor of `snap` under the retention window `window` (in these messages): the bytes of
+ * every message no eligible stretch covers, the stretches being the kernel's own choice as
+ * planStep makes it (selectStretchFrom, or selectKeepRecent with keep_recent_tokens), walked
+ * from the start; and every summary (what a stretch leaves, and what rolling summaries cannot take
+ * below a summary's own size). A run that ends still over its byte budget asks it again: its
+ * summaries are counted then.
+ * One pass over the stretches: only asked when the request is over its byte budget.
  */
-export function byteFloorOf(roles: readonly string[], bytes: readonly number[], window: number): ByteFloor {
+export function byteFloorOf(snap: StoreView, c: Config, window: number): ByteFloor {
+  const views = snap.views;
+  const roles = views.roles;
+  const bytes = plainArray(snap.bytes);
+  const keep = c.keep_recent_tokens;
+  const counts = keep === null ? [] : plainArray(snap.tokens);
   const cutoff = gateRetentionCutoff(roles.length, window);
+  const covered = new Array<boolean>(roles.length).fill(false);
+  for (let at = 0; ; ) {
+    const st =
+      keep === null ? gateSelectStretchFrom(views, window, at) : gateSelectKeepRecent(views, counts, window, at, keep);
+    if (!st.found) break;
+    for (let i = st.start; i < st.end; i++) covered[i] = true;
+    at = st.end;
+  }
   let userSystem = 0;
   let kept = 0;
+  let other = 0;
   let summaries = 0;
   for (let i = 0; i < roles.length; i++) {
     const r = roles[i];
+    if (covered[i] && r !== "summary") continue;
     if (i >= cutoff) kept += bytes[i];
     else if (r === "user" || r === "system") userSystem += bytes[i];
     else if (r === "summary") summaries += bytes[i];
+    else other += bytes[i];
   }
-  return { userSystem, kept, summaries, total: userSystem + kept + summaries };
+  return { userSystem, kept, other, summaries, total: userSystem + kept + other + summaries };
 }
 
 /**
@@ -138,7 +160,7 @@ export function byteVerdictOf(c: Config, bytes: number, floor: ByteFloor): "fits
  * makes no summarizer call: no run can bring such a request under its budget.
  */
 export function byteFloorReason(c: Config, bytes: number, floor: ByteFloor): string {
-  return `the request's bytes are over max_request_bytes and compaction cannot bring them under: ${bytes} bytes, of which ${floor.total} no law lets compaction shrink (user and system messages with their images and files ${floor.userSystem}, retention window ${floor.kept}, summaries ${floor.summaries}), over max_request_bytes ${c.max_request_bytes}; raise max_request_bytes above ${floor.total} if the provider accepts it, or lower retention_window, or send smaller images and files in user messages`;
+  return `the request's bytes are over max_request_bytes and compaction cannot bring them under: ${bytes} bytes, of which ${floor.total} no law lets compaction shrink (user and system messages with their images and files ${floor.userSystem}, retention window ${floor.kept}, summaries ${floor.summaries}, messages no stretch may take ${floor.other}), over max_request_bytes ${c.max_request_bytes}; raise max_request_bytes above ${floor.total} if the provider accepts it, or lower retention_window, or send smaller images and files in user messages`;
 }
 
 /**

@@ -210,6 +210,7 @@ export interface RequestBytesReport {
   readonly floor?: {
     readonly userSystem: number;
     readonly kept: number;
+    readonly other: number;
     readonly summaries: number;
     readonly total: number;
   };
