@@ -4,6 +4,9 @@
 // size and answers with Anthropic's real 413 request_too_large body) refuses it; compacted first
 // by compactAnthropicMessages under max_request_bytes, it fits. A conversation whose user-message
 // images alone are over the budget is reported once, plainly, and no summarizer call is paid for.
+
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { reportText } from "../../src/cli/report-text.ts";
@@ -12,6 +15,7 @@ import type { Summarizer } from "../../src/model/summarizer.ts";
 import { charCounter } from "../../src/model/tokens.ts";
 import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
 import { serverPool } from "../support/agent-overflow-server.ts";
+import { runInProcess, tempDir } from "../support/cli-run.ts";
 import { imageData, imageHistory } from "../support/image-history.ts";
 
 const pool = serverPool();
@@ -97,5 +101,22 @@ describe("max_request_bytes in the engine's due check", () => {
       expect(r.report.summarizerCalls).toBe(0);
     }
     expect(calls()).toBe(0);
+  });
+
+  it("the CLI's compact sees bytes too (--max-request-bytes): the file written fits, the text report says why it ran", async () => {
+    const dir = tempDir();
+    const messages = imageHistory(12, (i) => i >= 1 && i <= 6, 150_000);
+    writeFileSync(join(dir, "in.json"), JSON.stringify({ model: "claude-haiku-4-5", messages }));
+    const r = await runInProcess(
+      ["compact", "in.json", "--token-threshold", "100000", "--max-request-bytes", String(BUDGET), "-o", "out.json"],
+      { cwd: dir },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr + r.stdout).toMatch(
+      /the request's bytes made the run due: \d+ -> \d+ bytes \(max_request_bytes 900000\)/,
+    );
+    const out = readFileSync(join(dir, "out.json"), "utf8");
+    expect(Buffer.byteLength(out)).toBeLessThan(BUDGET);
+    expect(Buffer.byteLength(readFileSync(join(dir, "in.json")))).toBeGreaterThan(BUDGET);
   });
 });
