@@ -50,6 +50,12 @@ export function reportText(r: CompactionReport, inputName: string): string {
   lines.push(`  ${r.reason}`);
   // what failed and what the user can do, in one line, right under the reason
   if (r.failure !== undefined) lines.push(`  ${failureLine(r.failure)}`);
+  const b = r.bytes;
+  // the byte budget's line, when it made the run due or the request is over it
+  if (b !== undefined && (b.dueByBytes || b.before > b.maxRequestBytes || b.after > b.maxRequestBytes))
+    lines.push(
+      `  ${b.dueByBytes ? "the request's bytes made the run due" : "the request's bytes are over max_request_bytes"}: ${b.before} -> ${count(b.after, "byte")} (max_request_bytes ${b.maxRequestBytes})${b.floor === undefined ? "" : `; ${b.floor.total} of them no law lets compaction shrink`}`,
+    );
   const left = r.remaining;
   // a run still due counted its totals (remaining is set only then)
   if (left !== undefined && r.tokensAfter !== null) {

@@ -38,9 +38,9 @@ import type { LowWaterRun } from "../kernel/lowwater.ts";
 import type { Proposal, CompactionRun } from "../kernel/progress.ts";
 import type { Role } from "../kernel/roles.ts";
 import type { Stretch } from "../kernel/stretch.ts";
-import type { Thresholds, TriggerKind, ThresholdKind, ReportedPrefix } from "../kernel/trigger.ts";
+import type { Thresholds, ByteVerdict, TriggerKind, ThresholdKind, ReportedPrefix } from "../kernel/trigger.ts";
 
-export type { PlanStamp, CurrentStamp, CommitDecision, RaceOutcome, RoleStep, ConfigView, ConfigField, CutPoint, ShunnedStretch, LowWaterRun, Proposal, CompactionRun, Role, Stretch, Thresholds, TriggerKind, ThresholdKind, ReportedPrefix };
+export type { PlanStamp, CurrentStamp, CommitDecision, RaceOutcome, RoleStep, ConfigView, ConfigField, CutPoint, ShunnedStretch, LowWaterRun, Proposal, CompactionRun, Role, Stretch, Thresholds, ByteVerdict, TriggerKind, ThresholdKind, ReportedPrefix };
 
 /**
  * Whether a run ages summaries: the work stretches it planned (`planned` tokens, expected to free
@@ -1916,6 +1916,32 @@ export const overByteBudget: (bytes: number, maxBytes: number) => boolean = (byt
   const maxBytesData = snapshot("overByteBudget", "maxBytes", maxBytes);
   guards.guardOverByteBudget(bytesData, maxBytesData);
   return triggerModule.overByteBudget(bytesData, maxBytesData);
+};
+
+/**
+ * L1, byte form with its lawful floor: a request over max_request_bytes makes compaction due,
+ * unless its floor bytes (user and system messages with their images and files, the retention
+ * window, summaries that cannot shrink) are over the budget by themselves: then no run can bring
+ * the request under it, and the engine must say so once rather than pay for runs that cannot.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), law L1; see docs/kernel.md.
+ * The arguments are copied into plain data, each element read once, and the copy is checked
+ * against the requires (a KernelBoundaryError names the first one broken) before the kernel reads it.
+ *
+ * Requires:
+ * - `bytes >= 0 && floorBytes >= 0 && maxBytes >= 0 && floorBytes <= bytes`
+ *
+ * Ensures:
+ * - `result === "fits" <==> !overByteBudget(bytes, maxBytes)`
+ * - `result === "due" <==> (overByteBudget(bytes, maxBytes) && floorBytes <= maxBytes)`
+ * - `result === "floorOver" <==> (overByteBudget(bytes, maxBytes) && floorBytes > maxBytes)`
+ */
+export const byteVerdict: (bytes: number, floorBytes: number, maxBytes: number) => ByteVerdict = (bytes: number, floorBytes: number, maxBytes: number): ByteVerdict => {
+  const bytesData = snapshot("byteVerdict", "bytes", bytes);
+  const floorBytesData = snapshot("byteVerdict", "floorBytes", floorBytes);
+  const maxBytesData = snapshot("byteVerdict", "maxBytes", maxBytes);
+  guards.guardByteVerdict(bytesData, floorBytesData, maxBytesData);
+  return triggerModule.byteVerdict(bytesData, floorBytesData, maxBytesData);
 };
 
 /**

@@ -193,10 +193,10 @@ export const SETTINGS = {
     type: "count or unset",
     default: null,
     min: 1,
-    // no flag: the CLI makes no call of the agent's model
+    flag: "--max-request-bytes <n>",
     defaultText: "the provider's",
-    help: "the agent's model call: compact before sending a request whose conversation is over this many bytes (images and files count by their bytes)",
-    more: "; null (flag `none`): the agent provider's documented limit (Anthropic 32 MB, Google 20 MB, OpenAI 50 MB; none for another server). Read by the overflow retry of the AI SDK hook, the wire helpers and the session helpers, which also compact and retry once on an HTTP 413",
+    help: "also compact when the request's bytes (each message's JSON; images and files by their base64 text) pass this many",
+    more: "; null (flag `none`): in the overflow retry of the AI SDK hook, the wire helpers and the session helpers (which also compact and retry once on an HTTP 413), the agent provider's documented limit (Anthropic 32 MB, Google 20 MB, OpenAI 50 MB; none for another server); elsewhere (compactMessages, compactBeforeStep, sessions' compact, the CLI) no byte trigger. When the bytes no law lets compaction shrink (user and system messages with their images, the retention window, summaries) are over it by themselves, the run says so once and makes no call. Leave room under the provider's limit for the request's other fields (model, tools, system)",
   },
   reserve_tokens: {
     group: "triggers",

@@ -56,7 +56,7 @@ export interface BackgroundSessionStep {
 
 /** The trigger of `c` for these counts of a session's context (the kernel's, through dueBy), or "none". */
 function dueOn(c: Config, n: ContextCounts): Plan["trigger"] {
-  return dueBy(c, n.tokens, n.items, n.userTurns);
+  return dueBy(c, n.tokens, n.items, n.userTurns, false, n.bytes);
 }
 
 /** The trigger of `c` for the session's context (what compact() judges), from its running counts. */

@@ -289,7 +289,7 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
           this.commitStep(() =>
             this.decideStep(st, p, s, e, sum, {
               ...account,
-              trigger: () => dueBy(c, st.totalTokens, st.messages.length, st.userTurns),
+              trigger: () => dueBy(c, st.totalTokens, st.messages.length, st.userTurns, false, st.totalBytes),
             }),
           ),
         clearing: (st, p, replaced) => this.commitStep(() => this.decideClearing(st, p, replaced)),

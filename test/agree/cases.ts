@@ -369,6 +369,9 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
     .filter(([, a, b]) => a !== b)
     .map(([t, a, b]) => [t, Math.max(a, b), Math.min(a, b)]),
   overByteBudget: fc.tuple(fc.oneof(fc.nat(30), wideNat), fc.oneof(fc.constant(0), fc.nat(30), wideNat)),
+  byteVerdict: fc
+    .tuple(fc.oneof(fc.nat(30), wideNat), fc.oneof(fc.nat(30), wideNat), fc.oneof(fc.constant(0), fc.nat(30), wideNat))
+    .map(([a, b, m]) => [Math.max(a, b), Math.min(a, b), m]),
   thresholdFired: fc.tuple(
     fc.oneof(fc.nat(30), wideNat),
     fc.oneof(fc.nat(30), wideNat),

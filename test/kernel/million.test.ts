@@ -126,6 +126,7 @@ const ARGS: Record<string, () => unknown[]> = {
   isCompactionDue: () => [N, N, N / 4, th],
   isOverContextWindow: () => [N, 2 * N, 1000],
   overByteBudget: () => [32 * N, 32 * 1024 * 1024],
+  byteVerdict: () => [64 * N, 16 * N, 32 * N],
   triggerFired: () => [N, N, N / 4, th, 2 * N, 1000],
   usageTokens: () => [{ reported: 5000, end: 10 }, tokens],
   usageAfterSplice: () => [{ reported: 5000, end: N / 2 }, tokens, 1, N - 1, 5],

@@ -91,6 +91,29 @@ export const mutants: Mutant[] = [
   {
     module: "trigger.ts",
     law: "L1",
+    find: `  if (!overByteBudget(bytes, maxBytes)) return "fits";`,
+    replace: `  if (bytes <= maxBytes) return "fits";`,
+    why: "the byte verdict reads an unset budget (0) as a budget of 0 bytes: every request is over it",
+  },
+  {
+    module: "trigger.ts",
+    law: "L1",
+    find: `  if (floorBytes > maxBytes) return "floorOver";`,
+    replace: `  if (floorBytes >= maxBytes) return "floorOver";`,
+    why: "a byte floor exactly at the budget is called over it: a run that would bring the request under is refused",
+  },
+  {
+    module: "trigger.ts",
+    law: "L1",
+    find: `  return "due";
+}`,
+    replace: `  return "fits";
+}`,
+    why: "a request over the byte budget whose floor fits is called fitting: it is sent and refused (HTTP 413)",
+  },
+  {
+    module: "trigger.ts",
+    law: "L1",
     find: `if (contextWindow > 0 && isOverContextWindow(tokens, contextWindow, reserveTokens)) return "window";`,
     replace: `if (contextWindow > 0 && isOverContextWindow(tokens, contextWindow, reserveTokens)) return "threshold";`,
     why: "the context-window form is reported as a threshold, so the trigger named is not the one that fired",

@@ -574,6 +574,14 @@ export function guardOverByteBudget(bytes: number, maxBytes: number): void {
   if (!(bytes >= 0 && maxBytes >= 0)) fail("overByteBudget", "bytes >= 0 && maxBytes >= 0");
 }
 
+/** byteVerdict (src/kernel/trigger.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardByteVerdict(bytes: number, floorBytes: number, maxBytes: number): void {
+  if (!Number.isSafeInteger(bytes)) fail("byteVerdict", "bytes a safe integer");
+  if (!Number.isSafeInteger(floorBytes)) fail("byteVerdict", "floorBytes a safe integer");
+  if (!Number.isSafeInteger(maxBytes)) fail("byteVerdict", "maxBytes a safe integer");
+  if (!(bytes >= 0 && floorBytes >= 0 && maxBytes >= 0 && floorBytes <= bytes)) fail("byteVerdict", "bytes >= 0 && floorBytes >= 0 && maxBytes >= 0 && floorBytes <= bytes");
+}
+
 /** triggerFired (src/kernel/trigger.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardTriggerFired(tokens: number, messages: number, userTurns: number, th: Thresholds, contextWindow: number, reserveTokens: number): void {
   if (!Number.isSafeInteger(tokens)) fail("triggerFired", "tokens a safe integer");
