@@ -411,6 +411,7 @@ export const noClearing: (n: number) => boolean[] = (n: number): boolean[] => {
  * - `forall(k: nat, k < roles.length && result[k] ==> freedBy(tokens, after, result, roles.length) > 0)`
  * - `freedBy(tokens, after, result, roles.length) === 0 || freedBy(tokens, after, result, roles.length) >= clearAtLeast`
  * - `due !== "notDue" && greedyFreed(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, goal, roles.length) >= clearAtLeast ==> freedBy(tokens, after, result, roles.length) === greedyFreed(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, goal, roles.length)`
+ * - `forall(k: nat, k < roles.length && roles[k] === "compaction" ==> !result[k])`
  * - `freedBy(tokens, after, result, roles.length) > 0 ==> forall(k: nat, k < roles.length && mayClear(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, k) && freedBy(tokens, after, result, k) < goal ==> result[k])`
  */
 export const selectClearing: (roles: readonly Role[], callOf: readonly number[], ongoing: readonly boolean[], cleared: readonly boolean[], excluded: readonly boolean[], tokens: readonly number[], after: readonly number[], window: number, keep: number, goal: number, clearAtLeast: number, due: TriggerKind) => boolean[] = (roles: readonly Role[], callOf: readonly number[], ongoing: readonly boolean[], cleared: readonly boolean[], excluded: readonly boolean[], tokens: readonly number[], after: readonly number[], window: number, keep: number, goal: number, clearAtLeast: number, due: TriggerKind): boolean[] => {
@@ -586,7 +587,8 @@ export const compactRolesOnce: (roles: readonly Role[], callOf: readonly number[
 };
 
 /**
- * True for the roles a compaction may replace (assistant, tool, summary); user and system never (L2).
+ * True for the roles a compaction may replace (assistant, tool, summary); user, system and a
+ * provider's server-side compaction item never (L2).
  *
  * Proven by Dafny (`scripts/check.sh dafny`), law L2; see docs/kernel.md.
  * The arguments are copied into plain data, each element read once, before the kernel reads them;
@@ -596,7 +598,8 @@ export const compactRolesOnce: (roles: readonly Role[], callOf: readonly number[
  * - none: every input
  *
  * Ensures:
- * - `result <==> !(r === "user" || r === "system")`
+ * - `result <==> !(r === "user" || r === "system" || r === "compaction")`
+ * - `r === "compaction" ==> !result`
  */
 export const isCompressible: (r: Role) => boolean = (r: Role): boolean => {
   const rData = snapshot("isCompressible", "r", r);
@@ -1630,7 +1633,9 @@ export const splice: <T>(xs: readonly T[], start: number, end: number, summary: 
 };
 
 /**
- * The role-level view of a splice: user/system messages keep their order and the retained tail is identical (L2, L3, L6).
+ * The role-level view of a splice: user/system messages and server-side compaction items keep
+ * their order (each compaction item stays where it stands, before or after the summary) and the
+ * retained tail is identical (L2, L3, L6).
  *
  * Proven by Dafny (`scripts/check.sh dafny`), law L6; see docs/kernel.md.
  * The arguments are copied into plain data, each element read once, and the copy is checked
@@ -1648,6 +1653,8 @@ export const splice: <T>(xs: readonly T[], start: number, end: number, summary: 
  * - `forall(k: nat, k < roles.length && !isCompressible(roles[k]) && end <= k ==> result[k - (end - start) + 1] === roles[k])`
  * - `forall(k: nat, end <= k && k < roles.length ==> result[k - (end - start) + 1] === roles[k])`
  * - `forall(k: nat, k < window && k < roles.length ==> result[result.length - 1 - k] === roles[roles.length - 1 - k])`
+ * - `forall(k: nat, k < start && roles[k] === "compaction" ==> result[k] === "compaction")`
+ * - `forall(k: nat, end <= k && k < roles.length && roles[k] === "compaction" ==> result[k - (end - start) + 1] === "compaction")`
  */
 export const spliceRoles: (roles: readonly Role[], start: number, end: number, window: number) => Role[] = (roles: readonly Role[], start: number, end: number, window: number): Role[] => {
   const rolesData = snapshot("spliceRoles", "roles", roles);
@@ -1761,6 +1768,7 @@ export const selectStretchFrom: (roles: readonly Role[], callOf: readonly number
 
 /**
  * The earliest maximal eligible stretch before the retention window, or found=false if there is none (L4, L5).
+ * A server-side compaction item is never inside it: like a user message, it bounds the stretches around it.
  *
  * Proven by Dafny (`scripts/check.sh dafny`), laws L4, L5, L2, L3; see docs/kernel.md.
  * The arguments are copied into plain data, each element read once, and the copy is checked
@@ -1779,6 +1787,7 @@ export const selectStretchFrom: (roles: readonly Role[], callOf: readonly number
  * - `result.found ==> forall(k: int, result.start <= k && k < result.end ==> isCompressible(roles[k]) && !ongoing[k])`
  * - `result.found ==> forall(k: int, result.start <= k && k < result.end && roles[k] === "tool" ==> result.start <= callOf[k])`
  * - `result.found ==> forall(k: int, 0 <= k && k < roles.length && result.start <= callOf[k] && callOf[k] < result.end ==> k < result.end)`
+ * - `result.found ==> forall(k: int, result.start <= k && k < result.end ==> roles[k] !== "compaction")`
  */
 export const selectStretch: (roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], window: number) => Stretch = (roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], window: number): Stretch => {
   const rolesData = snapshot("selectStretch", "roles", roles);

@@ -1008,4 +1008,34 @@ export const mutants: Mutant[] = [
   return cap;`,
     why: "a list under its cap drops an entry it has room for (neither all of it nor the cap)",
   },
+  {
+    module: "compressible.ts",
+    law: "L2",
+    find: `return r === "assistant" || r === "tool" || r === "summary";`,
+    replace: `return r === "assistant" || r === "tool" || r === "summary" || r === "compaction";`,
+    why: "a provider's server-side compaction item becomes compressible, so a compaction could summarize it away",
+  },
+  {
+    module: "stretch.ts",
+    law: "L2",
+    find: `return isCompressible(roles[j]) && !ongoing[j] && `,
+    replace: `return (isCompressible(roles[j]) || roles[j] === "compaction") && !ongoing[j] && `,
+    why: "a stretch may include a provider's server-side compaction item",
+  },
+  {
+    module: "splice.ts",
+    law: "L2",
+    find: `const out = splice(roles, start, end, "summary");`,
+    replace: `const out = splice(roles, start > 0 && roles[start - 1] === "compaction" ? start - 1 : start, end, "summary");`,
+    why: "the splice overwrites the server-side compaction item right before the stretch",
+  },
+  {
+    module: "clearing.ts",
+    law: "L13",
+    find: `    out.push(take);
+    if (take)`,
+    replace: `    out.push(take || roles[i] === "compaction");
+    if (take)`,
+    why: "the clearing tier marks a provider's server-side compaction item as cleared",
+  },
 ];
