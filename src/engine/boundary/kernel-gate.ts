@@ -24,6 +24,7 @@ import { keepRecentCutoff, selectKeepRecent } from "../../kernel/keeprecent.ts";
 import { ledgerKept, ledgerSlot } from "../../kernel/ledger.ts";
 import { decideLogCommit } from "../../kernel/logcommit.ts";
 import { runContinues, summarizesAfterClearing } from "../../kernel/lowwater.ts";
+import { pinnedOngoing } from "../../kernel/pin.ts";
 import { acceptSummary, rangeTokens, rejectionStreak, stopAfterRejections } from "../../kernel/progress.ts";
 import { retentionCutoff } from "../../kernel/retention.ts";
 import type { Role } from "../../kernel/roles.ts";
@@ -62,6 +63,7 @@ import {
   guardNotShrinkable,
   guardOverByteBudget,
   guardPairingAt,
+  guardPinnedOngoing,
   guardPlanAging,
   guardPlanBatch,
   guardPlanCalls,
@@ -569,4 +571,14 @@ export function gateLedgerKept(count: number, cap: number): number {
 export function gateLedgerSlot(roles: readonly Role[], want: number): number {
   guardLedgerSlot(roles, want);
   return ledgerSlot(roles, want);
+}
+
+/**
+ * L15: the views with the pins applied: every pinned assistant message and the call of every
+ * pinned tool result held like a call still waiting for its result (so no stretch and no clearing
+ * takes them). Pairing holds of the result whenever it holds of `v` (proven), so the vouch carries over.
+ */
+export function gatePinnedViews<V extends PairingViews>(v: V, pinned: readonly boolean[]): V {
+  guardPinnedOngoing(v.roles, v.callOf, v.lastAnswer, v.ongoing, pinned, { Pairing: v.paired === true });
+  return { ...v, ongoing: pinnedOngoing(v.roles, v.callOf, v.lastAnswer, v.ongoing, pinned) };
 }

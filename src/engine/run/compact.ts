@@ -32,6 +32,7 @@ import {
   gateUsageTokens,
 } from "../boundary/kernel-gate.ts";
 import { plainArray } from "../store/gap-array.ts";
+import { parsePins } from "../store/pins.ts";
 import { ConversationStore, type StoreView } from "../store/store.ts";
 import { agedMarker, rememberMarkers } from "../store/summary-marks.ts";
 import { UnshrinkableMemory } from "../store/unshrinkable.ts";
@@ -921,6 +922,8 @@ function startRun(store: ConversationStore, config: Config, o: CompactOptions): 
       : { config: configWithLimits(parsed, o.limits), limits: o.limits };
   const { limits } = resolved;
   const c = snapshotConfig(resolved.config);
+  // L15: every view the run plans on (stretches, batches, clearing) holds the pinned messages
+  store.usePins(parsePins(c.pin));
   if (o.usage !== undefined) {
     assertReportedPrefix(o.usage, store.messages.length);
     assertReportJudgeable(o.usage, store.view().tokens);

@@ -16,12 +16,14 @@ import {
   gateDecideCommit,
   gatePairingAfterAppend,
   gatePairingOk,
+  gatePinnedViews,
   gateSplice,
   gateStretchCoherent,
 } from "../boundary/kernel-gate.ts";
 import { assertWellFormed } from "../boundary/wellformed.ts";
 import { GapArray } from "./gap-array.ts";
 import { TokenLedger } from "./ledger.ts";
+import { type Pin, pinnedFlags } from "./pins.ts";
 import { UnshrinkableMemory } from "./unshrinkable.ts";
 import {
   appendToViews,
@@ -114,6 +116,9 @@ export class ConversationStore {
   private appendedInRun: Message[] = [];
   /** kernel views of msgs, kept in step with it, with their tool-pairing index (see views.ts LiveViews) */
   private live: LiveViews = emptyLiveViews();
+  /** the pins planning applies (usePins), and the views with them applied at one version */
+  private pins: readonly Pin[] = [];
+  private pinned: { readonly version: number; readonly views: KernelViews } | undefined;
   /**
    * false after the views were (re)built from messages: their Pairing has not been checked yet.
    * Once checked, `live.paired` says whether it holds, and the store keeps it true only through
@@ -236,6 +241,24 @@ export class ConversationStore {
     return this.live.userTurns;
   }
 
+  /**
+   * Sets the pins (setting `pin`, pins.ts) that the views handed to planning apply (the kernel's
+   * pinnedOngoing, L15): no stretch and no clearing takes a pinned message. [] for none.
+   */
+  usePins(pins: readonly Pin[]): void {
+    this.pins = pins;
+    this.pinned = undefined;
+  }
+
+  /** The live views with the pins applied, built once per version (O(n): only when pins are set). */
+  private plannedViews(): KernelViews {
+    if (this.pins.length === 0) return this.live;
+    if (this.pinned?.version !== this.ver) {
+      this.pinned = { version: this.ver, views: gatePinnedViews(this.live, pinnedFlags(this.msgs.slice(), this.pins)) };
+    }
+    return this.pinned.views;
+  }
+
   /** A read-only view to plan one step against (O(1) unless the views must be rebuilt); see StoreView. */
   view(): StoreView {
     if (!this.liveTracked) {
@@ -251,7 +274,7 @@ export class ConversationStore {
       length: this.msgs.length,
       messages: this.msgs.view(),
       tokens: this.ledger.countsView,
-      views: this.live,
+      views: this.plannedViews(),
     };
     if (this.ledger.uncounted === 0) return { ...view, totalTokens: this.ledger.total };
     // the total would count every message: only when read
