@@ -42,7 +42,7 @@ function items(turns: number): JsonObject[] {
 }
 const held = (ms: readonly unknown[]) =>
   ms.some((m) => (m as JsonObject).role === "tool" && (m as JsonObject).content === AGENTS);
-const PIN = { ...SMALL_CONFIG, pin: ["file:AGENTS.md"] } as const;
+const PIN = { ...SMALL_CONFIG, pin: ["file:AGENTS.md"] };
 
 describe.each(backends)("pins on a session: $name", (backend) => {
   it("the AGENTS.md result stays verbatim in the context after the session compacts; without the pin it goes", async () => {
