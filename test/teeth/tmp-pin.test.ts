@@ -1,0 +1,3 @@
+import { describeTeeth } from "./tmp-pin-teeth.ts";
+
+describeTeeth(0, 1);
