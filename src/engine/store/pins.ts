@@ -68,7 +68,32 @@ export function pinsOfMessages(messages: readonly Message[], pins: readonly Pin[
   return out;
 }
 
-/** The pinned flags the kernel reads (pinnedOngoing): true where a pin names the message. */
-export function pinnedFlags(messages: readonly Message[], pins: readonly Pin[]): boolean[] {
-  return pinsOfMessages(messages, pins).map((p) => p !== undefined);
+/**
+ * The pinned flags the kernel reads (pinnedOngoing), true where a pin names the message, remembered
+ * per message object: a store asks at every step of a run, and its messages do not change (a splice
+ * or a clearing puts new objects in), so only the messages not seen before are matched, and a tool
+ * result's call is looked up only when such a result is among them.
+ */
+export class PinnedFlags {
+  private readonly seen = new WeakMap<Message, boolean>();
+  constructor(readonly pins: readonly Pin[]) {}
+
+  /** The flags of `messages`, in order. */
+  of(messages: readonly Message[]): boolean[] {
+    let calls: Map<string, ToolCall> | undefined;
+    const callOf = (id: string): ToolCall | undefined => {
+      if (calls === undefined) {
+        calls = new Map();
+        for (const m of messages) if (m.role === "assistant") for (const c of m.toolCalls) calls.set(c.id, c);
+      }
+      return calls.get(id);
+    };
+    return messages.map((m) => {
+      const known = this.seen.get(m);
+      if (known !== undefined) return known;
+      const pinned = pinOf(m, m.role === "tool" ? callOf(m.toolCallId) : undefined, this.pins) !== undefined;
+      this.seen.set(m, pinned);
+      return pinned;
+    });
+  }
 }

@@ -23,7 +23,7 @@ import {
 import { assertWellFormed } from "../boundary/wellformed.ts";
 import { GapArray } from "./gap-array.ts";
 import { TokenLedger } from "./ledger.ts";
-import { type Pin, pinnedFlags } from "./pins.ts";
+import { type Pin, PinnedFlags } from "./pins.ts";
 import { UnshrinkableMemory } from "./unshrinkable.ts";
 import {
   appendToViews,
@@ -117,7 +117,7 @@ export class ConversationStore {
   /** kernel views of msgs, kept in step with it, with their tool-pairing index (see views.ts LiveViews) */
   private live: LiveViews = emptyLiveViews();
   /** the pins planning applies (usePins), and the views with them applied at one version */
-  private pins: readonly Pin[] = [];
+  private pins = new PinnedFlags([]);
   private pinned: { readonly version: number; readonly views: KernelViews } | undefined;
   /**
    * false after the views were (re)built from messages: their Pairing has not been checked yet.
@@ -246,15 +246,18 @@ export class ConversationStore {
    * pinnedOngoing, L15): no stretch and no clearing takes a pinned message. [] for none.
    */
   usePins(pins: readonly Pin[]): void {
-    this.pins = pins;
+    this.pins = new PinnedFlags(pins);
     this.pinned = undefined;
   }
 
   /** The live views with the pins applied, built once per version (O(n): only when pins are set). */
   private plannedViews(): KernelViews {
-    if (this.pins.length === 0) return this.live;
+    if (this.pins.pins.length === 0) return this.live;
     if (this.pinned?.version !== this.ver) {
-      this.pinned = { version: this.ver, views: gatePinnedViews(this.live, pinnedFlags(this.msgs.slice(), this.pins)) };
+      // the kernel reads every entry: plain copies (a live view's read is a property trap, a
+      // pairing entry's a search over the ordinals)
+      const plain = { ...plainViews(this.live), paired: this.live.paired };
+      this.pinned = { version: this.ver, views: gatePinnedViews(plain, this.pins.of(this.msgs.slice())) };
     }
     return this.pinned.views;
   }
