@@ -1039,8 +1039,12 @@ export const mutants: Mutant[] = [
   {
     module: "pin.ts",
     law: "L15",
-    find: `const mask = selectClearing(roles, callOf, held, cleared, excluded, tokens, after, window, keep, goal, clearAtLeast, due);`,
-    replace: `const mask = selectClearing(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, goal, clearAtLeast, due);`,
+    find: `    callOf,
+    held,
+    cleared,`,
+    replace: `    callOf,
+    ongoing,
+    cleared,`,
     why: "the clearing is chosen without the pins, so it may clear a pinned tool result",
   },
   {
