@@ -1465,6 +1465,7 @@ export const pinnedOngoing: (roles: readonly Role[], callOf: readonly number[], 
  * - `forall(k: nat, k < roles.length && pinned[k] ==> roles[k] !== "summary")`
  *
  * Ensures:
+ * - `result.found ==> 0 <= result.start && result.start < result.end && result.end <= roles.length`
  * - `result.found ==> forall(k: int, result.start <= k && k < result.end ==> !pinned[k])`
  */
 export const selectPinned: (roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], pinned: readonly boolean[], window: number) => Stretch = (roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], pinned: readonly boolean[], window: number): Stretch => {

@@ -1,3 +1,0 @@
-import { describeTeeth } from "./tmp-pin-teeth.ts";
-
-describeTeeth(0, 1);
