@@ -1,8 +1,11 @@
 // Pinned content (setting `pin`, docs/pins.md) on a session, on both backends, and through the
-// OpenAI wire helper: the tool result that loaded AGENTS.md at the start stays in the context
+// OpenAI wire helper and the AI SDK helper: the tool result that loaded AGENTS.md at the start stays in the context
 // verbatim with its call after the session compacts, where without the pin it is summarized away;
 // the run's L15 check holds and names the pin.
+
+import type { ModelMessage } from "ai";
 import { afterAll, describe, expect, it } from "vitest";
+import { compactModelMessages } from "../../src/library/ai-sdk.ts";
 import { compactOpenAIMessages } from "../../src/library/compact-wire.ts";
 import type { JsonObject } from "../../src/model/json.ts";
 import { openSession } from "../../src/session/open.ts";
@@ -74,6 +77,38 @@ describe("pins through the OpenAI wire helper", () => {
     const r = await compactOpenAIMessages(items(6), PIN);
     expect(held(r.messages)).toBe(true);
     expect(JSON.stringify(r.messages)).toContain('"id":"agents"');
+    expect(r.report.laws.find((l) => l.law === "L15")?.ok).toBe(true);
+  });
+});
+
+describe("pins through the AI SDK helper", () => {
+  /** The same session as AI SDK messages. */
+  function modelMessages(turns: number): ModelMessage[] {
+    const call = (id: string, path: string, value: string): ModelMessage[] => [
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: id, toolName: "read_file", input: { path } }] },
+      {
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: id, toolName: "read_file", output: { type: "text", value } }],
+      },
+    ];
+    const out: ModelMessage[] = [
+      { role: "user", content: "Fix the failing tests." },
+      ...call("agents", "AGENTS.md", AGENTS),
+    ];
+    for (let k = 0; k < turns; k++)
+      out.push(
+        { role: "user", content: `Turn ${k}: look at src/m${k}.ts` },
+        ...call(`r${k}`, `src/m${k}.ts`, `export const m${k} = ${k};\n`.repeat(8)),
+        { role: "assistant", content: `Read src/m${k}.ts.` },
+      );
+    return out;
+  }
+  const kept = (ms: readonly ModelMessage[]) => JSON.stringify(ms).includes(JSON.stringify(AGENTS));
+
+  it("keeps the pinned result verbatim", async () => {
+    expect(kept((await compactModelMessages(modelMessages(6), SMALL_CONFIG)).messages)).toBe(false);
+    const r = await compactModelMessages(modelMessages(6), PIN);
+    expect(kept(r.messages)).toBe(true);
     expect(r.report.laws.find((l) => l.law === "L15")?.ok).toBe(true);
   });
 });
