@@ -110,6 +110,9 @@ export function reportText(r: CompactionReport, inputName: string): string {
   if (r.laws.length > 0) {
     lines.push(`  laws: ${r.laws.map((l) => `${l.law} ${l.ok ? "ok" : "FAILED"}`).join(", ")}`);
     for (const l of r.laws) if (!l.ok) lines.push(`  ${l.law} ${l.title}: FAILED: ${l.detail}`);
+    // the pins (setting pin): what they named, kept verbatim (L15's detail)
+    const pins = r.laws.find((l) => l.law === "L15");
+    if (pins?.ok === true) lines.push(`  pinned: ${pins.detail}`);
   }
   return `${lines.join("\n")}\n`;
 }

@@ -21,6 +21,7 @@ import * as keeprecentModule from "../kernel/keeprecent.ts";
 import * as ledgerModule from "../kernel/ledger.ts";
 import * as logcommitModule from "../kernel/logcommit.ts";
 import * as lowwaterModule from "../kernel/lowwater.ts";
+import * as pinModule from "../kernel/pin.ts";
 import * as progressModule from "../kernel/progress.ts";
 import * as retentionModule from "../kernel/retention.ts";
 import * as spliceModule from "../kernel/splice.ts";
@@ -1417,6 +1418,106 @@ export const lowWaterRun: (total: number, due: boolean, target: number, savings:
   const targetData = snapshot("lowWaterRun", "target", target);
   const savingsData = snapshot("lowWaterRun", "savings", savings);
   return lowwaterModule.lowWaterRun(totalData, dueData, targetData, savingsData);
+};
+
+/**
+ * The ongoing view with the pins applied: every message held before (a call waiting for its
+ * result), every pinned assistant message, and the call of every pinned tool result; nothing else.
+ * The pairing view stays well-formed, so every selection accepts it.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L15, L2, L5, L13; see docs/kernel.md.
+ * The arguments are copied into plain data, each element read once, and the copy is checked
+ * against the requires (a KernelBoundaryError names the first one broken) before the kernel reads it.
+ *
+ * Requires:
+ * - `Pairing(roles, callOf, lastAnswer, ongoing)`
+ * - `pinned.length === roles.length`
+ *
+ * Ensures:
+ * - `result.length === roles.length`
+ * - `Pairing(roles, callOf, lastAnswer, result)`
+ * - `forall(j: nat, j < roles.length && ongoing[j] ==> result[j])`
+ * - `forall(j: nat, j < roles.length && pinned[j] && roles[j] === "assistant" ==> result[j])`
+ * - `forall(k: nat, k < roles.length && pinned[k] && roles[k] === "tool" ==> result[callOf[k]])`
+ * - `forall(j: nat, j < roles.length && result[j] ==> ongoing[j] || (pinned[j] && roles[j] === "assistant") || exists(k: nat, k < roles.length && pinned[k] && roles[k] === "tool" && callOf[k] === j))`
+ */
+export const pinnedOngoing: (roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], pinned: readonly boolean[]) => boolean[] = (roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], pinned: readonly boolean[]): boolean[] => {
+  const rolesData = snapshot("pinnedOngoing", "roles", roles);
+  const callOfData = snapshot("pinnedOngoing", "callOf", callOf);
+  const lastAnswerData = snapshot("pinnedOngoing", "lastAnswer", lastAnswer);
+  const ongoingData = snapshot("pinnedOngoing", "ongoing", ongoing);
+  const pinnedData = snapshot("pinnedOngoing", "pinned", pinned);
+  guards.guardPinnedOngoing(rolesData, callOfData, lastAnswerData, ongoingData, pinnedData);
+  return pinModule.pinnedOngoing(rolesData, callOfData, lastAnswerData, ongoingData, pinnedData);
+};
+
+/**
+ * L15 for summarizing: the stretch chosen on the pinned view holds no pinned message, and no
+ * result of a pinned call (L5 keeps a call and its results together).
+ *
+ * Proof-only model: it proves a property of the engine's loop or discipline; the engine never calls it.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L15, L2, L5, L13; see docs/kernel.md.
+ * The arguments are copied into plain data, each element read once, before the kernel reads them;
+ * the requires are the caller's to keep (no runtime check exists for them).
+ *
+ * Requires:
+ * - `window >= 1`
+ * - `Pairing(roles, callOf, lastAnswer, ongoing)`
+ * - `pinned.length === roles.length`
+ * - `forall(k: nat, k < roles.length && pinned[k] ==> roles[k] !== "summary")`
+ *
+ * Ensures:
+ * - `result.found ==> 0 <= result.start && result.start < result.end && result.end <= roles.length`
+ * - `result.found ==> forall(k: int, result.start <= k && k < result.end ==> !pinned[k])`
+ */
+export const selectPinned: (roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], pinned: readonly boolean[], window: number) => Stretch = (roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], pinned: readonly boolean[], window: number): Stretch => {
+  const rolesData = snapshot("selectPinned", "roles", roles);
+  const callOfData = snapshot("selectPinned", "callOf", callOf);
+  const lastAnswerData = snapshot("selectPinned", "lastAnswer", lastAnswer);
+  const ongoingData = snapshot("selectPinned", "ongoing", ongoing);
+  const pinnedData = snapshot("selectPinned", "pinned", pinned);
+  const windowData = snapshot("selectPinned", "window", window);
+  return pinModule.selectPinned(rolesData, callOfData, lastAnswerData, ongoingData, pinnedData, windowData);
+};
+
+/**
+ * L15 for clearing: the clearing chosen on the pinned view clears no pinned tool result (its call
+ * is held, and L13 clears only results of calls that are not).
+ *
+ * Proof-only model: it proves a property of the engine's loop or discipline; the engine never calls it.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L15, L2, L5, L13; see docs/kernel.md.
+ * The arguments are copied into plain data, each element read once, before the kernel reads them;
+ * the requires are the caller's to keep (no runtime check exists for them).
+ *
+ * Requires:
+ * - `Pairing(roles, callOf, lastAnswer, ongoing)`
+ * - `pinned.length === roles.length`
+ * - `cleared.length === roles.length && excluded.length === roles.length && tokens.length === roles.length && after.length === roles.length`
+ * - `window >= 1 && keep >= 0`
+ * - `forall(k: nat, k < tokens.length ==> tokens[k] >= 0 && after[k] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991`
+ *
+ * Ensures:
+ * - `result.length === roles.length`
+ * - `forall(k: nat, k < roles.length && pinned[k] ==> !result[k])`
+ */
+export const clearPinned: (roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], pinned: readonly boolean[], cleared: readonly boolean[], excluded: readonly boolean[], tokens: readonly number[], after: readonly number[], window: number, keep: number, goal: number, clearAtLeast: number, due: TriggerKind) => boolean[] = (roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], pinned: readonly boolean[], cleared: readonly boolean[], excluded: readonly boolean[], tokens: readonly number[], after: readonly number[], window: number, keep: number, goal: number, clearAtLeast: number, due: TriggerKind): boolean[] => {
+  const rolesData = snapshot("clearPinned", "roles", roles);
+  const callOfData = snapshot("clearPinned", "callOf", callOf);
+  const lastAnswerData = snapshot("clearPinned", "lastAnswer", lastAnswer);
+  const ongoingData = snapshot("clearPinned", "ongoing", ongoing);
+  const pinnedData = snapshot("clearPinned", "pinned", pinned);
+  const clearedData = snapshot("clearPinned", "cleared", cleared);
+  const excludedData = snapshot("clearPinned", "excluded", excluded);
+  const tokensData = snapshot("clearPinned", "tokens", tokens);
+  const afterData = snapshot("clearPinned", "after", after);
+  const windowData = snapshot("clearPinned", "window", window);
+  const keepData = snapshot("clearPinned", "keep", keep);
+  const goalData = snapshot("clearPinned", "goal", goal);
+  const clearAtLeastData = snapshot("clearPinned", "clearAtLeast", clearAtLeast);
+  const dueData = snapshot("clearPinned", "due", due);
+  return pinModule.clearPinned(rolesData, callOfData, lastAnswerData, ongoingData, pinnedData, clearedData, excludedData, tokensData, afterData, windowData, keepData, goalData, clearAtLeastData, dueData);
 };
 
 /**

@@ -451,6 +451,20 @@ export const SETTINGS = {
     flag: "--memory-candidate-bytes <n>",
     help: "each memory flush candidate's text is cut to n UTF-8 bytes",
   },
+  pin: {
+    group: "kept",
+    type: "list",
+    default: [],
+    flag: "--pin <what>",
+    help: "content that stays verbatim whatever is cleared or summarized: file:<path> (the tool results of calls naming that file, e.g. file:AGENTS.md) or text:<text> (every message containing that text)",
+    more: "; each pinned message is kept as it is, with its tool call, and a run checks that every one is in the result (docs/pins.md)",
+    rule: {
+      by: "schema",
+      says: "each pin is file:<path> or text:<text> with something after the colon",
+      holds: (v) => /^(file|text):./s.test(v),
+      showsValue: true,
+    },
+  },
   anchors: {
     group: "kept",
     type: "list",

@@ -148,6 +148,13 @@ const clearingArgs = (x: {
   after: number[];
 }) => [x.c.roles, x.c.callOf, x.c.ongoing, x.cleared, x.excluded, x.tokens, x.after];
 
+/** Pins on a conversation's messages, never on a summary. */
+const pinsOf = (c: Conversation) =>
+  fc
+    .array(fc.boolean(), { minLength: c.roles.length, maxLength: c.roles.length })
+    .map((p) => p.map((x, k) => x && c.roles[k] !== "summary"));
+const pinnedConversation = conversation().chain((c) => pinsOf(c).map((pinned) => ({ c, pinned })));
+
 /** Argument lists per kernel function name. */
 export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
   // clearing.ts
@@ -311,6 +318,27 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
   // ledger.ts
   ledgerSlot: fc.array(role, { maxLength: 10 }).chain((rs) => fc.tuple(fc.constant(rs), fc.nat(rs.length))),
   ledgerKept: fc.tuple(fc.oneof(fc.nat(30), wideNat), fc.oneof(fc.nat(30), wideNat)),
+  // pin.ts: pins anywhere but on a summary (the models' requires; pinnedOngoing takes any)
+  pinnedOngoing: pinnedConversation.map(({ c, pinned }) => [...views(c), pinned]),
+  selectPinned: fc.tuple(pinnedConversation, window).map(([{ c, pinned }, w]) => [...views(c), pinned, w]),
+  clearPinned: clearing.chain((x) =>
+    pinsOf(x.c).map((pinned) => [
+      x.c.roles,
+      x.c.callOf,
+      x.c.lastAnswer,
+      x.c.ongoing,
+      pinned,
+      x.cleared,
+      x.excluded,
+      x.tokens,
+      x.after,
+      x.window,
+      x.keep,
+      x.goal,
+      x.clearAtLeast,
+      x.due,
+    ]),
+  ),
   // retention.ts
   retentionCutoff: fc.tuple(fc.oneof(fc.nat(30), wideNat), window),
   // splice.ts

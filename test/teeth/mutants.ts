@@ -1038,4 +1038,75 @@ export const mutants: Mutant[] = [
     if (take)`,
     why: "the clearing tier marks a provider's server-side compaction item as cleared",
   },
+  {
+    module: "pin.ts",
+    law: "L15",
+    find: `  const n = roles.length;
+  const out: boolean[] = [];`,
+    replace: `  const n = roles.length > 0 ? roles.length - 1 : 0;
+  const out: boolean[] = [];`,
+    why: "the pinned view is one message short of the conversation",
+  },
+  {
+    module: "pin.ts",
+    law: "L5",
+    find: `out.push(ongoing[i] || (pinned[i] && roles[i] === "assistant"));`,
+    replace: `out.push(ongoing[i] || (pinned[i] && roles[i] !== "assistant"));`,
+    why: "a pinned tool result or user message is held like a call: the pinned view is no longer a well-formed pairing view",
+  },
+  {
+    module: "pin.ts",
+    law: "L15",
+    find: `out.push(ongoing[i] || (pinned[i] && roles[i] === "assistant"));`,
+    replace: `out.push(pinned[i] && roles[i] === "assistant");`,
+    why: "a call still waiting for its result is no longer held once pins apply",
+  },
+  {
+    module: "pin.ts",
+    law: "L15",
+    find: `out.push(ongoing[i] || (pinned[i] && roles[i] === "assistant"));`,
+    replace: `out.push(ongoing[i]);`,
+    why: "a pinned assistant message is not held: a stretch may summarize it",
+  },
+  {
+    module: "pin.ts",
+    law: "L15",
+    find: `if (pinned[k] && roles[k] === "tool") {`,
+    replace: `if (pinned[k] && roles[k] === "tool" && k + 1 < n) {`,
+    why: "the last message's pin, a tool result, does not hold its call: the result may be summarized or cleared",
+  },
+  {
+    module: "pin.ts",
+    law: "L15",
+    find: `if (pinned[k] && roles[k] === "tool") {`,
+    replace: `if (roles[k] === "tool") {`,
+    why: "the calls of results nobody pinned are held too: nothing may be summarized or cleared that the pins do not ask for",
+  },
+  {
+    module: "pin.ts",
+    law: "L15",
+    find: `const st = selectStretch(roles, callOf, lastAnswer, held, window);`,
+    replace: `const st = selectStretch(roles, callOf, lastAnswer, ongoing, window);`,
+    why: "the stretch is chosen without the pins, so it may summarize a pinned message",
+  },
+  {
+    module: "pin.ts",
+    law: "L15",
+    find: `    callOf,
+    held,
+    cleared,`,
+    replace: `    callOf,
+    ongoing,
+    cleared,`,
+    why: "the clearing is chosen without the pins, so it may clear a pinned tool result",
+  },
+  {
+    module: "pin.ts",
+    law: "L15",
+    find: `  return mask;
+}`,
+    replace: `  return mask.slice(1);
+}`,
+    why: "the clearing mask is one message short, so the engine would read past it",
+  },
 ];

@@ -440,6 +440,12 @@ export function guardSummarizesAfterClearing(_dueAtStart: boolean, _dueAfterClea
   if (!Number.isSafeInteger(target)) fail("summarizesAfterClearing", "target a safe integer");
 }
 
+/** pinnedOngoing (src/kernel/pin.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardPinnedOngoing(roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], pinned: readonly boolean[], vouched: Vouched = NOTHING_VOUCHED): void {
+  if (!(vouched.Pairing === true || pairingOk(roles, callOf, lastAnswer, ongoing))) fail("pinnedOngoing", `Pairing(roles, callOf, lastAnswer, ongoing): every tool result answers an earlier call`);
+  if (!(pinned.length === roles.length)) fail("pinnedOngoing", "pinned.length === roles.length");
+}
+
 /** acceptSummary (src/kernel/progress.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardAcceptSummary(summaryTokens: number, replacedTokens: number, maxTokens: number): void {
   if (!Number.isSafeInteger(summaryTokens)) fail("acceptSummary", "summaryTokens a safe integer");
@@ -652,4 +658,4 @@ export function guardAdvanceWatermark(current: number, proposed: number, newestU
 }
 
 // no precondition to check: isCompressible, maxTokensLimit.
-// proof-only models, never called by the engine (no guard): raceTwoPlans, compactRolesOnce, lowWaterRun, compactUntilStable, selectAfterSplice.
+// proof-only models, never called by the engine (no guard): raceTwoPlans, compactRolesOnce, lowWaterRun, selectPinned, clearPinned, compactUntilStable, selectAfterSplice.

@@ -18,6 +18,7 @@
 import { type Config, SAME_AS_AGENT, snapshotConfig, summaryModel } from "../../model/config.ts";
 import type { Summarizer } from "../../model/summarizer.ts";
 import { assertParsedConfig, configForRun, configWithLimits } from "../boundary/config-rules.ts";
+import { parsePins } from "../store/pins.ts";
 import type { ConversationStore } from "../store/store.ts";
 import { rememberMarkers } from "../store/summary-marks.ts";
 import { UnshrinkableMemory } from "../store/unshrinkable.ts";
@@ -75,6 +76,8 @@ function startRun(store: ConversationStore, config: Config, o: CompactOptions): 
       : { config: configWithLimits(parsed, o.limits), limits: o.limits };
   const { limits } = resolved;
   const c = snapshotConfig(resolved.config);
+  // L15: every view the run plans on (stretches, batches, clearing) holds the pinned messages
+  store.usePins(parsePins(c.pin));
   if (o.usage !== undefined) {
     assertReportedPrefix(o.usage, store.messages.length);
     assertReportJudgeable(o.usage, store.view().tokens);
