@@ -92,6 +92,42 @@ describe.each(backends)("background mode on a session: $name", (backend) => {
     await s.close();
   }, 60_000);
 
+  it("a background run's clearing and batches reach the agent's context at one step per run (issue 31)", async () => {
+    const at = backend.fresh();
+    const s = await openSession(at, { format: "openai" });
+    // the default strategy clears, then summarizes in batches of one call each: several steps per run
+    const config = {
+      token_threshold: 4000,
+      soft_token_threshold: 1200,
+      retention_window: 4,
+      tokenizer: "chars",
+      min_stretch_tokens: 0,
+      batch_calls: 1,
+      batch_tokens: 400,
+    } as const;
+    const reports: CompactionReport[] = [];
+    const bg = new BackgroundSession(s, config, { summarizer: slowSummarizer(120), onReport: (r) => reports.push(r) });
+    let sent: unknown[] = [];
+    let rewrites = 0;
+    for (let k = 0; k < 40; k++) {
+      const step = await bg.step(turn(`c-${k}`));
+      // the context the agent sends changed an item it had sent before: the provider's cache is re-written
+      if (sent.some((item, i) => JSON.stringify(step.items[i]) !== JSON.stringify(item))) rewrites++;
+      sent = step.items;
+      await pause(15); // the model call
+    }
+    await bg.settle();
+    const changing = reports.filter((r) => r.stretches.length > 0 || (r.clearing?.results ?? 0) > 0);
+    expect(changing.length).toBeGreaterThan(0);
+    // some run committed more than one step (its clearing, or more than one batch)
+    expect(changing.some((r) => r.stretches.length + ((r.clearing?.results ?? 0) > 0 ? 1 : 0) > 1)).toBe(true);
+    expect(rewrites).toBeLessThanOrEqual(changing.length);
+    expect(await sessionLawProblems(s)).toEqual([]);
+    const counts = questionCounts(await s.history({ full: true }));
+    expect(counts.size).toBe(40);
+    await s.close();
+  }, 60_000);
+
   it("sessionStep honours soft_token_threshold: a step at the soft threshold starts a run and returns", async () => {
     const at = backend.fresh();
     const s = await openSession(at, { format: "openai" });
