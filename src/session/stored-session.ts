@@ -19,7 +19,7 @@ import type { CommitDecision } from "../kernel/commit.ts";
 import { type Config, type ConfigInput, summaryModel } from "../model/config.ts";
 import { InputError, SafecutError } from "../model/errors.ts";
 import { isJsonObject, type Json } from "../model/json.ts";
-import type { Message, SummaryMessage } from "../model/message.ts";
+import type { SummaryMessage } from "../model/message.ts";
 import { type TokenCounter, tokenCounter } from "../model/tokens.ts";
 import { summarizerFromConfig } from "../providers/from-config.ts";
 import { CallLedger } from "./call-ledger.ts";
@@ -27,8 +27,6 @@ import { FoundMemory } from "./found-memory.ts";
 import { SessionPairing } from "./pairing.ts";
 import { PersistingStore, type Replacements } from "./persisting-store.ts";
 import type {
-  ClearedEntry,
-  ClearedInputs,
   ClearingRecord,
   ClearRecord,
   CompactionRecord,
@@ -38,7 +36,6 @@ import type {
   UnshrinkableRecord,
 } from "./record.ts";
 import {
-  clearedCallIds,
   itemOfMessage,
   messagesOf,
   newestItemMessages,
