@@ -19,7 +19,7 @@ import type { Session } from "../../src/session/session.ts";
 import { modelMessagesConversation } from "../support/generate-sdk.ts";
 import { slowSummarizer } from "../support/slow-summarizer.ts";
 import { backends, removeFresh } from "./backends.ts";
-import { questionCounts, SMALL_CONFIG, turn } from "./conversation.ts";
+import { BACKGROUND_CONFIG, questionCounts, SMALL_CONFIG, turn } from "./conversation.ts";
 import { sessionLawProblems } from "./session-laws.ts";
 import { bundleWorker, startWorker, type Worker } from "./worker-process.ts";
 
@@ -96,17 +96,8 @@ describe.each(backends)("background mode on a session: $name", (backend) => {
     const at = backend.fresh();
     const s = await openSession(at, { format: "openai" });
     // the default strategy clears, then summarizes in batches of one call each: several steps per run
-    const config = {
-      token_threshold: 4000,
-      soft_token_threshold: 1200,
-      retention_window: 4,
-      tokenizer: "chars",
-      min_stretch_tokens: 0,
-      batch_calls: 1,
-      batch_tokens: 400,
-    } as const;
     const reports: CompactionReport[] = [];
-    const bg = new BackgroundSession(s, config, { summarizer: slowSummarizer(120), onReport: (r) => reports.push(r) });
+    const bg = new BackgroundSession(s, BACKGROUND_CONFIG, { summarizer: slowSummarizer(120), onReport: (r) => reports.push(r) });
     let sent: unknown[] = [];
     let rewrites = 0;
     for (let k = 0; k < 40; k++) {
