@@ -97,7 +97,10 @@ describe.each(backends)("background mode on a session: $name", (backend) => {
     const s = await openSession(at, { format: "openai" });
     // the default strategy clears, then summarizes in batches of one call each: several steps per run
     const reports: CompactionReport[] = [];
-    const bg = new BackgroundSession(s, BACKGROUND_CONFIG, { summarizer: slowSummarizer(120), onReport: (r) => reports.push(r) });
+    const bg = new BackgroundSession(s, BACKGROUND_CONFIG, {
+      summarizer: slowSummarizer(120),
+      onReport: (r) => reports.push(r),
+    });
     let sent: unknown[] = [];
     let rewrites = 0;
     for (let k = 0; k < 40; k++) {

@@ -5,9 +5,10 @@
 // and compacts, until killed. Each acknowledged append is reported on stdout as `ack ID` once it
 // has resolved (durable), `ready` once the session is open, and `step` as each
 // compaction step starts (mixed). `read LOCATION` only reads: it reports `items N`, the context's
-// items. `background LOCATION TAG DELAY` steps a BackgroundSession (BACKGROUND_CONFIG, a summarizer
+// items. `background LOCATION TAG DELAY [HANG]` steps a BackgroundSession (BACKGROUND_CONFIG, a summarizer
 // answering after DELAY ms) with one turn per step, until killed: `step` when its background run
-// starts a summarizer call, and `started` and `ended` as each run starts and ends.
+// starts a summarizer call (call number HANG never answers), and `started` and `ended` as each run
+// starts and ends.
 import { existsSync, writeSync } from "node:fs";
 import { charCounter } from "../../src/model/tokens.ts";
 import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
@@ -46,19 +47,15 @@ if (mode === "append") {
   const slow = slowSummarizer(Number(count));
   const batch = slow.summarizeBatch;
   if (batch === undefined) throw new Error("the slow summarizer summarizes batches");
+  // `step` as each summarizer call goes out; call number HANG (when given) never answers
+  const hang = Number(process.argv[6] ?? "0");
+  let calls = 0;
+  const out = <T>(answer: () => Promise<T>): Promise<T> => {
+    say("step");
+    return ++calls === hang ? new Promise<T>(() => {}) : answer();
+  };
   const bg = new BackgroundSession(s, BACKGROUND_CONFIG, {
-    // `step` as each summarizer call goes out: the run cannot end before it answers
-    summarizer: {
-      ...slow,
-      summarize: (r) => {
-        say("step");
-        return slow.summarize(r);
-      },
-      summarizeBatch: (r) => {
-        say("step");
-        return batch(r);
-      },
-    },
+    summarizer: { ...slow, summarize: (r) => out(() => slow.summarize(r)), summarizeBatch: (r) => out(() => batch(r)) },
     onEvent: (e) => {
       if (e.kind !== "waited") say(e.kind);
     },
