@@ -11,6 +11,7 @@ import { gateAdvanceWatermark, gateDecideLogCommit } from "../engine/boundary/ke
 import type { Plan } from "../engine/run/plan.ts";
 import { SafecutError } from "../model/errors.ts";
 import type { Message, SummaryMessage } from "../model/message.ts";
+import type { CallLedger } from "./call-ledger.ts";
 import type { CommitGuards, PersistingStore, Replacements } from "./persisting-store.ts";
 import type {
   ClearedEntry,
@@ -77,6 +78,27 @@ export function clearedParts(
     else throw new SafecutError("internal", `a cleared ${m.role} message`);
   });
   return { results, inputs };
+}
+
+/** The record of the stretches a run found not to shrink (positions in `store`), committed as `version`. */
+export function unshrinkableRecord(
+  s: SessionState,
+  store: PersistingStore,
+  found: readonly StretchBounds[],
+  ledger: CallLedger,
+  version: number,
+): UnshrinkableRecord {
+  const calls = ledger.forStretches(
+    found.map((x) => store.messages.slice(x.start, x.end)),
+    version,
+  );
+  return {
+    items: s.items.length,
+    stretches: found,
+    ...calls,
+    committedVersion: version,
+    time: new Date().toISOString(),
+  };
 }
 
 /** Where a run's store was loaded: the session's version, the context's length, the items read. */
@@ -220,18 +242,7 @@ export class StagedRun {
     }
     if (found.length > 0) {
       version++;
-      const calls = account.ledger.forStretches(
-        found.map((x) => store.messages.slice(x.start, x.end)),
-        version,
-      );
-      const record: UnshrinkableRecord = {
-        items: s.items.length,
-        stretches: found,
-        ...calls,
-        committedVersion: version,
-        time,
-      };
-      entries.push({ kind: "unshrinkable", record });
+      entries.push({ kind: "unshrinkable", record: unshrinkableRecord(s, store, found, account.ledger, version) });
     }
     // the store now reflects the session with the run written
     store.reflects(version);

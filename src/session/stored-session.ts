@@ -49,7 +49,7 @@ import { type ContextCounts, SessionContext } from "./session-context.ts";
 import type { SessionState } from "./session-state.ts";
 import type { SessionStats } from "./session-stats.ts";
 import { statsOf } from "./session-stats.ts";
-import { clearedParts, newestUser, StagedRun } from "./staged-run.ts";
+import { clearedParts, newestUser, StagedRun, unshrinkableRecord } from "./staged-run.ts";
 
 /** The account of a compaction run, written into each of its records. */
 export interface StepAccount {
@@ -339,17 +339,7 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
     const { decision } = this.decideOnLog(store, store.view(), last);
     if (decision === "reject") return { outcome: { decision, version: store.version } };
     const version = s.version + 1;
-    const calls = ledger.forStretches(
-      found.map((x) => store.messages.slice(x.start, x.end)),
-      version,
-    );
-    const record: UnshrinkableRecord = {
-      items: s.items.length,
-      stretches: found,
-      ...calls,
-      committedVersion: version,
-      time: new Date().toISOString(),
-    };
+    const record = unshrinkableRecord(s, store, found, ledger, version);
     return { outcome: { decision, version }, entry: { kind: "unshrinkable", record } };
   }
 
