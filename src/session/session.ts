@@ -76,7 +76,7 @@ export interface Session {
    * read, so that a check costs what was written since the last one.
    */
   contextCounts(counter: TokenCounter): Promise<ContextCounts>;
-  /** Runs the engine on the session; each committed step is one guarded write. */
+  /** Runs the engine on the session; each committed step is one guarded write (with `atOneStep`, the whole run is one). */
   compact(config: ConfigInput | Config, options?: SessionCompactOptions): Promise<CompactionReport>;
   /** `full`: every item ever appended, original text, one per line; otherwise the context's text. */
   history(options?: { readonly full?: boolean }): Promise<string>;
