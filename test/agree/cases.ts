@@ -612,6 +612,29 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
   // lowwater.ts
   runContinues: fc.tuple(fc.boolean(), anyInt, anyInt),
   summarizesAfterClearing: fc.tuple(fc.boolean(), fc.boolean(), anyInt, anyInt),
+  // 0 <= freed <= judged <= 2^53 - 1, freeAtLeast >= 1, callsSince >= 0, every >= 1; any trigger
+  batchWorthRewrite: fc
+    .tuple(
+      anyInt,
+      wideNat,
+      wideNat,
+      fc.oneof(
+        fc.integer({ min: 1, max: 600 }),
+        wideNat.map((x) => Math.max(1, x)),
+      ),
+    )
+    .chain(([trigger, x, y, free]) =>
+      fc
+        .tuple(
+          fc.oneof(fc.nat(30), wideNat),
+          fc.oneof(
+            fc.integer({ min: 1, max: 12 }),
+            wideNat.map((n) => Math.max(1, n)),
+          ),
+        )
+        .map(([since, every]) => [trigger, Math.max(x, y), Math.min(x, y), free, since, every]),
+    ),
+  clearsNow: fc.tuple(fc.boolean(), anyInt, anyInt),
   lowWaterRun: fc
     // a target >= 0 (the model's requires: the total stays above it, so each step's difference is exact)
     .tuple(wideNat, fc.boolean(), fc.oneof(fc.nat(40), wideNat), exactNats(0, 30, 1))

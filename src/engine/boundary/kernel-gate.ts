@@ -23,7 +23,7 @@ import {
 import { keepRecentCutoff, selectKeepRecent } from "../../kernel/keeprecent.ts";
 import { ledgerKept, ledgerSlot } from "../../kernel/ledger.ts";
 import { decideLogCommit } from "../../kernel/logcommit.ts";
-import { runContinues, summarizesAfterClearing } from "../../kernel/lowwater.ts";
+import { batchWorthRewrite, clearsNow, runContinues, summarizesAfterClearing } from "../../kernel/lowwater.ts";
 import { acceptSummary, rangeTokens, rejectionStreak, stopAfterRejections } from "../../kernel/progress.ts";
 import { retentionCutoff } from "../../kernel/retention.ts";
 import type { Role } from "../../kernel/roles.ts";
@@ -46,8 +46,10 @@ import {
   guardAdvanceWatermark,
   guardAgedBudget,
   guardAgingDue,
+  guardBatchWorthRewrite,
   guardCallsToClear,
   guardClearedTokens,
+  guardClearsNow,
   guardDecideCommit,
   guardDecideLogCommit,
   guardFindCutPoint,
@@ -326,6 +328,25 @@ export function gateSummarizesAfterClearing(
 ): boolean {
   guardSummarizesAfterClearing(dueAtStart, dueAfterClearing, total, target);
   return summarizesAfterClearing(dueAtStart, dueAfterClearing, total, target);
+}
+
+/** Is a due run's first batch worth the prompt-cache re-write it causes (under the trigger after it, or enough freed and calls since the last run)? */
+export function gateBatchWorthRewrite(
+  trigger: number,
+  judged: number,
+  freed: number,
+  freeAtLeast: number,
+  callsSince: number,
+  every: number,
+): boolean {
+  guardBatchWorthRewrite(trigger, judged, freed, freeAtLeast, callsSince, every);
+  return batchWorthRewrite(trigger, judged, freed, freeAtLeast, callsSince, every);
+}
+
+/** Deferred clearing: does the clearing tier clear now (its run summarizes, or clearing alone is due)? */
+export function gateClearsNow(summarizes: boolean, judged: number, hardTrigger: number): boolean {
+  guardClearsNow(summarizes, judged, hardTrigger);
+  return clearsNow(summarizes, judged, hardTrigger);
 }
 
 /** Is the stretch [start, end) worth a summarizer call: above the floor, and not recorded as not shrinkable? */
