@@ -110,6 +110,12 @@ export interface CompactOptions {
    * models (configForRun: a session judges its trigger with them before the run); default: resolved here
    */
   readonly limits?: ModelLimitsReport;
+  /**
+   * the token count at which the request itself is over its trigger, when this run is judged
+   * against an earlier one (a background run at soft_token_threshold): a clearing that alone would
+   * do waits under it for the next summarizing run (deferred clearing); default: none
+   */
+  readonly hardTrigger?: number;
 }
 
 /** Whether a summarizer sends its requests to a model with limits (every one but the offline summarizer). */
@@ -656,7 +662,9 @@ function planBatchNext(run: RunState): PlannedBatch | RunEnd {
  * would not fit), by messages or turns, or a dry run always goes on.
  */
 function sparedRewrite(run: RunState, snap: StoreView, plan: Plan, freed: number): RunEnd | undefined {
-  if (run.counts.planned !== 0 || !run.dueBefore || run.o.dryRun === true) return undefined;
+  // at or under the lawful floor, the floor's own rule (refusedUnderFloor) has spaced this run already
+  if (run.counts.planned !== 0 || !run.dueBefore || run.o.dryRun === true || run.lawfulFloor !== undefined)
+    return undefined;
   if (plan.trigger !== "tokens" && plan.trigger !== "reported usage") return undefined;
   const trigger = run.c.token_threshold;
   if (trigger === null) return undefined;
@@ -1115,14 +1123,16 @@ async function runSteps(
   try {
     end = refusedUnderFloor(run) ?? (await askBefore(run, start.judgedBefore, recording));
     if (end === undefined) {
-      run.clearing = await clearFirst(store, run.c, run.positions, run.usage, o.dryRun);
+      run.clearing = await clearFirst(store, run.c, run.positions, run.usage, o.dryRun, o.hardTrigger);
       run.usage = run.clearing.usage;
       end =
-        o.dryRun === true && plansBatches(run)
-          ? await dryRunBatch(run)
-          : usesBatches(run)
-            ? await batchLoop(run)
-            : await stepLoop(run);
+        run.clearing.deferred === true
+          ? { reason: run.clearing.report?.reason ?? "clearing deferred" }
+          : o.dryRun === true && plansBatches(run)
+            ? await dryRunBatch(run)
+            : usesBatches(run)
+              ? await batchLoop(run)
+              : await stepLoop(run);
     }
   } finally {
     store.endCompaction();
