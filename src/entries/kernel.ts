@@ -1421,6 +1421,63 @@ export const lowWaterRun: (total: number, due: boolean, target: number, savings:
 };
 
 /**
+ * Whether a due run commits the first batch it planned, or ends without changing anything. A
+ * batch that takes the judged count under the trigger (`judged - freed < trigger`, `freed` the
+ * plan's estimate) always goes. One that would leave it at or over the trigger re-writes the
+ * provider's prompt cache from its first change on and is due again at the next call: it goes
+ * only when it frees at least `freeAtLeast` tokens and at least `every` calls have passed since
+ * the last run that changed something (the lawful floor's spacing, for the floor the plan itself
+ * reaches).
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L1, L8, L13; see docs/kernel.md.
+ * The arguments are copied into plain data, each element read once, and the copy is checked
+ * against the requires (a KernelBoundaryError names the first one broken) before the kernel reads it.
+ *
+ * Requires:
+ * - `0 <= freed && freed <= judged && judged <= 9007199254740991 && 1 <= freeAtLeast && 0 <= callsSince && 1 <= every`
+ *
+ * Ensures:
+ * - `result <==> (judged - freed < trigger || (freed >= freeAtLeast && callsSince >= every))`
+ * - `(result && judged - freed >= trigger) ==> (freed >= 1 && callsSince >= every)`
+ */
+export const batchWorthRewrite: (trigger: number, judged: number, freed: number, freeAtLeast: number, callsSince: number, every: number) => boolean = (trigger: number, judged: number, freed: number, freeAtLeast: number, callsSince: number, every: number): boolean => {
+  const triggerData = snapshot("batchWorthRewrite", "trigger", trigger);
+  const judgedData = snapshot("batchWorthRewrite", "judged", judged);
+  const freedData = snapshot("batchWorthRewrite", "freed", freed);
+  const freeAtLeastData = snapshot("batchWorthRewrite", "freeAtLeast", freeAtLeast);
+  const callsSinceData = snapshot("batchWorthRewrite", "callsSince", callsSince);
+  const everyData = snapshot("batchWorthRewrite", "every", every);
+  guards.guardBatchWorthRewrite(triggerData, judgedData, freedData, freeAtLeastData, callsSinceData, everyData);
+  return lowwaterModule.batchWorthRewrite(triggerData, judgedData, freedData, freeAtLeastData, callsSinceData, everyData);
+};
+
+/**
+ * Deferred clearing: whether a run's clearing tier clears now. A run that summarizes anyway takes
+ * the clearing with it (one prompt-cache re-write for both). A run that would only clear goes
+ * now only when clearing alone is due: without it the request itself would be at or over its
+ * trigger (`judged >= hardTrigger`; `hardTrigger` <= 0: the run is judged against its own
+ * trigger, which fired). Otherwise the clearing waits to ride with the next summarizing run.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L1, L8, L13; see docs/kernel.md.
+ * The arguments are copied into plain data, each element read once, and the copy is checked
+ * against the requires (a KernelBoundaryError names the first one broken) before the kernel reads it.
+ *
+ * Requires:
+ * - none: every input
+ *
+ * Ensures:
+ * - `result <==> (summarizes || hardTrigger <= 0 || judged >= hardTrigger)`
+ * - `(hardTrigger > 0 && judged >= hardTrigger) ==> result`
+ */
+export const clearsNow: (summarizes: boolean, judged: number, hardTrigger: number) => boolean = (summarizes: boolean, judged: number, hardTrigger: number): boolean => {
+  const summarizesData = snapshot("clearsNow", "summarizes", summarizes);
+  const judgedData = snapshot("clearsNow", "judged", judged);
+  const hardTriggerData = snapshot("clearsNow", "hardTrigger", hardTrigger);
+  guards.guardClearsNow(summarizesData, judgedData, hardTriggerData);
+  return lowwaterModule.clearsNow(summarizesData, judgedData, hardTriggerData);
+};
+
+/**
  * The ongoing view with the pins applied: every message held before (a call waiting for its
  * result), every pinned assistant message, and the call of every pinned tool result; nothing else.
  * The pairing view stays well-formed, so every selection accepts it.

@@ -333,7 +333,7 @@ export const SETTINGS = {
     min: 1,
     flag: "--floor-free-tokens <n>",
     help: "when the token trigger is at or below the lawful floor (what no run can shrink: user and system messages, the retention window and keep-recent tail, summaries that cannot shrink), a due run starts only if at least this many tokens lie above that floor",
-    more: "; the report then says the trigger is below what compaction can reach, with the figures",
+    more: "; the report then says the trigger is below what compaction can reach, with the figures. The same holds for a due run whose plan would leave the count at or over token_threshold: it goes only when it frees at least this many tokens (each run re-writes the provider's prompt cache from its first change)",
   },
   floor_run_every: {
     group: "triggers",
@@ -341,7 +341,7 @@ export const SETTINGS = {
     default: 10,
     min: 1,
     flag: "--floor-run-every <n>",
-    help: "when the token trigger is at or below the lawful floor, at most one run per this many calls (counted as assistant messages after the newest summary beyond those its marker says were there when the last run ended; no summary yet: a run may start)",
+    help: "when the token trigger is at or below the lawful floor, at most one run per this many calls (counted as assistant messages after the newest summary beyond those its marker says were there when the last run ended; no summary yet: a run may start); likewise for a due run whose plan would leave the count at or over token_threshold",
   },
   strategy: {
     group: "clearing",

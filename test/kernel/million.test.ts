@@ -177,6 +177,9 @@ const ARGS: Record<string, () => unknown[]> = {
   recordAfterSplice: () => [N - 10, N - 5, 1, N / 2],
   runContinues: () => [true, N, N / 2],
   summarizesAfterClearing: () => [true, false, N, N / 2],
+  // a batch that leaves the count over the trigger: the rule's second branch reads the spacing
+  batchWorthRewrite: () => [N, 2 * N, N / 2, 1, N, 10],
+  clearsNow: () => [false, N, 2 * N],
   // one token saved per step: the run goes down to the target in N / 2 steps
   lowWaterRun: () => [N, true, N / 2, tokens],
   // a need of N / 2 tokens: hundreds of thousands of stretches planned in one linear scan (the

@@ -784,6 +784,27 @@ export const mutants: Mutant[] = [
     why: "the first recorded unshrinkable stretch is forgotten and paid for again",
   },
   {
+    module: "lowwater.ts",
+    law: "L8",
+    find: `if (freed < freeAtLeast) return false;`,
+    replace: `if (freed < freeAtLeast - 1) return false;`,
+    why: "a batch that leaves the count over the trigger re-writes the cache for less than floor_free_tokens (at 1, for nothing at all)",
+  },
+  {
+    module: "lowwater.ts",
+    law: "L1",
+    find: `return callsSince >= every;`,
+    replace: `return callsSince + 1 >= every;`,
+    why: "a batch that leaves the count over the trigger goes one call early: more than one such run per floor_run_every calls",
+  },
+  {
+    module: "lowwater.ts",
+    law: "L13",
+    find: `  return judged >= hardTrigger;`,
+    replace: `  return judged > hardTrigger;`,
+    why: "a clearing that alone is due (the request exactly at its trigger) is deferred: the request goes out over the trigger",
+  },
+  {
     module: "floor.ts",
     law: "L8",
     find: `if (total - lawfulFloor < freeAtLeast) return false;`,

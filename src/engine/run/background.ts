@@ -209,7 +209,8 @@ export class BackgroundCompaction {
       () => {
         planned = { version: this.store.version, length: this.store.messages.length };
         staging = new StagingStore(this.store);
-        return compactStore(staging, soft, this.o);
+        // a clearing that alone would do waits for the hard trigger (or rides with a summarizing run)
+        return compactStore(staging, soft, { ...this.o, hardTrigger: this.c.token_threshold ?? 0 });
       },
       (r) => {
         const decision = staging === undefined ? "reject" : this.store.adopt(planned, staging.changes);

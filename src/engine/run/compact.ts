@@ -211,14 +211,16 @@ async function runSteps(
       (run.dueByBytes ? undefined : refusedUnderFloor(run)) ??
       (await askBefore(run, start.judgedBefore, recording));
     if (end === undefined) {
-      run.clearing = await clearFirst(store, run.c, run.positions, run.usage, o.dryRun);
+      run.clearing = await clearFirst(store, run.c, run.positions, run.usage, o.dryRun, o.hardTrigger);
       run.usage = run.clearing.usage;
       end =
-        o.dryRun === true && plansBatches(run)
-          ? await dryRunBatch(run)
-          : usesBatches(run)
-            ? await batchLoop(run)
-            : await stepLoop(run);
+        run.clearing.deferred === true
+          ? { reason: run.clearing.report?.reason ?? "clearing deferred" }
+          : o.dryRun === true && plansBatches(run)
+            ? await dryRunBatch(run)
+            : usesBatches(run)
+              ? await batchLoop(run)
+              : await stepLoop(run);
     }
   } finally {
     store.endCompaction();
