@@ -14,7 +14,7 @@ import { notDueReport } from "../engine/run/not-due-report.ts";
 import { dueBy } from "../engine/run/plan.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import type { CommitOutcome } from "../engine/store/store.ts";
-import { type Config, type ConfigInput, summaryModel } from "../model/config.ts";
+import { type Config, type ConfigInput, parseConfigShape, summaryModel } from "../model/config.ts";
 import { InputError } from "../model/errors.ts";
 import { isJsonObject, type Json } from "../model/json.ts";
 import { type TokenCounter, tokenCounter } from "../model/tokens.ts";
@@ -211,15 +211,17 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
   }
 
   async compact(config: ConfigInput | Config, options: SessionCompactOptions = {}): Promise<CompactionReport> {
-    const parsed = parseConfig(config);
+    // parsed at this edge, the rules checked once with the model limits filled in (configForRun),
+    // and handed down typed: the run takes the checked configuration as it is
+    const parsed = parseConfigShape(config);
+    const { config: c, limits } = configForRun(parsed, {
+      ...(options.agentModel === undefined ? {} : { agentModel: options.agentModel }),
+      summarizerCallsModel:
+        options.summarizer === undefined ? parsed.provider !== "offline" : summarizerCallsModel(options.summarizer),
+    });
     const counter = options.counter ?? tokenCounter(parsed.tokenizer);
     const summarizer =
       options.summarizer ?? summarizerFromConfig(parsed, counter, options.env ?? process.env, options.agentModel);
-    // the model limits (the catalogue's, or the settings'): the trigger below and the run judge with them
-    const { config: c, limits } = configForRun(parsed, {
-      ...(options.agentModel === undefined ? {} : { agentModel: options.agentModel }),
-      summarizerCallsModel: summarizerCallsModel(summarizer),
-    });
     // not due by the context's running counts (the kernel's trigger): the report of a run that changes
     // nothing, without loading a store or reading the history
     const notDue = notDueReport(c, {
@@ -266,6 +268,8 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
       dryRun: options.dryRun,
       maxSteps: options.maxSteps,
       limits,
+      // due by the context's counts just above: the store holds the same messages
+      judgedDue: true,
       hooks: { call: ledger.onCall },
     });
     const found = memory.foundIn(store.messages);

@@ -17,7 +17,7 @@
 
 import { type Config, SAME_AS_AGENT, snapshotConfig, summaryModel } from "../../model/config.ts";
 import type { Summarizer } from "../../model/summarizer.ts";
-import { assertParsedConfig, configForRun, configWithLimits } from "../boundary/config-rules.ts";
+import { assertParsedConfig, checkedFor, configForRun, configWithLimits } from "../boundary/config-rules.ts";
 import type { ConversationStore } from "../store/store.ts";
 import { rememberMarkers } from "../store/summary-marks.ts";
 import { UnshrinkableMemory } from "../store/unshrinkable.ts";
@@ -64,14 +64,16 @@ function resolveModel(c: Config, agentModel: string | undefined): string {
 function startRun(store: ConversationStore, config: Config, o: CompactOptions): RunStart {
   // a JavaScript caller's raw or invalid settings are a ConfigError naming the setting, never a
   // boundary error (a parsed configuration is checked, not parsed again)
-  const parsed = assertParsedConfig(config);
+  // (one the caller resolved and checked with these limits already, configForRun, is taken as it is)
   const resolved =
-    o.limits === undefined
-      ? configForRun(parsed, {
-          ...(o.agentModel === undefined ? {} : { agentModel: o.agentModel }),
-          summarizerCallsModel: summarizerCallsModel(o.summarizer),
-        })
-      : { config: configWithLimits(parsed, o.limits), limits: o.limits };
+    o.limits !== undefined && checkedFor(config, o.limits)
+      ? { config, limits: o.limits }
+      : o.limits === undefined
+        ? configForRun(assertParsedConfig(config), {
+            ...(o.agentModel === undefined ? {} : { agentModel: o.agentModel }),
+            summarizerCallsModel: summarizerCallsModel(o.summarizer),
+          })
+        : { config: configWithLimits(assertParsedConfig(config), o.limits), limits: o.limits };
   const { limits } = resolved;
   const c = snapshotConfig(resolved.config);
   if (o.usage !== undefined) {
@@ -80,7 +82,10 @@ function startRun(store: ConversationStore, config: Config, o: CompactOptions): 
   }
   const judgedBefore = judgedTokens(store, o.usage);
   const positions = new InputPositions(o.items ?? itemMapOf(store.messageList()));
-  const dueBefore = dueBy(c, judgedBefore, positions.items(store.messages.length), store.userTurns) !== "none";
+  // "is it due": judged here, unless the caller judged these same messages already (judgedDue)
+  const dueBefore =
+    (o.judgedDue === true && o.usage === undefined) ||
+    dueBy(c, judgedBefore, positions.items(store.messages.length), store.userTurns) !== "none";
   // what the summaries' markers say cannot shrink joins the memory (only a run that plans reads it)
   if (dueBefore) rememberMarkers(store);
   // The counted total, unless the run is not due and the store left messages uncounted (a usage

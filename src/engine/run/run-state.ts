@@ -72,6 +72,11 @@ export interface CompactOptions {
    * models (configForRun: a session judges its trigger with them before the run); default: resolved here
    */
   readonly limits?: ModelLimitsReport;
+  /**
+   * the caller judged the trigger on these same messages, without a usage report, just before the
+   * run (a session: on its context's counts) and found it due: the run does not judge it again
+   */
+  readonly judgedDue?: true;
 }
 
 /** A run between two steps: everything a step reads and the record of what the run did. */
