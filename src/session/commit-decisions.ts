@@ -7,62 +7,23 @@
 
 import type { FormatName } from "../adapters/detect.ts";
 import { gateAdvanceWatermark, gateDecideLogCommit } from "../engine/boundary/kernel-gate.ts";
-import type { Plan } from "../engine/run/plan.ts";
-import type { CommitOutcome, PlannedAgainst } from "../engine/store/store.ts";
+import { stepTriggerOf } from "../engine/run/report.ts";
+import type { PlannedAgainst } from "../engine/store/store.ts";
 import type { CommitDecision } from "../kernel/commit.ts";
 import { SafecutError } from "../model/errors.ts";
-import type { Message, SummaryMessage } from "../model/message.ts";
+import type { SummaryMessage } from "../model/message.ts";
 import type { CallLedger } from "./call-ledger.ts";
 import type { PersistingStore, Replacements } from "./persisting-store.ts";
-import type {
-  ClearedEntry,
-  ClearedInputs,
-  ClearingRecord,
-  ClearRecord,
-  CompactionRecord,
-  PopRecord,
-  RestoreRecord,
-  StretchBounds,
-  UnshrinkableRecord,
-} from "./record.ts";
-import { clearedCallIds, messagesOf } from "./replay.ts";
+import type { ClearingRecord, CompactionRecord, StretchBounds } from "./record.ts";
+import { messagesOf } from "./replay.ts";
 import type { SessionState } from "./session-state.ts";
+import { clearedParts, newestUser, unshrinkableRecord } from "./staged-run.ts";
+import type { StepAccount, StepDecision } from "./step-entries.ts";
 
 /** The session a decision is taken against: its state as read now, and its items' format. */
 export interface SessionAt {
   readonly state: SessionState;
   readonly format: FormatName;
-}
-
-/** The account of a compaction run, written into each of its records. */
-export interface StepAccount {
-  readonly summarizer: string;
-  readonly model?: string;
-  /** the trigger reached, read on the store just before the splice */
-  readonly trigger: () => Plan["trigger"];
-  /** the run's summarizer calls, accounted to its steps */
-  readonly ledger: CallLedger;
-}
-
-/** A record to write, of its kind. */
-export type NewEntry =
-  | { readonly kind: "compaction"; readonly record: CompactionRecord }
-  | { readonly kind: "clearing"; readonly record: ClearingRecord }
-  | { readonly kind: "restore"; readonly record: RestoreRecord }
-  | { readonly kind: "unshrinkable"; readonly record: UnshrinkableRecord }
-  | { readonly kind: "pop"; readonly record: PopRecord }
-  | { readonly kind: "clear"; readonly record: ClearRecord };
-
-/** A step's decision at the commit: rejected, or applied to the store with the entry to write. */
-export interface StepDecision {
-  readonly outcome: CommitOutcome;
-  readonly entry?: NewEntry;
-}
-
-/** The index of the newest user message, or -1. */
-export function newestUser(ms: readonly Message[]): number {
-  for (let i = ms.length - 1; i >= 0; i--) if (ms[i].role === "user") return i;
-  return -1;
 }
 
 /**
@@ -82,17 +43,7 @@ export function decideUnshrinkable(
   const { decision } = decideOnLog(at, store, store.view(), last);
   if (decision === "reject") return { outcome: { decision, version: store.version } };
   const version = s.version + 1;
-  const calls = ledger.forStretches(
-    found.map((x) => store.messages.slice(x.start, x.end)),
-    version,
-  );
-  const record: UnshrinkableRecord = {
-    items: s.items.length,
-    stretches: found,
-    ...calls,
-    committedVersion: version,
-    time: new Date().toISOString(),
-  };
+  const record = unshrinkableRecord(s, store, found, ledger, version);
   return { outcome: { decision, version }, entry: { kind: "unshrinkable", record } };
 }
 
@@ -120,7 +71,7 @@ export function decideStep(
   // every trigger is one of a run that was due going on down to its low-water target
   const calls = account.ledger.forStep(store.messages.slice(start, end), s.version + 1);
   const fired = account.trigger();
-  const trigger = fired === "none" ? "low-water" : fired;
+  const trigger = stepTriggerOf(fired);
   const out = store.applySplice(planned, start, end, summary);
   if (out.decision !== decision)
     throw new SafecutError("internal", `the session decided ${decision}, its store ${out.decision}`);
@@ -194,18 +145,11 @@ export function decideClearing(
   const out = store.applyClearing(planned, replaced);
   if (out.decision !== decision)
     throw new SafecutError("internal", `the session decided ${decision}, its store ${out.decision}`);
-  const results: ClearedEntry[] = [];
-  // clear_inputs: the calls whose arguments the run replaced, by assistant message
-  const inputs: ClearedInputs[] = [];
-  replaced.forEach((r, k) => {
-    const m = r.message;
-    const counts = { tokensBefore: before[r.index], tokensAfter: r.tokens };
-    if (m.role === "tool")
-      results.push({ index: r.index, toolCallId: m.toolCallId, placeholder: m.content, ...counts });
-    else if (m.role === "assistant")
-      inputs.push({ index: r.index, toolCallIds: clearedCallIds(prior[k], m), ...counts });
-    else throw new SafecutError("internal", `a cleared ${m.role} message`);
-  });
+  const { results, inputs } = clearedParts(
+    replaced,
+    prior,
+    replaced.map((r) => before[r.index]),
+  );
   const record: ClearingRecord = {
     items: s.items.length,
     results,

@@ -9,6 +9,7 @@
 import type { ConversationFile } from "../adapters/conversation-file.ts";
 import type { FormatName } from "../adapters/detect.ts";
 import { configForRun, parseConfig } from "../engine/boundary/config-rules.ts";
+import { adoptedReport } from "../engine/run/background.ts";
 import { compactStore, summarizerCallsModel } from "../engine/run/compact.ts";
 import { notDueReport } from "../engine/run/not-due-report.ts";
 import { dueBy } from "../engine/run/plan.ts";
@@ -20,7 +21,7 @@ import { isJsonObject, type Json } from "../model/json.ts";
 import { type TokenCounter, tokenCounter } from "../model/tokens.ts";
 import { summarizerFromConfig } from "../providers/from-config.ts";
 import { CallLedger } from "./call-ledger.ts";
-import { decideClearing, decideStep, decideUnshrinkable, type StepDecision } from "./commit-decisions.ts";
+import { decideClearing, decideStep, decideUnshrinkable } from "./commit-decisions.ts";
 import { FoundMemory } from "./found-memory.ts";
 import { SessionPairing } from "./pairing.ts";
 import { PersistingStore } from "./persisting-store.ts";
@@ -39,8 +40,11 @@ import { type ContextCounts, SessionContext } from "./session-context.ts";
 import type { SessionState } from "./session-state.ts";
 import type { SessionStats } from "./session-stats.ts";
 import { statsOf } from "./session-stats.ts";
+import type { StepDecision } from "./step-entries.ts";
 
-export type { NewEntry, StepAccount, StepDecision } from "./commit-decisions.ts";
+export { type NewEntry, recordsOf, type StepAccount, type StepDecision, type StepEntry } from "./step-entries.ts";
+
+import { StagedRun } from "./staged-run.ts";
 
 /** An append refused because items were appended since the version it was checked against. */
 class AppendedSince extends Error {}
@@ -240,17 +244,22 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
     const model = summaryModel(c.model, options.agentModel);
     const ledger = new CallLedger();
     const account = { summarizer: summarizer.name, ...(model === undefined ? {} : { model }), ledger };
+    // adopted at one step: the run's steps stay in memory and are written together at its end
+    const staged =
+      options.atOneStep === true && options.dryRun !== true
+        ? new StagedRun({ version: this.state.version, length: messages.length, items: this.state.items.length })
+        : undefined;
     const store = new PersistingStore(
       counter,
       messages,
       this.state.version,
       this.state.items.length,
-      {
+      staged?.guards((st) => dueBy(c, st.totalTokens, st.messages.length, st.userTurns)) ?? {
         splice: (st, p, s, e, sum) =>
           this.commitStep(() =>
             decideStep({ state: this.state, format: this.format }, st, p, s, e, sum, {
               ...account,
-              trigger: () => dueBy(c, st.totalTokens, st.messages.length, st.userTurns),
+              trigger: () => dueBy(c, st.totalTokens, st.messages.length, st.userTurns, false, st.totalBytes),
             }),
           ),
         clearing: (st, p, replaced) =>
@@ -268,11 +277,13 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
       dryRun: options.dryRun,
       maxSteps: options.maxSteps,
       limits,
-      // due by the context's counts just above: the store holds the same messages
-      judgedDue: true,
       hooks: { call: ledger.onCall },
     });
     const found = memory.foundIn(store.messages);
+    if (staged !== undefined) {
+      const { decision } = await this.commitStep(() => staged.decide(this.state, store, this.format, account, found));
+      return adoptedReport(report, decision, staged.changed);
+    }
     if (found.length > 0)
       await this.commitStep(() => decideUnshrinkable({ state: this.state, format: this.format }, store, found, ledger));
     return report;
