@@ -9,7 +9,7 @@ import { basename, resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { FORMAT_NAMES } from "../adapters/detect.ts";
 import { isPostgresLocation } from "../session/pg-location.ts";
-import type { CliIO } from "./main.ts";
+import type { CliIO } from "./io.ts";
 import { type FlagValues, settingOptions, settingsFromFlags } from "./settings.ts";
 import { readUtf8File } from "./utf8.ts";
 

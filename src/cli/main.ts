@@ -11,34 +11,14 @@ import { SafecutError } from "../model/errors.ts";
 import { assertTextNesting } from "../model/json-depth.ts";
 import { EXIT, EXIT_CODES_HELP, EXIT_INTERRUPTED, exitCodeFor, exitCodeForOutcome } from "./exit-codes.ts";
 import { addInspectCommand } from "./inspect-command.ts";
-import {
-  abandonAllOutputs,
-  type BeforeRename,
-  type NamedFile,
-  type PendingOutput,
-  refuseSameFiles,
-} from "./outputs.ts";
+import type { CliIO } from "./io.ts";
+import { abandonAllOutputs, type NamedFile, type PendingOutput, refuseSameFiles } from "./outputs.ts";
 import { dryRunPlan, RUN_OPTIONS, reportSinkFor, runProgress, type Sink, sinkFor, stderrText } from "./run-telling.ts";
 import { addSessionCommand } from "./session-command.ts";
 import { type FlagValues, OUTPUT_HEADING, settingOptions, settingsFromFlags } from "./settings.ts";
 import { decodeUtf8, readUtf8File } from "./utf8.ts";
 
-/** Where the CLI reads and writes; real streams in production, buffers in tests. */
-export interface CliIO {
-  /** stdin's whole text, decoded as strict UTF-8 (an InputError if it is not UTF-8) */
-  readStdin(): Promise<string>;
-  /** writes to stdout; a promise settles once the text is handed to the system (a closed stdout ends the process) */
-  stdout(text: string): void | Promise<void>;
-  stderr(text: string): void;
-  /** stderr is a terminal: progress is one line updated in place */
-  readonly stderrIsTTY?: boolean;
-  /** the terminal's width, to keep the progress line on one row */
-  readonly stderrColumns?: number;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly cwd: string;
-  /** test seam: runs after an output's temporary file is complete, before it replaces the target */
-  readonly beforeRename?: BeforeRename;
-}
+export type { CliIO } from "./io.ts";
 
 /** The version in package.json (the one source of it). */
 function packageVersion(): string {

@@ -8,7 +8,7 @@ import type { RunProgress } from "../engine/run/compact.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import { SafecutError } from "../model/errors.ts";
 import { EXIT } from "./exit-codes.ts";
-import type { CliIO } from "./main.ts";
+import type { CliIO } from "./io.ts";
 import { type BeforeRename, type NamedFile, PendingOutput, standardStream } from "./outputs.ts";
 import { type Progress, progressDisplay } from "./progress.ts";
 import { reportText } from "./report-text.ts";

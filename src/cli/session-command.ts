@@ -11,7 +11,7 @@ import { InputError, SafecutError } from "../model/errors.ts";
 import { isPostgresLocation, shownLocation } from "../session/pg-location.ts";
 import type { Session } from "../session/session.ts";
 import { EXIT, EXIT_CODES_HELP, exitCodeForOutcome } from "./exit-codes.ts";
-import type { CliIO } from "./main.ts";
+import type { CliIO } from "./io.ts";
 import type { PendingOutput } from "./outputs.ts";
 import { dryRunPlan, RUN_OPTIONS, reportSinkFor, runProgress, stderrText } from "./run-telling.ts";
 import { type FlagValues, settingOptions, settingsFromFlags } from "./settings.ts";

@@ -4,38 +4,12 @@
 // HTTP layer builds one from each failed request (providers/http.ts); a custom summarizer's thrown
 // error becomes one here (callFailureOf). The run's report, its `calls`, the session's records and
 // the failure hook all carry this one shape.
+
+import type { CallFailure } from "./call-failure-shape.ts";
 import { SummarizerError } from "./errors.ts";
 import { isJsonObject, type Json } from "./json.ts";
 
-/** How a call failed: an HTTP error answer, no answer in time, no connection, an answer over its size, an answer of the wrong shape, an abort, or a custom summarizer's own error. */
-export const CALL_FAILURE_KINDS = [
-  "http",
-  "timeout",
-  "network",
-  "oversized-answer",
-  "bad-answer",
-  "aborted",
-  "thrown",
-] as const;
-
-/** One of CALL_FAILURE_KINDS. */
-export type CallFailureKind = (typeof CALL_FAILURE_KINDS)[number];
-
-/** One failed summarizer call. */
-export interface CallFailure {
-  readonly kind: CallFailureKind;
-  /** the summarizer's name: "openai", "anthropic", or a custom summarizer's */
-  readonly provider: string;
-  /** host[:port] the request went to, without credentials; absent for a custom summarizer */
-  readonly host?: string;
-  readonly model: string;
-  /** the HTTP status of an error answer */
-  readonly status?: number;
-  /** the provider's error code (OpenAI `code`, else its `type`, e.g. invalid_api_key, authentication_error) */
-  readonly code?: string;
-  /** the provider's error message (or what failed), secrets masked, at most MESSAGE_CHARS characters */
-  readonly message: string;
-}
+export { CALL_FAILURE_KINDS, type CallFailure, type CallFailureKind } from "./call-failure-shape.ts";
 
 /** A run's step that failed: its last call's failure, the calls it made and the waits between them, and what to do. */
 export interface SummarizerFailure extends CallFailure {

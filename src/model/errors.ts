@@ -1,6 +1,6 @@
 // Every failure safecut reports carries a kind, so the CLI can map it to an exit code and a
 // library user can tell bad input from a summarizer outage without parsing messages.
-import type { CallFailure } from "./call-failure.ts";
+import type { CallFailure } from "./call-failure-shape.ts";
 
 /** What went wrong, in the categories the CLI exit codes distinguish. */
 export type ErrorKind = "input" | "config" | "usage" | "summarizer" | "internal";

@@ -24,7 +24,7 @@ import type {
 } from "./record.ts";
 import { clearedCallIds, messagesOf } from "./replay.ts";
 import type { SessionState } from "./session-state.ts";
-import type { StepAccount, StepDecision, StepEntry } from "./stored-session.ts";
+import type { StepAccount, StepDecision, StepEntry } from "./step-entries.ts";
 
 /** One step a run applied to its store in memory, with what its record needs. */
 type StagedStep =

@@ -1,40 +1,31 @@
 // What every session backend shares: checking and reading appends (the format's adapter, the
 // tool pairing against everything the session holds), rebuilding the context from the entries,
-// running the engine on a PersistingStore, and the decision of each compaction step against the
-// session as it is at the commit. A backend supplies only its reads and its guarded writes: the
-// log under its lock file, PostgreSQL in a transaction holding the session's row.
+// running the engine on a PersistingStore, and taking the decision of each compaction step against
+// the session as it is at the commit (the decisions themselves: commit-decisions.ts). A backend
+// supplies only its reads and its guarded writes: the log under its lock file, PostgreSQL in a
+// transaction holding the session's row. It does not parse a session's file (log-lines.ts,
+// replay.ts) nor decide a commit itself (commit-decisions.ts).
 
 import type { ConversationFile } from "../adapters/conversation-file.ts";
 import type { FormatName } from "../adapters/detect.ts";
 import { configForRun, parseConfig } from "../engine/boundary/config-rules.ts";
-import { gateAdvanceWatermark, gateDecideLogCommit } from "../engine/boundary/kernel-gate.ts";
 import { adoptedReport } from "../engine/run/background.ts";
 import { compactStore, summarizerCallsModel } from "../engine/run/compact.ts";
 import { notDueReport } from "../engine/run/not-due-report.ts";
-import type { Plan } from "../engine/run/plan.ts";
 import { dueBy } from "../engine/run/plan.ts";
-import { type CompactionReport, stepTriggerOf } from "../engine/run/report.ts";
-import type { CommitOutcome, PlannedAgainst } from "../engine/store/store.ts";
-import type { CommitDecision } from "../kernel/commit.ts";
-import { type Config, type ConfigInput, summaryModel } from "../model/config.ts";
-import { InputError, SafecutError } from "../model/errors.ts";
+import type { CompactionReport } from "../engine/run/report.ts";
+import type { CommitOutcome } from "../engine/store/store.ts";
+import { type Config, type ConfigInput, parseConfigShape, summaryModel } from "../model/config.ts";
+import { InputError } from "../model/errors.ts";
 import { isJsonObject, type Json } from "../model/json.ts";
-import type { SummaryMessage } from "../model/message.ts";
 import { type TokenCounter, tokenCounter } from "../model/tokens.ts";
 import { summarizerFromConfig } from "../providers/from-config.ts";
 import { CallLedger } from "./call-ledger.ts";
+import { decideClearing, decideStep, decideUnshrinkable } from "./commit-decisions.ts";
 import { FoundMemory } from "./found-memory.ts";
 import { SessionPairing } from "./pairing.ts";
-import { PersistingStore, type Replacements } from "./persisting-store.ts";
-import type {
-  ClearingRecord,
-  ClearRecord,
-  CompactionRecord,
-  PopRecord,
-  RestoreRecord,
-  StretchBounds,
-  UnshrinkableRecord,
-} from "./record.ts";
+import { PersistingStore } from "./persisting-store.ts";
+import type { ClearingRecord, ClearRecord, CompactionRecord, PopRecord, RestoreRecord } from "./record.ts";
 import {
   itemOfMessage,
   messagesOf,
@@ -49,40 +40,11 @@ import { type ContextCounts, SessionContext } from "./session-context.ts";
 import type { SessionState } from "./session-state.ts";
 import type { SessionStats } from "./session-stats.ts";
 import { statsOf } from "./session-stats.ts";
-import { clearedParts, newestUser, StagedRun, unshrinkableRecord } from "./staged-run.ts";
+import type { StepDecision } from "./step-entries.ts";
 
-/** The account of a compaction run, written into each of its records. */
-export interface StepAccount {
-  readonly summarizer: string;
-  readonly model?: string;
-  /** the trigger reached, read on the store just before the splice */
-  readonly trigger: () => Plan["trigger"];
-  /** the run's summarizer calls, accounted to its steps */
-  readonly ledger: CallLedger;
-}
+export { type NewEntry, recordsOf, type StepAccount, type StepDecision, type StepEntry } from "./step-entries.ts";
 
-/** A record to write, of its kind. */
-export type StepEntry =
-  | { readonly kind: "compaction"; readonly record: CompactionRecord }
-  | { readonly kind: "clearing"; readonly record: ClearingRecord }
-  | { readonly kind: "restore"; readonly record: RestoreRecord }
-  | { readonly kind: "unshrinkable"; readonly record: UnshrinkableRecord }
-  | { readonly kind: "pop"; readonly record: PopRecord }
-  | { readonly kind: "clear"; readonly record: ClearRecord };
-
-/** What one guarded write writes: a record, or a run's records together (staged-run.ts), numbered in sequence. */
-export type NewEntry = StepEntry | { readonly kind: "run"; readonly entries: readonly StepEntry[] };
-
-/** The records of an entry to write, in order. */
-export function recordsOf(e: NewEntry): readonly StepEntry[] {
-  return e.kind === "run" ? e.entries : [e];
-}
-
-/** A step's decision at the commit: rejected, or applied to the store with the entry to write. */
-export interface StepDecision {
-  readonly outcome: CommitOutcome;
-  readonly entry?: NewEntry;
-}
+import { StagedRun } from "./staged-run.ts";
 
 /** An append refused because items were appended since the version it was checked against. */
 class AppendedSince extends Error {}
@@ -253,15 +215,17 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
   }
 
   async compact(config: ConfigInput | Config, options: SessionCompactOptions = {}): Promise<CompactionReport> {
-    const parsed = parseConfig(config);
+    // parsed at this edge, the rules checked once with the model limits filled in (configForRun),
+    // and handed down typed: the run takes the checked configuration as it is
+    const parsed = parseConfigShape(config);
+    const { config: c, limits } = configForRun(parsed, {
+      ...(options.agentModel === undefined ? {} : { agentModel: options.agentModel }),
+      summarizerCallsModel:
+        options.summarizer === undefined ? parsed.provider !== "offline" : summarizerCallsModel(options.summarizer),
+    });
     const counter = options.counter ?? tokenCounter(parsed.tokenizer);
     const summarizer =
       options.summarizer ?? summarizerFromConfig(parsed, counter, options.env ?? process.env, options.agentModel);
-    // the model limits (the catalogue's, or the settings'): the trigger below and the run judge with them
-    const { config: c, limits } = configForRun(parsed, {
-      ...(options.agentModel === undefined ? {} : { agentModel: options.agentModel }),
-      summarizerCallsModel: summarizerCallsModel(summarizer),
-    });
     // not due by the context's running counts (the kernel's trigger): the report of a run that changes
     // nothing, without loading a store or reading the history
     const notDue = notDueReport(c, {
@@ -293,12 +257,13 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
       staged?.guards((st) => dueBy(c, st.totalTokens, st.messages.length, st.userTurns)) ?? {
         splice: (st, p, s, e, sum) =>
           this.commitStep(() =>
-            this.decideStep(st, p, s, e, sum, {
+            decideStep({ state: this.state, format: this.format }, st, p, s, e, sum, {
               ...account,
               trigger: () => dueBy(c, st.totalTokens, st.messages.length, st.userTurns, false, st.totalBytes),
             }),
           ),
-        clearing: (st, p, replaced) => this.commitStep(() => this.decideClearing(st, p, replaced)),
+        clearing: (st, p, replaced) =>
+          this.commitStep(() => decideClearing({ state: this.state, format: this.format }, st, p, replaced)),
       },
       memory,
     );
@@ -319,139 +284,9 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
       const { decision } = await this.commitStep(() => staged.decide(this.state, store, this.format, account, found));
       return adoptedReport(report, decision, staged.changed);
     }
-    if (found.length > 0) await this.commitStep(() => this.decideUnshrinkable(store, found, ledger));
+    if (found.length > 0)
+      await this.commitStep(() => decideUnshrinkable({ state: this.state, format: this.format }, store, found, ledger));
     return report;
-  }
-
-  /**
-   * The stretches the run found not to shrink, as one record, against the session as read now:
-   * written only if the kernel's log commit rule says their positions in the store still name them
-   * in the session (nothing but appends since the store last reflected it), else dropped (a later
-   * run may pay for them again, nothing else is lost).
-   */
-  private decideUnshrinkable(
-    store: PersistingStore,
-    found: readonly StretchBounds[],
-    ledger: CallLedger,
-  ): StepDecision {
-    const s = this.state;
-    const last = found.reduce((m, x) => Math.max(m, x.end), 0);
-    const { decision } = this.decideOnLog(store, store.view(), last);
-    if (decision === "reject") return { outcome: { decision, version: store.version } };
-    const version = s.version + 1;
-    const record = unshrinkableRecord(s, store, found, ledger, version);
-    return { outcome: { decision, version }, entry: { kind: "unshrinkable", record } };
-  }
-
-  /**
-   * A step's decision against the session as read now (the caller excludes other writers and
-   * has synced): the kernel's log commit rule (L9) over the entries written since the plan; if
-   * it allows the step, the store takes the items appended since, applies the splice, and the
-   * watermark moves only forward (L10). Returns the record to write.
-   */
-  private decideStep(
-    store: PersistingStore,
-    planned: PlannedAgainst,
-    start: number,
-    end: number,
-    summary: SummaryMessage,
-    account: StepAccount,
-  ): StepDecision {
-    const s = this.state;
-    const { decision, plannedVersion } = this.decideOnLog(store, planned, end);
-    if (decision === "reject") return { outcome: { decision, version: store.version } };
-    const tokensBefore = store.totalTokens;
-    // the engine starts a run only when due, on at most this many items (one per message, or fewer
-    // for Anthropic), and appends since can only add to every count a trigger reads; a step under
-    // every trigger is one of a run that was due going on down to its target
-    const calls = account.ledger.forStep(store.messages.slice(start, end), s.version + 1);
-    const fired = account.trigger();
-    const trigger = stepTriggerOf(fired);
-    const out = store.applySplice(planned, start, end, summary);
-    if (out.decision !== decision)
-      throw new SafecutError("internal", `the session decided ${decision}, its store ${out.decision}`);
-    // L10, checked where the data lives: the persisted watermark only moves forward
-    const watermark = gateAdvanceWatermark(s.watermark, start + 1, newestUser(store.messages));
-    if (watermark < s.watermark)
-      throw new SafecutError("internal", `the watermark would move back from ${s.watermark} to ${watermark}`);
-    const record: CompactionRecord = {
-      items: s.items.length,
-      start,
-      end,
-      summary: summary.content,
-      trigger,
-      tokensBefore,
-      tokensAfter: store.totalTokens,
-      summarizer: account.summarizer,
-      ...(account.model === undefined ? {} : { model: account.model }),
-      ...calls,
-      plannedVersion,
-      committedVersion: s.version + 1,
-      decision,
-      watermark,
-      time: new Date().toISOString(),
-    };
-    // the store now reflects the session with this record written
-    store.reflects(record.committedVersion);
-    return { outcome: out, entry: { kind: "compaction", record } };
-  }
-
-  /**
-   * The kernel's log commit rule (L9) for a change planned on the store that touches nothing at
-   * or after `stretchEnd`, against the entries written since the plan; unless it rejects, the
-   * store takes the items appended since (by anyone) and reflects the session as read now.
-   */
-  private decideOnLog(
-    store: PersistingStore,
-    planned: PlannedAgainst,
-    stretchEnd: number,
-  ): { decision: CommitDecision; plannedVersion: number } {
-    const s = this.state;
-    const plannedVersion = store.sessionVersionAt(planned.version);
-    const plannedLength = "length" in planned ? planned.length : planned.messages.length;
-    const appended = messagesOf(s.items.slice(store.items), this.format);
-    const decision = gateDecideLogCommit(
-      { version: plannedVersion, length: plannedLength, stretchEnd },
-      s.rewrites.slice(plannedVersion),
-      store.messages.length + appended.length,
-    );
-    if (decision === "reject") return { decision, plannedVersion };
-    for (const m of appended) store.append(m);
-    store.items = s.items.length;
-    store.reflects(s.version);
-    return { decision, plannedVersion };
-  }
-
-  /** A clearing's decision against the session as read now (as decideStep): the results' contents replaced, one record. */
-  private decideClearing(store: PersistingStore, planned: PlannedAgainst, replaced: Replacements): StepDecision {
-    const s = this.state;
-    const last = replaced.reduce((m, r) => Math.max(m, r.index), -1);
-    const { decision, plannedVersion } = this.decideOnLog(store, planned, last + 1);
-    if (decision === "reject" || replaced.length === 0) return { outcome: { decision, version: store.version } };
-    const tokensBefore = store.totalTokens;
-    const before = store.tokenCounts();
-    const prior = replaced.map((r) => store.messages[r.index]);
-    const out = store.applyClearing(planned, replaced);
-    if (out.decision !== decision)
-      throw new SafecutError("internal", `the session decided ${decision}, its store ${out.decision}`);
-    const { results, inputs } = clearedParts(
-      replaced,
-      prior,
-      replaced.map((r) => before[r.index]),
-    );
-    const record: ClearingRecord = {
-      items: s.items.length,
-      results,
-      ...(inputs.length === 0 ? {} : { inputs }),
-      tokensBefore,
-      tokensAfter: store.totalTokens,
-      plannedVersion,
-      committedVersion: s.version + 1,
-      decision,
-      time: new Date().toISOString(),
-    };
-    store.reflects(record.committedVersion);
-    return { outcome: out, entry: { kind: "clearing", record } };
   }
 
   async clearings(): Promise<(ClearingRecord | RestoreRecord)[]> {

@@ -1,13 +1,11 @@
 // The layering of src/ (docs/ARCHITECTURE.md, "Layers"): which folder may import which, and the
-// kernel's one guarded door. Imports are read from each file's syntax tree (import and export
-// declarations, dynamic import()), so kernel paths inside generated-code strings do not count.
-import { readdirSync, readFileSync } from "node:fs";
-import { join, posix, relative, resolve } from "node:path";
+// kernel's one guarded door. Imports are read from each file's syntax tree (source-imports.ts), so
+// kernel paths inside generated-code strings do not count.
+import { join, posix } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { isProofModel } from "../../src/toolchain/frontend/models.ts";
-
-const ROOT = resolve(import.meta.dirname, "../..");
+import { importsOf, ROOT, type SourceFile, sourceFiles } from "./source-imports.ts";
 
 /**
  * The arrows of the layer diagram in docs/ARCHITECTURE.md: the layers each layer (folder under
@@ -93,47 +91,6 @@ function stageOf(path: string): string | undefined {
   return parts[1] === "engine" ? parts[2] : undefined;
 }
 
-interface SourceFile {
-  /** path from the repository root, with forward slashes */
-  readonly path: string;
-  readonly text: string;
-}
-
-interface Import {
-  readonly specifier: string;
-  readonly typeOnly: boolean;
-}
-
-function importsOf(f: SourceFile): Import[] {
-  const sf = ts.createSourceFile(f.path, f.text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-  const out: Import[] = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
-      const c = node.importClause;
-      const named = c?.namedBindings !== undefined && ts.isNamedImports(c.namedBindings) ? c.namedBindings : undefined;
-      const typeOnly =
-        c !== undefined &&
-        (c.isTypeOnly || (c.name === undefined && named !== undefined && named.elements.every((e) => e.isTypeOnly)));
-      out.push({ specifier: node.moduleSpecifier.text, typeOnly });
-    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      const named =
-        node.exportClause !== undefined && ts.isNamedExports(node.exportClause) ? node.exportClause : undefined;
-      const typeOnly = node.isTypeOnly || named?.elements.every((e) => e.isTypeOnly) === true;
-      out.push({ specifier: node.moduleSpecifier.text, typeOnly });
-    } else if (
-      ts.isCallExpression(node) &&
-      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
-      node.arguments.length === 1 &&
-      ts.isStringLiteral(node.arguments[0])
-    ) {
-      out.push({ specifier: node.arguments[0].text, typeOnly: false });
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(sf);
-  return out;
-}
-
 /** The layer of a path under src/: its first folder, or the file's name for files directly in src/. */
 function layerOf(path: string): string {
   return path.split("/")[1];
@@ -202,15 +159,6 @@ function stageViolations(files: readonly SourceFile[]): string[] {
     }
   }
   return found;
-}
-
-function sourceFiles(dir: string): SourceFile[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) return sourceFiles(p);
-    if (!e.name.endsWith(".ts")) return [];
-    return [{ path: relative(ROOT, p).split("\\").join("/"), text: readFileSync(p, "utf8") }];
-  });
 }
 
 describe("layers", () => {

@@ -173,9 +173,25 @@ export function assertParsedConfig(c: unknown): Config {
   return assertConfigValid(c as Config);
 }
 
+/**
+ * The configurations configWithLimits checked, each with the limits filled into it: a run handed
+ * one of them with those limits (CompactOptions.limits) takes it as it is, without the rules again.
+ */
+const checkedWithLimits = new WeakMap<Config, ModelLimitsReport>();
+
 /** A parsed configuration with the resolved model limits filled in (model-limits.ts), checked again by the kernel (L12). */
 export function configWithLimits(c: Config, limits: ModelLimitsReport): Config {
-  return assertConfigValid(withModelLimits(c, limits));
+  const out = assertConfigValid(withModelLimits(c, limits));
+  checkedWithLimits.set(out, limits);
+  return out;
+}
+
+/**
+ * Whether `c` is a configuration configWithLimits (or configForRun) returned for exactly these
+ * limits: parsed, its limits filled in and checked by the kernel's rules, so a run takes it as it is.
+ */
+export function checkedFor(c: Config, limits: ModelLimitsReport): boolean {
+  return checkedWithLimits.get(c) === limits;
 }
 
 /**

@@ -17,7 +17,7 @@
 
 import { type Config, SAME_AS_AGENT, snapshotConfig, summaryModel } from "../../model/config.ts";
 import type { Summarizer } from "../../model/summarizer.ts";
-import { assertParsedConfig, configForRun, configWithLimits } from "../boundary/config-rules.ts";
+import { assertParsedConfig, checkedFor, configForRun, configWithLimits } from "../boundary/config-rules.ts";
 import { parsePins } from "../store/pins.ts";
 import type { ConversationStore } from "../store/store.ts";
 import { rememberMarkers } from "../store/summary-marks.ts";
@@ -66,14 +66,16 @@ function resolveModel(c: Config, agentModel: string | undefined): string {
 function startRun(store: ConversationStore, config: Config, o: CompactOptions): RunStart {
   // a JavaScript caller's raw or invalid settings are a ConfigError naming the setting, never a
   // boundary error (a parsed configuration is checked, not parsed again)
-  const parsed = assertParsedConfig(config);
+  // (one the caller resolved and checked with these limits already, configForRun, is taken as it is)
   const resolved =
-    o.limits === undefined
-      ? configForRun(parsed, {
-          ...(o.agentModel === undefined ? {} : { agentModel: o.agentModel }),
-          summarizerCallsModel: summarizerCallsModel(o.summarizer),
-        })
-      : { config: configWithLimits(parsed, o.limits), limits: o.limits };
+    o.limits !== undefined && checkedFor(config, o.limits)
+      ? { config, limits: o.limits }
+      : o.limits === undefined
+        ? configForRun(assertParsedConfig(config), {
+            ...(o.agentModel === undefined ? {} : { agentModel: o.agentModel }),
+            summarizerCallsModel: summarizerCallsModel(o.summarizer),
+          })
+        : { config: configWithLimits(assertParsedConfig(config), o.limits), limits: o.limits };
   const { limits } = resolved;
   const c = snapshotConfig(resolved.config);
   // L15: every view the run plans on (stretches, batches, clearing) holds the pinned messages
