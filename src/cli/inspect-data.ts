@@ -13,7 +13,7 @@ import { tokenCounter } from "../model/tokens.ts";
 import type { CompactionRecord } from "../session/record.ts";
 
 /** What a message is in the context now. */
-export type MessageState = "instruction" | "user" | "kept" | "summary" | "cleared" | "window";
+export type MessageState = "instruction" | "provider" | "user" | "kept" | "summary" | "aged" | "cleared" | "window";
 
 /** One message of the strip. */
 export interface InspectedMessage {
@@ -57,11 +57,11 @@ export interface Inspection {
 
 const PREVIEW_CHARS = 160;
 
-/** The state of each message: instructions and user turns are kept by law; summaries and cleared results were compacted. */
+/** The state of each message: instructions, user turns and the provider's own compaction items are kept by law; summaries (aged or not) and cleared results were compacted. */
 function stateOf(m: Message, index: number, windowStart: number, cleared: RegExp): MessageState {
-  if (m.role === "system") return "instruction";
+  if (m.role === "system") return m.serverCompaction === true ? "provider" : "instruction";
   if (m.role === "user") return "user";
-  if (m.role === "summary") return "summary";
+  if (m.role === "summary") return (m.marker?.aged ?? 0) > 0 ? "aged" : "summary";
   if (m.role === "tool" && cleared.test(m.content)) return "cleared";
   return index >= windowStart ? "window" : "kept";
 }

@@ -7,18 +7,22 @@ import type { Inspection, MessageState } from "./inspect-data.ts";
 
 const STATE_COLOR: Readonly<Record<MessageState, string>> = {
   instruction: "#6b7280",
+  provider: "#0e7490",
   user: "#2563eb",
   kept: "#f59e0b",
   summary: "#7c3aed",
+  aged: "#a78bfa",
   cleared: "#d1d5db",
   window: "#16a34a",
 };
 
 const STATE_WORDS: Readonly<Record<MessageState, string>> = {
   instruction: "system instruction (never changed)",
+  provider: "the provider's own compaction item (kept byte for byte, never changed)",
   user: "user message (never changed)",
   kept: "agent work, kept so far (may be cleared or summarized)",
   summary: "summary written by an earlier compaction",
+  aged: "summary aged (re-summarized shorter) by an earlier compaction",
   cleared: "tool result cleared by an earlier compaction",
   window: "in the retention window (never touched)",
 };

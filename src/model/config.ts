@@ -57,7 +57,7 @@ function settingSchema(s: SettingSpec): z.ZodType {
       return z.enum(s.choices).default(s.default);
     case "list":
       // a fresh array for each parse: a caller may push onto the one it is given
-      return z.array(z.string()).default(() => [...s.default]);
+      return z.array(ruled(s.rule)).default(() => [...s.default]);
     case "switch":
       return z.boolean().default(s.default);
     case "reported usage":

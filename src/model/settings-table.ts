@@ -194,10 +194,10 @@ export const SETTINGS = {
     type: "count or unset",
     default: null,
     min: 1,
-    // no flag: the CLI makes no call of the agent's model
+    flag: "--max-request-bytes <n>",
     defaultText: "the provider's",
-    help: "the agent's model call: compact before sending a request whose conversation is over this many bytes (images and files count by their bytes)",
-    more: "; null (flag `none`): the agent provider's documented limit (Anthropic 32 MB, Google 20 MB, OpenAI 50 MB; none for another server). Read by the overflow retry of the AI SDK hook, the wire helpers and the session helpers, which also compact and retry once on an HTTP 413",
+    help: "also compact when the request's bytes (each message's JSON; images and files by their base64 text) pass this many",
+    more: "; null (flag `none`): in the overflow retry of the AI SDK hook, the wire helpers and the session helpers (which also compact and retry once on an HTTP 413), the agent provider's documented limit (Anthropic 32 MB, Google 20 MB, OpenAI 50 MB; none for another server); elsewhere (compactMessages, compactBeforeStep, sessions' compact, the CLI) no byte trigger. When the bytes no law lets compaction shrink (user and system messages with their images, the retention window, summaries) are over it by themselves, the run says so once and makes no call. Leave room under the provider's limit for the request's other fields (model, tools, system)",
   },
   reserve_tokens: {
     group: "triggers",
@@ -334,7 +334,7 @@ export const SETTINGS = {
     min: 1,
     flag: "--floor-free-tokens <n>",
     help: "when the token trigger is at or below the lawful floor (what no run can shrink: user and system messages, the retention window and keep-recent tail, summaries that cannot shrink), a due run starts only if at least this many tokens lie above that floor",
-    more: "; the report then says the trigger is below what compaction can reach, with the figures",
+    more: "; the report then says the trigger is below what compaction can reach, with the figures. The same holds for a due run whose plan would leave the count at or over token_threshold: it goes only when it frees at least this many tokens (each run re-writes the provider's prompt cache from its first change)",
   },
   floor_run_every: {
     group: "triggers",
@@ -342,7 +342,7 @@ export const SETTINGS = {
     default: 10,
     min: 1,
     flag: "--floor-run-every <n>",
-    help: "when the token trigger is at or below the lawful floor, at most one run per this many calls (counted as assistant messages after the newest summary beyond those its marker says were there when the last run ended; no summary yet: a run may start)",
+    help: "when the token trigger is at or below the lawful floor, at most one run per this many calls (counted as assistant messages after the newest summary beyond those its marker says were there when the last run ended; no summary yet: a run may start); likewise for a due run whose plan would leave the count at or over token_threshold",
   },
   strategy: {
     group: "clearing",
@@ -451,6 +451,20 @@ export const SETTINGS = {
     min: 1,
     flag: "--memory-candidate-bytes <n>",
     help: "each memory flush candidate's text is cut to n UTF-8 bytes",
+  },
+  pin: {
+    group: "kept",
+    type: "list",
+    default: [],
+    flag: "--pin <what>",
+    help: "content that stays verbatim whatever is cleared or summarized: file:<path> (the tool results of calls naming that file, e.g. file:AGENTS.md) or text:<text> (every message containing that text)",
+    more: "; each pinned message is kept as it is, with its tool call, and a run checks that every one is in the result (docs/pins.md)",
+    rule: {
+      by: "schema",
+      says: "each pin is file:<path> or text:<text> with something after the colon",
+      holds: (v) => /^(file|text):./s.test(v),
+      showsValue: true,
+    },
   },
   anchors: {
     group: "kept",

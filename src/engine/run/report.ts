@@ -212,6 +212,25 @@ export interface PlannedRun {
   readonly stillDueBy: Plan["trigger"];
 }
 
+/** The byte budget's part of a report (max_request_bytes set). */
+export interface RequestBytesReport {
+  readonly before: number;
+  readonly after: number;
+  readonly maxRequestBytes: number;
+  /** the bytes made the run due (the trigger was "request bytes") */
+  readonly dueByBytes: boolean;
+  /** only when the bytes were over the budget before the run: the bytes no law lets a run shrink */
+  readonly floor?: {
+    readonly userSystem: number;
+    readonly kept: number;
+    readonly other: number;
+    readonly summaries: number;
+    readonly total: number;
+  };
+  /** the floor alone was over the budget: no run could bring the request under it, and none was paid for */
+  readonly floorOver: boolean;
+}
+
 export interface CompactionReport {
   readonly outcome: Outcome;
   /** why the run stopped (under the trigger, no eligible stretch, summarizer failure, ...) */
@@ -253,6 +272,12 @@ export interface CompactionReport {
    * shrink): the trigger and the floor, by what holds it (lawful-floor.ts)
    */
   readonly lawfulFloor?: LawfulFloorReport;
+  /**
+   * only when max_request_bytes is set: the request's bytes before and after the run (messageBytes
+   * of each message), the budget, whether the bytes made the run due (no other trigger fired), and,
+   * when they were over it, the byte floor (what no law lets compaction shrink) by what holds it
+   */
+  readonly bytes?: RequestBytesReport;
   /** what the clearing tier did (strategy "clear" or "clear-then-summarize" only) */
   readonly clearing?: ClearingReport;
   /** only when usage was reported: the token counts the trigger judged */
