@@ -1,9 +1,10 @@
 // The table of settings: one row per setting, the single source of its name, type, default,
 // CLI flag, help text and rule. The configuration schema (config.ts), the kernel's view of a
 // configuration and its error messages (config-rules.ts), the CLI's options and --help
-// (cli/settings.ts) and README's settings table (scripts/readme-settings.ts) are all derived
-// from it. It loads neither zod nor the kernel, so `safecut --help` and the light adapters
-// entry can read it and stay quick to load.
+// (cli/settings.ts), the settings table of docs/settings.md and the doc comments editors show
+// (setting-docs.ts; both written by scripts/readme-settings.ts) are all derived from it. It
+// loads neither zod nor the kernel, so `safecut --help` and the light adapters entry can read it
+// and stay quick to load.
 import { isHttpUrl } from "./base-url.ts";
 import { DEFAULT_PROMPT } from "./prompt-template.ts";
 import type { SettingDocs } from "./setting-docs.ts";
@@ -50,15 +51,15 @@ export type SettingGroup = "triggers" | "kept" | "summarizer" | "clearing";
 interface Row {
   /** the --help group the setting is listed in */
   readonly group: SettingGroup;
-  /** one line for `--help` and README, in the user's words (the kernel's vocabulary stays in docs/) */
+  /** one line for `--help`, docs/settings.md and the setting's doc comment, in the user's words (the kernel's vocabulary stays in docs/) */
   readonly help: string;
-  /** README only: what does not fit in a help line, appended to `help` as written (with its own leading " " or ";") */
+  /** docs/settings.md and the doc comment only: what does not fit in a help line, appended to `help` as written (with its own leading " " or ";") */
   readonly more?: string;
   /** the flag with its argument ("--max-tokens <n>"); none: a config-file setting only */
   readonly flag?: string;
   /** the flag names a file whose text is the value (instead of the value itself) */
   readonly flagNamesFile?: true;
-  /** how README and --help show the default, where the value itself says little */
+  /** how docs/settings.md and --help show the default, where the value itself says little */
   readonly defaultText?: string;
   readonly rule?: SettingRule;
 }
@@ -90,8 +91,8 @@ const THRESHOLD_RULE = { by: "kernel", says: "must be > 0 when set (null unsets 
 /**
  * The settings, in the order the schema checks them (a configuration with several bad
  * fields is refused naming the first). Adding a setting is adding a row here, then
- * regenerating README's table (`npx tsx scripts/readme-settings.ts`). A row whose rule is the
- * kernel's needs the kernel's view and verdict for it too (config-rules.ts does not compile
+ * regenerating docs/settings.md's table and setting-docs.ts (`npx tsx scripts/readme-settings.ts`).
+ * A row whose rule is the kernel's needs the kernel's view and verdict for it too (config-rules.ts does not compile
  * until they match).
  */
 export const SETTINGS = {
@@ -617,7 +618,7 @@ export function settingRows(): readonly (readonly [SettingName, SettingSpec])[] 
   return Object.entries(SETTINGS) as [SettingName, SettingSpec][];
 }
 
-/** A default as README and --help show it: "unset" for null, JSON for strings and lists. */
+/** A default as docs/settings.md and --help show it: "unset" for null, JSON for strings and lists. */
 export function defaultShown(s: SettingSpec): string {
   if (s.defaultText !== undefined) return s.defaultText;
   if (s.default === null) return "unset";
