@@ -3,7 +3,7 @@
 // it (tokens before and after, the summarizer and the calls that produced the summary, the
 // planned and committed versions, the time).
 
-import type { Plan } from "../engine/run/plan.ts";
+import type { StepTrigger } from "../engine/run/report.ts";
 import type { CommitDecision } from "../kernel/commit.ts";
 import type { CallFailure } from "../model/call-failure.ts";
 import type { SummarizerUsage } from "../model/summarizer.ts";
@@ -39,9 +39,10 @@ export interface CompactionRecord {
   readonly summary: string;
   /**
    * the trigger reached when the step was committed (the kernel's triggerFired on the context then,
-   * before the splice); "low-water": none, the step of a run that was due going on down to its target
+   * before the splice); "to target": none, the step of a run that was due going on down to its target
+   * (logs and rows written before this name record "low-water", read as "to target")
    */
-  readonly trigger: Exclude<Plan["trigger"], "none"> | "low-water";
+  readonly trigger: StepTrigger;
   /** the context's token total just before and just after the step */
   readonly tokensBefore: number;
   readonly tokensAfter: number;

@@ -18,6 +18,7 @@
 import { type Config, SAME_AS_AGENT, snapshotConfig, summaryModel } from "../../model/config.ts";
 import type { Summarizer } from "../../model/summarizer.ts";
 import { assertParsedConfig, configForRun, configWithLimits } from "../boundary/config-rules.ts";
+import { parsePins } from "../store/pins.ts";
 import type { ConversationStore } from "../store/store.ts";
 import { rememberMarkers } from "../store/summary-marks.ts";
 import { UnshrinkableMemory } from "../store/unshrinkable.ts";
@@ -75,6 +76,8 @@ function startRun(store: ConversationStore, config: Config, o: CompactOptions): 
       : { config: configWithLimits(parsed, o.limits), limits: o.limits };
   const { limits } = resolved;
   const c = snapshotConfig(resolved.config);
+  // L15: every view the run plans on (stretches, batches, clearing) holds the pinned messages
+  store.usePins(parsePins(c.pin));
   if (o.usage !== undefined) {
     assertReportedPrefix(o.usage, store.messages.length);
     assertReportJudgeable(o.usage, store.view().tokens);
@@ -208,14 +211,16 @@ async function runSteps(
       (run.dueByBytes ? undefined : refusedUnderFloor(run)) ??
       (await askBefore(run, start.judgedBefore, recording));
     if (end === undefined) {
-      run.clearing = await clearFirst(store, run.c, run.positions, run.usage, o.dryRun);
+      run.clearing = await clearFirst(store, run.c, run.positions, run.usage, o.dryRun, o.hardTrigger);
       run.usage = run.clearing.usage;
       end =
-        o.dryRun === true && plansBatches(run)
-          ? await dryRunBatch(run)
-          : usesBatches(run)
-            ? await batchLoop(run)
-            : await stepLoop(run);
+        run.clearing.deferred === true
+          ? { reason: run.clearing.report?.reason ?? "clearing deferred" }
+          : o.dryRun === true && plansBatches(run)
+            ? await dryRunBatch(run)
+            : usesBatches(run)
+              ? await batchLoop(run)
+              : await stepLoop(run);
     }
   } finally {
     store.endCompaction();

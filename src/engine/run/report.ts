@@ -9,6 +9,19 @@ import type { SummarizerUsage } from "../../model/summarizer.ts";
 import type { Plan } from "./plan.ts";
 import type { InputRange } from "./positions.ts";
 
+/**
+ * Why a step was taken: the trigger reached (tokens, messages, turns, reported usage, context
+ * window), or "to target": under every trigger, the step of a run that was due going on down to
+ * its target (target_tokens, or target_percent of the token trigger). The one name of that step in
+ * the report, its text and a session's records.
+ */
+export type StepTrigger = Exclude<Plan["trigger"], "none"> | "to target";
+
+/** A step's trigger as reported: a plan's trigger, "none" (under every trigger) named "to target". */
+export function stepTriggerOf(trigger: Plan["trigger"]): StepTrigger {
+  return trigger === "none" ? "to target" : trigger;
+}
+
 /** One stretch replaced by a summary. */
 export interface ReplacedStretch {
   /** position in the conversation at the time of the step (after earlier splices; what L6 replays): see `input` for the input's */
@@ -25,8 +38,8 @@ export interface ReplacedStretch {
   readonly summary: string;
   /** the input's messages this stretch replaced, or cut into (0-based, first and last inclusive) */
   readonly input: InputRange;
-  /** the trigger that made compaction due at this step */
-  readonly trigger: Plan["trigger"];
+  /** the trigger that made compaction due at this step, or "to target": none, a due run going on down to its target */
+  readonly trigger: StepTrigger;
   /** an aging step: one earlier summary re-summarized in place under a tighter budget (age_percent) */
   readonly aged?: true;
   /** the marker written on the summary (an aged summary's: how often it was aged) */

@@ -72,6 +72,12 @@ export interface CompactOptions {
    * models (configForRun: a session judges its trigger with them before the run); default: resolved here
    */
   readonly limits?: ModelLimitsReport;
+  /**
+   * the token count at which the request itself is over its trigger, when this run is judged
+   * against an earlier one (a background run at soft_token_threshold): a clearing that alone would
+   * do waits under it for the next summarizing run (deferred clearing); default: none
+   */
+  readonly hardTrigger?: number;
 }
 
 /** A run between two steps: everything a step reads and the record of what the run did. */

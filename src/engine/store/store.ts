@@ -19,12 +19,14 @@ import {
   gateDecideCommit,
   gatePairingAfterAppend,
   gatePairingOk,
+  gatePinnedViews,
   gateSplice,
   gateStretchCoherent,
 } from "../boundary/kernel-gate.ts";
 import { assertWellFormed } from "../boundary/wellformed.ts";
 import { GapArray } from "./gap-array.ts";
 import { TokenLedger } from "./ledger.ts";
+import { type Pin, PinnedFlags } from "./pins.ts";
 import { UnshrinkableMemory } from "./unshrinkable.ts";
 import {
   appendToViews,
@@ -123,6 +125,9 @@ export class ConversationStore {
   private appendedInRun: Message[] = [];
   /** kernel views of msgs, kept in step with it, with their tool-pairing index (see views.ts LiveViews) */
   private live: LiveViews = emptyLiveViews();
+  /** the pins planning applies (usePins), and the views with them applied at one version */
+  private pins = new PinnedFlags([]);
+  private pinned: { readonly version: number; readonly views: KernelViews } | undefined;
   /**
    * false after the views were (re)built from messages: their Pairing has not been checked yet.
    * Once checked, `live.paired` says whether it holds, and the store keeps it true only through
@@ -258,6 +263,27 @@ export class ConversationStore {
     return this.live.userTurns;
   }
 
+  /**
+   * Sets the pins (setting `pin`, pins.ts) that the views handed to planning apply (the kernel's
+   * pinnedOngoing, L15): no stretch and no clearing takes a pinned message. [] for none.
+   */
+  usePins(pins: readonly Pin[]): void {
+    this.pins = new PinnedFlags(pins);
+    this.pinned = undefined;
+  }
+
+  /** The live views with the pins applied, built once per version (O(n): only when pins are set). */
+  private plannedViews(): KernelViews {
+    if (this.pins.pins.length === 0) return this.live;
+    if (this.pinned?.version !== this.ver) {
+      // the kernel reads every entry: plain copies (a live view's read is a property trap, a
+      // pairing entry's a search over the ordinals)
+      const plain = { ...plainViews(this.live), paired: this.live.paired };
+      this.pinned = { version: this.ver, views: gatePinnedViews(plain, this.pins.of(this.msgs.slice())) };
+    }
+    return this.pinned.views;
+  }
+
   /** A read-only view to plan one step against (O(1) unless the views must be rebuilt); see StoreView. */
   view(): StoreView {
     if (!this.liveTracked) {
@@ -275,7 +301,7 @@ export class ConversationStore {
       tokens: this.ledger.countsView,
       bytes: this.byteCounts.view(),
       totalBytes: this.byteSum,
-      views: this.live,
+      views: this.plannedViews(),
     };
     if (this.ledger.uncounted === 0) return { ...view, totalTokens: this.ledger.total };
     // the total would count every message: only when read
