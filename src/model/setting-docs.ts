@@ -64,9 +64,9 @@ export interface SettingDocs {
    */
   context_window: unknown;
   /**
-   * the agent's model call: compact before sending a request whose conversation is over this many bytes (images and files count by their bytes); null (flag `none`): the agent provider's documented limit (Anthropic 32 MB, Google 20 MB, OpenAI 50 MB; none for another server). Read by the overflow retry of the AI SDK hook, the wire helpers and the session helpers, which also compact and retry once on an HTTP 413
+   * also compact when the request's bytes (each message's JSON; images and files by their base64 text) pass this many; null (flag `none`): in the overflow retry of the AI SDK hook, the wire helpers and the session helpers (which also compact and retry once on an HTTP 413), the agent provider's documented limit (Anthropic 32 MB, Google 20 MB, OpenAI 50 MB; none for another server); elsewhere (compactMessages, compactBeforeStep, sessions' compact, the CLI) no byte trigger. When the bytes no law lets compaction shrink (user and system messages with their images, the retention window, summaries) are over it by themselves, the run says so once and makes no call. Leave room under the provider's limit for the request's other fields (model, tools, system)
    *
-   * Default: the provider's. Rule: must be >= 1.
+   * Default: the provider's. Flag: `--max-request-bytes`. Rule: must be >= 1.
    */
   max_request_bytes: unknown;
   /**
@@ -154,13 +154,13 @@ export interface SettingDocs {
    */
   age_share_percent: unknown;
   /**
-   * when the token trigger is at or below the lawful floor (what no run can shrink: user and system messages, the retention window and keep-recent tail, summaries that cannot shrink), a due run starts only if at least this many tokens lie above that floor; the report then says the trigger is below what compaction can reach, with the figures
+   * when the token trigger is at or below the lawful floor (what no run can shrink: user and system messages, the retention window and keep-recent tail, summaries that cannot shrink), a due run starts only if at least this many tokens lie above that floor; the report then says the trigger is below what compaction can reach, with the figures. The same holds for a due run whose plan would leave the count at or over token_threshold: it goes only when it frees at least this many tokens (each run re-writes the provider's prompt cache from its first change)
    *
    * Default: 500. Flag: `--floor-free-tokens`. Rule: must be >= 1.
    */
   floor_free_tokens: unknown;
   /**
-   * when the token trigger is at or below the lawful floor, at most one run per this many calls (counted as assistant messages after the newest summary beyond those its marker says were there when the last run ended; no summary yet: a run may start)
+   * when the token trigger is at or below the lawful floor, at most one run per this many calls (counted as assistant messages after the newest summary beyond those its marker says were there when the last run ended; no summary yet: a run may start); likewise for a due run whose plan would leave the count at or over token_threshold
    *
    * Default: 10. Flag: `--floor-run-every`. Rule: must be >= 1.
    */
@@ -249,6 +249,12 @@ export interface SettingDocs {
    * Default: 300. Flag: `--memory-candidate-bytes`. Rule: must be >= 1.
    */
   memory_candidate_bytes: unknown;
+  /**
+   * content that stays verbatim whatever is cleared or summarized: file:<path> (the tool results of calls naming that file, e.g. file:AGENTS.md) or text:<text> (every message containing that text); each pinned message is kept as it is, with its tool call, and a run checks that every one is in the result (docs/pins.md)
+   *
+   * Default: []. Flag: `--pin`. Rule: each pin is file:<path> or text:<text> with something after the colon.
+   */
+  pin: unknown;
   /**
    * phrases a summary must keep whenever the messages it replaces contain them
    *

@@ -9,6 +9,7 @@
 import type { FormatName } from "../adapters/detect.ts";
 import { gateAdvanceWatermark, gateDecideLogCommit } from "../engine/boundary/kernel-gate.ts";
 import type { Plan } from "../engine/run/plan.ts";
+import { stepTriggerOf } from "../engine/run/report.ts";
 import { SafecutError } from "../model/errors.ts";
 import type { Message, SummaryMessage } from "../model/message.ts";
 import type { CallLedger } from "./call-ledger.ts";
@@ -141,7 +142,7 @@ export class StagedRun {
             tokensBefore,
             tokensAfter: store.totalTokens,
             // a step under every trigger is one of a run that was due going on down to its target
-            trigger: fired === "none" ? "low-water" : fired,
+            trigger: stepTriggerOf(fired),
             newestUser: newestUser(store.messages),
           });
         return out;

@@ -363,7 +363,7 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
     const tokensBefore = store.totalTokens;
     // the engine starts a run only when due, on at most this many items (one per message, or fewer
     // for Anthropic), and appends since can only add to every count a trigger reads; a step under
-    // every trigger is one of a run that was due going on down to its low-water target
+    // every trigger is one of a run that was due going on down to its target
     const calls = account.ledger.forStep(store.messages.slice(start, end), s.version + 1);
     const fired = account.trigger();
     const trigger = stepTriggerOf(fired);
