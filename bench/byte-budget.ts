@@ -49,7 +49,10 @@ for (const s of scenarios) {
   let calls = 0;
   const summarizer = {
     name: inner.name,
-    summarize: (r: Parameters<typeof inner.summarize>[0]) => (calls++, inner.summarize(r)),
+    summarize: (r: Parameters<typeof inner.summarize>[0]) => {
+      calls++;
+      return inner.summarize(r);
+    },
   };
   let messages = s.history();
   let outcome = "";

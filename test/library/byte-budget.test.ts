@@ -8,8 +8,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
+import type { ModelMessage } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { reportText } from "../../src/cli/report-text.ts";
+import type { CompactionReport } from "../../src/engine/run/report.ts";
+import { compactBeforeStep } from "../../src/library/ai-sdk.ts";
 import { compactAnthropicMessages } from "../../src/library/compact-wire.ts";
 import type { Summarizer } from "../../src/model/summarizer.ts";
 import { charCounter } from "../../src/model/tokens.ts";
@@ -118,5 +121,51 @@ describe("max_request_bytes in the engine's due check", () => {
     const out = readFileSync(join(dir, "out.json"), "utf8");
     expect(Buffer.byteLength(out)).toBeLessThan(BUDGET);
     expect(Buffer.byteLength(readFileSync(join(dir, "in.json")))).toBeGreaterThan(BUDGET);
+  });
+});
+
+describe("max_request_bytes in the AI SDK hook (compactBeforeStep)", () => {
+  /** An AI SDK history: a user turn, then `rounds` calls whose results are `chars` characters of page text. */
+  function modelHistory(rounds: number, chars: number): ModelMessage[] {
+    const ms: ModelMessage[] = [{ role: "user", content: "Fetch every page." }];
+    for (let i = 0; i < rounds; i++) {
+      ms.push({
+        role: "assistant",
+        content: [{ type: "tool-call", toolCallId: `c${i}`, toolName: "fetch", input: { page: i } }],
+      });
+      ms.push({
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: `c${i}`,
+            toolName: "fetch",
+            output: { type: "text", value: `page ${i} `.repeat(chars / 7) },
+          },
+        ],
+      });
+    }
+    ms.push({ role: "user", content: "Which one is broken?" });
+    return ms;
+  }
+
+  it("the hook's due tracker sees bytes: a step over the budget (no token trigger reached) is compacted before the model call; the next is not", async () => {
+    const reports: CompactionReport[] = [];
+    // a token threshold the history never reaches: only its bytes can make a step due
+    const hook = compactBeforeStep(
+      { provider: "offline", token_threshold: 10_000_000, max_request_bytes: BUDGET },
+      { onReport: (r) => reports.push(r) },
+    );
+    const messages = modelHistory(8, 150_000);
+    expect(Buffer.byteLength(JSON.stringify(messages))).toBeGreaterThan(BUDGET);
+    const out = await hook({ messages });
+    expect(out).toBeDefined();
+    expect(reports).toHaveLength(1);
+    expect(reports[0].bytes).toMatchObject({ dueByBytes: true, floorOver: false });
+    expect(Buffer.byteLength(JSON.stringify(out?.messages))).toBeLessThanOrEqual(BUDGET);
+    // the next step starts with the compacted messages: under the budget, no run
+    const next = [...(out?.messages ?? []), { role: "assistant", content: "Page 3." } as ModelMessage];
+    await hook({ messages: next });
+    expect(reports).toHaveLength(1);
   });
 });
