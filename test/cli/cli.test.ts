@@ -69,7 +69,7 @@ describe("safecut compact (in process)", () => {
   });
 
   it("--pin file:AGENTS.md keeps the result that loaded AGENTS.md verbatim; without it the run clears it", async () => {
-    const agents = "# AGENTS.md\n- Never push to main.\n" + "- keep each module free of side effects\n".repeat(60);
+    const agents = `# AGENTS.md\n- Never push to main.\n${"- keep each module free of side effects\n".repeat(60)}`;
     const pinned = [
       conv[0],
       conv[1],
