@@ -311,6 +311,7 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
   // ledger.ts
   ledgerSlot: fc.array(role, { maxLength: 10 }).chain((rs) => fc.tuple(fc.constant(rs), fc.nat(rs.length))),
   ledgerKept: fc.tuple(fc.oneof(fc.nat(30), wideNat), fc.oneof(fc.nat(30), wideNat)),
+  ledgerStepUse: fc.tuple(fc.boolean(), fc.boolean()),
   // retention.ts
   retentionCutoff: fc.tuple(fc.oneof(fc.nat(30), wideNat), window),
   // splice.ts

@@ -134,6 +134,7 @@ const ARGS: Record<string, () => unknown[]> = {
   advanceWatermark: () => [0, N / 2, N - 4],
   ledgerSlot: () => [roles, N / 2],
   ledgerKept: () => [N, 64],
+  ledgerStepUse: () => [true, false],
   thresholdFired: () => [N, N, N / 4, th],
   rejectionStreak: () => [N, false],
   stopAfterRejections: () => [N, 4],

@@ -21,7 +21,7 @@ import {
   worthACall,
 } from "../../kernel/floor.ts";
 import { keepRecentCutoff, selectKeepRecent } from "../../kernel/keeprecent.ts";
-import { ledgerKept, ledgerSlot } from "../../kernel/ledger.ts";
+import { type LedgerStepUse, ledgerKept, ledgerSlot, ledgerStepUse } from "../../kernel/ledger.ts";
 import { decideLogCommit } from "../../kernel/logcommit.ts";
 import { runContinues, summarizesAfterClearing } from "../../kernel/lowwater.ts";
 import { acceptSummary, rangeTokens, rejectionStreak, stopAfterRejections } from "../../kernel/progress.ts";
@@ -569,4 +569,9 @@ export function gateLedgerKept(count: number, cap: number): number {
 export function gateLedgerSlot(roles: readonly Role[], want: number): number {
   guardLedgerSlot(roles, want);
   return ledgerSlot(roles, want);
+}
+
+/** L14: what one tool step of a run's input does to the ledger (skip a result cleared before the run, enter a replaced one, let a kept one close errors). */
+export function gateLedgerStepUse(clearedBefore: boolean, unchanged: boolean): LedgerStepUse {
+  return ledgerStepUse(clearedBefore, unchanged);
 }
