@@ -7,6 +7,7 @@
 import type { ConversationFile } from "../adapters/conversation-file.ts";
 import type { FormatName } from "../adapters/detect.ts";
 import { configForRun, parseConfig } from "../engine/boundary/config-rules.ts";
+import { type MemoryCandidate, memoryCandidates } from "../engine/memory/candidates.ts";
 import { gateAdvanceWatermark, gateDecideLogCommit } from "../engine/boundary/kernel-gate.ts";
 import { compactStore, summarizerCallsModel } from "../engine/run/compact.ts";
 import { notDueReport } from "../engine/run/not-due-report.ts";
@@ -25,6 +26,7 @@ import { CallLedger } from "./call-ledger.ts";
 import { FoundMemory } from "./found-memory.ts";
 import { SessionPairing } from "./pairing.ts";
 import { PersistingStore, type Replacements } from "./persisting-store.ts";
+import { shownLocation } from "./pg-location.ts";
 import type {
   ClearedEntry,
   ClearedInputs,
@@ -60,6 +62,10 @@ export interface StepAccount {
   readonly trigger: () => Plan["trigger"];
   /** the run's summarizer calls, accounted to its steps */
   readonly ledger: CallLedger;
+  /** the memory flush candidates of the stretch [start, end) of `messages` (memory_candidates > 0), else undefined */
+  readonly candidates?: (messages: readonly Message[], start: number, end: number) => MemoryCandidate[];
+  /** the candidates of the records the run wrote, in commit order (handed to onMemoryCandidates after it) */
+  readonly handed: MemoryCandidate[];
 }
 
 /** A record to write, of its kind. */
@@ -278,7 +284,29 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
     memory.track();
     const model = summaryModel(c.model, options.agentModel);
     const ledger = new CallLedger();
-    const account = { summarizer: summarizer.name, ...(model === undefined ? {} : { model }), ledger };
+    const handed: MemoryCandidate[] = [];
+    // the candidates of each step's stretch, stored with its record (the password of a location never shown)
+    const sessionId = options.sessionId ?? shownLocation(this.location);
+    const candidates =
+      c.memory_candidates === 0
+        ? undefined
+        : (ms: readonly Message[], start: number, end: number) =>
+            memoryCandidates({
+              messages: ms,
+              first: start,
+              last: end - 1,
+              sessionId,
+              max: c.memory_candidates,
+              bytes: c.memory_candidate_bytes,
+              time: new Date().toISOString(),
+            });
+    const account = {
+      summarizer: summarizer.name,
+      ...(model === undefined ? {} : { model }),
+      ledger,
+      handed,
+      ...(candidates === undefined ? {} : { candidates }),
+    };
     const store = new PersistingStore(
       counter,
       messages,
@@ -310,6 +338,7 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
     });
     const found = memory.foundIn(store.messages);
     if (found.length > 0) await this.commitStep(() => this.decideUnshrinkable(store, found, ledger));
+    if (handed.length > 0) options.onMemoryCandidates?.(handed);
     return report;
   }
 
@@ -365,6 +394,7 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
     // for Anthropic), and appends since can only add to every count a trigger reads; a step under
     // every trigger is one of a run that was due going on down to its low-water target
     const calls = account.ledger.forStep(store.messages.slice(start, end), s.version + 1);
+    const candidates = account.candidates?.(store.messages, start, end) ?? [];
     const fired = account.trigger();
     const trigger = fired === "none" ? "low-water" : fired;
     const out = store.applySplice(planned, start, end, summary);
@@ -385,6 +415,7 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
       summarizer: account.summarizer,
       ...(account.model === undefined ? {} : { model: account.model }),
       ...calls,
+      ...(candidates.length === 0 ? {} : { memoryCandidates: candidates }),
       plannedVersion,
       committedVersion: s.version + 1,
       decision,
@@ -393,6 +424,7 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
     };
     // the store now reflects the session with this record written
     store.reflects(record.committedVersion);
+    account.handed.push(...candidates);
     return { outcome: out, entry: { kind: "compaction", record } };
   }
 
