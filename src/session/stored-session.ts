@@ -7,8 +7,8 @@
 import type { ConversationFile } from "../adapters/conversation-file.ts";
 import type { FormatName } from "../adapters/detect.ts";
 import { configForRun, parseConfig } from "../engine/boundary/config-rules.ts";
-import { type MemoryCandidate, memoryCandidates } from "../engine/memory/candidates.ts";
 import { gateAdvanceWatermark, gateDecideLogCommit } from "../engine/boundary/kernel-gate.ts";
+import { type MemoryCandidate, memoryCandidates } from "../engine/memory/candidates.ts";
 import { compactStore, summarizerCallsModel } from "../engine/run/compact.ts";
 import { notDueReport } from "../engine/run/not-due-report.ts";
 import type { Plan } from "../engine/run/plan.ts";

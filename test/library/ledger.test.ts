@@ -87,7 +87,10 @@ describe("evidence ledger", () => {
     // placeholder (kept, or cleared steps summarized later): a placeholder is no success of npm test
     const failing = step("bash", { command: "npm test" }, `${pad(200)}\nFAIL src/x/a.test.ts > adds\nexit code 1`);
     const reads = (k: number) => step("read_file", { path: `src/r${k}/a.ts` }, pad(200));
-    let context: Message[] = [{ role: "system", content: "You are an agent." }, { role: "user", content: "Fix it." }];
+    let context: Message[] = [
+      { role: "system", content: "You are an agent." },
+      { role: "user", content: "Fix it." },
+    ];
     context = [...context, ...failing, ...reads(0), ...reads(1), ...reads(2)];
     for (let k = 3; k < 8; k++) {
       const r = await compactMessages(context, config);
@@ -95,7 +98,10 @@ describe("evidence ledger", () => {
       const ledger = parseLedger(context[ledgersOf(context)[0] ?? 0]?.content ?? "");
       expect(ledger?.errors.map((e) => e.line)).toContain("FAIL src/x/a.test.ts > adds");
       // as a caller that stored the messages without safecut's own fields would pass them back
-      context = [...JSON.parse(JSON.stringify(context, (key, v) => (key === "clearedFrom" ? undefined : v))), ...reads(k)];
+      context = [
+        ...JSON.parse(JSON.stringify(context, (key, v) => (key === "clearedFrom" ? undefined : v))),
+        ...reads(k),
+      ];
     }
   });
 
