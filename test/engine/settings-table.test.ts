@@ -1,8 +1,8 @@
 // The table of settings is the one source: the schema fills its defaults, the kernel's view is
-// built from its rules, the CLI's flags read into its fields, README shows it as generated.
+// built from its rules, the CLI's flags read into its fields, docs/settings.md shows it as generated.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { BEGIN, END, settingsTableMarkdown } from "../../scripts/readme-settings.ts";
+import { BEGIN, END, SETTINGS_PAGE, settingsTableMarkdown } from "../../scripts/readme-settings.ts";
 import { settingOptions, settingsFromFlags } from "../../src/cli/settings.ts";
 import { configView, parseConfig, ruleText } from "../../src/engine/boundary/config-rules.ts";
 import { configSchema } from "../../src/model/config.ts";
@@ -11,12 +11,12 @@ import { DEFAULT_SUMMARY_TAG, SETTINGS, settingRows } from "../../src/model/sett
 import { runInProcess, tempDir } from "../support/cli-run.ts";
 
 describe("the table of settings", () => {
-  it("README's settings table is the one generated from it (regenerate: npx tsx scripts/readme-settings.ts)", () => {
-    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-    const start = readme.indexOf(BEGIN);
-    const end = readme.indexOf(END);
+  it("docs/settings.md's settings table is the one generated from it (regenerate: npx tsx scripts/readme-settings.ts)", () => {
+    const page = readFileSync(new URL(`../../${SETTINGS_PAGE}`, import.meta.url), "utf8");
+    const start = page.indexOf(BEGIN);
+    const end = page.indexOf(END);
     expect(start).toBeGreaterThanOrEqual(0);
-    expect(readme.slice(start, end + END.length)).toBe(settingsTableMarkdown());
+    expect(page.slice(start, end + END.length)).toBe(settingsTableMarkdown());
   });
 
   it("the schema has exactly its settings and fills its defaults", () => {

@@ -305,16 +305,16 @@ export { loaded };
   });
 });
 
-const LIBRARY = "### Library";
-const KERNEL = "### The kernel entry (`safecut/kernel`)";
+const LIBRARY = ["README.md", "### Library"] as const;
+const KERNEL = ["docs/proofs.md", "## The kernel entry (`safecut/kernel`)"] as const;
 
-/** The first TypeScript block of a README section, as written. */
-function readmeSnippet(heading: string): string {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const at = readme.indexOf(`\n${heading}\n`);
-  if (at < 0) throw new Error(`README.md: no section '${heading}'`);
-  const m = /```ts\n([\s\S]*?)```/.exec(readme.slice(at));
-  if (m === null) throw new Error(`README.md: no \`\`\`ts block in '${heading}'`);
+/** The first TypeScript block of a section of a page (README.md or one under docs/), as written. */
+function readmeSnippet([page, heading]: readonly [string, string]): string {
+  const text = readFileSync(join(ROOT, page), "utf8");
+  const at = text.indexOf(`\n${heading}\n`);
+  if (at < 0) throw new Error(`${page}: no section '${heading}'`);
+  const m = /```ts\n([\s\S]*?)```/.exec(text.slice(at));
+  if (m === null) throw new Error(`${page}: no \`\`\`ts block in '${heading}'`);
   return m[1];
 }
 

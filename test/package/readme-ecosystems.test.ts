@@ -7,7 +7,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const SECTION = "### Agent frameworks and SDK types";
+const SECTION = "## Agent frameworks and SDK types";
 // the package's entries, as the checkout's sources
 const ENTRIES: Record<string, string> = {
   safecut: "src/index.ts",
@@ -22,7 +22,7 @@ function snippets(): string[] {
   const readme = readFileSync(join(ROOT, "README.md"), "utf8");
   const at = readme.indexOf(`\n${SECTION}\n`);
   if (at < 0) throw new Error(`README.md: no section '${SECTION}'`);
-  const end = readme.indexOf("\n### ", at + SECTION.length);
+  const end = readme.indexOf("\n## ", at + SECTION.length);
   return Array.from(readme.slice(at, end).matchAll(/```ts\n([\s\S]*?)```/g), (m) => m[1]);
 }
 

@@ -1,4 +1,4 @@
-// Every ```ts snippet of README.md type-checks as written against the built package (dist/ and
+// Every ```ts snippet of README.md and of the docs/ pages it links (PAGES) type-checks as written against the built package (dist/ and
 // its .d.ts, through package.json's exports, as an installed `safecut` resolves) under the
 // strictest common tsconfig (the @tsconfig/strictest options: strict, exactOptionalPropertyTypes,
 // noUncheckedIndexedAccess, noUnusedLocals...; module nodenext), each saved as `.mts` in a
@@ -10,10 +10,23 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
-/** The TypeScript blocks of README.md, as written. */
+/** The pages whose TypeScript blocks are checked: README.md and the docs/ pages moved out of it. */
+const PAGES = [
+  "README.md",
+  "docs/library.md",
+  "docs/sessions.md",
+  "docs/cli.md",
+  "docs/settings.md",
+  "docs/benchmarks.md",
+  "docs/proofs.md",
+];
+
+/** The TypeScript blocks of those pages, as written. */
 function snippets(): string[] {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  return Array.from(readme.matchAll(/```ts\n([\s\S]*?)```/g), (m) => m[1] ?? "");
+  return PAGES.flatMap((page) => {
+    const text = readFileSync(join(ROOT, page), "utf8");
+    return Array.from(text.matchAll(/```ts\n([\s\S]*?)```/g), (m) => m[1] ?? "");
+  });
 }
 
 const STRICTEST = {
@@ -75,7 +88,7 @@ describe("README's TypeScript snippets", { timeout: 180_000 }, () => {
   it("type-check against the built package under the strictest common tsconfig", () => {
     expect(existsSync(join(ROOT, "dist/index.d.ts")), "build first: npm run build").toBe(true);
     const blocks = snippets();
-    expect(blocks.length).toBeGreaterThanOrEqual(6);
+    expect(blocks.length).toBeGreaterThanOrEqual(12);
     const dir = join(ROOT, ".tmp/readme-snippets");
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(join(dir, "node_modules"), { recursive: true });

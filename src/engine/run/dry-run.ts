@@ -1,0 +1,91 @@
+// A dry run's whole plan: the batch the run would plan first (on a copy of the store with clearing
+// applied, when clearing would clear something), the calls that would send it with their token
+// sizes, the total it would leave, and whether it would end still due. Input: the run state;
+// output: a RunEnd carrying the PlannedRun. It summarizes nothing and changes no message of the store.
+
+import type { ReportedPrefix } from "../../kernel/trigger.ts";
+import { ConversationStore } from "../store/store.ts";
+import { callSize } from "../summarize/summarize-batch.ts";
+import { batchCalls, batchPart, planBatchNext } from "./batch-plan.ts";
+import { clearFirst } from "./clearing.ts";
+import { dueBy } from "./plan.ts";
+import { countOf } from "./plural.ts";
+import type { PlannedRun } from "./report.ts";
+import { type RunEnd, type RunState, span, stepContext } from "./run-state.ts";
+
+/**
+ * A dry run's whole plan: the batch the run would plan first (after what clearing would free,
+ * planned on a copy of the store with clearing applied), the calls that would send it (each
+ * summarizer call of a batch, or one per stretch for a summarizer without batches), and the total
+ * it would leave with each summary at its budget; whether the run would then still be due.
+ */
+export async function dryRunBatch(run: RunState): Promise<RunEnd> {
+  const shadow = await clearedCopy(run);
+  // planned quietly: nothing is summarizing
+  const quiet = { ...run, progress: () => {} };
+  const planning: RunState = shadow === undefined ? quiet : { ...quiet, store: shadow.store, usage: shadow.usage };
+  const b = planBatchNext(planning);
+  // a run that was due but would summarize nothing (clearing alone would do, say): still a dry run's plan
+  if (!("stretches" in b))
+    return run.dueBefore && !run.clearing.only && shadow !== undefined
+      ? { ...b, reason: `${run.clearing.report?.reason}, then summarize nothing: ${b.reason}`, dryRunPlanned: true }
+      : b;
+  const ctx = stepContext(planning);
+  const single = run.o.summarizer.summarizeBatch === undefined;
+  const calls = batchCalls(planning, b)
+    .flatMap((g) => (single ? g.map((k) => [k]) : [g]))
+    .map((g) => ({
+      stretches: g,
+      ...callSize(
+        g.map((k) => batchPart(b, k)),
+        ctx,
+      ),
+    }));
+  const { positions } = run;
+  const stretches = b.stretches.map((x) => ({
+    input: positions.range(x.start, x.end),
+    replacedTokens: x.replacedTokens,
+    ...(x.maxTokens === undefined ? {} : { aged: true as const }),
+  }));
+  const expected = Math.max(0, b.plan.triggerTokens - b.freed);
+  const removed = stretches.reduce((t, x) => t + x.input.last - x.input.first, 0);
+  const store = planning.store;
+  const stillDueBy = dueBy(
+    run.c,
+    expected,
+    positions.items(store.messages.length) - removed,
+    store.userTurns,
+    planning.usage !== undefined,
+  );
+  const plan: PlannedRun = {
+    model: run.model,
+    summarizer: run.o.summarizer.name,
+    trigger: b.plan.trigger,
+    tokens: b.plan.triggerTokens,
+    target: run.target ?? 0,
+    stretches,
+    calls,
+    expectedTokensAfter: expected,
+    stillDueBy,
+  };
+  const first = b.stretches[0];
+  const outputTokens = calls.reduce((t, c) => t + c.outputTokens, 0);
+  const inputTokens = calls.reduce((t, c) => t + c.inputTokens, 0);
+  return {
+    planned: { ...first, input: stretches[0].input, trigger: b.plan.trigger },
+    wholePlan: plan,
+    reason: `would summarize ${countOf(stretches.length, "stretch", "stretches")} (first: messages ${span(stretches[0].input)}, ${countOf(stretches[0].input.last - stretches[0].input.first + 1, "message")}) in ${countOf(calls.length, "call")} to ${run.model} (${countOf(inputTokens, "token")} in, up to ${countOf(outputTokens, "token")} out), leaving about ${expected} tokens (target ${plan.target})${stillDueBy === "none" ? "" : `: would end still due (${stillDueBy})`}`,
+  };
+}
+
+/** A dry run whose clearing would clear something: a copy of the store with it cleared (the dry run plans on it), and the usage it carries. */
+async function clearedCopy(
+  run: RunState,
+): Promise<{ store: ConversationStore; usage: ReportedPrefix | undefined } | undefined> {
+  const { store } = run;
+  if (run.c.strategy === "summarize" || run.clearing.only || !run.clearing.report?.reason.startsWith("would clear"))
+    return undefined;
+  const copy = new ConversationStore(store.counter, store.messageList(), { unshrinkable: store.unshrinkable });
+  const cleared = await clearFirst(copy, run.c, run.positions, run.usage, false);
+  return { store: copy, usage: cleared.usage };
+}

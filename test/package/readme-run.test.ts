@@ -1,0 +1,156 @@
+// Every snippet of README.md runs as written, in order, in a fresh project made by `npm init -y`
+// into which the packed package is installed: the shell blocks (```sh) with bash, the TypeScript
+// blocks (```ts) compiled to JavaScript and run with node, as a user following the page would.
+// Two rewrites only, both of `npm install` lines: `safecut` is this checkout's tarball (npm pack),
+// and the frameworks are pinned to the versions of our package-lock.json (the ones the other tests
+// run; they come from npm's cache when it has them, else from the registry). A block that cannot
+// run here is listed in SKIPPED with the reason; every other block must run, and a fence of any
+// other language fails the test, so a new snippet is run or explicitly skipped.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import ts from "typescript";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+
+/** A fenced block of README.md: its language, its text, and the heading it is under. */
+interface Block {
+  lang: string;
+  code: string;
+  heading: string;
+}
+
+/** Blocks that are not run, each found by a line it holds, with the reason. */
+const SKIPPED: ReadonlyArray<{ holds: string; why: string }> = [
+  {
+    holds: "OPENAI_API_KEY=sk-... npx safecut compact",
+    why: "needs a provider's key and network (or a local model server); the same flags run against loopback servers enforcing those models' limits in test/providers/model-limits.test.ts and catalogue-examples.test.ts",
+  },
+  {
+    holds: "npm install && npm run check",
+    why: "sets up a checkout of this repository (apt-get, provers), not a user's project; .ci/run runs `npm install` and `npm test`",
+  },
+];
+
+/** The README's fenced blocks, in order. */
+function blocks(): Block[] {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const out: Block[] = [];
+  let heading = "";
+  const lines = readme.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? "";
+    if (/^#{1,6} /.test(line)) heading = line;
+    const open = /^```(.*)$/.exec(line);
+    if (open === null) continue;
+    const body: string[] = [];
+    for (i++; i < lines.length && lines[i] !== "```"; i++) body.push(lines[i] ?? "");
+    out.push({ lang: (open[1] ?? "").trim(), code: `${body.join("\n")}\n`, heading });
+  }
+  return out;
+}
+
+/** The versions our lockfile installs, for the packages a README block installs beside safecut. */
+function lockedVersion(name: string): string {
+  const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as {
+    packages: Record<string, { version?: string }>;
+  };
+  const v = lock.packages[`node_modules/${name}`]?.version;
+  if (v === undefined) throw new Error(`README installs ${name}, which package-lock.json does not hold`);
+  return v;
+}
+
+let tmp = "";
+let app = "";
+let tarball = "";
+
+/** A shell block as it runs here: its `npm install` lines pointed at the tarball and the locked versions. */
+function shellAsRun(code: string): string {
+  return code.replace(/^npm install ([^#\n]*)/gm, (_, names: string) => {
+    const pkgs = names
+      .trim()
+      .split(/\s+/)
+      .map((n) => (n === "safecut" ? tarball : `${n}@${lockedVersion(n)}`));
+    return `npm install --prefer-offline --no-audit --no-fund ${pkgs.join(" ")} `;
+  });
+}
+
+function run(cmd: string, args: readonly string[]) {
+  return spawnSync(cmd, args, { cwd: app, encoding: "utf8", timeout: 150_000, env: { ...process.env, NO_COLOR: "1" } });
+}
+
+beforeAll(() => {
+  expect(existsSync(join(ROOT, "dist/index.js")), "build first: npm run build").toBe(true);
+  tmp = mkdtempSync(join(tmpdir(), "safecut-readme-"));
+  // the checkout as npm would publish it; the build is the one already in dist/ (no prepare run,
+  // so this never rewrites dist/ while other tests use it)
+  const info = JSON.parse(
+    execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", tmp], {
+      cwd: ROOT,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    }),
+  ) as Array<{ filename: string }>;
+  tarball = join(tmp, info[0]?.filename ?? "");
+  app = join(tmp, "my-agent");
+  mkdirSync(app);
+}, 120_000);
+
+afterAll(() => {
+  if (tmp !== "") rmSync(tmp, { recursive: true, force: true });
+}, 120_000);
+
+describe("README's snippets, run in order in a fresh `npm init -y` project", { timeout: 300_000 }, () => {
+  const all = blocks();
+  const skipped = (b: Block) => SKIPPED.find((s) => b.code.includes(s.holds));
+
+  it("every block is a shell or TypeScript block, and every skip names a block that exists", () => {
+    expect(all.filter((b) => b.lang !== "sh" && b.lang !== "ts").map((b) => `${b.heading}: ${b.lang}`)).toEqual([]);
+    for (const s of SKIPPED)
+      expect(
+        all.some((b) => b.code.includes(s.holds)),
+        s.holds,
+      ).toBe(true);
+    expect(all.filter((b) => skipped(b) === undefined).length).toBeGreaterThanOrEqual(10);
+  });
+
+  it("keeps the set-up and test commands of a checkout (the ones .ci/run runs)", () => {
+    const ci = readFileSync(join(ROOT, ".ci/run"), "utf8");
+    expect(ci).toMatch(/^npm install$/m);
+    expect(ci).toMatch(/^npm test$/m);
+    expect(all.some((b) => b.lang === "sh" && /^npm install && npm test\b/m.test(b.code))).toBe(true);
+  });
+
+  it("runs every block that is not skipped, each as written", () => {
+    let k = 0;
+    for (const b of all) {
+      k++;
+      if (skipped(b) !== undefined) continue;
+      const where = `block ${k} (${b.lang}, under "${b.heading}")`;
+      if (b.lang === "sh") {
+        const r = run("bash", ["-euo", "pipefail", "-c", shellAsRun(b.code)]);
+        expect(r.status, `${where}\n${r.stderr}\n${r.stdout.slice(0, 2000)}`).toBe(0);
+        continue;
+      }
+      const js = ts.transpileModule(b.code, {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      }).outputText;
+      const file = join(app, `readme-${k}.mjs`);
+      writeFileSync(file, js);
+      const r = run(process.execPath, [file]);
+      expect(r.status, `${where}\n${r.stderr}\n${r.stdout.slice(0, 2000)}`).toBe(0);
+      // each example compacts and prints its outcome first, then the counts before and after
+      expect(r.stdout, where).toMatch(/^(compacted|compacted-still-due) \d+ -> \d+ /m);
+      expect(r.stdout, where).not.toContain("FAILED");
+    }
+    // what the command-line quick start wrote: a smaller conversation, and one of at most 10 messages
+    const before = readFileSync(join(app, "conversation.json"), "utf8");
+    const after = readFileSync(join(app, "compacted.json"), "utf8");
+    expect(after.length).toBeLessThan(before.length);
+    const small = JSON.parse(readFileSync(join(app, "small.json"), "utf8")) as unknown[];
+    expect(small.length).toBeLessThanOrEqual(10);
+    expect(small.length).toBeLessThan((JSON.parse(before) as unknown[]).length);
+  });
+});
