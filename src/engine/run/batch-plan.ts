@@ -1,3 +1,9 @@
+// The plan stage of a batch run: the stretches a batch summarizes together (the kernel's
+// planBatch, and the old summaries aging adds: planAging), the window it plans under, and how the
+// batch is cut into summarizer calls (planCallsOf). Input: the run state; output: a PlannedBatch
+// or a RunEnd, and the calls of a planned batch. It sends nothing and commits nothing
+// (batch-run.ts does).
+
 import type { Message } from "../../model/message.ts";
 import {
   gateAgedBudget,

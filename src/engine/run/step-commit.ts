@@ -1,3 +1,9 @@
+// The summarize and commit stages of the step machine: one planned stretch summarized (the only
+// await of a step), then committed through the store's version check and recorded in the run
+// state (replaced, left unchanged, or why the run ends), and the step loop that chains plan ->
+// summarize -> commit. Input: the run state and a planned step; output: undefined to go on, or a
+// RunEnd. It plans nothing itself (step-plan.ts) and builds no report (run-report.ts).
+
 import { summaryMessage } from "../../model/message.ts";
 import { gateUsageAfterSplice } from "../boundary/kernel-gate.ts";
 import { agedMarker } from "../store/summary-marks.ts";
