@@ -8,18 +8,22 @@
 // strategy summarize, so that every run pays summarizer calls. Blocking: soft_token_threshold
 // unset; background: at 2/3 of the trigger. Times are wall-clock scaled down by SCALE, reported
 // in modelled seconds; a step's own session reads and writes (fsync, the server's commits) are
-// scaled up with them. Writes its section into bench/RESULTS.md (`--print` only prints).
+// scaled up with them. Each context the agent sends is billed with prompt caching by bench:loop's
+// meters (cache-bill.ts, both provider styles): cache busts (a request that changed what the one
+// before it sent) and the main model's input bill, in input-token equivalents, background against
+// blocking in the same run. Writes its section into bench/RESULTS.md (`--print` only prints).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startPgServer } from "../scripts/pg-server.ts";
-import { writeOpenAIMessages } from "../src/adapters/openai.ts";
+import { readOpenAIMessages, writeOpenAIMessages } from "../src/adapters/openai.ts";
 import { parseConfig } from "../src/engine/boundary/config-rules.ts";
 import type { Json } from "../src/model/json.ts";
 import { charCounter } from "../src/model/tokens.ts";
 import { openAISummarizer } from "../src/providers/openai-summarizer.ts";
 import { BackgroundSession, sessionDue } from "../src/session/background-session.ts";
 import { openSession } from "../src/session/open.ts";
+import { CacheMeter } from "./loop/cache-bill.ts";
 import { codingSession } from "./loop/sessions.ts";
 import { startSummarizerServer } from "./loop/summarizer-server.ts";
 import { SESSION_BACKGROUND_HEADING, writeSection } from "./section-file.ts";
@@ -47,6 +51,9 @@ interface WaitRow {
   readonly runs: number;
   readonly summarizerCalls: number;
   readonly records: number;
+  /** cache busts and the main model's input bill (input-token equivalents), per provider style */
+  readonly anthropic: CacheMeter["totals"];
+  readonly openai: CacheMeter["totals"];
 }
 
 const pause = (s: number) => new Promise((r) => setTimeout(r, (s * 1000) / SCALE));
@@ -77,6 +84,8 @@ async function replay(backend: string, location: string, baseUrl: string, soft: 
   const items = writeOpenAIMessages(codingSession(MESSAGES).messages) as Json[];
   const row = { backend, mode, modelCalls: 0, stepS: 0, waitS: 0, waitsUnderTrigger: 0 };
   let sent = 0;
+  const anthropic = new CacheMeter("anthropic");
+  const openai = new CacheMeter("openai");
   for (let k = 0; k < items.length; k++) {
     const item = items[k] as { role?: string };
     if (item.role !== "assistant") continue;
@@ -87,6 +96,9 @@ async function replay(backend: string, location: string, baseUrl: string, soft: 
     const step = await bg.step([]);
     const s = ((performance.now() - t0) / 1000) * SCALE;
     row.modelCalls++;
+    const context = readOpenAIMessages(step.items);
+    anthropic.send(context);
+    openai.send(context);
     row.stepS += s;
     if (step.waited) row.waitS += s;
     if (under && step.waited) row.waitsUnderTrigger++;
@@ -97,7 +109,12 @@ async function replay(backend: string, location: string, baseUrl: string, soft: 
   await bg.close();
   const records = (await session.compactions()).length;
   await session.close();
-  return { ...row, runs, summarizerCalls, records };
+  return { ...row, runs, summarizerCalls, records, anthropic: anthropic.totals, openai: openai.totals };
+}
+
+/** The blocking row of `r`'s backend (the baseline of its bill ratios). */
+function blockingOf(rows: readonly WaitRow[], r: WaitRow): WaitRow {
+  return rows.find((x) => x.backend === r.backend && x.mode === "blocking") ?? r;
 }
 
 function section(rows: readonly WaitRow[], command: string): string[] {
@@ -110,7 +127,11 @@ function section(rows: readonly WaitRow[], command: string): string[] {
     "seconds, summarizer calls the loopback latency model of bench:loop; wall time scaled down 100x and reported in",
     "modelled seconds, the steps' own session reads and writes (fsync, the server's commits) scaled up with it.",
     `Blocking: soft_token_threshold unset; background: soft_token_threshold = ${fmt(SOFT_SHARE, 2)} of the trigger. "Waited":`,
-    'the time of the steps that waited on a compaction; "in steps": all the time spent in steps.',
+    'the time of the steps that waited on a compaction; "in steps": all the time spent in steps. "Busts": requests that',
+    "changed a message the request before had sent (prompt cache re-written from there); bills: the main model's input",
+    "with prompt caching as bench:loop models it (Anthropic: the agent's breakpoints on the last message, read 0.1x, write",
+    "1.25x; OpenAI: automatic prefix caching at 0.1x), in input-token equivalents, and as a ratio to the same backend's",
+    "blocking row.",
     "",
     table(
       [
@@ -123,6 +144,10 @@ function section(rows: readonly WaitRow[], command: string): string[] {
         "runs",
         "summarizer calls",
         "records",
+        "busts (Anthropic)",
+        "busts (OpenAI)",
+        "bill Anthropic (x blocking)",
+        "bill OpenAI (x blocking)",
       ],
       rows.map((r) => [
         r.backend,
@@ -134,6 +159,10 @@ function section(rows: readonly WaitRow[], command: string): string[] {
         String(r.runs),
         String(r.summarizerCalls),
         String(r.records),
+        String(r.anthropic.busts),
+        String(r.openai.busts),
+        `${fmtN(Math.round(r.anthropic.bill))} (${fmt(r.anthropic.bill / blockingOf(rows, r).anthropic.bill, 2)}x)`,
+        `${fmtN(Math.round(r.openai.bill))} (${fmt(r.openai.bill / blockingOf(rows, r).openai.bill, 2)}x)`,
       ]),
     ),
     "",

@@ -150,6 +150,7 @@ method selectClearing(roles: seq<Role>, callOf: seq<int>, ongoing: seq<bool>, cl
   ensures forall k: nat :: ((k < |roles|) && result[k]) ==> (freedBy(tokens, after, result, |roles|) > 0)
   ensures (freedBy(tokens, after, result, |roles|) == 0) || (freedBy(tokens, after, result, |roles|) >= clearAtLeast)
   ensures ((due != TriggerKind.NotDue) && (greedyFreed(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, goal, |roles|) >= clearAtLeast)) ==> (freedBy(tokens, after, result, |roles|) == greedyFreed(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, goal, |roles|))
+  ensures forall k: nat :: ((k < |roles|) && (roles[k] == Role.Compaction)) ==> (!result[k])
   ensures (freedBy(tokens, after, result, |roles|) > 0) ==> (forall k: nat :: (((k < |roles|) && mayClear(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, k)) && (freedBy(tokens, after, result, k) < goal)) ==> result[k])
 {
   var n: int := |roles|;

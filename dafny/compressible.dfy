@@ -3,7 +3,8 @@
 include "roles.dfy"
 
 function isCompressible(r: Role): bool
-  ensures isCompressible(r) <==> (!((r == Role.User) || (r == Role.System)))
+  ensures isCompressible(r) <==> (!(((r == Role.User) || (r == Role.System)) || (r == Role.Compaction)))
+  ensures (r == Role.Compaction) ==> (!isCompressible(r))
 {
   ((r == Role.Assistant) || (r == Role.Tool)) || (r == Role.Summary)
 }

@@ -52,3 +52,30 @@ method lowWaterRun(total: int, due: bool, target: int, savings: seq<int>) return
   }
   return LowWaterRun(cur, steps);
 }
+
+function batchWorthRewrite(trigger: int, judged: int, freed: int, freeAtLeast: int, callsSince: int, every: int): bool
+  requires (((((0 <= freed) && (freed <= judged)) && (judged <= 9007199254740991)) && (1 <= freeAtLeast)) && (0 <= callsSince)) && (1 <= every)
+  ensures batchWorthRewrite(trigger, judged, freed, freeAtLeast, callsSince, every) <==> (((judged - freed) < trigger) || ((freed >= freeAtLeast) && (callsSince >= every)))
+  ensures (batchWorthRewrite(trigger, judged, freed, freeAtLeast, callsSince, every) && ((judged - freed) >= trigger)) ==> ((freed >= 1) && (callsSince >= every))
+{
+  if SafeInteger_lowwater(judged - freed) < trigger then
+    true
+  else
+    if freed < freeAtLeast then
+      false
+    else
+      callsSince >= every
+}
+
+function clearsNow(summarizes: bool, judged: int, hardTrigger: int): bool
+  ensures clearsNow(summarizes, judged, hardTrigger) <==> ((summarizes || (hardTrigger <= 0)) || (judged >= hardTrigger))
+  ensures ((hardTrigger > 0) && (judged >= hardTrigger)) ==> clearsNow(summarizes, judged, hardTrigger)
+{
+  if summarizes then
+    true
+  else
+    if hardTrigger <= 0 then
+      true
+    else
+      judged >= hardTrigger
+}

@@ -54,6 +54,8 @@ method spliceRoles(roles: seq<Role>, start: int, end: int, window: int) returns 
   ensures forall k: nat :: (((k < |roles|) && (!isCompressible(roles[k]))) && (end <= k)) ==> (result[(k - (end - start)) + 1] == roles[k])
   ensures forall k: nat :: ((end <= k) && (k < |roles|)) ==> (result[(k - (end - start)) + 1] == roles[k])
   ensures forall k: nat :: ((k < window) && (k < |roles|)) ==> (result[(|result| - 1) - k] == roles[(|roles| - 1) - k])
+  ensures forall k: nat :: ((k < start) && (roles[k] == Role.Compaction)) ==> (result[k] == Role.Compaction)
+  ensures forall k: nat :: (((end <= k) && (k < |roles|)) && (roles[k] == Role.Compaction)) ==> (result[(k - (end - start)) + 1] == Role.Compaction)
 {
   var out: seq<Role> := splice(roles, start, end, Role.Summary);
   return out;

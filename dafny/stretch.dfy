@@ -146,6 +146,7 @@ method selectStretch(roles: seq<Role>, callOf: seq<int>, lastAnswer: seq<int>, o
   ensures result.found ==> (forall k: int :: ((result.start <= k) && (k < result.end)) ==> (isCompressible(roles[k]) && (!ongoing[k])))
   ensures result.found ==> (forall k: int :: (((result.start <= k) && (k < result.end)) && (roles[k] == Role.Tool)) ==> (result.start <= callOf[k]))
   ensures result.found ==> (forall k: int :: ((((0 <= k) && (k < |roles|)) && (result.start <= callOf[k])) && (callOf[k] < result.end)) ==> (k < result.end))
+  ensures result.found ==> (forall k: int :: ((result.start <= k) && (k < result.end)) ==> (roles[k] != Role.Compaction))
 {
   var st: Stretch := selectStretchFrom(roles, callOf, lastAnswer, ongoing, window, 0);
   if st.found {

@@ -6,6 +6,8 @@ include "../proofs/dafny/trigger.dfy"
 
 datatype Thresholds = Thresholds(tokenThreshold: int, messageThreshold: int, turnThreshold: int)
 
+datatype ByteVerdict = Fits | Due | FloorOver
+
 datatype TriggerKind = Threshold | Window | NotDue
 
 datatype ThresholdKind = Tokens | Messages | Turns | None
@@ -60,6 +62,21 @@ function overByteBudget(bytes: int, maxBytes: int): bool
     false
   else
     bytes > maxBytes
+}
+
+function byteVerdict(bytes: int, floorBytes: int, maxBytes: int): ByteVerdict
+  requires (((bytes >= 0) && (floorBytes >= 0)) && (maxBytes >= 0)) && (floorBytes <= bytes)
+  ensures (byteVerdict(bytes, floorBytes, maxBytes) == ByteVerdict.Fits) <==> (!overByteBudget(bytes, maxBytes))
+  ensures (byteVerdict(bytes, floorBytes, maxBytes) == ByteVerdict.Due) <==> (overByteBudget(bytes, maxBytes) && (floorBytes <= maxBytes))
+  ensures (byteVerdict(bytes, floorBytes, maxBytes) == ByteVerdict.FloorOver) <==> (overByteBudget(bytes, maxBytes) && (floorBytes > maxBytes))
+{
+  if !overByteBudget(bytes, maxBytes) then
+    ByteVerdict.Fits
+  else
+    if floorBytes > maxBytes then
+      ByteVerdict.FloorOver
+    else
+      ByteVerdict.Due
 }
 
 function triggerFired(tokens: int, messages: int, userTurns: int, th: Thresholds, contextWindow: int, reserveTokens: int): TriggerKind

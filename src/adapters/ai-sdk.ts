@@ -112,6 +112,38 @@ function approvalResponse(b: Builder, part: Fields, item: number, k: number, pat
   );
 }
 
+/** The provider whose options mark `part` as a server-side compaction item, or undefined (see compactionPart). */
+function compactionProvider(part: Fields): string | undefined {
+  if (part.type === "custom" && typeof part.kind === "string" && part.kind.endsWith(".compaction"))
+    return part.kind.slice(0, -".compaction".length);
+  if (part.type !== "text") return undefined;
+  const options = part.providerOptions;
+  if (typeof options !== "object" || options === null || Array.isArray(options)) return undefined;
+  for (const [provider, o] of Object.entries(options))
+    if (typeof o === "object" && o !== null && (o as Fields).type === "compaction") return provider;
+  return undefined;
+}
+
+/**
+ * The text of a provider's server-side compaction item carried by an assistant part (its summary
+ * text and its opaque encrypted content, what the provider is sent again), or undefined when the
+ * part is none: a text part whose providerOptions mark it `type: "compaction"` (Anthropic's
+ * compaction block as the AI SDK carries it), or a custom part of kind `<provider>.compaction`
+ * (the Responses compaction item).
+ */
+function compactionPart(part: Fields, path: string): string | undefined {
+  const provider = compactionProvider(part);
+  if (provider === undefined) return undefined;
+  const texts = part.type === "text" ? [str(part.text, `${path}.text`)] : [];
+  const o = (part.providerOptions as Record<string, unknown> | undefined)?.[provider];
+  if (typeof o === "object" && o !== null)
+    for (const key of ["encryptedContent", "encrypted_content"]) {
+      const v = (o as Fields)[key];
+      if (v !== undefined && v !== null) texts.push(str(v, `${path}.providerOptions.${provider}.${key}`));
+    }
+  return texts.join("\n");
+}
+
 function readAssistant(b: Builder, content: unknown, item: number, path: string, tag: string | undefined): void {
   if (typeof content === "string") {
     const summary = unwrapSummary(content, tag);
@@ -124,6 +156,20 @@ function readAssistant(b: Builder, content: unknown, item: number, path: string,
     return;
   }
   const parts = typedParts(content, path);
+  // a provider's server-side compaction item among the parts (compactionPart)
+  const held = parts.map((part, k) => compactionPart(part, `${path}[${k}]`));
+  const at = parts.flatMap((_, k) => (held[k] === undefined ? [] : [k]));
+  const paired = (t: unknown) => t === "tool-call" || t === "tool-approval-request" || t === "tool-result";
+  if (at.length > 0 && !parts.some((part) => paired(part.type))) {
+    // no tool call: the whole message is the compaction item's, protected where it stands
+    const texts = parts.flatMap((part, k) =>
+      held[k] !== undefined ? [held[k]] : part.type === "text" ? [str(part.text, `${path}[${k}].text`)] : [],
+    );
+    const media = partsTokens(parts.filter((part, k) => held[k] === undefined && part.type !== "text"));
+    const whole = parts.map((_, k) => k);
+    emit(b, { role: "system", serverCompaction: true, content: texts.join("\n"), ...mediaField(media) }, item, whole);
+    return;
+  }
   const texts: string[] = [];
   const calls: ToolCall[] = [];
   const own: number[] = [];
@@ -131,6 +177,7 @@ function readAssistant(b: Builder, content: unknown, item: number, path: string,
   const results: number[] = [];
   parts.forEach((part, k) => {
     const p = `${path}[${k}]`;
+    if (held[k] !== undefined) return; // the compaction item's own message, after this one
     switch (part.type) {
       case "text":
         texts.push(str(part.text, `${p}.text`));
@@ -178,6 +225,13 @@ function readAssistant(b: Builder, content: unknown, item: number, path: string,
     item,
     own,
   );
+  // With tool calls, the compaction item's message comes right after the calls' message and before
+  // their results: no stretch can then take the calls (it would have to hold the item to keep their
+  // results) nor the results (they would leave their call), so the message is kept whole.
+  if (at.length > 0) {
+    const content = at.map((k) => held[k]).join("\n");
+    emit(b, { role: "system", serverCompaction: true, content }, item, at);
+  }
   for (const k of results) toolResult(b, parts[k], item, k, `${path}[${k}]`);
 }
 

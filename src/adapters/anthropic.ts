@@ -8,7 +8,8 @@
 // message in place, protected like a user or system message (never cleared or summarized), counted
 // by the size of what it holds; when tool calls follow the block in the same message, the blocks
 // up to the compaction block are that system part and the rest an assistant message of the same
-// source, written back as one message (the compaction part alone when the rest was summarized).
+// source placed before it (so its calls' results come after the compaction item and the kernel keeps
+// the message whole), written back as one message.
 import { InputError } from "../model/errors.ts";
 import { sameSourceMessage } from "../model/item-map.ts";
 import { describeJson, isJsonObject, type Json, type JsonObject } from "../model/json.ts";
@@ -178,6 +179,7 @@ function compactionMessages(content: Json[], k: number, at: ContentAt, opts: For
   const parts = split ? 2 : 1;
   const system: Message = {
     role: "system",
+    serverCompaction: true,
     content: texts.join("\n"),
     ...mediaField(otherBlocksTokens(head.filter((b) => !isJsonObject(b) || b.type !== "compaction"))),
     source: { format: "anthropic", index: at.index, raw: at.raw, parts, blocks: head },
@@ -185,7 +187,10 @@ function compactionMessages(content: Json[], k: number, at: ContentAt, opts: For
   if (!split) return [system];
   const rest = assistantMessage(after, { ...at, path: at.path }, opts);
   if (rest.role !== "assistant") return [system, rest];
-  return [system, { ...rest, source: { format: "anthropic", index: at.index, raw: at.raw, parts, blocks: after } }];
+  // the calls' part first, then the compaction part, then (in the next message) the calls' results:
+  // no stretch can take the calls (it would have to hold the compaction item to keep their results)
+  // nor the results (they would leave their call), so the message is kept whole (kernel role compaction)
+  return [{ ...rest, source: { format: "anthropic", index: at.index, raw: at.raw, parts, blocks: after } }, system];
 }
 
 /**
@@ -405,8 +410,11 @@ export function planAnthropicOutput(
       continue;
     }
     if (m.role === "assistant" || m.role === "summary") {
-      items.push(assistantOut(m, tag));
-      i++;
+      // the calls' part of a message split at its compaction block, with that block's part after it: one message again
+      const next = rest.at(i + 1);
+      const joined = m.source?.parts === 2 && next?.role === "system" && sameSourceMessage(m, next);
+      items.push(joined ? assistantOut(m, tag, 2) : assistantOut(m, tag));
+      i += joined ? 2 : 1;
       continue;
     }
     // a run of tool results and user text from one source message, or adjacent new ones

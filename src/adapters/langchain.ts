@@ -5,7 +5,7 @@
 // across steps (the due tracker and a background run's commit check compare messages by
 // identity) and is given back as the caller's own object. Decides nothing about compaction.
 import { AIMessage, type BaseMessage, ToolMessage } from "@langchain/core/messages";
-import type { AssistantModelMessage, ModelMessage, ToolModelMessage, UserModelMessage } from "ai";
+import type { AssistantModelMessage, ModelMessage, TextPart, ToolModelMessage, UserModelMessage } from "ai";
 import { InputError } from "../model/errors.ts";
 
 /** One block of a LangChain message's content array, as far as the bridge reads it. */
@@ -31,6 +31,23 @@ function contentText(content: BaseMessage["content"]): string {
 /** Whether a content array holds a provider's compaction block (`type: "compaction"`). */
 function holdsCompaction(content: BaseMessage["content"]): boolean {
   return typeof content !== "string" && content.some((b) => isBlock(b) && b.type === "compaction");
+}
+
+/**
+ * A content block as an AI SDK assistant part: a compaction block (Anthropic's server-side
+ * compaction) as the text part the AI SDK carries it in, its summary as the text and
+ * providerOptions.anthropic `{ type: "compaction", encryptedContent }`, which the AI SDK reader
+ * holds under the kernel's compaction role; any other block as its text.
+ */
+function assistantPart(b: unknown): TextPart {
+  if (!isBlock(b) || b.type !== "compaction") return { type: "text", text: blockText(b) };
+  const c = b as Block & { content?: unknown; encrypted_content?: unknown };
+  const encrypted = typeof c.encrypted_content === "string" ? { encryptedContent: c.encrypted_content } : {};
+  return {
+    type: "text",
+    text: typeof c.content === "string" ? c.content : "",
+    providerOptions: { anthropic: { type: "compaction", ...encrypted } },
+  };
 }
 
 /** The URL of an image block (`image_url` as OpenAI spells it, or a standard `image` block's `url`), if it is one. */
@@ -107,11 +124,17 @@ function toModelMessage(m: BaseMessage, path: string): ModelMessage {
       const ai = m as AIMessage;
       const text = contentText(ai.content);
       const calls = ai.tool_calls ?? [];
-      // a provider's compaction block (Anthropic's server-side compaction): protected where it
-      // stands like a system message, counted by its JSON, given back as the caller's own message
-      if (calls.length === 0 && holdsCompaction(ai.content)) return { role: "system", content: text };
-      if (calls.length === 0) return { role: "assistant", content: text };
-      const content: AssistantModelMessage["content"] = text === "" ? [] : [{ type: "text", text }];
+      // a provider's compaction block (Anthropic's server-side compaction): its blocks as parts, the
+      // block as the AI SDK carries it, so the reader holds it under the kernel's compaction role,
+      // protected where it stands; with tool calls the message is kept whole with its results
+      // (readModelMessages); given back as the caller's own message
+      const compaction = holdsCompaction(ai.content) && typeof ai.content !== "string";
+      if (calls.length === 0 && !compaction) return { role: "assistant", content: text };
+      const content: AssistantModelMessage["content"] = compaction
+        ? (ai.content as unknown[]).map(assistantPart)
+        : text === ""
+          ? []
+          : [{ type: "text", text }];
       calls.forEach((c, k) => {
         if (typeof c.id !== "string" || c.id === "")
           throw new InputError(`${path}.tool_calls[${k}].id`, "a tool call needs an id to be paired with its result");

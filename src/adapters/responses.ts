@@ -200,7 +200,11 @@ function readItem(item: Fields, p: string, tag: string | undefined, pairing: Pai
   if (type === "compaction") {
     // the server's compaction item: protected like a system message, counted by what it holds
     const enc = item.encrypted_content;
-    return { role: "system", content: enc === undefined || enc === null ? "" : str(enc, `${p}.encrypted_content`) };
+    return {
+      role: "system",
+      content: enc === undefined || enc === null ? "" : str(enc, `${p}.encrypted_content`),
+      serverCompaction: true,
+    };
   }
   return { role: "system", content: "" }; // not read here: protected, written back as it was
 }

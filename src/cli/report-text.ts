@@ -50,6 +50,12 @@ export function reportText(r: CompactionReport, inputName: string): string {
   lines.push(`  ${r.reason}`);
   // what failed and what the user can do, in one line, right under the reason
   if (r.failure !== undefined) lines.push(`  ${failureLine(r.failure)}`);
+  const b = r.bytes;
+  // the byte budget's line, when it made the run due or the request is over it
+  if (b !== undefined && (b.dueByBytes || b.before > b.maxRequestBytes || b.after > b.maxRequestBytes))
+    lines.push(
+      `  ${b.dueByBytes ? "the request's bytes made the run due" : "the request's bytes are over max_request_bytes"}: ${b.before} -> ${count(b.after, "byte")} (max_request_bytes ${b.maxRequestBytes})${b.floor === undefined ? "" : `; ${b.floor.total} of them no law lets compaction shrink`}`,
+    );
   const left = r.remaining;
   // a run still due counted its totals (remaining is set only then)
   if (left !== undefined && r.tokensAfter !== null) {
@@ -92,7 +98,7 @@ export function reportText(r: CompactionReport, inputName: string): string {
   if (r.plan !== undefined) lines.push(...planLines(r.plan));
   for (const s of r.stretches.slice(0, 10)) {
     lines.push(
-      `  ${s.aged === true ? "aged the summary of messages" : "replaced messages"} ${s.input.first}..${s.input.last} (${count(s.replacedTokens, "token")}) by a ${s.summaryTokens}-token summary, due by ${s.trigger}${s.attempts > 1 ? ` (after ${s.attempts} attempts)` : ""}${s.decision === "rebase" ? " (rebased over appends)" : ""}`,
+      `  ${s.aged === true ? "aged the summary of messages" : "replaced messages"} ${s.input.first}..${s.input.last} (${count(s.replacedTokens, "token")}) by a ${s.summaryTokens}-token summary, ${s.trigger === "to target" ? "to target" : `due by ${s.trigger}`}${s.attempts > 1 ? ` (after ${s.attempts} attempts)` : ""}${s.decision === "rebase" ? " (rebased over appends)" : ""}`,
     );
   }
   if (r.stretches.length > 10) lines.push(`  ... and ${r.stretches.length - 10} more`);
@@ -104,6 +110,9 @@ export function reportText(r: CompactionReport, inputName: string): string {
   if (r.laws.length > 0) {
     lines.push(`  laws: ${r.laws.map((l) => `${l.law} ${l.ok ? "ok" : "FAILED"}`).join(", ")}`);
     for (const l of r.laws) if (!l.ok) lines.push(`  ${l.law} ${l.title}: FAILED: ${l.detail}`);
+    // the pins (setting pin): what they named, kept verbatim (L15's detail)
+    const pins = r.laws.find((l) => l.law === "L15");
+    if (pins?.ok === true) lines.push(`  pinned: ${pins.detail}`);
   }
   return `${lines.join("\n")}\n`;
 }

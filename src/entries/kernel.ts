@@ -21,6 +21,7 @@ import * as keeprecentModule from "../kernel/keeprecent.ts";
 import * as ledgerModule from "../kernel/ledger.ts";
 import * as logcommitModule from "../kernel/logcommit.ts";
 import * as lowwaterModule from "../kernel/lowwater.ts";
+import * as pinModule from "../kernel/pin.ts";
 import * as progressModule from "../kernel/progress.ts";
 import * as retentionModule from "../kernel/retention.ts";
 import * as spliceModule from "../kernel/splice.ts";
@@ -39,9 +40,9 @@ import type { LowWaterRun } from "../kernel/lowwater.ts";
 import type { Proposal, CompactionRun } from "../kernel/progress.ts";
 import type { Role } from "../kernel/roles.ts";
 import type { Stretch } from "../kernel/stretch.ts";
-import type { Thresholds, TriggerKind, ThresholdKind, ReportedPrefix } from "../kernel/trigger.ts";
+import type { Thresholds, ByteVerdict, TriggerKind, ThresholdKind, ReportedPrefix } from "../kernel/trigger.ts";
 
-export type { PlanStamp, CurrentStamp, CommitDecision, RaceOutcome, RoleStep, ConfigView, ConfigField, CutPoint, ShunnedStretch, LedgerStepUse, LowWaterRun, Proposal, CompactionRun, Role, Stretch, Thresholds, TriggerKind, ThresholdKind, ReportedPrefix };
+export type { PlanStamp, CurrentStamp, CommitDecision, RaceOutcome, RoleStep, ConfigView, ConfigField, CutPoint, ShunnedStretch, LedgerStepUse, LowWaterRun, Proposal, CompactionRun, Role, Stretch, Thresholds, ByteVerdict, TriggerKind, ThresholdKind, ReportedPrefix };
 
 /**
  * Whether a run ages summaries: the work stretches it planned (`planned` tokens, expected to free
@@ -412,6 +413,7 @@ export const noClearing: (n: number) => boolean[] = (n: number): boolean[] => {
  * - `forall(k: nat, k < roles.length && result[k] ==> freedBy(tokens, after, result, roles.length) > 0)`
  * - `freedBy(tokens, after, result, roles.length) === 0 || freedBy(tokens, after, result, roles.length) >= clearAtLeast`
  * - `due !== "notDue" && greedyFreed(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, goal, roles.length) >= clearAtLeast ==> freedBy(tokens, after, result, roles.length) === greedyFreed(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, goal, roles.length)`
+ * - `forall(k: nat, k < roles.length && roles[k] === "compaction" ==> !result[k])`
  * - `freedBy(tokens, after, result, roles.length) > 0 ==> forall(k: nat, k < roles.length && mayClear(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, k) && freedBy(tokens, after, result, k) < goal ==> result[k])`
  */
 export const selectClearing: (roles: readonly Role[], callOf: readonly number[], ongoing: readonly boolean[], cleared: readonly boolean[], excluded: readonly boolean[], tokens: readonly number[], after: readonly number[], window: number, keep: number, goal: number, clearAtLeast: number, due: TriggerKind) => boolean[] = (roles: readonly Role[], callOf: readonly number[], ongoing: readonly boolean[], cleared: readonly boolean[], excluded: readonly boolean[], tokens: readonly number[], after: readonly number[], window: number, keep: number, goal: number, clearAtLeast: number, due: TriggerKind): boolean[] => {
@@ -587,7 +589,8 @@ export const compactRolesOnce: (roles: readonly Role[], callOf: readonly number[
 };
 
 /**
- * True for the roles a compaction may replace (assistant, tool, summary); user and system never (L2).
+ * True for the roles a compaction may replace (assistant, tool, summary); user, system and a
+ * provider's server-side compaction item never (L2).
  *
  * Proven by Dafny (`scripts/check.sh dafny`), law L2; see docs/kernel.md.
  * The arguments are copied into plain data, each element read once, before the kernel reads them;
@@ -597,7 +600,8 @@ export const compactRolesOnce: (roles: readonly Role[], callOf: readonly number[
  * - none: every input
  *
  * Ensures:
- * - `result <==> !(r === "user" || r === "system")`
+ * - `result <==> !(r === "user" || r === "system" || r === "compaction")`
+ * - `r === "compaction" ==> !result`
  */
 export const isCompressible: (r: Role) => boolean = (r: Role): boolean => {
   const rData = snapshot("isCompressible", "r", r);
@@ -1439,6 +1443,163 @@ export const lowWaterRun: (total: number, due: boolean, target: number, savings:
 };
 
 /**
+ * Whether a due run commits the first batch it planned, or ends without changing anything. A
+ * batch that takes the judged count under the trigger (`judged - freed < trigger`, `freed` the
+ * plan's estimate) always goes. One that would leave it at or over the trigger re-writes the
+ * provider's prompt cache from its first change on and is due again at the next call: it goes
+ * only when it frees at least `freeAtLeast` tokens and at least `every` calls have passed since
+ * the last run that changed something (the lawful floor's spacing, for the floor the plan itself
+ * reaches).
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L1, L8, L13; see docs/kernel.md.
+ * The arguments are copied into plain data, each element read once, and the copy is checked
+ * against the requires (a KernelBoundaryError names the first one broken) before the kernel reads it.
+ *
+ * Requires:
+ * - `0 <= freed && freed <= judged && judged <= 9007199254740991 && 1 <= freeAtLeast && 0 <= callsSince && 1 <= every`
+ *
+ * Ensures:
+ * - `result <==> (judged - freed < trigger || (freed >= freeAtLeast && callsSince >= every))`
+ * - `(result && judged - freed >= trigger) ==> (freed >= 1 && callsSince >= every)`
+ */
+export const batchWorthRewrite: (trigger: number, judged: number, freed: number, freeAtLeast: number, callsSince: number, every: number) => boolean = (trigger: number, judged: number, freed: number, freeAtLeast: number, callsSince: number, every: number): boolean => {
+  const triggerData = snapshot("batchWorthRewrite", "trigger", trigger);
+  const judgedData = snapshot("batchWorthRewrite", "judged", judged);
+  const freedData = snapshot("batchWorthRewrite", "freed", freed);
+  const freeAtLeastData = snapshot("batchWorthRewrite", "freeAtLeast", freeAtLeast);
+  const callsSinceData = snapshot("batchWorthRewrite", "callsSince", callsSince);
+  const everyData = snapshot("batchWorthRewrite", "every", every);
+  guards.guardBatchWorthRewrite(triggerData, judgedData, freedData, freeAtLeastData, callsSinceData, everyData);
+  return lowwaterModule.batchWorthRewrite(triggerData, judgedData, freedData, freeAtLeastData, callsSinceData, everyData);
+};
+
+/**
+ * Deferred clearing: whether a run's clearing tier clears now. A run that summarizes anyway takes
+ * the clearing with it (one prompt-cache re-write for both). A run that would only clear goes
+ * now only when clearing alone is due: without it the request itself would be at or over its
+ * trigger (`judged >= hardTrigger`; `hardTrigger` <= 0: the run is judged against its own
+ * trigger, which fired). Otherwise the clearing waits to ride with the next summarizing run.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L1, L8, L13; see docs/kernel.md.
+ * The arguments are copied into plain data, each element read once, and the copy is checked
+ * against the requires (a KernelBoundaryError names the first one broken) before the kernel reads it.
+ *
+ * Requires:
+ * - none: every input
+ *
+ * Ensures:
+ * - `result <==> (summarizes || hardTrigger <= 0 || judged >= hardTrigger)`
+ * - `(hardTrigger > 0 && judged >= hardTrigger) ==> result`
+ */
+export const clearsNow: (summarizes: boolean, judged: number, hardTrigger: number) => boolean = (summarizes: boolean, judged: number, hardTrigger: number): boolean => {
+  const summarizesData = snapshot("clearsNow", "summarizes", summarizes);
+  const judgedData = snapshot("clearsNow", "judged", judged);
+  const hardTriggerData = snapshot("clearsNow", "hardTrigger", hardTrigger);
+  guards.guardClearsNow(summarizesData, judgedData, hardTriggerData);
+  return lowwaterModule.clearsNow(summarizesData, judgedData, hardTriggerData);
+};
+
+/**
+ * The ongoing view with the pins applied: every message held before (a call waiting for its
+ * result), every pinned assistant message, and the call of every pinned tool result; nothing else.
+ * The pairing view stays well-formed, so every selection accepts it.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L15, L2, L5, L13; see docs/kernel.md.
+ * The arguments are copied into plain data, each element read once, and the copy is checked
+ * against the requires (a KernelBoundaryError names the first one broken) before the kernel reads it.
+ *
+ * Requires:
+ * - `Pairing(roles, callOf, lastAnswer, ongoing)`
+ * - `pinned.length === roles.length`
+ *
+ * Ensures:
+ * - `result.length === roles.length`
+ * - `Pairing(roles, callOf, lastAnswer, result)`
+ * - `forall(j: nat, j < roles.length && ongoing[j] ==> result[j])`
+ * - `forall(j: nat, j < roles.length && pinned[j] && roles[j] === "assistant" ==> result[j])`
+ * - `forall(k: nat, k < roles.length && pinned[k] && roles[k] === "tool" ==> result[callOf[k]])`
+ * - `forall(j: nat, j < roles.length && result[j] ==> ongoing[j] || (pinned[j] && roles[j] === "assistant") || exists(k: nat, k < roles.length && pinned[k] && roles[k] === "tool" && callOf[k] === j))`
+ */
+export const pinnedOngoing: (roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], pinned: readonly boolean[]) => boolean[] = (roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], pinned: readonly boolean[]): boolean[] => {
+  const rolesData = snapshot("pinnedOngoing", "roles", roles);
+  const callOfData = snapshot("pinnedOngoing", "callOf", callOf);
+  const lastAnswerData = snapshot("pinnedOngoing", "lastAnswer", lastAnswer);
+  const ongoingData = snapshot("pinnedOngoing", "ongoing", ongoing);
+  const pinnedData = snapshot("pinnedOngoing", "pinned", pinned);
+  guards.guardPinnedOngoing(rolesData, callOfData, lastAnswerData, ongoingData, pinnedData);
+  return pinModule.pinnedOngoing(rolesData, callOfData, lastAnswerData, ongoingData, pinnedData);
+};
+
+/**
+ * L15 for summarizing: the stretch chosen on the pinned view holds no pinned message, and no
+ * result of a pinned call (L5 keeps a call and its results together).
+ *
+ * Proof-only model: it proves a property of the engine's loop or discipline; the engine never calls it.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L15, L2, L5, L13; see docs/kernel.md.
+ * The arguments are copied into plain data, each element read once, before the kernel reads them;
+ * the requires are the caller's to keep (no runtime check exists for them).
+ *
+ * Requires:
+ * - `window >= 1`
+ * - `Pairing(roles, callOf, lastAnswer, ongoing)`
+ * - `pinned.length === roles.length`
+ * - `forall(k: nat, k < roles.length && pinned[k] ==> roles[k] !== "summary")`
+ *
+ * Ensures:
+ * - `result.found ==> 0 <= result.start && result.start < result.end && result.end <= roles.length`
+ * - `result.found ==> forall(k: int, result.start <= k && k < result.end ==> !pinned[k])`
+ */
+export const selectPinned: (roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], pinned: readonly boolean[], window: number) => Stretch = (roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], pinned: readonly boolean[], window: number): Stretch => {
+  const rolesData = snapshot("selectPinned", "roles", roles);
+  const callOfData = snapshot("selectPinned", "callOf", callOf);
+  const lastAnswerData = snapshot("selectPinned", "lastAnswer", lastAnswer);
+  const ongoingData = snapshot("selectPinned", "ongoing", ongoing);
+  const pinnedData = snapshot("selectPinned", "pinned", pinned);
+  const windowData = snapshot("selectPinned", "window", window);
+  return pinModule.selectPinned(rolesData, callOfData, lastAnswerData, ongoingData, pinnedData, windowData);
+};
+
+/**
+ * L15 for clearing: the clearing chosen on the pinned view clears no pinned tool result (its call
+ * is held, and L13 clears only results of calls that are not).
+ *
+ * Proof-only model: it proves a property of the engine's loop or discipline; the engine never calls it.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L15, L2, L5, L13; see docs/kernel.md.
+ * The arguments are copied into plain data, each element read once, before the kernel reads them;
+ * the requires are the caller's to keep (no runtime check exists for them).
+ *
+ * Requires:
+ * - `Pairing(roles, callOf, lastAnswer, ongoing)`
+ * - `pinned.length === roles.length`
+ * - `cleared.length === roles.length && excluded.length === roles.length && tokens.length === roles.length && after.length === roles.length`
+ * - `window >= 1 && keep >= 0`
+ * - `forall(k: nat, k < tokens.length ==> tokens[k] >= 0 && after[k] >= 0) && sumTokens(tokens, 0, tokens.length) <= 9007199254740991`
+ *
+ * Ensures:
+ * - `result.length === roles.length`
+ * - `forall(k: nat, k < roles.length && pinned[k] ==> !result[k])`
+ */
+export const clearPinned: (roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], pinned: readonly boolean[], cleared: readonly boolean[], excluded: readonly boolean[], tokens: readonly number[], after: readonly number[], window: number, keep: number, goal: number, clearAtLeast: number, due: TriggerKind) => boolean[] = (roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], pinned: readonly boolean[], cleared: readonly boolean[], excluded: readonly boolean[], tokens: readonly number[], after: readonly number[], window: number, keep: number, goal: number, clearAtLeast: number, due: TriggerKind): boolean[] => {
+  const rolesData = snapshot("clearPinned", "roles", roles);
+  const callOfData = snapshot("clearPinned", "callOf", callOf);
+  const lastAnswerData = snapshot("clearPinned", "lastAnswer", lastAnswer);
+  const ongoingData = snapshot("clearPinned", "ongoing", ongoing);
+  const pinnedData = snapshot("clearPinned", "pinned", pinned);
+  const clearedData = snapshot("clearPinned", "cleared", cleared);
+  const excludedData = snapshot("clearPinned", "excluded", excluded);
+  const tokensData = snapshot("clearPinned", "tokens", tokens);
+  const afterData = snapshot("clearPinned", "after", after);
+  const windowData = snapshot("clearPinned", "window", window);
+  const keepData = snapshot("clearPinned", "keep", keep);
+  const goalData = snapshot("clearPinned", "goal", goal);
+  const clearAtLeastData = snapshot("clearPinned", "clearAtLeast", clearAtLeast);
+  const dueData = snapshot("clearPinned", "due", due);
+  return pinModule.clearPinned(rolesData, callOfData, lastAnswerData, ongoingData, pinnedData, clearedData, excludedData, tokensData, afterData, windowData, keepData, goalData, clearAtLeastData, dueData);
+};
+
+/**
  * A summary is accepted only if strictly shorter than what it replaces and within max_tokens (L8).
  *
  * Proven by Dafny (`scripts/check.sh dafny`), law L8; see docs/kernel.md.
@@ -1652,7 +1813,9 @@ export const splice: <T>(xs: readonly T[], start: number, end: number, summary: 
 };
 
 /**
- * The role-level view of a splice: user/system messages keep their order and the retained tail is identical (L2, L3, L6).
+ * The role-level view of a splice: user/system messages and server-side compaction items keep
+ * their order (each compaction item stays where it stands, before or after the summary) and the
+ * retained tail is identical (L2, L3, L6).
  *
  * Proven by Dafny (`scripts/check.sh dafny`), law L6; see docs/kernel.md.
  * The arguments are copied into plain data, each element read once, and the copy is checked
@@ -1670,6 +1833,8 @@ export const splice: <T>(xs: readonly T[], start: number, end: number, summary: 
  * - `forall(k: nat, k < roles.length && !isCompressible(roles[k]) && end <= k ==> result[k - (end - start) + 1] === roles[k])`
  * - `forall(k: nat, end <= k && k < roles.length ==> result[k - (end - start) + 1] === roles[k])`
  * - `forall(k: nat, k < window && k < roles.length ==> result[result.length - 1 - k] === roles[roles.length - 1 - k])`
+ * - `forall(k: nat, k < start && roles[k] === "compaction" ==> result[k] === "compaction")`
+ * - `forall(k: nat, end <= k && k < roles.length && roles[k] === "compaction" ==> result[k - (end - start) + 1] === "compaction")`
  */
 export const spliceRoles: (roles: readonly Role[], start: number, end: number, window: number) => Role[] = (roles: readonly Role[], start: number, end: number, window: number): Role[] => {
   const rolesData = snapshot("spliceRoles", "roles", roles);
@@ -1783,6 +1948,7 @@ export const selectStretchFrom: (roles: readonly Role[], callOf: readonly number
 
 /**
  * The earliest maximal eligible stretch before the retention window, or found=false if there is none (L4, L5).
+ * A server-side compaction item is never inside it: like a user message, it bounds the stretches around it.
  *
  * Proven by Dafny (`scripts/check.sh dafny`), laws L4, L5, L2, L3; see docs/kernel.md.
  * The arguments are copied into plain data, each element read once, and the copy is checked
@@ -1801,6 +1967,7 @@ export const selectStretchFrom: (roles: readonly Role[], callOf: readonly number
  * - `result.found ==> forall(k: int, result.start <= k && k < result.end ==> isCompressible(roles[k]) && !ongoing[k])`
  * - `result.found ==> forall(k: int, result.start <= k && k < result.end && roles[k] === "tool" ==> result.start <= callOf[k])`
  * - `result.found ==> forall(k: int, 0 <= k && k < roles.length && result.start <= callOf[k] && callOf[k] < result.end ==> k < result.end)`
+ * - `result.found ==> forall(k: int, result.start <= k && k < result.end ==> roles[k] !== "compaction")`
  */
 export const selectStretch: (roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], window: number) => Stretch = (roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], window: number): Stretch => {
   const rolesData = snapshot("selectStretch", "roles", roles);
@@ -1938,6 +2105,32 @@ export const overByteBudget: (bytes: number, maxBytes: number) => boolean = (byt
   const maxBytesData = snapshot("overByteBudget", "maxBytes", maxBytes);
   guards.guardOverByteBudget(bytesData, maxBytesData);
   return triggerModule.overByteBudget(bytesData, maxBytesData);
+};
+
+/**
+ * L1, byte form with its lawful floor: a request over max_request_bytes makes compaction due,
+ * unless its floor bytes (user and system messages with their images and files, the retention
+ * window, summaries that cannot shrink) are over the budget by themselves: then no run can bring
+ * the request under it, and the engine must say so once rather than pay for runs that cannot.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), law L1; see docs/kernel.md.
+ * The arguments are copied into plain data, each element read once, and the copy is checked
+ * against the requires (a KernelBoundaryError names the first one broken) before the kernel reads it.
+ *
+ * Requires:
+ * - `bytes >= 0 && floorBytes >= 0 && maxBytes >= 0 && floorBytes <= bytes`
+ *
+ * Ensures:
+ * - `result === "fits" <==> !overByteBudget(bytes, maxBytes)`
+ * - `result === "due" <==> (overByteBudget(bytes, maxBytes) && floorBytes <= maxBytes)`
+ * - `result === "floorOver" <==> (overByteBudget(bytes, maxBytes) && floorBytes > maxBytes)`
+ */
+export const byteVerdict: (bytes: number, floorBytes: number, maxBytes: number) => ByteVerdict = (bytes: number, floorBytes: number, maxBytes: number): ByteVerdict => {
+  const bytesData = snapshot("byteVerdict", "bytes", bytes);
+  const floorBytesData = snapshot("byteVerdict", "floorBytes", floorBytes);
+  const maxBytesData = snapshot("byteVerdict", "maxBytes", maxBytes);
+  guards.guardByteVerdict(bytesData, floorBytesData, maxBytesData);
+  return triggerModule.byteVerdict(bytesData, floorBytesData, maxBytesData);
 };
 
 /**

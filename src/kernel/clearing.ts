@@ -223,6 +223,7 @@ export function noClearing(n: number): boolean[] {
 //@ ensures forall(k: nat, k < roles.length && \result[k] ==> freedBy(tokens, after, \result, roles.length) > 0)
 //@ ensures freedBy(tokens, after, \result, roles.length) === 0 || freedBy(tokens, after, \result, roles.length) >= clearAtLeast
 //@ ensures due !== "notDue" && greedyFreed(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, goal, roles.length) >= clearAtLeast ==> freedBy(tokens, after, \result, roles.length) === greedyFreed(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, goal, roles.length)
+//@ ensures forall(k: nat, k < roles.length && roles[k] === "compaction" ==> !\result[k])
 //@ ensures freedBy(tokens, after, \result, roles.length) > 0 ==> forall(k: nat, k < roles.length && mayClear(roles, callOf, ongoing, cleared, excluded, tokens, after, window, keep, k) && freedBy(tokens, after, \result, k) < goal ==> \result[k])
 /**
  * L13: which tool results to clear. Only when due (L1); oldest first, every result that may be

@@ -1,7 +1,10 @@
 // API: runContinues(dueAtStart, total, target): boolean;
 //      summarizesAfterClearing(dueAtStart, dueAfterClearing, total, target): boolean;
-//      lowWaterRun(total, due, target, savings): LowWaterRun
-//      -- the low-water stop rule of a run (L1 unchanged, L8's progress).
+//      lowWaterRun(total, due, target, savings): LowWaterRun;
+//      batchWorthRewrite(trigger, judged, freed, freeAtLeast, callsSince, every): boolean;
+//      clearsNow(summarizes, judged, hardTrigger): boolean
+//      -- the low-water stop rule of a run (L1 unchanged, L8's progress), and when a run is worth
+//      the prompt-cache re-write it causes.
 // A run starts only when compaction is due (L1 decides that, as before); once started it goes on
 // while the total is above a lower target, so one run frees down to the target instead of just
 // under the trigger. A run that clears tool results first (L13) has started when it was due
@@ -9,6 +12,10 @@
 // lowWaterRun is the progress model: with every step lowering the total by at least one token
 // (L8's acceptSummary), a run ends within total - target steps, at or below the target unless it
 // ran out of steps.
+// Every run that changes the conversation makes the provider re-write its prompt cache from the
+// first change on: batchWorthRewrite spaces out the runs that cannot take the count under the
+// trigger (each would pay that re-write for a few tokens), and clearsNow lets a clearing that
+// is not needed yet wait for the next summarizing run, so both share one re-write.
 
 /** The end of a run in the low-water progress model: the total it ends at and the steps it took. */
 export interface LowWaterRun {
@@ -70,4 +77,46 @@ export function lowWaterRun(total: number, due: boolean, target: number, savings
     steps = steps + 1;
   }
   return { total: cur, steps: steps };
+}
+
+//@ verify
+//@ requires 0 <= freed && freed <= judged && judged <= 9007199254740991 && 1 <= freeAtLeast && 0 <= callsSince && 1 <= every
+//@ ensures \result <==> (judged - freed < trigger || (freed >= freeAtLeast && callsSince >= every))
+//@ ensures (\result && judged - freed >= trigger) ==> (freed >= 1 && callsSince >= every)
+/**
+ * Whether a due run commits the first batch it planned, or ends without changing anything. A
+ * batch that takes the judged count under the trigger (`judged - freed < trigger`, `freed` the
+ * plan's estimate) always goes. One that would leave it at or over the trigger re-writes the
+ * provider's prompt cache from its first change on and is due again at the next call: it goes
+ * only when it frees at least `freeAtLeast` tokens and at least `every` calls have passed since
+ * the last run that changed something (the lawful floor's spacing, for the floor the plan itself
+ * reaches).
+ */
+export function batchWorthRewrite(
+  trigger: number,
+  judged: number,
+  freed: number,
+  freeAtLeast: number,
+  callsSince: number,
+  every: number,
+): boolean {
+  if (judged - freed < trigger) return true;
+  if (freed < freeAtLeast) return false;
+  return callsSince >= every;
+}
+
+//@ verify
+//@ ensures \result <==> (summarizes || hardTrigger <= 0 || judged >= hardTrigger)
+//@ ensures (hardTrigger > 0 && judged >= hardTrigger) ==> \result
+/**
+ * Deferred clearing: whether a run's clearing tier clears now. A run that summarizes anyway takes
+ * the clearing with it (one prompt-cache re-write for both). A run that would only clear goes
+ * now only when clearing alone is due: without it the request itself would be at or over its
+ * trigger (`judged >= hardTrigger`; `hardTrigger` <= 0: the run is judged against its own
+ * trigger, which fired). Otherwise the clearing waits to ride with the next summarizing run.
+ */
+export function clearsNow(summarizes: boolean, judged: number, hardTrigger: number): boolean {
+  if (summarizes) return true;
+  if (hardTrigger <= 0) return true;
+  return judged >= hardTrigger;
 }

@@ -45,7 +45,13 @@ export function splice<T>(xs: readonly T[], start: number, end: number, summary:
 //@ ensures forall(k: nat, k < roles.length && !isCompressible(roles[k]) && end <= k ==> \result[k - (end - start) + 1] === roles[k])
 //@ ensures forall(k: nat, end <= k && k < roles.length ==> \result[k - (end - start) + 1] === roles[k])
 //@ ensures forall(k: nat, k < window && k < roles.length ==> \result[\result.length - 1 - k] === roles[roles.length - 1 - k])
-/** The role-level view of a splice: user/system messages keep their order and the retained tail is identical (L2, L3, L6). */
+//@ ensures forall(k: nat, k < start && roles[k] === "compaction" ==> \result[k] === "compaction")
+//@ ensures forall(k: nat, end <= k && k < roles.length && roles[k] === "compaction" ==> \result[k - (end - start) + 1] === "compaction")
+/**
+ * The role-level view of a splice: user/system messages and server-side compaction items keep
+ * their order (each compaction item stays where it stands, before or after the summary) and the
+ * retained tail is identical (L2, L3, L6).
+ */
 export function spliceRoles(roles: readonly Role[], start: number, end: number, window: number): Role[] {
   // Every user/system message lies outside [start, end) (the stretch is all compressible), so it
   // is either in the unchanged prefix or in the suffix shifted left by a fixed amount: its order is kept.

@@ -161,7 +161,11 @@ export function selectStretchFrom(
 //@ ensures \result.found ==> forall(k: int, \result.start <= k && k < \result.end ==> isCompressible(roles[k]) && !ongoing[k])
 //@ ensures \result.found ==> forall(k: int, \result.start <= k && k < \result.end && roles[k] === "tool" ==> \result.start <= callOf[k])
 //@ ensures \result.found ==> forall(k: int, 0 <= k && k < roles.length && \result.start <= callOf[k] && callOf[k] < \result.end ==> k < \result.end)
-/** The earliest maximal eligible stretch before the retention window, or found=false if there is none (L4, L5). */
+//@ ensures \result.found ==> forall(k: int, \result.start <= k && k < \result.end ==> roles[k] !== "compaction")
+/**
+ * The earliest maximal eligible stretch before the retention window, or found=false if there is none (L4, L5).
+ * A server-side compaction item is never inside it: like a user message, it bounds the stretches around it.
+ */
 export function selectStretch(
   roles: readonly Role[],
   callOf: readonly number[],

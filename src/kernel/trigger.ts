@@ -3,7 +3,8 @@
 //      triggerFired(tokens, messages, userTurns, th, contextWindow, reserveTokens): TriggerKind;
 //      thresholdFired(tokens, messages, userTurns, th): ThresholdKind;
 //      usageTokens(u, tokens): number; usageAfterSplice(u, tokens, start, end, summaryTokens): ReportedPrefix;
-//      overByteBudget(bytes, maxBytes): boolean -- L1.
+//      overByteBudget(bytes, maxBytes): boolean;
+//      byteVerdict(bytes, floorBytes, maxBytes): ByteVerdict -- L1.
 
 import { suffixTokens } from "./keeprecent.ts";
 import { rangeTokens, sumTokens } from "./progress.ts";
@@ -59,6 +60,31 @@ export function overByteBudget(bytes: number, maxBytes: number): boolean {
   // an unset budget (0) never fires, even for an empty request
   if (maxBytes === 0) return false;
   return bytes > maxBytes;
+}
+
+/**
+ * What the byte budget says of a request: it fits; it is over and compaction is due; or it is
+ * over and even its lawful byte floor (what no law lets compaction shrink) is over, so no run
+ * can bring it under.
+ */
+export type ByteVerdict = "fits" | "due" | "floorOver";
+
+//@ verify
+//@ requires bytes >= 0 && floorBytes >= 0 && maxBytes >= 0 && floorBytes <= bytes
+//@ ensures \result === "fits" <==> !overByteBudget(bytes, maxBytes)
+//@ ensures \result === "due" <==> (overByteBudget(bytes, maxBytes) && floorBytes <= maxBytes)
+//@ ensures \result === "floorOver" <==> (overByteBudget(bytes, maxBytes) && floorBytes > maxBytes)
+/**
+ * L1, byte form with its lawful floor: a request over max_request_bytes makes compaction due,
+ * unless its floor bytes (user and system messages with their images and files, the retention
+ * window, summaries that cannot shrink) are over the budget by themselves: then no run can bring
+ * the request under it, and the engine must say so once rather than pay for runs that cannot.
+ */
+export function byteVerdict(bytes: number, floorBytes: number, maxBytes: number): ByteVerdict {
+  if (!overByteBudget(bytes, maxBytes)) return "fits";
+  // at the budget exactly the floor fits: a run that frees every other byte brings the request under
+  if (floorBytes > maxBytes) return "floorOver";
+  return "due";
 }
 
 /** Which form of L1 makes compaction due: a configured threshold, the context window, or neither. */

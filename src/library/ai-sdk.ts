@@ -13,6 +13,7 @@ import type { CompactionReport } from "../engine/run/report.ts";
 import { UnshrinkableMemory } from "../engine/store/unshrinkable.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
 import { type ContextOverflow, providerNamed } from "../model/context-overflow.ts";
+import { messageBytes } from "../model/message-bytes.ts";
 import { messageTokens, type TokenCounter, tokenCounter } from "../model/tokens.ts";
 import { ToolPairing } from "../model/tool-pairing.ts";
 import type { CompactMessagesOptions } from "./compact-messages.ts";
@@ -71,11 +72,13 @@ export function modelMessageMeasurer(counter: TokenCounter, summaryTag: string):
       }
       let tokens = 0;
       let userTurns = 0;
+      let bytes = 0;
       for (const m of read.messages) {
         tokens += messageTokens(counter, m);
+        bytes += messageBytes(m);
         if (m.role === "user") userTurns++;
       }
-      return { tokens, userTurns };
+      return { tokens, userTurns, bytes };
     },
   };
 }

@@ -15,7 +15,7 @@ import {
   type ToolStep,
 } from "../engine/summarize/evidence-ledger.ts";
 import { InputError } from "../model/errors.ts";
-import { type Message, summaryMessage } from "../model/message.ts";
+import { kernelRole, type Message, summaryMessage } from "../model/message.ts";
 
 /** The input without its ledger message, the ledger that message held, and where it stood. */
 export interface LedgerSplit {
@@ -102,10 +102,7 @@ export function withLedger(messages: readonly Message[], ledger: EvidenceLedger)
       want = i + 1;
       break;
     }
-  const at = gateLedgerSlot(
-    messages.map((m) => m.role),
-    want,
-  );
+  const at = gateLedgerSlot(messages.map(kernelRole), want);
   return [...messages.slice(0, at), summaryMessage(renderLedger(ledger)), ...messages.slice(at)];
 }
 

@@ -57,7 +57,7 @@ function settingSchema(s: SettingSpec): z.ZodType {
       return z.enum(s.choices).default(s.default);
     case "list":
       // a fresh array for each parse: a caller may push onto the one it is given
-      return z.array(z.string()).default(() => [...s.default]);
+      return z.array(ruled(s.rule)).default(() => [...s.default]);
     case "switch":
       return z.boolean().default(s.default);
     case "reported usage":
@@ -109,6 +109,17 @@ function issueMessage(issue: z.core.$ZodIssue): string {
   }
 }
 
+/**
+ * Settings are written snake_case everywhere (objects, files; flags are their kebab-case form);
+ * the options of a call (agentModel, maxSteps...) are camelCase and are not settings. For an
+ * unknown key that is a setting's camelCase spelling, the hint naming the setting, else "".
+ */
+function snakeHint(keys: readonly PropertyKey[]): string {
+  const names = new Set<string>(settingRows().map(([name]) => name));
+  const meant = keys.map((k) => String(k).replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)).filter((k) => names.has(k));
+  return meant.length === 0 ? "" : `; settings are snake_case: did you mean ${meant.join(", ")}?`;
+}
+
 /** Parses and type-checks settings, filling defaults; throws ConfigError naming the field. */
 export function parseConfigShape(input: unknown): Config {
   const r = configSchema.safeParse(input ?? {}, { reportInput: true });
@@ -118,7 +129,7 @@ export function parseConfigShape(input: unknown): Config {
     // a nested setting's unknown field is named with its path (usage.extra)
     throw new ConfigError(
       issue.keys.map((k) => [...issue.path, k].map(String).join(".")).join(", "),
-      "unknown setting",
+      `unknown setting${issue.path.length === 0 ? snakeHint(issue.keys) : ""}`,
     );
   }
   const field = issue.path.map(String).join(".") || "(config)";

@@ -151,8 +151,13 @@ export function overflowOfError(e: unknown): ContextOverflow | undefined {
 
 /**
  * The largest request each provider documents accepting, in bytes, for the default of
- * max_request_bytes: Anthropic's Messages API 32 MB, Google's Gemini API 20 MB (inline data,
- * the whole request), OpenAI 50 MB (the total payload of a request with images); none for an
+ * max_request_bytes (the retry helpers' budget when it is null). Sources, as their docs say:
+ * Anthropic's API overview, "Request size limits": 32 MB for the standard endpoints (Messages,
+ * Token Counting), refused with 413 request_too_large by Cloudflare before the API (Batch 256 MB
+ * and Files 500 MB do not apply to a model call); Google's Gemini API: 20 MB for a request with
+ * inline data, the whole request; OpenAI documents no general request size for chat
+ * completions: its vision guide's "up to 50 MB total payload size per request" is about a
+ * request's images, the one figure it gives, taken as the whole request's; none for an
  * OpenAI-compatible server (each sets its own).
  */
 export const PROVIDER_REQUEST_BYTES: Readonly<Record<"openai" | "anthropic" | "google", number>> = {

@@ -39,9 +39,15 @@ interface MessageBase {
   readonly source?: SourceRef;
 }
 
-/** A system (or developer) instruction; never altered (L2). */
+/**
+ * A system (or developer) instruction; never altered (L2). With `serverCompaction`, a provider's
+ * own server-side compaction item held in place (Anthropic's compaction block, the Responses
+ * compaction item): the kernel sees it under its own role, `compaction` (kernelRole).
+ */
 export interface SystemMessage extends MessageBase {
   readonly role: "system";
+  /** a provider's server-side compaction item, opaque, kept byte for byte where it stands */
+  readonly serverCompaction?: true;
 }
 /** A user turn; never altered (L2). */
 export interface UserMessage extends MessageBase {
@@ -96,11 +102,17 @@ export interface SummaryMessage extends MessageBase {
 /** Any message of a conversation. */
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage | SummaryMessage;
 
-// The model's roles and the kernel's roles must stay the same set: these two lines fail to
-// compile if either side gains a role the other lacks.
+// The model's roles plus the kernel's own `compaction` (a system message marked serverCompaction)
+// and the kernel's roles must stay the same set: these two lines fail to compile if either side
+// gains a role the other lacks.
 type SameRoles<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
-const rolesAgree: SameRoles<Message["role"], Role> = true;
+const rolesAgree: SameRoles<Message["role"] | "compaction", Role> = true;
 void rolesAgree;
+
+/** The role the kernel sees for a message: its own, or `compaction` for a server-side compaction item. */
+export function kernelRole(m: Message): Role {
+  return m.role === "system" && m.serverCompaction === true ? "compaction" : m.role;
+}
 
 /** Builds a summary message holding `content` (and `marker`, when the engine knows something of it). */
 export function summaryMessage(content: string, marker?: SummaryMarker): SummaryMessage {

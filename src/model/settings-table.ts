@@ -6,6 +6,7 @@
 // entry can read it and stay quick to load.
 import { isHttpUrl } from "./base-url.ts";
 import { DEFAULT_PROMPT } from "./prompt-template.ts";
+import type { SettingDocs } from "./setting-docs.ts";
 
 /** The model value meaning "summarize with the agent's own model". */
 export const SAME_AS_AGENT = "same as agent";
@@ -192,10 +193,10 @@ export const SETTINGS = {
     type: "count or unset",
     default: null,
     min: 1,
-    // no flag: the CLI makes no call of the agent's model
+    flag: "--max-request-bytes <n>",
     defaultText: "the provider's",
-    help: "the agent's model call: compact before sending a request whose conversation is over this many bytes (images and files count by their bytes)",
-    more: "; null (flag `none`): the agent provider's documented limit (Anthropic 32 MB, Google 20 MB, OpenAI 50 MB; none for another server). Read by the overflow retry of the AI SDK hook, the wire helpers and the session helpers, which also compact and retry once on an HTTP 413",
+    help: "also compact when the request's bytes (each message's JSON; images and files by their base64 text) pass this many",
+    more: "; null (flag `none`): in the overflow retry of the AI SDK hook, the wire helpers and the session helpers (which also compact and retry once on an HTTP 413), the agent provider's documented limit (Anthropic 32 MB, Google 20 MB, OpenAI 50 MB; none for another server); elsewhere (compactMessages, compactBeforeStep, sessions' compact, the CLI) no byte trigger. When the bytes no law lets compaction shrink (user and system messages with their images, the retention window, summaries) are over it by themselves, the run says so once and makes no call. Leave room under the provider's limit for the request's other fields (model, tools, system)",
   },
   reserve_tokens: {
     group: "triggers",
@@ -332,7 +333,7 @@ export const SETTINGS = {
     min: 1,
     flag: "--floor-free-tokens <n>",
     help: "when the token trigger is at or below the lawful floor (what no run can shrink: user and system messages, the retention window and keep-recent tail, summaries that cannot shrink), a due run starts only if at least this many tokens lie above that floor",
-    more: "; the report then says the trigger is below what compaction can reach, with the figures",
+    more: "; the report then says the trigger is below what compaction can reach, with the figures. The same holds for a due run whose plan would leave the count at or over token_threshold: it goes only when it frees at least this many tokens (each run re-writes the provider's prompt cache from its first change)",
   },
   floor_run_every: {
     group: "triggers",
@@ -340,7 +341,7 @@ export const SETTINGS = {
     default: 10,
     min: 1,
     flag: "--floor-run-every <n>",
-    help: "when the token trigger is at or below the lawful floor, at most one run per this many calls (counted as assistant messages after the newest summary beyond those its marker says were there when the last run ended; no summary yet: a run may start)",
+    help: "when the token trigger is at or below the lawful floor, at most one run per this many calls (counted as assistant messages after the newest summary beyond those its marker says were there when the last run ended; no summary yet: a run may start); likewise for a due run whose plan would leave the count at or over token_threshold",
   },
   strategy: {
     group: "clearing",
@@ -449,6 +450,20 @@ export const SETTINGS = {
     min: 1,
     flag: "--memory-candidate-bytes <n>",
     help: "each memory flush candidate's text is cut to n UTF-8 bytes",
+  },
+  pin: {
+    group: "kept",
+    type: "list",
+    default: [],
+    flag: "--pin <what>",
+    help: "content that stays verbatim whatever is cleared or summarized: file:<path> (the tool results of calls naming that file, e.g. file:AGENTS.md) or text:<text> (every message containing that text)",
+    more: "; each pinned message is kept as it is, with its tool call, and a run checks that every one is in the result (docs/pins.md)",
+    rule: {
+      by: "schema",
+      says: "each pin is file:<path> or text:<text> with something after the colon",
+      holds: (v) => /^(file|text):./s.test(v),
+      showsValue: true,
+    },
   },
   anchors: {
     group: "kept",
@@ -575,10 +590,22 @@ type InputOf<S> = S extends { readonly type: "reported usage" }
   ? { prompt_tokens: number; messages?: number | null } | null
   : ValueOf<S>;
 
+/** The generated keys are the table's (else: regenerate with `npx tsx scripts/readme-settings.ts`). */
+type SameKeys = [keyof SettingDocs] extends [SettingName]
+  ? [SettingName] extends [keyof SettingDocs]
+    ? true
+    : false
+  : false;
+type Holds<T extends true> = T;
+/** Compiles only while setting-docs.ts names exactly the settings of the table. */
+export type SettingDocsCurrent = Holds<SameKeys>;
+
+// Config and ConfigInput map over SettingDocs' keys (`keyof`, as written), so each of their
+// properties carries that key's doc comment (generated from the row's help) to editors' hover.
 /** A complete configuration (defaults filled in), not yet checked against L12. */
-export type Config = { -readonly [K in SettingName]: ValueOf<(typeof SETTINGS)[K]> };
-/** What a user may write: any subset of the settings. */
-export type ConfigInput = { [K in SettingName]?: InputOf<(typeof SETTINGS)[K]> };
+export type Config = { -readonly [K in keyof SettingDocs]: ValueOf<(typeof SETTINGS)[K & SettingName]> };
+/** What a user may write: any subset of the settings (each documented on hover). */
+export type ConfigInput = { [K in keyof SettingDocs]?: InputOf<(typeof SETTINGS)[K & SettingName]> };
 /** The summarizer providers. */
 export type ProviderName = Config["provider"];
 

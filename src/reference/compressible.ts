@@ -7,6 +7,7 @@ const COMPRESSIBLE: Record<Role, boolean> = {
   assistant: true,
   tool: true,
   summary: true,
+  compaction: false,
 };
 
 /** Plain reference of isCompressible. */

@@ -15,7 +15,7 @@ function eligible(
   let work = false;
   for (let k = s; k < e; k++) {
     const r = roles[k];
-    if (r === "user" || r === "system" || ongoing[k]) return false; // L2, L5 (ongoing calls stay)
+    if (r === "user" || r === "system" || r === "compaction" || ongoing[k]) return false; // L2, L5 (ongoing calls stay)
     if (r === "tool" && !inside(callOf[k])) return false; // L5: no result leaves without its call
     if (r !== "summary") work = true;
   }

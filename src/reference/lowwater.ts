@@ -31,3 +31,20 @@ export function lowWaterRun(
   }
   return { total, steps };
 }
+
+/** Plain reference of batchWorthRewrite: under the trigger after the batch, or enough freed and enough calls since. */
+export function batchWorthRewrite(
+  trigger: number,
+  judged: number,
+  freed: number,
+  freeAtLeast: number,
+  callsSince: number,
+  every: number,
+): boolean {
+  return judged - freed < trigger || (freed >= freeAtLeast && callsSince >= every);
+}
+
+/** Plain reference of clearsNow: the run summarizes, there is no separate trigger, or the request is at or over it. */
+export function clearsNow(summarizes: boolean, judged: number, hardTrigger: number): boolean {
+  return summarizes || hardTrigger <= 0 || judged >= hardTrigger;
+}

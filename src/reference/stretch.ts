@@ -15,7 +15,7 @@ function eligible(
   let work = false;
   for (let k = s; k < e; k++) {
     const r = roles[k];
-    if (r === "user" || r === "system") return false; // L2
+    if (r === "user" || r === "system" || r === "compaction") return false; // L2 (a server-side compaction item: a boundary like a user message)
     if (ongoing[k]) return false; // L5: ongoing calls stay
     if (r === "tool" && !inside(callOf[k])) return false; // L5: no result leaves without its call
     if (r !== "summary") work = true;

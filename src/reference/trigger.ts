@@ -71,3 +71,9 @@ export function usageAfterSplice(
 export function overByteBudget(bytes: number, maxBytes: number): boolean {
   return maxBytes !== 0 && bytes - maxBytes > 0;
 }
+
+/** Plain reference of byteVerdict: fits unless over a set budget; over it, due unless the floor alone is over. */
+export function byteVerdict(bytes: number, floorBytes: number, maxBytes: number): "fits" | "due" | "floorOver" {
+  if (maxBytes === 0 || bytes <= maxBytes) return "fits";
+  return floorBytes - maxBytes > 0 ? "floorOver" : "due";
+}

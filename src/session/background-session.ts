@@ -1,8 +1,10 @@
 // Background mode on a session (issue 20, item 5, across processes): at soft_token_threshold a
 // compaction of the session starts in the background while the agent goes on appending; the
 // agent blocks only when a trigger of the configuration fires. What is appended meanwhile, by
-// this process or others, is rebased over or the step rejected exactly as the kernel's commit
-// rule decides (the session's stores enforce it at each commit). At most one background run per
+// this process or others, is rebased over or the run rejected exactly as the kernel's commit
+// rule decides. A background run is adopted at one step (issue 31): its clearing and every batch
+// are written together when it ends, one commit (staged-run.ts), so the agent's prompt cache is
+// re-written once per run; killed midway, it leaves nothing. At most one background run per
 // session at a time, across workers: the session's compaction lease (lease.ts). A worker whose
 // hard trigger fires while another holds the lease waits, bounded, for that run to bring the
 // session under the trigger or to end, then compacts itself if it is still due.
@@ -56,7 +58,7 @@ export interface BackgroundSessionStep {
 
 /** The trigger of `c` for these counts of a session's context (the kernel's, through dueBy), or "none". */
 function dueOn(c: Config, n: ContextCounts): Plan["trigger"] {
-  return dueBy(c, n.tokens, n.items, n.userTurns);
+  return dueBy(c, n.tokens, n.items, n.userTurns, false, n.bytes);
 }
 
 /** The trigger of `c` for the session's context (what compact() judges), from its running counts. */
@@ -129,7 +131,9 @@ export class BackgroundSession {
   private start(lease: Lease, soft: Config): void {
     this.o.onEvent?.({ kind: "started" });
     this.slot.start(
-      () => this.session.compact(soft, this.compactOptions()),
+      // adopted at one step: its clearing and every batch reach the session together when it ends,
+      // so the agent's prompt cache is re-written once per run, not once per commit
+      () => this.session.compact(soft, { ...this.compactOptions(), atOneStep: true }),
       async (report) => {
         if (report !== undefined) this.o.onReport?.(report);
         // said before the release: another worker's "started" always comes after this "ended"

@@ -29,12 +29,13 @@ import type {
  * records; 2: compaction records carry their summarizer calls, and unshrinkable records (stretches
  * found not to shrink) are written; 3: a log created with checksums (its header says
  * `"checksums":true`) holds each item's CRC-32 in its line; 4: pop records (the newest item taken
- * out of the context) and clear records (the context emptied) are written. A log of an older format is read
+ * out of the context) and clear records (the context emptied) are written; 5: a run line holds the
+ * records of a compaction run adopted at one step (a background run), written and read together. A log of an older format is read
  * as it is (opening never rewrites it); the first write to it starts with a format line that
  * raises the log's version, under the lock, so that an older safecut refuses the log from that
  * line on rather than misreading what follows.
  */
-export const LOG_VERSION = 4;
+export const LOG_VERSION = 5;
 /** The header's marker field and value: a file without it is not a safecut session log. */
 const MAGIC = "safecut-session";
 
@@ -92,6 +93,16 @@ export interface ClearLine {
   readonly seq: number;
   readonly record: ClearRecord;
 }
+/**
+ * The records of one compaction run adopted at one step, numbered in sequence from `seq` (log
+ * format 5): one line, so that a reader reads all of them or none (a line torn by a crash is set
+ * aside whole).
+ */
+export interface RunLine {
+  readonly kind: "run";
+  readonly seq: number;
+  readonly entries: readonly (CompactionLine | ClearingLine | UnshrinkableLine)[];
+}
 /** An entry of a session: what a line after the header (or a database row) stands for. */
 export type EntryLine = ItemLine | CompactionLine | ClearingLine | RestoreLine | UnshrinkableLine | PopLine | ClearLine;
 /** A torn line (a write cut short by a crash) set aside by the next writer: never read as data. */
@@ -107,7 +118,7 @@ export interface FormatLine {
   readonly version: number;
 }
 /** Any line of the log. */
-export type LogLine = HeaderLine | EntryLine | SetAsideLine | FormatLine;
+export type LogLine = HeaderLine | EntryLine | RunLine | SetAsideLine | FormatLine;
 
 /** Where a log line is, for errors: `FILE line N`. */
 export function lineAt(file: string, line: number): string {
@@ -161,6 +172,29 @@ export function rewriteText(
   record: ClearingRecord | RestoreRecord | UnshrinkableRecord | PopRecord | ClearRecord,
 ): string {
   return JSON.stringify({ seq, t: kind, ...record });
+}
+
+/** A run line's text: each record as its own line's fields would be, in order (their sequence numbers from `seq`). */
+export function runText(
+  seq: number,
+  records: readonly { readonly kind: "compaction" | "clearing" | "unshrinkable"; readonly record: JsonObject }[],
+): string {
+  return JSON.stringify({ seq, t: "run", entries: records.map((e) => ({ t: e.kind, ...e.record })) });
+}
+
+/** The kinds of record a run line holds. */
+const RUN_KINDS: readonly string[] = ["compaction", "clearing", "unshrinkable"];
+
+/** A run line read from its object: every record of a kind a run writes, numbered in sequence from `seq`. */
+function runLine(v: JsonObject, seq: number, at: string): RunLine {
+  const list = listOf(v.entries ?? null, "entries", at);
+  if (list.length < 2) throw new InputError(at, `field "entries": a run line holds at least two records`);
+  const entries = list.map((o, k) => {
+    if (typeof o.t !== "string" || !RUN_KINDS.includes(o.t))
+      throw new InputError(at, `field "entries": a record of kind ${JSON.stringify(o.t)} in a run`);
+    return rewriteLine(o.t, seq + k, o, at) as CompactionLine | ClearingLine | UnshrinkableLine;
+  });
+  return { kind: "run", seq, entries };
 }
 
 /**
@@ -224,18 +258,23 @@ function optStr(o: JsonObject, key: string): string | undefined {
   return typeof x === "string" ? x : undefined;
 }
 
-/** The triggers a committed step can record (a plan's, less "none"; "low-water": below the trigger, in a run that was due). */
+/** The triggers a committed step can record (a plan's, less "none"; "to target": below the trigger, in a run that was due). */
 const RECORD_TRIGGERS: readonly CompactionRecord["trigger"][] = [
   "tokens",
   "messages",
   "turns",
   "reported usage",
   "context window",
-  "low-water",
+  "to target",
 ];
 
-function isRecordTrigger(x: unknown): x is CompactionRecord["trigger"] {
-  return RECORD_TRIGGERS.some((t) => t === x);
+/** Names records of older versions gave a trigger, and the name it has now. */
+const OLD_TRIGGER_NAMES: Readonly<Record<string, CompactionRecord["trigger"]>> = { "low-water": "to target" };
+
+/** A record's trigger as read: one of RECORD_TRIGGERS, an older name mapped to its current one, or undefined. */
+function recordTriggerOf(x: unknown): CompactionRecord["trigger"] | undefined {
+  if (typeof x !== "string") return undefined;
+  return RECORD_TRIGGERS.find((t) => t === x) ?? OLD_TRIGGER_NAMES[x];
 }
 
 /** A compaction record read from its JSON object (a log line's fields, a database row's record); `at` names where. */
@@ -244,8 +283,8 @@ export function recordOf(o: JsonObject, at: string): CompactionRecord {
   const start = nat(o, "start", at);
   const end = nat(o, "end", at);
   if (end <= start) throw new InputError(at, `the stretch ${start}..${end} is empty`);
-  const trigger = o.trigger;
-  if (!isRecordTrigger(trigger))
+  const trigger = recordTriggerOf(o.trigger);
+  if (trigger === undefined)
     throw new InputError(
       at,
       `field "trigger": expected one of ${RECORD_TRIGGERS.map((t) => JSON.stringify(t)).join(", ")}`,
@@ -530,6 +569,7 @@ export function parseLine(text: string, file: string, line: number): LogLine {
   if (v.t === "format") return { kind: "format", version: versionOf(v.version, at) };
   const seq = nat(v, "seq", at);
   if (v.t === "item") return itemLine(v, text, seq, at);
+  if (v.t === "run") return runLine(v, seq, at);
   if (
     v.t === "compaction" ||
     v.t === "clearing" ||

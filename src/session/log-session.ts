@@ -25,6 +25,7 @@ import { dirname, resolve } from "node:path";
 import type { FormatName } from "../adapters/detect.ts";
 import type { CommitOutcome } from "../engine/store/store.ts";
 import { InputError, SafecutError } from "../model/errors.ts";
+import type { JsonObject } from "../model/json.ts";
 import { environmentError } from "./fs-errors.ts";
 import { withLocks } from "./lock.ts";
 import { type LogIdentity, lockFilesOf, logIdentity } from "./lock-files.ts";
@@ -37,11 +38,27 @@ import {
   LOG_VERSION,
   lineAt,
   rewriteText,
+  runText,
   setAsideText,
 } from "./log-lines.ts";
 import { LogState } from "./log-state.ts";
 import type { SessionOptions } from "./session.ts";
-import { type StepDecision, StoredSession } from "./stored-session.ts";
+import { type NewEntry, type StepDecision, StoredSession } from "./stored-session.ts";
+
+/** The log line of an entry to write: a record's own line, or a run's records on one line. */
+function entryText(e: NewEntry): string {
+  if (e.kind === "run")
+    return runText(
+      e.entries[0].record.committedVersion,
+      e.entries.map((x) => {
+        if (x.kind !== "compaction" && x.kind !== "clearing" && x.kind !== "unshrinkable")
+          throw new SafecutError("internal", `a ${x.kind} record in a run`);
+        return { kind: x.kind, record: x.record as unknown as JsonObject };
+      }),
+    );
+  const seq = e.record.committedVersion;
+  return e.kind === "compaction" ? compactionText(seq, e.record) : rewriteText(seq, e.kind, e.record);
+}
 
 /** Refuses a symbolic link at `path` whose target does not exist: creating the log would create its target. */
 function refuseDanglingLink(path: string): void {
@@ -230,10 +247,7 @@ export class LogSession extends StoredSession<LogState> {
       this.read();
       const d = decide();
       const e = d.entry;
-      if (e !== undefined) {
-        const seq = e.record.committedVersion;
-        this.writeLines([e.kind === "compaction" ? compactionText(seq, e.record) : rewriteText(seq, e.kind, e.record)]);
-      }
+      if (e !== undefined) this.writeLines([entryText(e)]);
       return d.outcome;
     });
   }

@@ -5,7 +5,7 @@
 
 import { InputError } from "../model/errors.ts";
 import type { Chunk } from "./log-file.ts";
-import { type LogLine, lineAt, parseHeader, parseLine } from "./log-lines.ts";
+import { type LogLine, lineAt, parseHeader, parseLine, type RunLine } from "./log-lines.ts";
 import { type Entry, SessionState } from "./session-state.ts";
 
 /** The in-memory reading of one session log. */
@@ -51,17 +51,27 @@ export class LogState extends SessionState {
       }
       const l = parseLine(ls[i], this.file, line);
       this.lines = line;
-      const e = this.entry(l, line);
-      if (e !== undefined) added.push(e);
+      added.push(...this.entriesOf(l, line));
     }
     this.offset = chunk.end;
     this.tornBytes = chunk.tornBytes;
     return added;
   }
 
-  /** The entry a line stands for; undefined for a format line. */
-  private entry(l: LogLine, line: number): Entry | undefined {
+  /** The entries a line stands for: none for a format line, a run's records in order, else one. */
+  private entriesOf(l: LogLine, line: number): Entry[] {
     const at = lineAt(this.file, line);
+    if (l.kind !== "run") {
+      const e = this.entry(l, at);
+      return e === undefined ? [] : [e];
+    }
+    if (this.logVersion < 5)
+      throw new InputError(at, `a run line in a log at format version ${this.logVersion} (from 5 on)`);
+    return l.entries.map((e) => this.add(e, at));
+  }
+
+  /** The entry a line (not a run's) stands for; undefined for a format line. */
+  private entry(l: Exclude<LogLine, RunLine>, at: string): Entry | undefined {
     if (l.kind === "set-aside")
       throw new InputError(at, `a set-aside marker for line ${l.line}, which is not the line before it`);
     if (l.kind === "header") throw new InputError(at, "a second header");

@@ -21,7 +21,7 @@ import { type PgServerName, parsePgLocation, shownLocation } from "./pg-location
 import { migrate } from "./pg-schema.ts";
 import type { SessionOptions } from "./session.ts";
 import { SessionState } from "./session-state.ts";
-import { type StepDecision, StoredSession } from "./stored-session.ts";
+import { recordsOf, type StepDecision, StoredSession } from "./stored-session.ts";
 
 /** After an append lost a race to another writer, this many appends take the session's row first. */
 const CONTENDED_APPENDS = 16;
@@ -262,19 +262,27 @@ export class PgSession extends StoredSession {
   protected async commitStep(decide: () => StepDecision): Promise<CommitOutcome> {
     const out = await this.guarded(async (tx) => {
       const d = decide();
-      const e = d.entry;
-      if (e === undefined) return d.outcome;
-      const seq = e.record.committedVersion;
+      if (d.entry === undefined) return d.outcome;
+      // a run's records are rows of their own, written in this one transaction: all or none
+      const records = recordsOf(d.entry);
+      const first = records[0].record.committedVersion;
+      const seq = records[records.length - 1].record.committedVersion;
       // a clearing or a restore leaves the watermark where it is
-      const watermark = e.kind === "compaction" ? e.record.watermark : this.state.watermark;
+      const watermark = records.reduce(
+        (w, e) => (e.kind === "compaction" ? e.record.watermark : w),
+        this.state.watermark,
+      );
       await tx`
         insert into safecut_entries (session, seq, kind, record)
-        values (${this.id}, ${seq}, ${e.kind}, ${tx.json(e.record as unknown as JsonObject)})`;
+        select ${this.id}, u.seq, u.kind, u.record
+        from unnest(${tx.array(records.map((e) => e.record.committedVersion))}::bigint[],
+          ${tx.array(records.map((e) => e.kind))}::text[],
+          ${tx.array(records.map((e) => JSON.stringify(e.record)))}::jsonb[]) as u(seq, kind, record)`;
       // serialized by the row lock, and guarded here too: the version it was decided on, and
       // the watermark only forward (L10)
       const up = await tx`
         update safecut_sessions set version = ${seq}, watermark = ${watermark}
-        where id = ${this.id} and version = ${seq - 1} and watermark <= ${watermark}`;
+        where id = ${this.id} and version = ${first - 1} and watermark <= ${watermark}`;
       if (up.count !== 1)
         throw new SafecutError(
           "internal",

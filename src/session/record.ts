@@ -5,7 +5,7 @@
 // its stretch yielded (memory_candidates).
 
 import type { MemoryCandidate } from "../engine/memory/candidates.ts";
-import type { Plan } from "../engine/run/plan.ts";
+import type { StepTrigger } from "../engine/run/report.ts";
 import type { CommitDecision } from "../kernel/commit.ts";
 import type { CallFailure } from "../model/call-failure.ts";
 import type { SummarizerUsage } from "../model/summarizer.ts";
@@ -41,9 +41,10 @@ export interface CompactionRecord {
   readonly summary: string;
   /**
    * the trigger reached when the step was committed (the kernel's triggerFired on the context then,
-   * before the splice); "low-water": none, the step of a run that was due going on down to its target
+   * before the splice); "to target": none, the step of a run that was due going on down to its target
+   * (logs and rows written before this name record "low-water", read as "to target")
    */
-  readonly trigger: Exclude<Plan["trigger"], "none"> | "low-water";
+  readonly trigger: StepTrigger;
   /** the context's token total just before and just after the step */
   readonly tokensBefore: number;
   readonly tokensAfter: number;

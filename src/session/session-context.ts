@@ -14,6 +14,7 @@ import { travelsWithNext } from "../adapters/responses.ts";
 import { itemMapOf } from "../engine/run/item-map.ts";
 import type { Json } from "../model/json.ts";
 import type { Message } from "../model/message.ts";
+import { messageBytes } from "../model/message-bytes.ts";
 import { messageTokens, type TokenCounter } from "../model/tokens.ts";
 import { oneLineItem, readItems, replay } from "./replay.ts";
 import type { SessionState } from "./session-state.ts";
@@ -30,6 +31,8 @@ export interface ContextCounts {
   readonly userTurns: number;
   /** user and system messages */
   readonly protectedMessages: number;
+  /** the context's bytes (messageBytes of each message: the byte budget's count) */
+  readonly bytes: number;
 }
 
 /** A parsed item, frozen: the same value is handed out at every step, and nobody may change it. */
@@ -54,6 +57,8 @@ export class SessionContext {
   private items = 0;
   private userTurns = 0;
   private protectedMessages = 0;
+  /** the byte total of the messages read (kept as they are read, like userTurns) */
+  private bytes = 0;
   /** the token total under each counter asked for, kept from then on */
   private readonly tokens = new Map<TokenCounter, number>();
   /** the last item read waits for the next one to be read as it will be (travelsWithNext) */
@@ -95,6 +100,7 @@ export class SessionContext {
       this.items = 0;
       this.userTurns = 0;
       this.protectedMessages = 0;
+      this.bytes = 0;
       this.tokens.clear();
       this.lastWaits = this.waits(s.items);
       this.version = s.version;
@@ -119,6 +125,7 @@ export class SessionContext {
     this.items = itemMapOf(messages).items;
     this.userTurns = 0;
     this.protectedMessages = 0;
+    this.bytes = 0;
     this.countRoles(messages);
     this.tokens.clear();
     this.lastWaits = this.waits(s.items);
@@ -155,6 +162,7 @@ export class SessionContext {
     for (const m of ms) {
       if (m.role === "user") this.userTurns++;
       if (m.role === "user" || m.role === "system") this.protectedMessages++;
+      this.bytes += messageBytes(m);
     }
   }
 
@@ -177,7 +185,13 @@ export class SessionContext {
       if (this.tokens.size >= KEPT_COUNTERS) this.tokens.delete(this.tokens.keys().next().value as TokenCounter);
       this.tokens.set(counter, tokens);
     }
-    return { tokens, items: this.items, userTurns: this.userTurns, protectedMessages: this.protectedMessages };
+    return {
+      tokens,
+      items: this.items,
+      userTurns: this.userTurns,
+      protectedMessages: this.protectedMessages,
+      bytes: this.bytes,
+    };
   }
 
   /** The context as JSONL text, one item per line. */

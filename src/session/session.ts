@@ -50,6 +50,14 @@ export interface SessionCompactOptions
   > {
   /** stop after this many summarizer steps (compactStore's maxSteps) */
   readonly maxSteps?: number;
+  /**
+   * Adopt the run's whole result at one step (a background run: the agent's prompt cache is
+   * re-written once per run): its steps are applied in memory and written together when it ends,
+   * as one commit the kernel's log commit rule decides (one run line on a log, one transaction on
+   * PostgreSQL); nothing of the run is visible before, and a run killed midway leaves nothing.
+   * Default false: each step is written as it commits.
+   */
+  readonly atOneStep?: boolean;
 }
 
 /** A session: append, read the context, compact, and read everything ever appended. */
@@ -82,7 +90,7 @@ export interface Session {
    * read, so that a check costs what was written since the last one.
    */
   contextCounts(counter: TokenCounter): Promise<ContextCounts>;
-  /** Runs the engine on the session; each committed step is one guarded write. */
+  /** Runs the engine on the session; each committed step is one guarded write (with `atOneStep`, the whole run is one). */
   compact(config: ConfigInput | Config, options?: SessionCompactOptions): Promise<CompactionReport>;
   /** `full`: every item ever appended, original text, one per line; otherwise the context's text. */
   history(options?: { readonly full?: boolean }): Promise<string>;

@@ -9,11 +9,12 @@ import type { FormatName } from "../adapters/detect.ts";
 import { configForRun, parseConfig } from "../engine/boundary/config-rules.ts";
 import { gateAdvanceWatermark, gateDecideLogCommit } from "../engine/boundary/kernel-gate.ts";
 import { type MemoryCandidate, memoryCandidates } from "../engine/memory/candidates.ts";
+import { adoptedReport } from "../engine/run/background.ts";
 import { compactStore, summarizerCallsModel } from "../engine/run/compact.ts";
 import { notDueReport } from "../engine/run/not-due-report.ts";
 import type { Plan } from "../engine/run/plan.ts";
 import { dueBy } from "../engine/run/plan.ts";
-import type { CompactionReport } from "../engine/run/report.ts";
+import { type CompactionReport, stepTriggerOf } from "../engine/run/report.ts";
 import type { CommitOutcome, PlannedAgainst } from "../engine/store/store.ts";
 import type { CommitDecision } from "../kernel/commit.ts";
 import { type Config, type ConfigInput, summaryModel } from "../model/config.ts";
@@ -28,8 +29,6 @@ import { SessionPairing } from "./pairing.ts";
 import { PersistingStore, type Replacements } from "./persisting-store.ts";
 import { shownLocation } from "./pg-location.ts";
 import type {
-  ClearedEntry,
-  ClearedInputs,
   ClearingRecord,
   ClearRecord,
   CompactionRecord,
@@ -39,7 +38,6 @@ import type {
   UnshrinkableRecord,
 } from "./record.ts";
 import {
-  clearedCallIds,
   itemOfMessage,
   messagesOf,
   newestItemMessages,
@@ -53,6 +51,7 @@ import { type ContextCounts, SessionContext } from "./session-context.ts";
 import type { SessionState } from "./session-state.ts";
 import type { SessionStats } from "./session-stats.ts";
 import { statsOf } from "./session-stats.ts";
+import { clearedParts, newestUser, StagedRun, unshrinkableRecord } from "./staged-run.ts";
 
 /** The account of a compaction run, written into each of its records. */
 export interface StepAccount {
@@ -69,13 +68,21 @@ export interface StepAccount {
 }
 
 /** A record to write, of its kind. */
-export type NewEntry =
+export type StepEntry =
   | { readonly kind: "compaction"; readonly record: CompactionRecord }
   | { readonly kind: "clearing"; readonly record: ClearingRecord }
   | { readonly kind: "restore"; readonly record: RestoreRecord }
   | { readonly kind: "unshrinkable"; readonly record: UnshrinkableRecord }
   | { readonly kind: "pop"; readonly record: PopRecord }
   | { readonly kind: "clear"; readonly record: ClearRecord };
+
+/** What one guarded write writes: a record, or a run's records together (staged-run.ts), numbered in sequence. */
+export type NewEntry = StepEntry | { readonly kind: "run"; readonly entries: readonly StepEntry[] };
+
+/** The records of an entry to write, in order. */
+export function recordsOf(e: NewEntry): readonly StepEntry[] {
+  return e.kind === "run" ? e.entries : [e];
+}
 
 /** A step's decision at the commit: rejected, or applied to the store with the entry to write. */
 export interface StepDecision {
@@ -85,12 +92,6 @@ export interface StepDecision {
 
 /** An append refused because items were appended since the version it was checked against. */
 class AppendedSince extends Error {}
-
-/** The index of the newest user message, or -1. */
-function newestUser(ms: readonly Message[]): number {
-  for (let i = ms.length - 1; i >= 0; i--) if (ms[i].role === "user") return i;
-  return -1;
-}
 
 /** A session whose entries are read into a SessionState; backends supply the reads and guarded writes. */
 export abstract class StoredSession<S extends SessionState = SessionState> implements Session {
@@ -307,17 +308,22 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
       handed,
       ...(candidates === undefined ? {} : { candidates }),
     };
+    // adopted at one step: the run's steps stay in memory and are written together at its end
+    const staged =
+      options.atOneStep === true && options.dryRun !== true
+        ? new StagedRun({ version: this.state.version, length: messages.length, items: this.state.items.length })
+        : undefined;
     const store = new PersistingStore(
       counter,
       messages,
       this.state.version,
       this.state.items.length,
-      {
+      staged?.guards((st) => dueBy(c, st.totalTokens, st.messages.length, st.userTurns)) ?? {
         splice: (st, p, s, e, sum) =>
           this.commitStep(() =>
             this.decideStep(st, p, s, e, sum, {
               ...account,
-              trigger: () => dueBy(c, st.totalTokens, st.messages.length, st.userTurns),
+              trigger: () => dueBy(c, st.totalTokens, st.messages.length, st.userTurns, false, st.totalBytes),
             }),
           ),
         clearing: (st, p, replaced) => this.commitStep(() => this.decideClearing(st, p, replaced)),
@@ -337,6 +343,10 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
       hooks: { call: ledger.onCall },
     });
     const found = memory.foundIn(store.messages);
+    if (staged !== undefined) {
+      const { decision } = await this.commitStep(() => staged.decide(this.state, store, this.format, account, found));
+      return adoptedReport(report, decision, staged.changed);
+    }
     if (found.length > 0) await this.commitStep(() => this.decideUnshrinkable(store, found, ledger));
     if (handed.length > 0) options.onMemoryCandidates?.(handed);
     return report;
@@ -358,17 +368,7 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
     const { decision } = this.decideOnLog(store, store.view(), last);
     if (decision === "reject") return { outcome: { decision, version: store.version } };
     const version = s.version + 1;
-    const calls = ledger.forStretches(
-      found.map((x) => store.messages.slice(x.start, x.end)),
-      version,
-    );
-    const record: UnshrinkableRecord = {
-      items: s.items.length,
-      stretches: found,
-      ...calls,
-      committedVersion: version,
-      time: new Date().toISOString(),
-    };
+    const record = unshrinkableRecord(s, store, found, ledger, version);
     return { outcome: { decision, version }, entry: { kind: "unshrinkable", record } };
   }
 
@@ -392,11 +392,11 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
     const tokensBefore = store.totalTokens;
     // the engine starts a run only when due, on at most this many items (one per message, or fewer
     // for Anthropic), and appends since can only add to every count a trigger reads; a step under
-    // every trigger is one of a run that was due going on down to its low-water target
+    // every trigger is one of a run that was due going on down to its target
     const calls = account.ledger.forStep(store.messages.slice(start, end), s.version + 1);
     const candidates = account.candidates?.(store.messages, start, end) ?? [];
     const fired = account.trigger();
-    const trigger = fired === "none" ? "low-water" : fired;
+    const trigger = stepTriggerOf(fired);
     const out = store.applySplice(planned, start, end, summary);
     if (out.decision !== decision)
       throw new SafecutError("internal", `the session decided ${decision}, its store ${out.decision}`);
@@ -466,18 +466,11 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
     const out = store.applyClearing(planned, replaced);
     if (out.decision !== decision)
       throw new SafecutError("internal", `the session decided ${decision}, its store ${out.decision}`);
-    const results: ClearedEntry[] = [];
-    // clear_inputs: the calls whose arguments the run replaced, by assistant message
-    const inputs: ClearedInputs[] = [];
-    replaced.forEach((r, k) => {
-      const m = r.message;
-      const counts = { tokensBefore: before[r.index], tokensAfter: r.tokens };
-      if (m.role === "tool")
-        results.push({ index: r.index, toolCallId: m.toolCallId, placeholder: m.content, ...counts });
-      else if (m.role === "assistant")
-        inputs.push({ index: r.index, toolCallIds: clearedCallIds(prior[k], m), ...counts });
-      else throw new SafecutError("internal", `a cleared ${m.role} message`);
-    });
+    const { results, inputs } = clearedParts(
+      replaced,
+      prior,
+      replaced.map((r) => before[r.index]),
+    );
     const record: ClearingRecord = {
       items: s.items.length,
       results,

@@ -80,6 +80,7 @@ describe("reading AI SDK messages", () => {
       "system",
       "user",
       "assistant",
+      "system", // the compaction item of message 2, after its calls and before their results
       "tool",
       "tool",
       "assistant",
@@ -95,22 +96,23 @@ describe("reading AI SDK messages", () => {
       ["c1", "ls", '{"dir":"."}'],
       ["c2", "cat", '{"path":"README.md"}'],
     ]);
-    expect(r.messages[4]).toMatchObject({ role: "tool", toolCallId: "c2", content: "ENOENT", isError: true });
-    expect(r.messages[3]).toMatchObject({ role: "tool", toolCallId: "c1", content: '["a.ts","b.ts"]' });
+    expect(r.messages[5]).toMatchObject({ role: "tool", toolCallId: "c2", content: "ENOENT", isError: true });
+    expect(r.messages[3]).toMatchObject({ role: "system", serverCompaction: true });
+    expect(r.messages[4]).toMatchObject({ role: "tool", toolCallId: "c1", content: '["a.ts","b.ts"]' });
     // the provider-executed search pairs inside its assistant message; the approval pairs like a call
-    const withApproval = r.messages[5];
+    const withApproval = r.messages[6];
     expect(withApproval.role === "assistant" && withApproval.toolCalls.map((c) => c.id)).toEqual([
       "ws1",
       "rm1",
       "approval:ap1",
     ]);
-    expect(r.messages[6]).toMatchObject({ role: "tool", toolCallId: "ws1" });
-    expect(r.messages[7]).toMatchObject({ role: "tool", toolCallId: "approval:ap1", content: "approved" });
+    expect(r.messages[7]).toMatchObject({ role: "tool", toolCallId: "ws1" });
+    expect(r.messages[8]).toMatchObject({ role: "tool", toolCallId: "approval:ap1", content: "approved" });
     // the last call has no result yet: an ongoing call, read without complaint
-    expect(r.messages[11]).toMatchObject({ role: "assistant", toolCalls: [{ id: "t1" }] });
+    expect(r.messages[12]).toMatchObject({ role: "assistant", toolCalls: [{ id: "t1" }] });
     // engine message -> input message
     expect(r.map.items).toBe(FIXTURE.length);
-    expect(r.map.spans.map((s) => s.first)).toEqual([0, 1, 2, 3, 3, 4, 4, 5, 6, 7, 8, 9]);
+    expect(r.map.spans.map((s) => s.first)).toEqual([0, 1, 2, 2, 3, 3, 4, 4, 5, 6, 7, 8, 9]);
   });
 
   it("writes untouched messages back as the very same objects", () => {
@@ -122,11 +124,11 @@ describe("reading AI SDK messages", () => {
 
   it("writes what is left of a message cut by a summary with its own part objects", () => {
     const r = readModelMessages(FIXTURE);
-    // engine message 3 is the first of the two results of tool message 3: replace it alone
+    // engine message 4 is the first of the two results of tool message 3: replace it alone
     const cut = [
-      ...r.messages.slice(0, 3),
+      ...r.messages.slice(0, 4),
       { role: "summary" as const, content: "read the listing" },
-      ...r.messages.slice(4),
+      ...r.messages.slice(5),
     ];
     const out = writeModelMessages(cut, r);
     expect(out[3]).toEqual({

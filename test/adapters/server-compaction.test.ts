@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { readAnthropicMessages } from "../../src/adapters/anthropic.ts";
 import { readConversationFile, writeConversationFile } from "../../src/adapters/conversation-file.ts";
 import { readResponsesItems } from "../../src/adapters/responses.ts";
+import { kernelViews } from "../../src/engine/store/views.ts";
 import { compactResponsesItems } from "../../src/entries/responses.ts";
 import { compactAnthropicMessages } from "../../src/index.ts";
 import type { Json, JsonObject } from "../../src/model/json.ts";
@@ -49,6 +50,8 @@ describe("Anthropic's compaction block", () => {
     ];
     const read = readAnthropicMessages(messages, undefined);
     expect(read.map((m) => m.role)).toEqual(["user", "system"]);
+    // the kernel sees it under its own role, a boundary like a user message
+    expect(kernelViews(read).roles).toEqual(["user", "compaction"]);
     expect(read[1].content).toContain(ENCRYPTED);
     expect(charCounter().count(read[1].content)).toBeGreaterThan(ENCRYPTED.length / 8);
     const text = `${JSON.stringify({ messages }, null, 1)}\n`;
@@ -82,6 +85,10 @@ describe("Anthropic's compaction block", () => {
       (m) => Array.isArray(m.content) && JSON.stringify(m.content[0]) === JSON.stringify(COMPACTION),
     );
     expect(holder).toBeDefined();
+    // kept whole, its call with it, and the call's result right after it
+    expect(out.split(JSON.stringify(split)).length).toBe(2);
+    const at = (r.messages as unknown as JsonObject[]).findIndex((m) => JSON.stringify(m) === JSON.stringify(split));
+    expect(JSON.stringify(r.messages[at + 1])).toContain('"tool_use_id":"t10"');
   });
 });
 
@@ -91,6 +98,7 @@ describe("OpenAI Responses' compaction item", () => {
   it("is counted by the size of its encrypted content, and kept as the same object through a compaction", async () => {
     const read = readResponsesItems([item] as never);
     expect(read.messages[0]).toMatchObject({ role: "system", content: ENCRYPTED });
+    expect(kernelViews(read.messages).roles).toEqual(["compaction"]);
     const input: JsonObject[] = [{ role: "user", content: "Fix the failing tests." }, item];
     for (let k = 0; k < 12; k++) {
       input.push({ type: "function_call", call_id: `c${k}`, name: "read", arguments: `{"path":"f${k}"}` });

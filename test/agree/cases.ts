@@ -148,6 +148,36 @@ const clearingArgs = (x: {
   after: number[];
 }) => [x.c.roles, x.c.callOf, x.c.ongoing, x.cleared, x.excluded, x.tokens, x.after];
 
+/** Pins on a conversation's messages, never on a summary. */
+const pinsOf = (c: Conversation) =>
+  fc
+    .array(fc.boolean(), { minLength: c.roles.length, maxLength: c.roles.length })
+    .map((p) => p.map((x, k) => x && c.roles[k] !== "summary"));
+const pinnedConversation = conversation().chain((c) => pinsOf(c).map((pinned) => ({ c, pinned })));
+
+/** floorAllowsRun's arguments: any trigger, 0 <= low <= high <= 2^53 - 1, freeAtLeast >= 1, callsSince >= 0, every >= 1. */
+const floorRunArgs = fc
+  .tuple(
+    anyInt,
+    wideNat,
+    wideNat,
+    fc.oneof(
+      fc.integer({ min: 1, max: 600 }),
+      wideNat.map((x) => Math.max(1, x)),
+    ),
+  )
+  .chain(([trigger, x, y, free]) =>
+    fc
+      .tuple(
+        fc.oneof(fc.nat(30), wideNat),
+        fc.oneof(
+          fc.integer({ min: 1, max: 12 }),
+          wideNat.map((n) => Math.max(1, n)),
+        ),
+      )
+      .map(([since, every]) => [trigger, Math.min(x, y), Math.max(x, y), free, since, every]),
+  );
+
 /** Argument lists per kernel function name. */
 export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
   // clearing.ts
@@ -312,6 +342,27 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
   ledgerSlot: fc.array(role, { maxLength: 10 }).chain((rs) => fc.tuple(fc.constant(rs), fc.nat(rs.length))),
   ledgerKept: fc.tuple(fc.oneof(fc.nat(30), wideNat), fc.oneof(fc.nat(30), wideNat)),
   ledgerStepUse: fc.tuple(fc.boolean(), fc.boolean()),
+  // pin.ts: pins anywhere but on a summary (the models' requires; pinnedOngoing takes any)
+  pinnedOngoing: pinnedConversation.map(({ c, pinned }) => [...views(c), pinned]),
+  selectPinned: fc.tuple(pinnedConversation, window).map(([{ c, pinned }, w]) => [...views(c), pinned, w]),
+  clearPinned: clearing.chain((x) =>
+    pinsOf(x.c).map((pinned) => [
+      x.c.roles,
+      x.c.callOf,
+      x.c.lastAnswer,
+      x.c.ongoing,
+      pinned,
+      x.cleared,
+      x.excluded,
+      x.tokens,
+      x.after,
+      x.window,
+      x.keep,
+      x.goal,
+      x.clearAtLeast,
+      x.due,
+    ]),
+  ),
   // retention.ts
   retentionCutoff: fc.tuple(fc.oneof(fc.nat(30), wideNat), window),
   // splice.ts
@@ -370,6 +421,9 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
     .filter(([, a, b]) => a !== b)
     .map(([t, a, b]) => [t, Math.max(a, b), Math.min(a, b)]),
   overByteBudget: fc.tuple(fc.oneof(fc.nat(30), wideNat), fc.oneof(fc.constant(0), fc.nat(30), wideNat)),
+  byteVerdict: fc
+    .tuple(fc.oneof(fc.nat(30), wideNat), fc.oneof(fc.nat(30), wideNat), fc.oneof(fc.constant(0), fc.nat(30), wideNat))
+    .map(([a, b, m]) => [Math.max(a, b), Math.min(a, b), m]),
   thresholdFired: fc.tuple(
     fc.oneof(fc.nat(30), wideNat),
     fc.oneof(fc.nat(30), wideNat),
@@ -578,27 +632,7 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
   notShrinkable: fc.tuple(anyInt, anyInt),
   markedNotShrinkable: fc.tuple(anyInt, anyInt),
   // 0 <= floor <= total <= 2^53 - 1, freeAtLeast >= 1, callsSince >= 0, every >= 1; any trigger
-  floorAllowsRun: fc
-    .tuple(
-      anyInt,
-      wideNat,
-      wideNat,
-      fc.oneof(
-        fc.integer({ min: 1, max: 600 }),
-        wideNat.map((x) => Math.max(1, x)),
-      ),
-    )
-    .chain(([trigger, x, y, free]) =>
-      fc
-        .tuple(
-          fc.oneof(fc.nat(30), wideNat),
-          fc.oneof(
-            fc.integer({ min: 1, max: 12 }),
-            wideNat.map((n) => Math.max(1, n)),
-          ),
-        )
-        .map(([since, every]) => [trigger, Math.min(x, y), Math.max(x, y), free, since, every]),
-    ),
+  floorAllowsRun: floorRunArgs,
   recordAfterSplice: fc
     .tuple(
       quarter,
@@ -613,6 +647,9 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
   // lowwater.ts
   runContinues: fc.tuple(fc.boolean(), anyInt, anyInt),
   summarizesAfterClearing: fc.tuple(fc.boolean(), fc.boolean(), anyInt, anyInt),
+  // 0 <= freed <= judged <= 2^53 - 1 (the floor rule's totals, the other way round), freeAtLeast >= 1, callsSince >= 0, every >= 1
+  batchWorthRewrite: floorRunArgs.map(([trigger, low, high, ...rest]) => [trigger, high, low, ...rest]),
+  clearsNow: fc.tuple(fc.boolean(), anyInt, anyInt),
   lowWaterRun: fc
     // a target >= 0 (the model's requires: the total stays above it, so each step's difference is exact)
     .tuple(wideNat, fc.boolean(), fc.oneof(fc.nat(40), wideNat), exactNats(0, 30, 1))

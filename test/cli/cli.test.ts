@@ -68,6 +68,45 @@ describe("safecut compact (in process)", () => {
     expect(line).toContain("(and its call)");
   });
 
+  it("--pin file:AGENTS.md keeps the result that loaded AGENTS.md verbatim; without it the run clears it", async () => {
+    const agents = "# AGENTS.md\n- Never push to main.\n" + "- keep each module free of side effects\n".repeat(60);
+    const pinned = [
+      conv[0],
+      conv[1],
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id: "agents", type: "function", function: { name: "read_file", arguments: '{"path":"AGENTS.md"}' } },
+        ],
+      },
+      { role: "tool", tool_call_id: "agents", content: agents },
+      ...conv.slice(2),
+    ];
+    writeInput("pinned.json", JSON.stringify({ model: "gpt-4o-mini", messages: pinned }));
+    const args = ["compact", "pinned.json", "--token-threshold", "5000", "--strategy", "clear"];
+    const kept = (stdout: string) => readConversationFile(stdout).messages.some((m) => m.content === agents);
+    const plain = await runInProcess(args, { cwd: dir });
+    expect(plain.code).toBe(0);
+    expect(kept(plain.stdout)).toBe(false);
+    const r = await runInProcess([...args, "--pin", "file:AGENTS.md", "--report", "pin.json"], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(kept(r.stdout)).toBe(true);
+    const report = JSON.parse(readFileSync(join(dir, "pin.json"), "utf8"));
+    expect(report.clearing.results).toBeGreaterThan(0);
+    const l15 = report.laws.find((l: { law: string }) => l.law === "L15");
+    expect(l15.ok).toBe(true);
+    expect(l15.detail).toBe("1 pinned message kept verbatim (file:AGENTS.md: messages[3])");
+    // the text report says what was pinned
+    const text = await runInProcess([...args, "--pin", "file:AGENTS.md"], { cwd: dir });
+    expect(text.stderr).toContain("L15 ok");
+    expect(text.stderr).toContain("  pinned: 1 pinned message kept verbatim (file:AGENTS.md: messages[3])");
+    // a bad pin is refused, naming it
+    const bad = await runInProcess([...args, "--pin", "AGENTS.md"], { cwd: dir });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/pin.*file:<path> or text:<text>.*"AGENTS\.md"/);
+  });
+
   it("compacts a file, prints the conversation on stdout and the report on stderr", async () => {
     const before = hash(convPath);
     const r = await runInProcess(["compact", "conv.json", "--token-threshold", "5000"], { cwd: dir });

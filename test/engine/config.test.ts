@@ -94,6 +94,12 @@ describe("configuration", () => {
     [{ token_threshold: "x" }, 'token_threshold: must be a whole number, got "x"'],
     [{ summary_tag: 3 }, "summary_tag: must be a string, got 3"],
     [{ provider: "gemini" }, 'provider: must be one of "offline", "openai", "anthropic", got "gemini"'],
+    // settings are snake_case: the camelCase spelling of one (as a call's options are written) is named
+    [
+      { tokenThreshold: 8000 },
+      "tokenThreshold: unknown setting; settings are snake_case: did you mean token_threshold?",
+    ],
+    [{ token_treshold: 8000 }, "token_treshold: unknown setting"],
   ])("says %j plainly", (input, message) => {
     expect(() => parseConfig(input as never)).toThrow(message);
     expect(() => parseConfig(input as never)).not.toThrow(/Too (big|small)|expected \w+, received|Invalid/);

@@ -11,6 +11,7 @@ import { itemMapOf } from "../../src/engine/run/item-map.ts";
 import { notDueReport } from "../../src/engine/run/not-due-report.ts";
 import { ConversationStore } from "../../src/engine/store/store.ts";
 import type { Message } from "../../src/model/message.ts";
+import { messageBytes } from "../../src/model/message-bytes.ts";
 import { bpeCounter, charCounter, messageTokens, type TokenCounter } from "../../src/model/tokens.ts";
 import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
 import { anthropicConversation, openAIConversation } from "../support/generate.ts";
@@ -34,6 +35,7 @@ const configs = [
   { message_threshold: 10_000, strategy: "summarize" },
   { turn_threshold: 500, retention_window: 12 },
   { context_window: 2_000_000, reserve_tokens: 1000 },
+  { token_threshold: 1_000_000, max_request_bytes: 50_000_000 },
 ] as const;
 
 const counters: [string, () => TokenCounter][] = [
@@ -59,6 +61,7 @@ describe("notDueReport", () => {
           summarizer: summarizer.name,
           tokenizer: counter().name,
           modelLimits: configForRun(c, { summarizerCallsModel: false }).limits,
+          bytes: messages.reduce((b, m) => b + messageBytes(m), 0),
         });
         expect(got).toEqual(expected);
       });
@@ -73,9 +76,15 @@ describe("notDueReport", () => {
       summarizer: "offline",
       tokenizer: "chars",
       modelLimits: configForRun(parseConfig({}), { summarizerCallsModel: false }).limits,
+      bytes: 5000,
     };
     expect(notDueReport(parseConfig({ token_threshold: 400 }), facts)).toBeUndefined();
     expect(notDueReport(parseConfig({ message_threshold: 20 }), facts)).toBeUndefined();
     expect(notDueReport(parseConfig({ token_threshold: 501 }), facts)?.outcome).toBe("nothing-to-do");
+    // the byte budget joins the triggers: over it, the run must run
+    expect(notDueReport(parseConfig({ token_threshold: 501, max_request_bytes: 4999 }), facts)).toBeUndefined();
+    expect(notDueReport(parseConfig({ token_threshold: 501, max_request_bytes: 5000 }), facts)?.outcome).toBe(
+      "nothing-to-do",
+    );
   });
 });

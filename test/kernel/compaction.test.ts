@@ -32,7 +32,8 @@ describe("compaction step on the role view (L2-L6 composed)", () => {
         const d = r.end - r.start;
         if (!(0 <= r.start && r.start < r.end && r.end + w <= roles.length)) return false;
         if (r.roles.length !== roles.length - d + 1 || r.roles[r.start] !== "summary") return false;
-        const prot = (rs: readonly string[]) => rs.filter((x) => x === "user" || x === "system").join(",");
+        const prot = (rs: readonly string[]) =>
+          rs.filter((x) => x === "user" || x === "system" || x === "compaction").join(",");
         if (prot(r.roles) !== prot(roles)) return false;
         for (let k = 0; k < roles.length; k++) {
           if (!isCompressible(roles[k]) && r.start <= k && k < r.end) return false;

@@ -11,19 +11,15 @@ describe("compressible (L2)", () => {
       { numRuns: RUNS },
     );
   });
-  it("ensures: compressible iff neither user nor system", () => {
+  it("ensures: compressible iff neither user nor system nor a server-side compaction item", () => {
     fc.assert(
-      fc.property(role, (r) => isCompressible(r) === !(r === "user" || r === "system")),
+      fc.property(role, (r) => isCompressible(r) === !(r === "user" || r === "system" || r === "compaction")),
       { numRuns: RUNS },
     );
   });
-  it("protects exactly user and system", () => {
-    expect(["system", "user", "assistant", "tool", "summary"].map((r) => isCompressible(r as never))).toEqual([
-      false,
-      false,
-      true,
-      true,
-      true,
-    ]);
+  it("protects exactly user, system and compaction", () => {
+    expect(
+      ["system", "user", "assistant", "tool", "summary", "compaction"].map((r) => isCompressible(r as never)),
+    ).toEqual([false, false, true, true, true, false]);
   });
 });

@@ -22,7 +22,7 @@ export const int: fc.Arbitrary<number> = fc.oneof(
   fc.integer({ min: -3, max: 3 }),
 );
 
-export const role: fc.Arbitrary<Role> = fc.constantFrom("system", "user", "assistant", "tool", "summary");
+export const role: fc.Arbitrary<Role> = fc.constantFrom("system", "user", "assistant", "tool", "summary", "compaction");
 
 /** The tool-pairing view of a conversation, as src/engine/store/views.ts builds it. */
 export interface Conversation {
@@ -32,7 +32,7 @@ export interface Conversation {
   ongoing: boolean[];
 }
 
-type Op = { kind: "system" | "user" | "assistant" | "tool" | "summary"; calls: number; pick: number };
+type Op = { kind: "system" | "user" | "assistant" | "tool" | "summary" | "compaction"; calls: number; pick: number };
 
 /** Builds the views from a list of operations; a "tool" op with no pending call becomes a plain assistant message. */
 export function buildConversation(ops: readonly Op[]): Conversation {
@@ -63,11 +63,12 @@ export function buildConversation(ops: readonly Op[]): Conversation {
 }
 
 const weights: ReadonlyArray<Record<Op["kind"], number>> = [
-  { system: 1, user: 3, assistant: 4, tool: 4, summary: 1 }, // typical agent
-  { system: 0, user: 0, assistant: 1, tool: 6, summary: 0 }, // (almost) all tool results
-  { system: 0, user: 1, assistant: 0, tool: 0, summary: 0 }, // only user messages
-  { system: 0, user: 1, assistant: 3, tool: 0, summary: 1 }, // many unanswered calls
-  { system: 1, user: 1, assistant: 1, tool: 1, summary: 3 }, // many earlier summaries
+  { system: 1, user: 3, assistant: 4, tool: 4, summary: 1, compaction: 0 }, // typical agent
+  { system: 0, user: 0, assistant: 1, tool: 6, summary: 0, compaction: 0 }, // (almost) all tool results
+  { system: 0, user: 1, assistant: 0, tool: 0, summary: 0, compaction: 0 }, // only user messages
+  { system: 0, user: 1, assistant: 3, tool: 0, summary: 1, compaction: 0 }, // many unanswered calls
+  { system: 1, user: 1, assistant: 1, tool: 1, summary: 3, compaction: 0 }, // many earlier summaries
+  { system: 0, user: 1, assistant: 4, tool: 4, summary: 1, compaction: 2 }, // the provider's own compaction items among the work
 ];
 
 function opArb(w: Record<Op["kind"], number>): fc.Arbitrary<Op> {

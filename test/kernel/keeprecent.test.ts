@@ -53,7 +53,7 @@ function checkEnsures(c: Case, r: Stretch): boolean {
   if (!(0 <= r.start && r.start < r.end && r.end <= cutoff)) return false;
   if (sumTokens(c.tokens, r.end, n) < c.keep) return false; // L7 budget
   for (let k = r.start; k < r.end; k++) {
-    if (c.roles[k] === "user" || c.roles[k] === "system" || c.ongoing[k]) return false;
+    if (c.roles[k] === "user" || c.roles[k] === "system" || c.roles[k] === "compaction" || c.ongoing[k]) return false;
     if (c.roles[k] === "tool" && c.callOf[k] < r.start) return false;
   }
   for (let k = 0; k < n; k++) if (c.callOf[k] >= r.start && c.callOf[k] < r.end && k >= r.end) return false;

@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { lowWaterRun, runContinues, summarizesAfterClearing } from "../../src/kernel/lowwater.ts";
+import {
+  batchWorthRewrite,
+  clearsNow,
+  lowWaterRun,
+  runContinues,
+  summarizesAfterClearing,
+} from "../../src/kernel/lowwater.ts";
 import * as ref from "../../src/reference/lowwater.ts";
 import { int, nat, RUNS } from "./gen.ts";
 
@@ -65,5 +71,50 @@ describe("low-water stop rule", () => {
     expect(lowWaterRun(20_000, true, 9_000, steps)).toEqual({ total: 8_000, steps: 6 });
     expect(lowWaterRun(20_000, true, 15_000 - 1, steps)).toEqual({ total: 14_000, steps: 3 });
     expect(lowWaterRun(20_000, false, 9_000, steps)).toEqual({ total: 20_000, steps: 0 });
+  });
+  it("batchWorthRewrite agrees with the reference and its ensures", () => {
+    const args = fc
+      .tuple(
+        fc.nat(500),
+        fc.nat(500),
+        fc.nat(500),
+        fc.integer({ min: 1, max: 200 }),
+        fc.nat(30),
+        fc.integer({ min: 1, max: 20 }),
+      )
+      .map(
+        ([trigger, a, b, free, since, every]) => [trigger, Math.max(a, b), Math.min(a, b), free, since, every] as const,
+      );
+    fc.assert(
+      fc.property(args, ([trigger, judged, freed, free, since, every]) => {
+        const got = batchWorthRewrite(trigger, judged, freed, free, since, every);
+        const want = judged - freed < trigger || (freed >= free && since >= every);
+        const progress = !(got && judged - freed >= trigger) || (freed >= 1 && since >= every);
+        return got === ref.batchWorthRewrite(trigger, judged, freed, free, since, every) && got === want && progress;
+      }),
+      { numRuns: RUNS },
+    );
+    // 15k trigger, 15.7k judged: a batch freeing 47 tokens waits; one reaching under the trigger goes at once
+    expect(batchWorthRewrite(15_000, 15_700, 47, 500, 1, 10)).toBe(false);
+    expect(batchWorthRewrite(15_000, 15_700, 701, 500, 1, 10)).toBe(true);
+    expect(batchWorthRewrite(15_000, 17_000, 1_000, 500, 9, 10)).toBe(false);
+    expect(batchWorthRewrite(15_000, 17_000, 1_000, 500, 10, 10)).toBe(true);
+  });
+  it("clearsNow agrees with the reference and its ensures", () => {
+    fc.assert(
+      fc.property(fc.boolean(), int, int, (summarizes, judged, hard) => {
+        const got = clearsNow(summarizes, judged, hard);
+        const want = summarizes || hard <= 0 || judged >= hard;
+        return (
+          got === ref.clearsNow(summarizes, judged, hard) && got === want && (!(hard > 0 && judged >= hard) || got)
+        );
+      }),
+      { numRuns: RUNS },
+    );
+    // a background run at 11k of a 15k trigger that would only clear waits; at 15k it clears
+    expect(clearsNow(false, 11_000, 15_000)).toBe(false);
+    expect(clearsNow(true, 11_000, 15_000)).toBe(true);
+    expect(clearsNow(false, 15_000, 15_000)).toBe(true);
+    expect(clearsNow(false, 11_000, 0)).toBe(true);
   });
 });

@@ -50,6 +50,8 @@ const { roles, callOf, lastAnswer, ongoing } = h;
 const none = roles.map(() => false);
 const zeros = roles.map(() => 0);
 const toolMask = roles.map((r) => r === "tool");
+// pins: every tenth message
+const pins = roles.map((_, k) => k % 10 === 0);
 // summary aging's facts: every assistant reply a summary, and a work plan of N / 8 ascending pairs
 // [8m + 1, 8m + 4) that holds half of them (the summaries at 8m + 5 and 8m + 7 lie outside it)
 const agingRoles = roles.map((r): Role => (r === "assistant" ? "summary" : r));
@@ -126,12 +128,32 @@ const ARGS: Record<string, () => unknown[]> = {
   isCompactionDue: () => [N, N, N / 4, th],
   isOverContextWindow: () => [N, 2 * N, 1000],
   overByteBudget: () => [32 * N, 32 * 1024 * 1024],
+  byteVerdict: () => [64 * N, 16 * N, 32 * N],
   triggerFired: () => [N, N, N / 4, th, 2 * N, 1000],
   usageTokens: () => [{ reported: 5000, end: 10 }, tokens],
   usageAfterSplice: () => [{ reported: 5000, end: N / 2 }, tokens, 1, N - 1, 5],
   keepHeadLines: () => [tokens, N, N],
   keepTailLines: () => [tokens, N, N],
   advanceWatermark: () => [0, N / 2, N - 4],
+  // every tenth message pinned (none is a summary): the calls of pinned results held in one pass
+  pinnedOngoing: () => [roles, callOf, lastAnswer, ongoing, pins],
+  selectPinned: () => [roles, callOf, lastAnswer, ongoing, pins, WINDOW],
+  clearPinned: () => [
+    roles,
+    callOf,
+    lastAnswer,
+    ongoing,
+    pins,
+    none,
+    none,
+    tokens,
+    zeros,
+    WINDOW,
+    3,
+    N / 2,
+    0,
+    "threshold",
+  ],
   ledgerSlot: () => [roles, N / 2],
   ledgerKept: () => [N, 64],
   ledgerStepUse: () => [true, false],
@@ -156,6 +178,9 @@ const ARGS: Record<string, () => unknown[]> = {
   recordAfterSplice: () => [N - 10, N - 5, 1, N / 2],
   runContinues: () => [true, N, N / 2],
   summarizesAfterClearing: () => [true, false, N, N / 2],
+  // a batch that leaves the count over the trigger: the rule's second branch reads the spacing
+  batchWorthRewrite: () => [N, 2 * N, N / 2, 1, N, 10],
+  clearsNow: () => [false, N, 2 * N],
   // one token saved per step: the run goes down to the target in N / 2 steps
   lowWaterRun: () => [N, true, N / 2, tokens],
   // a need of N / 2 tokens: hundreds of thousands of stretches planned in one linear scan (the

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compactedTokens } from "../../src/kernel/progress.ts";
 import {
+  byteVerdict,
   hasThreshold,
   isCompactionDue,
   isOverContextWindow,
@@ -90,6 +91,25 @@ describe("trigger (L1)", () => {
       }),
       { numRuns: RUNS },
     );
+  });
+  it("byteVerdict agrees with the reference and its ensures", () => {
+    fc.assert(
+      fc.property(nat, nat, fc.oneof(fc.constant(0), nat), (a, b, m) => {
+        const bytes = Math.max(a, b);
+        const floor = Math.min(a, b);
+        const got = byteVerdict(bytes, floor, m);
+        const over = m > 0 && bytes > m;
+        const want = !over ? "fits" : floor > m ? "floorOver" : "due";
+        return got === ref.byteVerdict(bytes, floor, m) && got === want;
+      }),
+      { numRuns: RUNS },
+    );
+  });
+  it("byteVerdict at the edges: a floor at the budget is due, one byte over it is not", () => {
+    expect(byteVerdict(2000, 1000, 1000)).toBe("due");
+    expect(byteVerdict(2000, 1001, 1000)).toBe("floorOver");
+    expect(byteVerdict(1000, 1000, 1000)).toBe("fits");
+    expect(byteVerdict(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 0)).toBe("fits");
   });
   it("byte budget boundary, and an unset budget never fires", () => {
     expect(overByteBudget(1000, 1000)).toBe(false);

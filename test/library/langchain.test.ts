@@ -9,7 +9,9 @@ import { ChatOpenAI } from "@langchain/openai";
 import { createAgent, tool } from "langchain";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { readModelMessages } from "../../src/adapters/ai-sdk.ts";
 import { LangChainBridge } from "../../src/adapters/langchain.ts";
+import { kernelViews } from "../../src/engine/store/views.ts";
 import { compactModelMessages } from "../../src/entries/ai-sdk.ts";
 import { safecutMiddleware } from "../../src/entries/langchain.ts";
 import type { CompactionReport } from "../../src/index.ts";
@@ -238,11 +240,43 @@ describe("the LangChain bridge", () => {
       before.push(new ToolMessage({ content: `line of f${k}\n`.repeat(40), tool_call_id: `c${k}`, name: "read_file" }));
     }
     const model = bridge.toModel(before);
-    expect(model[1]).toMatchObject({ role: "system" });
+    // read under the kernel's compaction role, a boundary like a user message
+    expect(kernelViews(readModelMessages(model).messages).roles[1]).toBe("compaction");
     const r = await compactModelMessages(model, { token_threshold: 1500, tokenizer: "chars", min_stretch_tokens: 0 });
     expect(r.report.outcome).toMatch(/^compacted/);
     const out = bridge.fromModel(r.messages, before);
     expect(out).toContain(compaction);
     expect(out.length).toBeLessThan(before.length);
+  });
+
+  it("keeps an AI message holding a compaction block and tool calls whole, with its tool results, through a compaction", async () => {
+    const bridge = new LangChainBridge();
+    const block = { type: "compaction", content: "Files 0 to 5 were read.", encrypted_content: "Eq".repeat(300) };
+    const holder = new AIMessage({
+      content: [block, { type: "text", text: "Reading the next one." }],
+      tool_calls: [{ id: "c100", name: "read_file", args: { path: "f100" } }],
+    });
+    const result = new ToolMessage({ content: "line of f100\n".repeat(40), tool_call_id: "c100", name: "read_file" });
+    const turn = (k: number) => [
+      new AIMessage({ content: "", tool_calls: [{ id: `c${k}`, name: "read_file", args: { path: `f${k}` } }] }),
+      new ToolMessage({ content: `line of f${k}\n`.repeat(40), tool_call_id: `c${k}`, name: "read_file" }),
+    ];
+    const before: BaseMessage[] = [new HumanMessage("Read the files.")];
+    for (let k = 0; k < 6; k++) before.push(...turn(k));
+    before.push(holder, result);
+    for (let k = 6; k < 14; k++) before.push(...turn(k));
+    const r = await compactModelMessages(bridge.toModel(before), {
+      token_threshold: 1500,
+      tokenizer: "chars",
+      min_stretch_tokens: 0,
+      retention_window: 2,
+    });
+    expect(r.report.outcome).toMatch(/^compacted/);
+    expect(r.report.laws.every((l) => l.ok)).toBe(true);
+    const out = bridge.fromModel(r.messages, before);
+    expect(out.length).toBeLessThan(before.length);
+    // the message as the caller holds it (its block and its call), and its result right after it
+    expect(out.filter((m) => m === holder)).toHaveLength(1);
+    expect(out[out.indexOf(holder) + 1]).toBe(result);
   });
 });

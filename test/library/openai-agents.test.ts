@@ -12,7 +12,7 @@ import { type AgentInputItem, MemorySession, run } from "@openai/agents";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { SafecutAgentsSession } from "../../src/entries/openai-agents.ts";
 import { type CompactionReport, openSession } from "../../src/index.ts";
-import { freshDir, removeFresh } from "../session/backends.ts";
+import { backends, freshDir, removeFresh } from "../session/backends.ts";
 import { sessionLawProblems } from "../session/session-laws.ts";
 import { factfulAnswer, type Imitation, type RecordedRequest, startImitation } from "../support/http-imitation.ts";
 import { AGENTS_ENV, agentsConfig, exampleAgent, modelScript, question, wire } from "./agents/agent.ts";
@@ -68,50 +68,53 @@ class Recording extends SafecutAgentsSession {
 }
 
 describe("SafecutAgentsSession under run(agent, input, { session })", { timeout: 120_000 }, () => {
-  it("keeps every user message and pairing, bounds the context, and keeps every item the SDK added byte for byte", async () => {
-    // the SDK's own in-memory session: everything is sent every time
-    const bareModel = await imitation(modelScript);
-    const bareAgent = exampleAgent(bareModel.url);
-    const bare = new MemorySession();
-    for (let r = 0; r < RUNS; r++) await run(bareAgent, question(r), { session: bare, maxTurns: 10 });
+  it.each(backends)(
+    "keeps every user message and pairing, bounds the context, and keeps every item the SDK added byte for byte ($name)",
+    async (backend) => {
+      // the SDK's own in-memory session: everything is sent every time
+      const bareModel = await imitation(modelScript);
+      const bareAgent = exampleAgent(bareModel.url);
+      const bare = new MemorySession();
+      for (let r = 0; r < RUNS; r++) await run(bareAgent, question(r), { session: bare, maxTurns: 10 });
 
-    const model = await imitation(modelScript);
-    const summarizer = await summarizerServer();
-    const session = await openSession(`${freshDir()}/agent.jsonl`, { format: "responses" });
-    const reports: CompactionReport[] = [];
-    const memory = new Recording(session, agentsConfig(summarizer.url), {
-      env: AGENTS_ENV,
-      onReport: (r) => reports.push(r),
-    });
-    const agent = exampleAgent(model.url);
-    const answers: string[] = [];
-    let seen = 0;
-    for (let r = 0; r < RUNS; r++) {
-      const result = await run(agent, question(r), { session: memory, maxTurns: 10 });
-      answers.push(String(result.finalOutput));
-      for (; seen < model.requests.length; seen++)
-        expect(requestProblems(model.requests[seen], seen, [...Array(r + 1).keys()])).toEqual([]);
-    }
-    // the same agent behaviour: two model calls a run, the same answers
-    expect(model.requests.length).toBe(bareModel.requests.length);
-    expect(answers.at(-1)).toBe(`src/file7.ts defines the parser (request ${2 * RUNS - 1}).`);
-    expect(reports.some((r) => r.outcome === "compacted")).toBe(true);
-    expect((await session.compactions()).length).toBeGreaterThan(0);
-    expect(summarizer.requests.length).toBeGreaterThan(0);
-    // bounded: the last request is smaller than the one the SDK's own session sent
-    const last = size(model.requests.at(-1) as RecordedRequest);
-    const bareLast = size(bareModel.requests.at(-1) as RecordedRequest);
-    expect(last).toBeLessThan(bareLast * 0.8);
-    // every item the SDK added, byte for byte, in the session's history
-    expect((await session.history({ full: true })).trimEnd().split("\n")).toEqual(memory.added);
-    expect(await sessionLawProblems(session)).toEqual([]);
-    // the SDK reads the context back: a summary is an assistant message of output_text parts
-    const items = await memory.getItems();
-    expect(items.some((i) => "role" in i && i.role === "assistant" && Array.isArray(i.content))).toBe(true);
-    expect(await memory.getItems(3)).toEqual(items.slice(-3));
-    await memory.settle();
-    await session.close();
-  });
+      const model = await imitation(modelScript);
+      const summarizer = await summarizerServer();
+      const session = await openSession(backend.fresh(), { format: "responses" });
+      const reports: CompactionReport[] = [];
+      const memory = new Recording(session, agentsConfig(summarizer.url), {
+        env: AGENTS_ENV,
+        onReport: (r) => reports.push(r),
+      });
+      const agent = exampleAgent(model.url);
+      const answers: string[] = [];
+      let seen = 0;
+      for (let r = 0; r < RUNS; r++) {
+        const result = await run(agent, question(r), { session: memory, maxTurns: 10 });
+        answers.push(String(result.finalOutput));
+        for (; seen < model.requests.length; seen++)
+          expect(requestProblems(model.requests[seen], seen, [...Array(r + 1).keys()])).toEqual([]);
+      }
+      // the same agent behaviour: two model calls a run, the same answers
+      expect(model.requests.length).toBe(bareModel.requests.length);
+      expect(answers.at(-1)).toBe(`src/file7.ts defines the parser (request ${2 * RUNS - 1}).`);
+      expect(reports.some((r) => r.outcome === "compacted")).toBe(true);
+      expect((await session.compactions()).length).toBeGreaterThan(0);
+      expect(summarizer.requests.length).toBeGreaterThan(0);
+      // bounded: the last request is smaller than the one the SDK's own session sent
+      const last = size(model.requests.at(-1) as RecordedRequest);
+      const bareLast = size(bareModel.requests.at(-1) as RecordedRequest);
+      expect(last).toBeLessThan(bareLast * 0.8);
+      // every item the SDK added, byte for byte, in the session's history
+      expect((await session.history({ full: true })).trimEnd().split("\n")).toEqual(memory.added);
+      expect(await sessionLawProblems(session)).toEqual([]);
+      // the SDK reads the context back: a summary is an assistant message of output_text parts
+      const items = await memory.getItems();
+      expect(items.some((i) => "role" in i && i.role === "assistant" && Array.isArray(i.content))).toBe(true);
+      expect(await memory.getItems(3)).toEqual(items.slice(-3));
+      await memory.settle();
+      await session.close();
+    },
+  );
 
   it("compacts in the background at soft_token_threshold, with the same laws", async () => {
     const model = await imitation(modelScript);

@@ -66,15 +66,23 @@ let tmp = "";
 let app = "";
 let tarball = "";
 
-/** A shell block as it runs here: its `npm install` lines pointed at the tarball and the locked versions. */
+/**
+ * A shell block as it runs here: its `npm install` lines pointed at the tarball and the locked
+ * versions, and made one install (where the block has several) so that npm builds the tree once.
+ */
 function shellAsRun(code: string): string {
-  return code.replace(/^npm install ([^#\n]*)/gm, (_, names: string) => {
-    const pkgs = names
-      .trim()
-      .split(/\s+/)
-      .map((n) => (n === "safecut" ? tarball : `${n}@${lockedVersion(n)}`));
-    return `npm install --prefer-offline --no-audit --no-fund ${pkgs.join(" ")} `;
+  const names: string[] = [];
+  const rest = code.replace(/^npm install ([^#\n]*)(#.*)?$/gm, (_, list: string) => {
+    for (const n of list.trim().split(/\s+/)) {
+      const pkg = n === "safecut" ? tarball : `${n}@${lockedVersion(n)}`;
+      if (!names.includes(pkg)) names.push(pkg);
+    }
+    return "";
   });
+  const install = names.length === 0 ? "" : `npm install --prefer-offline --no-audit --no-fund ${names.join(" ")}\n`;
+  // the install goes where the block's first `npm install` was: after what comes before it (npm init -y)
+  const at = code.search(/^npm install /m);
+  return at < 0 ? code : `${rest.slice(0, at)}${install}${rest.slice(at)}`;
 }
 
 function run(cmd: string, args: readonly string[]) {

@@ -17,9 +17,10 @@ import { tryLease } from "../../src/session/lease.ts";
 import { openSession } from "../../src/session/open.ts";
 import type { Session } from "../../src/session/session.ts";
 import { modelMessagesConversation } from "../support/generate-sdk.ts";
+import { expectOneRewritePerRun } from "../support/one-step-runs.ts";
 import { slowSummarizer } from "../support/slow-summarizer.ts";
 import { backends, removeFresh } from "./backends.ts";
-import { questionCounts, SMALL_CONFIG, turn } from "./conversation.ts";
+import { BACKGROUND_CONFIG, questionCounts, SMALL_CONFIG, turn } from "./conversation.ts";
 import { sessionLawProblems } from "./session-laws.ts";
 import { bundleWorker, startWorker, type Worker } from "./worker-process.ts";
 
@@ -89,6 +90,32 @@ describe.each(backends)("background mode on a session: $name", (backend) => {
     const counts = questionCounts(await s.history({ full: true }));
     expect(counts.size).toBe(TURNS);
     for (const n of counts.values()) expect(n).toBe(1);
+    await s.close();
+  }, 60_000);
+
+  it("a background run's clearing and batches reach the agent's context at one step per run (issue 31)", async () => {
+    const at = backend.fresh();
+    const s = await openSession(at, { format: "openai" });
+    // the default strategy clears, then summarizes in batches of one call each: several steps per run
+    const reports: CompactionReport[] = [];
+    const bg = new BackgroundSession(s, BACKGROUND_CONFIG, {
+      summarizer: slowSummarizer(120),
+      onReport: (r) => reports.push(r),
+    });
+    let sent: unknown[] = [];
+    let rewrites = 0;
+    for (let k = 0; k < 40; k++) {
+      const step = await bg.step(turn(`c-${k}`));
+      // the context the agent sends changed an item it had sent before: the provider's cache is re-written
+      if (sent.some((item, i) => JSON.stringify(step.items[i]) !== JSON.stringify(item))) rewrites++;
+      sent = step.items;
+      await pause(15); // the model call
+    }
+    await bg.settle();
+    expectOneRewritePerRun(reports, rewrites);
+    expect(await sessionLawProblems(s)).toEqual([]);
+    const counts = questionCounts(await s.history({ full: true }));
+    expect(counts.size).toBe(40);
     await s.close();
   }, 60_000);
 

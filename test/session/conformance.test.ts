@@ -96,10 +96,8 @@ describe.each(backends)("session conformance: $name", (backend) => {
     const records = await s.compactions();
     expect(records).toHaveLength(report.stretches.length);
     expect(records.every((r) => r.summarizer === "offline" && r.decision === "commit")).toBe(true);
-    // a step under every trigger, in a run that was due going on down to its target, is recorded as "low-water"
-    expect(records.map((r) => r.trigger)).toEqual(
-      report.stretches.map((x) => (x.trigger === "none" ? "low-water" : x.trigger)),
-    );
+    // a step under every trigger, in a run that was due going on down to its target, is "to target" in both
+    expect(records.map((r) => r.trigger)).toEqual(report.stretches.map((x) => x.trigger));
     expect(await s.history({ full: true })).toBe(before);
     expect((await s.context()).length).toBeLessThan(48);
     expect(await sessionLawProblems(s)).toEqual([]);

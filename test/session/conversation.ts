@@ -49,3 +49,21 @@ export const SMALL_CONFIG = {
   strategy: "summarize",
   min_stretch_tokens: 0,
 } as const;
+
+/**
+ * A background mode that clears (whatever it frees, all but the newest two results), then
+ * summarizes in batches of one call each (the default strategy): a run has several steps, adopted
+ * at one step (issue 31). Soft threshold 1,200
+ * characters, hard 4,000.
+ */
+export const BACKGROUND_CONFIG = {
+  token_threshold: 4000,
+  soft_token_threshold: 1200,
+  retention_window: 4,
+  tokenizer: "chars",
+  min_stretch_tokens: 0,
+  batch_calls: 1,
+  batch_tokens: 400,
+  clear_at_least: 0,
+  clear_keep: 2,
+} as const;

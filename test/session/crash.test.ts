@@ -8,13 +8,17 @@ import { chmodSync, existsSync, readFileSync, rmSync, statfsSync, statSync, writ
 import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseConfig } from "../../src/engine/boundary/config-rules.ts";
 import { SafecutError } from "../../src/model/errors.ts";
+import { charCounter } from "../../src/model/tokens.ts";
+import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
+import { sessionDue } from "../../src/session/background-session.ts";
 import { tryLease } from "../../src/session/lease.ts";
 import { logLockFiles } from "../../src/session/lock-files.ts";
 import { openSession } from "../../src/session/open.ts";
 import { runInProcess, tempDir } from "../support/cli-run.ts";
 import { type Backend, backends, logBackend, pgBackend, removeFresh } from "./backends.ts";
-import { questionCounts, turn } from "./conversation.ts";
+import { BACKGROUND_CONFIG, questionCounts, turn } from "./conversation.ts";
 import { sessionLawProblems } from "./session-laws.ts";
 import { remountReadOnly, tmpfs, unmountAll, whyNoMount } from "./tmpfs.ts";
 import { bundleWorker, startWorker } from "./worker-process.ts";
@@ -82,6 +86,59 @@ describe.each(backends)("crash safety: $name", (backend) => {
       expect(l.records).toBeGreaterThan(10);
     }
   }, 600_000);
+});
+
+/** Kills of background runs per backend: half before the run can have ended, half at any instant. */
+const BACKGROUND_KILLS = 12;
+/** The summarizer's answer time in the background workers (a kill before it is before the run's end). */
+const BACKGROUND_DELAY_MS = 150;
+
+describe.each(backends)("crash safety of background runs: $name", (backend) => {
+  it(`a background run killed midway leaves nothing of itself, ${BACKGROUND_KILLS} SIGKILLs`, async () => {
+    const soft = parseConfig({
+      ...BACKGROUND_CONFIG,
+      token_threshold: BACKGROUND_CONFIG.soft_token_threshold,
+      soft_token_threshold: null,
+    });
+    let midway = 0;
+    for (let i = 0; i < BACKGROUND_KILLS; i++) {
+      const at = backend.fresh();
+      // a session over the soft threshold: the worker's first step starts a background run
+      const s0 = await openSession(at, { format: "openai" });
+      for (let k = 0; (await sessionDue(s0, soft, charCounter())) === "none"; k++) await s0.append(turn(`f${i}-${k}`));
+      await s0.close();
+      // early kills: the run's first summarizer call never answers (its clearing is done, in
+      // memory); killed once that call is out, the run midway. The others at any instant from its
+      // first call on: mid-run, mid-commit or after
+      const early = i % 2 === 0;
+      const w = startWorker(bundle, ["background", at, `b${i}`, String(BACKGROUND_DELAY_MS), early ? "1" : "0"]);
+      await w.firstStep;
+      const midRun = early && !w.lines.includes("ended");
+      await sleep(Math.floor(Math.random() * BACKGROUND_DELAY_MS * (early ? 1 : 8)));
+      w.child.kill("SIGKILL");
+      await w.exited;
+      expect(w.stderr).toBe("");
+      const ended = w.lines.filter((l) => l === "ended").length;
+      const s = await openSession(at);
+      const counts = questionCounts(await s.history({ full: true }));
+      for (const id of w.acked) expect(counts.get(id), `acknowledged ${id}`).toBe(1);
+      for (const [id, n] of counts) expect(n, `item ${id}`).toBe(1);
+      expect(await sessionLawProblems(s)).toEqual([]);
+      const records = (await s.compactions()).length + (await s.clearings()).length;
+      if (midRun) {
+        // killed before its first run ended: nothing of the run is in the session
+        expect(ended).toBe(0);
+        expect(records, "records of a run killed midway").toBe(0);
+        midway++;
+      }
+      // the next open is well-formed: the session appends and compacts
+      await s.append(turn(`after-${i}`));
+      await s.compact(BACKGROUND_CONFIG, { summarizer: offlineSummarizer(charCounter()) });
+      expect(await sessionLawProblems(s)).toEqual([]);
+      await s.close();
+    }
+    expect(midway).toBe(BACKGROUND_KILLS / 2);
+  }, 300_000);
 });
 
 /** A user item of about `bytes` bytes naming `id`. */

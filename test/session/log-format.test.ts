@@ -8,10 +8,14 @@
 import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { parseConfig } from "../../src/engine/boundary/config-rules.ts";
+import { charCounter } from "../../src/model/tokens.ts";
+import { BackgroundSession, sessionDue } from "../../src/session/background-session.ts";
 import { LOG_VERSION } from "../../src/session/log-lines.ts";
 import { openSession } from "../../src/session/open.ts";
+import { slowSummarizer } from "../support/slow-summarizer.ts";
 import { freshDir, removeFresh } from "./backends.ts";
-import { questionCounts, SMALL_CONFIG, turn } from "./conversation.ts";
+import { BACKGROUND_CONFIG, questionCounts, SMALL_CONFIG, turn } from "./conversation.ts";
 import { refused } from "./refused.ts";
 import { sessionLawProblems } from "./session-laws.ts";
 
@@ -31,7 +35,7 @@ describe("session log format version", () => {
     const at = join(freshDir(), "new.jsonl");
     await (await openSession(at, { format: "openai" })).close();
     expect(JSON.parse(readFileSync(at, "utf8").split("\n")[0])).toMatchObject({ "safecut-session": LOG_VERSION });
-    expect(LOG_VERSION).toBe(4);
+    expect(LOG_VERSION).toBe(5);
   });
 
   it("reads a version-1 log as the safecut that wrote it did, and opening and reading change no byte", async () => {
@@ -148,6 +152,51 @@ describe("session log format version", () => {
     lines[n] = lines[n].replace(/"confidence":[0-9.]+/, '"confidence":2');
     writeFileSync(at, lines.join("\n"));
     await refused(at, new RegExp(`line ${n + 1}: field "memoryCandidates": confidence 2 is not in \\[0, 1\\]`));
+  });
+
+  it("writes a background run as one run line: read as its records, set aside whole when torn, refused before version 5", async () => {
+    const at = join(freshDir(), "run.jsonl");
+    const s = await openSession(at, { format: "openai" });
+    const soft = parseConfig({ ...BACKGROUND_CONFIG, token_threshold: 1200, soft_token_threshold: null });
+    for (let k = 0; (await sessionDue(s, soft, charCounter())) === "none"; k++) await s.append(turn(`r${k}`));
+    const items = await s.version();
+    const bg = new BackgroundSession(s, BACKGROUND_CONFIG, { summarizer: slowSummarizer(1) });
+    expect((await bg.step([])).started).toBe(true);
+    await bg.settle();
+    const records = [...(await s.compactions()), ...(await s.clearings())];
+    await s.close();
+    // a clearing and at least one splice, on one line, numbered after the items
+    expect(records.length).toBeGreaterThan(1);
+    const lines = readFileSync(at, "utf8").split("\n");
+    const runs = lines.filter((l) => l.includes('"t":"run"'));
+    expect(runs.length).toBe(1);
+    expect(lines.filter((l) => /"t":"(compaction|clearing)"/.test(l) && !l.includes('"t":"run"')).length).toBe(0);
+    const run = JSON.parse(runs[0]) as { seq: number; entries: { committedVersion: number }[] };
+    expect(run.seq).toBe(items + 1);
+    expect(run.entries.map((e) => e.committedVersion)).toEqual(records.map((_, k) => items + 1 + k));
+    const read = await openSession(at);
+    expect(await read.version()).toBe(items + records.length);
+    expect(await sessionLawProblems(read)).toEqual([]);
+    await read.close();
+    // torn by a crash mid-write: none of the run is read, the next write sets the line aside
+    const torn = join(freshDir(), "torn.jsonl");
+    const text = readFileSync(at, "utf8");
+    writeFileSync(torn, text.slice(0, text.indexOf('"t":"run"') + 40));
+    const warnings: string[] = [];
+    const t = await openSession(torn, { onWarning: (w) => warnings.push(w) });
+    expect(warnings.join("\n")).toMatch(/incomplete last line/);
+    expect(await t.version()).toBe(items);
+    expect((await t.compactions()).length + (await t.clearings()).length).toBe(0);
+    await t.append(turn("after"));
+    await t.close();
+    const again = await openSession(torn);
+    expect(await again.version()).toBe(items + 4);
+    expect(await sessionLawProblems(again)).toEqual([]);
+    await again.close();
+    // a log at version 4 holds no run line
+    const old = join(freshDir(), "old.jsonl");
+    writeFileSync(old, text.replace(`"safecut-session":${LOG_VERSION}`, '"safecut-session":4'));
+    await refused(old, new RegExp(`line ${items + 2}: a run line in a log at format version 4 \\(from 5 on\\)`));
   });
 
   it("refuses a format line that does not raise the version, naming it", async () => {

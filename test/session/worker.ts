@@ -5,12 +5,17 @@
 // and compacts, until killed. Each acknowledged append is reported on stdout as `ack ID` once it
 // has resolved (durable), `ready` once the session is open, and `step` as each
 // compaction step starts (mixed). `read LOCATION` only reads: it reports `items N`, the context's
-// items.
+// items. `background LOCATION TAG DELAY [HANG]` steps a BackgroundSession (BACKGROUND_CONFIG, a summarizer
+// answering after DELAY ms) with one turn per step, until killed: `step` when its background run
+// starts a summarizer call (call number HANG never answers), and `started` and `ended` as each run
+// starts and ends.
 import { existsSync, writeSync } from "node:fs";
 import { charCounter } from "../../src/model/tokens.ts";
 import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
+import { BackgroundSession } from "../../src/session/background-session.ts";
 import { openSession } from "../../src/session/open.ts";
-import { SMALL_CONFIG, turn } from "./conversation.ts";
+import { slowSummarizer } from "../support/slow-summarizer.ts";
+import { BACKGROUND_CONFIG, SMALL_CONFIG, turn } from "./conversation.ts";
 
 const [mode, location, tag, count] = process.argv.slice(2);
 // compact: the third argument is the stop file
@@ -38,6 +43,28 @@ if (mode === "append") {
 } else if (mode === "compact-once") {
   const r = await s.compact(SMALL_CONFIG, { summarizer });
   say(`compacted ${r.stretches.length}`);
+} else if (mode === "background") {
+  const slow = slowSummarizer(Number(count));
+  const batch = slow.summarizeBatch;
+  if (batch === undefined) throw new Error("the slow summarizer summarizes batches");
+  // `step` as each summarizer call goes out; call number HANG (when given) never answers
+  const hang = Number(process.argv[6] ?? "0");
+  let calls = 0;
+  const out = <T>(answer: () => Promise<T>): Promise<T> => {
+    say("step");
+    return ++calls === hang ? new Promise<T>(() => {}) : answer();
+  };
+  const bg = new BackgroundSession(s, BACKGROUND_CONFIG, {
+    summarizer: { ...slow, summarize: (r) => out(() => slow.summarize(r)), summarizeBatch: (r) => out(() => batch(r)) },
+    onEvent: (e) => {
+      if (e.kind !== "waited") say(e.kind);
+    },
+  });
+  for (let k = 0; ; k++) {
+    await bg.step(turn(`${tag}-${k}`));
+    say(`ack ${tag}-${k}`);
+    await pause(5); // the model call
+  }
 } else if (mode === "mixed") {
   // three turns, then a compaction (reporting `step` as each step starts), and again
   for (let k = 0; ; k += 3) {

@@ -346,11 +346,13 @@ describe("proof-only models", () => {
         if (ts.isFunctionDeclaration(st) && st.name !== undefined && isProofModel(st)) models.push(st.name.text);
     }
     expect(models.sort()).toEqual([
+      "clearPinned",
       "compactRolesOnce",
       "compactUntilStable",
       "lowWaterRun",
       "raceTwoPlans",
       "selectAfterSplice",
+      "selectPinned",
     ]);
     const gate = sourceFiles(join(ROOT, "src", "engine", "boundary")).filter(
       (f) => !f.path.endsWith("kernel-requires.ts"),

@@ -91,6 +91,29 @@ export const mutants: Mutant[] = [
   {
     module: "trigger.ts",
     law: "L1",
+    find: `  if (!overByteBudget(bytes, maxBytes)) return "fits";`,
+    replace: `  if (bytes <= maxBytes) return "fits";`,
+    why: "the byte verdict reads an unset budget (0) as a budget of 0 bytes: every request is over it",
+  },
+  {
+    module: "trigger.ts",
+    law: "L1",
+    find: `  if (floorBytes > maxBytes) return "floorOver";`,
+    replace: `  if (floorBytes >= maxBytes) return "floorOver";`,
+    why: "a byte floor exactly at the budget is called over it: a run that would bring the request under is refused",
+  },
+  {
+    module: "trigger.ts",
+    law: "L1",
+    find: `  return "due";
+}`,
+    replace: `  return "fits";
+}`,
+    why: "a request over the byte budget whose floor fits is called fitting: it is sent and refused (HTTP 413)",
+  },
+  {
+    module: "trigger.ts",
+    law: "L1",
     find: `if (contextWindow > 0 && isOverContextWindow(tokens, contextWindow, reserveTokens)) return "window";`,
     replace: `if (contextWindow > 0 && isOverContextWindow(tokens, contextWindow, reserveTokens)) return "threshold";`,
     why: "the context-window form is reported as a threshold, so the trigger named is not the one that fired",
@@ -761,6 +784,27 @@ export const mutants: Mutant[] = [
     why: "the first recorded unshrinkable stretch is forgotten and paid for again",
   },
   {
+    module: "lowwater.ts",
+    law: "L8",
+    find: `if (freed < freeAtLeast) return false;`,
+    replace: `if (freed < freeAtLeast - 1) return false;`,
+    why: "a batch that leaves the count over the trigger re-writes the cache for less than floor_free_tokens (at 1, for nothing at all)",
+  },
+  {
+    module: "lowwater.ts",
+    law: "L1",
+    find: `return callsSince >= every;`,
+    replace: `return callsSince + 1 >= every;`,
+    why: "a batch that leaves the count over the trigger goes one call early: more than one such run per floor_run_every calls",
+  },
+  {
+    module: "lowwater.ts",
+    law: "L13",
+    find: `  return judged >= hardTrigger;`,
+    replace: `  return judged > hardTrigger;`,
+    why: "a clearing that alone is due (the request exactly at its trigger) is deferred: the request goes out over the trigger",
+  },
+  {
     module: "floor.ts",
     law: "L8",
     find: `if (total - lawfulFloor < freeAtLeast) return false;`,
@@ -1007,5 +1051,106 @@ export const mutants: Mutant[] = [
   return "enter";`,
     replace: `  return "close";`,
     why: "a step the run replaced never enters the ledger, so what it showed is lost",
+  },
+  {
+    module: "compressible.ts",
+    law: "L2",
+    find: `return r === "assistant" || r === "tool" || r === "summary";`,
+    replace: `return r === "assistant" || r === "tool" || r === "summary" || r === "compaction";`,
+    why: "a provider's server-side compaction item becomes compressible, so a compaction could summarize it away",
+  },
+  {
+    module: "stretch.ts",
+    law: "L2",
+    find: `return isCompressible(roles[j]) && !ongoing[j] && `,
+    replace: `return (isCompressible(roles[j]) || roles[j] === "compaction") && !ongoing[j] && `,
+    why: "a stretch may include a provider's server-side compaction item",
+  },
+  {
+    module: "splice.ts",
+    law: "L2",
+    find: `const out = splice(roles, start, end, "summary");`,
+    replace: `const out = splice(roles, start > 0 && roles[start - 1] === "compaction" ? start - 1 : start, end, "summary");`,
+    why: "the splice overwrites the server-side compaction item right before the stretch",
+  },
+  {
+    module: "clearing.ts",
+    law: "L13",
+    find: `    out.push(take);
+    if (take)`,
+    replace: `    out.push(take || roles[i] === "compaction");
+    if (take)`,
+    why: "the clearing tier marks a provider's server-side compaction item as cleared",
+  },
+  {
+    module: "pin.ts",
+    law: "L15",
+    find: `  const n = roles.length;
+  const out: boolean[] = [];`,
+    replace: `  const n = roles.length > 0 ? roles.length - 1 : 0;
+  const out: boolean[] = [];`,
+    why: "the pinned view is one message short of the conversation",
+  },
+  {
+    module: "pin.ts",
+    law: "L5",
+    find: `out.push(ongoing[i] || (pinned[i] && roles[i] === "assistant"));`,
+    replace: `out.push(ongoing[i] || (pinned[i] && roles[i] !== "assistant"));`,
+    why: "a pinned tool result or user message is held like a call: the pinned view is no longer a well-formed pairing view",
+  },
+  {
+    module: "pin.ts",
+    law: "L15",
+    find: `out.push(ongoing[i] || (pinned[i] && roles[i] === "assistant"));`,
+    replace: `out.push(pinned[i] && roles[i] === "assistant");`,
+    why: "a call still waiting for its result is no longer held once pins apply",
+  },
+  {
+    module: "pin.ts",
+    law: "L15",
+    find: `out.push(ongoing[i] || (pinned[i] && roles[i] === "assistant"));`,
+    replace: `out.push(ongoing[i]);`,
+    why: "a pinned assistant message is not held: a stretch may summarize it",
+  },
+  {
+    module: "pin.ts",
+    law: "L15",
+    find: `if (pinned[k] && roles[k] === "tool") {`,
+    replace: `if (pinned[k] && roles[k] === "tool" && k + 1 < n) {`,
+    why: "the last message's pin, a tool result, does not hold its call: the result may be summarized or cleared",
+  },
+  {
+    module: "pin.ts",
+    law: "L15",
+    find: `if (pinned[k] && roles[k] === "tool") {`,
+    replace: `if (roles[k] === "tool") {`,
+    why: "the calls of results nobody pinned are held too: nothing may be summarized or cleared that the pins do not ask for",
+  },
+  {
+    module: "pin.ts",
+    law: "L15",
+    find: `const st = selectStretch(roles, callOf, lastAnswer, held, window);`,
+    replace: `const st = selectStretch(roles, callOf, lastAnswer, ongoing, window);`,
+    why: "the stretch is chosen without the pins, so it may summarize a pinned message",
+  },
+  {
+    module: "pin.ts",
+    law: "L15",
+    find: `    callOf,
+    held,
+    cleared,`,
+    replace: `    callOf,
+    ongoing,
+    cleared,`,
+    why: "the clearing is chosen without the pins, so it may clear a pinned tool result",
+  },
+  {
+    module: "pin.ts",
+    law: "L15",
+    find: `  return mask;
+}`,
+    replace: `  return mask.slice(1);
+}`,
+    why: "the clearing mask is one message short, so the engine would read past it",
   },
 ];

@@ -7,13 +7,15 @@
 import { type CommitDecision, type CurrentStamp, decideCommit, type PlanStamp } from "../../kernel/commit.ts";
 import { type LedgerStepUse, ledgerKept, ledgerSlot, ledgerStepUse } from "../../kernel/ledger.ts";
 import { decideLogCommit } from "../../kernel/logcommit.ts";
-import { runContinues, summarizesAfterClearing } from "../../kernel/lowwater.ts";
+import { batchWorthRewrite, clearsNow, runContinues, summarizesAfterClearing } from "../../kernel/lowwater.ts";
 import { acceptSummary, rejectionStreak, stopAfterRejections } from "../../kernel/progress.ts";
 import type { Role } from "../../kernel/roles.ts";
 import { advanceWatermark } from "../../kernel/watermark.ts";
 import {
   guardAcceptSummary,
   guardAdvanceWatermark,
+  guardBatchWorthRewrite,
+  guardClearsNow,
   guardDecideCommit,
   guardDecideLogCommit,
   guardLedgerKept,
@@ -68,6 +70,25 @@ export function gateSummarizesAfterClearing(
 ): boolean {
   guardSummarizesAfterClearing(dueAtStart, dueAfterClearing, total, target);
   return summarizesAfterClearing(dueAtStart, dueAfterClearing, total, target);
+}
+
+/** Is a due run's first batch worth the prompt-cache re-write it causes (under the trigger after it, or enough freed and calls since the last run)? */
+export function gateBatchWorthRewrite(
+  trigger: number,
+  judged: number,
+  freed: number,
+  freeAtLeast: number,
+  callsSince: number,
+  every: number,
+): boolean {
+  guardBatchWorthRewrite(trigger, judged, freed, freeAtLeast, callsSince, every);
+  return batchWorthRewrite(trigger, judged, freed, freeAtLeast, callsSince, every);
+}
+
+/** Deferred clearing: does the clearing tier clear now (its run summarizes, or clearing alone is due)? */
+export function gateClearsNow(summarizes: boolean, judged: number, hardTrigger: number): boolean {
+  guardClearsNow(summarizes, judged, hardTrigger);
+  return clearsNow(summarizes, judged, hardTrigger);
 }
 
 /** L9: may a planned compaction still be applied (commit, rebase) or not (reject)? */

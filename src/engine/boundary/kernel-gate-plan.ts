@@ -19,6 +19,7 @@ import {
   worthACall,
 } from "../../kernel/floor.ts";
 import { keepRecentCutoff, selectKeepRecent } from "../../kernel/keeprecent.ts";
+import { pinnedOngoing } from "../../kernel/pin.ts";
 import { rangeTokens } from "../../kernel/progress.ts";
 import type { Role } from "../../kernel/roles.ts";
 import { movable, pairingAt, pairingOk, type Stretch, selectStretch, selectStretchFrom } from "../../kernel/stretch.ts";
@@ -35,6 +36,7 @@ import {
   guardMovable,
   guardNotShrinkable,
   guardPairingAt,
+  guardPinnedOngoing,
   guardPlanAging,
   guardPlanBatch,
   guardPlanCalls,
@@ -384,4 +386,14 @@ export function gateFindCutPoint(
 ): CutPoint {
   guardFindCutPoint(v.roles, tokens, v.callOf, v.lastAnswer, start, end, keepRecentTokens);
   return findCutPoint(v.roles, tokens, v.callOf, v.lastAnswer, start, end, keepRecentTokens);
+}
+
+/**
+ * L15: the views with the pins applied: every pinned assistant message and the call of every
+ * pinned tool result held like a call still waiting for its result (so no stretch and no clearing
+ * takes them). Pairing holds of the result whenever it holds of `v` (proven), so the vouch carries over.
+ */
+export function gatePinnedViews<V extends PairingViews>(v: V, pinned: readonly boolean[]): V {
+  guardPinnedOngoing(v.roles, v.callOf, v.lastAnswer, v.ongoing, pinned, { Pairing: v.paired === true });
+  return { ...v, ongoing: pinnedOngoing(v.roles, v.callOf, v.lastAnswer, v.ongoing, pinned) };
 }

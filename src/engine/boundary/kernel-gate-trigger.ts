@@ -7,6 +7,8 @@
 import { type ConfigField, type ConfigView, maxTokensLimit, validateConfig } from "../../kernel/config.ts";
 import { retentionCutoff } from "../../kernel/retention.ts";
 import {
+  type ByteVerdict,
+  byteVerdict,
   overByteBudget,
   type ReportedPrefix,
   type ThresholdKind,
@@ -19,6 +21,7 @@ import {
 } from "../../kernel/trigger.ts";
 import { keepHeadLines, keepTailLines } from "../../kernel/truncate.ts";
 import {
+  guardByteVerdict,
   guardKeepHeadLines,
   guardKeepTailLines,
   guardOverByteBudget,
@@ -47,6 +50,12 @@ export function gateTriggerFired(
 export function gateOverByteBudget(bytes: number, maxBytes: number): boolean {
   guardOverByteBudget(bytes, maxBytes);
   return overByteBudget(bytes, maxBytes);
+}
+
+/** L1, byte form with its floor: whether a request fits, is due, or has a byte floor over the budget itself. */
+export function gateByteVerdict(bytes: number, floorBytes: number, maxBytes: number): ByteVerdict {
+  guardByteVerdict(bytes, floorBytes, maxBytes);
+  return byteVerdict(bytes, floorBytes, maxBytes);
 }
 
 /** L1, threshold form: which configured threshold is reached (tokens first), for the report. */

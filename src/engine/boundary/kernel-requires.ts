@@ -440,6 +440,29 @@ export function guardSummarizesAfterClearing(_dueAtStart: boolean, _dueAfterClea
   if (!Number.isSafeInteger(target)) fail("summarizesAfterClearing", "target a safe integer");
 }
 
+/** batchWorthRewrite (src/kernel/lowwater.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardBatchWorthRewrite(trigger: number, judged: number, freed: number, freeAtLeast: number, callsSince: number, every: number): void {
+  if (!Number.isSafeInteger(trigger)) fail("batchWorthRewrite", "trigger a safe integer");
+  if (!Number.isSafeInteger(judged)) fail("batchWorthRewrite", "judged a safe integer");
+  if (!Number.isSafeInteger(freed)) fail("batchWorthRewrite", "freed a safe integer");
+  if (!Number.isSafeInteger(freeAtLeast)) fail("batchWorthRewrite", "freeAtLeast a safe integer");
+  if (!Number.isSafeInteger(callsSince)) fail("batchWorthRewrite", "callsSince a safe integer");
+  if (!Number.isSafeInteger(every)) fail("batchWorthRewrite", "every a safe integer");
+  if (!(0 <= freed && freed <= judged && judged <= 9007199254740991 && 1 <= freeAtLeast && 0 <= callsSince && 1 <= every)) fail("batchWorthRewrite", "0 <= freed && freed <= judged && judged <= 9007199254740991 && 1 <= freeAtLeast && 0 <= callsSince && 1 <= every");
+}
+
+/** clearsNow (src/kernel/lowwater.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardClearsNow(_summarizes: boolean, judged: number, hardTrigger: number): void {
+  if (!Number.isSafeInteger(judged)) fail("clearsNow", "judged a safe integer");
+  if (!Number.isSafeInteger(hardTrigger)) fail("clearsNow", "hardTrigger a safe integer");
+}
+
+/** pinnedOngoing (src/kernel/pin.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardPinnedOngoing(roles: readonly Role[], callOf: readonly number[], lastAnswer: readonly number[], ongoing: readonly boolean[], pinned: readonly boolean[], vouched: Vouched = NOTHING_VOUCHED): void {
+  if (!(vouched.Pairing === true || pairingOk(roles, callOf, lastAnswer, ongoing))) fail("pinnedOngoing", `Pairing(roles, callOf, lastAnswer, ongoing): every tool result answers an earlier call`);
+  if (!(pinned.length === roles.length)) fail("pinnedOngoing", "pinned.length === roles.length");
+}
+
 /** acceptSummary (src/kernel/progress.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardAcceptSummary(summaryTokens: number, replacedTokens: number, maxTokens: number): void {
   if (!Number.isSafeInteger(summaryTokens)) fail("acceptSummary", "summaryTokens a safe integer");
@@ -574,6 +597,14 @@ export function guardOverByteBudget(bytes: number, maxBytes: number): void {
   if (!(bytes >= 0 && maxBytes >= 0)) fail("overByteBudget", "bytes >= 0 && maxBytes >= 0");
 }
 
+/** byteVerdict (src/kernel/trigger.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardByteVerdict(bytes: number, floorBytes: number, maxBytes: number): void {
+  if (!Number.isSafeInteger(bytes)) fail("byteVerdict", "bytes a safe integer");
+  if (!Number.isSafeInteger(floorBytes)) fail("byteVerdict", "floorBytes a safe integer");
+  if (!Number.isSafeInteger(maxBytes)) fail("byteVerdict", "maxBytes a safe integer");
+  if (!(bytes >= 0 && floorBytes >= 0 && maxBytes >= 0 && floorBytes <= bytes)) fail("byteVerdict", "bytes >= 0 && floorBytes >= 0 && maxBytes >= 0 && floorBytes <= bytes");
+}
+
 /** triggerFired (src/kernel/trigger.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardTriggerFired(tokens: number, messages: number, userTurns: number, th: Thresholds, contextWindow: number, reserveTokens: number): void {
   if (!Number.isSafeInteger(tokens)) fail("triggerFired", "tokens a safe integer");
@@ -644,4 +675,4 @@ export function guardAdvanceWatermark(current: number, proposed: number, newestU
 }
 
 // no precondition to check: isCompressible, maxTokensLimit, ledgerStepUse.
-// proof-only models, never called by the engine (no guard): raceTwoPlans, compactRolesOnce, lowWaterRun, compactUntilStable, selectAfterSplice.
+// proof-only models, never called by the engine (no guard): raceTwoPlans, compactRolesOnce, lowWaterRun, selectPinned, clearPinned, compactUntilStable, selectAfterSplice.

@@ -209,28 +209,35 @@ export class BackgroundCompaction {
       () => {
         planned = { version: this.store.version, length: this.store.messages.length };
         staging = new StagingStore(this.store);
-        return compactStore(staging, soft, this.o);
+        // a clearing that alone would do waits for the hard trigger (or rides with a summarizing run)
+        return compactStore(staging, soft, { ...this.o, hardTrigger: this.c.token_threshold ?? 0 });
       },
       (r) => {
         const decision = staging === undefined ? "reject" : this.store.adopt(planned, staging.changes);
         if (decision !== "reject" && staging !== undefined) this.store.unshrinkable.replaceWith(staging.unshrinkable);
-        if (r === undefined) return;
-        if (decision === "reject" && staging !== undefined && staging.changes.length > 0) {
-          this.report({
-            ...r,
-            outcome: "superseded",
-            reason:
-              "another writer changed the conversation (not only appends) while this background run compacted a copy of it: none of the run's changes was applied; the conversation is as that writer left it",
-            stretches: [],
-          });
-          return;
-        }
-        // each stretch reached the store with the adoption: appended to meanwhile, it was rebased over (L9)
-        this.report(decision === "rebase" ? { ...r, stretches: r.stretches.map((x) => ({ ...x, decision })) } : r);
+        if (r !== undefined) this.report(adoptedReport(r, decision, (staging?.changes.length ?? 0) > 0));
       },
     );
     return { waited, started: true };
   }
+}
+
+/**
+ * The report of a run whose whole result was adopted at one step with `decision` (the kernel's
+ * commit rule, L9): rebased over appends, each stretch says so; rejected after it had changed
+ * something (`changed`), the run is superseded and none of its stretches was applied.
+ */
+export function adoptedReport(r: CompactionReport, decision: CommitDecision, changed: boolean): CompactionReport {
+  if (decision === "reject" && changed)
+    return {
+      ...r,
+      outcome: "superseded",
+      reason:
+        "another writer changed the conversation (not only appends) while this background run compacted a copy of it: none of the run's changes was applied; the conversation is as that writer left it",
+      stretches: [],
+    };
+  // each stretch reached the conversation with the adoption: appended to meanwhile, it was rebased over (L9)
+  return decision === "rebase" ? { ...r, stretches: r.stretches.map((x) => ({ ...x, decision })) } : r;
 }
 
 /**

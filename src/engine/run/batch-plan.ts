@@ -8,6 +8,7 @@ import type { Message } from "../../model/message.ts";
 import {
   gateAgedBudget,
   gateAgingDue,
+  gateBatchWorthRewrite,
   gateKeepRecentCutoff,
   gatePlanAging,
   gatePlanBatch,
@@ -18,6 +19,7 @@ import { plainArray } from "../store/gap-array.ts";
 import type { StoreView } from "../store/store.ts";
 import { factTokens, requiredFacts } from "../summarize/facts.ts";
 import { type BatchStretch, planCallsOf } from "../summarize/summarize-batch.ts";
+import { callsSinceSummary } from "./lawful-floor.ts";
 import { type CallFloor, type Plan, planKeep } from "./plan.ts";
 import { countOf } from "./plural.ts";
 import { callFloor, type RunEnd, type RunState, stepContext, tellState } from "./run-state.ts";
@@ -169,18 +171,49 @@ export function planBatchNext(run: RunState): PlannedBatch | RunEnd {
   // disjoint (planAging leaves the work stretches out): committed in order of position
   const stretches = [...work, ...aged].sort((a, b) => a.start - b.start);
   const replaced = stretches.reduce((t, x) => t + x.replacedTokens, 0);
+  const agedFreed = aged.reduce((t, x) => t + x.replacedTokens - (x.maxTokens ?? 0), 0);
+  const spared = sparedRewrite(run, snap, plan, freed + agedFreed);
+  if (spared !== undefined) return spared;
   run.counts.planned += stretches.length;
   tellState(run);
   run.progress(
     `step ${run.step}: summarizing ${countOf(stretches.length, "stretch", "stretches")} together${aged.length === 0 ? "" : `, ${countOf(aged.length, "aged summary", "aged summaries")} among them`} (${countOf(replaced, "token")}; total ${snap.totalTokens}; trigger: ${plan.trigger})`,
   );
-  const agedFreed = aged.reduce((t, x) => t + x.replacedTokens - (x.maxTokens ?? 0), 0);
   return {
     snap,
     plan,
     stretches,
     messages: stretches.map((x) => snap.messages.slice(x.start, x.end)),
     freed: freed + agedFreed,
+  };
+}
+
+/**
+ * A due run's first batch that the kernel's batchWorthRewrite says is not worth the prompt-cache
+ * re-write it causes: it would leave the judged count at or over token_threshold (so the next call
+ * is due again) and frees under floor_free_tokens, or comes within floor_run_every calls of the
+ * last run. The run then ends changing nothing, with the figures; undefined
+ * to go on. Only the token threshold is judged so: a run due by the context window (the request
+ * would not fit), by messages or turns, or a dry run always goes on.
+ */
+function sparedRewrite(run: RunState, snap: StoreView, plan: Plan, freed: number): RunEnd | undefined {
+  // at or under the lawful floor, the floor's own rule (refusedUnderFloor) has spaced this run already
+  if (run.counts.planned !== 0 || !run.dueBefore || run.o.dryRun === true || run.lawfulFloor !== undefined)
+    return undefined;
+  if (plan.trigger !== "tokens" && plan.trigger !== "reported usage") return undefined;
+  const trigger = run.c.token_threshold;
+  if (trigger === null) return undefined;
+  const judged = plan.triggerTokens;
+  const frees = Math.min(judged, Math.max(0, freed));
+  const since = callsSinceSummary(snap.messages, snap.views.roles) ?? run.c.floor_run_every;
+  if (gateBatchWorthRewrite(trigger, judged, frees, run.c.floor_free_tokens, since, run.c.floor_run_every))
+    return undefined;
+  const why =
+    frees < run.c.floor_free_tokens
+      ? `it would free about ${frees}, under floor_free_tokens (${run.c.floor_free_tokens})`
+      : `${since} calls since the last run, under floor_run_every (${run.c.floor_run_every})`;
+  return {
+    reason: `not run: what can be summarized now leaves ${judged - frees} of ${judged} tokens, at or over token_threshold (${trigger}), and every run re-writes the provider's prompt cache from its first change; ${why}`,
   };
 }
 

@@ -62,7 +62,7 @@ async function commitBatch(
     const step: PlannedStep = {
       snap: planned ?? run.store.view(),
       // after a commit, the trigger is read on the store as it stands (a session records the same):
-      // "none" once the batch has brought the run under it (a low-water step)
+      // "none" once the batch has brought the run under it (reported as a step "to target")
       plan: {
         ...b.plan,
         trigger: planned === undefined ? stepTrigger(run) : b.plan.trigger,

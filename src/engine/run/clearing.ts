@@ -12,7 +12,9 @@ import { settingsView } from "../boundary/config-rules.ts";
 import {
   gateCallsToClear,
   gateClearedTokens,
+  gateClearsNow,
   gateSelectClearing,
+  gateSummarizesAfterClearing,
   gateUsageAfterSplice,
   gateUsageTokens,
 } from "../boundary/kernel-gate.ts";
@@ -43,6 +45,30 @@ export function clearedWith(m: ToolMessage, placeholder: string): ToolMessage {
 
 /** What clear_inputs puts in place of a call's arguments: an empty JSON object, which every format's call can hold. */
 export const CLEARED_ARGUMENTS = "{}";
+
+/**
+ * Whether the clearing of `counts` (the results' counts once cleared) happens now: the run
+ * summarizes after it anyway (kernel summarizesAfterClearing on the count it leaves), or clearing
+ * alone is due (kernel clearsNow against `hardTrigger`).
+ */
+function clearsNow(
+  c: Config,
+  judged: number,
+  counts: readonly number[],
+  tokens: ArrayLike<number>,
+  items: number,
+  userTurns: number,
+  hardTrigger: number,
+): boolean {
+  if (hardTrigger <= 0) return true;
+  let freed = 0;
+  for (let i = 0; i < counts.length; i++) freed += tokens[i] - counts[i];
+  const left = Math.max(0, judged - freed);
+  const dueAfter = triggerKindOf(c, left, items, userTurns) !== "notDue";
+  const target = targetTokens(c);
+  const summarizes = target === undefined ? dueAfter : gateSummarizesAfterClearing(true, dueAfter, left, target);
+  return gateClearsNow(summarizes, judged, hardTrigger);
+}
 
 /**
  * The assistant message with the arguments of its calls `ids` replaced by `{}` (clear_inputs),
@@ -89,13 +115,18 @@ export interface ClearingStep {
   readonly usage: ReportedPrefix | undefined;
   /** the strategy is "clear": the run does not summarize */
   readonly only: boolean;
+  /** the clearing waits for the next summarizing run (the kernel's clearsNow): the run ends without changing anything */
+  readonly deferred?: boolean;
 }
 
 /**
  * Runs the clearing tier once on the store when the strategy asks for it ("clear" or
  * "clear-then-summarize"); "summarize" leaves everything as it is. `usage` is the run's
  * reported prefix, if any, carried across the clearing. A dry run reports what it would clear
- * and changes nothing.
+ * and changes nothing. `hardTrigger`: the token count at which the request itself is over its
+ * trigger when the run is judged against an earlier one (a background run at soft_token_threshold;
+ * 0: none): a clearing that leaves nothing to summarize then waits, unless the count is at or over
+ * it (the kernel's clearsNow: deferred clearing rides with the next summarizing run).
  */
 export async function clearFirst(
   store: ConversationStore,
@@ -103,6 +134,7 @@ export async function clearFirst(
   positions: InputPositions,
   usage: ReportedPrefix | undefined,
   dryRun = false,
+  hardTrigger = 0,
 ): Promise<ClearingStep> {
   if (c.strategy === "summarize") return { report: undefined, usage, only: false };
   const snap = store.view();
@@ -152,6 +184,15 @@ export async function clearFirst(
     return { report: none(why), usage, only };
   }
   const counts = gateClearedTokens(snap.tokens, after, mask);
+  if (!clearsNow(c, judged, counts, snap.tokens, items, snap.views.userTurns, hardTrigger))
+    return {
+      report: none(
+        `clearing deferred to ride with the next summarizing run: it alone would do, and the count (${judged}) is under the trigger the request is judged against (${hardTrigger})`,
+      ),
+      usage,
+      only,
+      deferred: true,
+    };
   // clear_inputs: the calls of the cleared results (kernel callsToClear) get `{}` as arguments
   // (without clear_inputs the kernel marks no call: its ensures, so it is not asked)
   const inputs = c.clear_inputs

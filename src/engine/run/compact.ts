@@ -18,11 +18,13 @@
 import { type Config, SAME_AS_AGENT, snapshotConfig, summaryModel } from "../../model/config.ts";
 import type { Summarizer } from "../../model/summarizer.ts";
 import { assertParsedConfig, configForRun, configWithLimits } from "../boundary/config-rules.ts";
+import { parsePins } from "../store/pins.ts";
 import type { ConversationStore } from "../store/store.ts";
 import { rememberMarkers } from "../store/summary-marks.ts";
 import { UnshrinkableMemory } from "../store/unshrinkable.ts";
 import { batchWindow, plansBatches, usesBatches } from "./batch-plan.ts";
 import { batchLoop } from "./batch-run.ts";
+import { refusedOverByteFloor } from "./byte-budget.ts";
 import { clearFirst, withClearing } from "./clearing.ts";
 import { dryRunBatch } from "./dry-run.ts";
 import { itemMapOf } from "./item-map.ts";
@@ -74,13 +76,25 @@ function startRun(store: ConversationStore, config: Config, o: CompactOptions): 
       : { config: configWithLimits(parsed, o.limits), limits: o.limits };
   const { limits } = resolved;
   const c = snapshotConfig(resolved.config);
+  // L15: every view the run plans on (stretches, batches, clearing) holds the pinned messages
+  store.usePins(parsePins(c.pin));
   if (o.usage !== undefined) {
     assertReportedPrefix(o.usage, store.messages.length);
     assertReportJudgeable(o.usage, store.view().tokens);
   }
   const judgedBefore = judgedTokens(store, o.usage);
   const positions = new InputPositions(o.items ?? itemMapOf(store.messageList()));
-  const dueBefore = dueBy(c, judgedBefore, positions.items(store.messages.length), store.userTurns) !== "none";
+  const triggerBefore = dueBy(
+    c,
+    judgedBefore,
+    positions.items(store.messages.length),
+    store.userTurns,
+    false,
+    store.totalBytes,
+  );
+  const dueBefore = triggerBefore !== "none";
+  // due by bytes alone: the run goes on while the bytes are over the budget, not toward a token target
+  const dueByBytes = triggerBefore === "request bytes";
   // what the summaries' markers say cannot shrink joins the memory (only a run that plans reads it)
   if (dueBefore) rememberMarkers(store);
   // The counted total, unless the run is not due and the store left messages uncounted (a usage
@@ -100,7 +114,8 @@ function startRun(store: ConversationStore, config: Config, o: CompactOptions): 
     counts: { planned: 0, done: 0, inFlight: 0, tokensBefore: tokensBefore ?? 0 },
     positions,
     dueBefore,
-    target: targetTokens(c),
+    target: dueByBytes ? undefined : targetTokens(c),
+    dueByBytes,
     summarizes: false,
     usage: o.usage,
     step: 1,
@@ -116,7 +131,14 @@ function startRun(store: ConversationStore, config: Config, o: CompactOptions): 
   };
   // the messages the laws compare the result with: only a run that is due may change them
   const before = dueBefore ? store.messageList() : undefined;
-  return { run, judgedBefore, tokensBefore, messagesBefore: positions.files, ...(before ? { before } : {}) };
+  return {
+    run,
+    judgedBefore,
+    tokensBefore,
+    bytesBefore: store.totalBytes,
+    messagesBefore: positions.files,
+    ...(before ? { before } : {}),
+  };
 }
 
 /**
@@ -184,16 +206,21 @@ async function runSteps(
   let end: RunEnd | undefined;
   store.beginCompaction();
   try {
-    end = refusedUnderFloor(run) ?? (await askBefore(run, start.judgedBefore, recording));
+    end =
+      refusedOverByteFloor(run) ??
+      (run.dueByBytes ? undefined : refusedUnderFloor(run)) ??
+      (await askBefore(run, start.judgedBefore, recording));
     if (end === undefined) {
-      run.clearing = await clearFirst(store, run.c, run.positions, run.usage, o.dryRun);
+      run.clearing = await clearFirst(store, run.c, run.positions, run.usage, o.dryRun, o.hardTrigger);
       run.usage = run.clearing.usage;
       end =
-        o.dryRun === true && plansBatches(run)
-          ? await dryRunBatch(run)
-          : usesBatches(run)
-            ? await batchLoop(run)
-            : await stepLoop(run);
+        run.clearing.deferred === true
+          ? { reason: run.clearing.report?.reason ?? "clearing deferred" }
+          : o.dryRun === true && plansBatches(run)
+            ? await dryRunBatch(run)
+            : usesBatches(run)
+              ? await batchLoop(run)
+              : await stepLoop(run);
     }
   } finally {
     store.endCompaction();

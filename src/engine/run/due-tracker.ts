@@ -1,5 +1,5 @@
 // An incremental "is compaction due" check for an agent loop (L1). The trigger reads a token
-// total, an item count and a user-turn count; the tracker keeps the items it has measured (by
+// total, an item count, a user-turn count and the request's bytes (max_request_bytes); the tracker keeps the items it has measured (by
 // identity, at their positions) and the sums of their shares, so a step that adds k items to a
 // history it saw before measures k items. When an item it saw is no longer at its position (the
 // agent replaced, removed or reordered messages), it forgets everything and measures the whole
@@ -13,6 +13,8 @@ export interface ItemShare {
   readonly tokens: number;
   /** how many of them are user messages */
   readonly userTurns: number;
+  /** the bytes of those messages (messageBytes, the store's count) */
+  readonly bytes: number;
 }
 
 /** How a format measures its items, one at a time, in order. */
@@ -32,6 +34,7 @@ export interface DueCounts {
   readonly tokens: number;
   readonly items: number;
   readonly userTurns: number;
+  readonly bytes: number;
 }
 
 /** Keeps the trigger's counts of a growing list of items up to date; see the file comment. */
@@ -39,6 +42,7 @@ export class DueTracker<T> {
   private seen: T[] = [];
   private tokens = 0;
   private turns = 0;
+  private bytes = 0;
 
   constructor(
     private readonly c: Config,
@@ -49,6 +53,7 @@ export class DueTracker<T> {
     this.seen = [];
     this.tokens = 0;
     this.turns = 0;
+    this.bytes = 0;
     this.measurer.reset();
   }
 
@@ -71,17 +76,18 @@ export class DueTracker<T> {
       this.seen.push(items[i]);
       this.tokens += share.tokens;
       this.turns += share.userTurns;
+      this.bytes += share.bytes;
     }
-    return dueBy(this.c, this.tokens, items.length, this.turns);
+    return dueBy(this.c, this.tokens, items.length, this.turns, false, this.bytes);
   }
 
   /** Whether compaction is due for the counts of the items last checked under another configuration `c` (the kernel's trigger). */
   dueUnder(c: Config): Plan["trigger"] {
-    return dueBy(c, this.tokens, this.seen.length, this.turns);
+    return dueBy(c, this.tokens, this.seen.length, this.turns, false, this.bytes);
   }
 
   /** The counts of the items last checked. */
   get counts(): DueCounts {
-    return { tokens: this.tokens, items: this.seen.length, userTurns: this.turns };
+    return { tokens: this.tokens, items: this.seen.length, userTurns: this.turns, bytes: this.bytes };
   }
 }

@@ -5,6 +5,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { Config } from "../../model/config.ts";
 import { type Message, summaryMessage } from "../../model/message.ts";
 import { assertWellFormed } from "../boundary/wellformed.ts";
+import { type Pin, parsePins, pinsOfMessages, pinText } from "../store/pins.ts";
 import { clearedArguments, clearedWith } from "./clearing.ts";
 import { type ItemMap, itemMapOf } from "./item-map.ts";
 import { countOf } from "./plural.ts";
@@ -227,8 +228,49 @@ function tokensReduced(r: Compared, tb: number | null, ta: number | null): LawCh
   };
 }
 
+/** L15's verdict over the pins of the setting `pin`. */
+function pinVerdict(ok: boolean, detail: string): LawCheck {
+  return { law: "L15", title: "pinned content kept verbatim", ok, detail };
+}
+
 /**
- * Checks L1, L2, L3, L5, L6 and L8 on a result. The token totals are null when the run did not
+ * L15: every message of the input that a pin names is in the result, equal (role, content, calls),
+ * read from the final context (not from a summary). The detail says what was pinned: each pin
+ * with the input positions of the messages it names.
+ */
+function pinsKept(before: readonly Message[], after: readonly Message[], pins: readonly Pin[]): LawCheck {
+  const named = pinsOfMessages(before, pins);
+  // the result's messages by content: a pinned message is looked for among those of its content
+  const byContent = new Map<string, Message[]>();
+  for (const m of after) {
+    const same = byContent.get(m.content);
+    if (same === undefined) byContent.set(m.content, [m]);
+    else same.push(m);
+  }
+  const at = new Map<Pin, number[]>();
+  let total = 0;
+  let missing: number | undefined;
+  named.forEach((p, i) => {
+    if (p === undefined) return;
+    total++;
+    at.set(p, [...(at.get(p) ?? []), i]);
+    const kept = (byContent.get(before[i].content) ?? []).some((m) => isDeepStrictEqual(m, before[i]));
+    if (!kept && missing === undefined) missing = i;
+  });
+  const which = pins.map((p) => {
+    const is = at.get(p) ?? [];
+    return `${pinText(p)}: ${is.length === 0 ? "no message" : `messages[${is.join(", ")}]`}`;
+  });
+  if (missing !== undefined)
+    return pinVerdict(
+      false,
+      `messages[${missing}] (${before[missing].role}) was pinned and is not in the result verbatim; ${which.join("; ")}`,
+    );
+  return pinVerdict(true, `${countOf(total, "pinned message")} kept verbatim (${which.join("; ")})`);
+}
+
+/**
+ * Checks L1, L2, L3, L5, L6 and L8 on a result, and L15 when the setting `pin` names pins. The token totals are null when the run did not
  * count them (given a usage report and not due: nothing was spliced, so L8 holds by identity).
  */
 export function checkLaws(
@@ -251,6 +293,7 @@ export function checkLaws(
       dueBefore: tokens.dueBefore,
     });
   const r: Compared = { before, after, stretches, cleared, unchanged };
+  const pins = parsePins(c.pin);
   return [
     compactedOnlyWhenDue(r, tokens.dueBefore),
     protectedMessagesKept(r),
@@ -258,6 +301,7 @@ export function checkLaws(
     toolCallsCoherent(r, input.wellFormed === true),
     splicesReplayed(r),
     tokensReduced(r, tokens.before, tokens.after),
+    ...(pins.length === 0 ? [] : [pinsKept(before, after, pins)]),
   ];
 }
 
@@ -287,5 +331,9 @@ export function unchangedLaws(c: Config, u: UnchangedRun): LawCheck[] {
     toolCallsCoherent(r, true),
     splicesReplayed(r),
     tokensReduced(r, u.tokensBefore, u.tokensAfter),
+    // nothing changed: every message a pin names is in the result, the input's own
+    ...(c.pin.length === 0
+      ? []
+      : [pinVerdict(true, `no message changed: every pinned message kept (${c.pin.join("; ")})`)]),
   ];
 }

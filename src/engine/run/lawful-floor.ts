@@ -30,7 +30,7 @@ export function lawfulFloorOf(snap: StoreView, c: Config, window: number, shun: 
   for (let i = 0; i < roles.length; i++) {
     const r = roles[i];
     if (i >= cutoff) kept += tokens[i];
-    else if (r === "user" || r === "system") userSystem += tokens[i];
+    else if (r === "user" || r === "system" || r === "compaction") userSystem += tokens[i];
     else if (
       r === "summary" &&
       (!ages || !gateWorthACall(tokens, i, i + 1, c.age_floor_tokens, shun.shun.starts, shun.shun.ends))

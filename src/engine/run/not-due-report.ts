@@ -27,6 +27,8 @@ export interface NotDueFacts {
   readonly tokenizer: string;
   /** the model limits the run would use (configForRun) */
   readonly modelLimits: ModelLimitsReport;
+  /** the request's bytes (messageBytes of each message), for the byte budget (max_request_bytes) */
+  readonly bytes: number;
 }
 
 /** Why a run that is not due ends: compactStore says the same (one owner of the words). */
@@ -37,7 +39,8 @@ export const NOT_DUE_REASON = "compaction is not due: under every configured tri
  * the kernel's trigger says it is not due; undefined when it is due (the run must run).
  */
 export function notDueReport(c: Config, f: NotDueFacts): CompactionReport | undefined {
-  if (dueBy(c, f.tokens, f.items, f.userTurns) !== "none") return undefined;
+  if (dueBy(c, f.tokens, f.items, f.userTurns, false, f.bytes) !== "none") return undefined;
+  const max = c.max_request_bytes;
   const report: CompactionReport = {
     outcome: "nothing-to-do",
     reason: NOT_DUE_REASON,
@@ -47,6 +50,9 @@ export function notDueReport(c: Config, f: NotDueFacts): CompactionReport | unde
     messagesAfter: f.items,
     dueBefore: false,
     dueAfter: false,
+    ...(max === null
+      ? {}
+      : { bytes: { before: f.bytes, after: f.bytes, maxRequestBytes: max, dueByBytes: false, floorOver: false } }),
     stretches: [],
     skipped: [],
     watermark: f.watermark,

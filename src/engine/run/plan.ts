@@ -5,7 +5,10 @@ import type { ReportedPrefix, Thresholds, TriggerKind } from "../../kernel/trigg
 import type { Config } from "../../model/config.ts";
 import { settingsView } from "../boundary/config-rules.ts";
 import {
+  gateByteVerdict,
+  gateOverByteBudget,
   gateRangeTokens,
+  gateRetentionCutoff,
   gateSelectKeepRecent,
   gateSelectStretchFrom,
   gateThresholdFired,
@@ -37,7 +40,7 @@ export interface PlannedStretch {
 export interface Plan {
   readonly due: boolean;
   /** which trigger fired, for the report ("reported usage": the token threshold, judging a provider's report) */
-  readonly trigger: "tokens" | "messages" | "turns" | "reported usage" | "context window" | "none";
+  readonly trigger: "tokens" | "messages" | "turns" | "reported usage" | "context window" | "request bytes" | "none";
   readonly stretch: PlannedStretch | undefined;
   readonly totalTokens: number;
   /** the token count the trigger judged: totalTokens, or with reported usage the report plus the counts after it */
@@ -59,8 +62,11 @@ export function triggerKindOf(c: Config, tokens: number, messages: number, userT
 }
 
 /**
- * Is compaction due for these counts, and by which trigger (L1, both forms; the kernel names the
+ * Is compaction due for these counts, and by which trigger (L1, every form; the kernel names the
  * threshold)? `reported`: `tokens` is a provider's reported usage (plus the counts after it).
+ * `bytes`: the request's bytes (the store's byte total); with max_request_bytes set, a request
+ * over it is due by "request bytes" when no other trigger fired (the kernel's overByteBudget).
+ * Whether a run can bring it under is the run's question (byteVerdict, with the byte floor).
  */
 export function dueBy(
   c: Config,
@@ -68,10 +74,12 @@ export function dueBy(
   messages: number,
   userTurns: number,
   reported = false,
+  bytes?: number,
 ): Plan["trigger"] {
   const kind = triggerKindOf(c, tokens, messages, userTurns);
   if (kind === "window") return "context window";
-  if (kind === "notDue") return "none";
+  if (kind === "notDue")
+    return bytes !== undefined && gateOverByteBudget(bytes, c.max_request_bytes ?? 0) ? "request bytes" : "none";
   const which = gateThresholdFired(tokens, messages, userTurns, thresholdsOf(c));
   return which === "tokens" && reported ? "reported usage" : which;
 }
@@ -83,7 +91,76 @@ export function dueBy(
  * per message). compactStore decides the same, but a run also copies the history for its report.
  */
 export function storeDueBy(store: ConversationStore, c: Config, items = store.messages.length): Plan["trigger"] {
-  return dueBy(c, store.totalTokens, items, store.userTurns);
+  return dueBy(c, store.totalTokens, items, store.userTurns, false, store.totalBytes);
+}
+
+/** The bytes no law lets compaction shrink, by what holds them (the byte form of the lawful floor). */
+export interface ByteFloor {
+  /** user and system messages outside the retention window, with their images and files (L2) */
+  readonly userSystem: number;
+  /** the retention window (L3, widened by keep_recent_tokens as the run widens it) */
+  readonly kept: number;
+  /** other messages no stretch may take (a call whose result is in the window, an ongoing call) */
+  readonly other: number;
+  /** summaries outside the window (a stretch of summaries is re-summarized into one: counted whole) */
+  readonly summaries: number;
+  readonly total: number;
+}
+
+/**
+ * The byte floor of `snap` under the retention window `window` (in these messages): the bytes of
+ * every message no eligible stretch covers, the stretches being the kernel's own choice as
+ * planStep makes it (selectStretchFrom, or selectKeepRecent with keep_recent_tokens), walked
+ * from the start; and every summary (what a stretch leaves, and what rolling summaries cannot take
+ * below a summary's own size). A run that ends still over its byte budget asks it again: its
+ * summaries are counted then.
+ * One pass over the stretches: only asked when the request is over its byte budget.
+ */
+export function byteFloorOf(snap: StoreView, c: Config, window: number): ByteFloor {
+  const views = snap.views;
+  const roles = views.roles;
+  const bytes = plainArray(snap.bytes);
+  const keep = c.keep_recent_tokens;
+  const counts = keep === null ? [] : plainArray(snap.tokens);
+  const cutoff = gateRetentionCutoff(roles.length, window);
+  const covered = new Array<boolean>(roles.length).fill(false);
+  for (let at = 0; ; ) {
+    const st =
+      keep === null ? gateSelectStretchFrom(views, window, at) : gateSelectKeepRecent(views, counts, window, at, keep);
+    if (!st.found) break;
+    for (let i = st.start; i < st.end; i++) covered[i] = true;
+    at = st.end;
+  }
+  let userSystem = 0;
+  let kept = 0;
+  let other = 0;
+  let summaries = 0;
+  for (let i = 0; i < roles.length; i++) {
+    const r = roles[i];
+    if (covered[i] && r !== "summary") continue;
+    if (i >= cutoff) kept += bytes[i];
+    else if (r === "user" || r === "system") userSystem += bytes[i];
+    else if (r === "summary") summaries += bytes[i];
+    else other += bytes[i];
+  }
+  return { userSystem, kept, other, summaries, total: userSystem + kept + other + summaries };
+}
+
+/**
+ * The kernel's byte verdict on a request of `bytes` with floor `floor` under max_request_bytes
+ * (unset: "fits"): "due" when a run can bring it under, "floorOver" when its floor alone is over.
+ */
+export function byteVerdictOf(c: Config, bytes: number, floor: ByteFloor): "fits" | "due" | "floorOver" {
+  return gateByteVerdict(bytes, Math.min(floor.total, bytes), c.max_request_bytes ?? 0);
+}
+
+/**
+ * The report's words for a request whose byte floor alone is over max_request_bytes: the
+ * figures, what holds the floor, and the setting to change. Said once per run, and the run
+ * makes no summarizer call: no run can bring such a request under its budget.
+ */
+export function byteFloorReason(c: Config, bytes: number, floor: ByteFloor): string {
+  return `the request's bytes are over max_request_bytes and compaction cannot bring them under: ${bytes} bytes, of which ${floor.total} no law lets compaction shrink (user and system messages with their images and files ${floor.userSystem}, retention window ${floor.kept}, summaries ${floor.summaries}, messages no stretch may take ${floor.other}), over max_request_bytes ${c.max_request_bytes}; raise max_request_bytes above ${floor.total} if the provider accepts it, or lower retention_window, or send smaller images and files in user messages`;
 }
 
 /**
@@ -111,7 +188,7 @@ export function planStep(
   // a store view carries views kept incrementally; a snapshot's are built here (O(n))
   const views = "views" in snap ? snap.views : kernelViews(snap.messages);
   const triggerTokens = usage === undefined ? snap.totalTokens : gateUsageTokens(usage, snap.tokens);
-  const trigger = dueBy(c, triggerTokens, items, views.userTurns, usage !== undefined);
+  const trigger = dueBy(c, triggerTokens, items, views.userTurns, usage !== undefined, snap.totalBytes);
   const base = {
     due: trigger !== "none",
     trigger,

@@ -9,6 +9,19 @@ import type { SummarizerUsage } from "../../model/summarizer.ts";
 import type { Plan } from "./plan.ts";
 import type { InputRange } from "./positions.ts";
 
+/**
+ * Why a step was taken: the trigger reached (tokens, messages, turns, reported usage, context
+ * window), or "to target": under every trigger, the step of a run that was due going on down to
+ * its target (target_tokens, or target_percent of the token trigger). The one name of that step in
+ * the report, its text and a session's records.
+ */
+export type StepTrigger = Exclude<Plan["trigger"], "none"> | "to target";
+
+/** A step's trigger as reported: a plan's trigger, "none" (under every trigger) named "to target". */
+export function stepTriggerOf(trigger: Plan["trigger"]): StepTrigger {
+  return trigger === "none" ? "to target" : trigger;
+}
+
 /** One stretch replaced by a summary. */
 export interface ReplacedStretch {
   /** position in the conversation at the time of the step (after earlier splices; what L6 replays): see `input` for the input's */
@@ -25,8 +38,8 @@ export interface ReplacedStretch {
   readonly summary: string;
   /** the input's messages this stretch replaced, or cut into (0-based, first and last inclusive) */
   readonly input: InputRange;
-  /** the trigger that made compaction due at this step */
-  readonly trigger: Plan["trigger"];
+  /** the trigger that made compaction due at this step, or "to target": none, a due run going on down to its target */
+  readonly trigger: StepTrigger;
   /** an aging step: one earlier summary re-summarized in place under a tighter budget (age_percent) */
   readonly aged?: true;
   /** the marker written on the summary (an aged summary's: how often it was aged) */
@@ -199,6 +212,25 @@ export interface PlannedRun {
   readonly stillDueBy: Plan["trigger"];
 }
 
+/** The byte budget's part of a report (max_request_bytes set). */
+export interface RequestBytesReport {
+  readonly before: number;
+  readonly after: number;
+  readonly maxRequestBytes: number;
+  /** the bytes made the run due (the trigger was "request bytes") */
+  readonly dueByBytes: boolean;
+  /** only when the bytes were over the budget before the run: the bytes no law lets a run shrink */
+  readonly floor?: {
+    readonly userSystem: number;
+    readonly kept: number;
+    readonly other: number;
+    readonly summaries: number;
+    readonly total: number;
+  };
+  /** the floor alone was over the budget: no run could bring the request under it, and none was paid for */
+  readonly floorOver: boolean;
+}
+
 export interface CompactionReport {
   readonly outcome: Outcome;
   /** why the run stopped (under the trigger, no eligible stretch, summarizer failure, ...) */
@@ -240,6 +272,12 @@ export interface CompactionReport {
    * shrink): the trigger and the floor, by what holds it (lawful-floor.ts)
    */
   readonly lawfulFloor?: LawfulFloorReport;
+  /**
+   * only when max_request_bytes is set: the request's bytes before and after the run (messageBytes
+   * of each message), the budget, whether the bytes made the run due (no other trigger fired), and,
+   * when they were over it, the byte floor (what no law lets compaction shrink) by what holds it
+   */
+  readonly bytes?: RequestBytesReport;
   /** what the clearing tier did (strategy "clear" or "clear-then-summarize" only) */
   readonly clearing?: ClearingReport;
   /** only when usage was reported: the token counts the trigger judged */

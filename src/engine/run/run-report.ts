@@ -9,6 +9,7 @@ import type { Message } from "../../model/message.ts";
 import { messageTokens } from "../../model/tokens.ts";
 import { gateRetentionCutoff } from "../boundary/kernel-gate.ts";
 import type { ConversationStore } from "../store/store.ts";
+import { bytesReport, overByteFloorAtEnd } from "./byte-budget.ts";
 import { checkLaws } from "./law-checks.ts";
 import { classifyRun } from "./outcome.ts";
 import type { InputPositions } from "./positions.ts";
@@ -95,13 +96,16 @@ export interface RunStart {
   readonly run: RunState;
   readonly judgedBefore: number;
   readonly tokensBefore: number | null;
+  /** the store's byte total before the run (the byte budget's count) */
+  readonly bytesBefore: number;
   readonly messagesBefore: number;
   /** the messages before the run, when it may change them (it is due) */
   readonly before?: readonly Message[];
 }
 
 /** Record the run: its classified outcome, its counts and its law checks. */
-export function runReport(s: RunStart, end: RunEnd): CompactionReport {
+export function runReport(s: RunStart, ended: RunEnd): CompactionReport {
+  const end = overByteFloorAtEnd(s.run, ended);
   const { run } = s;
   const { store, c, o, positions } = run;
   const judgedAfter = judgedTokens(store, run.usage);
@@ -123,6 +127,7 @@ export function runReport(s: RunStart, end: RunEnd): CompactionReport {
     outcome,
     reason,
     ...(end.failure === undefined ? {} : { failure: end.failure }),
+    ...bytesReport(run, s.bytesBefore),
     tokensBefore: s.tokensBefore,
     tokensAfter,
     messagesBefore: s.messagesBefore,

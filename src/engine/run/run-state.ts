@@ -18,7 +18,7 @@ import type { StepContext } from "../summarize/summarize-step.ts";
 import type { ClearingStep } from "./clearing.ts";
 import type { ItemMap } from "./item-map.ts";
 import type { LeftStretch } from "./outcome.ts";
-import { type CallFloor, dueBy, type Plan } from "./plan.ts";
+import { type ByteFloor, type CallFloor, dueBy, type Plan } from "./plan.ts";
 import type { InputPositions, InputRange } from "./positions.ts";
 import type { CompactionReport, LawfulFloorReport, PlannedRun, ReplacedStretch, SkippedStretch } from "./report.ts";
 import type { RunHooks } from "./run-hooks.ts";
@@ -72,6 +72,12 @@ export interface CompactOptions {
    * models (configForRun: a session judges its trigger with them before the run); default: resolved here
    */
   readonly limits?: ModelLimitsReport;
+  /**
+   * the token count at which the request itself is over its trigger, when this run is judged
+   * against an earlier one (a background run at soft_token_threshold): a clearing that alone would
+   * do waits under it for the next summarizing run (deferred clearing); default: none
+   */
+  readonly hardTrigger?: number;
 }
 
 /** A run between two steps: everything a step reads and the record of what the run did. */
@@ -119,6 +125,10 @@ export interface RunState {
   readonly left: LeftStretch[];
   /** set when the run was due with its token trigger at or under the lawful floor */
   lawfulFloor?: LawfulFloorReport;
+  /** the request's bytes made the run due (no other trigger fired): it goes on while they are over max_request_bytes */
+  readonly dueByBytes: boolean;
+  /** set when the bytes were over max_request_bytes at the start (or at the end, its floor over): the byte floor, and whether it alone is over */
+  byteFloor?: { readonly floor: ByteFloor; readonly over: boolean };
 }
 
 /** Why a run ended: `reason` when nothing failed, `stopped` when a failure ended it, `superseded` when another writer's change did, `planned` for a dry run. */
@@ -207,7 +217,14 @@ export async function inFlight<T>(run: RunState, call: () => Promise<T>): Promis
  */
 export function stepTrigger(run: RunState, judged = judgedTokens(run.store, run.usage)): Plan["trigger"] {
   const { store } = run;
-  return dueBy(run.c, judged, run.positions.items(store.messages.length), store.userTurns, run.usage !== undefined);
+  return dueBy(
+    run.c,
+    judged,
+    run.positions.items(store.messages.length),
+    store.userTurns,
+    run.usage !== undefined,
+    store.totalBytes,
+  );
 }
 
 /** The token count the trigger judges: the report for a prefix plus the counts after it, or the counted total. */

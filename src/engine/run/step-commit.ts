@@ -9,6 +9,7 @@ import { gateUsageAfterSplice } from "../boundary/kernel-gate.ts";
 import { agedMarker } from "../store/summary-marks.ts";
 import { type StepResult, summarizeStretch } from "../summarize/summarize-step.ts";
 import { countOf } from "./plural.ts";
+import { stepTriggerOf } from "./report.ts";
 import { inFlight, type PlannedStep, type RunEnd, type RunState, span, stepContext, tellState } from "./run-state.ts";
 import { planNext } from "./step-plan.ts";
 
@@ -102,7 +103,7 @@ async function recordStep(
     decision: commit.decision,
     summary: res.text,
     input: run.positions.splice(start, end),
-    trigger: p.plan.trigger,
+    trigger: stepTriggerOf(p.plan.trigger),
     ...(p.aged === true ? { aged: true as const } : {}),
     ...(marker === undefined ? {} : { marker }),
   });

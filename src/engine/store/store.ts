@@ -2,11 +2,14 @@
 // talking: appends are accepted at any time; a compaction is planned against a snapshot and
 // committed through the kernel's version check (L9), then spliced (L6) and the watermark
 // advanced (L10). At most one compaction runs at a time. Given a provider's usage report, the
-// first messages may be left uncounted until a decision reads their counts (ledger.ts).
+// first messages may be left uncounted until a decision reads their counts (ledger.ts). Each
+// message's bytes (message-bytes.ts) are kept the same way, counted once when it joins, for the
+// byte budget (max_request_bytes).
 
 import type { CommitDecision } from "../../kernel/commit.ts";
 import { InputError, SafecutError } from "../../model/errors.ts";
 import type { Message, SummaryMessage } from "../../model/message.ts";
+import { messageBytes } from "../../model/message-bytes.ts";
 import { assertMessage, hasMessageShape } from "../../model/message-shape.ts";
 import { messageTokens, type TokenCounter } from "../../model/tokens.ts";
 import { pairingError, ToolPairing } from "../../model/tool-pairing.ts";
@@ -16,12 +19,14 @@ import {
   gateDecideCommit,
   gatePairingAfterAppend,
   gatePairingOk,
+  gatePinnedViews,
   gateSplice,
   gateStretchCoherent,
 } from "../boundary/kernel-gate.ts";
 import { assertWellFormed } from "../boundary/wellformed.ts";
 import { GapArray } from "./gap-array.ts";
 import { TokenLedger } from "./ledger.ts";
+import { type Pin, PinnedFlags } from "./pins.ts";
 import { UnshrinkableMemory } from "./unshrinkable.ts";
 import {
   appendToViews,
@@ -58,6 +63,9 @@ export interface StoreSnapshot {
   /** per-message token counts, aligned with `messages` */
   readonly tokens: readonly number[];
   readonly totalTokens: number;
+  /** per-message bytes (message-bytes.ts), aligned with `messages`, and their total */
+  readonly bytes: readonly number[];
+  readonly totalBytes: number;
 }
 
 /**
@@ -105,6 +113,9 @@ export class ConversationStore {
   /** the conversation, in a gap buffer so that a splice does not move the whole tail */
   private msgs = new GapArray<Message>([]);
   private readonly ledger: TokenLedger;
+  /** each message's bytes (messageBytes), kept in step with msgs, and their running total */
+  private byteCounts = new GapArray<number>([]);
+  private byteSum = 0;
   private ver = 0;
   /** version of the last change that was not an append */
   private lastRewrite = 0;
@@ -114,6 +125,9 @@ export class ConversationStore {
   private appendedInRun: Message[] = [];
   /** kernel views of msgs, kept in step with it, with their tool-pairing index (see views.ts LiveViews) */
   private live: LiveViews = emptyLiveViews();
+  /** the pins planning applies (usePins), and the views with them applied at one version */
+  private pins = new PinnedFlags([]);
+  private pinned: { readonly version: number; readonly views: KernelViews } | undefined;
   /**
    * false after the views were (re)built from messages: their Pairing has not been checked yet.
    * Once checked, `live.paired` says whether it holds, and the store keeps it true only through
@@ -153,6 +167,8 @@ export class ConversationStore {
     const pairing = new ToolPairing();
     const counter = this.ledger.counter;
     const counts = new Array<number>(n); // every entry is set below, in order (0 for an uncounted one)
+    const bytes = new Array<number>(n);
+    let byteSum = 0;
     const views = viewBuffers(n);
     let newestUser = -1;
     for (let i = 0; i < n; i++) {
@@ -167,9 +183,13 @@ export class ConversationStore {
         if (answered < 0) return false; // orphan, before its call, or a second result
       } else if (m.role === "user") newestUser = i;
       counts[i] = i < uncounted ? 0 : messageTokens(counter, m);
+      bytes[i] = messageBytes(m);
+      byteSum += bytes[i];
       loadEntry(views, i, m, answered);
     }
     this.msgs = new GapArray(messages.slice());
+    this.byteCounts = new GapArray(bytes);
+    this.byteSum = byteSum;
     // an uncounted message is read from msgs when counted: the ledger counts them all before a splice moves any
     this.ledger.adopt(counts, { uncounted, messageAt: (i) => this.msgs.at(i) });
     this.live = liveFrom(views, pairing);
@@ -182,6 +202,9 @@ export class ConversationStore {
     this.ledger.appendChecked(m);
     if (m.role === "user") this.newestUser = this.msgs.length;
     this.msgs.push(m);
+    const b = messageBytes(m);
+    this.byteCounts.push(b);
+    this.byteSum += b;
     const answered = appendToViews(this.live, m);
     // views not known to have Pairing stay unknown: the gate checks them in full at every use
     if (this.live.paired) this.live.paired = gatePairingAfterAppend(this.live, this.live.rolesAt.length - 1, answered);
@@ -218,6 +241,10 @@ export class ConversationStore {
   get totalTokens(): number {
     return this.ledger.total;
   }
+  /** The running byte total of the messages (messageBytes each; the byte budget's count). */
+  get totalBytes(): number {
+    return this.byteSum;
+  }
   /** How many of the first messages are not counted yet (see StoreOptions); 0 once all are. */
   get uncounted(): number {
     return this.ledger.uncounted;
@@ -236,6 +263,27 @@ export class ConversationStore {
     return this.live.userTurns;
   }
 
+  /**
+   * Sets the pins (setting `pin`, pins.ts) that the views handed to planning apply (the kernel's
+   * pinnedOngoing, L15): no stretch and no clearing takes a pinned message. [] for none.
+   */
+  usePins(pins: readonly Pin[]): void {
+    this.pins = new PinnedFlags(pins);
+    this.pinned = undefined;
+  }
+
+  /** The live views with the pins applied, built once per version (O(n): only when pins are set). */
+  private plannedViews(): KernelViews {
+    if (this.pins.pins.length === 0) return this.live;
+    if (this.pinned?.version !== this.ver) {
+      // the kernel reads every entry: plain copies (a live view's read is a property trap, a
+      // pairing entry's a search over the ordinals)
+      const plain = { ...plainViews(this.live), paired: this.live.paired };
+      this.pinned = { version: this.ver, views: gatePinnedViews(plain, this.pins.of(this.msgs.slice())) };
+    }
+    return this.pinned.views;
+  }
+
   /** A read-only view to plan one step against (O(1) unless the views must be rebuilt); see StoreView. */
   view(): StoreView {
     if (!this.liveTracked) {
@@ -251,7 +299,9 @@ export class ConversationStore {
       length: this.msgs.length,
       messages: this.msgs.view(),
       tokens: this.ledger.countsView,
-      views: this.live,
+      bytes: this.byteCounts.view(),
+      totalBytes: this.byteSum,
+      views: this.plannedViews(),
     };
     if (this.ledger.uncounted === 0) return { ...view, totalTokens: this.ledger.total };
     // the total would count every message: only when read
@@ -276,6 +326,8 @@ export class ConversationStore {
       messages: this.msgs.slice(),
       tokens: this.ledger.perMessage(),
       totalTokens: this.ledger.total,
+      bytes: this.byteCounts.slice(),
+      totalBytes: this.byteSum,
     };
   }
 
@@ -326,6 +378,7 @@ export class ConversationStore {
     // in place: the history is not copied at every step (a StoreView taken before is stale now)
     gateSplice(this.msgs.view(), start, end);
     this.msgs.replace(start, end, summary);
+    this.spliceBytes(start, end, messageBytes(summary));
     this.ledger.splice(start, end, summary, t);
     if (this.live.paired && gateStretchCoherent(this.live, start, end)) spliceViews(this.live, start, end);
     else {
@@ -385,6 +438,9 @@ export class ConversationStore {
     }
     for (const r of replaced) {
       this.msgs.set(r.index, r.message);
+      const b = messageBytes(r.message);
+      this.byteSum += b - this.byteCounts.at(r.index);
+      this.byteCounts.set(r.index, b);
       this.ledger.replaceCount(r.index, r.tokens);
     }
     this.ver++;
@@ -423,6 +479,18 @@ export class ConversationStore {
       if (done.decision !== "commit") throw new Error("internal: a step of an adopted run was not committed");
     }
     return decision;
+  }
+
+  /** The byte counts of [start, end) leave the total, the summary's take their place (a splice). */
+  private spliceBytes(start: number, end: number, summaryBytes: number): void {
+    for (let i = start; i < end; i++) this.byteSum -= this.byteCounts.at(i);
+    this.byteCounts.replace(start, end, summaryBytes);
+    this.byteSum += summaryBytes;
+  }
+
+  /** Per-message byte counts (a copy). */
+  byteCountsList(): number[] {
+    return this.byteCounts.slice();
   }
 
   /** Per-message token counts (a copy). */

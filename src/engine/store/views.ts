@@ -2,7 +2,7 @@
 // from messages (kernelViews) or kept by the store through appends and splices (LiveViews).
 // This is bookkeeping, not decision: which stretch to cut is the kernel's call.
 import type { Role } from "../../kernel/roles.ts";
-import type { Message } from "../../model/message.ts";
+import { kernelRole, type Message } from "../../model/message.ts";
 import { ToolPairing } from "../../model/tool-pairing.ts";
 import { arrayView, NumberGapArray } from "./gap-array.ts";
 
@@ -22,7 +22,7 @@ export interface KernelViews {
 /** Builds the kernel views of a well-formed conversation (see assertWellFormed). */
 export function kernelViews(messages: readonly Message[]): KernelViews {
   const n = messages.length;
-  const roles: Role[] = messages.map((m) => m.role);
+  const roles: Role[] = messages.map(kernelRole);
   const callOf = new Array<number>(n).fill(-1);
   const lastAnswer = new Array<number>(n).fill(-1);
   const ongoing = new Array<boolean>(n).fill(false);
@@ -86,7 +86,7 @@ export interface LiveViews extends KernelViews {
 }
 
 /** The roles by code (roleCode below), as the views keep them: a number per message, in a typed array. */
-const ROLES: readonly Role[] = ["system", "user", "assistant", "tool", "summary"];
+const ROLES: readonly Role[] = ["system", "user", "assistant", "tool", "summary", "compaction"];
 
 /** The position of the message with ordinal o, or -1 if no message has it (O(log n)). */
 export function positionOf(v: LiveViews, o: number): number {
@@ -153,8 +153,10 @@ function roleCode(r: Role): number {
       return 2;
     case "tool":
       return 3;
-    default:
+    case "summary":
       return 4;
+    default:
+      return 5;
   }
 }
 const SUMMARY_CODE = roleCode("summary");
@@ -163,7 +165,7 @@ const USER_CODE = roleCode("user");
 /** Sets entry i (every earlier one set) to message m, answering a call of message `a` (-1: none; a < i). */
 export function loadEntry(b: ViewBuffers, i: number, m: Message, a: number): void {
   const calls = m.role === "assistant" ? m.toolCalls.length : 0;
-  b.roles[i] = roleCode(m.role);
+  b.roles[i] = roleCode(kernelRole(m));
   b.ongoing[i] = calls > 0 ? 1 : 0;
   b.pending[i] = calls;
   if (m.role === "user") b.userTurns++;
@@ -273,7 +275,7 @@ export function appendToViews(v: LiveViews, m: Message): number {
  */
 export function appendAnswering(v: LiveViews, m: Message, a: number): void {
   v.ordAt.push(v.nextOrd++);
-  v.rolesAt.push(roleCode(m.role));
+  v.rolesAt.push(roleCode(kernelRole(m)));
   v.callOrd.push(-1);
   v.lastOrd.push(-1);
   v.ongoingAt.push(0);
@@ -284,7 +286,7 @@ export function appendAnswering(v: LiveViews, m: Message, a: number): void {
 /** Sets entry i (the last one set so far, all earlier ones set) to message m, answering a call of message `a` (-1: none). */
 function setAnswering(v: LiveViews, i: number, m: Message, a: number): void {
   const calls = m.role === "assistant" ? m.toolCalls.length : 0;
-  v.rolesAt.set(i, roleCode(m.role));
+  v.rolesAt.set(i, roleCode(kernelRole(m)));
   v.lastOrd.set(i, -1);
   v.ongoingAt.set(i, calls > 0 ? 1 : 0);
   v.pendingAt.set(i, calls);

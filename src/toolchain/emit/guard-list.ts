@@ -55,7 +55,7 @@ const LAST_ANSWER_CHECK =
 
 /** Preconditions checked by hand-written expressions, and checks added beyond the requires. */
 export const HAND_CHECKS: readonly HandCheck[] = [
-  ...["selectStretchFrom", "selectStretch", "selectKeepRecent", "planBatch"].map(
+  ...["selectStretchFrom", "selectStretch", "selectKeepRecent", "planBatch", "pinnedOngoing"].map(
     (fn): HandCheck => ({ fn, clause: PAIRING, check: PAIRING_CHECK, says: PAIRING_SAYS, vouch: "Pairing" }),
   ),
   ...["findValidCutPoints", "findCutPoint"].flatMap((fn): HandCheck[] => [

@@ -1,0 +1,38 @@
+// The bytes one message adds to a model request, for the byte budget (max_request_bytes, L1's
+// byte form): a message read from a file or a wire conversation and not changed since counts as
+// its source as read, in JSON (its images and files by their base64 text, which is what a
+// provider's size limit refuses); a message the engine wrote or changed (a summary, a cleared
+// tool result, arguments cleared) counts as its text, its calls and its call id in JSON. Each
+// count includes the message's framing in the request (the separator, and for a message that is
+// not its whole source message, up to FRAME_BYTES of role and block keys), so that the sum over
+// a conversation is not below the JSON of its messages as written. Counted once per message,
+// when it joins a store; the store keeps the counts and their total (store.ts).
+import type { Json } from "./json.ts";
+import type { Message } from "./message.ts";
+
+/** The most a message's framing adds in any format the adapters write: its role, its block's type and keys, a call id's key. */
+export const FRAME_BYTES = 96;
+
+/** The UTF-8 bytes of a value's JSON text. */
+export function jsonBytes(v: Json | undefined): number {
+  return v === undefined ? 0 : Buffer.byteLength(JSON.stringify(v), "utf8");
+}
+
+/**
+ * The bytes `m` adds to a request: its source message as read (plus a separator) when it is its
+ * whole source and unchanged; the source blocks it came from plus their framing when it is part
+ * of one (an Anthropic message split into tool results); else its content, its calls and its call
+ * id plus their framing. A changed message (cleared, a summary) never counts what it replaced.
+ */
+export function messageBytes(m: Message): number {
+  const changed = (m.role === "tool" || m.role === "assistant") && m.clearedFrom !== undefined;
+  if (m.source !== undefined && !changed) {
+    const s = m.source;
+    return s.parts <= 1 ? jsonBytes(s.raw) + 1 : jsonBytes(s.blocks ?? s.raw) + FRAME_BYTES;
+  }
+  let n = jsonBytes(m.content) + FRAME_BYTES;
+  if (m.role === "tool") n += jsonBytes(m.toolCallId);
+  if (m.role === "assistant")
+    for (const c of m.toolCalls) n += jsonBytes(c.id) + jsonBytes(c.name) + jsonBytes(c.arguments) + FRAME_BYTES;
+  return n;
+}
