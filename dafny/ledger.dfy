@@ -2,6 +2,8 @@
 
 include "roles.dfy"
 
+datatype LedgerStepUse = Skip | Enter | Close
+
 // A number code computes is a safe integer (a double holds it exactly): each + - * of code
 // and each dividend of a floor division goes through this bound, whose requires is proven at every use.
 function SafeInteger_ledger(x: int): int
@@ -35,4 +37,18 @@ function ledgerKept(count: int, cap: int): int
     count
   else
     cap
+}
+
+function ledgerStepUse(clearedBefore: bool, unchanged_: bool): LedgerStepUse
+  ensures clearedBefore ==> (ledgerStepUse(clearedBefore, unchanged_) == LedgerStepUse.Skip)
+  ensures ((!clearedBefore) && (!unchanged_)) ==> (ledgerStepUse(clearedBefore, unchanged_) == LedgerStepUse.Enter)
+  ensures ((!clearedBefore) && unchanged_) ==> (ledgerStepUse(clearedBefore, unchanged_) == LedgerStepUse.Close)
+{
+  if clearedBefore then
+    LedgerStepUse.Skip
+  else
+    if unchanged_ then
+      LedgerStepUse.Close
+    else
+      LedgerStepUse.Enter
 }

@@ -5,6 +5,7 @@
 // a keep-recent cut in one call and put that one summary in its place.
 
 import { parseConfig } from "../../src/engine/boundary/config-rules.ts";
+import type { MemoryCandidate } from "../../src/engine/memory/candidates.ts";
 import { BackgroundCompaction } from "../../src/engine/run/background.ts";
 import { ConversationStore } from "../../src/engine/store/store.ts";
 import { UnshrinkableMemory } from "../../src/engine/store/unshrinkable.ts";
@@ -33,6 +34,8 @@ export interface Compaction {
   readonly rejected: number;
   /** summarizer calls that failed (a network error: no answer), each retried or given up by the engine */
   readonly failed: number;
+  /** the memory flush candidates the run returned (a safecut variant with memoryCandidates) */
+  readonly candidates?: readonly MemoryCandidate[];
 }
 
 /** A compactor the replay calls before each model call. */
@@ -72,6 +75,8 @@ export interface SafecutVariant {
   readonly stateless?: boolean;
   /** the evidence ledger on (setting ledger, its caps at their defaults) */
   readonly ledger?: boolean;
+  /** memory_candidates (the run's candidates are returned with its compaction; not part of the name) */
+  readonly memoryCandidates?: number;
 }
 
 /** Each varied setting: its name in a compactor's name and in the configuration. */
@@ -156,7 +161,7 @@ export function safecutCompactor(baseUrl: string, trigger: number, v: SafecutVar
     async compact(context) {
       const answeredBefore = summarizer.answered;
       const failedBefore = summarizer.failed;
-      const { messages, report } = await compactMessages(
+      const { messages, report, memoryCandidates } = await compactMessages(
         context,
         // summarizing against the baseline's summarizing: the strategy that only summarizes (or the default one)
         {
@@ -166,6 +171,7 @@ export function safecutCompactor(baseUrl: string, trigger: number, v: SafecutVar
           provider: "openai",
           base_url: baseUrl,
           ...(v.ledger === true ? { ledger: true } : {}),
+          ...(v.memoryCandidates === undefined ? {} : { memory_candidates: v.memoryCandidates }),
           ...varied,
         },
         { summarizer, agentModel: AGENT_MODEL, ...(unshrinkable === undefined ? {} : { unshrinkable }) },
@@ -184,7 +190,14 @@ export function safecutCompactor(baseUrl: string, trigger: number, v: SafecutVar
       }
       const rejected = summarizer.answered - answeredBefore - report.stretches.length;
       const failed = summarizer.failed - failedBefore;
-      return { messages, accepted: report.stretches.length, repeated, rejected, failed };
+      return {
+        messages,
+        accepted: report.stretches.length,
+        repeated,
+        rejected,
+        failed,
+        ...(memoryCandidates === undefined ? {} : { candidates: memoryCandidates }),
+      };
     },
   };
 }

@@ -5,6 +5,7 @@
 // run against the loopback summarizer; writes its section into bench/RESULTS.md. `--ci` replays one
 // example and a short evidence session at 15k only and prints without writing.
 import { join } from "node:path";
+import { SETTINGS } from "../../src/model/settings-table.ts";
 import { writeSection } from "../section-file.ts";
 import { fmt, fmtRatio, table } from "../table.ts";
 import { baselineCompactor, type Compactor, safecutCompactor } from "./compactors.ts";
@@ -31,6 +32,46 @@ interface Row {
   readonly compactor: string;
   readonly retention: Retention;
   readonly mainInput: number;
+  /** the memory flush candidates of the runs (the ledger variants ask for them), absent for the others */
+  readonly candidates?: CandidateTally;
+}
+
+/** memory_candidates of the ledger variants: at most this many candidates per compaction. */
+const CANDIDATES = 8;
+const CANDIDATE_BYTES = SETTINGS.memory_candidate_bytes.default;
+
+/** The candidates a replay's compactions returned: how many, the most in one, and how many broke a bound. */
+interface CandidateTally {
+  total: number;
+  most: number;
+  outOfBounds: number;
+}
+
+/**
+ * `c`, counting the candidates each compaction returns and those out of their bounds: more than
+ * CANDIDATES in one run, a text over CANDIDATE_BYTES UTF-8 bytes, a confidence outside [0, 1], or a
+ * source that is not a user message of the context the run was given.
+ */
+function tallied(c: Compactor, t: CandidateTally): Compactor {
+  const enc = new TextEncoder();
+  return {
+    ...c,
+    async compact(context) {
+      const done = await c.compact(context);
+      const got = done.candidates ?? [];
+      t.total += got.length;
+      t.most = Math.max(t.most, got.length);
+      if (got.length > CANDIDATES) t.outOfBounds++;
+      for (const x of got)
+        if (
+          enc.encode(x.text).length > CANDIDATE_BYTES ||
+          !(x.confidence >= 0 && x.confidence <= 1) ||
+          !x.sourceMessages.every((i) => context[i]?.role === "user")
+        )
+          t.outOfBounds++;
+      return done;
+    },
+  };
 }
 
 const FACETS = ["paths", "commands", "errors", "constraints", "next"] as const;
@@ -52,19 +93,22 @@ async function main(): Promise<void> {
           baselineCompactor(server.baseUrl, trigger),
           safecutCompactor(server.baseUrl, trigger),
           safecutCompactor(server.baseUrl, trigger, { defaults: true }),
-          safecutCompactor(server.baseUrl, trigger, { ledger: true }),
-          safecutCompactor(server.baseUrl, trigger, { defaults: true, ledger: true }),
+          safecutCompactor(server.baseUrl, trigger, { ledger: true, memoryCandidates: CANDIDATES }),
+          safecutCompactor(server.baseUrl, trigger, { defaults: true, ledger: true, memoryCandidates: CANDIDATES }),
         ];
         for (const c of compactors) {
           log(`${session.name}, ${trigger} tokens, ${c.name}...`);
           const meter = new RetentionMeter();
-          const stats = await replay(session, c, server, meter);
+          const tally: CandidateTally = { total: 0, most: 0, outOfBounds: 0 };
+          const asks = c.name.includes("ledger");
+          const stats = await replay(session, asks ? tallied(c, tally) : c, server, meter);
           rows.push({
             session: session.name,
             trigger,
             compactor: c.name,
             retention: meter.result,
             mainInput: stats.mainInput,
+            ...(asks ? { candidates: tally } : {}),
           });
         }
       }
@@ -91,6 +135,7 @@ function section(rows: readonly Row[], command: string): string[] {
       "(e) next call's identifiers",
       "main-model input",
       "largest ledger (chars)",
+      "memory candidates: total, most in one run, out of bounds",
     ],
     rows.map((r) => [
       r.session,
@@ -99,6 +144,7 @@ function section(rows: readonly Row[], command: string): string[] {
       ...FACETS.map((f) => shareCell(r.retention[f])),
       `${fmt(r.mainInput / 1000, 1)}k`,
       r.retention.largestLedger === 0 ? "—" : String(r.retention.largestLedger),
+      r.candidates === undefined ? "—" : `${r.candidates.total}, ${r.candidates.most}, ${r.candidates.outOfBounds}`,
     ]),
   );
   const against: string[][] = [];
@@ -138,6 +184,11 @@ function section(rows: readonly Row[], command: string): string[] {
     "parentheses; — where nothing was). The evidence session is generated (bench/loop/sessions.ts `evidenceSession`):",
     "shell commands from a small set run again and again (40% fail with a compiler error and exit code 1), test runs that",
     "pass half the time, and user turns that state a constraint one time in five.",
+    "",
+    `The ledger variants also ask for memory flush candidates (memory_candidates ${CANDIDATES}, memory_candidate_bytes`,
+    `${CANDIDATE_BYTES}): the last column counts those the runs returned, the most one run returned, and those out of`,
+    `their bounds (more than ${CANDIDATES} in one run, a text over ${CANDIDATE_BYTES} bytes, a confidence outside [0, 1], a source`,
+    "that is not a user message of the context the run was given).",
     "",
     perRow,
     "",

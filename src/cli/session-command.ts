@@ -182,15 +182,27 @@ export function addSessionCommand(p: Command, io: CliIO, done: (code: number) =>
     .option("--full", "every item ever appended, as appended")
     .option("--compactions", "the compaction records, as JSON")
     .option("--clearings", "the clearing and restore records, as JSON")
-    .action(async (location: string, flags: { full?: boolean; compactions?: boolean; clearings?: boolean }) => {
-      const text = await withSession(location, io, async (s) => {
-        if (flags.compactions === true) return `${JSON.stringify(await s.compactions(), null, 2)}\n`;
-        if (flags.clearings === true) return `${JSON.stringify(await s.clearings(), null, 2)}\n`;
-        return s.history({ full: flags.full === true });
-      });
-      io.stdout(text);
-      done(0);
-    });
+    .option("--memory", "the memory flush candidates the compaction records hold, in commit order, as JSON")
+    .action(
+      async (
+        location: string,
+        flags: { full?: boolean; compactions?: boolean; clearings?: boolean; memory?: boolean },
+      ) => {
+        const text = await withSession(location, io, async (s) => {
+          if (flags.compactions === true) return `${JSON.stringify(await s.compactions(), null, 2)}\n`;
+          if (flags.memory === true)
+            return `${JSON.stringify(
+              (await s.compactions()).flatMap((r) => r.memoryCandidates ?? []),
+              null,
+              2,
+            )}\n`;
+          if (flags.clearings === true) return `${JSON.stringify(await s.clearings(), null, 2)}\n`;
+          return s.history({ full: flags.full === true });
+        });
+        io.stdout(text);
+        done(0);
+      },
+    );
   const stats = session
     .command("stats")
     .description(

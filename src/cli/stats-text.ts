@@ -97,6 +97,11 @@ export function statsText(
     ]);
   });
   if (cost !== undefined) rows.push(["cost", usd(cost.usd)]);
+  if (s.memoryCandidates > 0)
+    rows.push([
+      "memory candidates",
+      `${s.memoryCandidates} stored with the compactions (safecut session show --memory)`,
+    ]);
   if (s.recordsWithoutCalls > 0)
     rows.push(["not counted", `the calls of ${s.recordsWithoutCalls} compactions recorded before calls were`]);
   const w = Math.max(...rows.map(([k]) => k.length));

@@ -35,13 +35,14 @@ import type { RoleStep } from "../kernel/compaction.ts";
 import type { ConfigView, ConfigField } from "../kernel/config.ts";
 import type { CutPoint } from "../kernel/cutpoint.ts";
 import type { ShunnedStretch } from "../kernel/floor.ts";
+import type { LedgerStepUse } from "../kernel/ledger.ts";
 import type { LowWaterRun } from "../kernel/lowwater.ts";
 import type { Proposal, CompactionRun } from "../kernel/progress.ts";
 import type { Role } from "../kernel/roles.ts";
 import type { Stretch } from "../kernel/stretch.ts";
 import type { Thresholds, ByteVerdict, TriggerKind, ThresholdKind, ReportedPrefix } from "../kernel/trigger.ts";
 
-export type { PlanStamp, CurrentStamp, CommitDecision, RaceOutcome, RoleStep, ConfigView, ConfigField, CutPoint, ShunnedStretch, LowWaterRun, Proposal, CompactionRun, Role, Stretch, Thresholds, ByteVerdict, TriggerKind, ThresholdKind, ReportedPrefix };
+export type { PlanStamp, CurrentStamp, CommitDecision, RaceOutcome, RoleStep, ConfigView, ConfigField, CutPoint, ShunnedStretch, LedgerStepUse, LowWaterRun, Proposal, CompactionRun, Role, Stretch, Thresholds, ByteVerdict, TriggerKind, ThresholdKind, ReportedPrefix };
 
 /**
  * Whether a run ages summaries: the work stretches it planned (`planned` tokens, expected to free
@@ -1292,6 +1293,27 @@ export const ledgerKept: (count: number, cap: number) => number = (count: number
   const capData = snapshot("ledgerKept", "cap", cap);
   guards.guardLedgerKept(countData, capData);
   return ledgerModule.ledgerKept(countData, capData);
+};
+
+/**
+ * A step's use: "skip" when its result was cleared before the run (entered then), "enter" when the run replaced it, "close" when it is kept as read.
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L5, L14; see docs/kernel.md.
+ * The arguments are copied into plain data, each element read once, before the kernel reads them;
+ * the requires are the caller's to keep (no runtime check exists for them).
+ *
+ * Requires:
+ * - none: every input
+ *
+ * Ensures:
+ * - `clearedBefore ==> result === "skip"`
+ * - `!clearedBefore && !unchanged ==> result === "enter"`
+ * - `!clearedBefore && unchanged ==> result === "close"`
+ */
+export const ledgerStepUse: (clearedBefore: boolean, unchanged: boolean) => LedgerStepUse = (clearedBefore: boolean, unchanged: boolean): LedgerStepUse => {
+  const clearedBeforeData = snapshot("ledgerStepUse", "clearedBefore", clearedBefore);
+  const unchangedData = snapshot("ledgerStepUse", "unchanged", unchanged);
+  return ledgerModule.ledgerStepUse(clearedBeforeData, unchangedData);
 };
 
 /**

@@ -4,6 +4,7 @@
 
 import { parseConfig } from "../engine/boundary/config-rules.ts";
 import { type MemoryCandidate, memoryCandidates } from "../engine/memory/candidates.ts";
+import { placeholderPattern } from "../engine/run/clearing.ts";
 import { type CompactOptions, compactStore } from "../engine/run/compact.ts";
 import { assertItemMap, itemMapOf } from "../engine/run/item-map.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
@@ -136,7 +137,10 @@ async function compactWithLedger(
       "an evidence ledger message with reported usage or an item map: pass the messages without it",
     );
   const done = await compactRun(split.rest, c, o);
-  const ledger = o.dryRun === true ? split.ledger : ledgerAfter(split.ledger, split.rest, done.messages, ledgerCaps(c));
+  const ledger =
+    o.dryRun === true
+      ? split.ledger
+      : ledgerAfter(split.ledger, split.rest, done.messages, ledgerCaps(c), placeholderPattern(c.clear_placeholder));
   return { ...done, messages: withLedger(done.messages, ledger), ledger: ledgerReport(ledger) };
 }
 

@@ -3,7 +3,7 @@
 // part of a stretch), then the ledger, extended with the tool steps the run replaced, is put back
 // beside the summaries at the slot the kernel gives (ledgerSlot, L5: never between a tool call
 // and its result). Format and rules: docs/ledger.md.
-import { gateLedgerSlot } from "../engine/boundary/kernel-gate.ts";
+import { gateLedgerSlot, gateLedgerStepUse } from "../engine/boundary/kernel-gate.ts";
 import {
   EMPTY_LEDGER,
   type EvidenceLedger,
@@ -64,22 +64,30 @@ function toolSteps(messages: readonly Message[]): Map<string, ToolStep> {
 /**
  * The ledger after a run that turned `before` (the input without its ledger) into `after`: the
  * steps whose result is no longer in `after` as it was (summarized or cleared) are added; the
- * steps still there only close errors.
+ * steps still there only close errors; the steps whose result was already a cleared placeholder
+ * in `before` (matching `placeholder`, the clear_placeholder setting's pattern) do neither: the
+ * run that cleared them entered them, and a placeholder is no success (the kernel's ledgerStepUse).
  */
 export function ledgerAfter(
   prev: EvidenceLedger,
   before: readonly Message[],
   after: readonly Message[],
   caps: LedgerCaps,
+  placeholder: RegExp,
 ): EvidenceLedger {
   const now = toolSteps(after);
   const replaced: ToolStep[] = [];
   const kept: ToolStep[] = [];
+  const cleared = new Set<string>();
+  for (const m of before)
+    if (m.role === "tool" && (m.clearedFrom !== undefined || placeholder.test(m.content))) cleared.add(m.toolCallId);
   for (const [id, step] of toolSteps(before)) {
     const there = now.get(id);
-    if (there !== undefined && there.result === step.result && there.call.arguments === step.call.arguments)
-      kept.push(step);
-    else replaced.push(step);
+    const unchanged =
+      there !== undefined && there.result === step.result && there.call.arguments === step.call.arguments;
+    const use = gateLedgerStepUse(cleared.has(id), unchanged);
+    if (use === "enter") replaced.push(step);
+    else if (use === "close") kept.push(step);
   }
   return extendLedger(prev, replaced, kept, caps);
 }

@@ -17,7 +17,7 @@ import type { CompactMessagesOptions } from "./compact-messages.ts";
 /** The options a session's compaction takes (the rest of CompactMessagesOptions is refused with a session). */
 type SessionRunOptions = Pick<
   CompactMessagesOptions,
-  "summarizer" | "counter" | "agentModel" | "env" | "signal" | "onProgress"
+  "summarizer" | "counter" | "agentModel" | "env" | "signal" | "onProgress" | "onMemoryCandidates" | "sessionId"
 >;
 
 /** What a wire helper uses of a session (openSession's `Session`). */
@@ -105,8 +105,18 @@ export async function compactOnSession(
     if (held.items.length === context) break;
     if ((await session.appendSince(version, held.items.slice(context))) !== undefined) break;
   }
-  const { summarizer, counter, agentModel, env, signal, onProgress } = options;
-  const report = await session.compact(c, { summarizer, counter, agentModel, env, signal, onProgress });
+  // the memory flush candidates of the steps are stored with their records and handed to onMemoryCandidates
+  const { summarizer, counter, agentModel, env, signal, onProgress, onMemoryCandidates, sessionId } = options;
+  const report = await session.compact(c, {
+    summarizer,
+    counter,
+    agentModel,
+    env,
+    signal,
+    onProgress,
+    onMemoryCandidates,
+    sessionId,
+  });
   return { context: await session.context(), report };
 }
 

@@ -9,6 +9,7 @@
 
 import { readConversationFile } from "../adapters/conversation-file.ts";
 import { parseConfig } from "../engine/boundary/config-rules.ts";
+import type { MemoryCandidate } from "../engine/memory/candidates.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import {
   callWithRetry,
@@ -23,10 +24,27 @@ import type { Json } from "../model/json.ts";
 import { BackgroundSession } from "./background-session.ts";
 import type { Session, SessionCompactOptions } from "./session.ts";
 
-/** The context to send the model next, and the compaction run's report. */
+/** The context to send the model next, the compaction run's report, and the memory flush candidates it stored. */
 export interface SessionStep {
   readonly items: Json[];
   readonly report: CompactionReport;
+  /**
+   * The memory flush candidates (memory_candidates > 0) the records of the run this call waited
+   * for hold, for the agent's long-term memory; those of a run left in the background go to the
+   * onMemoryCandidates option when it ends.
+   */
+  readonly memoryCandidates: readonly MemoryCandidate[];
+}
+
+/** `options` whose onMemoryCandidates also collects the candidates into `into`. */
+function collecting(options: SessionCompactOptions, into: MemoryCandidate[]): SessionCompactOptions {
+  return {
+    ...options,
+    onMemoryCandidates: (c) => {
+      into.push(...c);
+      options.onMemoryCandidates?.(c);
+    },
+  };
 }
 
 /** The background session of each session sessionStep was called on in background mode, with its configuration. */
@@ -47,6 +65,7 @@ export async function sessionStep(
   options: SessionCompactOptions = {},
 ): Promise<SessionStep> {
   const c = parseConfig(config);
+  const memoryCandidates: MemoryCandidate[] = [];
   if (c.soft_token_threshold !== null) {
     const key = JSON.stringify(c);
     let entry = backgrounds.get(session);
@@ -57,11 +76,15 @@ export async function sessionStep(
     }
     const r = await entry.bg.step(newItems);
     // under the hard trigger no run was due: the report says so (a run that is not due changes nothing)
-    return { items: r.items, report: r.report ?? (await session.compact(c, options)) };
+    return {
+      items: r.items,
+      report: r.report ?? (await session.compact(c, collecting(options, memoryCandidates))),
+      memoryCandidates,
+    };
   }
   if (newItems.length > 0) await session.append(newItems);
-  const report = await session.compact(c, options);
-  return { items: await session.context(), report };
+  const report = await session.compact(c, collecting(options, memoryCandidates));
+  return { items: await session.context(), report, memoryCandidates };
 }
 
 /** Waits for the background compaction sessionStep started on `session`, if any (its failure is thrown here). */
@@ -84,8 +107,9 @@ export async function compactAfterOverflow(
   const c = parseConfig(config);
   const read = readConversationFile(await session.contextText(), { format: session.format, summaryTag: c.summary_tag });
   const s = overflowSettings(c, overflow, countedTokens(read.messages, c, options.counter), false);
-  const report = await session.compact(s.config, options);
-  return { items: await session.context(), report };
+  const memoryCandidates: MemoryCandidate[] = [];
+  const report = await session.compact(s.config, collecting(options, memoryCandidates));
+  return { items: await session.context(), report, memoryCandidates };
 }
 
 /** A step whose model call was made: the step, the call's result and the overflow retry when one was made. */
@@ -110,6 +134,7 @@ export async function sessionCall<T>(
 ): Promise<SessionCall<T>> {
   const c = parseConfig(config);
   const step = await sessionStep(session, newItems, c, options);
+  const retried: MemoryCandidate[] = [];
   // the session's format names the API its items are sent to (responses: OpenAI's; ai-sdk: any)
   const provider = session.format === "anthropic" ? "anthropic" : session.format === "ai-sdk" ? "unknown" : "openai";
   const r = await callWithRetry(
@@ -117,11 +142,14 @@ export async function sessionCall<T>(
     call,
     async (_items, o) => {
       const after = await compactAfterOverflow(session, o, c, options);
+      retried.push(...after.memoryCandidates);
       return { conversation: after.items, report: after.report };
     },
     { provider, maxBytes: requestByteBudget(c, provider) },
   );
+  // the candidates of both runs when the call was retried after an overflow
+  const memoryCandidates = [...step.memoryCandidates, ...retried];
   return r.retry === undefined
-    ? { items: r.conversation, report: step.report, result: r.result }
-    : { items: r.conversation, report: r.retry.report, result: r.result, retry: r.retry };
+    ? { items: r.conversation, report: step.report, result: r.result, memoryCandidates }
+    : { items: r.conversation, report: r.retry.report, result: r.result, retry: r.retry, memoryCandidates };
 }

@@ -70,6 +70,7 @@ export function decideStep(
   // for Anthropic), and appends since can only add to every count a trigger reads; a step under
   // every trigger is one of a run that was due going on down to its target
   const calls = account.ledger.forStep(store.messages.slice(start, end), s.version + 1);
+  const candidates = account.candidates?.(store.messages, start, end) ?? [];
   const fired = account.trigger();
   const trigger = stepTriggerOf(fired);
   const out = store.applySplice(planned, start, end, summary);
@@ -90,6 +91,7 @@ export function decideStep(
     summarizer: account.summarizer,
     ...(account.model === undefined ? {} : { model: account.model }),
     ...calls,
+    ...(candidates.length === 0 ? {} : { memoryCandidates: candidates }),
     plannedVersion,
     committedVersion: s.version + 1,
     decision,
@@ -98,6 +100,7 @@ export function decideStep(
   };
   // the store now reflects the session with this record written
   store.reflects(record.committedVersion);
+  account.handed.push(...candidates);
   return { outcome: out, entry: { kind: "compaction", record } };
 }
 

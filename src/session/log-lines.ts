@@ -6,6 +6,7 @@
 import { crc32 } from "node:zlib";
 import type { FormatName } from "../adapters/detect.ts";
 import { FORMAT_NAMES } from "../adapters/detect.ts";
+import { CANDIDATE_TAGS, type MemoryCandidate } from "../engine/memory/candidates.ts";
 import { CALL_FAILURE_KINDS, type CallFailure, type CallFailureKind } from "../model/call-failure.ts";
 import { InputError } from "../model/errors.ts";
 import type { Json, JsonObject } from "../model/json.ts";
@@ -300,10 +301,38 @@ export function recordOf(o: JsonObject, at: string): CompactionRecord {
     summarizer: str(o, "summarizer", at),
     ...(optStr(o, "model") === undefined ? {} : { model: optStr(o, "model") }),
     ...callsOf(o, committedVersion, at),
+    ...(o.memoryCandidates === undefined
+      ? {}
+      : { memoryCandidates: listOf(o.memoryCandidates, "memoryCandidates", at).map((c) => candidateOf(c, at)) }),
     plannedVersion: nat(o, "plannedVersion", at),
     committedVersion,
     decision,
     watermark: nat(o, "watermark", at),
+    time: str(o, "time", at),
+  };
+}
+
+/** A memory flush candidate a compaction record holds, checked field by field (docs/memory-candidates.md). */
+function candidateOf(o: JsonObject, at: string): MemoryCandidate {
+  const bad = (what: string) => new InputError(at, `field "memoryCandidates": ${what}`);
+  const { sourceSession, sourceMessages, tag, confidence } = o;
+  if (sourceSession !== undefined && typeof sourceSession !== "string") throw bad("sourceSession is not a string");
+  if (
+    !Array.isArray(sourceMessages) ||
+    !sourceMessages.every((i) => typeof i === "number" && Number.isSafeInteger(i) && i >= 0)
+  )
+    throw bad("sourceMessages is not a list of message positions");
+  const known = CANDIDATE_TAGS.find((t) => t === tag);
+  if (known === undefined) throw bad(`tag ${JSON.stringify(tag)} is not one of ${CANDIDATE_TAGS.join(", ")}`);
+  if (typeof confidence !== "number" || !(confidence >= 0 && confidence <= 1))
+    throw bad(`confidence ${JSON.stringify(confidence)} is not in [0, 1]`);
+  return {
+    id: str(o, "id", at),
+    sourceSession,
+    sourceMessages: sourceMessages as number[],
+    text: str(o, "text", at),
+    tag: known,
+    confidence,
     time: str(o, "time", at),
   };
 }

@@ -1,8 +1,10 @@
 // What a session keeps of each committed compaction step: enough to replay it (the stretch, in
 // the context's message positions when it was committed, and the summary), and the account of
 // it (tokens before and after, the summarizer and the calls that produced the summary, the
-// planned and committed versions, the time).
+// planned and committed versions, the time), and the memory flush candidates the user messages of
+// its stretch yielded (memory_candidates).
 
+import type { MemoryCandidate } from "../engine/memory/candidates.ts";
 import type { StepTrigger } from "../engine/run/report.ts";
 import type { CommitDecision } from "../kernel/commit.ts";
 import type { CallFailure } from "../model/call-failure.ts";
@@ -62,6 +64,14 @@ export interface CompactionRecord {
   readonly calls?: readonly RecordedCall[];
   /** calls that produced this summary too but are counted on an earlier record of the run (a batch call) */
   readonly sharedCalls?: readonly CallRef[];
+  /**
+   * The memory flush candidates of the step (docs/memory-candidates.md): extracted by rule from the
+   * user messages of its stretch (from the one opening the turn of its first message), at most
+   * memory_candidates, each text within memory_candidate_bytes; `sourceMessages` are positions in
+   * the context as it was at the commit (as `start` and `end`). Absent when the step yielded none
+   * or memory_candidates was 0 (every record written before they were stored).
+   */
+  readonly memoryCandidates?: readonly MemoryCandidate[];
   /** the session version (entry count) the step was planned against, and the one it created */
   readonly plannedVersion: number;
   readonly committedVersion: number;

@@ -63,6 +63,8 @@ export interface SessionStats {
   readonly byModel: readonly ModelCallStats[];
   /** compaction records written before calls were recorded (log format 1): their calls are not counted */
   readonly recordsWithoutCalls: number;
+  /** the memory flush candidates the compaction records hold (memory_candidates), summed */
+  readonly memoryCandidates: number;
 }
 
 /** Prices in US dollars per million tokens; cached tokens at the input price unless given. */
@@ -109,6 +111,7 @@ export function statsOf(entries: readonly Entry[], items: number, context: Sessi
   let restores = 0;
   let unshrinkable = 0;
   let recordsWithoutCalls = 0;
+  let candidates = 0;
   const saved = { compactions: 0, clearings: 0 };
   const all = new CallSum();
   const byModel = new Map<string, { summarizer: string; model?: string; sum: CallSum }>();
@@ -128,6 +131,7 @@ export function statsOf(entries: readonly Entry[], items: number, context: Sessi
       compactions++;
       saved.compactions += r.tokensBefore - r.tokensAfter;
       if (r.calls === undefined) recordsWithoutCalls++;
+      candidates += r.memoryCandidates?.length ?? 0;
       const key = JSON.stringify([r.summarizer, r.model ?? null]);
       if (!byModel.has(key))
         byModel.set(key, {
@@ -164,6 +168,7 @@ export function statsOf(entries: readonly Entry[], items: number, context: Sessi
         ...m.sum.done(),
       })),
     recordsWithoutCalls,
+    memoryCandidates: candidates,
   };
 }
 

@@ -28,11 +28,25 @@ export interface SessionOptions {
   readonly onWarning?: (message: string) => void;
 }
 
-/** Options of a session's compaction: those of compactMessages that apply to a session, and a step limit. */
+/**
+ * Options of a session's compaction: those of compactMessages that apply to a session, and a step
+ * limit. With memory_candidates > 0, each step's candidates are stored with its compaction record
+ * and `onMemoryCandidates` is called once after the run with those of every record it wrote;
+ * `sessionId` (default: the session's location, a password masked) names their source.
+ */
 export interface SessionCompactOptions
   extends Pick<
     CompactMessagesOptions,
-    "summarizer" | "counter" | "agentModel" | "env" | "signal" | "onProgress" | "onState" | "dryRun"
+    | "summarizer"
+    | "counter"
+    | "agentModel"
+    | "env"
+    | "signal"
+    | "onProgress"
+    | "onState"
+    | "dryRun"
+    | "onMemoryCandidates"
+    | "sessionId"
   > {
   /** stop after this many summarizer steps (compactStore's maxSteps) */
   readonly maxSteps?: number;

@@ -3,8 +3,10 @@
 // into each record. Declarations only (and recordsOf): the decisions that build them live in
 // commit-decisions.ts and staged-run.ts, the writes in the backends.
 
+import type { MemoryCandidate } from "../engine/memory/candidates.ts";
 import type { Plan } from "../engine/run/plan.ts";
 import type { CommitOutcome } from "../engine/store/store.ts";
+import type { Message } from "../model/message.ts";
 import type { CallLedger } from "./call-ledger.ts";
 import type {
   ClearingRecord,
@@ -23,6 +25,10 @@ export interface StepAccount {
   readonly trigger: () => Plan["trigger"];
   /** the run's summarizer calls, accounted to its steps */
   readonly ledger: CallLedger;
+  /** the memory flush candidates of the stretch [start, end) of `messages` (memory_candidates > 0), else undefined */
+  readonly candidates?: (messages: readonly Message[], start: number, end: number) => MemoryCandidate[];
+  /** the candidates of the records the run wrote, in commit order (handed to onMemoryCandidates after it) */
+  readonly handed: MemoryCandidate[];
 }
 
 /** A record to write, of its kind. */

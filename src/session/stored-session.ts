@@ -9,6 +9,7 @@
 import type { ConversationFile } from "../adapters/conversation-file.ts";
 import type { FormatName } from "../adapters/detect.ts";
 import { configForRun, parseConfig } from "../engine/boundary/config-rules.ts";
+import { type MemoryCandidate, memoryCandidates } from "../engine/memory/candidates.ts";
 import { adoptedReport } from "../engine/run/background.ts";
 import { compactStore, summarizerCallsModel } from "../engine/run/compact.ts";
 import { notDueReport } from "../engine/run/not-due-report.ts";
@@ -18,6 +19,7 @@ import type { CommitOutcome } from "../engine/store/store.ts";
 import { type Config, type ConfigInput, parseConfigShape, summaryModel } from "../model/config.ts";
 import { InputError } from "../model/errors.ts";
 import { isJsonObject, type Json } from "../model/json.ts";
+import type { Message } from "../model/message.ts";
 import { type TokenCounter, tokenCounter } from "../model/tokens.ts";
 import { summarizerFromConfig } from "../providers/from-config.ts";
 import { CallLedger } from "./call-ledger.ts";
@@ -25,6 +27,7 @@ import { decideClearing, decideStep, decideUnshrinkable } from "./commit-decisio
 import { FoundMemory } from "./found-memory.ts";
 import { SessionPairing } from "./pairing.ts";
 import { PersistingStore } from "./persisting-store.ts";
+import { shownLocation } from "./pg-location.ts";
 import type { ClearingRecord, ClearRecord, CompactionRecord, PopRecord, RestoreRecord } from "./record.ts";
 import {
   itemOfMessage,
@@ -243,7 +246,29 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
     memory.track();
     const model = summaryModel(c.model, options.agentModel);
     const ledger = new CallLedger();
-    const account = { summarizer: summarizer.name, ...(model === undefined ? {} : { model }), ledger };
+    const handed: MemoryCandidate[] = [];
+    // the candidates of each step's stretch, stored with its record (the password of a location never shown)
+    const sessionId = options.sessionId ?? shownLocation(this.location);
+    const candidates =
+      c.memory_candidates === 0
+        ? undefined
+        : (ms: readonly Message[], start: number, end: number) =>
+            memoryCandidates({
+              messages: ms,
+              first: start,
+              last: end - 1,
+              sessionId,
+              max: c.memory_candidates,
+              bytes: c.memory_candidate_bytes,
+              time: new Date().toISOString(),
+            });
+    const account = {
+      summarizer: summarizer.name,
+      ...(model === undefined ? {} : { model }),
+      ledger,
+      handed,
+      ...(candidates === undefined ? {} : { candidates }),
+    };
     // adopted at one step: the run's steps stay in memory and are written together at its end
     const staged =
       options.atOneStep === true && options.dryRun !== true
@@ -286,6 +311,7 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
     }
     if (found.length > 0)
       await this.commitStep(() => decideUnshrinkable({ state: this.state, format: this.format }, store, found, ledger));
+    if (handed.length > 0) options.onMemoryCandidates?.(handed);
     return report;
   }
 

@@ -341,6 +341,7 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
   // ledger.ts
   ledgerSlot: fc.array(role, { maxLength: 10 }).chain((rs) => fc.tuple(fc.constant(rs), fc.nat(rs.length))),
   ledgerKept: fc.tuple(fc.oneof(fc.nat(30), wideNat), fc.oneof(fc.nat(30), wideNat)),
+  ledgerStepUse: fc.tuple(fc.boolean(), fc.boolean()),
   // pin.ts: pins anywhere but on a summary (the models' requires; pinnedOngoing takes any)
   pinnedOngoing: pinnedConversation.map(({ c, pinned }) => [...views(c), pinned]),
   selectPinned: fc.tuple(pinnedConversation, window).map(([{ c, pinned }, w]) => [...views(c), pinned, w]),

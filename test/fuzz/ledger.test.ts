@@ -1,9 +1,10 @@
 // Fuzz of the ledger's kernel decisions (src/kernel/ledger.ts) against their plain references and
 // their guarantees, on random role sequences: the slot is never a tool result, never before the
-// wanted index, and skips only tool results; the kept count is within the cap and the count.
+// wanted index, and skips only tool results; the kept count is within the cap and the count; a
+// step cleared before the run is never entered again nor allowed to close an error.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ledgerKept, ledgerSlot } from "../../src/kernel/ledger.ts";
+import { ledgerKept, ledgerSlot, ledgerStepUse } from "../../src/kernel/ledger.ts";
 import * as reference from "../../src/reference/ledger.ts";
 import { role } from "../kernel/gen.ts";
 
@@ -34,6 +35,18 @@ describe("ledger kernel decisions, fuzzed", () => {
         expect(kept).toBeLessThanOrEqual(count);
       }),
       { numRuns: 2_000 },
+    );
+  });
+
+  it("ledgerStepUse: agrees with the reference; a result cleared before the run is skipped", () => {
+    fc.assert(
+      fc.property(fc.boolean(), fc.boolean(), (clearedBefore, unchanged) => {
+        const use = ledgerStepUse(clearedBefore, unchanged);
+        expect(use).toBe(reference.ledgerStepUse(clearedBefore, unchanged));
+        if (clearedBefore) expect(use).toBe("skip");
+        else expect(use).toBe(unchanged ? "close" : "enter");
+      }),
+      { numRuns: 200 },
     );
   });
 });

@@ -156,6 +156,7 @@ const ARGS: Record<string, () => unknown[]> = {
   ],
   ledgerSlot: () => [roles, N / 2],
   ledgerKept: () => [N, 64],
+  ledgerStepUse: () => [true, false],
   thresholdFired: () => [N, N, N / 4, th],
   rejectionStreak: () => [N, false],
   stopAfterRejections: () => [N, 4],

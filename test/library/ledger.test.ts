@@ -82,6 +82,29 @@ describe("evidence ledger", () => {
     expect(ledger?.filesRead[0]).toMatch(/^src\/m1[0-4]\/a\.ts$/);
   });
 
+  it("keeps an error open while its cleared result stays in the context as a placeholder", async () => {
+    // the failing npm test is cleared by the first run and enters the ledger; later runs see its
+    // placeholder (kept, or cleared steps summarized later): a placeholder is no success of npm test
+    const failing = step("bash", { command: "npm test" }, `${pad(200)}\nFAIL src/x/a.test.ts > adds\nexit code 1`);
+    const reads = (k: number) => step("read_file", { path: `src/r${k}/a.ts` }, pad(200));
+    let context: Message[] = [
+      { role: "system", content: "You are an agent." },
+      { role: "user", content: "Fix it." },
+    ];
+    context = [...context, ...failing, ...reads(0), ...reads(1), ...reads(2)];
+    for (let k = 3; k < 8; k++) {
+      const r = await compactMessages(context, config);
+      context = r.messages;
+      const ledger = parseLedger(context[ledgersOf(context)[0] ?? 0]?.content ?? "");
+      expect(ledger?.errors.map((e) => e.line)).toContain("FAIL src/x/a.test.ts > adds");
+      // as a caller that stored the messages without safecut's own fields would pass them back
+      context = [
+        ...JSON.parse(JSON.stringify(context, (key, v) => (key === "clearedFrom" ? undefined : v))),
+        ...reads(k),
+      ];
+    }
+  });
+
   it("off by default: no ledger message", async () => {
     const input: Message[] = [{ role: "system", content: "You are an agent." }, ...turn(0, true), ...turn(1, true)];
     const r = await compactMessages(input, { ...config, ledger: false });

@@ -18,6 +18,29 @@ import { sessionLawProblems } from "./session-laws.ts";
 afterAll(removeFresh);
 
 describe.each(backends)("agents on a session: $name", (backend) => {
+  it("sessionStep returns the memory flush candidates its run stored with the records, and hands them to the hook", async () => {
+    const at = backend.fresh();
+    const s = await openSession(at, { format: "openai" });
+    const hooked: unknown[] = [];
+    const config = { ...SMALL_CONFIG, memory_candidates: 2 };
+    let returned: unknown[] = [];
+    for (let i = 0; i < 12; i++) {
+      const [question, ...rest] = turn(`ms${i}`);
+      const step = await sessionStep(
+        s,
+        [{ ...question, content: `${question.content}. Always run lint${i} first.` }, ...rest],
+        config,
+        { onMemoryCandidates: (c) => hooked.push(...c) },
+      );
+      returned = [...returned, ...step.memoryCandidates];
+    }
+    const stored = (await s.compactions()).flatMap((r) => r.memoryCandidates ?? []);
+    expect(stored.length).toBeGreaterThan(0);
+    expect(returned).toEqual(stored);
+    expect(hooked).toEqual(stored);
+    await s.close();
+  });
+
   it("the AI SDK hook persists every step, compacts when due, and a new process sees the whole run", async () => {
     const at = backend.fresh();
     const [, ...history] = modelMessagesConversation({ turns: 10 });

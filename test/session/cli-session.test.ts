@@ -63,6 +63,46 @@ describe("safecut session", () => {
     },
   );
 
+  it.each(backends)(
+    "compacts with --memory-candidates; show --memory and stats give the stored candidates: $name",
+    async (backend) => {
+      const cwd = tempDir();
+      const at = backend.fresh();
+      const turns = Array.from({ length: 12 }, (_, i) => {
+        const [question, ...rest] = turn(`mm${i}`);
+        return [{ ...question, content: `${question.content}. Never edit gen${i}.ts by hand.` }, ...rest];
+      });
+      writeFileSync(join(cwd, "conv.jsonl"), jsonl(turns.flat()));
+      let r = await runInProcess(["session", "import", "conv.jsonl", "--to", at, "--format", "openai"], { cwd });
+      expect(r.code, r.stderr).toBe(0);
+      r = await runInProcess(
+        [
+          "session",
+          "compact",
+          at,
+          "--token-threshold",
+          "600",
+          "--retention-window",
+          "4",
+          "--tokenizer",
+          "chars",
+        ].concat(["--min-stretch-tokens", "0", "--strategy", "summarize", "--memory-candidates", "2"]),
+        { cwd },
+      );
+      expect([0, 5], r.stderr).toContain(r.code);
+      r = await runInProcess(["session", "show", at, "--memory"], { cwd });
+      expect(r.code, r.stderr).toBe(0);
+      const shown = JSON.parse(r.stdout) as { text: string; tag: string }[];
+      expect(shown.length).toBeGreaterThan(0);
+      for (const c of shown) {
+        expect(c.tag).toBe("safety_boundary");
+        expect(c.text).toMatch(/^Never edit gen\d+\.ts by hand\.$/);
+      }
+      r = await runInProcess(["session", "stats", at], { cwd });
+      expect(r.stdout).toContain(`memory candidates  ${shown.length} stored with the compactions`);
+    },
+  );
+
   it.each(backends)("clears, lists the clearing, and restores a cleared result: $name", async (backend) => {
     const cwd = tempDir();
     const at = backend.fresh();

@@ -1,5 +1,6 @@
 // One contract, every backend: the same cases run against each session backend (backends.ts).
 import { afterAll, describe, expect, it } from "vitest";
+import type { MemoryCandidate } from "../../src/engine/memory/candidates.ts";
 import type { JsonObject } from "../../src/model/json.ts";
 import type { Summarizer, SummaryRequest } from "../../src/model/summarizer.ts";
 import { charCounter } from "../../src/model/tokens.ts";
@@ -106,6 +107,61 @@ describe.each(backends)("session conformance: $name", (backend) => {
     // stretches not to shrink (here the aged summaries: the offline summarizer's are no shorter)
     const found = report.skipped.some((x) => x.reason.startsWith("the summary is not shorter")) ? 1 : 0;
     expect(await other.version()).toBe(48 + records.length + found);
+  });
+
+  it("stores each step's memory flush candidates with its compaction record, gives them to the agent, and reads them back in a new process", async () => {
+    const at = backend.fresh();
+    const s = await openSession(at, { format: "openai" });
+    for (let i = 0; i < 12; i++) {
+      const [question, ...rest] = turn(`mem${i}`);
+      // a boundary and a preference in every user message, and assistant text that only looks like one
+      const said = `Never push to branch${i} without asking. I prefer tabs in file${i}.ts.`;
+      await s.append([{ ...question, content: `${question.content}. ${said}` }, ...rest.slice(0, 2)]);
+      await s.append([{ role: "assistant", content: `Always remember answer${i}. I prefer nothing.` }]);
+    }
+    const handed: MemoryCandidate[] = [];
+    const config = { ...SMALL_CONFIG, memory_candidates: 3, memory_candidate_bytes: 24 };
+    const report = await s.compact(config, { onMemoryCandidates: (c) => handed.push(...c) });
+    expect(report.stretches.length).toBeGreaterThan(0);
+    const records = await s.compactions();
+    const stored = records.flatMap((r) => r.memoryCandidates ?? []);
+    expect(stored.length).toBeGreaterThan(0);
+    for (const r of records) expect((r.memoryCandidates ?? []).length).toBeLessThanOrEqual(3);
+    const history = await s.history({ full: true });
+    for (const c of stored) {
+      expect(["user_preference", "safety_boundary", "fact"]).toContain(c.tag);
+      expect(c.confidence).toBeGreaterThanOrEqual(0);
+      expect(c.confidence).toBeLessThanOrEqual(1);
+      expect(new TextEncoder().encode(c.text).length).toBeLessThanOrEqual(24);
+      // from the user's messages, never the assistant's
+      expect(c.text.startsWith("Never push") || c.text.startsWith("I prefer tabs")).toBe(true);
+      expect(history).toContain(c.text);
+      expect(c.sourceSession).toBe(at);
+    }
+    // the hook got exactly what the records hold
+    expect(handed).toEqual(stored);
+    // another process reads the same records back, candidates included, and counts them
+    const other = await openSession(at);
+    expect(await other.compactions()).toEqual(records);
+    expect((await other.stats()).memoryCandidates).toBe(stored.length);
+    await other.close();
+    await s.close();
+  });
+
+  it("writes no candidates with memory_candidates at its default (0)", async () => {
+    const s = await openSession(backend.fresh(), { format: "openai" });
+    for (let i = 0; i < 12; i++) {
+      const [question, ...rest] = turn(`off${i}`);
+      await s.append([{ ...question, content: `${question.content}. Never push to main.` }, ...rest]);
+    }
+    const handed: MemoryCandidate[] = [];
+    await s.compact(SMALL_CONFIG, { onMemoryCandidates: (c) => handed.push(...c) });
+    const records = await s.compactions();
+    expect(records.length).toBeGreaterThan(0);
+    expect(records.every((r) => r.memoryCandidates === undefined)).toBe(true);
+    expect(handed).toEqual([]);
+    expect((await s.stats()).memoryCandidates).toBe(0);
+    await s.close();
   });
 
   it("gives every item back as written (numbers as written, a multi-line item on one line) before and after a compaction, here and in a new process", async () => {

@@ -15,7 +15,7 @@ import { LOG_VERSION } from "../../src/session/log-lines.ts";
 import { openSession } from "../../src/session/open.ts";
 import { slowSummarizer } from "../support/slow-summarizer.ts";
 import { freshDir, removeFresh } from "./backends.ts";
-import { BACKGROUND_CONFIG, questionCounts, turn } from "./conversation.ts";
+import { BACKGROUND_CONFIG, questionCounts, SMALL_CONFIG, turn } from "./conversation.ts";
 import { refused } from "./refused.ts";
 import { sessionLawProblems } from "./session-laws.ts";
 
@@ -133,6 +133,25 @@ describe("session log format version", () => {
     const read = await openSession(upgraded);
     expect(await read.version()).toBe(seq);
     await read.close();
+  });
+
+  it("reads a compaction record's memory candidates back, and refuses one out of its bounds naming its line", async () => {
+    const at = join(freshDir(), "memory.jsonl");
+    const s = await openSession(at, { format: "openai" });
+    for (let i = 0; i < 12; i++) {
+      const [question, ...rest] = turn(`mc${i}`);
+      await s.append([{ ...question, content: `${question.content}. Never delete dir${i}.` }, ...rest]);
+    }
+    await s.compact({ ...SMALL_CONFIG, memory_candidates: 2 });
+    const stored = (await s.compactions()).flatMap((r) => r.memoryCandidates ?? []);
+    expect(stored.length).toBeGreaterThan(0);
+    await s.close();
+    const lines = readFileSync(at, "utf8").split("\n");
+    const n = lines.findIndex((l) => l.includes('"memoryCandidates"'));
+    expect(n).toBeGreaterThan(0);
+    lines[n] = lines[n].replace(/"confidence":[0-9.]+/, '"confidence":2');
+    writeFileSync(at, lines.join("\n"));
+    await refused(at, new RegExp(`line ${n + 1}: field "memoryCandidates": confidence 2 is not in \\[0, 1\\]`));
   });
 
   it("writes a background run as one run line: read as its records, set aside whole when torn, refused before version 5", async () => {

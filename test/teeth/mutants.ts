@@ -1030,6 +1030,29 @@ export const mutants: Mutant[] = [
     why: "a list under its cap drops an entry it has room for (neither all of it nor the cap)",
   },
   {
+    module: "ledger.ts",
+    law: "L14",
+    find: `  if (clearedBefore) return "skip";`,
+    replace: `  if (clearedBefore && !unchanged) return "skip";`,
+    why: "a cleared result's placeholder kept in the context counts as a success of its command and closes its open errors",
+  },
+  {
+    module: "ledger.ts",
+    law: "L14",
+    find: `  if (unchanged) return "close";
+  return "enter";`,
+    replace: `  return "enter";`,
+    why: "a step kept as read enters the ledger as if the run had replaced it",
+  },
+  {
+    module: "ledger.ts",
+    law: "L14",
+    find: `  if (unchanged) return "close";
+  return "enter";`,
+    replace: `  return "close";`,
+    why: "a step the run replaced never enters the ledger, so what it showed is lost",
+  },
+  {
     module: "compressible.ts",
     law: "L2",
     find: `return r === "assistant" || r === "tool" || r === "summary";`,

@@ -5,7 +5,7 @@
 // kernel's decision. Every function here calls its kernel function after checking the kernel's `//@ requires` with the guard generated from them (kernel-requires.ts); stateless: it keeps nothing between calls and changes nothing it is given, and decides nothing itself (the kernel does).
 
 import { type CommitDecision, type CurrentStamp, decideCommit, type PlanStamp } from "../../kernel/commit.ts";
-import { ledgerKept, ledgerSlot } from "../../kernel/ledger.ts";
+import { type LedgerStepUse, ledgerKept, ledgerSlot, ledgerStepUse } from "../../kernel/ledger.ts";
 import { decideLogCommit } from "../../kernel/logcommit.ts";
 import { batchWorthRewrite, clearsNow, runContinues, summarizesAfterClearing } from "../../kernel/lowwater.ts";
 import { acceptSummary, rejectionStreak, stopAfterRejections } from "../../kernel/progress.ts";
@@ -120,4 +120,9 @@ export function gateLedgerKept(count: number, cap: number): number {
 export function gateLedgerSlot(roles: readonly Role[], want: number): number {
   guardLedgerSlot(roles, want);
   return ledgerSlot(roles, want);
+}
+
+/** L14: what one tool step of a run's input does to the ledger (skip a result cleared before the run, enter a replaced one, let a kept one close errors). */
+export function gateLedgerStepUse(clearedBefore: boolean, unchanged: boolean): LedgerStepUse {
+  return ledgerStepUse(clearedBefore, unchanged);
 }

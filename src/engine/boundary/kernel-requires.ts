@@ -674,5 +674,5 @@ export function guardAdvanceWatermark(current: number, proposed: number, newestU
   if (!Number.isSafeInteger(newestUserIndex)) fail("advanceWatermark", "newestUserIndex a safe integer");
 }
 
-// no precondition to check: isCompressible, maxTokensLimit.
+// no precondition to check: isCompressible, maxTokensLimit, ledgerStepUse.
 // proof-only models, never called by the engine (no guard): raceTwoPlans, compactRolesOnce, lowWaterRun, selectPinned, clearPinned, compactUntilStable, selectAfterSplice.

@@ -8,6 +8,8 @@ import type { Message } from "../../model/message.ts";
 
 /** What a candidate says about the user. */
 export type CandidateTag = "user_preference" | "safety_boundary" | "fact";
+/** Every tag, for reading a stored candidate back. */
+export const CANDIDATE_TAGS: readonly CandidateTag[] = ["user_preference", "safety_boundary", "fact"];
 
 /** One memory flush candidate. */
 export interface MemoryCandidate {
