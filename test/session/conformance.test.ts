@@ -1,13 +1,15 @@
 // One contract, every backend: the same cases run against each session backend (backends.ts).
 import { afterAll, describe, expect, it } from "vitest";
 import type { MemoryCandidate } from "../../src/engine/memory/candidates.ts";
+import type { CompactionReport } from "../../src/engine/run/report.ts";
 import type { JsonObject } from "../../src/model/json.ts";
 import type { Summarizer, SummaryRequest } from "../../src/model/summarizer.ts";
 import { charCounter } from "../../src/model/tokens.ts";
 import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
+import { BackgroundSession } from "../../src/session/background-session.ts";
 import { openSession } from "../../src/session/open.ts";
 import { backends, removeFresh } from "./backends.ts";
-import { questionCounts, SMALL_CONFIG, turn } from "./conversation.ts";
+import { BACKGROUND_CONFIG, questionCounts, SMALL_CONFIG, turn } from "./conversation.ts";
 import { sessionLawProblems } from "./session-laws.ts";
 
 afterAll(removeFresh);
@@ -147,6 +149,54 @@ describe.each(backends)("session conformance: $name", (backend) => {
     await other.close();
     await s.close();
   });
+
+  it("a background run adopted at one step stores its steps' memory flush candidates and gives them to the agent", async () => {
+    const at = backend.fresh();
+    const s = await openSession(at, { format: "openai" });
+    const handed: MemoryCandidate[] = [];
+    const reports: CompactionReport[] = [];
+    const config = { ...BACKGROUND_CONFIG, memory_candidates: 2, memory_candidate_bytes: 32 };
+    const bg = new BackgroundSession(s, config, {
+      onMemoryCandidates: (c) => handed.push(...c),
+      onReport: (r) => reports.push(r),
+    });
+    let started = false;
+    for (let i = 0; i < 60 && !started; i++) {
+      const [question, ...rest] = turn(`bgmem${i}`);
+      // a boundary the rules tag in every user message, and assistant text that only looks like one
+      const said = `Never deploy service${i} on a Friday.`;
+      started = (await bg.step([{ ...question, content: `${question.content}. ${said}` }, ...rest])).started;
+    }
+    expect(started).toBe(true);
+    await bg.settle();
+    // the run was adopted at one step and wrote compaction records
+    expect(reports.length).toBe(1);
+    expect(reports[0].stretches.length).toBeGreaterThan(0);
+    const records = await s.compactions();
+    expect(records.length).toBeGreaterThan(0);
+    const stored = records.flatMap((r) => r.memoryCandidates ?? []);
+    // every record covers user messages that say "Never deploy": each holds its candidates, at most 2
+    for (const r of records) {
+      expect((r.memoryCandidates ?? []).length).toBeGreaterThan(0);
+      expect((r.memoryCandidates ?? []).length).toBeLessThanOrEqual(2);
+    }
+    const history = await s.history({ full: true });
+    for (const c of stored) {
+      expect(c.tag).toBe("safety_boundary");
+      expect(c.text.startsWith("Never deploy")).toBe(true);
+      expect(new TextEncoder().encode(c.text).length).toBeLessThanOrEqual(32);
+      expect(history).toContain(c.text);
+      expect(c.sourceSession).toBe(at);
+    }
+    // the hook got exactly what the records hold, once
+    expect(handed).toEqual(stored);
+    // another process reads them back and counts them
+    const other = await openSession(at);
+    expect(await other.compactions()).toEqual(records);
+    expect((await other.stats()).memoryCandidates).toBe(stored.length);
+    await other.close();
+    await s.close();
+  }, 60_000);
 
   it("writes no candidates with memory_candidates at its default (0)", async () => {
     const s = await openSession(backend.fresh(), { format: "openai" });
