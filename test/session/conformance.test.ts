@@ -8,6 +8,7 @@ import { charCounter } from "../../src/model/tokens.ts";
 import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
 import { BackgroundSession } from "../../src/session/background-session.ts";
 import { openSession } from "../../src/session/open.ts";
+import type { Session } from "../../src/session/session.ts";
 import { backends, removeFresh } from "./backends.ts";
 import { BACKGROUND_CONFIG, questionCounts, SMALL_CONFIG, turn } from "./conversation.ts";
 import { sessionLawProblems } from "./session-laws.ts";
@@ -24,6 +25,36 @@ function summarizerDuring(during: () => Promise<void>): Summarizer {
       return inner.summarize(req);
     },
   };
+}
+
+/**
+ * Checks the memory flush candidates the compaction records of the session `s` at `at` hold: each
+ * text within `bytes` and said in the history, from `at`; the hook got exactly them, in order; and
+ * another process reads the same records back and counts them. Returns them.
+ */
+async function expectCandidatesKept(
+  at: string,
+  s: Session,
+  handed: readonly MemoryCandidate[],
+  bytes: number,
+): Promise<MemoryCandidate[]> {
+  const records = await s.compactions();
+  const stored = records.flatMap((r) => r.memoryCandidates ?? []);
+  expect(stored.length).toBeGreaterThan(0);
+  const history = await s.history({ full: true });
+  for (const c of stored) {
+    expect(new TextEncoder().encode(c.text).length).toBeLessThanOrEqual(bytes);
+    expect(history).toContain(c.text);
+    expect(c.sourceSession).toBe(at);
+  }
+  // the hook got exactly what the records hold
+  expect(handed).toEqual(stored);
+  // another process reads the same records back, candidates included, and counts them
+  const other = await openSession(at);
+  expect(await other.compactions()).toEqual(records);
+  expect((await other.stats()).memoryCandidates).toBe(stored.length);
+  await other.close();
+  return stored;
 }
 
 describe.each(backends)("session conformance: $name", (backend) => {
@@ -125,28 +156,14 @@ describe.each(backends)("session conformance: $name", (backend) => {
     const config = { ...SMALL_CONFIG, memory_candidates: 3, memory_candidate_bytes: 24 };
     const report = await s.compact(config, { onMemoryCandidates: (c) => handed.push(...c) });
     expect(report.stretches.length).toBeGreaterThan(0);
-    const records = await s.compactions();
-    const stored = records.flatMap((r) => r.memoryCandidates ?? []);
-    expect(stored.length).toBeGreaterThan(0);
-    for (const r of records) expect((r.memoryCandidates ?? []).length).toBeLessThanOrEqual(3);
-    const history = await s.history({ full: true });
-    for (const c of stored) {
+    for (const r of await s.compactions()) expect((r.memoryCandidates ?? []).length).toBeLessThanOrEqual(3);
+    for (const c of await expectCandidatesKept(at, s, handed, 24)) {
       expect(["user_preference", "safety_boundary", "fact"]).toContain(c.tag);
       expect(c.confidence).toBeGreaterThanOrEqual(0);
       expect(c.confidence).toBeLessThanOrEqual(1);
-      expect(new TextEncoder().encode(c.text).length).toBeLessThanOrEqual(24);
       // from the user's messages, never the assistant's
       expect(c.text.startsWith("Never push") || c.text.startsWith("I prefer tabs")).toBe(true);
-      expect(history).toContain(c.text);
-      expect(c.sourceSession).toBe(at);
     }
-    // the hook got exactly what the records hold
-    expect(handed).toEqual(stored);
-    // another process reads the same records back, candidates included, and counts them
-    const other = await openSession(at);
-    expect(await other.compactions()).toEqual(records);
-    expect((await other.stats()).memoryCandidates).toBe(stored.length);
-    await other.close();
     await s.close();
   });
 
@@ -163,7 +180,7 @@ describe.each(backends)("session conformance: $name", (backend) => {
     let started = false;
     for (let i = 0; i < 60 && !started; i++) {
       const [question, ...rest] = turn(`bgmem${i}`);
-      // a boundary the rules tag in every user message, and assistant text that only looks like one
+      // a boundary the rules tag in every user message
       const said = `Never deploy service${i} on a Friday.`;
       started = (await bg.step([{ ...question, content: `${question.content}. ${said}` }, ...rest])).started;
     }
@@ -174,27 +191,15 @@ describe.each(backends)("session conformance: $name", (backend) => {
     expect(reports[0].stretches.length).toBeGreaterThan(0);
     const records = await s.compactions();
     expect(records.length).toBeGreaterThan(0);
-    const stored = records.flatMap((r) => r.memoryCandidates ?? []);
     // every record covers user messages that say "Never deploy": each holds its candidates, at most 2
     for (const r of records) {
       expect((r.memoryCandidates ?? []).length).toBeGreaterThan(0);
       expect((r.memoryCandidates ?? []).length).toBeLessThanOrEqual(2);
     }
-    const history = await s.history({ full: true });
-    for (const c of stored) {
+    for (const c of await expectCandidatesKept(at, s, handed, 32)) {
       expect(c.tag).toBe("safety_boundary");
       expect(c.text.startsWith("Never deploy")).toBe(true);
-      expect(new TextEncoder().encode(c.text).length).toBeLessThanOrEqual(32);
-      expect(history).toContain(c.text);
-      expect(c.sourceSession).toBe(at);
     }
-    // the hook got exactly what the records hold, once
-    expect(handed).toEqual(stored);
-    // another process reads them back and counts them
-    const other = await openSession(at);
-    expect(await other.compactions()).toEqual(records);
-    expect((await other.stats()).memoryCandidates).toBe(stored.length);
-    await other.close();
     await s.close();
   }, 60_000);
 
