@@ -2,7 +2,6 @@
 // those counts without the messages (a session's running counts). Whether it is due is the
 // kernel's trigger (the caller's dueVerdict on those counts); the report is the one compactStore gives for a store with those
 // counts that is not due (a run that changes nothing: its laws hold by identity), field for field.
-import type { Config } from "../../model/config.ts";
 import type { ModelLimitsReport } from "../../model/model-limits.ts";
 import { notDueClearing, withClearing } from "./clearing.ts";
 import type { DueVerdict } from "./due-verdict.ts";
