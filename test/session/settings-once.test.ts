@@ -36,10 +36,16 @@ function chat(n: number, chars: number) {
   }));
 }
 
+/** A log session holding a chat of 20 turns of about 400 characters a message. */
+async function chatSession() {
+  const s = await openSession(join(mkdtempSync(join(tmpdir(), "settings-once-")), "s.jsonl"), { format: "openai" });
+  await s.append(chat(20, 400));
+  return s;
+}
+
 describe("one session compact(config)", () => {
   it("a dry run that is due: the settings rules once, the planner once", async () => {
-    const s = await openSession(join(mkdtempSync(join(tmpdir(), "settings-once-")), "s.jsonl"), { format: "openai" });
-    await s.append(chat(20, 400));
+    const s = await chatSession();
     const config = {
       provider: "offline",
       tokenizer: "chars",
@@ -61,8 +67,7 @@ describe("one session compact(config)", () => {
   });
 
   it("a dry run due by request bytes alone: decided once, the run goes by bytes", async () => {
-    const s = await openSession(join(mkdtempSync(join(tmpdir(), "settings-once-")), "s.jsonl"), { format: "openai" });
-    await s.append(chat(20, 400));
+    const s = await chatSession();
     const config = {
       provider: "offline",
       tokenizer: "chars",
