@@ -279,7 +279,7 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
       messages,
       this.state.version,
       this.state.items.length,
-      staged?.guards((st) => dueBy(c, st.totalTokens, st.messages.length, st.userTurns)) ?? {
+      staged?.guards((st) => dueBy(c, st.totalTokens, st.messages.length, st.userTurns), candidates) ?? {
         splice: (st, p, s, e, sum) =>
           this.commitStep(() =>
             decideStep({ state: this.state, format: this.format }, st, p, s, e, sum, {
@@ -307,6 +307,8 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
     const found = memory.foundIn(store.messages);
     if (staged !== undefined) {
       const { decision } = await this.commitStep(() => staged.decide(this.state, store, this.format, account, found));
+      // the candidates of the records the run's one commit wrote (none when it was rejected)
+      if (handed.length > 0) options.onMemoryCandidates?.(handed);
       return adoptedReport(report, decision, staged.changed);
     }
     if (found.length > 0)
