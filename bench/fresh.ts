@@ -214,7 +214,13 @@ export function freshSection(f: readonly FreshTiming[], workMessages: number): s
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  // `npx tsx bench/fresh.ts [sizes...]` prints the table alone (the full bench's sizes and samples by default)
-  const f = await freshBySize(sizesFromArgs(FRESH_SIZES), FRESH_WORK, FRESH_REPS);
+  // `npx tsx bench/fresh.ts [sizes...] [--work=N]` prints the table alone (the full bench's sizes,
+  // work per sample and samples by default; --work=N: about N messages per sample, for a loaded machine)
+  const work = process.argv.find((a) => /^--work=\d+$/.test(a));
+  const f = await freshBySize(
+    sizesFromArgs(FRESH_SIZES),
+    work === undefined ? FRESH_WORK : Number(work.slice(7)),
+    FRESH_REPS,
+  );
   process.stdout.write(`${freshTable(f)}\n\n${floorTable(f)}\n(sink ${sinkValue()})\n`);
 }

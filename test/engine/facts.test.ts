@@ -1,5 +1,13 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { errorMessages, factTokens, filePaths, identifiers, requiredFacts } from "../../src/engine/summarize/facts.ts";
+import {
+  containedFacts,
+  errorMessages,
+  factTokens,
+  filePaths,
+  identifiers,
+  requiredFacts,
+} from "../../src/engine/summarize/facts.ts";
 import { validateSummary } from "../../src/engine/summarize/validate-summary.ts";
 import type { Message } from "../../src/model/message.ts";
 import { charCounter } from "../../src/model/tokens.ts";
@@ -89,5 +97,21 @@ describe("requiredFacts on a huge message", () => {
       "TypeError: readConfig failed in src/config/load.ts and load_config",
       "then",
     ]);
+  });
+
+  it("finds the same contained facts by comparing pairs (few facts) as by rolling hashes (many)", () => {
+    // short strings over a small alphabet, so that many are inside others
+    const fact = fc.string({ unit: fc.constantFrom("a", "b", "/", "_"), minLength: 1, maxLength: 12 });
+    fc.assert(
+      fc.property(fc.uniqueArray(fact, { maxLength: 60 }), (xs) => {
+        const facts = new Set(xs);
+        const pairs = containedFacts(facts, Number.POSITIVE_INFINITY);
+        const hashed = containedFacts(facts, 0);
+        expect([...pairs].sort()).toEqual([...hashed].sort());
+        // the pairs' answer by definition: inside some longer fact
+        for (const f of facts) expect(pairs.has(f)).toBe(xs.some((g) => g.length > f.length && g.includes(f)));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -22,6 +22,7 @@ import { parsePins } from "../store/pins.ts";
 import type { ConversationStore } from "../store/store.ts";
 import { rememberMarkers } from "../store/summary-marks.ts";
 import { UnshrinkableMemory } from "../store/unshrinkable.ts";
+import { stretchBases } from "../summarize/summarize-step.ts";
 import { batchWindow, plansBatches, usesBatches } from "./batch-plan.ts";
 import { batchLoop } from "./batch-run.ts";
 import { refusedOverByteFloor } from "./byte-budget.ts";
@@ -130,6 +131,7 @@ function startRun(store: ConversationStore, config: Config, o: CompactOptions): 
     stretches: [],
     skipped: [],
     left: [],
+    bases: stretchBases(),
   };
   // the messages the laws compare the result with: only a run that is due may change them
   const before = dueBefore ? store.messageList() : undefined;

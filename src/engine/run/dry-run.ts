@@ -4,7 +4,8 @@
 // output: a RunEnd carrying the PlannedRun. It summarizes nothing and changes no message of the store.
 
 import type { ReportedPrefix } from "../../kernel/trigger.ts";
-import { ConversationStore } from "../store/store.ts";
+import { ConversationStore, type StoreOptions } from "../store/store.ts";
+import { KNOWN, type KnownOption } from "../store/store-known.ts";
 import { callSize } from "../summarize/summarize-batch.ts";
 import { batchCalls, batchPart, planBatchNext } from "./batch-plan.ts";
 import { clearFirst } from "./clearing.ts";
@@ -85,7 +86,25 @@ async function clearedCopy(
   const { store } = run;
   if (run.c.strategy === "summarize" || run.clearing.only || !run.clearing.report?.reason.startsWith("would clear"))
     return undefined;
-  const copy = new ConversationStore(store.counter, store.messageList(), { unshrinkable: store.unshrinkable });
+  const copy = copyOf(store);
   const cleared = await clearFirst(copy, run.c, run.positions, run.usage, false);
   return { store: copy, usage: cleared.usage };
+}
+
+/**
+ * A new store with `store`'s messages and unshrinkable memory: what `new ConversationStore(counter,
+ * store.messageList(), { unshrinkable })` holds, its token and byte counts taken from `store`'s
+ * when every message is counted (else counted so). The copy checks and indexes the messages as
+ * any load does; no later change of one reaches the other.
+ */
+function copyOf(store: ConversationStore): ConversationStore {
+  const options: StoreOptions = { unshrinkable: store.unshrinkable };
+  if (store.uncounted === 0) {
+    const known: StoreOptions & KnownOption = {
+      ...options,
+      [KNOWN]: { tokens: store.tokenCounts(), bytes: store.byteCountsList() },
+    };
+    return new ConversationStore(store.counter, store.messageList(), known);
+  }
+  return new ConversationStore(store.counter, store.messageList(), options);
 }

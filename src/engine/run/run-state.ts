@@ -14,7 +14,7 @@ import type { Summarizer } from "../../model/summarizer.ts";
 import { gateUsageTokens } from "../boundary/kernel-gate.ts";
 import type { ConversationStore, StoreView } from "../store/store.ts";
 import type { UnshrinkableMemory } from "../store/unshrinkable.ts";
-import type { StepContext } from "../summarize/summarize-step.ts";
+import type { StepContext, StretchBases } from "../summarize/summarize-step.ts";
 import type { ClearingStep } from "./clearing.ts";
 import type { DueVerdict } from "./due-verdict.ts";
 import type { ItemMap } from "./item-map.ts";
@@ -136,6 +136,8 @@ export interface RunState {
   readonly dueByBytes: boolean;
   /** set when the bytes were over max_request_bytes at the start (or at the end, its floor over): the byte floor, and whether it alone is over */
   byteFloor?: { readonly floor: ByteFloor; readonly over: boolean };
+  /** what the run derived from each stretch it sized or asked for (StepContext.bases): each derived once */
+  readonly bases: StretchBases;
 }
 
 /** Why a run ended: `reason` when nothing failed, `stopped` when a failure ended it, `superseded` when another writer's change did, `planned` for a dry run. */
@@ -187,6 +189,7 @@ export function stepContext(run: RunState): StepContext {
     model: run.model,
     signal: run.o.signal,
     rejectedInARow: run.rejectedInARow,
+    bases: run.bases,
   };
 }
 

@@ -27,6 +27,7 @@ import { assertWellFormed } from "../boundary/wellformed.ts";
 import { GapArray } from "./gap-array.ts";
 import { TokenLedger } from "./ledger.ts";
 import { type Pin, PinnedFlags } from "./pins.ts";
+import { KNOWN, type KnownCounts, type KnownOption } from "./store-known.ts";
 import { UnshrinkableMemory } from "./unshrinkable.ts";
 import {
   appendToViews,
@@ -147,21 +148,20 @@ export class ConversationStore {
     if (!Number.isSafeInteger(uncounted) || uncounted < 0 || uncounted > n)
       throw new InputError("options.uncounted", `expected an integer from 0 to ${n}, got ${uncounted}`);
     // on a conversation that is not well-formed, assertWellFormed throws the exact error
-    if (!this.load(messages, uncounted)) {
+    if (!this.load(messages, uncounted, (options as KnownOption)[KNOWN])) {
       assertWellFormed(messages);
       throw new Error("internal: the store's load rejected a conversation that assertWellFormed accepts");
     }
   }
 
   /**
-   * Reads a whole conversation in one pass: the shape check, the pairing checks of
-   * assertWellFormed, the token counts and the kernel views, with one id table. Returns false at
-   * the first message that is not well-shaped or not well-paired (the caller then lets
-   * assertWellFormed word the error): the same verdict as assertWellFormed, since a tool result
-   * is accepted here only if an earlier call has its id and no result yet, and a call only if no
-   * earlier call has its id. The first `uncounted` messages are not counted here (see StoreOptions).
-   */
-  private load(messages: readonly Message[], uncounted: number): boolean {
+   * Reads a whole conversation in one pass: shape and pairing checks (assertWellFormed's), token
+   * and byte counts (a copy's `known` ones taken over: store-known.ts) and the kernel views, with
+   * one id table. Returns false at the first message not well-shaped or not well-paired (the caller
+   * lets assertWellFormed word the error): its verdict, since a tool result is accepted only if an
+   * earlier call has its id and no result yet, and a call only if no earlier call has its id. The
+   * first `uncounted` messages are not counted here (see StoreOptions). */
+  private load(messages: readonly Message[], uncounted: number, known?: KnownCounts): boolean {
     if (!Array.isArray(messages)) return false;
     const n = messages.length;
     const pairing = new ToolPairing();
@@ -179,8 +179,8 @@ export class ConversationStore {
       const answered = pairing.add(m, i);
       if (answered === undefined) return false;
       if (m.role === "user") newestUser = i;
-      counts[i] = i < uncounted ? 0 : messageTokens(counter, m);
-      bytes[i] = messageBytes(m);
+      counts[i] = known !== undefined ? known.tokens[i] : i < uncounted ? 0 : messageTokens(counter, m);
+      bytes[i] = known !== undefined ? known.bytes[i] : messageBytes(m);
       byteSum += bytes[i];
       loadEntry(views, i, m, answered);
     }

@@ -76,9 +76,10 @@ export function requiredFacts(stretch: readonly Message[], anchors: readonly str
  * fact's windows of that length are hashed as they roll (Rabin-Karp, 32-bit), and only a window
  * whose hash some fact of that length has is cut out and looked up. Work: the facts' characters
  * times the distinct lengths (facts are short: paths, names, error lines cut at MAX_ERROR_CHARS),
- * not every pair of facts.
+ * not every pair of facts. Up to `pairwiseUpTo` facts, every pair is compared instead (the same set).
  */
-function containedFacts(facts: ReadonlySet<string>): Set<string> {
+export function containedFacts(facts: ReadonlySet<string>, pairwiseUpTo = PAIRWISE_FACTS): Set<string> {
+  if (facts.size <= pairwiseUpTo) return containedPairwise(facts);
   const hashes = new Map<number, Set<number>>();
   for (const f of facts) {
     const h = hashes.get(f.length) ?? new Set<number>();
@@ -104,6 +105,26 @@ function containedFacts(facts: ReadonlySet<string>): Set<string> {
         h = (Math.imul(h - Math.imul(g.charCodeAt(i), top), BASE) + g.charCodeAt(i + len)) | 0;
       }
     }
+  return out;
+}
+
+/**
+ * Up to this many facts (a stretch of a few messages holds a few dozen), every pair is compared by
+ * the engine's native substring search: faster than hashing every window of every length, whose
+ * set-up per fact and per length dominates when there are few facts.
+ */
+const PAIRWISE_FACTS = 128;
+
+/** containedFacts by comparing every pair: the facts inside a longer fact. */
+function containedPairwise(facts: ReadonlySet<string>): Set<string> {
+  const all = Array.from(facts);
+  const out = new Set<string>();
+  for (const f of all)
+    for (const g of all)
+      if (g.length > f.length && g.includes(f)) {
+        out.add(f);
+        break;
+      }
   return out;
 }
 

@@ -56,6 +56,49 @@ export interface StepContext {
   readonly signal?: AbortSignal;
   /** summaries in a row that failed validation before this step (default 0) */
   readonly rejectedInARow?: number;
+  /**
+   * what a run already derived from each stretch it asks for (stretchBase), by the stretch's
+   * array: a batch is sized into calls (planCallsOf) and then sent, or shown by a dry run
+   * (callSize), from the same arrays, which no one changes once planned; absent: derived each time
+   */
+  readonly bases?: StretchBases;
+}
+
+/** What a stretch's request takes from the stretch alone under one run's settings: its parts, facts and transcript. */
+interface StretchBase {
+  readonly previousSummary: string | undefined;
+  readonly fresh: readonly Message[];
+  readonly facts: string[];
+  readonly factTokens: number;
+  readonly conversation: string;
+}
+
+/** A run's stretch bases by stretch array (StepContext.bases). */
+export type StretchBases = WeakMap<readonly Message[], StretchBase>;
+
+/** A fresh, empty StretchBases for one run. */
+export function stretchBases(): StretchBases {
+  return new WeakMap();
+}
+
+/** The stretch's base (its parts, facts, their tokens and its transcript), from ctx.bases when derived before. */
+function stretchBase(stretch: readonly Message[], ctx: StepContext): StretchBase {
+  const known = ctx.bases?.get(stretch);
+  if (known !== undefined) return known;
+  const c = ctx.config;
+  const { previousSummary, fresh } = stretchParts(stretch);
+  // with the ledger on, what the ledger of the stretch holds counts as kept (docs/ledger.md)
+  const all = requiredFacts(stretch, c.anchors);
+  const facts = c.ledger ? factsLeftToSummary(stretch, all, ledgerCaps(c)) : all;
+  const base = {
+    previousSummary,
+    fresh,
+    facts,
+    factTokens: factTokens(facts, ctx.counter),
+    conversation: renderTranscript(fresh),
+  };
+  ctx.bases?.set(stretch, base);
+  return base;
 }
 
 /** Summaries of one stretch that may be rejected: a rejected one is asked for again once, with the reason. */
@@ -111,22 +154,13 @@ export function stretchAsk(
 ): StretchAsk {
   const c = ctx.config;
   const limits = callLimitsOf(c);
-  const { previousSummary, fresh } = stretchParts(stretch);
-  // with the ledger on, what the ledger of the stretch holds counts as kept (docs/ledger.md)
-  const all = requiredFacts(stretch, c.anchors);
-  const facts = c.ledger ? factsLeftToSummary(stretch, all, ledgerCaps(c)) : all;
+  const base = stretchBase(stretch, ctx);
+  const { previousSummary, fresh, facts, conversation } = base;
   const maxTokens = askedOutput(agedBudget ?? c.max_tokens, limits);
   const budgetTokens =
     agedBudget === undefined
-      ? gateSummaryBudget(
-          replacedTokens,
-          factTokens(facts, ctx.counter),
-          c.summary_percent,
-          c.summary_floor_tokens,
-          maxTokens,
-        )
+      ? gateSummaryBudget(replacedTokens, base.factTokens, c.summary_percent, c.summary_floor_tokens, maxTokens)
       : maxTokens;
-  const conversation = renderTranscript(fresh);
   let values: PromptValues = {
     conversation,
     previousSummary,
