@@ -149,6 +149,10 @@ const changedBy = (r: CompactionReport) => r.stretches.length > 0 || (r.clearing
  * messages are still the first ones, by identity; otherwise the result is dropped). A step
  * waits for the run only when a trigger fires. A run that threw is thrown at the next step.
  *
+ * With max_request_bytes unset, the byte budget is the documented request size of the step's
+ * model's provider (`step.model`: a model object's `provider`, a gateway id's prefix; none for a
+ * provider that documents none).
+ *
  * The hook keeps one memory of the stretches known not to shrink across the agent's steps (the
  * `unshrinkable` option's, or its own): a stretch whose every summary was rejected as not shorter
  * is not sent to the summarizer again while it is unchanged.

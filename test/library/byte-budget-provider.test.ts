@@ -8,6 +8,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { ModelMessage } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { readModelMessages } from "../../src/adapters/ai-sdk.ts";
+import { readResponsesItems } from "../../src/adapters/responses.ts";
 import type { CompactionReport } from "../../src/engine/run/report.ts";
 import { compactBeforeStep } from "../../src/library/ai-sdk.ts";
 import { compactAnthropicMessages } from "../../src/library/compact-wire.ts";
@@ -109,6 +110,24 @@ describe("AI SDK image and file parts counted in bytes", () => {
     // and the sum is not below the JSON of the messages that hold only strings
     const strings = ms.slice(1);
     expect(bytes.slice(1).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(requestSize(strings));
+  });
+
+  it("a Responses user message's input_image (a data: URL) counts its bytes too", () => {
+    const url = `data:image/png;base64,${imageData(300_000, 3)}`;
+    const read = readResponsesItems(
+      [
+        {
+          role: "user",
+          content: [
+            { type: "input_text", text: "This one." },
+            { type: "input_image", image_url: url, detail: "auto" },
+          ],
+        },
+      ],
+      "input",
+      {},
+    ).messages;
+    expect(messageBytes(read[0])).toBeGreaterThanOrEqual(url.length);
   });
 
   it("the hook's byte check sees tool-result images: a step over max_request_bytes is compacted under it", async () => {
