@@ -171,7 +171,10 @@ function program(
     )
     .argument("<file>", "conversation file, or - for stdin")
     .optionsGroup(OUTPUT_HEADING)
-    .option("-c, --config <file>", "JSON configuration file (settings as in the README)")
+    .option(
+      "-c, --config <file>",
+      'JSON configuration file, e.g. {"token_threshold": 30000}; settings are snake_case, listed in docs/settings.md',
+    )
     .addOption(new Option("--format <name>", "input format (auto-detected if absent)").choices([...FORMAT_NAMES]))
     .option("-o, --output <file>", "write the compacted conversation (with --dry-run: the plan) here instead of stdout")
     .addOption(RUN_OPTIONS.report())

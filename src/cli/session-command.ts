@@ -140,7 +140,10 @@ export function addSessionCommand(p: Command, io: CliIO, done: (code: number) =>
     .command("compact")
     .description("compact a session (each step one guarded write); settings, report and exit codes as for compact")
     .argument("<location>", "the session")
-    .option("-c, --config <file>", "JSON configuration file (settings as in the README)")
+    .option(
+      "-c, --config <file>",
+      'JSON configuration file, e.g. {"token_threshold": 30000}; settings are snake_case, listed in docs/settings.md',
+    )
     .addOption(RUN_OPTIONS.report())
     .addOption(RUN_OPTIONS.dryRun());
   for (const { option } of settingOptions()) compact.addOption(option);
