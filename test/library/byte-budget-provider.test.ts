@@ -167,3 +167,31 @@ describe("the AI SDK hook takes its step's model's provider's request size", () 
     expect(viaGateway).toBeDefined();
   }, 60_000);
 });
+
+describe("the clearing tier given the byte goal", () => {
+  it("a run due by its bytes alone clears the oldest image results until the request fits, under strategy clear and the default alike, with no summarizer call", async () => {
+    const messages = imageHistory(12, (i) => i >= 1 && i <= 6, 150_000);
+    for (const strategy of ["clear", "clear-then-summarize"] as const) {
+      let calls = 0;
+      const inner = offlineSummarizer(charCounter());
+      const summarizer = {
+        name: inner.name,
+        summarize: (q: Parameters<typeof inner.summarize>[0]) => {
+          calls++;
+          return inner.summarize(q);
+        },
+      };
+      const r = await compactAnthropicMessages(
+        { messages },
+        { strategy, token_threshold: 100_000, max_request_bytes: 900_000 },
+        { summarizer },
+      );
+      expect(r.report.bytes).toMatchObject({ dueByBytes: true, maxRequestBytes: 900_000 });
+      expect(r.report.clearing?.results).toBeGreaterThan(0);
+      expect(r.report.bytes?.after).toBeLessThanOrEqual(900_000);
+      // the oldest first, and no more than the goal needs: the last screenshots are kept
+      expect(Buffer.byteLength(JSON.stringify(r.messages))).toBeGreaterThan(900_000 - 250_000);
+      expect(calls).toBe(0);
+    }
+  });
+});
