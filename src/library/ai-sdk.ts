@@ -66,7 +66,7 @@ export function modelMessageMeasurer(counter: TokenCounter, summaryTag: string):
     measure(item, index) {
       const read = readModelMessage(item, index, "messages", { summaryTag });
       for (const e of read.pairing) {
-        if (e.kind === "call" ? !pairing.addCalls([e], index) : pairing.answer(e.id) < 0) {
+        if (!pairing.addEvent(e, index)) {
           pairing = new ToolPairing(); // the index is dropped: the tracker forgets every item
           return undefined;
         }

@@ -1,10 +1,14 @@
 // The tool-pairing rule every layer checks its input against, written once: a tool call id is
 // used by one call only, and a tool result answers exactly one earlier call that has no result
 // yet. ToolPairing is the incremental index (one message at a time: the store's load and
-// appends, the kernel views); assertPairing checks a whole list of calls and results (the shape
-// check, the adapters' items) with it; pairingProblemText is the one wording of each problem.
+// appends, the session's appends, the kernel views; add and problem are its only entries for a
+// message); pairsWell checks a list of messages with it; assertPairing checks a whole list of calls
+// and results (the shape check, the adapters' items) with it; pairingProblemText is the one
+// wording of each problem. Outside the kernel (whose Pairing is the law), no other file decides
+// which call a result answers (test/structure/pairing-once.test.ts).
 
 import { InputError } from "./errors.ts";
+import type { Message } from "./message.ts";
 
 /** What breaks the pairing rule at one call or result. */
 export type PairingProblem =
@@ -83,6 +87,38 @@ export class ToolPairing {
     return this.owner[k] < 0 ? "second" : null;
   }
 
+  /**
+   * What is wrong with adding message `m` now (a call id used already, a result no call waits for),
+   * or null: the check of an append, asked before anything changes.
+   */
+  problem(m: Message): PairingProblem | null {
+    if (m.role === "assistant") {
+      const id = this.firstDuplicate(m.toolCalls);
+      return id === undefined ? null : { kind: "duplicate", id };
+    }
+    if (m.role !== "tool") return null;
+    const kind = this.resultProblem(m.toolCallId);
+    return kind === null ? null : { kind, id: m.toolCallId };
+  }
+
+  /**
+   * Adds message `m` at position `at`: an assistant's calls, or a tool result's answer. Returns the
+   * position of the call's message a tool result answers, -1 for a message that answers none, or
+   * undefined when `m` breaks the rule (a call id used already: then the index is to be dropped;
+   * a result no call waits for: nothing changes).
+   */
+  add(m: Message, at: number): number | undefined {
+    if (m.role === "assistant") return this.addCalls(m.toolCalls, at) ? -1 : undefined;
+    if (m.role !== "tool") return -1;
+    const a = this.answer(m.toolCallId);
+    return a < 0 ? undefined : a;
+  }
+
+  /** Adds one call or result as a reader states it (a PairingEvent) at `at`; false when it breaks the rule. */
+  addEvent(e: { readonly kind: "call" | "result"; readonly id: string }, at: number): boolean {
+    return e.kind === "call" ? this.addCalls([e], at) : this.answer(e.id) >= 0;
+  }
+
   /** Records a result for `id`: the position of the call's message, or -1 when no call waits for it (nothing changes). */
   answer(id: string): number {
     const k = this.callNumber(id);
@@ -91,6 +127,13 @@ export class ToolPairing {
     if (at >= 0) this.owner[k] = -1;
     return at;
   }
+}
+
+/** One pass with the incremental index: does every call id occur once and every result answer one waiting call? */
+export function pairsWell(messages: readonly Message[]): boolean {
+  const index = new ToolPairing();
+  for (let i = 0; i < messages.length; i++) if (index.add(messages[i], i) === undefined) return false;
+  return true;
 }
 
 /** One tool call or tool result as an input states it, with the name of where it is (for errors). */

@@ -40,15 +40,9 @@ export class SessionPairing {
 
   // checked before it is added, as the store's append checks it; `at` names it in the error
   private add(m: Message, at: string): void {
-    if (m.role === "assistant") {
-      const id = this.index.firstDuplicate(m.toolCalls);
-      if (id !== undefined) throw pairingError(at, { kind: "duplicate", id });
-      this.index.addCalls(m.toolCalls, this.messages);
-    } else if (m.role === "tool") {
-      const kind = this.index.resultProblem(m.toolCallId);
-      if (kind !== null) throw pairingError(at, { kind, id: m.toolCallId });
-      this.index.answer(m.toolCallId);
-    }
+    const problem = this.index.problem(m);
+    if (problem !== null) throw pairingError(at, problem);
+    this.index.add(m, this.messages);
     this.messages++;
   }
 }

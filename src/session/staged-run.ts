@@ -8,6 +8,7 @@
 
 import type { FormatName } from "../adapters/detect.ts";
 import { gateAdvanceWatermark, gateDecideLogCommit } from "../engine/boundary/kernel-gate.ts";
+import type { MemoryCandidate } from "../engine/memory/candidates.ts";
 import type { Plan } from "../engine/run/plan.ts";
 import { stepTriggerOf } from "../engine/run/report.ts";
 import { SafecutError } from "../model/errors.ts";
@@ -40,6 +41,8 @@ type StagedStep =
       readonly trigger: CompactionRecord["trigger"];
       /** the index of the newest user message after the splice (L10's bound on the watermark) */
       readonly newestUser: number;
+      /** the memory flush candidates of the stretch, at its positions then (memory_candidates > 0) */
+      readonly candidates: readonly MemoryCandidate[];
     }
   | {
       readonly kind: "clearing";
@@ -123,13 +126,15 @@ export class StagedRun {
   /**
    * The guards of the run's store: each commit is the store's own in-memory one (the kernel's
    * version check of the store) and is kept here; nothing is written. `trigger` reads the store
-   * just before a splice.
+   * just before a splice; `candidates` (memory_candidates > 0) takes the memory flush candidates
+   * of its stretch then, at the positions the record names (as decideStep does at its commit).
    */
-  guards(trigger: (store: PersistingStore) => Plan["trigger"]): CommitGuards {
+  guards(trigger: (store: PersistingStore) => Plan["trigger"], candidates?: StepAccount["candidates"]): CommitGuards {
     return {
       splice: async (store, planned, start, end, summary) => {
         const tokensBefore = store.totalTokens;
         const stretch = store.messages.slice(start, end);
+        const found = candidates?.(store.messages, start, end) ?? [];
         const fired = trigger(store);
         const out = store.applySplice(planned, start, end, summary);
         if (out.decision !== "reject")
@@ -144,6 +149,7 @@ export class StagedRun {
             // a step under every trigger is one of a run that was due going on down to its target
             trigger: stepTriggerOf(fired),
             newestUser: newestUser(store.messages),
+            candidates: found,
           });
         return out;
       },
@@ -172,7 +178,8 @@ export class StagedRun {
    * for a change touching nothing at or after the last position any step (or `found`, the
    * stretches found not to shrink) touched. Unless it rejects, the store takes the items appended
    * since and the decision carries every step's record in order, then `found`'s, numbered from the
-   * session's next version: one entry, or one run of them.
+   * session's next version: one entry, or one run of them. The steps' memory flush candidates go
+   * with their records and into `account.handed`, in commit order (nothing when it rejects).
    */
   decide(
     s: SessionState,
@@ -236,10 +243,12 @@ export class StagedRun {
         summarizer: account.summarizer,
         ...(account.model === undefined ? {} : { model: account.model }),
         ...account.ledger.forStep(st.stretch, version),
+        ...(st.candidates.length === 0 ? {} : { memoryCandidates: st.candidates }),
         committedVersion: version,
         watermark,
       };
       entries.push({ kind: "compaction", record });
+      account.handed.push(...st.candidates);
     }
     if (found.length > 0) {
       version++;

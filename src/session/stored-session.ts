@@ -12,6 +12,7 @@ import { configForRun, parseConfig } from "../engine/boundary/config-rules.ts";
 import { type MemoryCandidate, memoryCandidates } from "../engine/memory/candidates.ts";
 import { adoptedReport } from "../engine/run/background.ts";
 import { compactStore, summarizerCallsModel } from "../engine/run/compact.ts";
+import { dueVerdict } from "../engine/run/due-verdict.ts";
 import { notDueReport } from "../engine/run/not-due-report.ts";
 import { dueBy } from "../engine/run/plan.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
@@ -231,8 +232,11 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
       options.summarizer ?? summarizerFromConfig(parsed, counter, options.env ?? process.env, options.agentModel);
     // not due by the context's running counts (the kernel's trigger): the report of a run that changes
     // nothing, without loading a store or reading the history
-    const notDue = notDueReport(c, {
-      ...(await this.contextCounts(counter)),
+    const counts = await this.contextCounts(counter);
+    // decided once: the run takes this verdict (the trigger that fired) when its counts are these
+    const due = dueVerdict(c, counts);
+    const notDue = notDueReport(due, {
+      ...counts,
       // the store a run loads starts at watermark 0
       watermark: 0,
       summarizer: summarizer.name,
@@ -279,7 +283,7 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
       messages,
       this.state.version,
       this.state.items.length,
-      staged?.guards((st) => dueBy(c, st.totalTokens, st.messages.length, st.userTurns)) ?? {
+      staged?.guards((st) => dueBy(c, st.totalTokens, st.messages.length, st.userTurns), candidates) ?? {
         splice: (st, p, s, e, sum) =>
           this.commitStep(() =>
             decideStep({ state: this.state, format: this.format }, st, p, s, e, sum, {
@@ -302,11 +306,14 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
       dryRun: options.dryRun,
       maxSteps: options.maxSteps,
       limits,
+      due,
       hooks: { call: ledger.onCall },
     });
     const found = memory.foundIn(store.messages);
     if (staged !== undefined) {
       const { decision } = await this.commitStep(() => staged.decide(this.state, store, this.format, account, found));
+      // the candidates of the records the run's one commit wrote (none when it was rejected)
+      if (handed.length > 0) options.onMemoryCandidates?.(handed);
       return adoptedReport(report, decision, staged.changed);
     }
     if (found.length > 0)

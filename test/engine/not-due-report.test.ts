@@ -7,6 +7,7 @@ import { readAnthropicMessages } from "../../src/adapters/anthropic.ts";
 import { readOpenAIMessages } from "../../src/adapters/openai.ts";
 import { configForRun, parseConfig } from "../../src/engine/boundary/config-rules.ts";
 import { compactStore } from "../../src/engine/run/compact.ts";
+import { dueVerdict } from "../../src/engine/run/due-verdict.ts";
 import { itemMapOf } from "../../src/engine/run/item-map.ts";
 import { notDueReport } from "../../src/engine/run/not-due-report.ts";
 import { ConversationStore } from "../../src/engine/store/store.ts";
@@ -52,7 +53,7 @@ describe("notDueReport", () => {
         const store = new ConversationStore(counter(), messages);
         const expected = await compactStore(store, c, { summarizer });
         expect(expected.outcome).toBe("nothing-to-do");
-        const got = notDueReport(c, {
+        const facts = {
           tokens: messages.reduce((t, m) => t + messageTokens(counter(), m), 0),
           items: itemMapOf(messages).items,
           userTurns: messages.filter((m) => m.role === "user").length,
@@ -62,8 +63,8 @@ describe("notDueReport", () => {
           tokenizer: counter().name,
           modelLimits: configForRun(c, { summarizerCallsModel: false }).limits,
           bytes: messages.reduce((b, m) => b + messageBytes(m), 0),
-        });
-        expect(got).toEqual(expected);
+        };
+        expect(notDueReport(dueVerdict(c, facts), facts)).toEqual(expected);
       });
 
   it("is undefined when the kernel's trigger fires (the run must run)", () => {
@@ -78,13 +79,17 @@ describe("notDueReport", () => {
       modelLimits: configForRun(parseConfig({}), { summarizerCallsModel: false }).limits,
       bytes: 5000,
     };
-    expect(notDueReport(parseConfig({ token_threshold: 400 }), facts)).toBeUndefined();
-    expect(notDueReport(parseConfig({ message_threshold: 20 }), facts)).toBeUndefined();
-    expect(notDueReport(parseConfig({ token_threshold: 501 }), facts)?.outcome).toBe("nothing-to-do");
-    // the byte budget joins the triggers: over it, the run must run
-    expect(notDueReport(parseConfig({ token_threshold: 501, max_request_bytes: 4999 }), facts)).toBeUndefined();
-    expect(notDueReport(parseConfig({ token_threshold: 501, max_request_bytes: 5000 }), facts)?.outcome).toBe(
+    expect(notDueReport(dueVerdict(parseConfig({ token_threshold: 400 }), facts), facts)).toBeUndefined();
+    expect(notDueReport(dueVerdict(parseConfig({ message_threshold: 20 }), facts), facts)).toBeUndefined();
+    expect(notDueReport(dueVerdict(parseConfig({ token_threshold: 501 }), facts), facts)?.outcome).toBe(
       "nothing-to-do",
     );
+    // the byte budget joins the triggers: over it, the run must run
+    expect(
+      notDueReport(dueVerdict(parseConfig({ token_threshold: 501, max_request_bytes: 4999 }), facts), facts),
+    ).toBeUndefined();
+    expect(
+      notDueReport(dueVerdict(parseConfig({ token_threshold: 501, max_request_bytes: 5000 }), facts), facts)?.outcome,
+    ).toBe("nothing-to-do");
   });
 });

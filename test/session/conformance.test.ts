@@ -1,13 +1,16 @@
 // One contract, every backend: the same cases run against each session backend (backends.ts).
 import { afterAll, describe, expect, it } from "vitest";
 import type { MemoryCandidate } from "../../src/engine/memory/candidates.ts";
+import type { CompactionReport } from "../../src/engine/run/report.ts";
 import type { JsonObject } from "../../src/model/json.ts";
 import type { Summarizer, SummaryRequest } from "../../src/model/summarizer.ts";
 import { charCounter } from "../../src/model/tokens.ts";
 import { offlineSummarizer } from "../../src/providers/offline-summarizer.ts";
+import { BackgroundSession } from "../../src/session/background-session.ts";
 import { openSession } from "../../src/session/open.ts";
+import type { Session } from "../../src/session/session.ts";
 import { backends, removeFresh } from "./backends.ts";
-import { questionCounts, SMALL_CONFIG, turn } from "./conversation.ts";
+import { BACKGROUND_CONFIG, questionCounts, SMALL_CONFIG, turn } from "./conversation.ts";
 import { sessionLawProblems } from "./session-laws.ts";
 
 afterAll(removeFresh);
@@ -22,6 +25,36 @@ function summarizerDuring(during: () => Promise<void>): Summarizer {
       return inner.summarize(req);
     },
   };
+}
+
+/**
+ * Checks the memory flush candidates the compaction records of the session `s` at `at` hold: each
+ * text within `bytes` and said in the history, from `at`; the hook got exactly them, in order; and
+ * another process reads the same records back and counts them. Returns them.
+ */
+async function expectCandidatesKept(
+  at: string,
+  s: Session,
+  handed: readonly MemoryCandidate[],
+  bytes: number,
+): Promise<MemoryCandidate[]> {
+  const records = await s.compactions();
+  const stored = records.flatMap((r) => r.memoryCandidates ?? []);
+  expect(stored.length).toBeGreaterThan(0);
+  const history = await s.history({ full: true });
+  for (const c of stored) {
+    expect(new TextEncoder().encode(c.text).length).toBeLessThanOrEqual(bytes);
+    expect(history).toContain(c.text);
+    expect(c.sourceSession).toBe(at);
+  }
+  // the hook got exactly what the records hold
+  expect(handed).toEqual(stored);
+  // another process reads the same records back, candidates included, and counts them
+  const other = await openSession(at);
+  expect(await other.compactions()).toEqual(records);
+  expect((await other.stats()).memoryCandidates).toBe(stored.length);
+  await other.close();
+  return stored;
 }
 
 describe.each(backends)("session conformance: $name", (backend) => {
@@ -123,30 +156,52 @@ describe.each(backends)("session conformance: $name", (backend) => {
     const config = { ...SMALL_CONFIG, memory_candidates: 3, memory_candidate_bytes: 24 };
     const report = await s.compact(config, { onMemoryCandidates: (c) => handed.push(...c) });
     expect(report.stretches.length).toBeGreaterThan(0);
-    const records = await s.compactions();
-    const stored = records.flatMap((r) => r.memoryCandidates ?? []);
-    expect(stored.length).toBeGreaterThan(0);
-    for (const r of records) expect((r.memoryCandidates ?? []).length).toBeLessThanOrEqual(3);
-    const history = await s.history({ full: true });
-    for (const c of stored) {
+    for (const r of await s.compactions()) expect((r.memoryCandidates ?? []).length).toBeLessThanOrEqual(3);
+    for (const c of await expectCandidatesKept(at, s, handed, 24)) {
       expect(["user_preference", "safety_boundary", "fact"]).toContain(c.tag);
       expect(c.confidence).toBeGreaterThanOrEqual(0);
       expect(c.confidence).toBeLessThanOrEqual(1);
-      expect(new TextEncoder().encode(c.text).length).toBeLessThanOrEqual(24);
       // from the user's messages, never the assistant's
       expect(c.text.startsWith("Never push") || c.text.startsWith("I prefer tabs")).toBe(true);
-      expect(history).toContain(c.text);
-      expect(c.sourceSession).toBe(at);
     }
-    // the hook got exactly what the records hold
-    expect(handed).toEqual(stored);
-    // another process reads the same records back, candidates included, and counts them
-    const other = await openSession(at);
-    expect(await other.compactions()).toEqual(records);
-    expect((await other.stats()).memoryCandidates).toBe(stored.length);
-    await other.close();
     await s.close();
   });
+
+  it("a background run adopted at one step stores its steps' memory flush candidates and gives them to the agent", async () => {
+    const at = backend.fresh();
+    const s = await openSession(at, { format: "openai" });
+    const handed: MemoryCandidate[] = [];
+    const reports: CompactionReport[] = [];
+    const config = { ...BACKGROUND_CONFIG, memory_candidates: 2, memory_candidate_bytes: 32 };
+    const bg = new BackgroundSession(s, config, {
+      onMemoryCandidates: (c) => handed.push(...c),
+      onReport: (r) => reports.push(r),
+    });
+    let started = false;
+    for (let i = 0; i < 60 && !started; i++) {
+      const [question, ...rest] = turn(`bgmem${i}`);
+      // a boundary the rules tag in every user message
+      const said = `Never deploy service${i} on a Friday.`;
+      started = (await bg.step([{ ...question, content: `${question.content}. ${said}` }, ...rest])).started;
+    }
+    expect(started).toBe(true);
+    await bg.settle();
+    // the run was adopted at one step and wrote compaction records
+    expect(reports.length).toBe(1);
+    expect(reports[0].stretches.length).toBeGreaterThan(0);
+    const records = await s.compactions();
+    expect(records.length).toBeGreaterThan(0);
+    // every record covers user messages that say "Never deploy": each holds its candidates, at most 2
+    for (const r of records) {
+      expect((r.memoryCandidates ?? []).length).toBeGreaterThan(0);
+      expect((r.memoryCandidates ?? []).length).toBeLessThanOrEqual(2);
+    }
+    for (const c of await expectCandidatesKept(at, s, handed, 32)) {
+      expect(c.tag).toBe("safety_boundary");
+      expect(c.text.startsWith("Never deploy")).toBe(true);
+    }
+    await s.close();
+  }, 60_000);
 
   it("writes no candidates with memory_candidates at its default (0)", async () => {
     const s = await openSession(backend.fresh(), { format: "openai" });

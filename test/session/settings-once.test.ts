@@ -2,7 +2,7 @@
 // step: the settings are parsed at the edge (the session's compact) and handed down typed, the
 // model limits resolved once. Counted with spies on
 // the kernel gate's settings check (gateValidateConfig, the L12 rules), the planner (planStep) and
-// the trigger (dueBy), on a real log session and the offline summarizer.
+// the trigger (dueBy, once before the plan), on a real log session and the offline summarizer.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,10 +36,16 @@ function chat(n: number, chars: number) {
   }));
 }
 
+/** A log session holding a chat of 20 turns of about 400 characters a message. */
+async function chatSession() {
+  const s = await openSession(join(mkdtempSync(join(tmpdir(), "settings-once-")), "s.jsonl"), { format: "openai" });
+  await s.append(chat(20, 400));
+  return s;
+}
+
 describe("one session compact(config)", () => {
   it("a dry run that is due: the settings rules once, the planner once", async () => {
-    const s = await openSession(join(mkdtempSync(join(tmpdir(), "settings-once-")), "s.jsonl"), { format: "openai" });
-    await s.append(chat(20, 400));
+    const s = await chatSession();
     const config = {
       provider: "offline",
       tokenizer: "chars",
@@ -53,10 +59,31 @@ describe("one session compact(config)", () => {
     const report = await s.compact(config, { dryRun: true });
     expect(report.outcome).toBe("dry-run");
     expect({ rules: rules.mock.calls.length, planner: planner.mock.calls.length }).toEqual({ rules: 1, planner: 1 });
-    // "is it due" before the plan: the session's check on its context's counts, then the run's start
-    // (open: the run's start needs the trigger's kind, request bytes, which the session's check does not give)
+    // "is it due" once before the plan: the session's check on its context's counts; the run's start
+    // takes that verdict (the trigger that fired, "request bytes" included) instead of deciding again
     const planAt = planner.mock.invocationCallOrder[0];
-    expect(due.mock.invocationCallOrder.filter((k) => k < planAt).length).toBeLessThanOrEqual(2);
+    expect(due.mock.invocationCallOrder.filter((k) => k < planAt).length).toBe(1);
+    await s.close();
+  });
+
+  it("a dry run due by request bytes alone: decided once, the run goes by bytes", async () => {
+    const s = await chatSession();
+    const config = {
+      provider: "offline",
+      tokenizer: "chars",
+      token_threshold: 1_000_000,
+      max_request_bytes: 8_000,
+      retention_window: 4,
+      min_stretch_tokens: 1,
+    } as const;
+    due.mockClear();
+    planner.mockClear();
+    const report = await s.compact(config, { dryRun: true });
+    expect(report.outcome).toBe("dry-run");
+    expect(report.bytes?.dueByBytes).toBe(true);
+    const planAt = planner.mock.invocationCallOrder[0];
+    expect(due.mock.invocationCallOrder.filter((k) => k < planAt).length).toBe(1);
+    expect(due.mock.results[0]?.value).toBe("request bytes");
     await s.close();
   });
 });

@@ -31,6 +31,9 @@ async function freshCounts(at: string, counter: TokenCounter) {
   const s = await openSession(at);
   const text = await s.contextText();
   const context = await s.context();
+  // bytes as a fresh open counts them (a summary replayed from its record is counted by the
+  // engine's summary rule, not by the JSON it is written as: the two differ by its framing allowance)
+  const { bytes } = await s.contextCounts(countingCounter());
   await s.close();
   const messages = text === "" ? [] : readConversationFile(text, { format: s.format }).messages;
   return {
@@ -39,6 +42,7 @@ async function freshCounts(at: string, counter: TokenCounter) {
       items: itemMapOf(messages).items,
       userTurns: messages.filter((m) => m.role === "user").length,
       protectedMessages: messages.filter((m) => m.role === "user" || m.role === "system").length,
+      bytes,
     },
     text,
     context,

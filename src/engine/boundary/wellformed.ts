@@ -3,24 +3,13 @@
 // a clear error instead of reaching the kernel.
 import type { Message } from "../../model/message.ts";
 import { assertMessages } from "../../model/message-shape.ts";
-import { assertPairing, type PairingEvent, ToolPairing } from "../../model/tool-pairing.ts";
+import { assertPairing, type PairingEvent, pairsWell } from "../../model/tool-pairing.ts";
 
 /** How a message is named in errors: its index in the input file when known. */
 export function messageLabel(messages: readonly Message[], i: number): string {
   const src = messages[i].source;
   if (src === undefined) return `messages[${i}]`;
   return src.index < 0 ? "system" : `messages[${src.index}]`;
-}
-
-/** One pass with the incremental pairing index: does every call id occur once and every result answer one waiting call? */
-function pairsWell(messages: readonly Message[]): boolean {
-  const index = new ToolPairing();
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i];
-    if (m.role === "assistant" && !index.addCalls(m.toolCalls, i)) return false;
-    if (m.role === "tool" && index.answer(m.toolCallId) < 0) return false;
-  }
-  return true;
 }
 
 /**

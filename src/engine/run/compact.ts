@@ -27,9 +27,10 @@ import { batchLoop } from "./batch-run.ts";
 import { refusedOverByteFloor } from "./byte-budget.ts";
 import { clearFirst, withClearing } from "./clearing.ts";
 import { dryRunBatch } from "./dry-run.ts";
+import { dueFor } from "./due-verdict.ts";
 import { itemMapOf } from "./item-map.ts";
 import { callsSinceSummary, floorRefusal, lawfulFloorOf, tokenTrigger } from "./lawful-floor.ts";
-import { dueBy, targetTokens } from "./plan.ts";
+import { targetTokens } from "./plan.ts";
 import { InputPositions } from "./positions.ts";
 import type { CompactionReport } from "./report.ts";
 import { callTotals, type RecordingSummarizer, recordingSummarizer } from "./run-hooks.ts";
@@ -86,14 +87,13 @@ function startRun(store: ConversationStore, config: Config, o: CompactOptions): 
   }
   const judgedBefore = judgedTokens(store, o.usage);
   const positions = new InputPositions(o.items ?? itemMapOf(store.messageList()));
-  const triggerBefore = dueBy(
-    c,
-    judgedBefore,
-    positions.items(store.messages.length),
-    store.userTurns,
-    false,
-    store.totalBytes,
-  );
+  // the caller's verdict on these very counts (a session's, o.due) is taken as it is: decided once
+  const triggerBefore = dueFor(o.due, resolved.config, {
+    tokens: judgedBefore,
+    items: positions.items(store.messages.length),
+    userTurns: store.userTurns,
+    bytes: store.totalBytes,
+  });
   const dueBefore = triggerBefore !== "none";
   // due by bytes alone: the run goes on while the bytes are over the budget, not toward a token target
   const dueByBytes = triggerBefore === "request bytes";

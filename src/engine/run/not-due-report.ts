@@ -1,12 +1,11 @@
 // The report of a run that is not due, from the counts the trigger reads, for a caller that keeps
 // those counts without the messages (a session's running counts). Whether it is due is the
-// kernel's trigger (dueBy); the report is the one compactStore gives for a store with those
+// kernel's trigger (the caller's dueVerdict on those counts); the report is the one compactStore gives for a store with those
 // counts that is not due (a run that changes nothing: its laws hold by identity), field for field.
-import type { Config } from "../../model/config.ts";
 import type { ModelLimitsReport } from "../../model/model-limits.ts";
 import { notDueClearing, withClearing } from "./clearing.ts";
+import type { DueVerdict } from "./due-verdict.ts";
 import { unchangedLaws } from "./law-checks.ts";
-import { dueBy } from "./plan.ts";
 import type { CompactionReport } from "./report.ts";
 import { callTotals } from "./run-hooks.ts";
 
@@ -36,10 +35,12 @@ export const NOT_DUE_REASON = "compaction is not due: under every configured tri
 
 /**
  * The report of compactStore on a store with these counts (no usage report, not a dry run) when
- * the kernel's trigger says it is not due; undefined when it is due (the run must run).
+ * the kernel's trigger said it is not due (`due`, dueVerdict on these counts, for its configuration); undefined when it
+ * is due (the run must run).
  */
-export function notDueReport(c: Config, f: NotDueFacts): CompactionReport | undefined {
-  if (dueBy(c, f.tokens, f.items, f.userTurns, false, f.bytes) !== "none") return undefined;
+export function notDueReport(due: DueVerdict, f: NotDueFacts): CompactionReport | undefined {
+  if (due.trigger !== "none") return undefined;
+  const c = due.config;
   const max = c.max_request_bytes;
   const report: CompactionReport = {
     outcome: "nothing-to-do",

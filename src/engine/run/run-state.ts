@@ -16,6 +16,7 @@ import type { ConversationStore, StoreView } from "../store/store.ts";
 import type { UnshrinkableMemory } from "../store/unshrinkable.ts";
 import type { StepContext } from "../summarize/summarize-step.ts";
 import type { ClearingStep } from "./clearing.ts";
+import type { DueVerdict } from "./due-verdict.ts";
 import type { ItemMap } from "./item-map.ts";
 import type { LeftStretch } from "./outcome.ts";
 import { type ByteFloor, type CallFloor, dueBy, type Plan } from "./plan.ts";
@@ -72,6 +73,12 @@ export interface CompactOptions {
    * models (configForRun: a session judges its trigger with them before the run); default: resolved here
    */
   readonly limits?: ModelLimitsReport;
+  /**
+   * the caller's "is it due" for this configuration (dueVerdict, made with the `config` given to
+   * the run): taken when the run's counts before it are the ones it was decided on, so the run
+   * does not decide again; default (or other counts): decided at the run's start
+   */
+  readonly due?: DueVerdict;
   /**
    * the token count at which the request itself is over its trigger, when this run is judged
    * against an earlier one (a background run at soft_token_threshold): a clearing that alone would

@@ -174,14 +174,11 @@ export class ConversationStore {
     for (let i = 0; i < n; i++) {
       const m: unknown = messages[i];
       if (!hasMessageShape(m)) return false;
-      let answered = -1;
-      if (m.role === "assistant") {
-        if (!pairing.addCalls(m.toolCalls, i)) return false; // a duplicate id
-      } else if (m.role === "tool") {
-        // at load, a message's ordinal is its index
-        answered = pairing.answer(m.toolCallId);
-        if (answered < 0) return false; // orphan, before its call, or a second result
-      } else if (m.role === "user") newestUser = i;
+      // at load, a message's ordinal is its index; undefined: a duplicate id, an orphan, a result
+      // before its call, or a second result
+      const answered = pairing.add(m, i);
+      if (answered === undefined) return false;
+      if (m.role === "user") newestUser = i;
       counts[i] = i < uncounted ? 0 : messageTokens(counter, m);
       bytes[i] = messageBytes(m);
       byteSum += bytes[i];
@@ -216,14 +213,8 @@ export class ConversationStore {
     // only the new message is checked, so an append stays O(1) in the history
     assertMessage(m, at);
     // the views' pairing index, asked before anything changes (push updates it)
-    if (m.role === "assistant") {
-      const id = this.live.pairing.firstDuplicate(m.toolCalls);
-      if (id !== undefined) throw pairingError(at, { kind: "duplicate", id });
-    }
-    if (m.role === "tool") {
-      const kind = this.live.pairing.resultProblem(m.toolCallId);
-      if (kind !== null) throw pairingError(at, { kind, id: m.toolCallId });
-    }
+    const problem = this.live.pairing.problem(m);
+    if (problem !== null) throw pairingError(at, problem);
     this.push(m);
     this.ver++;
     if (this.busy) this.appendedInRun.push(m);

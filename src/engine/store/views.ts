@@ -26,22 +26,18 @@ export function kernelViews(messages: readonly Message[]): KernelViews {
   const callOf = new Array<number>(n).fill(-1);
   const lastAnswer = new Array<number>(n).fill(-1);
   const ongoing = new Array<boolean>(n).fill(false);
-  const callAt = new Map<string, number>();
+  // which call a result answers: the model's pairing index (its one owner outside the kernel)
+  const pairing = new ToolPairing();
   const pending = new Array<number>(n).fill(0);
   let userTurns = 0;
   messages.forEach((m, i) => {
     if (m.role === "user") userTurns++;
-    if (m.role === "assistant") {
-      for (const c of m.toolCalls) callAt.set(c.id, i);
-      pending[i] = m.toolCalls.length;
-    }
-    if (m.role === "tool") {
-      const a = callAt.get(m.toolCallId);
-      if (a !== undefined && a < i) {
-        callOf[i] = a;
-        lastAnswer[a] = i;
-        pending[a]--;
-      }
+    if (m.role === "assistant") pending[i] = m.toolCalls.length;
+    const a = pairing.add(m, i);
+    if (m.role === "tool" && a !== undefined) {
+      callOf[i] = a;
+      lastAnswer[a] = i;
+      pending[a]--;
     }
   });
   for (let i = 0; i < n; i++) ongoing[i] = pending[i] > 0;
@@ -259,12 +255,8 @@ export function liveViews(messages: readonly Message[]): LiveViews {
 /** Adds message m at the end of the views in O(its tool calls + log n); returns the index of the call it answers, or -1. */
 export function appendToViews(v: LiveViews, m: Message): number {
   const o = v.nextOrd;
-  let a = -1;
-  if (m.role === "assistant") v.pairing.addCalls(m.toolCalls, o);
-  if (m.role === "tool") {
-    const at = v.pairing.answer(m.toolCallId);
-    if (at >= 0) a = positionOf(v, at);
-  }
+  const at = v.pairing.add(m, o);
+  const a = at === undefined || at < 0 ? -1 : positionOf(v, at);
   appendAnswering(v, m, a);
   return a;
 }
