@@ -9,6 +9,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import AnthropicClient from "@anthropic-ai/sdk";
 import { compactAnthropicMessages } from "../src/library/compact-wire.ts";
+import { PROVIDER_REQUEST_BYTES } from "../src/model/context-overflow.ts";
 import { charCounter } from "../src/model/tokens.ts";
 import { offlineSummarizer } from "../src/providers/offline-summarizer.ts";
 import { startAgentServer } from "../test/support/agent-overflow-server.ts";
@@ -17,8 +18,13 @@ import { imageData, imageHistory } from "../test/support/image-history.ts";
 const SERVER_BYTES = 1_000_000;
 const BUDGET = 900_000;
 
-/** One scenario: its history. */
-const scenarios: { name: string; history: () => Anthropic.MessageParam[] }[] = [
+/** One scenario: its history, and (for the provider default) the server's size and the budget when not the ones above. */
+const scenarios: {
+  name: string;
+  history: () => Anthropic.MessageParam[];
+  serverBytes?: number;
+  budget?: number | null;
+}[] = [
   {
     name: "tool results holding images (6 x 200 KB base64)",
     history: () => imageHistory(12, (i) => i >= 1 && i <= 6, 150_000),
@@ -39,11 +45,22 @@ const scenarios: { name: string; history: () => Anthropic.MessageParam[] }[] = [
       return ms;
     },
   },
+  {
+    // no max_request_bytes: compactAnthropicMessages takes Anthropic's documented 32 MB
+    name: "no setting, a server at Anthropic's 32 MB (9 x 4 MB base64)",
+    history: () => imageHistory(12, (i) => i >= 1 && i <= 9, 3_000_000),
+    serverBytes: PROVIDER_REQUEST_BYTES.anthropic,
+    budget: null,
+  },
 ];
 
 const rows: string[] = [];
 for (const s of scenarios) {
-  const server = await startAgentServer("anthropic", { windowTokens: 100_000, maxBytes: SERVER_BYTES });
+  const server = await startAgentServer("anthropic", {
+    windowTokens: 100_000,
+    maxBytes: s.serverBytes ?? SERVER_BYTES,
+  });
+  const budget = s.budget === undefined ? { max_request_bytes: BUDGET } : {};
   const client = new AnthropicClient({ baseURL: server.url, apiKey: "sk-ant-bench", maxRetries: 0 });
   const inner = offlineSummarizer(charCounter());
   let calls = 0;
@@ -59,7 +76,7 @@ for (const s of scenarios) {
   for (let step = 0; step < 3; step++) {
     const r = await compactAnthropicMessages(
       { messages },
-      { provider: "offline", token_threshold: 100_000, max_request_bytes: BUDGET },
+      { provider: "offline", token_threshold: 100_000, ...budget },
       { summarizer },
     );
     outcome = `${r.report.outcome}: ${r.report.reason.slice(0, 90)}`;
@@ -77,7 +94,9 @@ for (const s of scenarios) {
   const largest = Math.max(...server.requests.map((q) => q.bytes));
   rows.push(`| ${s.name} | ${sent} | ${refused} | ${largest} | ${calls} | ${outcome} |`);
 }
-console.log(`agent requests against a ${SERVER_BYTES}-byte server, max_request_bytes ${BUDGET}, 3 steps each`);
+console.log(
+  `agent requests against a ${SERVER_BYTES}-byte server, max_request_bytes ${BUDGET} (unless the scenario says otherwise), 3 steps each`,
+);
 console.log("| scenario | requests sent | refused 413 | largest body (bytes) | summarizer calls | last run |");
 console.log("|---|---|---|---|---|---|");
 for (const r of rows) console.log(r);

@@ -13,6 +13,7 @@ import type { ItemMap, ItemSpan } from "../model/item-map.ts";
 import { describeJson } from "../model/json.ts";
 import { mediaField, partsTokens } from "../model/media-tokens.ts";
 import type { Message, ToolCall } from "../model/message.ts";
+import { mediaBytesField, partsBytes } from "../model/message-bytes.ts";
 import { assertMessages } from "../model/message-shape.ts";
 import { assertPairing, type PairingEvent } from "../model/tool-pairing.ts";
 import { approvalCallId } from "./approval-id.ts";
@@ -38,8 +39,16 @@ export interface ModelMessagesReading {
   readonly origins: ReadonlyMap<Message, ModelMessageOrigin>;
 }
 
+/** A message's fields for its parts that are not text: their tokens (mediaTokens) and their bytes in a request (mediaBytes). */
+function mediaOf(parts: readonly unknown[]): { mediaTokens?: number; mediaBytes?: number } {
+  return { ...mediaField(partsTokens(parts)), ...mediaBytesField(partsBytes(parts)) };
+}
+
 // The text of a tool result's output, and whether it reports a failure.
-function outputText(v: unknown, path: string): { text: string; isError: boolean; media?: number } {
+function outputText(
+  v: unknown,
+  path: string,
+): { text: string; isError: boolean; media?: { mediaTokens?: number; mediaBytes?: number } } {
   const o = fields(v, path, "a tool output object");
   const type = str(o.type, `${path}.type`);
   switch (type) {
@@ -60,7 +69,7 @@ function outputText(v: unknown, path: string): { text: string; isError: boolean;
         if (item.type !== "text") others.push(item);
         return item.type === "text" ? [str(item.text, `${path}.value[${k}].text`)] : [];
       });
-      return { text: texts.join("\n"), isError: false, media: partsTokens(others) };
+      return { text: texts.join("\n"), isError: false, media: mediaOf(others) };
     }
     default:
       return { text: "", isError: false }; // an output kind this version does not know: kept as it is
@@ -85,12 +94,7 @@ function toolResult(b: Builder, part: Fields, item: number, k: number, path: str
   if (part.toolName !== undefined) str(part.toolName, `${path}.toolName`);
   const { text, isError, media } = outputText(part.output, `${path}.output`);
   b.pairing.push({ kind: "result", id, path: `${path}.toolCallId` });
-  emit(
-    b,
-    { role: "tool", toolCallId: id, content: text, ...mediaField(media ?? 0), ...(isError ? { isError: true } : {}) },
-    item,
-    [k],
-  );
+  emit(b, { role: "tool", toolCallId: id, content: text, ...media, ...(isError ? { isError: true } : {}) }, item, [k]);
 }
 
 function approvalResponse(b: Builder, part: Fields, item: number, k: number, path: string): void {
@@ -165,9 +169,9 @@ function readAssistant(b: Builder, content: unknown, item: number, path: string,
     const texts = parts.flatMap((part, k) =>
       held[k] !== undefined ? [held[k]] : part.type === "text" ? [str(part.text, `${path}[${k}].text`)] : [],
     );
-    const media = partsTokens(parts.filter((part, k) => held[k] === undefined && part.type !== "text"));
+    const media = mediaOf(parts.filter((part, k) => held[k] === undefined && part.type !== "text"));
     const whole = parts.map((_, k) => k);
-    emit(b, { role: "system", serverCompaction: true, content: texts.join("\n"), ...mediaField(media) }, item, whole);
+    emit(b, { role: "system", serverCompaction: true, content: texts.join("\n"), ...media }, item, whole);
     return;
   }
   const texts: string[] = [];
@@ -215,13 +219,16 @@ function readAssistant(b: Builder, content: unknown, item: number, path: string,
     if (part.type !== "text" && part.type !== "tool-call" && part.type !== "tool-approval-request") others.push(part);
   });
   const text = texts.join("\n");
-  const media = partsTokens(others);
-  const summary = calls.length === 0 && results.length === 0 && media === 0 ? unwrapSummary(text, tag) : undefined;
+  const media = mediaOf(others);
+  const summary =
+    calls.length === 0 && results.length === 0 && media.mediaTokens === undefined
+      ? unwrapSummary(text, tag)
+      : undefined;
   emit(
     b,
     summary !== undefined
       ? { role: "summary", ...summary }
-      : { role: "assistant", content: text, toolCalls: calls, ...mediaField(media) },
+      : { role: "assistant", content: text, toolCalls: calls, ...media },
     item,
     own,
   );
@@ -247,12 +254,7 @@ function readTool(b: Builder, content: unknown, item: number, path: string): voi
   if (b.messages.length === before) {
     // nothing to pair (an empty tool message, or only parts this version does not know): one
     // assistant-side message keeps the parts so they are written back as they were
-    emit(
-      b,
-      { role: "assistant", content: "", toolCalls: [], ...mediaField(partsTokens(other.map((k) => parts[k]))) },
-      item,
-      other,
-    );
+    emit(b, { role: "assistant", content: "", toolCalls: [], ...mediaOf(other.map((k) => parts[k])) }, item, other);
   } else if (other.length > 0) {
     const first = b.messages[before];
     const o = b.origins.get(first)!;
@@ -278,8 +280,7 @@ function readItem(b: Builder, item: unknown, i: number, path: string, tag: strin
           : parts
               .flatMap((part, k) => (part.type === "text" ? [str(part.text, `${cpath}[${k}].text`)] : []))
               .join("\n");
-      const media = partsTokens(parts.filter((part) => part.type !== "text"));
-      emit(b, { role: "user", content, ...mediaField(media) }, i, []);
+      emit(b, { role: "user", content, ...mediaOf(parts.filter((part) => part.type !== "text")) }, i, []);
       break;
     }
     case "assistant":

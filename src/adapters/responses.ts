@@ -18,6 +18,7 @@ import type { ItemMap, ItemSpan } from "../model/item-map.ts";
 import { describeJson } from "../model/json.ts";
 import { mediaField, partsTokens } from "../model/media-tokens.ts";
 import type { Message } from "../model/message.ts";
+import { mediaBytesField, partsBytes } from "../model/message-bytes.ts";
 import { assertMessages } from "../model/message-shape.ts";
 import { assertPairing, type PairingEvent } from "../model/tool-pairing.ts";
 import { approvalCallId } from "./approval-id.ts";
@@ -82,8 +83,8 @@ const SERVER_CALLS = new Set([
   "hosted_tool_call",
 ]);
 
-function messageText(content: unknown, path: string): { text: string; media: number } {
-  if (typeof content === "string") return { text: content, media: 0 };
+function messageText(content: unknown, path: string): { text: string; media: number; bytes: number } {
+  if (typeof content === "string") return { text: content, media: 0, bytes: 0 };
   const others: Fields[] = [];
   const text = typedParts(content, path)
     .flatMap((part, k) => {
@@ -93,7 +94,7 @@ function messageText(content: unknown, path: string): { text: string; media: num
       return [];
     })
     .join("\n");
-  return { text, media: partsTokens(others) };
+  return { text, media: partsTokens(others), bytes: partsBytes(others) };
 }
 
 // A tool output's text: a string, the texts of a list of parts, or else its JSON.
@@ -116,8 +117,9 @@ function readItem(item: Fields, p: string, tag: string | undefined, pairing: Pai
   const type = item.type === undefined ? "message" : str(item.type, `${p}.type`);
   if (type === "message") {
     const role = str(item.role, `${p}.role`);
-    const { text: content, media } = messageText(item.content, `${p}.content`);
-    const extra = mediaField(media);
+    const { text: content, media, bytes } = messageText(item.content, `${p}.content`);
+    // Responses items carry no source: their images' and files' bytes are counted here (mediaBytes)
+    const extra = { ...mediaField(media), ...mediaBytesField(bytes) };
     switch (role) {
       case "system":
       case "developer":

@@ -12,7 +12,7 @@ import { DueTracker, type ItemMeasurer } from "../engine/run/due-tracker.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import { UnshrinkableMemory } from "../engine/store/unshrinkable.ts";
 import type { Config, ConfigInput } from "../model/config.ts";
-import { type ContextOverflow, providerNamed } from "../model/context-overflow.ts";
+import { type ContextOverflow, type OverflowProvider, providerNamed } from "../model/context-overflow.ts";
 import { messageBytes } from "../model/message-bytes.ts";
 import { messageTokens, type TokenCounter, tokenCounter } from "../model/tokens.ts";
 import { ToolPairing } from "../model/tool-pairing.ts";
@@ -24,6 +24,7 @@ import {
   type OverflowRetry,
   overflowSettings,
   requestByteBudget,
+  withProviderBytes,
 } from "./overflow-retry.ts";
 
 /** Compacts AI SDK messages; `retention_window` and the report's positions count these messages. */
@@ -86,6 +87,21 @@ export function modelMessageMeasurer(counter: TokenCounter, summaryTag: string):
 /** What the `prepareStep` hook is given and returns (a structural subset of the AI SDK's own). */
 export interface PrepareStepMessages {
   readonly messages: ModelMessage[];
+  /**
+   * the step's model as the AI SDK gives it (a model object, whose `provider` names its provider,
+   * or a gateway id "provider/model"): with max_request_bytes unset, its provider's documented
+   * request size is the byte budget
+   */
+  readonly model?: unknown;
+}
+
+/** The provider of an AI SDK step's model: a model object's `provider` ("anthropic.messages"), a gateway id's prefix ("anthropic/claude-…"). */
+export function stepModelProvider(model: unknown): OverflowProvider {
+  if (typeof model === "string")
+    return model.includes("/") ? providerNamed(model.slice(0, model.indexOf("/"))) : "unknown";
+  if (typeof model === "object" && model !== null && "provider" in model && typeof model.provider === "string")
+    return providerNamed(model.provider);
+  return "unknown";
 }
 
 /** Options of compactBeforeStep. */
@@ -133,6 +149,10 @@ const changedBy = (r: CompactionReport) => r.stretches.length > 0 || (r.clearing
  * messages are still the first ones, by identity; otherwise the result is dropped). A step
  * waits for the run only when a trigger fires. A run that threw is thrown at the next step.
  *
+ * With max_request_bytes unset, the byte budget is the documented request size of the step's
+ * model's provider (`step.model`: a model object's `provider`, a gateway id's prefix; none for a
+ * provider that documents none).
+ *
  * The hook keeps one memory of the stretches known not to shrink across the agent's steps (the
  * `unshrinkable` option's, or its own): a stretch whose every summary was rejected as not shorter
  * is not sent to the summarizer again while it is unchanged.
@@ -141,7 +161,10 @@ export function compactBeforeStep(
   config: ConfigInput | Config = {},
   options: BeforeStepOptions = {},
 ): (step: PrepareStepMessages) => Promise<{ messages: ModelMessage[] } | undefined> {
-  const c = parseConfig(config); // a bad configuration fails when the agent is built, not at its first step
+  const given = parseConfig(config); // a bad configuration fails when the agent is built, not at its first step
+  // the step's model's provider, once known: its request size is the byte budget when max_request_bytes is unset
+  let provider: OverflowProvider = "unknown";
+  let c = given;
   // one memory for every run of this agent: its runs compact the same conversation, one at a time
   const runOptions: CompactMessagesOptions = {
     ...options,
@@ -149,13 +172,23 @@ export function compactBeforeStep(
   };
   // a fixed usage report judges every step the same way: the full run decides then
   // the trigger judged with the model limits a run resolves (the agent's model's context_window)
-  const judged = judgedConfig(c, options.agentModel, options.summarizer);
+  let judged = judgedConfig(c, options.agentModel, options.summarizer);
   const newTracker = () =>
     options.usage === undefined
       ? new DueTracker(judged, modelMessageMeasurer(options.counter ?? tokenCounter(c.tokenizer), c.summary_tag))
       : undefined;
   let tracker = newTracker();
-  const soft = tracker === undefined ? undefined : softConfig(c);
+  let soft = tracker === undefined ? undefined : softConfig(c);
+  /** The step's model's provider: a new one (its byte budget differs) re-measures the messages under it. */
+  const providerOf = (model: unknown) => {
+    const p = stepModelProvider(model);
+    if (p === provider || p === "unknown") return;
+    provider = p;
+    c = withProviderBytes(given, p);
+    judged = judgedConfig(c, options.agentModel, options.summarizer);
+    tracker = newTracker();
+    soft = tracker === undefined ? undefined : softConfig(c);
+  };
   /** a tracker that has measured `messages` (none when they cannot be judged: the step measures them then) */
   const measuredTracker = (messages: ModelMessage[] | undefined): { tracker?: DueTracker<ModelMessage> } => {
     const t = newTracker();
@@ -195,6 +228,7 @@ export function compactBeforeStep(
     messages: options.cacheBreakpoint === false ? messages : markBeforeFirstChange(given, messages, breakpoints),
   });
   return async (step) => {
+    providerOf(step.model);
     let messages = step.messages;
     let changed = false;
     if (background !== undefined) {

@@ -25,6 +25,7 @@ import {
   type OverflowRetry,
   overflowSettings,
   requestByteBudget,
+  withProviderBytes,
 } from "./overflow-retry.ts";
 import { compactOnSession, type WireOptions } from "./session-option.ts";
 
@@ -35,7 +36,8 @@ import { compactOnSession, type WireOptions } from "./session-option.ts";
  * core does not depend on that package (see sdk-shapes.ts). With the `session` option, the
  * array is the agent's whole history as it holds it (what the last call returned, then the new
  * messages): the new ones are appended to the session, which is compacted when due, and the
- * messages returned are the session's context (session-option.ts).
+ * messages returned are the session's context (session-option.ts). With max_request_bytes
+ * unset, OpenAI's documented request size is the byte budget (PROVIDER_REQUEST_BYTES).
  */
 export async function compactOpenAIMessages<M extends OpenAIChatMessageLike>(
   messages: readonly M[],
@@ -54,7 +56,7 @@ export async function compactOpenAIMessages(
 ): Promise<{ messages: (JsonObject | OpenAIChatMessageLike)[]; report: CompactionReport }> {
   // bad arguments are SafecutErrors, and nesting is checked before the adapter reads (and copies) anything
   assertOptions(options);
-  const c = parseConfig(config);
+  const c = withProviderBytes(parseConfig(config), "openai");
   assertMessageList(messages);
   assertValueNesting(messages, "messages");
   if (options.session !== undefined) {
@@ -83,7 +85,8 @@ export async function compactOpenAIMessages(
  * Compacts an Anthropic conversation ({system?, messages}); returns the new one and the report.
  * Takes the `@anthropic-ai/sdk` package's MessageParam[] (and gives the same types back) or JSON.
  * With the `session` option, as compactOpenAIMessages: the session keeps the system as its first
- * item (`{"system": ...}`), and the conversation returned is the session's context.
+ * item (`{"system": ...}`), and the conversation returned is the session's context. With
+ * max_request_bytes unset, Anthropic's documented 32 MB is the byte budget.
  */
 export async function compactAnthropicMessages<M extends AnthropicMessageLike, S extends AnthropicSystemLike = string>(
   conversation: { system?: S; messages: readonly M[] },
@@ -105,7 +108,7 @@ export async function compactAnthropicMessages(
   report: CompactionReport;
 }> {
   assertOptions(options);
-  const c = parseConfig(config);
+  const c = withProviderBytes(parseConfig(config), "anthropic");
   if (!isJsonObject(conversation as unknown as Json))
     throw new InputError("conversation", `expected an object { system?, messages }, got ${describeJson(conversation)}`);
   assertMessageList(conversation.messages);

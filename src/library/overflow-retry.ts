@@ -86,6 +86,18 @@ export function requestByteBudget(c: Config, provider: OverflowProvider): number
     : 0;
 }
 
+/**
+ * `c` with the byte budget of a request to `provider` as its max_request_bytes: when unset (null),
+ * the provider's documented limit (PROVIDER_REQUEST_BYTES); `c` itself when it is set or the
+ * provider documents none. The provider-specific helpers (the wire helpers, the Responses helper,
+ * the AI SDK hook that knows its model's provider) compact under it, so a request the provider
+ * would refuse for its size is due without any setting.
+ */
+export function withProviderBytes(c: Config, provider: OverflowProvider): Config {
+  const max = requestByteBudget(c, provider);
+  return c.max_request_bytes !== null || max === 0 ? c : { ...c, max_request_bytes: max };
+}
+
 /** The bytes of a request's conversation: its JSON text in UTF-8 (an image or file by its base64 text). */
 export function requestBytes(conversation: unknown): number {
   return Buffer.byteLength(JSON.stringify(conversation), "utf8");

@@ -8,19 +8,22 @@ import type { Config, ConfigInput } from "../model/config.ts";
 import type { Json } from "../model/json.ts";
 import { assertMessageList } from "./compact-messages.ts";
 import { compactReading } from "./compact-reading.ts";
+import { withProviderBytes } from "./overflow-retry.ts";
 import { compactOnSession, type WireOptions } from "./session-option.ts";
 
 /**
  * Compacts Responses input items; `retention_window` and the report's positions count these items.
  * With the `session` option, as compactOpenAIMessages: `input` is the agent's whole history as it
  * holds it, the new items are appended to the session, and the input returned is its context.
+ * With max_request_bytes unset, OpenAI's documented request size is the byte budget.
  */
 export async function compactResponsesItems(
   input: readonly ResponseInputItem[],
   config: ConfigInput | Config = {},
   options: WireOptions = {},
 ): Promise<{ input: ResponseInputItem[]; report: CompactionReport }> {
-  const c = parseConfig(config);
+  // the Responses API is OpenAI's: its documented request size is the byte budget when unset
+  const c = withProviderBytes(parseConfig(config), "openai");
   if (options.session !== undefined) {
     assertMessageList(input, "input");
     const items = input as unknown as readonly Json[];

@@ -5,7 +5,8 @@
 // tool result, arguments cleared) counts as its text, its calls and its call id in JSON. Each
 // count includes the message's framing in the request (the separator, and for a message that is
 // not its whole source message, up to FRAME_BYTES of role and block keys), so that the sum over
-// a conversation is not below the JSON of its messages as written. Counted once per message,
+// a conversation is not below the JSON of its messages as written. A message read with no source
+// (the AI SDK's) counts its parts that are not text by mediaBytes (partsBytes, at reading). Counted once per message,
 // when it joins a store; the store keeps the counts and their total (store.ts).
 import type { Json } from "./json.ts";
 import type { Message } from "./message.ts";
@@ -44,6 +45,38 @@ export function jsonStringBytes(s: string): number {
   return n;
 }
 
+/** The base64 text length of `n` bytes of binary data (how a request carries it). */
+const base64Length = (n: number) => Math.ceil(n / 3) * 4;
+
+/**
+ * The bytes of content parts in a request, for a reader whose messages carry no source (the AI
+ * SDK's): each part's JSON text in UTF-8, its binary data (a Uint8Array, an ArrayBuffer) as the
+ * base64 text a provider package sends, a URL as its text. A string (base64, a data: URL) counts
+ * as it is.
+ */
+export function partsBytes(parts: readonly unknown[]): number {
+  let binary = 0;
+  const replacer = (_key: string, v: unknown): unknown => {
+    if (v instanceof Uint8Array || ArrayBuffer.isView(v)) {
+      binary += base64Length(v.byteLength);
+      return "";
+    }
+    if (v instanceof ArrayBuffer) {
+      binary += base64Length(v.byteLength);
+      return "";
+    }
+    return v;
+  };
+  let n = 0;
+  for (const p of parts) n += Buffer.byteLength(JSON.stringify(p, replacer) ?? "null", "utf8") + 1;
+  return n + binary;
+}
+
+/** `{ mediaBytes: n }` for a message, or nothing when n is 0. */
+export function mediaBytesField(n: number): { mediaBytes?: number } {
+  return n > 0 ? { mediaBytes: n } : {};
+}
+
 /**
  * The bytes `m` adds to a request: its source message as read (plus a separator) when it is its
  * whole source and unchanged; the source blocks it came from plus their framing when it is part
@@ -56,7 +89,7 @@ export function messageBytes(m: Message): number {
     const s = m.source;
     return s.parts <= 1 ? jsonBytes(s.raw) + 1 : jsonBytes(s.blocks ?? s.raw) + FRAME_BYTES;
   }
-  let n = jsonBytes(m.content) + FRAME_BYTES;
+  let n = jsonBytes(m.content) + FRAME_BYTES + (changed ? 0 : (m.mediaBytes ?? 0));
   if (m.role === "tool") n += jsonBytes(m.toolCallId);
   if (m.role === "assistant")
     for (const c of m.toolCalls) n += jsonBytes(c.id) + jsonBytes(c.name) + jsonBytes(c.arguments) + FRAME_BYTES;

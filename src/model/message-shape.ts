@@ -23,7 +23,12 @@ const source = z.object({
   blocks: z.union([z.array(json), z.string()]).optional(),
 });
 
-const base = { content: text, mediaTokens: z.number().int().min(0).optional(), source: source.optional() };
+const base = {
+  content: text,
+  mediaTokens: z.number().int().min(0).optional(),
+  mediaBytes: z.number().int().min(0).optional(),
+  source: source.optional(),
+};
 
 /** A message's role and text, when it is an object with them (the first test of a cleared message's original). */
 function roleWithText(v: unknown): string | undefined {
@@ -190,6 +195,8 @@ export function hasMessageShape(m: unknown): m is Message {
   if (!isObjectValue(m) || typeof m.content !== "string") return false;
   const media = m.mediaTokens;
   if (media !== undefined && (!Number.isSafeInteger(media) || (media as number) < 0)) return false;
+  const mediaBytes = m.mediaBytes;
+  if (mediaBytes !== undefined && (!Number.isSafeInteger(mediaBytes) || (mediaBytes as number) < 0)) return false;
   switch (m.role) {
     case "system":
     case "user":

@@ -36,6 +36,11 @@ interface MessageBase {
    * estimated by partTokens (media-tokens.ts) when the file was read; counted with the text
    */
   readonly mediaTokens?: number;
+  /**
+   * bytes of those parts in a request (their JSON, binary data as its base64 text), for a message
+   * read with no `source` (AI SDK messages): messageBytes counts them with the text
+   */
+  readonly mediaBytes?: number;
   readonly source?: SourceRef;
 }
 

@@ -197,7 +197,7 @@ export const SETTINGS = {
     flag: "--max-request-bytes <n>",
     defaultText: "the provider's",
     help: "also compact when the request's bytes (each message's JSON; images and files by their base64 text) pass this many",
-    more: "; null (flag `none`): in the overflow retry of the AI SDK hook, the wire helpers and the session helpers (which also compact and retry once on an HTTP 413), the agent provider's documented limit (Anthropic 32 MB, Google 20 MB, OpenAI 50 MB; none for another server); elsewhere (compactMessages, compactBeforeStep, sessions' compact, the CLI) no byte trigger. When the bytes no law lets compaction shrink (user and system messages with their images, the retention window, summaries) are over it by themselves, the run says so once and makes no call. Leave room under the provider's limit for the request's other fields (model, tools, system)",
+    more: "; null (flag `none`): where the provider is known, its documented limit (Anthropic 32 MB, Google 20 MB, OpenAI 50 MB; none for another server): the overflow retry of the AI SDK hook, the wire helpers and the session helpers (which also compact and retry once on an HTTP 413), compactAnthropicMessages, compactOpenAIMessages, compactResponsesItems and compactBeforeStep (its step's model's provider); elsewhere (compactMessages, sessions' compact, the CLI) no byte trigger. When the bytes no law lets compaction shrink (user and system messages with their images, the retention window, summaries) are over it by themselves, the run says so once and makes no call. Leave room under the provider's limit for the request's other fields (model, tools, system)",
   },
   reserve_tokens: {
     group: "triggers",

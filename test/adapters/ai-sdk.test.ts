@@ -156,7 +156,9 @@ describe("reading AI SDK messages", () => {
     const r = readModelMessages(msgs);
     // an unknown part counts as its JSON text by the character heuristic (never 0 tokens)
     const mediaTokens = Math.ceil(JSON.stringify(unknownPart).length / 4);
-    expect(r.messages).toEqual([{ role: "assistant", content: "hi", toolCalls: [], mediaTokens }]);
+    // its bytes in a request: its JSON text and a separator (AI SDK messages carry no source to count)
+    const mediaBytes = JSON.stringify(unknownPart).length + 1;
+    expect(r.messages).toEqual([{ role: "assistant", content: "hi", toolCalls: [], mediaTokens, mediaBytes }]);
     expect(writeModelMessages(r.messages, r)[0]).toBe(msgs[0]);
   });
 

@@ -143,7 +143,12 @@ describe("the due tracker against a fresh read", () => {
             continue;
           }
           checked++;
-          expect(tracker.counts).toEqual({ tokens: fresh.totalTokens, items: list.length, userTurns: fresh.userTurns });
+          expect(tracker.counts).toEqual({
+            tokens: fresh.totalTokens,
+            items: list.length,
+            userTurns: fresh.userTurns,
+            bytes: fresh.totalBytes,
+          });
           expect(got).toBe(dueBy(c, fresh.totalTokens, list.length, fresh.userTurns));
         }
       }),

@@ -4,15 +4,17 @@
 // gathers what it reads (placeholders already there, excluded tools, each result's count once
 // cleared), builds the cleared messages and commits them to the store. compact.ts calls
 // `clearFirst` once before its summarize loop and `withClearing` on its report.
-import type { ReportedPrefix } from "../../kernel/trigger.ts";
+import type { ReportedPrefix, TriggerKind } from "../../kernel/trigger.ts";
 import type { Config } from "../../model/config.ts";
 import type { AssistantMessage, Message, ToolMessage } from "../../model/message.ts";
+import { messageBytes } from "../../model/message-bytes.ts";
 import { messageTokens } from "../../model/tokens.ts";
 import { settingsView } from "../boundary/config-rules.ts";
 import {
   gateCallsToClear,
   gateClearedTokens,
   gateClearsNow,
+  gateOverByteBudget,
   gateSelectClearing,
   gateSummarizesAfterClearing,
   gateUsageAfterSplice,
@@ -38,9 +40,14 @@ export function placeholderPattern(template: string): RegExp {
   return new RegExp(`^${parts.join("[0-9][0-9,]*")}$`);
 }
 
-/** The result with its content replaced by `placeholder` and nothing else changed; `clearedFrom` keeps the result as read. */
+/**
+ * The result with its content replaced by `placeholder`; `clearedFrom` keeps the result as read.
+ * Its images and files go with the content (every writer writes the placeholder alone), so it
+ * counts none (no mediaTokens, no mediaBytes).
+ */
 export function clearedWith(m: ToolMessage, placeholder: string): ToolMessage {
-  return { ...m, content: placeholder, clearedFrom: m.clearedFrom ?? m };
+  const { mediaTokens: _tokens, mediaBytes: _bytes, ...rest } = m;
+  return { ...rest, content: placeholder, clearedFrom: m.clearedFrom ?? m };
 }
 
 /** What clear_inputs puts in place of a call's arguments: an empty JSON object, which every format's call can hold. */
@@ -142,9 +149,15 @@ export async function clearFirst(
   const n = ms.length;
   const items = positions.items(n);
   const judged = usage === undefined ? snap.totalTokens : gateUsageTokens(usage, snap.tokens);
-  const due = triggerKindOf(c, judged, items, snap.views.userTurns);
+  const tokenDue = triggerKindOf(c, judged, items, snap.views.userTurns);
   const only = c.strategy === "clear";
-  if (due === "notDue") return notDueClearing(c, usage);
+  // due by the request's bytes alone (L1's byte form, the kernel's): the clearing selection is
+  // asked in bytes (its weights, what a cleared result would weigh, the goal), which its
+  // specification allows: it reads them only to sum what is freed and to see a result shrink
+  const byBytes =
+    tokenDue === "notDue" && c.max_request_bytes !== null && gateOverByteBudget(store.totalBytes, c.max_request_bytes);
+  if (tokenDue === "notDue" && !byBytes) return notDueClearing(c, usage);
+  const due: TriggerKind = byBytes ? "threshold" : tokenDue;
   const names = new Map<string, string>();
   for (const m of ms) if (m.role === "assistant") for (const call of m.toolCalls) names.set(call.id, call.name);
   const excludedTools = new Set(c.clear_exclude_tools);
@@ -152,6 +165,7 @@ export async function clearFirst(
   const cleared = new Array<boolean>(n).fill(false);
   const excluded = new Array<boolean>(n).fill(false);
   const after = new Array<number>(n);
+  const afterBytes = byBytes ? snap.bytes.slice() : [];
   const candidates: (ToolMessage | undefined)[] = new Array<ToolMessage | undefined>(n).fill(undefined);
   for (let i = 0; i < n; i++) {
     const m: Message = ms[i];
@@ -163,28 +177,32 @@ export async function clearFirst(
     const next = clearedMessage(m, c.clear_placeholder);
     candidates[i] = next;
     after[i] = messageTokens(store.counter, next);
+    if (byBytes) afterBytes[i] = messageBytes(next);
   }
-  const goal = goalOf(c, judged);
+  // in bytes: free what is over max_request_bytes (clear_at_least, a token figure, does not apply:
+  // a request over the provider's size is refused whatever clearing costs the cache)
+  const goal = byBytes ? store.totalBytes - (c.max_request_bytes ?? 0) : goalOf(c, judged);
   const window = positions.window(n, c.retention_window);
   const mask = gateSelectClearing(
     snap.views,
-    snap.tokens,
-    { cleared, excluded, after },
+    byBytes ? snap.bytes : snap.tokens,
+    { cleared, excluded, after: byBytes ? afterBytes : after },
     window,
     c.clear_keep,
     goal,
-    c.clear_at_least,
+    byBytes ? 0 : c.clear_at_least,
     due,
   );
   if (!mask.includes(true)) {
-    const why =
-      goal === 0
+    const why = byBytes
+      ? "no old tool result may be cleared to bring the request's bytes under max_request_bytes"
+      : goal === 0
         ? "clearing cannot bring the count under a message or turn trigger"
         : `no old tool result may be cleared, or they free fewer than clear_at_least (${c.clear_at_least}) tokens`;
     return { report: none(why), usage, only };
   }
   const counts = gateClearedTokens(snap.tokens, after, mask);
-  if (!clearsNow(c, judged, counts, snap.tokens, items, snap.views.userTurns, hardTrigger))
+  if (!byBytes && !clearsNow(c, judged, counts, snap.tokens, items, snap.views.userTurns, hardTrigger))
     return {
       report: none(
         `clearing deferred to ride with the next summarizing run: it alone would do, and the count (${judged}) is under the trigger the request is judged against (${hardTrigger})`,
