@@ -18,8 +18,7 @@ const OVER: Readonly<Record<string, { readonly cap: number; readonly why: string
   },
   "src/model/settings-table.ts": { cap: 700, why: "the one table of every setting, a row each" },
   "src/toolchain/resolve/resolve.ts": { cap: 528, why: "not split yet: may only shrink" },
-  "src/session/log-lines.ts": { cap: 554, why: "not split yet: may only shrink" },
-  "src/engine/store/store.ts": { cap: 509, why: "not split yet: may only shrink" },
+  "src/engine/store/store.ts": { cap: 500, why: "not split yet: may only shrink" },
   "src/adapters/anthropic.ts": { cap: 480, why: "not split yet: may only shrink" },
 };
 
@@ -71,8 +70,8 @@ describe("file sizes", () => {
       `src/engine/run/x.ts: ${MAX_LINES} lines (limit ${MAX_LINES - 1})`,
     ]);
     expect(oversized([{ path: "src/engine/run/x.ts", lines: MAX_LINES - 1 }])).toEqual([]);
-    expect(oversized([{ path: "src/session/log-lines.ts", lines: 555 }])).toEqual([
-      "src/session/log-lines.ts: 555 lines (limit 554)",
+    expect(oversized([{ path: "src/engine/store/store.ts", lines: 501 }])).toEqual([
+      "src/engine/store/store.ts: 501 lines (limit 500)",
     ]);
     expect(lineCount("a\nb\n")).toBe(2);
     expect(lineCount("a\nb")).toBe(2);
