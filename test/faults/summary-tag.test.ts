@@ -65,7 +65,14 @@ describe("a summary whose text contains the summary tag", () => {
     const input = history("Error: unexpected <summary> in template.html");
     const r = await compactOpenAIMessages(
       input,
-      { token_threshold: 100, tokenizer: "chars", floor_free_tokens: 1, provider: "openai", base_url: server.url, model: "gpt-4o-mini" },
+      {
+        token_threshold: 100,
+        tokenizer: "chars",
+        floor_free_tokens: 1,
+        provider: "openai",
+        base_url: server.url,
+        model: "gpt-4o-mini",
+      },
       { env: {} },
     );
     expect(r.report.outcome).toBe("compacted");
