@@ -14,7 +14,7 @@ import { adoptedReport } from "../engine/run/background.ts";
 import { compactStore, summarizerCallsModel } from "../engine/run/compact.ts";
 import { dueVerdict } from "../engine/run/due-verdict.ts";
 import { notDueReport } from "../engine/run/not-due-report.ts";
-import { dueBy } from "../engine/run/plan.ts";
+import { budgetBytes, dueBy } from "../engine/run/plan.ts";
 import type { CompactionReport } from "../engine/run/report.ts";
 import type { CommitOutcome } from "../engine/store/store.ts";
 import { type Config, type ConfigInput, parseConfigShape, summaryModel } from "../model/config.ts";
@@ -288,7 +288,7 @@ export abstract class StoredSession<S extends SessionState = SessionState> imple
           this.commitStep(() =>
             decideStep({ state: this.state, format: this.format }, st, p, s, e, sum, {
               ...account,
-              trigger: () => dueBy(c, st.totalTokens, st.messages.length, st.userTurns, false, st.totalBytes),
+              trigger: () => dueBy(c, st.totalTokens, st.messages.length, st.userTurns, false, budgetBytes(c, st)),
             }),
           ),
         clearing: (st, p, replaced) =>

@@ -44,9 +44,10 @@ export function overByteFloorAtEnd(run: RunState, end: RunEnd): RunEnd {
 }
 
 /** The report's byte part (only with max_request_bytes set): before, after, the budget, whether bytes made the run due, the floor. */
-export function bytesReport(run: RunState, bytesBefore: number): { bytes?: RequestBytesReport } {
+export function bytesReport(run: RunState, bytesBefore: number | undefined): { bytes?: RequestBytesReport } {
   const max = run.c.max_request_bytes;
-  if (max === null) return {};
+  // bytesBefore is counted exactly when max is set (budgetBytes)
+  if (max === null || bytesBefore === undefined) return {};
   const f = run.byteFloor;
   return {
     bytes: {

@@ -31,7 +31,7 @@ import { dryRunBatch } from "./dry-run.ts";
 import { dueFor } from "./due-verdict.ts";
 import { itemMapOf } from "./item-map.ts";
 import { callsSinceSummary, floorRefusal, lawfulFloorOf, tokenTrigger } from "./lawful-floor.ts";
-import { targetTokens } from "./plan.ts";
+import { budgetBytes, targetTokens } from "./plan.ts";
 import { InputPositions } from "./positions.ts";
 import type { CompactionReport } from "./report.ts";
 import { callTotals, type RecordingSummarizer, recordingSummarizer } from "./run-hooks.ts";
@@ -93,7 +93,7 @@ function startRun(store: ConversationStore, config: Config, o: CompactOptions): 
     tokens: judgedBefore,
     items: positions.items(store.messages.length),
     userTurns: store.userTurns,
-    bytes: store.totalBytes,
+    bytes: budgetBytes(c, store),
   });
   const dueBefore = triggerBefore !== "none";
   // due by bytes alone: the run goes on while the bytes are over the budget, not toward a token target
@@ -139,7 +139,7 @@ function startRun(store: ConversationStore, config: Config, o: CompactOptions): 
     run,
     judgedBefore,
     tokensBefore,
-    bytesBefore: store.totalBytes,
+    bytesBefore: budgetBytes(c, store),
     messagesBefore: positions.files,
     ...(before ? { before } : {}),
   };

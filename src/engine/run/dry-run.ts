@@ -102,7 +102,7 @@ function copyOf(store: ConversationStore): ConversationStore {
   if (store.uncounted === 0) {
     const known: StoreOptions & KnownOption = {
       ...options,
-      [KNOWN]: { tokens: store.tokenCounts(), bytes: store.byteCountsList() },
+      [KNOWN]: { tokens: store.tokenCounts(), bytes: store.countedBytes() },
     };
     return new ConversationStore(store.counter, store.messageList(), known);
   }

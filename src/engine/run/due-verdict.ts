@@ -1,14 +1,14 @@
 // The caller's "is it due", kept with what it was decided on, so a run that starts on the same
 // counts takes it instead of asking the kernel's trigger again (one decision per session compact).
 import type { Config } from "../../model/config.ts";
-import { dueBy, type Plan } from "./plan.ts";
+import { budgetBytes, dueBy, type Plan } from "./plan.ts";
 
-/** The counts the trigger reads (L1): tokens, items (message_threshold), user turns, the request's bytes. */
+/** The counts the trigger reads (L1): tokens, items (message_threshold), user turns, the request's bytes (budgetBytes: undefined without a byte budget). */
 export interface DueCounts {
   readonly tokens: number;
   readonly items: number;
   readonly userTurns: number;
-  readonly bytes: number;
+  readonly bytes: number | undefined;
 }
 
 /**
@@ -28,7 +28,9 @@ const madeVerdicts = new WeakSet<DueVerdict>();
 
 /** The trigger of `c` for these counts (dueBy, counted tokens), kept with what it was decided on. */
 export function dueVerdict(c: Config, counts: DueCounts): DueVerdict {
-  const { tokens, items, userTurns, bytes } = counts;
+  const { tokens, items, userTurns } = counts;
+  // as a run's own counts carry them: none without a byte budget
+  const bytes = counts.bytes === undefined ? undefined : budgetBytes(c, { totalBytes: counts.bytes });
   const v: DueVerdict = Object.freeze({
     trigger: dueBy(c, tokens, items, userTurns, false, bytes),
     config: c,

@@ -85,13 +85,22 @@ export function dueBy(
 }
 
 /**
+ * The request's bytes as the trigger reads them: `of`'s byte total when max_request_bytes is set;
+ * undefined without a byte budget, where the byte form of L1 has no budget to compare them with
+ * (dueBy's `bytes`), so they are not asked for (a store counts them on first demand).
+ */
+export function budgetBytes(c: Config, of: { readonly totalBytes: number }): number | undefined {
+  return c.max_request_bytes === null ? undefined : of.totalBytes;
+}
+
+/**
  * Is compaction due on the store as it stands (L1)? The store keeps its token total and user turns
  * as messages are appended (one count per append), so this reads no message: the per-step check of
  * an agent that owns a store. `items`: the caller's item count for message_threshold (default one
  * per message). compactStore decides the same, but a run also copies the history for its report.
  */
 export function storeDueBy(store: ConversationStore, c: Config, items = store.messages.length): Plan["trigger"] {
-  return dueBy(c, store.totalTokens, items, store.userTurns, false, store.totalBytes);
+  return dueBy(c, store.totalTokens, items, store.userTurns, false, budgetBytes(c, store));
 }
 
 /** The bytes no law lets compaction shrink, by what holds them (the byte form of the lawful floor). */
@@ -188,7 +197,7 @@ export function planStep(
   // a store view carries views kept incrementally; a snapshot's are built here (O(n))
   const views = "views" in snap ? snap.views : kernelViews(snap.messages);
   const triggerTokens = usage === undefined ? snap.totalTokens : gateUsageTokens(usage, snap.tokens);
-  const trigger = dueBy(c, triggerTokens, items, views.userTurns, usage !== undefined, snap.totalBytes);
+  const trigger = dueBy(c, triggerTokens, items, views.userTurns, usage !== undefined, budgetBytes(c, snap));
   const base = {
     due: trigger !== "none",
     trigger,

@@ -96,8 +96,8 @@ export interface RunStart {
   readonly run: RunState;
   readonly judgedBefore: number;
   readonly tokensBefore: number | null;
-  /** the store's byte total before the run (the byte budget's count) */
-  readonly bytesBefore: number;
+  /** the store's byte total before the run (the byte budget's count), when max_request_bytes is set (budgetBytes) */
+  readonly bytesBefore: number | undefined;
   readonly messagesBefore: number;
   /** the messages before the run, when it may change them (it is due) */
   readonly before?: readonly Message[];

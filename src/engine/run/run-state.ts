@@ -19,7 +19,7 @@ import type { ClearingStep } from "./clearing.ts";
 import type { DueVerdict } from "./due-verdict.ts";
 import type { ItemMap } from "./item-map.ts";
 import type { LeftStretch } from "./outcome.ts";
-import { type ByteFloor, type CallFloor, dueBy, type Plan } from "./plan.ts";
+import { type ByteFloor, budgetBytes, type CallFloor, dueBy, type Plan } from "./plan.ts";
 import type { InputPositions, InputRange } from "./positions.ts";
 import type { CompactionReport, LawfulFloorReport, PlannedRun, ReplacedStretch, SkippedStretch } from "./report.ts";
 import type { RunHooks } from "./run-hooks.ts";
@@ -233,7 +233,7 @@ export function stepTrigger(run: RunState, judged = judgedTokens(run.store, run.
     run.positions.items(store.messages.length),
     store.userTurns,
     run.usage !== undefined,
-    store.totalBytes,
+    budgetBytes(run.c, store),
   );
 }
 

@@ -4,10 +4,10 @@
 /** The options key of the counts a copy takes over. */
 export const KNOWN: unique symbol = Symbol("known counts");
 
-/** Each message's token and byte counts, as the store being copied holds them. */
+/** Each message's token and byte counts, as the store being copied holds them (its bytes when it counted them). */
 export interface KnownCounts {
   readonly tokens: readonly number[];
-  readonly bytes: readonly number[];
+  readonly bytes?: readonly number[];
 }
 
 /** The counts a store's options may carry under KNOWN (beside StoreOptions). */

@@ -3,13 +3,12 @@
 // committed through the kernel's version check (L9), then spliced (L6) and the watermark
 // advanced (L10). At most one compaction runs at a time. Given a provider's usage report, the
 // first messages may be left uncounted until a decision reads their counts (ledger.ts). Each
-// message's bytes (message-bytes.ts) are kept the same way, counted once when it joins, for the
-// byte budget (max_request_bytes).
+// message's bytes (message-bytes.ts), for the byte budget (max_request_bytes), are counted when
+// first read after a load and kept in step from then on (byte-counts.ts).
 
 import type { CommitDecision } from "../../kernel/commit.ts";
 import { InputError, SafecutError } from "../../model/errors.ts";
 import type { Message, SummaryMessage } from "../../model/message.ts";
-import { messageBytes } from "../../model/message-bytes.ts";
 import { assertMessage, hasMessageShape } from "../../model/message-shape.ts";
 import { messageTokens, type TokenCounter } from "../../model/tokens.ts";
 import { pairingError, ToolPairing } from "../../model/tool-pairing.ts";
@@ -24,6 +23,7 @@ import {
   gateStretchCoherent,
 } from "../boundary/kernel-gate.ts";
 import { assertWellFormed } from "../boundary/wellformed.ts";
+import { ByteCounts } from "./byte-counts.ts";
 import { GapArray } from "./gap-array.ts";
 import { TokenLedger } from "./ledger.ts";
 import { type Pin, PinnedFlags } from "./pins.ts";
@@ -114,9 +114,8 @@ export class ConversationStore {
   /** the conversation, in a gap buffer so that a splice does not move the whole tail */
   private msgs = new GapArray<Message>([]);
   private readonly ledger: TokenLedger;
-  /** each message's bytes (messageBytes), kept in step with msgs, and their running total */
-  private byteCounts = new GapArray<number>([]);
-  private byteSum = 0;
+  /** each message's bytes (messageBytes) and their total, counted on first demand (byte-counts.ts) */
+  private bytes = new ByteCounts(this.msgs);
   private ver = 0;
   /** version of the last change that was not an append */
   private lastRewrite = 0;
@@ -156,8 +155,8 @@ export class ConversationStore {
 
   /**
    * Reads a whole conversation in one pass: shape and pairing checks (assertWellFormed's), token
-   * and byte counts (a copy's `known` ones taken over: store-known.ts) and the kernel views, with
-   * one id table. Returns false at the first message not well-shaped or not well-paired (the caller
+   * counts (a copy's `known` ones taken over, with its byte counts: store-known.ts) and the kernel
+   * views, with one id table; the byte counts wait for their first reader (byte-counts.ts). Returns false at the first message not well-shaped or not well-paired (the caller
    * lets assertWellFormed word the error): its verdict, since a tool result is accepted only if an
    * earlier call has its id and no result yet, and a call only if no earlier call has its id. The
    * first `uncounted` messages are not counted here (see StoreOptions). */
@@ -167,8 +166,6 @@ export class ConversationStore {
     const pairing = new ToolPairing();
     const counter = this.ledger.counter;
     const counts = new Array<number>(n); // every entry is set below, in order (0 for an uncounted one)
-    const bytes = new Array<number>(n);
-    let byteSum = 0;
     const views = viewBuffers(n);
     let newestUser = -1;
     for (let i = 0; i < n; i++) {
@@ -180,13 +177,10 @@ export class ConversationStore {
       if (answered === undefined) return false;
       if (m.role === "user") newestUser = i;
       counts[i] = known !== undefined ? known.tokens[i] : i < uncounted ? 0 : messageTokens(counter, m);
-      bytes[i] = known !== undefined ? known.bytes[i] : messageBytes(m);
-      byteSum += bytes[i];
       loadEntry(views, i, m, answered);
     }
     this.msgs = new GapArray(messages.slice());
-    this.byteCounts = new GapArray(bytes);
-    this.byteSum = byteSum;
+    this.bytes = new ByteCounts(this.msgs, known?.bytes?.slice());
     // an uncounted message is read from msgs when counted: the ledger counts them all before a splice moves any
     this.ledger.adopt(counts, { uncounted, messageAt: (i) => this.msgs.at(i) });
     this.live = liveFrom(views, pairing);
@@ -199,9 +193,7 @@ export class ConversationStore {
     this.ledger.appendChecked(m);
     if (m.role === "user") this.newestUser = this.msgs.length;
     this.msgs.push(m);
-    const b = messageBytes(m);
-    this.byteCounts.push(b);
-    this.byteSum += b;
+    this.bytes.push(m);
     const answered = appendToViews(this.live, m);
     // views not known to have Pairing stay unknown: the gate checks them in full at every use
     if (this.live.paired) this.live.paired = gatePairingAfterAppend(this.live, this.live.rolesAt.length - 1, answered);
@@ -232,9 +224,9 @@ export class ConversationStore {
   get totalTokens(): number {
     return this.ledger.total;
   }
-  /** The running byte total of the messages (messageBytes each; the byte budget's count). */
+  /** The byte total of the messages (messageBytes each; the byte budget's count), counting them first after a load. */
   get totalBytes(): number {
-    return this.byteSum;
+    return this.bytes.total;
   }
   /** How many of the first messages are not counted yet (see StoreOptions); 0 once all are. */
   get uncounted(): number {
@@ -285,22 +277,23 @@ export class ConversationStore {
       this.live.paired = gatePairingOk(plainViews(this.live));
       this.liveTracked = true;
     }
-    const view = {
+    // a total not known yet would count every message: only when read
+    const ledger = this.ledger;
+    const bytes = this.bytes;
+    const tokensNow = ledger.uncounted === 0 ? ledger.total : undefined;
+    const bytesNow = bytes.counted ? bytes.total : undefined;
+    return {
       version: this.ver,
       length: this.msgs.length,
       messages: this.msgs.view(),
-      tokens: this.ledger.countsView,
-      bytes: this.byteCounts.view(),
-      totalBytes: this.byteSum,
+      tokens: ledger.countsView,
+      bytes: bytes.view(),
       views: this.plannedViews(),
-    };
-    if (this.ledger.uncounted === 0) return { ...view, totalTokens: this.ledger.total };
-    // the total would count every message: only when read
-    const ledger = this.ledger;
-    return {
-      ...view,
       get totalTokens() {
-        return ledger.total;
+        return tokensNow ?? ledger.total;
+      },
+      get totalBytes() {
+        return bytesNow ?? bytes.total;
       },
     };
   }
@@ -317,8 +310,8 @@ export class ConversationStore {
       messages: this.msgs.slice(),
       tokens: this.ledger.perMessage(),
       totalTokens: this.ledger.total,
-      bytes: this.byteCounts.slice(),
-      totalBytes: this.byteSum,
+      bytes: this.bytes.slice(),
+      totalBytes: this.bytes.total,
     };
   }
 
@@ -368,8 +361,8 @@ export class ConversationStore {
     }
     // in place: the history is not copied at every step (a StoreView taken before is stale now)
     gateSplice(this.msgs.view(), start, end);
+    this.bytes.splice(start, end, summary);
     this.msgs.replace(start, end, summary);
-    this.spliceBytes(start, end, messageBytes(summary));
     this.ledger.splice(start, end, summary, t);
     if (this.live.paired && gateStretchCoherent(this.live, start, end)) spliceViews(this.live, start, end);
     else {
@@ -429,9 +422,7 @@ export class ConversationStore {
     }
     for (const r of replaced) {
       this.msgs.set(r.index, r.message);
-      const b = messageBytes(r.message);
-      this.byteSum += b - this.byteCounts.at(r.index);
-      this.byteCounts.set(r.index, b);
+      this.bytes.set(r.index, r.message);
       this.ledger.replaceCount(r.index, r.tokens);
     }
     this.ver++;
@@ -472,16 +463,14 @@ export class ConversationStore {
     return decision;
   }
 
-  /** The byte counts of [start, end) leave the total, the summary's take their place (a splice). */
-  private spliceBytes(start: number, end: number, summaryBytes: number): void {
-    for (let i = start; i < end; i++) this.byteSum -= this.byteCounts.at(i);
-    this.byteCounts.replace(start, end, summaryBytes);
-    this.byteSum += summaryBytes;
+  /** Per-message byte counts (a copy; counting them first after a load). */
+  byteCountsList(): number[] {
+    return this.bytes.slice();
   }
 
-  /** Per-message byte counts (a copy). */
-  byteCountsList(): number[] {
-    return this.byteCounts.slice();
+  /** Per-message byte counts (a copy) if they are counted yet, else undefined (for a copy of the store, which then counts on its own demand). */
+  countedBytes(): number[] | undefined {
+    return this.bytes.countedCopy();
   }
 
   /** Per-message token counts (a copy). */
