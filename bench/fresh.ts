@@ -1,9 +1,11 @@
 // Fresh decision: a decision on a history read from scratch with the character heuristic (the
-// store's load, then its view and planStep, and the whole compactMessages dry run), each against
-// the bare chars/4 pass over the same messages in the same run.
+// store's load, the public "is it due" a caller asks each turn (a store and storeDueBy, from the
+// package's entry), the store's view and planStep, and the whole compactMessages dry run), each
+// against the bare chars/4 pass over the same messages in the same run.
 import { fileURLToPath } from "node:url";
 import { planStep } from "../src/engine/run/plan.ts";
 import { ConversationStore } from "../src/engine/store/store.ts";
+import { ConversationStore as PublicStore, storeDueBy } from "../src/index.ts";
 import { compactMessages } from "../src/library/compact-messages.ts";
 import { assertEachNesting } from "../src/model/json-depth.ts";
 import type { Message } from "../src/model/message.ts";
@@ -23,9 +25,10 @@ export const FRESH_REPS: Repetitions = { warmup: 1, reps: 5 };
 /** Cost of a fresh decision at one size, against the bare chars / 4 pass over the same messages. */
 export interface FreshTiming {
   readonly n: number;
-  /** median CPU nanoseconds per message of: the bare pass, the store's load, load + view + planStep, compactMessages dry run */
+  /** median CPU nanoseconds per message of: the bare pass, the store's load, load + storeDueBy (the public "is it due"), load + view + planStep, compactMessages dry run */
   readonly baselineNs: number;
   readonly loadNs: number;
+  readonly dueNs: number;
   readonly decisionNs: number;
   readonly dryRunNs: number;
   /**
@@ -114,6 +117,8 @@ export async function freshBySize(
       togetherNs: timeSync((ms) => strictFloor(ms, counter)),
     };
     const loadNs = timeSync((ms) => new ConversationStore(charCounter(), ms).totalTokens);
+    // what a caller asks each turn, through the package's entry (src/index.ts)
+    const dueNs = timeSync((ms) => storeDueBy(new PublicStore(charCounter(), ms), c).length);
     const decisionNs = timeSync(
       (ms) => planStep(new ConversationStore(charCounter(), ms).view(), c).stretch?.end ?? -1,
     );
@@ -128,7 +133,7 @@ export async function freshBySize(
         );
       if (i >= r.warmup) samples.push(cpuMs() - t0);
     }
-    out.push({ n, baselineNs, loadNs, decisionNs, dryRunNs: perMessage(median(samples)), floor });
+    out.push({ n, baselineNs, loadNs, dueNs, decisionNs, dryRunNs: perMessage(median(samples)), floor });
     convs = [];
     consume(convs.length);
   }
@@ -142,6 +147,9 @@ function freshTable(f: readonly FreshTiming[]): string {
       "bare chars/4 pass (ns/msg)",
       "store load (ns/msg)",
       "ratio",
+      "is it due: load + storeDueBy (ns/msg)",
+      "ratio",
+      "ms per decision",
       "fresh decision: load + planStep (ns/msg)",
       "ratio",
       "compactMessages dry run (ns/msg)",
@@ -152,6 +160,9 @@ function freshTable(f: readonly FreshTiming[]): string {
       fmt(x.baselineNs),
       fmt(x.loadNs),
       fmtRatio(x.loadNs / x.baselineNs),
+      fmt(x.dueNs),
+      fmtRatio(x.dueNs / x.baselineNs),
+      fmt((x.dueNs * x.n) / 1e6),
       fmt(x.decisionNs),
       fmtRatio(x.decisionNs / x.baselineNs),
       fmt(x.dryRunNs),
@@ -195,7 +206,9 @@ export function freshSection(f: readonly FreshTiming[], workMessages: number): s
     "",
     "A decision on a history read from scratch, character heuristic, against the bare linear pass over the same messages (one",
     "loop computing chars/4 per message: content plus tool-call names and arguments). Store load = `new ConversationStore`:",
-    "shape checks, the tool-call id table (pairing checks), token counts and kernel views in one pass. Fresh decision = load,",
+    "shape checks, the tool-call id table (pairing checks), token counts and kernel views in one pass (each message's request",
+    "bytes wait for a reader: without max_request_bytes none). Is it due = load and `storeDueBy` through the package's entry,",
+    "what a caller that keeps no store asks each turn (ms per decision: for the n messages). Fresh decision = load,",
     "`store.view()` (the kernel's Pairing check) and `planStep` (trigger, keep-recent stretch). The dry run is the whole",
     "`compactMessages(..., { dryRun: true })`: the same plus the nesting check, the configuration, the summarizer's construction",
     "and the law checks on the result (on a result that spliced nothing they compare it with the input by reference).",

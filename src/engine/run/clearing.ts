@@ -20,7 +20,7 @@ import {
   gateUsageAfterSplice,
   gateUsageTokens,
 } from "../boundary/kernel-gate.ts";
-import type { ConversationStore } from "../store/store.ts";
+import type { ClearedReplacement, ConversationStore } from "../store/store.ts";
 import { targetTokens, triggerKindOf } from "./plan.ts";
 import { countOf } from "./plural.ts";
 import type { InputPositions } from "./positions.ts";
@@ -124,6 +124,15 @@ export interface ClearingStep {
   readonly only: boolean;
   /** the clearing waits for the next summarizing run (the kernel's clearsNow): the run ends without changing anything */
   readonly deferred?: boolean;
+  /**
+   * a dry run's clearing that would clear: the replacements a run would commit and the usage
+   * report it would carry, so that the dry run plans on a copy with exactly them applied instead
+   * of asking the selection again (dry-run.ts)
+   */
+  readonly wouldClear?: {
+    readonly replaced: readonly ClearedReplacement[];
+    readonly usage: ReportedPrefix | undefined;
+  };
 }
 
 /**
@@ -270,6 +279,7 @@ export async function clearFirst(
       report: { results: 0, tokensFreed: 0, inputs: 0, records: [], reason: `would clear ${what}` },
       usage,
       only,
+      wouldClear: { replaced, usage: carried },
     };
   // nothing has awaited since the snapshot: the commit is against the current version (a
   // session's store decides it again where its data lives, and may reject it)

@@ -8,7 +8,6 @@ import { ConversationStore, type StoreOptions } from "../store/store.ts";
 import { KNOWN, type KnownOption } from "../store/store-known.ts";
 import { callSize } from "../summarize/summarize-batch.ts";
 import { batchCalls, batchPart, planBatchNext } from "./batch-plan.ts";
-import { clearFirst } from "./clearing.ts";
 import { dueBy } from "./plan.ts";
 import { countOf } from "./plural.ts";
 import type { PlannedRun } from "./report.ts";
@@ -21,7 +20,7 @@ import { type RunEnd, type RunState, span, stepContext } from "./run-state.ts";
  * it would leave with each summary at its budget; whether the run would then still be due.
  */
 export async function dryRunBatch(run: RunState): Promise<RunEnd> {
-  const shadow = await clearedCopy(run);
+  const shadow = clearedCopy(run);
   // planned quietly: nothing is summarizing
   const quiet = { ...run, progress: () => {} };
   const planning: RunState = shadow === undefined ? quiet : { ...quiet, store: shadow.store, usage: shadow.usage };
@@ -79,16 +78,19 @@ export async function dryRunBatch(run: RunState): Promise<RunEnd> {
   };
 }
 
-/** A dry run whose clearing would clear something: a copy of the store with it cleared (the dry run plans on it), and the usage it carries. */
-async function clearedCopy(
-  run: RunState,
-): Promise<{ store: ConversationStore; usage: ReportedPrefix | undefined } | undefined> {
-  const { store } = run;
-  if (run.c.strategy === "summarize" || run.clearing.only || !run.clearing.report?.reason.startsWith("would clear"))
-    return undefined;
-  const copy = copyOf(store);
-  const cleared = await clearFirst(copy, run.c, run.positions, run.usage, false);
-  return { store: copy, usage: cleared.usage };
+/**
+ * A dry run whose clearing would clear something: a copy of the store with it cleared (the dry run
+ * plans on it), and the usage it carries. The clearing is the one the dry run's clearing tier
+ * chose (ClearingStep.wouldClear: the replacements a run would commit, the usage it would carry),
+ * committed on the copy as clearFirst would commit it there, without asking the selection again.
+ */
+function clearedCopy(run: RunState): { store: ConversationStore; usage: ReportedPrefix | undefined } | undefined {
+  const would = run.clearing.wouldClear;
+  if (run.c.strategy === "summarize" || run.clearing.only || would === undefined) return undefined;
+  const copy = copyOf(run.store);
+  if (copy.commitClearing(copy.view(), would.replaced).decision !== "commit")
+    throw new Error("internal: a dry run's copy refused the clearing its store would commit");
+  return { store: copy, usage: would.usage };
 }
 
 /**
