@@ -243,7 +243,7 @@ export interface CompactionReport {
   /**
    * the counted token total before and after the run; null (both) when the run did not count it:
    * a run given a usage report that was not due counts only the messages after the report
-   * (README, "Reported usage"), and never reports a number it did not compute
+   * (docs/library.md, "Reported usage"), and never reports a number it did not compute
    */
   readonly tokensBefore: number | null;
   readonly tokensAfter: number | null;
