@@ -1,5 +1,7 @@
-// Every snippet of README.md, then of docs/cli.md (PAGES), runs as written, in order, in a fresh
-// project made by `npm init -y` into which the packed package is installed: the shell blocks (```sh) with bash, the TypeScript
+// Every snippet of README.md, then the shell snippets of docs/cli.md and docs/sessions.md (PAGES), runs
+// as written, in order, in a fresh project made by `npm init -y` into which the packed package is
+// installed (the docs pages' TypeScript blocks are type-checked by readme-snippets.test.ts and run
+// by their own tests): the shell blocks (```sh) with bash, the TypeScript
 // blocks (```ts) compiled to JavaScript and run with node, as a user following the page would.
 // Two rewrites only, both of `npm install` lines: `safecut` is this checkout's tarball (npm pack),
 // and the frameworks are pinned to the versions of our package-lock.json (the ones the other tests
@@ -14,8 +16,15 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-/** The pages whose blocks run, in this order: docs/cli.md's use the package README's quick start installed. */
-const PAGES = ["README.md", "docs/cli.md"] as const;
+/**
+ * The pages whose blocks run, in this order, and the languages run of each: the docs pages' shell
+ * blocks use the package and the conversation file the README's quick start leaves.
+ */
+const PAGES: ReadonlyArray<{ page: string; langs: readonly string[] }> = [
+  { page: "README.md", langs: ["sh", "ts"] },
+  { page: "docs/cli.md", langs: ["sh"] },
+  { page: "docs/sessions.md", langs: ["sh"] },
+];
 
 /** A fenced block of a page: the page, its language, its text, and the heading it is under. */
 interface Block {
@@ -134,7 +143,7 @@ afterAll(() => {
 describe("README's and docs/cli.md's snippets, run in order in a fresh `npm init -y` project", {
   timeout: 300_000,
 }, () => {
-  const all = PAGES.flatMap(blocks);
+  const all = PAGES.flatMap(({ page, langs }) => blocks(page).filter((b) => langs.includes(b.lang) || b.lang === ""));
   const readme = all.filter((b) => b.page === "README.md");
   const skipped = (b: Block) => SKIPPED.find((s) => b.code.includes(s.holds));
 
@@ -149,6 +158,9 @@ describe("README's and docs/cli.md's snippets, run in order in a fresh `npm init
       ).toBe(true);
     expect(readme.filter((b) => skipped(b) === undefined).length).toBeGreaterThanOrEqual(4);
     expect(all.filter((b) => b.page === "docs/cli.md" && skipped(b) === undefined).length).toBeGreaterThanOrEqual(2);
+    expect(all.filter((b) => b.page === "docs/sessions.md" && skipped(b) === undefined).length).toBeGreaterThanOrEqual(
+      1,
+    );
   });
 
   it("keeps the set-up and test commands of a checkout (the ones .ci/run runs)", () => {
@@ -192,5 +204,9 @@ describe("README's and docs/cli.md's snippets, run in order in a fresh `npm init
     expect(report.outcome).toMatch(/^compacted/);
     expect(readFileSync(join(app, "out.json"), "utf8").length).toBeLessThan(before.length);
     expect(readFileSync(join(app, "context.html"), "utf8")).toMatch(/^<!doctype html>/i);
+    // and docs/sessions.md's: the session's context exported after its clearing, restore and compaction
+    const context = readFileSync(join(app, "now.jsonl"), "utf8").trim().split("\n");
+    expect(context.length).toBeLessThan((JSON.parse(before) as unknown[]).length + 1);
+    expect(context.some((l) => l.includes("<summary>"))).toBe(true);
   });
 });
