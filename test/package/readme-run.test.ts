@@ -1,7 +1,7 @@
-// Every snippet of README.md, then the shell snippets of docs/cli.md and docs/sessions.md (PAGES), runs
-// as written, in order, in a fresh project made by `npm init -y` into which the packed package is
-// installed (the docs pages' TypeScript blocks are type-checked by readme-snippets.test.ts and run
-// by their own tests): the shell blocks (```sh) with bash, the TypeScript
+// Every snippet of README.md, then the shell snippets of docs/cli.md and docs/sessions.md and every
+// snippet of docs/integrations.md (PAGES), runs as written, in order, in a fresh project made by
+// `npm init -y` into which the packed package is installed (the other docs pages' TypeScript blocks
+// are type-checked by readme-snippets.test.ts and run by their own tests): the shell blocks (```sh) with bash, the TypeScript
 // blocks (```ts) compiled to JavaScript and run with node, as a user following the page would.
 // Two rewrites only, both of `npm install` lines: `safecut` is this checkout's tarball (npm pack),
 // and the frameworks are pinned to the versions of our package-lock.json (the ones the other tests
@@ -24,6 +24,7 @@ const PAGES: ReadonlyArray<{ page: string; langs: readonly string[] }> = [
   { page: "README.md", langs: ["sh", "ts"] },
   { page: "docs/cli.md", langs: ["sh"] },
   { page: "docs/sessions.md", langs: ["sh"] },
+  { page: "docs/integrations.md", langs: ["sh", "ts"] },
 ];
 
 /** A fenced block of a page: the page, its language, its text, and the heading it is under. */
@@ -157,10 +158,10 @@ describe("README's and docs/cli.md's snippets, run in order in a fresh `npm init
         s.holds,
       ).toBe(true);
     expect(readme.filter((b) => skipped(b) === undefined).length).toBeGreaterThanOrEqual(4);
-    expect(all.filter((b) => b.page === "docs/cli.md" && skipped(b) === undefined).length).toBeGreaterThanOrEqual(2);
-    expect(all.filter((b) => b.page === "docs/sessions.md" && skipped(b) === undefined).length).toBeGreaterThanOrEqual(
-      1,
-    );
+    for (const { page } of PAGES.slice(1))
+      expect(all.filter((b) => b.page === page && skipped(b) === undefined).length, page).toBeGreaterThan(0);
+    // one example per framework or SDK shape
+    expect(all.filter((b) => b.page === "docs/integrations.md" && b.lang === "ts").length).toBe(6);
   });
 
   it("keeps the set-up and test commands of a checkout (the ones .ci/run runs)", () => {
