@@ -1,7 +1,8 @@
 // Every relative link of the repository's Markdown pages (README.md, docs/, and the other
 // committed .md files) resolves: the file it names exists, and the anchor it names (`#...`) is a
 // heading of that file, by the slug GitHub gives a heading. Links inside code (fenced blocks and
-// `inline code`) are text, not links; web links (http, https, mailto) are not followed.
+// `inline code`) are text, not links; web links (http, https, mailto) are not followed. And every
+// repository file the prose names by its path (`test/...`, `src/...`, `docs/...`) exists.
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -66,6 +67,23 @@ function links(text: string): Array<{ target: string; line: number }> {
   return out.filter((l) => !/^[a-z][a-z0-9+.-]*:/i.test(l.target));
 }
 
+/**
+ * The repository files a page names in its prose (outside fenced blocks), as `src/...`, `test/...`,
+ * `docs/...` and the like, each with its line: a name that is a path from the repository's root.
+ */
+function namedFiles(text: string): Array<{ path: string; line: number }> {
+  const out: Array<{ path: string; line: number }> = [];
+  withoutFences(text)
+    .split("\n")
+    .forEach((l, i) => {
+      for (const m of l.matchAll(
+        /(?<![\w./-])((?:src|test|scripts|bench|proofs|docs|examples|bin)\/[\w.-]+(?:\/[\w.-]+)*\.(?:ts|md|sh|js|json|jsonl|dfy))(?![\w/-])/g,
+      ))
+        out.push({ path: m[1] ?? "", line: i + 1 });
+    });
+  return out;
+}
+
 /** What is wrong with one link of `page`, or null when it resolves. */
 function broken(page: string, target: string): string | null {
   const [path = "", anchor] = target.split("#", 2);
@@ -103,6 +121,18 @@ describe("the Markdown pages' relative links", () => {
         if (why !== null) bad.push(`${page}:${line}: ${target}: ${why}`);
       }
     }
+    expect(bad).toEqual([]);
+  });
+
+  it("each repository file a page names in its prose exists", () => {
+    expect(namedFiles("see test/a/b.test.ts, `src/kernel/x.ts` and ../src/no.ts").map((f) => f.path)).toEqual([
+      "test/a/b.test.ts",
+      "src/kernel/x.ts",
+    ]);
+    const bad: string[] = [];
+    for (const page of pages())
+      for (const { path, line } of namedFiles(readFileSync(join(ROOT, page), "utf8")))
+        if (!existsSync(join(ROOT, path))) bad.push(`${page}:${line}: ${path}`);
     expect(bad).toEqual([]);
   });
 });
