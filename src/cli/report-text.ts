@@ -124,7 +124,7 @@ function planLines(p: PlannedRun): string[] {
     return `${x.input.first}..${x.input.last}${x.aged === true ? " (aged summary)" : ""}`;
   };
   const lines = [
-    `  plan: ${count(p.stretches.length, "stretch", "stretches")} in ${count(p.calls.length, "call")} to ${p.model} (${p.summarizer}), due by ${p.trigger} at ${p.tokens} tokens, target ${p.target}`,
+    `  plan: ${count(p.stretches.length, "stretch", "stretches")} in ${count(p.calls.length, "call")} to ${p.model} (${p.summarizer}), ${p.trigger === "to target" ? "to target" : `due by ${p.trigger}`} at ${p.tokens} tokens, target ${p.target}`,
   ];
   p.calls.forEach((c, i) => {
     const shown = c.stretches.slice(0, 8).map(range).join(", ");

@@ -38,7 +38,7 @@ export interface CompactMessagesOptions
   readonly env?: KeyEnv;
   /**
    * the prompt token count the provider reported for the conversation's first `messages` messages
-   * (all when absent): the trigger judges it instead of counting them (README, "Reported usage");
+   * (all when absent): the trigger judges it instead of counting them (docs/library.md, "Reported usage");
    * the same as the `usage` setting, which may not be given as well
    */
   readonly usage?: ReportedUsage;

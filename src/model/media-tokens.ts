@@ -1,7 +1,7 @@
 // What a content part that is not text costs in tokens: an estimate per kind, as providers bill
 // them, so that images, audio and files (screenshots, PDFs) never count as 0. Text parts are
 // counted by the tokenizer elsewhere; this is for every other part of every format (OpenAI chat,
-// Anthropic, AI SDK, Responses). The figures are in README, "Token counting".
+// Anthropic, AI SDK, Responses). The figures are in docs/settings.md, "Token counting".
 
 /** An image of unknown size at full detail: Anthropic bills width*height/750 up to about 1,600 tokens (1.15 megapixels); OpenAI a 1024x1024 high-detail image 765. */
 export const IMAGE_TOKENS = 1600;

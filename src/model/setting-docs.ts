@@ -316,7 +316,7 @@ export interface SettingDocs {
    */
   known_models: unknown;
   /**
-   * a prompt token count your provider reported (TOKENS[:MESSAGES]: for the first MESSAGES messages, all by default); the trigger judges it instead of counting; in a config file `{ "prompt_tokens": n, "messages": k }` (`messages` null or left out: all), see [Reported usage](#reported-usage); flag `none` unsets it
+   * a prompt token count your provider reported (TOKENS[:MESSAGES]: for the first MESSAGES messages, all by default); the trigger judges it instead of counting; in a config file `{ "prompt_tokens": n, "messages": k }` (`messages` null or left out: all), see [Reported usage](library.md#reported-usage); flag `none` unsets it
    *
    * Default: unset. Flag: `--usage`.
    */

@@ -554,7 +554,7 @@ export const SETTINGS = {
     default: null,
     flag: "--usage <tokens[:messages]>",
     help: "a prompt token count your provider reported (TOKENS[:MESSAGES]: for the first MESSAGES messages, all by default); the trigger judges it instead of counting",
-    more: '; in a config file `{ "prompt_tokens": n, "messages": k }` (`messages` null or left out: all), see [Reported usage](#reported-usage); flag `none` unsets it',
+    more: '; in a config file `{ "prompt_tokens": n, "messages": k }` (`messages` null or left out: all), see [Reported usage](library.md#reported-usage); flag `none` unsets it',
   },
 } as const satisfies Record<string, SettingSpec>;
 

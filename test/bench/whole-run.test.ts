@@ -201,5 +201,7 @@ describe("the store's splices", () => {
     // once at most 2.5x on CI); from 2k the quadratic term shows (5.2-5.6x here)
     const g = storeGrowth((ms) => planAndCommitAll(ms, true), 2_000, 8);
     expect(g, `per-message growth ${g.toFixed(2)}x`).toBeGreaterThan(2.5);
-  }, 60_000);
+    // the quadratic side is slow by design (32 s of CPU here); the bound is on CPU time,
+    // so a loaded machine changes only the wall time, which the timeout must allow for
+  }, 300_000);
 });

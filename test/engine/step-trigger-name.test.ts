@@ -31,6 +31,19 @@ describe("the step of a due run under its trigger", () => {
     expect(text).not.toContain("due by none");
   });
 
+  it('is "to target" in a dry run\'s plan and its first stretch, and in its text', async () => {
+    // clearing brings the sample session under its 5,000-token trigger; the run then summarizes
+    // down to its target, so the first planned step is taken under the trigger
+    const ms = readOpenAIMessages(JSON.parse(readFileSync("examples/session.openai.json", "utf8")).messages);
+    const dry = { tokenizer: "chars", token_threshold: 5_000, clear_at_least: 100, clear_keep: 1 } as const;
+    const { report } = await compactMessages(ms, dry, { dryRun: true });
+    expect(report.plannedStretch?.trigger).toBe("to target");
+    expect(report.plan?.trigger).toBe("to target");
+    const text = reportText(report, "conv.json");
+    expect(text).toContain("to target at ");
+    expect(text).not.toMatch(/due by (none|to target)/);
+  });
+
   it('is "to target" in a session\'s records, and a log whose records say "low-water" reads the same', async () => {
     const at = join(tempDir(), "old.session.jsonl");
     const s = await openSession(at, { format: "openai" });

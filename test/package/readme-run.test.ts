@@ -1,5 +1,7 @@
-// Every snippet of README.md runs as written, in order, in a fresh project made by `npm init -y`
-// into which the packed package is installed: the shell blocks (```sh) with bash, the TypeScript
+// Every snippet of README.md, then the shell snippets of docs/cli.md and docs/sessions.md and every
+// snippet of docs/integrations.md (PAGES), runs as written, in order, in a fresh project made by
+// `npm init -y` into which the packed package is installed (the other docs pages' TypeScript blocks
+// are type-checked by readme-snippets.test.ts and run by their own tests): the shell blocks (```sh) with bash, the TypeScript
 // blocks (```ts) compiled to JavaScript and run with node, as a user following the page would.
 // Two rewrites only, both of `npm install` lines: `safecut` is this checkout's tarball (npm pack),
 // and the frameworks are pinned to the versions of our package-lock.json (the ones the other tests
@@ -14,9 +16,20 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "../..");
+/**
+ * The pages whose blocks run, in this order, and the languages run of each: the docs pages' shell
+ * blocks use the package and the conversation file the README's quick start leaves.
+ */
+const PAGES: ReadonlyArray<{ page: string; langs: readonly string[] }> = [
+  { page: "README.md", langs: ["sh", "ts"] },
+  { page: "docs/cli.md", langs: ["sh"] },
+  { page: "docs/sessions.md", langs: ["sh"] },
+  { page: "docs/integrations.md", langs: ["sh", "ts"] },
+];
 
-/** A fenced block of README.md: its language, its text, and the heading it is under. */
+/** A fenced block of a page: the page, its language, its text, and the heading it is under. */
 interface Block {
+  page: string;
   lang: string;
   code: string;
   heading: string;
@@ -29,17 +42,21 @@ const SKIPPED: ReadonlyArray<{ holds: string; why: string }> = [
     why: "needs a provider's key and network (or a local model server); the same flags run against loopback servers enforcing those models' limits in test/providers/model-limits.test.ts and catalogue-examples.test.ts",
   },
   {
+    holds: "OPENAI_API_KEY=sk-... npx safecut compact session.json",
+    why: "docs/cli.md's provider examples: a key and network, and the user's own session file; the same flags run on the repository's sample sessions against loopback servers enforcing those models' limits in test/providers/model-limits.test.ts",
+  },
+  {
     holds: "npm install && npm run check",
     why: "sets up a checkout of this repository (apt-get, provers), not a user's project; .ci/run runs `npm install` and `npm test`",
   },
 ];
 
-/** The README's fenced blocks, in order. */
-function blocks(): Block[] {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+/** A page's fenced blocks, in order. */
+function blocks(page: string): Block[] {
+  const text = readFileSync(join(ROOT, page), "utf8");
   const out: Block[] = [];
   let heading = "";
-  const lines = readme.split("\n");
+  const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? "";
     if (/^#{1,6} /.test(line)) heading = line;
@@ -47,7 +64,7 @@ function blocks(): Block[] {
     if (open === null) continue;
     const body: string[] = [];
     for (i++; i < lines.length && lines[i] !== "```"; i++) body.push(lines[i] ?? "");
-    out.push({ lang: (open[1] ?? "").trim(), code: `${body.join("\n")}\n`, heading });
+    out.push({ page, lang: (open[1] ?? "").trim(), code: `${body.join("\n")}\n`, heading });
   }
   return out;
 }
@@ -124,25 +141,34 @@ afterAll(() => {
   if (tmp !== "") rmSync(tmp, { recursive: true, force: true });
 }, 120_000);
 
-describe("README's snippets, run in order in a fresh `npm init -y` project", { timeout: 300_000 }, () => {
-  const all = blocks();
+describe("README's and docs/cli.md's snippets, run in order in a fresh `npm init -y` project", {
+  timeout: 300_000,
+}, () => {
+  const all = PAGES.flatMap(({ page, langs }) => blocks(page).filter((b) => langs.includes(b.lang) || b.lang === ""));
+  const readme = all.filter((b) => b.page === "README.md");
   const skipped = (b: Block) => SKIPPED.find((s) => b.code.includes(s.holds));
 
   it("every block is a shell or TypeScript block, and every skip names a block that exists", () => {
-    expect(all.filter((b) => b.lang !== "sh" && b.lang !== "ts").map((b) => `${b.heading}: ${b.lang}`)).toEqual([]);
+    expect(
+      all.filter((b) => b.lang !== "sh" && b.lang !== "ts").map((b) => `${b.page} ${b.heading}: ${b.lang}`),
+    ).toEqual([]);
     for (const s of SKIPPED)
       expect(
         all.some((b) => b.code.includes(s.holds)),
         s.holds,
       ).toBe(true);
-    expect(all.filter((b) => skipped(b) === undefined).length).toBeGreaterThanOrEqual(10);
+    expect(readme.filter((b) => skipped(b) === undefined).length).toBeGreaterThanOrEqual(4);
+    for (const { page } of PAGES.slice(1))
+      expect(all.filter((b) => b.page === page && skipped(b) === undefined).length, page).toBeGreaterThan(0);
+    // one example per framework or SDK shape
+    expect(all.filter((b) => b.page === "docs/integrations.md" && b.lang === "ts").length).toBe(6);
   });
 
   it("keeps the set-up and test commands of a checkout (the ones .ci/run runs)", () => {
     const ci = readFileSync(join(ROOT, ".ci/run"), "utf8");
     expect(ci).toMatch(/^npm install$/m);
     expect(ci).toMatch(/^npm test$/m);
-    expect(all.some((b) => b.lang === "sh" && /^npm install && npm test\b/m.test(b.code))).toBe(true);
+    expect(readme.some((b) => b.lang === "sh" && /^npm install && npm test\b/m.test(b.code))).toBe(true);
   });
 
   it("runs every block that is not skipped, each as written", () => {
@@ -150,7 +176,7 @@ describe("README's snippets, run in order in a fresh `npm init -y` project", { t
     for (const b of all) {
       k++;
       if (skipped(b) !== undefined) continue;
-      const where = `block ${k} (${b.lang}, under "${b.heading}")`;
+      const where = `block ${k} (${b.page}, ${b.lang}, under "${b.heading}")`;
       if (b.lang === "sh") {
         const r = run("bash", ["-euo", "pipefail", "-c", shellAsRun(b.code)]);
         expect(r.status, `${where}\n${r.stderr}\n${r.stdout.slice(0, 2000)}`).toBe(0);
@@ -174,5 +200,14 @@ describe("README's snippets, run in order in a fresh `npm init -y` project", { t
     const small = JSON.parse(readFileSync(join(app, "small.json"), "utf8")) as unknown[];
     expect(small.length).toBeLessThanOrEqual(10);
     expect(small.length).toBeLessThan((JSON.parse(before) as unknown[]).length);
+    // and what docs/cli.md's wrote: a JSON report of a run under its config file, and the inspect page
+    const report = JSON.parse(readFileSync(join(app, "report.json"), "utf8")) as { outcome: string };
+    expect(report.outcome).toMatch(/^compacted/);
+    expect(readFileSync(join(app, "out.json"), "utf8").length).toBeLessThan(before.length);
+    expect(readFileSync(join(app, "context.html"), "utf8")).toMatch(/^<!doctype html>/i);
+    // and docs/sessions.md's: the session's context exported after its clearing, restore and compaction
+    const context = readFileSync(join(app, "now.jsonl"), "utf8").trim().split("\n");
+    expect(context.length).toBeLessThan((JSON.parse(before) as unknown[]).length + 1);
+    expect(context.some((l) => l.includes("<summary>"))).toBe(true);
   });
 });

@@ -14,6 +14,7 @@ const ROOT = resolve(import.meta.dirname, "../..");
 const PAGES = [
   "README.md",
   "docs/library.md",
+  "docs/integrations.md",
   "docs/sessions.md",
   "docs/cli.md",
   "docs/settings.md",

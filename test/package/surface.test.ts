@@ -36,7 +36,7 @@ function exportedNames(text: string): string[] {
   return [...new Set(names)].sort();
 }
 
-/** The `import` column of README's entry table (the table after "Entries:"). */
+/** The `import` column of README's entry table (the one headed `| import | what it holds |`). */
 function readmeEntries(): string[] {
   const readme = readFileSync(join(ROOT, "README.md"), "utf8");
   const at = readme.indexOf("| import | what it holds |");

@@ -10,7 +10,7 @@ import { callSize } from "../summarize/summarize-batch.ts";
 import { batchCalls, batchPart, planBatchNext } from "./batch-plan.ts";
 import { dueBy } from "./plan.ts";
 import { countOf } from "./plural.ts";
-import type { PlannedRun } from "./report.ts";
+import { type PlannedRun, stepTriggerOf } from "./report.ts";
 import { type RunEnd, type RunState, span, stepContext } from "./run-state.ts";
 
 /**
@@ -60,7 +60,7 @@ export async function dryRunBatch(run: RunState): Promise<RunEnd> {
   const plan: PlannedRun = {
     model: run.model,
     summarizer: run.o.summarizer.name,
-    trigger: b.plan.trigger,
+    trigger: stepTriggerOf(b.plan.trigger),
     tokens: b.plan.triggerTokens,
     target: run.target ?? 0,
     stretches,
@@ -72,7 +72,7 @@ export async function dryRunBatch(run: RunState): Promise<RunEnd> {
   const outputTokens = calls.reduce((t, c) => t + c.outputTokens, 0);
   const inputTokens = calls.reduce((t, c) => t + c.inputTokens, 0);
   return {
-    planned: { ...first, input: stretches[0].input, trigger: b.plan.trigger },
+    planned: { ...first, input: stretches[0].input, trigger: stepTriggerOf(b.plan.trigger) },
     wholePlan: plan,
     reason: `would summarize ${countOf(stretches.length, "stretch", "stretches")} (first: messages ${span(stretches[0].input)}, ${countOf(stretches[0].input.last - stretches[0].input.first + 1, "message")}) in ${countOf(calls.length, "call")} to ${run.model} (${countOf(inputTokens, "token")} in, up to ${countOf(outputTokens, "token")} out), leaving about ${expected} tokens (target ${plan.target})${stillDueBy === "none" ? "" : `: would end still due (${stillDueBy})`}`,
   };

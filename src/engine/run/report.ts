@@ -198,8 +198,8 @@ export interface PlannedRun {
   /** the model summaries would be asked of */
   readonly model: string;
   readonly summarizer: string;
-  /** the trigger that makes the run due */
-  readonly trigger: Plan["trigger"];
+  /** the trigger that makes the run due, or "to target" (clearing left it under every trigger, and it goes on down to its target) */
+  readonly trigger: StepTrigger;
   /** the total the trigger judges when summarizing would begin (after clearing) */
   readonly tokens: number;
   /** the low-water target the run summarizes toward */
@@ -243,7 +243,7 @@ export interface CompactionReport {
   /**
    * the counted token total before and after the run; null (both) when the run did not count it:
    * a run given a usage report that was not due counts only the messages after the report
-   * (README, "Reported usage"), and never reports a number it did not compute
+   * (docs/library.md, "Reported usage"), and never reports a number it did not compute
    */
   readonly tokensBefore: number | null;
   readonly tokensAfter: number | null;
@@ -261,7 +261,7 @@ export interface CompactionReport {
     readonly end: number;
     readonly replacedTokens: number;
     readonly input: InputRange;
-    readonly trigger: Plan["trigger"];
+    readonly trigger: StepTrigger;
   };
   /** dry run planning batches: the whole plan (every stretch, the calls, what it would leave) */
   readonly plan?: PlannedRun;

@@ -58,7 +58,7 @@ export interface CompactOptions {
   /**
    * a token count the provider reported for the store's first `end` messages: the trigger judges
    * it plus the counts of the messages after it instead of the counted total (L1 with usage).
-   * After each step it is adjusted by the kernel's usageAfterSplice (see README, "Reported usage").
+   * After each step it is adjusted by the kernel's usageAfterSplice (see docs/library.md, "Reported usage").
    */
   readonly usage?: ReportedPrefix;
   /**

@@ -9,6 +9,7 @@ import type { StoreView } from "../store/store.ts";
 import { NOT_DUE_REASON } from "./not-due-report.ts";
 import { type Plan, planStep } from "./plan.ts";
 import { countOf } from "./plural.ts";
+import { stepTriggerOf } from "./report.ts";
 import { callFloor, type PlannedStep, type RunEnd, type RunState, span, tellState } from "./run-state.ts";
 
 /**
@@ -87,7 +88,7 @@ export function planNext(run: RunState): PlannedStep | RunEnd {
   const count = input.last - input.first + 1;
   if (o.dryRun)
     return {
-      planned: { ...stretch, input, trigger: plan.trigger },
+      planned: { ...stretch, input, trigger: stepTriggerOf(plan.trigger) },
       reason: `would summarize messages ${span(input)} (${count} messages, ${stretch.replacedTokens} tokens; trigger: ${plan.trigger})`,
     };
   const maxSteps = o.maxSteps ?? Number.POSITIVE_INFINITY;

@@ -1,6 +1,6 @@
 // Provider-reported usage as the engine takes it: the kernel's ReportedPrefix (a prompt token
 // count for the store's first `end` messages), which the trigger judges instead of the counted
-// tokens of those messages (README, "Reported usage"). This file checks such a report against the
+// tokens of those messages (docs/library.md, "Reported usage"). This file checks such a report against the
 // store's counts; the library turns the caller's shapes (the `usage` option or setting) into it
 // (library/usage.ts); what the trigger judges, and how the report is carried across a step, are
 // the kernel's (trigger.ts).

@@ -1,13 +1,14 @@
-// The README's examples for each ecosystem (AI SDK, LangChain, the OpenAI Agents SDK, Responses, the OpenAI and Anthropic SDK
-// types) run as written, offline, with only their `safecut` imports pointed at this checkout's
-// sources: each compacts its history and prints the outcome and the counts before and after.
+// The examples of docs/integrations.md, one per ecosystem (AI SDK, LangChain, the OpenAI Agents SDK, Responses, the
+// OpenAI and Anthropic SDK types), run as written, offline, with only their `safecut` imports
+// pointed at this checkout's sources: each compacts its history and prints the outcome and the
+// counts before and after. (They were the README's until the README kept a short list of them.)
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const SECTION = "## Agent frameworks and SDK types";
+const PAGE = "docs/integrations.md";
 // the package's entries, as the checkout's sources
 const ENTRIES: Record<string, string> = {
   safecut: "src/index.ts",
@@ -17,16 +18,13 @@ const ENTRIES: Record<string, string> = {
   "safecut/responses": "src/entries/responses.ts",
 };
 
-/** The TypeScript blocks of the README section, as written. */
+/** The TypeScript blocks of the page, as written. */
 function snippets(): string[] {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const at = readme.indexOf(`\n${SECTION}\n`);
-  if (at < 0) throw new Error(`README.md: no section '${SECTION}'`);
-  const end = readme.indexOf("\n## ", at + SECTION.length);
-  return Array.from(readme.slice(at, end).matchAll(/```ts\n([\s\S]*?)```/g), (m) => m[1]);
+  const page = readFileSync(join(ROOT, PAGE), "utf8");
+  return Array.from(page.matchAll(/```ts\n([\s\S]*?)```/g), (m) => m[1] ?? "");
 }
 
-describe("the README's ecosystem examples", { timeout: 120_000 }, () => {
+describe("docs/integrations.md's examples", { timeout: 120_000 }, () => {
   const blocks = snippets();
 
   it("has one per ecosystem", () => {
@@ -40,7 +38,7 @@ describe("the README's ecosystem examples", { timeout: 120_000 }, () => {
     expect(code).not.toMatch(/from "safecut/);
     const dir = join(ROOT, ".tmp");
     mkdirSync(dir, { recursive: true });
-    const file = join(dir, `readme-ecosystem-${k}.ts`);
+    const file = join(dir, `integrations-${k}.ts`);
     writeFileSync(file, code);
     const r = spawnSync(process.execPath, ["--import", "tsx", file], { cwd: ROOT, encoding: "utf8", timeout: 100_000 });
     expect(r.status, r.stderr).toBe(0);
