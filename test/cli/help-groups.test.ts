@@ -24,6 +24,10 @@ describe("safecut compact --help", () => {
     ]);
     expect(r.stdout).toContain("safecut compact session.json --dry-run");
     expect(r.stdout).toContain("safecut session --help");
+    // a session is a log file or a table, as `safecut session --help` says (not a directory)
+    const sessions = r.stdout.slice(r.stdout.indexOf("Sessions:"));
+    expect(sessions).toContain("log file or a PostgreSQL table");
+    expect(sessions).not.toContain("directory");
   });
 
   it("speaks the user's words: no law numbers, no stretch, low-water or aged (flag names aside)", async () => {
