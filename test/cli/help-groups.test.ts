@@ -36,6 +36,12 @@ describe("safecut compact --help", () => {
     for (const word of [/\bL\d+\b/, /stretch/i, /low-water/i, /\baged\b/i]) expect(text).not.toMatch(word);
   });
 
+  it("safecut inspect --help says it takes compact's setting flags, which it hides from its list", async () => {
+    const r = await runInProcess(["inspect", "--help"], { cwd: tempDir() });
+    expect(r.stdout).toContain("every setting flag of safecut compact");
+    expect(r.stdout).not.toContain("--token-threshold <n>");
+  });
+
   it("every setting with a flag is in one of the table's groups", () => {
     for (const [name, spec] of settingRows())
       expect(["triggers", "kept", "summarizer", "clearing"], name).toContain(spec.group);
