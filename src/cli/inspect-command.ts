@@ -63,7 +63,12 @@ export function addInspectCommand(p: Command, io: CliIO, done: (code: number) =>
     .option("-o, --output <file>", "where to write the page (default: the target's name with .html; - for stdout)")
     .option("-c, --config <file>", "JSON configuration file (the dry run judges the context under these settings)")
     .addOption(new Option("--format <name>", "input format (auto-detected if absent)").choices([...FORMAT_NAMES]));
+  // the settings flags are hidden from this list (they are compact's, forty of them) but accepted
   for (const { option } of settingOptions()) c.addOption(option.hideHelp());
+  c.addHelpText(
+    "after",
+    "\nSettings:\n  every setting flag of safecut compact (--token-threshold, --target-percent, ...) is accepted too:\n  the page's dry run judges the context under them (see safecut compact --help)",
+  );
   c.action(async (target: string, flags: FlagValues & { output?: string }) => {
     const page = await pageOf(target, flags, io);
     const out = flags.output ?? `${isPostgresLocation(target) ? "session" : basename(target)}.html`;

@@ -149,7 +149,7 @@ const COMPACT_EXAMPLES = `Examples:
   cat session.json | safecut compact - --report report.json > out.json
 
 Sessions:
-  a conversation kept as a session (a directory or a PostgreSQL table) is compacted step by step,
+  a conversation kept as a session (a JSONL log file or a PostgreSQL table) is compacted step by step,
   each step one guarded write: see safecut session --help`;
 
 /** Builds the commander program; `run` receives the parsed `compact` invocation, `setCode` a session command's exit code. */

@@ -24,12 +24,22 @@ describe("safecut compact --help", () => {
     ]);
     expect(r.stdout).toContain("safecut compact session.json --dry-run");
     expect(r.stdout).toContain("safecut session --help");
+    // a session is a log file or a table, as `safecut session --help` says (not a directory)
+    const sessions = r.stdout.slice(r.stdout.indexOf("Sessions:"));
+    expect(sessions).toContain("log file or a PostgreSQL table");
+    expect(sessions).not.toContain("directory");
   });
 
   it("speaks the user's words: no law numbers, no stretch, low-water or aged (flag names aside)", async () => {
     const r = await runInProcess(["compact", "--help"], { cwd: tempDir() });
     const text = r.stdout.replace(/--min-stretch-tokens/g, "");
     for (const word of [/\bL\d+\b/, /stretch/i, /low-water/i, /\baged\b/i]) expect(text).not.toMatch(word);
+  });
+
+  it("safecut inspect --help says it takes compact's setting flags, which it hides from its list", async () => {
+    const r = await runInProcess(["inspect", "--help"], { cwd: tempDir() });
+    expect(r.stdout).toContain("every setting flag of safecut compact");
+    expect(r.stdout).not.toContain("--token-threshold <n>");
   });
 
   it("every setting with a flag is in one of the table's groups", () => {
