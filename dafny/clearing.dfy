@@ -195,6 +195,25 @@ method selectClearing(roles: seq<Role>, callOf: seq<int>, ongoing: seq<bool>, cl
   return out;
 }
 
+method byteWeightsAfter(tokens: seq<int>, afterTokens: seq<int>, bytes: seq<int>, afterBytes: seq<int>) returns (result: seq<int>)
+  requires (((|afterTokens| == |tokens|) && (|bytes| == |tokens|)) && (|afterBytes| == |tokens|)) && (|tokens| <= 9007199254740991)
+  ensures |result| == |tokens|
+  ensures forall k: nat :: (k < |tokens|) ==> (result[k] == (if afterTokens[k] < tokens[k] then afterBytes[k] else bytes[k]))
+  ensures forall k: nat :: ((k < |tokens|) && (result[k] < bytes[k])) ==> (afterTokens[k] < tokens[k])
+{
+  var out: seq<int> := [];
+  var i: int := 0;
+  while i < |tokens|
+    invariant (0 <= i) && (i <= |tokens|)
+    invariant |out| == i
+    invariant forall k: nat :: (k < i) ==> (out[k] == (if afterTokens[k] < tokens[k] then afterBytes[k] else bytes[k]))
+  {
+    out := out + [if afterTokens[i] < tokens[i] then afterBytes[i] else bytes[i]];
+    i := SafeInteger_clearing(i + 1);
+  }
+  return out;
+}
+
 method clearedTokens(tokens: seq<int>, after: seq<int>, mask: seq<bool>) returns (result: seq<int>)
   requires ((|after| == |tokens|) && (|mask| == |tokens|)) && (|tokens| <= 9007199254740991)
   ensures |result| == |tokens|

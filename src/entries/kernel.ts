@@ -434,6 +434,33 @@ export const selectClearing: (roles: readonly Role[], callOf: readonly number[],
 };
 
 /**
+ * L13 in bytes: what each message would weigh once cleared, for a selection whose goal is in bytes
+ * (a request over max_request_bytes): its cleared bytes where its placeholder is also strictly
+ * shorter in tokens, its bytes unchanged otherwise. A result the selection may clear (strictly
+ * lighter) then shrinks in tokens too: a placeholder can be fewer bytes and as many tokens (or more).
+ *
+ * Proven by Dafny (`scripts/check.sh dafny`), laws L13, L8; see docs/kernel.md.
+ * The arguments are copied into plain data, each element read once, and the copy is checked
+ * against the requires (a KernelBoundaryError names the first one broken) before the kernel reads it.
+ *
+ * Requires:
+ * - `afterTokens.length === tokens.length && bytes.length === tokens.length && afterBytes.length === tokens.length && tokens.length <= 9007199254740991`
+ *
+ * Ensures:
+ * - `result.length === tokens.length`
+ * - `forall(k: nat, k < tokens.length ==> result[k] === (afterTokens[k] < tokens[k] ? afterBytes[k] : bytes[k]))`
+ * - `forall(k: nat, k < tokens.length && result[k] < bytes[k] ==> afterTokens[k] < tokens[k])`
+ */
+export const byteWeightsAfter: (tokens: readonly number[], afterTokens: readonly number[], bytes: readonly number[], afterBytes: readonly number[]) => number[] = (tokens: readonly number[], afterTokens: readonly number[], bytes: readonly number[], afterBytes: readonly number[]): number[] => {
+  const tokensData = snapshot("byteWeightsAfter", "tokens", tokens);
+  const afterTokensData = snapshot("byteWeightsAfter", "afterTokens", afterTokens);
+  const bytesData = snapshot("byteWeightsAfter", "bytes", bytes);
+  const afterBytesData = snapshot("byteWeightsAfter", "afterBytes", afterBytes);
+  guards.guardByteWeightsAfter(tokensData, afterTokensData, bytesData, afterBytesData);
+  return clearingModule.byteWeightsAfter(tokensData, afterTokensData, bytesData, afterBytesData);
+};
+
+/**
  * L13: token counts after clearing: the total falls by exactly what was freed (strictly, when anything was).
  *
  * Proven by Dafny (`scripts/check.sh dafny`), laws L13, L8; see docs/kernel.md.

@@ -284,6 +284,35 @@ export function selectClearing(
 }
 
 //@ verify
+//@ requires afterTokens.length === tokens.length && bytes.length === tokens.length && afterBytes.length === tokens.length && tokens.length <= 9007199254740991
+//@ ensures \result.length === tokens.length
+//@ ensures forall(k: nat, k < tokens.length ==> \result[k] === (afterTokens[k] < tokens[k] ? afterBytes[k] : bytes[k]))
+//@ ensures forall(k: nat, k < tokens.length && \result[k] < bytes[k] ==> afterTokens[k] < tokens[k])
+/**
+ * L13 in bytes: what each message would weigh once cleared, for a selection whose goal is in bytes
+ * (a request over max_request_bytes): its cleared bytes where its placeholder is also strictly
+ * shorter in tokens, its bytes unchanged otherwise. A result the selection may clear (strictly
+ * lighter) then shrinks in tokens too: a placeholder can be fewer bytes and as many tokens (or more).
+ */
+export function byteWeightsAfter(
+  tokens: readonly number[],
+  afterTokens: readonly number[],
+  bytes: readonly number[],
+  afterBytes: readonly number[],
+): number[] {
+  const out: number[] = [];
+  let i = 0;
+  while (i < tokens.length) {
+    //@ invariant 0 <= i && i <= tokens.length
+    //@ invariant out.length === i
+    //@ invariant forall(k: nat, k < i ==> out[k] === (afterTokens[k] < tokens[k] ? afterBytes[k] : bytes[k]))
+    out.push(afterTokens[i] < tokens[i] ? afterBytes[i] : bytes[i]);
+    i = i + 1;
+  }
+  return out;
+}
+
+//@ verify
 //@ requires after.length === tokens.length && mask.length === tokens.length && tokens.length <= 9007199254740991
 //@ ensures \result.length === tokens.length
 //@ ensures forall(k: nat, k < tokens.length ==> \result[k] === (mask[k] ? after[k] : tokens[k]))

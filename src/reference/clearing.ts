@@ -141,6 +141,16 @@ export function selectClearing(
   return freed < clearAtLeast ? noClearing(roles.length) : out;
 }
 
+/** Plain reference of byteWeightsAfter: the cleared bytes where the tokens fall too, else the bytes. */
+export function byteWeightsAfter(
+  tokens: readonly number[],
+  afterTokens: readonly number[],
+  bytes: readonly number[],
+  afterBytes: readonly number[],
+): number[] {
+  return bytes.map((b, k) => (afterTokens[k] < tokens[k] ? afterBytes[k] : b));
+}
+
 /** Plain reference of clearedTokens. */
 export function clearedTokens(tokens: readonly number[], after: readonly number[], mask: readonly boolean[]): number[] {
   return tokens.map((t, k) => (mask[k] ? after[k] : t));

@@ -202,6 +202,14 @@ export const cases: Record<string, fc.Arbitrary<unknown[]>> = {
   noClearing: fc.tuple(fc.nat(30)),
   selectClearing: clearing.map((x) => [...clearingArgs(x), x.window, x.keep, x.goal, x.clearAtLeast, x.due]),
   clearedTokens: clearing.map((x) => [x.tokens, x.after, x.excluded]),
+  byteWeightsAfter: clearing.chain((x) =>
+    fc
+      .tuple(
+        fc.array(fc.nat(400), { minLength: x.tokens.length, maxLength: x.tokens.length }),
+        fc.array(fc.nat(400), { minLength: x.tokens.length, maxLength: x.tokens.length }),
+      )
+      .map(([bytes, afterBytes]) => [x.tokens, x.after, bytes, afterBytes]),
+  ),
   applyClearing: fc
     .array(fc.tuple(anyInt, anyInt, fc.boolean()), { maxLength: 20 })
     .map((xs) => [xs.map((x) => x[0]), xs.map((x) => x[2]), xs.map((x) => x[1])]),

@@ -83,6 +83,45 @@ describe("clearing (L13)", () => {
     );
   });
 
+  it("byteWeightsAfter agrees with the reference, and a byte-goal selection clears only results that shrink in tokens too", () => {
+    fc.assert(
+      fc.property(
+        clearingCase.chain((x) =>
+          fc.tuple(
+            fc.constant(x),
+            fc.array(fc.nat(400), { minLength: x.tokens.length, maxLength: x.tokens.length }),
+            fc.array(fc.integer({ min: -3, max: 60 }), { minLength: x.tokens.length, maxLength: x.tokens.length }),
+          ),
+        ),
+        ([x, bytes, shed]) => {
+          const after = afterOf(x);
+          const afterBytes = bytes.map((b, i) => Math.max(0, b - shed[i]));
+          const w = k.byteWeightsAfter(x.tokens, after, bytes, afterBytes);
+          expect(w).toEqual(ref.byteWeightsAfter(x.tokens, after, bytes, afterBytes));
+          const mask = k.selectClearing(
+            x.c.roles,
+            x.c.callOf,
+            x.c.ongoing,
+            x.cleared,
+            x.excluded,
+            bytes,
+            w,
+            x.window,
+            x.keep,
+            x.goal,
+            x.clearAtLeast,
+            x.due,
+          );
+          mask.forEach((m, i) => {
+            if (m) expect(after[i] < x.tokens[i] && afterBytes[i] < bytes[i]).toBe(true);
+          });
+          return true;
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
   it("clearing replaces the marked entries in place and lowers the total by exactly what was freed", () => {
     fc.assert(
       fc.property(clearingCase, fc.boolean(), (x, clearInputs) => {

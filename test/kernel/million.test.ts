@@ -166,6 +166,7 @@ const ARGS: Record<string, () => unknown[]> = {
   noClearing: () => [N],
   selectClearing: () => [roles, callOf, ongoing, none, none, tokens, zeros, WINDOW, 3, N / 2, 0, "threshold"],
   clearedTokens: () => [tokens, zeros, toolMask],
+  byteWeightsAfter: () => [tokens, zeros, tokens, zeros],
   applyClearing: () => [tokens, toolMask, zeros],
   callsToClear: () => [callOf, toolMask, true],
   onlyAppendsSince: () => [none, 0],

@@ -426,6 +426,20 @@ export const mutants: Mutant[] = [
   {
     module: "clearing.ts",
     law: "L13",
+    find: `out.push(afterTokens[i] < tokens[i] ? afterBytes[i] : bytes[i]);`,
+    replace: `out.push(afterBytes[i]);`,
+    why: "in bytes, a placeholder fewer bytes but as many tokens counts as lighter: a byte-goal clearing may clear a result whose tokens do not fall",
+  },
+  {
+    module: "clearing.ts",
+    law: "L13",
+    find: `afterTokens[i] < tokens[i] ?`,
+    replace: `afterTokens[i] <= tokens[i] ?`,
+    why: "in bytes, a placeholder exactly as many tokens as its result counts as lighter",
+  },
+  {
+    module: "clearing.ts",
+    law: "L13",
     find: `if (due === "notDue") {`,
     replace: `if (due === "threshold") {`,
     why: "a clearing run happens although L1 says nothing is due",

@@ -8,7 +8,7 @@ import { agedBudget, agingDue, planAging } from "../../kernel/aging.ts";
 import { planBatch, planFreed } from "../../kernel/batch.ts";
 import { summaryBudget } from "../../kernel/budget.ts";
 import { planCalls } from "../../kernel/callplan.ts";
-import { callsToClear, clearedTokens, selectClearing } from "../../kernel/clearing.ts";
+import { byteWeightsAfter, callsToClear, clearedTokens, selectClearing } from "../../kernel/clearing.ts";
 import { type CutPoint, findCutPoint } from "../../kernel/cutpoint.ts";
 import {
   floorAllowsRun,
@@ -27,6 +27,7 @@ import type { TriggerKind } from "../../kernel/trigger.ts";
 import {
   guardAgedBudget,
   guardAgingDue,
+  guardByteWeightsAfter,
   guardCallsToClear,
   guardClearedTokens,
   guardFindCutPoint,
@@ -175,6 +176,17 @@ export function gateSelectClearing(
   ] as const;
   guardSelectClearing(...args);
   return selectClearing(...args);
+}
+
+/** L13 in bytes: each message's weight once cleared, for a byte goal: its cleared bytes only where its tokens fall too. */
+export function gateByteWeightsAfter(
+  tokens: readonly number[],
+  afterTokens: readonly number[],
+  bytes: readonly number[],
+  afterBytes: readonly number[],
+): number[] {
+  guardByteWeightsAfter(tokens, afterTokens, bytes, afterBytes);
+  return byteWeightsAfter(tokens, afterTokens, bytes, afterBytes);
 }
 
 /** L13: the token counts after clearing the marked messages (the total falls by exactly what was freed). */

@@ -199,6 +199,11 @@ export function guardSelectClearing(roles: readonly Role[], callOf: readonly num
   if (!(natsSumExactly(tokens) && natsSumExactly(after))) fail("selectClearing", `token counts >= 0 (as read and once cleared) with sums <= ${EXACT_LIMIT_NAME}`);
 }
 
+/** byteWeightsAfter (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
+export function guardByteWeightsAfter(tokens: readonly number[], afterTokens: readonly number[], bytes: readonly number[], afterBytes: readonly number[]): void {
+  if (!(afterTokens.length === tokens.length && bytes.length === tokens.length && afterBytes.length === tokens.length && tokens.length <= 9007199254740991)) fail("byteWeightsAfter", "afterTokens.length === tokens.length && bytes.length === tokens.length && afterBytes.length === tokens.length && tokens.length <= 9007199254740991");
+}
+
 /** clearedTokens (src/kernel/clearing.ts): throws a KernelBoundaryError naming the first precondition the call breaks. */
 export function guardClearedTokens(tokens: readonly number[], after: readonly number[], mask: readonly boolean[]): void {
   if (!(after.length === tokens.length && mask.length === tokens.length && tokens.length <= 9007199254740991)) fail("clearedTokens", "after.length === tokens.length && mask.length === tokens.length && tokens.length <= 9007199254740991");

@@ -11,6 +11,7 @@ import { messageBytes } from "../../model/message-bytes.ts";
 import { messageTokens } from "../../model/tokens.ts";
 import { settingsView } from "../boundary/config-rules.ts";
 import {
+  gateByteWeightsAfter,
   gateCallsToClear,
   gateClearedTokens,
   gateClearsNow,
@@ -195,7 +196,8 @@ export async function clearFirst(
   const mask = gateSelectClearing(
     snap.views,
     byBytes ? snap.bytes : snap.tokens,
-    { cleared, excluded, after: byBytes ? afterBytes : after },
+    // in bytes, a result counts as lighter once cleared only if its tokens fall too (L13 holds in both)
+    { cleared, excluded, after: byBytes ? gateByteWeightsAfter(snap.tokens, after, snap.bytes, afterBytes) : after },
     window,
     c.clear_keep,
     goal,
