@@ -6,13 +6,14 @@ import { readFileSync, writeFileSync } from "node:fs";
 export function writeSection(file: string, heading: string, lines: readonly string[]): void {
   const text = readFileSync(file, "utf8");
   const at = text.indexOf(`${heading}\n`);
-  const section = lines.join("\n");
+  // a section ends with one newline; a blank line parts it from the next heading
+  const section = `${lines.join("\n").trimEnd()}\n`;
   if (at < 0) {
     writeFileSync(file, `${text.trimEnd()}\n\n${section}`);
     return;
   }
   const next = text.indexOf("\n## ", at + heading.length);
-  writeFileSync(file, text.slice(0, at) + section + (next < 0 ? "" : text.slice(next + 1)));
+  writeFileSync(file, text.slice(0, at) + section + (next < 0 ? "" : `\n${text.slice(next + 1)}`));
 }
 
 /** The section under `heading` in `file` as it stands (empty when there is none), for a writer of the whole file. */
