@@ -99,4 +99,47 @@ describe("the store's one-pass load", () => {
       userTurns: v.userTurns,
     }).toEqual(kernelViews(store.messages));
   });
+
+  it("builds its views when first read (after an append, a splice or a clearing too): the same as message-by-message construction", () => {
+    const plain = (v: ReturnType<typeof kernelViews>) => ({
+      roles: [...v.roles],
+      callOf: [...v.callOf],
+      lastAnswer: [...v.lastAnswer],
+      ongoing: [...v.ongoing],
+      userTurns: v.userTurns,
+    });
+    let changed = 0;
+    fc.assert(
+      fc.property(fc.array(message, { maxLength: 12 }), message, fc.nat(3), (ms, next, how) => {
+        let store: ConversationStore;
+        try {
+          store = new ConversationStore(charCounter(), ms);
+        } catch {
+          return;
+        }
+        // read before the views exist: the load's own count
+        expect(store.userTurns).toBe(kernelViews(ms).userTurns);
+        if (how === 0) {
+          if (errorOf(() => store.append(next)) !== undefined) return;
+        } else if (how === 1) {
+          // a caller's own summary over the first message (then the views are rebuilt and re-checked)
+          if (ms.length === 0 || ms[0].role !== "user") return;
+          store.commitSplice(store.view(), 0, 1, { role: "summary", content: "s" });
+        } else if (how === 2) {
+          const t = ms.findIndex((m) => m.role === "tool");
+          if (t < 0) return;
+          const m = ms[t];
+          const cleared: Message = { ...m, content: "[cleared]" };
+          store.commitClearing({ version: store.version, length: ms.length }, [
+            { index: t, message: cleared, tokens: 1 },
+          ]);
+        }
+        changed++;
+        expect(store.userTurns).toBe(kernelViews(store.messages).userTurns);
+        expect(plain(store.view().views)).toEqual(plain(kernelViews(store.messages)));
+      }),
+      { numRuns: 3_000 },
+    );
+    expect(changed).toBeGreaterThan(300);
+  });
 });

@@ -29,18 +29,7 @@ import { TokenLedger } from "./ledger.ts";
 import { type Pin, PinnedFlags } from "./pins.ts";
 import { KNOWN, type KnownCounts, type KnownOption } from "./store-known.ts";
 import { UnshrinkableMemory } from "./unshrinkable.ts";
-import {
-  appendToViews,
-  emptyLiveViews,
-  type KernelViews,
-  type LiveViews,
-  liveFrom,
-  liveViews,
-  loadEntry,
-  plainViews,
-  spliceViews,
-  viewBuffers,
-} from "./views.ts";
+import { appendToViews, DeferredViews, type KernelViews, liveViews, plainViews, spliceViews } from "./views.ts";
 
 /** Options of a store's load. */
 export interface StoreOptions {
@@ -123,8 +112,8 @@ export class ConversationStore {
   private busy = false;
   /** the messages appended while the running compaction (or the last one) ran, for its law checks */
   private appendedInRun: Message[] = [];
-  /** kernel views of msgs, kept in step with it, with their tool-pairing index (see views.ts LiveViews) */
-  private live: LiveViews = emptyLiveViews();
+  /** kernel views of msgs, kept in step with it, with their tool-pairing index (views.ts: LiveViews, built when first read after a load) */
+  private live = new DeferredViews();
   /** the pins planning applies (usePins), and the views with them applied at one version */
   private pins = new PinnedFlags([]);
   private pinned: { readonly version: number; readonly views: KernelViews } | undefined;
@@ -155,8 +144,9 @@ export class ConversationStore {
 
   /**
    * Reads a whole conversation in one pass: shape and pairing checks (assertWellFormed's), token
-   * counts (a copy's `known` ones taken over, with its byte counts: store-known.ts) and the kernel
-   * views, with one id table; the byte counts wait for their first reader (byte-counts.ts). Returns false at the first message not well-shaped or not well-paired (the caller
+   * counts (a copy's `known` ones taken over, with its byte counts: store-known.ts) and which call
+   * each result answers, with one id table (the kernel views are built from it when first read:
+   * views.ts DeferredViews); the byte counts wait for their first reader (byte-counts.ts). Returns false at the first message not well-shaped or not well-paired (the caller
    * lets assertWellFormed word the error): its verdict, since a tool result is accepted only if an
    * earlier call has its id and no result yet, and a call only if no earlier call has its id. The
    * first `uncounted` messages are not counted here (see StoreOptions). */
@@ -166,8 +156,9 @@ export class ConversationStore {
     const pairing = new ToolPairing();
     const counter = this.ledger.counter;
     const counts = new Array<number>(n); // every entry is set below, in order (0 for an uncounted one)
-    const views = viewBuffers(n);
+    const answers = new Int32Array(n); // 1 + the index of the call's message each result answers (0: none), for the views
     let newestUser = -1;
+    let userTurns = 0;
     for (let i = 0; i < n; i++) {
       const m: unknown = messages[i];
       if (!hasMessageShape(m)) return false;
@@ -175,28 +166,33 @@ export class ConversationStore {
       // before its call, or a second result
       const answered = pairing.add(m, i);
       if (answered === undefined) return false;
-      if (m.role === "user") newestUser = i;
+      if (m.role === "user") {
+        newestUser = i;
+        userTurns++;
+      }
       counts[i] = known !== undefined ? known.tokens[i] : i < uncounted ? 0 : messageTokens(counter, m);
-      loadEntry(views, i, m, answered);
+      if (answered >= 0) answers[i] = answered + 1;
     }
-    this.msgs = new GapArray(messages.slice());
+    const list = messages.slice();
+    this.msgs = new GapArray(list);
     this.bytes = new ByteCounts(this.msgs, known?.bytes?.slice());
     // an uncounted message is read from msgs when counted: the ledger counts them all before a splice moves any
     this.ledger.adopt(counts, { uncounted, messageAt: (i) => this.msgs.at(i) });
-    this.live = liveFrom(views, pairing);
+    this.live.load(list, answers, pairing, userTurns);
     this.newestUser = newestUser;
     return true;
   }
 
   private push(m: Message): void {
+    const live = this.live.now();
     // first: the ledger refuses a message that would pass the token bound, before anything changed
     this.ledger.appendChecked(m);
     if (m.role === "user") this.newestUser = this.msgs.length;
     this.msgs.push(m);
     this.bytes.push(m);
-    const answered = appendToViews(this.live, m);
+    const answered = appendToViews(live, m);
     // views not known to have Pairing stay unknown: the gate checks them in full at every use
-    if (this.live.paired) this.live.paired = gatePairingAfterAppend(this.live, this.live.rolesAt.length - 1, answered);
+    if (live.paired) live.paired = gatePairingAfterAppend(live, live.rolesAt.length - 1, answered);
   }
 
   /** Appends one message (one tokenizer call; the history is not recounted). */
@@ -205,7 +201,7 @@ export class ConversationStore {
     // only the new message is checked, so an append stays O(1) in the history
     assertMessage(m, at);
     // the views' pairing index, asked before anything changes (push updates it)
-    const problem = this.live.pairing.problem(m);
+    const problem = this.live.now().pairing.problem(m);
     if (problem !== null) throw pairingError(at, problem);
     this.push(m);
     this.ver++;
@@ -257,11 +253,12 @@ export class ConversationStore {
 
   /** The live views with the pins applied, built once per version (O(n): only when pins are set). */
   private plannedViews(): KernelViews {
-    if (this.pins.pins.length === 0) return this.live;
+    const live = this.live.now();
+    if (this.pins.pins.length === 0) return live;
     if (this.pinned?.version !== this.ver) {
       // the kernel reads every entry: plain copies (a live view's read is a property trap, a
       // pairing entry's a search over the ordinals)
-      const plain = { ...plainViews(this.live), paired: this.live.paired };
+      const plain = { ...plainViews(live), paired: live.paired };
       this.pinned = { version: this.ver, views: gatePinnedViews(plain, this.pins.of(this.msgs.slice())) };
     }
     return this.pinned.views;
@@ -274,7 +271,8 @@ export class ConversationStore {
       // checked in full once (on plain copies: reading every entry through the views would cost
       // a property trap per read); a failure leaves them unvouched, so the gate checks them in
       // full at every use and reports the violation
-      this.live.paired = gatePairingOk(plainViews(this.live));
+      const live = this.live.now();
+      live.paired = gatePairingOk(plainViews(live));
       this.liveTracked = true;
     }
     // a total not known yet would count every message: only when read
@@ -361,14 +359,15 @@ export class ConversationStore {
     }
     // in place: the history is not copied at every step (a StoreView taken before is stale now)
     gateSplice(this.msgs.view(), start, end);
+    const live = this.live.now();
     this.bytes.splice(start, end, summary);
     this.msgs.replace(start, end, summary);
     this.ledger.splice(start, end, summary, t);
-    if (this.live.paired && gateStretchCoherent(this.live, start, end)) spliceViews(this.live, start, end);
+    if (live.paired && gateStretchCoherent(live, start, end)) spliceViews(live, start, end);
     else {
       // a stretch the kernel would not choose (a caller's own commit), or views not known to
       // have Pairing: rebuild and re-check
-      this.live = liveViews(this.msgs.slice());
+      this.live.set(liveViews(this.msgs.slice()));
       this.liveTracked = false;
     }
     this.unshrinkable.afterSplice(start, end);
@@ -420,6 +419,7 @@ export class ConversationStore {
       if (!sameCalls(this.msgs.at(r.index), r.message))
         throw new Error(`internal: clearing message ${r.index} would change its role, its call ids or its text`);
     }
+    this.live.now(); // the loaded list is msgs' own buffer: deferred views are built before it changes
     for (const r of replaced) {
       this.msgs.set(r.index, r.message);
       this.bytes.set(r.index, r.message);

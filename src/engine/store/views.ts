@@ -1,5 +1,6 @@
 // Mapping of messages to the kernel's views: arrays of roles and tool-pairing indices, built
-// from messages (kernelViews) or kept by the store through appends and splices (LiveViews).
+// from messages (kernelViews) or kept by the store through appends and splices (LiveViews; after a
+// bulk load, built when first read: DeferredViews).
 // This is bookkeeping, not decision: which stretch to cut is the kernel's call.
 import type { Role } from "../../kernel/roles.ts";
 import { kernelRole, type Message } from "../../model/message.ts";
@@ -171,6 +172,48 @@ export function loadEntry(b: ViewBuffers, i: number, m: Message, a: number): voi
     const left = b.pending[a] - 1;
     b.pending[a] = left;
     b.ongoing[a] = left > 0 ? 1 : 0;
+  }
+}
+
+/**
+ * A store's live views, whose building a bulk load defers until something reads them (a caller
+ * asking only "is it due" reads none): the load hands over its list (the store's own buffer,
+ * unchanged until the views are built) and, per message, 1 + the index of the call's message it
+ * answers (0: none), with the messages' pairing index and user turns; `now` builds them once.
+ */
+export class DeferredViews {
+  private live: LiveViews = emptyLiveViews();
+  private loaded:
+    | { readonly list: readonly Message[]; readonly answers: Int32Array; readonly pairing: ToolPairing }
+    | undefined;
+  private loadedTurns = 0;
+
+  /** Defers the views of `list` (loaded, well-paired) until first read. */
+  load(list: readonly Message[], answers: Int32Array, pairing: ToolPairing, userTurns: number): void {
+    this.loaded = { list, answers, pairing };
+    this.loadedTurns = userTurns;
+  }
+
+  /** Replaces the views by `v` (built elsewhere). */
+  set(v: LiveViews): void {
+    this.live = v;
+    this.loaded = undefined;
+  }
+
+  /** The live views, built first if a load deferred them (once, O(n)). */
+  now(): LiveViews {
+    const loaded = this.loaded;
+    if (loaded === undefined) return this.live;
+    const n = loaded.list.length;
+    const b = viewBuffers(n);
+    for (let i = 0; i < n; i++) loadEntry(b, i, loaded.list[i], loaded.answers[i] - 1);
+    this.set(liveFrom(b, loaded.pairing));
+    return this.live;
+  }
+
+  /** Number of user messages, without building deferred views. */
+  get userTurns(): number {
+    return this.loaded === undefined ? this.live.userTurns : this.loadedTurns;
   }
 }
 
