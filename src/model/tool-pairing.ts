@@ -35,16 +35,20 @@ export function pairingProblemText(p: PairingProblem): string {
 /**
  * The incremental pairing index: every call id seen, and for each call still waiting for its
  * result the position its owner gave it (the store gives message ordinals: they survive
- * splices). Adding a message costs its calls, and a result one lookup.
+ * splices). The calls of the latest message that made calls are kept as that message (results
+ * usually answer them right after: no table is asked); a call of it still waiting when the next
+ * message makes calls moves to the waiting table. Adding a message costs its calls, and a result
+ * one lookup at most.
  */
 export class ToolPairing {
-  /** every tool call id seen -> its call number */
-  private readonly ids = new Map<string, number>();
-  /** per call number: the position of its message while it waits for a result, -1 once answered */
-  private readonly owner: number[] = [];
-  /** the ids of the latest message that made calls, and the number of its first: results usually answer them */
+  /** every tool call id seen */
+  private readonly ids = new Set<string>();
+  /** id -> position of its message, for each call waiting for its result that is not one of `recent` */
+  private readonly waiting = new Map<string, number>();
+  /** the calls of the latest message that made calls, its position, and which of them are answered (1) */
   private recent: readonly { readonly id: string }[] = [];
-  private recentFirst = 0;
+  private recentAt = -1;
+  private recentDone = new Uint8Array(8);
 
   /** The first call id in `calls` that is used already (earlier, or twice among them), or undefined. */
   firstDuplicate(calls: readonly { readonly id: string }[]): string | undefined {
@@ -62,29 +66,36 @@ export class ToolPairing {
    */
   addCalls(calls: readonly { readonly id: string }[], at: number): boolean {
     if (calls.length === 0) return true;
+    const recent = this.recent;
+    const done = this.recentDone;
+    for (let j = 0; j < recent.length; j++) if (done[j] === 0) this.waiting.set(recent[j].id, this.recentAt);
     this.recent = calls;
-    this.recentFirst = this.owner.length;
+    this.recentAt = at;
+    if (done.length < calls.length) this.recentDone = new Uint8Array(calls.length * 2);
+    else done.fill(0, 0, calls.length);
+    const ids = this.ids;
     for (let k = 0; k < calls.length; k++) {
-      const size = this.ids.size;
-      this.ids.set(calls[k].id, this.owner.length);
-      if (this.ids.size === size) return false;
-      this.owner.push(at);
+      const size = ids.size;
+      ids.add(calls[k].id);
+      if (ids.size === size) return false;
     }
     return true;
   }
 
-  // the call number of id: the latest calls first (no lookup), then the table
-  private callNumber(id: string): number | undefined {
+  // the index of id among the latest calls, or -1
+  private recentIndex(id: string): number {
     const recent = this.recent;
-    for (let j = 0; j < recent.length; j++) if (recent[j].id === id) return this.recentFirst + j;
-    return this.ids.get(id);
+    for (let j = 0; j < recent.length; j++) if (recent[j].id === id) return j;
+    return -1;
   }
 
   /** What is wrong with a result for `id` now ("orphan": no call has it; "second": answered already), or null. */
   resultProblem(id: string): "orphan" | "second" | null {
-    const k = this.callNumber(id);
-    if (k === undefined) return "orphan";
-    return this.owner[k] < 0 ? "second" : null;
+    const j = this.recentIndex(id);
+    if (j >= 0) return this.recentDone[j] === 0 ? null : "second";
+    if (this.waiting.has(id)) return null;
+    // a call not waiting, nor among the latest, was answered
+    return this.ids.has(id) ? "second" : "orphan";
   }
 
   /**
@@ -121,10 +132,15 @@ export class ToolPairing {
 
   /** Records a result for `id`: the position of the call's message, or -1 when no call waits for it (nothing changes). */
   answer(id: string): number {
-    const k = this.callNumber(id);
-    if (k === undefined) return -1;
-    const at = this.owner[k];
-    if (at >= 0) this.owner[k] = -1;
+    const j = this.recentIndex(id);
+    if (j >= 0) {
+      if (this.recentDone[j] !== 0) return -1;
+      this.recentDone[j] = 1;
+      return this.recentAt;
+    }
+    const at = this.waiting.get(id);
+    if (at === undefined) return -1;
+    this.waiting.delete(id);
     return at;
   }
 }
