@@ -71,8 +71,8 @@ function strictFloor(ms: readonly Message[], counter: TokenCounter): number {
 
 /**
  * A fresh decision on histories read from scratch, with the character heuristic: the store's
- * load (shape checks, id table, token counts, views), then its view and planStep (trigger,
- * keep-recent stretch), and the whole `compactMessages(..., { dryRun: true })` (which adds the
+ * load (shape checks, id table, token counts, which call each result answers), then its view
+ * (which builds the kernel views) and planStep (trigger, keep-recent stretch), and the whole `compactMessages(..., { dryRun: true })` (which adds the
  * configuration, the summarizer's construction and the law checks on the result). Each sample
  * covers ⌈workMessages / n⌉ distinct conversations (the same memory at every size).
  */
@@ -206,8 +206,8 @@ export function freshSection(f: readonly FreshTiming[], workMessages: number): s
     "",
     "A decision on a history read from scratch, character heuristic, against the bare linear pass over the same messages (one",
     "loop computing chars/4 per message: content plus tool-call names and arguments). Store load = `new ConversationStore`:",
-    "shape checks, the tool-call id table (pairing checks), token counts and kernel views in one pass (each message's request",
-    "bytes wait for a reader: without max_request_bytes none). Is it due = load and `storeDueBy` through the package's entry,",
+    "shape checks, the tool-call id table (pairing checks), token counts and which call each result answers in one pass (the",
+    "kernel views and each message's request bytes wait for a reader). Is it due = load and `storeDueBy` through the package's entry,",
     "what a caller that keeps no store asks each turn (ms per decision: for the n messages). Fresh decision = load,",
     "`store.view()` (the kernel's Pairing check) and `planStep` (trigger, keep-recent stretch). The dry run is the whole",
     "`compactMessages(..., { dryRun: true })`: the same plus the nesting check, the configuration, the summarizer's construction",
