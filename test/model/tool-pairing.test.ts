@@ -76,4 +76,21 @@ describe("tool pairing", () => {
     expect(index.resultProblem("a")).toBe("second");
     expect(index.answer("a")).toBe(-1);
   });
+
+  it("keeps calls of earlier messages: waiting ones answerable, answered ones a second result", () => {
+    const index = new ToolPairing();
+    index.addCalls([{ id: "a" }, { id: "b" }], 1);
+    expect(index.answer("a")).toBe(1);
+    // a later message's calls: "b" still waits, "a" was answered
+    index.addCalls([{ id: "c" }], 3);
+    expect(index.resultProblem("a")).toBe("second");
+    expect(index.resultProblem("b")).toBeNull();
+    expect(index.resultProblem("d")).toBe("orphan");
+    expect(index.firstDuplicate([{ id: "a" }])).toBe("a");
+    expect(index.answer("b")).toBe(1);
+    expect(index.resultProblem("b")).toBe("second");
+    expect(index.answer("b")).toBe(-1);
+    expect(index.answer("c")).toBe(3);
+    expect(index.addCalls([{ id: "b" }], 5)).toBe(false);
+  });
 });
