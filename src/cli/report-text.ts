@@ -1,6 +1,6 @@
 // The human-readable report printed on stderr.
 import { countOf as count } from "../engine/run/plural.ts";
-import type { CompactionReport, PlannedRun } from "../engine/run/report.ts";
+import type { CompactionReport, PlannedRun, StepTrigger } from "../engine/run/report.ts";
 import { failureLine } from "../model/call-failure.ts";
 // types only: the catalogue itself is never loaded by the CLI's start-up
 import type { LimitSetting, ModelLimitsReport } from "../model/model-limits.ts";
@@ -98,7 +98,7 @@ export function reportText(r: CompactionReport, inputName: string): string {
   if (r.plan !== undefined) lines.push(...planLines(r.plan));
   for (const s of r.stretches.slice(0, 10)) {
     lines.push(
-      `  ${s.aged === true ? "aged the summary of messages" : "replaced messages"} ${s.input.first}..${s.input.last} (${count(s.replacedTokens, "token")}) by a ${s.summaryTokens}-token summary, ${s.trigger === "to target" ? "to target" : `due by ${s.trigger}`}${s.attempts > 1 ? ` (after ${s.attempts} attempts)` : ""}${s.decision === "rebase" ? " (rebased over appends)" : ""}`,
+      `  ${s.aged === true ? "aged the summary of messages" : "replaced messages"} ${s.input.first}..${s.input.last} (${count(s.replacedTokens, "token")}) by a ${s.summaryTokens}-token summary, ${whyStep(s.trigger)}${s.attempts > 1 ? ` (after ${s.attempts} attempts)` : ""}${s.decision === "rebase" ? " (rebased over appends)" : ""}`,
     );
   }
   if (r.stretches.length > 10) lines.push(`  ... and ${r.stretches.length - 10} more`);
@@ -118,13 +118,18 @@ export function reportText(r: CompactionReport, inputName: string): string {
 }
 
 /** A dry run's whole plan, for people: every call with its stretches and tokens, then what it would leave. */
+// why a step was (or would be) taken, in the text: "due by <trigger>", or "to target" under every trigger
+function whyStep(t: StepTrigger): string {
+  return t === "to target" ? t : `due by ${t}`;
+}
+
 function planLines(p: PlannedRun): string[] {
   const range = (k: number) => {
     const x = p.stretches[k];
     return `${x.input.first}..${x.input.last}${x.aged === true ? " (aged summary)" : ""}`;
   };
   const lines = [
-    `  plan: ${count(p.stretches.length, "stretch", "stretches")} in ${count(p.calls.length, "call")} to ${p.model} (${p.summarizer}), ${p.trigger === "to target" ? "to target" : `due by ${p.trigger}`} at ${p.tokens} tokens, target ${p.target}`,
+    `  plan: ${count(p.stretches.length, "stretch", "stretches")} in ${count(p.calls.length, "call")} to ${p.model} (${p.summarizer}), ${whyStep(p.trigger)} at ${p.tokens} tokens, target ${p.target}`,
   ];
   p.calls.forEach((c, i) => {
     const shown = c.stretches.slice(0, 8).map(range).join(", ");
