@@ -7,6 +7,8 @@
 // more in one call. It is replayed without a summarizer (its calls are counted, not made), to set
 // safecut's events and main-model input beside the floor the laws put under them. What it does not
 // do: keep tool calls paired across the retention window's edge (L5), which only lets it free more.
+// With a setting that keeps more (keep_recent_tokens, or age_percent 0: summaries never summarized
+// again), the ideal keeps what that setting keeps too: the least the laws and the setting allow.
 import { clearedMessage } from "../../src/engine/run/clearing.ts";
 import { requiredFacts } from "../../src/engine/summarize/facts.ts";
 import { type Message, summaryMessage } from "../../src/model/message.ts";
@@ -36,14 +38,35 @@ function leastSummary(gap: readonly Message[]): Message {
   return summaryMessage(facts.length === 0 ? "." : facts.join("\n"));
 }
 
-/** The context shrunk to the least the laws allow: user and system messages, the retention window, one least summary per gap before it. */
-export function shrinkToFloor(context: readonly Message[], window: number): Message[] {
-  const cutoff = Math.max(0, context.length - window);
+/** What a setting makes the ideal keep beyond the laws: the newest tokens (keep_recent_tokens) and earlier summaries (age_percent 0). */
+export interface FloorKeeps {
+  readonly keepRecentTokens?: number;
+  readonly keepSummaries?: boolean;
+}
+
+/** Where the kept tail starts: the retention window, widened to hold at least `keepRecentTokens` of the newest tokens. */
+function keptFrom(context: readonly Message[], window: number, keepRecentTokens: number): number {
+  let cutoff = Math.max(0, context.length - window);
+  let kept = contextTokens(context.slice(cutoff));
+  while (cutoff > 0 && kept < keepRecentTokens) {
+    cutoff--;
+    kept += contextTokens([context[cutoff]]);
+  }
+  return cutoff;
+}
+
+/**
+ * The context shrunk to the least the laws allow: user and system messages, the retention window,
+ * one least summary per gap before it; with `keeps`, also the newest keepRecentTokens and every
+ * earlier summary as they were.
+ */
+export function shrinkToFloor(context: readonly Message[], window: number, keeps: FloorKeeps = {}): Message[] {
+  const cutoff = keptFrom(context, window, keeps.keepRecentTokens ?? 0);
   const out: Message[] = [];
   let gap: Message[] = [];
   for (let i = 0; i < cutoff; i++) {
     const m = context[i];
-    if (m.role === "user" || m.role === "system") {
+    if (m.role === "user" || m.role === "system" || (keeps.keepSummaries === true && m.role === "summary")) {
       if (gap.length > 0) out.push(leastSummary(gap));
       gap = [];
       out.push(m);
@@ -67,7 +90,10 @@ export function clearAll(context: readonly Message[], window: number): Message[]
  * with clearing it first clears every tool result before the retention window (no call) and
  * shrinks to the floor (one call) only when that leaves at least `summarizeFrom` of the trigger.
  */
-export type FloorPolicy = { readonly clearing: false } | { readonly clearing: true; readonly summarizeFrom: number };
+export type FloorPolicy = (
+  | { readonly clearing: false }
+  | { readonly clearing: true; readonly summarizeFrom: number }
+) & { readonly keeps?: FloorKeeps };
 
 /** Replays `session` as replay.ts does (a compaction before each assistant message), with the ideal compactor at `trigger` tokens. */
 export function floorReplay(session: Session, trigger: number, policy: FloorPolicy): FloorStats {
@@ -89,7 +115,7 @@ export function floorReplay(session: Session, trigger: number, policy: FloorPoli
       if (due && (!policy.clearing || tokens >= policy.summarizeFrom * trigger)) {
         const was = new Set(context);
         const cleared = tokens;
-        context = shrinkToFloor(context, window);
+        context = shrinkToFloor(context, window, policy.keeps);
         tokens = contextTokens(context);
         const written = contextTokens(context.filter((x) => !was.has(x)));
         s.summarizerOutput += written;

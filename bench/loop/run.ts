@@ -4,8 +4,9 @@
 // replays one example and a short generated session at 15k only and prints without writing.
 // Besides safecut pinned to the summarize strategy, every run replays it without summary aging
 // (age_percent 0: the summary share before aging), with every setting at its default, with no
-// memory passed between calls (stateless), with keep_recent_tokens 5000, and at its defaults in background mode
-// (soft_token_threshold); every row is billed in dollars with prompt caching (cache-bill.ts).
+// memory passed between calls (stateless), with keep_recent_tokens 5000, with those two settings on top
+// of every default, and at its defaults in background mode (soft_token_threshold); every row is
+// billed in dollars with prompt caching (cache-bill.ts), beside the ideal lawful compactor's.
 // `--target-percent`, `--floor`, `--age-percent`, `--age-share`, `--age-floor`, `--batch-tokens`,
 // `--batch-calls`, `--summary-percent` and `--summary-floor` (each `<n,...>`) add safecut with other
 // values of that setting, `--defaults-target-percent <n,...>` safecut at its defaults with other
@@ -69,13 +70,17 @@ const variants: SafecutVariant[] = [
 ];
 /**
  * Replayed in every run: the summary share before aging, safecut as it ships, safecut with no
- * memory passed between calls (only what the messages carry), and with keep_recent_tokens.
+ * memory passed between calls (only what the messages carry), with keep_recent_tokens, and the
+ * two settings each on top of every default.
  */
 const ALWAYS: SafecutVariant[] = [
   { agePercent: 0 },
   { defaults: true },
   { stateless: true },
   { keepRecentTokens: 5_000 },
+  // the two settings as a user sets them: on top of every default, the strategy too
+  { defaults: true, keepRecentTokens: 5_000 },
+  { defaults: true, agePercent: 0 },
 ];
 const TRIGGERS = ci ? [15_000] : [15_000, 30_000, 60_000];
 const messagesAt = process.argv.indexOf("--messages");
@@ -89,6 +94,9 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 const FLOOR_POLICIES: FloorPolicy[] = [
   { clearing: false },
   ...[0.5, 0.8, 1].map((summarizeFrom) => ({ clearing: true as const, summarizeFrom })),
+  // the least the laws allow with what the two settings replayed in every run keep (ALWAYS)
+  { clearing: false, keeps: { keepRecentTokens: 5_000 } },
+  { clearing: false, keeps: { keepSummaries: true } },
 ];
 
 async function main(): Promise<void> {

@@ -49,7 +49,12 @@ export interface FloorRow {
 
 /** A floor policy as the table names it. */
 function policyName(p: FloorPolicy): string {
-  return p.clearing ? `clear, then summarize from ${fmt(100 * p.summarizeFrom, 0)}% of the trigger` : "summarize";
+  const how = p.clearing ? `clear, then summarize from ${fmt(100 * p.summarizeFrom, 0)}% of the trigger` : "summarize";
+  const keeps = [
+    ...(p.keeps?.keepRecentTokens === undefined ? [] : [`keep recent ${p.keeps.keepRecentTokens}`]),
+    ...(p.keeps?.keepSummaries === true ? ["age 0%"] : []),
+  ];
+  return [how, ...keeps].join(", ");
 }
 
 /** The ideal compactor's calls and main-model input per trigger and policy, all sessions, against the baseline's and safecut's at its defaults. */

@@ -45,6 +45,30 @@ describe("the least the laws allow", () => {
     expect(contextTokens(floor)).toBeLessThan(contextTokens(context));
   });
 
+  it("with a setting's keeps, also keeps the newest tokens it asks for and every earlier summary", () => {
+    const context = session.messages.slice(0, 200) as Message[];
+    const plain = shrinkToFloor(context, 6);
+    const keep = 3_000;
+    const recent = shrinkToFloor(context, 6, { keepRecentTokens: keep });
+    // the kept tail holds at least `keep` of the newest tokens, unchanged, and is wider than the window
+    // the longest suffix of the floor that is the context's own suffix, message for message
+    let same = 0;
+    while (recent[recent.length - 1 - same] === context[context.length - 1 - same]) same++;
+    const tail = context.slice(context.length - same);
+    expect(contextTokens(tail)).toBeGreaterThanOrEqual(keep);
+    expect(tail.length).toBeGreaterThan(6);
+    expect(contextTokens(recent)).toBeGreaterThan(contextTokens(plain));
+    // summaries kept: a context that already holds the floor's summaries keeps each of them as it was
+    const once = shrinkToFloor(context.slice(0, 150) as Message[], 6);
+    const grown = [...once, ...context.slice(150)];
+    const again = shrinkToFloor(grown, 6, { keepSummaries: true });
+    const earlier = once.filter((m) => m.role === "summary");
+    expect(earlier.length).toBeGreaterThan(3);
+    for (const m of earlier) expect(again).toContain(m);
+    // without the keep, the next floor merges earlier summaries with the gaps around them
+    expect(earlier.every((m) => shrinkToFloor(grown, 6).includes(m))).toBe(false);
+  });
+
   it("clearing leaves the retention window and every message but tool results before it as they were", () => {
     const context = session.messages.slice(0, 120) as Message[];
     const cleared = clearAll(context, 6);

@@ -40,7 +40,9 @@ describe("low-water target", () => {
     expect(low.report.outcome).toBe("compacted");
     expect(atTrigger.report.tokensAfter).toBeGreaterThan(10_000);
     expect(low.report.tokensAfter).toBeLessThanOrEqual(10_000);
-    expect(low.report.reason).toContain("low-water target (10000 tokens)");
+    // the user's word for it is the setting's: target (issue 34: one name per concept), never the kernel's "low-water"
+    expect(low.report.reason).toContain("the target (10000 tokens)");
+    expect(low.report.reason).not.toContain("low-water");
     expect(low.report.stretches.length).toBeGreaterThan(atTrigger.report.stretches.length);
     expectLawsHold(input, low.messages, 6, { before: low.report.tokensBefore, after: low.report.tokensAfter });
   });

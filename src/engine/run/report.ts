@@ -202,7 +202,7 @@ export interface PlannedRun {
   readonly trigger: StepTrigger;
   /** the total the trigger judges when summarizing would begin (after clearing) */
   readonly tokens: number;
-  /** the low-water target the run summarizes toward */
+  /** the target the run summarizes toward (target_tokens, or target_percent of the trigger) */
   readonly target: number;
   readonly stretches: readonly PlannedRunStretch[];
   readonly calls: readonly PlannedCall[];

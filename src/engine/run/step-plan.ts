@@ -33,7 +33,7 @@ function runGoesOn(run: RunState, plan: Plan): boolean {
 export function noStretchReason(run: RunState, plan: Plan): string {
   if (plan.due)
     return "compaction is due but no stretch is eligible (only user/system messages, ongoing tool calls, the retention window, keep_recent_tokens, stretches not worth a call (min_stretch_tokens, known not to shrink) or skipped stretches remain)";
-  return `under the trigger; no stretch worth a call is left above the low-water target (${run.target} tokens)`;
+  return `under the trigger; no stretch worth a call is left above the target (${run.target} tokens)`;
 }
 
 /** A plan against a fresh view of the store, with its first stretch; or why the run ends here. */
@@ -76,7 +76,7 @@ function endsHere(run: RunState): RunEnd {
         ? NOT_DUE_REASON
         : run.target === undefined
           ? "under the trigger"
-          : `at or under the low-water target (${run.target} tokens)`,
+          : `at or under the target (${run.target} tokens)`,
   };
 }
 
