@@ -1,12 +1,18 @@
 // Fresh decision: a decision on a history read from scratch with the character heuristic (the
 // store's load, the public "is it due" a caller asks each turn (a store and storeDueBy, from the
-// package's entry), the store's view and planStep, and the whole compactMessages dry run), each
-// against the bare chars/4 pass over the same messages in the same run.
+// package's entry), the per-turn compactMessages and compactOpenAIMessages on a history that is
+// not due, the store's view and planStep, and the whole compactMessages dry run), each against
+// the bare chars/4 pass over the same messages in the same run.
 import { fileURLToPath } from "node:url";
+import { writeOpenAIMessages } from "../src/adapters/openai.ts";
+import { parseConfig } from "../src/engine/boundary/config-rules.ts";
 import { planStep } from "../src/engine/run/plan.ts";
 import { ConversationStore } from "../src/engine/store/store.ts";
 import { ConversationStore as PublicStore, storeDueBy } from "../src/index.ts";
 import { compactMessages } from "../src/library/compact-messages.ts";
+import { compactOpenAIMessages } from "../src/library/compact-wire.ts";
+import type { Config } from "../src/model/config.ts";
+import type { JsonObject } from "../src/model/json.ts";
 import { assertEachNesting } from "../src/model/json-depth.ts";
 import type { Message } from "../src/model/message.ts";
 import { hasMessageShape } from "../src/model/message-shape.ts";
@@ -18,17 +24,19 @@ import { collect, consume, cpuMs, measure, median, type Repetitions, sinkValue, 
 import { fmt, fmtN, fmtRatio, table } from "./table.ts";
 
 /** The sizes, work per sample and samples of the full bench's table. */
-export const FRESH_SIZES: readonly number[] = [10_000, 100_000, 1_000_000];
+export const FRESH_SIZES: readonly number[] = [1_000, 10_000, 100_000, 1_000_000];
 export const FRESH_WORK = 1_000_000;
 export const FRESH_REPS: Repetitions = { warmup: 1, reps: 5 };
 
 /** Cost of a fresh decision at one size, against the bare chars / 4 pass over the same messages. */
 export interface FreshTiming {
   readonly n: number;
-  /** median CPU nanoseconds per message of: the bare pass, the store's load, load + storeDueBy (the public "is it due"), load + view + planStep, compactMessages dry run */
+  /** median CPU nanoseconds per message of: the bare pass, the store's load, load + storeDueBy (the public "is it due"), compactMessages and compactOpenAIMessages on the history under notDueConfig, load + view + planStep, compactMessages dry run */
   readonly baselineNs: number;
   readonly loadNs: number;
   readonly dueNs: number;
+  readonly notDueNs: number;
+  readonly wireNotDueNs: number;
   readonly decisionNs: number;
   readonly dryRunNs: number;
   /**
@@ -67,6 +75,29 @@ function strictFloor(ms: readonly Message[], counter: TokenCounter): number {
     t += messageTokens(counter, m);
   }
   return t + ids.size;
+}
+
+/**
+ * benchConfig with every trigger out of reach (token_threshold and context_window 10^12, and a
+ * byte budget of 2^40 for the wire helper, which otherwise takes the provider's request size):
+ * the per-turn call on a history that is not due. (benchConfig's generated 1k history, about
+ * 209k tokens, is over its 200k context window: due.)
+ */
+export function notDueConfig(bytes = false): Config {
+  return parseConfig({
+    token_threshold: 1e12,
+    context_window: 1e12,
+    reserve_tokens: 16_384,
+    keep_recent_tokens: 20_000,
+    ...(bytes ? { max_request_bytes: 2 ** 40 } : {}),
+  });
+}
+
+// Runs one not-due call and refuses to time a run that was due (it would not measure the not-due path).
+async function notDue(run: Promise<{ readonly report: { readonly outcome: string } }>): Promise<number> {
+  const { outcome } = (await run).report;
+  if (outcome !== "nothing-to-do") throw new Error(`the not-due bench ran a history that was due (${outcome})`);
+  return 1;
 }
 
 /**
@@ -119,6 +150,29 @@ export async function freshBySize(
     const loadNs = timeSync((ms) => new ConversationStore(charCounter(), ms).totalTokens);
     // what a caller asks each turn, through the package's entry (src/index.ts)
     const dueNs = timeSync((ms) => storeDueBy(new PublicStore(charCounter(), ms), c).length);
+    const asyncPerMessage = async (op: (k: number) => Promise<number>) => {
+      const samples: number[] = [];
+      for (let i = 0; i < r.warmup + r.reps; i++) {
+        collect();
+        const t0 = cpuMs();
+        for (let k = 0; k < convs.length; k++) consume(await op(k));
+        if (i >= r.warmup) samples.push(cpuMs() - t0);
+      }
+      return perMessage(median(samples));
+    };
+    // the call a stateless caller makes before every model call, when nothing is due
+    const quiet = notDueConfig();
+    const notDueNs = await asyncPerMessage((k) =>
+      notDue(compactMessages(convs[k], quiet, { counter: charCounter(), summarizer })),
+    );
+    // the same through the README's OpenAI helper, on the same history written as OpenAI messages
+    let wire: JsonObject[][] = convs.map((ms) => writeOpenAIMessages(ms));
+    const quietWire = notDueConfig(true);
+    const wireNotDueNs = await asyncPerMessage((k) =>
+      notDue(compactOpenAIMessages(wire[k], quietWire, { counter: charCounter(), summarizer })),
+    );
+    wire = [];
+    consume(wire.length);
     const decisionNs = timeSync(
       (ms) => planStep(new ConversationStore(charCounter(), ms).view(), c).stretch?.end ?? -1,
     );
@@ -133,7 +187,17 @@ export async function freshBySize(
         );
       if (i >= r.warmup) samples.push(cpuMs() - t0);
     }
-    out.push({ n, baselineNs, loadNs, dueNs, decisionNs, dryRunNs: perMessage(median(samples)), floor });
+    out.push({
+      n,
+      baselineNs,
+      loadNs,
+      dueNs,
+      notDueNs,
+      wireNotDueNs,
+      decisionNs,
+      dryRunNs: perMessage(median(samples)),
+      floor,
+    });
     convs = [];
     consume(convs.length);
   }
@@ -150,6 +214,12 @@ function freshTable(f: readonly FreshTiming[]): string {
       "is it due: load + storeDueBy (ns/msg)",
       "ratio",
       "ms per decision",
+      "compactMessages, not due (ns/msg)",
+      "ratio",
+      "ms per call",
+      "compactOpenAIMessages, not due (ns/msg)",
+      "ratio",
+      "ms per call",
       "fresh decision: load + planStep (ns/msg)",
       "ratio",
       "compactMessages dry run (ns/msg)",
@@ -163,6 +233,12 @@ function freshTable(f: readonly FreshTiming[]): string {
       fmt(x.dueNs),
       fmtRatio(x.dueNs / x.baselineNs),
       fmt((x.dueNs * x.n) / 1e6),
+      fmt(x.notDueNs),
+      fmtRatio(x.notDueNs / x.baselineNs),
+      fmt((x.notDueNs * x.n) / 1e6),
+      fmt(x.wireNotDueNs),
+      fmtRatio(x.wireNotDueNs / x.baselineNs),
+      fmt((x.wireNotDueNs * x.n) / 1e6),
       fmt(x.decisionNs),
       fmtRatio(x.decisionNs / x.baselineNs),
       fmt(x.dryRunNs),
@@ -208,7 +284,13 @@ export function freshSection(f: readonly FreshTiming[], workMessages: number): s
     "loop computing chars/4 per message: content plus tool-call names and arguments). Store load = `new ConversationStore`:",
     "shape checks, the tool-call id table (pairing checks), token counts and which call each result answers in one pass (the",
     "kernel views and each message's request bytes wait for a reader). Is it due = load and `storeDueBy` through the package's entry,",
-    "what a caller that keeps no store asks each turn (ms per decision: for the n messages). Fresh decision = load,",
+    "what a caller that keeps no store asks each turn (ms per decision: for the n messages). compactMessages, not due = the",
+    "call a stateless caller makes before every model call, `compactMessages(ms, config, { counter, summarizer })` (no dry run)",
+    "with token_threshold and context_window at 10^12, so that nothing is due: the nesting check, the load, the item map, the",
+    "run's start, its report and law checks, and the result's copy. compactOpenAIMessages, not due = the same call through the",
+    "README's OpenAI helper on the same history written as OpenAI messages (and max_request_bytes 2^40: the helper otherwise",
+    "judges the provider's request size): it also reads the wire messages, counts each one's request bytes and writes the",
+    "result back (its ratio is against the same bare pass over the engine's messages). Fresh decision = load,",
     "`store.view()` (the kernel's Pairing check) and `planStep` (trigger, keep-recent stretch). The dry run is the whole",
     "`compactMessages(..., { dryRun: true })`: the same plus the nesting check, the configuration, the summarizer's construction",
     "and the law checks on the result (on a result that spliced nothing they compare it with the input by reference).",

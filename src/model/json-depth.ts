@@ -52,9 +52,9 @@ const unfoldDepths: number[] = [];
 const UNFOLD_BUDGET = 4096;
 
 /**
- * True when no path from `value` down through arrays and objects is longer than MAX_NESTING, found
- * by walking every path (a shared object once per path that reaches it) with no set of visited
- * objects. nestsTooDeep visits each object at one of those paths only, so then it finds no fault
+ * True when no path from `value` down through arrays and objects (their enumerable keys, inherited
+ * ones included) is longer than MAX_NESTING, found by walking every path (a shared object once per
+ * path that reaches it) with no set of visited objects. nestsTooDeep visits each object at one of those paths only, so then it finds no fault
  * either. False when a path is longer (a cycle has one), or after UNFOLD_BUDGET objects (heavy
  * sharing can make the paths exponentially many): the caller then asks nestsTooDeep for the
  * verdict, so this walk only saves work, it never decides a refusal. It allocates nothing.
@@ -85,8 +85,10 @@ function shallowUnfolded(value: unknown): boolean {
         }
       }
     } else {
+      // every enumerable key, inherited ones too (no own-key test per key, which cost a walk of
+      // a long conversation more than half again): a superset of the own paths nestsTooDeep
+      // walks, so a value this walk clears has no own path too long either
       for (const k in v) {
-        if (!Object.hasOwn(v, k)) continue;
         const x = (v as Record<string, unknown>)[k];
         if (typeof x === "object" && x !== null) {
           values.push(x);

@@ -14,11 +14,76 @@ import type { Message } from "./message.ts";
 /** The most a message's framing adds in any format the adapters write: its role, its block's type and keys, a call id's key. */
 export const FRAME_BYTES = 96;
 
-/** The UTF-8 bytes of a value's JSON text. */
+/**
+ * The UTF-8 bytes of a value's JSON text. Plain JSON data (what a wire message read from a file
+ * or an SDK holds) is counted without building the text (plainJsonBytes); anything else is
+ * counted from JSON.stringify, so the count is that text's whatever the value holds.
+ */
 export function jsonBytes(v: Json | undefined): number {
   if (typeof v === "string") return jsonStringBytes(v);
-  return v === undefined ? 0 : Buffer.byteLength(JSON.stringify(v), "utf8");
+  if (v === undefined) return 0;
+  const plain = plainJsonBytes(v, 1);
+  return plain >= 0 ? plain : Buffer.byteLength(JSON.stringify(v), "utf8");
 }
+
+/**
+ * The UTF-8 bytes of JSON.stringify(v) (no spacing) for plain JSON data, counted without building
+ * the text: strings by jsonStringBytes, finite numbers by their text, true, false and null, and
+ * arrays and objects whose prototype is the plain one (or none, for an object) and that hold no
+ * `toJSON`: brackets, the commas between entries, each key's string and colon. Inside an object
+ * a value JSON.stringify leaves out (undefined, a function, a symbol) counts nothing, inside an
+ * array it counts as null, as JSON.stringify writes them. -1 for anything else (a bigint, a class
+ * instance, a toJSON method, more than MAX_PLAIN_DEPTH levels): the caller then asks
+ * JSON.stringify itself, which gives the same text or the same error as before.
+ */
+function plainJsonBytes(v: unknown, depth: number): number {
+  switch (typeof v) {
+    case "string":
+      return jsonStringBytes(v);
+    case "number":
+      // String(x) is JSON.stringify's text of a finite number (-0 included: "0"); others are null
+      return Number.isFinite(v) ? String(v).length : 4;
+    case "boolean":
+      return v ? 4 : 5;
+    case "object":
+      break;
+    default:
+      return -1;
+  }
+  if (v === null) return 4;
+  if (depth > MAX_PLAIN_DEPTH || "toJSON" in v) return -1;
+  if (Array.isArray(v)) {
+    if (Object.getPrototypeOf(v) !== Array.prototype) return -1;
+    let n = v.length === 0 ? 2 : v.length + 1; // brackets and the commas between entries
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      const t = typeof x;
+      // left out of an array's text as null
+      const b = t === "undefined" || t === "function" || t === "symbol" ? 4 : plainJsonBytes(x, depth + 1);
+      if (b < 0) return -1;
+      n += b;
+    }
+    return n;
+  }
+  const proto: unknown = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return -1;
+  let n = 2; // braces
+  let entries = 0;
+  for (const k of Object.keys(v)) {
+    const x: unknown = (v as Record<string, unknown>)[k];
+    const t = typeof x;
+    // left out of an object's text with its key
+    if (t === "undefined" || t === "function" || t === "symbol") continue;
+    const b = plainJsonBytes(x, depth + 1);
+    if (b < 0) return -1;
+    n += jsonStringBytes(k) + 1 + b; // key, colon, value
+    entries++;
+  }
+  return entries === 0 ? n : n + entries - 1;
+}
+
+/** Most levels plainJsonBytes walks (it recurses): a value deeper is counted by JSON.stringify. */
+const MAX_PLAIN_DEPTH = 256;
 
 // the code units JSON.stringify escapes, or whose UTF-8 form Buffer.byteLength does not give as JSON
 // biome-ignore lint/suspicious/noControlCharactersInRegex: JSON escapes exactly these code units

@@ -82,4 +82,23 @@ describe("assertEachNesting", () => {
     sparse[3] = chain(MAX_NESTING + 1, "x", false);
     expect(() => assertEachNesting(sparse, "messages")).toThrow(/^messages\[3\]\[1\]/);
   });
+
+  it("judges own paths only: an inherited enumerable key too deep refuses nothing, an own one under it is still found", () => {
+    // the fast walk reads inherited enumerable keys too (no own-key test per key): it may only
+    // send a value on to the exact check, never clear one that check refuses
+    const proto = { inherited: chain(MAX_NESTING + 3, "x", true) };
+    const shallowOwn = Object.assign(Object.create(proto) as object, { role: "user", content: "hi" });
+    expect(nestingFaultInValue(shallowOwn, "m")).toBeUndefined();
+    expect(() => assertEachNesting([{ a: 1 }, shallowOwn], "messages")).not.toThrow();
+    const deepOwn = Object.assign(Object.create(proto) as object, { own: chain(MAX_NESTING + 1, "x", false) });
+    expect(() => assertEachNesting([shallowOwn, deepOwn], "messages")).toThrow(/^messages\[1\]\.own\[1\]/);
+    // a deep inherited key beside a shallow own one with the same shape: the verdicts stay the reference's
+    fc.assert(
+      fc.property(fc.integer({ min: MAX_NESTING - 3, max: MAX_NESTING + 3 }), fc.boolean(), (depth, objects) => {
+        const v = Object.assign(Object.create(proto) as object, { k: chain(depth, "x", objects) });
+        expect(nestingFaultInValue(v, "m") !== undefined).toBe(tooDeepReference(v));
+      }),
+      { numRuns: 50 },
+    );
+  });
 });

@@ -26,7 +26,7 @@ import { stretchBases } from "../summarize/summarize-step.ts";
 import { batchWindow, plansBatches, usesBatches } from "./batch-plan.ts";
 import { batchLoop } from "./batch-run.ts";
 import { refusedOverByteFloor } from "./byte-budget.ts";
-import { clearFirst, withClearing } from "./clearing.ts";
+import { clearFirst, notDueClearing, withClearing } from "./clearing.ts";
 import { dryRunBatch } from "./dry-run.ts";
 import { dueFor } from "./due-verdict.ts";
 import { itemMapOf } from "./item-map.ts";
@@ -207,6 +207,8 @@ async function runSteps(
 ): Promise<CompactionReport> {
   const start = startRun(store, config, o);
   const { run } = start;
+  // the store as the run judged it: a run not due then, on these very messages, clears nothing
+  const judgedAt = store.version;
   let end: RunEnd | undefined;
   store.beginCompaction();
   try {
@@ -215,7 +217,12 @@ async function runSteps(
       (run.dueByBytes ? undefined : refusedUnderFloor(run)) ??
       (await askBefore(run, start.judgedBefore, recording));
     if (end === undefined) {
-      run.clearing = await clearFirst(store, run.c, run.positions, run.usage, o.dryRun, o.hardTrigger);
+      // not due at the start (the trigger clearFirst would ask again, on the same counts): its
+      // not-due step without a view of the store, which would build the kernel views for nothing
+      run.clearing =
+        !run.dueBefore && store.version === judgedAt
+          ? notDueClearing(run.c, run.usage)
+          : await clearFirst(store, run.c, run.positions, run.usage, o.dryRun, o.hardTrigger);
       run.usage = run.clearing.usage;
       end =
         run.clearing.deferred === true

@@ -8,6 +8,7 @@ import type { Config } from "../../model/config.ts";
 import type { Message } from "../../model/message.ts";
 import { messageTokens } from "../../model/tokens.ts";
 import { gateRetentionCutoff } from "../boundary/kernel-gate.ts";
+import { plainArray } from "../store/gap-array.ts";
 import type { ConversationStore } from "../store/store.ts";
 import { bytesReport, overByteFloorAtEnd } from "./byte-budget.ts";
 import { checkLaws } from "./law-checks.ts";
@@ -62,8 +63,10 @@ function runLaws(
   tokens: { before: number | null; after: number | null },
 ): LawCheck[] {
   const { store, c, o } = run;
-  const after = store.messageList();
   const appended = store.appendedDuringCompaction();
+  // a run that was not due, with nothing appended, compares its messages with themselves: read
+  // in place (plainArray: no copy; the checks are synchronous and keep no reference to them)
+  const after = before === undefined && appended.length === 0 ? plainArray(store.messages) : store.messageList();
   const input = before === undefined ? after : appended.length === 0 ? before : [...before, ...appended];
   const appendedTokens = appended.reduce((t, m) => t + messageTokens(store.counter, m), 0);
   const items =

@@ -48,33 +48,36 @@ function planFirst(run: RunState, from: number): { snap: StoreView; plan: Planne
 /** A plan against a fresh view of the store, with or without a stretch worth a call; or why the run ends here (not going on). */
 export function planHead(run: RunState, from: number): { snap: StoreView; plan: Plan } | RunEnd {
   const { store, c, positions } = run;
+  // not due at the start: no plan (a plan reads counts the trigger did not need, e.g. the
+  // keep-recent suffix's), and no view either (a view builds the kernel views no one reads then)
+  if ((run.step === 1 && !run.dueBefore) || run.clearing.only) return endsHere(run);
   // a read-only view, not a copy: it is used before the await and stamped for the commit
   const snap = store.view();
   // the window and message_threshold count the caller's items; the kernel sees counts of these messages
   const length = snap.messages.length;
-  // not due at the start: no plan (a plan reads counts the trigger did not need, e.g. the keep-recent suffix's)
-  const plan =
-    (run.step === 1 && !run.dueBefore) || run.clearing.only
-      ? undefined
-      : planStep(
-          snap,
-          c,
-          from,
-          positions.window(length, c.retention_window),
-          positions.items(length),
-          run.usage,
-          callFloor(run, snap),
-        );
-  if (plan === undefined || !runGoesOn(run, plan))
-    return {
-      reason:
-        run.stretches.length === 0
-          ? NOT_DUE_REASON
-          : run.target === undefined
-            ? "under the trigger"
-            : `at or under the target (${run.target} tokens)`,
-    };
+  const plan = planStep(
+    snap,
+    c,
+    from,
+    positions.window(length, c.retention_window),
+    positions.items(length),
+    run.usage,
+    callFloor(run, snap),
+  );
+  if (!runGoesOn(run, plan)) return endsHere(run);
   return { snap, plan };
+}
+
+/** Why a run that takes no further step ends (nothing replaced: not due; otherwise under the trigger or the target). */
+function endsHere(run: RunState): RunEnd {
+  return {
+    reason:
+      run.stretches.length === 0
+        ? NOT_DUE_REASON
+        : run.target === undefined
+          ? "under the trigger"
+          : `at or under the target (${run.target} tokens)`,
+  };
 }
 
 /** Plan: the next stretch to summarize, or why the run ends here. */
