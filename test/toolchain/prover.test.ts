@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkDafny } from "../../src/toolchain/check/check.ts";
-import { findProvers, parseVerdict } from "../../src/toolchain/check/prover.ts";
+import { findProvers, parseVerdict, settleTimeouts } from "../../src/toolchain/check/prover.ts";
 import { layout } from "../../src/toolchain/frontend/load.ts";
 import { project, properties, REPO, removeProjects } from "./project.ts";
 
@@ -130,6 +130,37 @@ describe("reading Dafny's verdict", () => {
     const v = parseVerdict("a.dfy", 4, "Dafny program verifier finished with 17 verified, 0 errors, 1 time out\n");
     expect([v.status, v.verified, v.errors, v.timeouts]).toEqual(["rejected", 17, 0, 1]);
     expect(parseVerdict("a.dfy", 4, "finished with 1 verified, 2 errors, 3 time outs").timeouts).toBe(3);
+  });
+
+  it("a parallel run that only timed out is run once more, one item at a time; that run's verdict stands", () => {
+    const timedOut = parseVerdict(
+      "a.dfy",
+      4,
+      "Dafny program verifier finished with 1 verified, 0 errors, 1 time out\n",
+    );
+    const proven = parseVerdict("a.dfy", 0, "Dafny program verifier finished with 2 verified, 0 errors\n");
+    const again = parseVerdict("a.dfy", 4, "Dafny program verifier finished with 1 verified, 0 errors, 1 time out\n");
+    const failed = parseVerdict(
+      "a.dfy",
+      4,
+      "a.dfy(3,2): Error: ...\nDafny program verifier finished with 1 verified, 1 error\n",
+    );
+    let reruns = 0;
+    const rerun = (v: typeof proven) => () => {
+      reruns++;
+      return v;
+    };
+    // proven on the re-run: it stands, and says it followed time outs
+    const settled = settleTimeouts(timedOut, rerun(proven));
+    expect([settled.status, settled.verified, settled.retriedAfterTimeouts]).toEqual(["verified", 2, 1]);
+    // a re-run that times out or fails again is still a failure: a time out proves nothing
+    expect(settleTimeouts(timedOut, rerun(again)).status).toBe("rejected");
+    expect(settleTimeouts(timedOut, rerun(failed)).status).toBe("rejected");
+    expect(reruns).toBe(3);
+    // an error, a proof or a resolution failure is never run again
+    for (const first of [failed, proven, parseVerdict("a.dfy", 2, "1 resolution/type errors detected in a.dfy\n")])
+      expect(settleTimeouts(first, rerun(proven))).toBe(first);
+    expect(reruns).toBe(3);
   });
 
   it("no summary line: did not resolve", () => {

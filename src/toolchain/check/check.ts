@@ -196,6 +196,10 @@ function runProver(
       const what =
         v.status === "invalid" ? " (did not resolve)" : proven === 0 && own.length === 0 ? " (types only)" : "";
       log(`${v.file}: ${proven} of ${v.items.length} items verified${what}${paths}`);
+      if (v.retriedAfterTimeouts !== undefined)
+        log(
+          `  ${v.file}: ${v.retriedAfterTimeouts} time outs in the parallel run; the verdict above is its re-run proving one item at a time (--cores 1)`,
+        );
       for (const p of own) log(`  ${v.file}: ${p}`);
       if (own.length > 0) {
         const here = locateErrors(v.output, origins);

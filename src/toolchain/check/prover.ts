@@ -36,6 +36,20 @@ export interface FileVerdict {
   output: string;
   /** each item the prover reported, with its outcome */
   items: ItemOutcome[];
+  /** the time outs of a first, parallel run, when this verdict is that of its one re-run with `--cores 1` */
+  retriedAfterTimeouts?: number;
+}
+
+/**
+ * A parallel Dafny 4 run whose only failures were time outs is run once more proving one item at a
+ * time (`rerun`), and that run's verdict stands, with the first run's time outs recorded: which
+ * items share a solver process varies between parallel runs, and a search that ends in seconds
+ * in one order can meet the time limit in another. A time out proves nothing, so a run with an
+ * error, or a re-run that fails again, is still a failure.
+ */
+export function settleTimeouts(first: FileVerdict, rerun: () => FileVerdict): FileVerdict {
+  if (first.status !== "rejected" || first.errors > 0 || first.timeouts === 0) return first;
+  return { ...rerun(), retriedAfterTimeouts: first.timeouts };
 }
 
 /** The Dafny 4 a user installed as a .NET tool (`dotnet tool install --global dafny`). */
@@ -133,9 +147,9 @@ export function verifyJobs(l: Layout, jobs: Job[], prover: Prover, options: Veri
   try {
     const dir = prover.generation === "dafny23" ? stage : l.root;
     if (prover.generation === "dafny23") stage23(l, jobs, stage);
-    return jobs.map((job, n) => {
+    const verify = (job: Job, n: number, oneAtATime: boolean): FileVerdict => {
       const args = job.paths.map((p) => join(dir, p));
-      const csv = join(stage, `items-${n}.csv`);
+      const csv = join(stage, `items-${n}-${oneAtATime ? "one" : "all"}.csv`);
       const run =
         prover.generation === "dafny23"
           ? spawnSync(
@@ -152,7 +166,7 @@ export function verifyJobs(l: Layout, jobs: Job[], prover: Prover, options: Veri
                 "--show-snippets",
                 "false",
                 "--allow-warnings",
-                ...(sequential ? ["--cores", "1"] : []),
+                ...(oneAtATime ? ["--cores", "1"] : []),
                 ...(prover.z3 ? ["--solver-path", prover.z3] : []),
                 "--log-format",
                 `csv;LogFileName=${csv}`,
@@ -167,7 +181,12 @@ export function verifyJobs(l: Layout, jobs: Job[], prover: Prover, options: Veri
           : existsSync(csv)
             ? parseCsv4(readFileSync(csv, "utf8"))
             : [];
-      const verdict = parseVerdict(job.file, run.status ?? -1, out, items);
+      return parseVerdict(job.file, run.status ?? -1, out, items);
+    };
+    return jobs.map((job, n) => {
+      const first = verify(job, n, sequential);
+      const verdict =
+        prover.generation === "dafny4" && !sequential ? settleTimeouts(first, () => verify(job, n, true)) : first;
       onDone?.(verdict);
       return verdict;
     });
