@@ -117,12 +117,12 @@ export function reportText(r: CompactionReport, inputName: string): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** A dry run's whole plan, for people: every call with its stretches and tokens, then what it would leave. */
 // why a step was (or would be) taken, in the text: "due by <trigger>", or "to target" under every trigger
 function whyStep(t: StepTrigger): string {
   return t === "to target" ? t : `due by ${t}`;
 }
 
+/** A dry run's whole plan, for people: every call with its stretches and tokens, then what it would leave. */
 function planLines(p: PlannedRun): string[] {
   const range = (k: number) => {
     const x = p.stretches[k];
